@@ -1,0 +1,43 @@
+"""Attention Lab's core: the book's chapter-3 attention classes and a trace of every step.
+
+Pure PyTorch (no Streamlit, no Plotly), for the app, the command line and notebooks::
+
+    from attention import AttentionConfig, trace_attention
+    from attention.examples import BOOK_EMBEDDINGS
+
+    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=2, seed=123))
+    trace.attn_weights[0]  # (6, 6): row i = how much token i attends to each token
+    trace.context[0]       # (6, 2): the context vectors
+"""
+
+from __future__ import annotations
+
+from .masking import compare_masking, mask_after_softmax, mask_with_neg_inf
+from .modules import (
+    CausalAttention,
+    MultiHeadAttention,
+    MultiHeadAttentionWrapper,
+    SelfAttention_v1,
+    SelfAttention_v2,
+)
+from .trace import STEP_NAMES, AttentionConfig, AttentionTrace, build_module, trace_attention
+from .validate import MAX_ABS_VALUE, MAX_TOKENS, AttentionInputError
+
+__all__ = [
+    "AttentionConfig",
+    "AttentionInputError",
+    "AttentionTrace",
+    "CausalAttention",
+    "MAX_ABS_VALUE",
+    "MAX_TOKENS",
+    "MultiHeadAttention",
+    "MultiHeadAttentionWrapper",
+    "STEP_NAMES",
+    "SelfAttention_v1",
+    "SelfAttention_v2",
+    "build_module",
+    "compare_masking",
+    "mask_after_softmax",
+    "mask_with_neg_inf",
+    "trace_attention",
+]

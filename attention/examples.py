@@ -1,0 +1,64 @@
+"""The book's example sentence and embeddings, and reproducible embeddings for any other words.
+
+``BOOK_TOKENS`` and ``BOOK_EMBEDDINGS`` are chapter 3's "Your journey starts with one step" with
+3-dimensional embeddings. :func:`embed_words` gives any word a vector that depends only on the word,
+``d_in`` and the seed (a SHA-256 hash, not Python's per-process ``hash``), so the same word gets the
+same vector in every run, every session and on every machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import torch
+
+__all__ = ["BOOK_TOKENS", "BOOK_EMBEDDINGS", "BOOK_SENTENCE", "embed_words", "split_words"]
+
+BOOK_TOKENS: tuple[str, ...] = ("Your", "journey", "starts", "with", "one", "step")
+BOOK_SENTENCE = " ".join(BOOK_TOKENS)
+
+BOOK_EMBEDDINGS = torch.tensor(
+    [
+        [0.43, 0.15, 0.89],  # Your     (x^1)
+        [0.55, 0.87, 0.66],  # journey  (x^2)
+        [0.57, 0.85, 0.64],  # starts   (x^3)
+        [0.22, 0.58, 0.33],  # with     (x^4)
+        [0.77, 0.25, 0.10],  # one      (x^5)
+        [0.05, 0.80, 0.55],  # step     (x^6)
+    ]
+)  # (6, 3)
+
+_BOOK_VECTORS = {token: BOOK_EMBEDDINGS[i] for i, token in enumerate(BOOK_TOKENS)}
+
+
+def split_words(text: str) -> list[str]:
+    """Split a sentence into tokens on whitespace (the app's simple tokenizer)."""
+    return text.split()
+
+
+def _word_vector(word: str, d_in: int, seed: int) -> torch.Tensor:
+    digest = hashlib.sha256(f"{seed}\x00{d_in}\x00{word}".encode()).digest()
+    generator = torch.Generator().manual_seed(int.from_bytes(digest[:8], "little"))
+    values = torch.rand(d_in, generator=generator)  # uniform in [0, 1), like the book's values
+    return torch.round(values * 100) / 100  # two decimals, easy to read and to type
+
+
+def embed_words(words: Sequence[str], d_in: int = 3, seed: int = 0) -> torch.Tensor:
+    """Embeddings ``(len(words), d_in)`` for any words, the same in every run and session.
+
+    With ``d_in == 3`` the book's six words keep the book's vectors (matched exactly, so "Your"
+    gets the book's row). Every other word gets values in [0, 1) with two decimals, drawn from a
+    private generator seeded by a hash of (seed, d_in, word): the global RNG is never touched.
+    """
+    if d_in < 1:
+        raise ValueError(f"d_in must be at least 1, got {d_in}.")
+    rows = []
+    for word in words:
+        if d_in == 3 and word in _BOOK_VECTORS:
+            rows.append(_BOOK_VECTORS[word].clone())
+        else:
+            rows.append(_word_vector(word, d_in, seed))
+    if not rows:
+        return torch.empty(0, d_in)
+    return torch.stack(rows)  # (T, d_in)

@@ -1,0 +1,451 @@
+"""Trace one forward pass of causal attention and keep every intermediate tensor.
+
+``trace_attention(inputs, cfg)`` does what the book's recipe does::
+
+    torch.manual_seed(cfg.seed)
+    module = CausalAttention(d_in, cfg.d_out, context_length, cfg.dropout, cfg.qkv_bias)
+    module.train(cfg.training)
+    output = module(batch)
+
+(or ``MultiHeadAttention`` / ``MultiHeadAttentionWrapper`` when ``num_heads > 1``) and returns
+*every step* on the way: Q, K, V, raw scores, the mask, masked and scaled scores, softmax weights,
+the dropout keep-mask, the dropped weights and the context vectors.
+
+One implementation, two views: the trace builds the book's module itself (so the weights are the
+module's) and runs the module's own layers (its ``nn.Linear`` projections and its ``nn.Dropout``),
+step by step, in the same order and with the same operations as the module's ``forward``. The tests
+pin ``trace.output`` to ``module(batch)`` bitwise for one head.
+
+Randomness is private: the caller's global RNG state is restored afterwards, and a lock makes
+concurrent calls from many threads (Streamlit serves each browser tab from a thread of one process)
+give the same numbers as the same calls made one after another.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any
+
+import torch
+import torch.nn as nn
+
+from .modules import CausalAttention, MultiHeadAttention, MultiHeadAttentionWrapper
+from .validate import (
+    MAX_HEADS,
+    MAX_TOKENS,
+    MAX_WIDTH,
+    AttentionInputError,
+    check_attention_size,
+    check_bool,
+    check_dropout,
+    check_int,
+    check_seed,
+    check_variant,
+    to_input_tensor,
+)
+
+__all__ = ["AttentionConfig", "AttentionTrace", "trace_attention", "build_module", "STEP_NAMES"]
+
+# torch's default generator is process-wide: every seeded step runs under this lock.
+_RNG_LOCK = threading.RLock()
+
+
+@dataclass(frozen=True)
+class AttentionConfig:
+    """Settings of one attention layer. Defaults are the book's chapter-3 example."""
+
+    d_out: int = 2  # output width (per head for the wrapper, total for the fused class)
+    dropout: float = 0.0  # probability of dropping an attention weight (training mode only)
+    seed: int = 123  # torch.manual_seed before building the layer: fixes weights and dropout
+    qkv_bias: bool = False  # add a bias to the query/key/value projections
+    training: bool = True  # dropout acts only in training mode, as in PyTorch
+    context_length: int | None = None  # mask size; None means "the number of tokens"
+    num_heads: int = 1  # 1: CausalAttention; more: a multi-head class
+    variant: str = "fused"  # "fused": MultiHeadAttention; "wrapper": MultiHeadAttentionWrapper
+
+    def validated(self, num_tokens: int | None = None) -> AttentionConfig:
+        """Return a checked copy (``context_length`` filled in), or raise AttentionInputError."""
+        d_out = check_int("d_out", self.d_out, 1, MAX_WIDTH, "the output width, at least 1")
+        num_heads = check_int("num_heads", self.num_heads, 1, MAX_HEADS, "the number of heads")
+        variant = check_variant(self.variant)
+        if num_heads > 1 and variant == "fused" and d_out % num_heads:
+            raise AttentionInputError(
+                f"d_out = {d_out} cannot be split evenly into {num_heads} heads: the fused "
+                "MultiHeadAttention gives each head d_out / num_heads features, so d_out must be "
+                "divisible by num_heads.",
+                field="d_out",
+            )
+        if num_heads > 1 and variant == "wrapper" and d_out * num_heads > MAX_WIDTH:
+            raise AttentionInputError(
+                f"d_out × num_heads = {d_out * num_heads} is too wide (at most {MAX_WIDTH}).",
+                field="d_out",
+            )
+        context_length = self.context_length
+        if context_length is None:
+            context_length = num_tokens
+        if context_length is not None:
+            context_length = check_int(
+                "context_length", context_length, 1, MAX_TOKENS, "the size of the causal mask"
+            )
+            if num_tokens is not None and num_tokens > context_length:
+                raise AttentionInputError(
+                    f"The input has {num_tokens} tokens but context_length is {context_length}: "
+                    "the causal mask only covers context_length positions.",
+                    field="context_length",
+                )
+        return AttentionConfig(
+            d_out=d_out,
+            dropout=check_dropout(self.dropout),
+            seed=check_seed(self.seed),
+            qkv_bias=check_bool("qkv_bias", self.qkv_bias),
+            training=check_bool("training", self.training),
+            context_length=context_length,
+            num_heads=num_heads,
+            variant=variant,
+        )
+
+    @property
+    def dropout_active(self) -> bool:
+        """Dropout changes the weights only in training mode with ``p > 0``."""
+        return self.training and self.dropout > 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+STEP_NAMES = (
+    "queries",
+    "keys",
+    "values",
+    "attn_scores",
+    "mask",
+    "masked_scores",
+    "scaled_scores",
+    "attn_weights",
+    "dropout_mask",
+    "dropped_weights",
+    "context",
+    "output",
+)
+
+
+@dataclass(frozen=True)
+class AttentionTrace:
+    """Every intermediate tensor of one forward pass, named as the book names them.
+
+    Shapes (``b`` batch, ``T`` tokens, ``h`` heads; with one head there is no head axis):
+
+    ============================  =====================  ==============================
+    field                         one head               several heads
+    ============================  =====================  ==============================
+    inputs                        (b, T, d_in)           (b, T, d_in)
+    W_query, W_key, W_value       (d_in, d_out)          fused: (d_in, d_out);
+                                                         wrapper: (h, d_in, d_out)
+    b_query, b_key, b_value       (d_out,) or None       like the weights, without d_in
+    W_out, b_out                  None                   fused: (d_out, d_out), (d_out,)
+    queries, keys, values         (b, T, d_out)          (b, h, T, head_dim)
+    attn_scores                   (b, T, T)  raw q·kᵀ    (b, h, T, T)
+    mask                          (T, T) bool, True = hidden (a future token)
+    masked_scores                 (b, T, T)  −inf where hidden
+    scaled_scores                 (b, T, T)  masked_scores / √d_k
+    attn_weights                  (b, T, T)  softmax, before dropout
+    dropout_mask                  (b, T, T) bool keep-mask, or None when dropout is inactive
+    dropped_weights               (b, T, T)  after dropout, kept weights × 1/(1−p)
+    head_context                  None                   (b, h, T, head_dim)
+    context                       (b, T, d_out)          fused: heads joined, (b, T, d_out);
+                                                         wrapper: (b, T, h·d_out)
+    output                        (b, T, d_out)          fused: out_proj(context);
+                                                         wrapper: = context
+    ============================  =====================  ==============================
+
+    Weights are stored the way the book's ``SelfAttention_v1`` uses them, ``x @ W_query``:
+    ``nn.Linear`` keeps the transpose, ``(d_out, d_in)``.
+    """
+
+    config: AttentionConfig
+    inputs: torch.Tensor
+    W_query: torch.Tensor
+    W_key: torch.Tensor
+    W_value: torch.Tensor
+    b_query: torch.Tensor | None
+    b_key: torch.Tensor | None
+    b_value: torch.Tensor | None
+    W_out: torch.Tensor | None
+    b_out: torch.Tensor | None
+    queries: torch.Tensor
+    keys: torch.Tensor
+    values: torch.Tensor
+    attn_scores: torch.Tensor
+    mask: torch.Tensor
+    masked_scores: torch.Tensor
+    scaled_scores: torch.Tensor
+    attn_weights: torch.Tensor
+    dropout_mask: torch.Tensor | None
+    dropped_weights: torch.Tensor
+    head_context: torch.Tensor | None
+    context: torch.Tensor
+    output: torch.Tensor
+    d_k: int = field(default=1)
+
+    @property
+    def num_tokens(self) -> int:
+        return int(self.inputs.shape[1])
+
+    @property
+    def d_in(self) -> int:
+        return int(self.inputs.shape[2])
+
+    @property
+    def scale(self) -> float:
+        """√d_k, the number the scores are divided by."""
+        return math.sqrt(self.d_k)
+
+    @property
+    def dropout_active(self) -> bool:
+        return self.dropout_mask is not None
+
+    @property
+    def dropout_scale(self) -> float:
+        """The factor kept weights are multiplied by: 1/(1−p); 1 when dropout is inactive.
+
+        With ``p = 1`` every weight is dropped and this is 0 (PyTorch multiplies by zero).
+        """
+        if not self.dropout_active:
+            return 1.0
+        p = self.config.dropout
+        return 0.0 if p >= 1.0 else 1.0 / (1.0 - p)
+
+    def tensors(self) -> dict[str, torch.Tensor]:
+        """All tensor fields that are set, by name (weights first, then the steps in order)."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if isinstance(getattr(self, f.name), torch.Tensor)
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: tensors as nested lists, with ``None`` for −∞ (a hidden score)."""
+        result: dict[str, Any] = {"config": self.config.to_dict(), "d_k": self.d_k}
+        result["dropout_scale"] = self.dropout_scale
+        for name, tensor in self.tensors().items():
+            result[name] = _json_ready(tensor)
+            result[f"{name}_shape"] = list(tensor.shape)
+        return result
+
+
+def _json_ready(tensor: torch.Tensor) -> Any:
+    if tensor.dtype == torch.bool:
+        return tensor.tolist()
+    values = tensor.detach().to(torch.float64)
+    listed = torch.where(torch.isfinite(values), values, torch.zeros_like(values)).tolist()
+    hidden = (~torch.isfinite(values)).tolist()
+
+    def merge(numbers: Any, holes: Any) -> Any:
+        if isinstance(numbers, list):
+            return [merge(n, h) for n, h in zip(numbers, holes, strict=True)]
+        return None if holes else numbers
+
+    return merge(listed, hidden)
+
+
+def build_module(d_in: int, cfg: AttentionConfig) -> nn.Module:
+    """The book's class for ``cfg``, built in the *current* RNG state (seed it first).
+
+    One head: ``CausalAttention``; several: ``MultiHeadAttention`` (``variant="fused"``) or
+    ``MultiHeadAttentionWrapper`` (``variant="wrapper"``). Put in ``cfg.training`` mode.
+    """
+    if cfg.context_length is None:
+        raise AttentionInputError("build_module needs a context_length.", field="context_length")
+    args = (d_in, cfg.d_out, cfg.context_length, cfg.dropout)
+    module: nn.Module
+    if cfg.num_heads == 1:
+        module = CausalAttention(*args, qkv_bias=cfg.qkv_bias)
+    elif cfg.variant == "fused":
+        module = MultiHeadAttention(*args, num_heads=cfg.num_heads, qkv_bias=cfg.qkv_bias)
+    else:
+        module = MultiHeadAttentionWrapper(*args, num_heads=cfg.num_heads, qkv_bias=cfg.qkv_bias)
+    module.train(cfg.training)
+    return module
+
+
+def _weight(linear: nn.Linear) -> torch.Tensor:
+    return linear.weight.detach().T.clone()  # (d_in, d_out): x @ W, as in SelfAttention_v1
+
+
+def _bias(linear: nn.Linear) -> torch.Tensor | None:
+    return None if linear.bias is None else linear.bias.detach().clone()
+
+
+def _causal_steps(
+    queries: torch.Tensor,
+    keys: torch.Tensor,
+    values: torch.Tensor,
+    mask_bool: torch.Tensor,
+    dropout: nn.Dropout,
+) -> dict[str, torch.Tensor | None]:
+    """Scaled dot-product attention with a causal mask and dropout, keeping every step.
+
+    Works for ``(b, T, d)`` and ``(b, h, T, d)`` alike. The operations are the ones of
+    ``CausalAttention.forward`` in the same order, so the results are bitwise the module's.
+    ``dropout`` is the module's own layer: it draws from the global generator just as the module
+    would. Its keep-mask is read by replaying the same draw on a tensor of ones (dropout draws
+    depend only on the shape and the RNG state, never on the values).
+    """
+    attn_scores = queries @ keys.transpose(-2, -1)  # (…, T, T): row i holds q_i · k_j
+    masked_scores = attn_scores.masked_fill(mask_bool, -torch.inf)  # hide the future
+    scaled_scores = masked_scores / keys.shape[-1] ** 0.5  # ÷ √d_k keeps softmax from saturating
+    attn_weights = torch.softmax(scaled_scores, dim=-1)  # each row sums to 1
+    dropout_mask: torch.Tensor | None = None
+    if dropout.training and dropout.p > 0.0:
+        state = torch.get_rng_state()
+        dropped_weights = dropout(attn_weights)  # kept × 1/(1−p), dropped = 0
+        state_after = torch.get_rng_state()
+        torch.set_rng_state(state)
+        dropout_mask = dropout(torch.ones_like(attn_weights)) != 0  # the same draw, on ones
+        torch.set_rng_state(state_after)
+    else:
+        dropped_weights = dropout(attn_weights)  # identity in eval mode or with p = 0
+    context = dropped_weights @ values  # (…, T, d): weighted sums of value vectors
+    return {
+        "attn_scores": attn_scores,
+        "masked_scores": masked_scores,
+        "scaled_scores": scaled_scores,
+        "attn_weights": attn_weights,
+        "dropout_mask": dropout_mask,
+        "dropped_weights": dropped_weights,
+        "context": context,
+    }
+
+
+def _trace_causal(module: CausalAttention, x: torch.Tensor) -> dict[str, Any]:
+    num_tokens = x.shape[1]
+    keys = module.W_key(x)  # (b, T, d_out)
+    queries = module.W_query(x)
+    values = module.W_value(x)
+    mask_bool = module.mask.bool()[:num_tokens, :num_tokens]  # (T, T)
+    steps = _causal_steps(queries, keys, values, mask_bool, module.dropout)
+    return {
+        "W_query": _weight(module.W_query),
+        "W_key": _weight(module.W_key),
+        "W_value": _weight(module.W_value),
+        "b_query": _bias(module.W_query),
+        "b_key": _bias(module.W_key),
+        "b_value": _bias(module.W_value),
+        "W_out": None,
+        "b_out": None,
+        "queries": queries,
+        "keys": keys,
+        "values": values,
+        "mask": mask_bool,
+        **steps,
+        "head_context": None,
+        "output": steps["context"],
+        "d_k": int(keys.shape[-1]),
+    }
+
+
+def _stack_optional(items: list[torch.Tensor | None], dim: int) -> torch.Tensor | None:
+    return None if items[0] is None else torch.stack(items, dim=dim)  # type: ignore[arg-type]
+
+
+def _trace_wrapper(module: MultiHeadAttentionWrapper, x: torch.Tensor) -> dict[str, Any]:
+    heads = [_trace_causal(head, x) for head in module.heads]  # in order: dropout draws in order
+    traced: dict[str, Any] = {}
+    for name in ("W_query", "W_key", "W_value", "b_query", "b_key", "b_value"):
+        traced[name] = _stack_optional([h[name] for h in heads], dim=0)  # (h, …)
+    for name in (
+        "queries",
+        "keys",
+        "values",
+        "attn_scores",
+        "masked_scores",
+        "scaled_scores",
+        "attn_weights",
+        "dropout_mask",
+        "dropped_weights",
+    ):
+        traced[name] = _stack_optional([h[name] for h in heads], dim=1)  # (b, h, …)
+    head_context = [h["context"] for h in heads]
+    traced["head_context"] = torch.stack(head_context, dim=1)  # (b, h, T, d_out)
+    traced["context"] = torch.cat(head_context, dim=-1)  # (b, T, h·d_out), as the wrapper
+    traced["output"] = traced["context"]
+    traced.update(W_out=None, b_out=None, mask=heads[0]["mask"], d_k=heads[0]["d_k"])
+    return traced
+
+
+def _trace_fused(module: MultiHeadAttention, x: torch.Tensor) -> dict[str, Any]:
+    b, num_tokens, _ = x.shape
+    h, head_dim = module.num_heads, module.head_dim
+
+    def split_heads(t: torch.Tensor) -> torch.Tensor:  # (b, T, d_out) -> (b, h, T, head_dim)
+        return t.view(b, num_tokens, h, head_dim).transpose(1, 2)
+
+    keys = split_heads(module.W_key(x))
+    queries = split_heads(module.W_query(x))
+    values = split_heads(module.W_value(x))
+    mask_bool = module.mask.bool()[:num_tokens, :num_tokens]
+    steps = _causal_steps(queries, keys, values, mask_bool, module.dropout)
+    head_context = steps.pop("context")  # (b, h, T, head_dim)
+    context = head_context.transpose(1, 2).contiguous().view(b, num_tokens, module.d_out)
+    return {
+        "W_query": _weight(module.W_query),
+        "W_key": _weight(module.W_key),
+        "W_value": _weight(module.W_value),
+        "b_query": _bias(module.W_query),
+        "b_key": _bias(module.W_key),
+        "b_value": _bias(module.W_value),
+        "W_out": _weight(module.out_proj),
+        "b_out": _bias(module.out_proj),
+        "queries": queries,
+        "keys": keys,
+        "values": values,
+        "mask": mask_bool,
+        **steps,
+        "head_context": head_context,
+        "context": context,  # heads joined: (b, T, d_out)
+        "output": module.out_proj(context),  # (b, T, d_out)
+        "d_k": int(head_dim),
+    }
+
+
+def trace_attention(inputs: Any, cfg: AttentionConfig | None = None) -> AttentionTrace:
+    """Run the book's attention layer on ``inputs`` and return every intermediate tensor.
+
+    Args:
+        inputs: embeddings, ``(T, d_in)`` (one sequence, treated as a batch of one) or
+            ``(b, T, d_in)``; a tensor, NumPy array or nested lists.
+        cfg: the layer's settings; the book's example (``d_out=2``, seed 123, no dropout) if None.
+
+    Returns:
+        An :class:`AttentionTrace`; ``trace.output`` equals what the book's recipe gives after
+        ``torch.manual_seed(cfg.seed)`` in a fresh RNG state, dropout mask included.
+
+    Raises:
+        AttentionInputError: for any value the layer cannot work with, with a plain message.
+    """
+    x = to_input_tensor(inputs)  # (b, T, d_in), float32, checked
+    batch, num_tokens, d_in = x.shape
+    cfg = (cfg or AttentionConfig()).validated(num_tokens)
+    check_attention_size(batch, cfg.num_heads, num_tokens)
+    with _RNG_LOCK, torch.random.fork_rng(devices=[]), torch.no_grad():
+        torch.manual_seed(cfg.seed)
+        module = build_module(d_in, cfg)
+        if cfg.num_heads == 1:
+            traced = _trace_causal(module, x)  # type: ignore[arg-type]
+        elif cfg.variant == "fused":
+            traced = _trace_fused(module, x)  # type: ignore[arg-type]
+        else:
+            traced = _trace_wrapper(module, x)  # type: ignore[arg-type]
+    if not bool(torch.isfinite(traced["output"]).all()):
+        raise AttentionInputError(
+            "The numbers overflowed float32 on the way through the layer; use smaller embeddings.",
+            field="inputs",
+        )
+    return AttentionTrace(config=cfg, inputs=x, **traced)
+
+
+def with_config(trace: AttentionTrace, **changes: Any) -> AttentionTrace:
+    """Trace the same inputs again with some settings changed (``seed=7``, ``dropout=0.5``…)."""
+    return trace_attention(trace.inputs, replace(trace.config, **changes))
