@@ -1,0 +1,9 @@
+"""Placeholder page: reproducibility."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.i18n import t
+
+st.title(t("page.reproducibility.title"))

@@ -1,0 +1,9 @@
+"""Placeholder page: why_sqrt_dk."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.i18n import t
+
+st.title(t("page.why_sqrt_dk.title"))

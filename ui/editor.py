@@ -1,0 +1,43 @@
+"""The embedding table editor, usable on any page; all editors share one draft and one table."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from .i18n import t
+from .state import message, on_table_edit, table_problem
+from .table import TOKEN_COLUMN
+
+
+def embedding_editor(where: str, *, height: int | None = None) -> None:
+    """Show the editable table of tokens and embedding values, with any problem of the draft.
+
+    ``where`` makes the widget key unique per page. Cells are text, so whatever is typed stays
+    visible (even "abc"); the numbers on the page come from the last valid table until the draft
+    is valid again. Every edit is handled by :func:`ui.state.on_table_edit`.
+    """
+    columns = st.session_state["table_columns"]
+    editor_key = f"table_editor_{where}_{st.session_state['table_version']}"
+    column_config = {
+        TOKEN_COLUMN: st.column_config.TextColumn(t("table.token"), help=t("table.token_help")),
+        **{
+            name: st.column_config.TextColumn(name, help=t("table.value_help"))
+            for name in columns
+            if name != TOKEN_COLUMN
+        },
+    }
+    kwargs = {"height": height} if height else {}
+    st.data_editor(
+        st.session_state["table_draft"],
+        key=editor_key,
+        num_rows="dynamic",
+        hide_index=False,
+        column_order=columns,
+        column_config=column_config,
+        on_change=on_table_edit,
+        args=(editor_key,),
+        **kwargs,
+    )
+    issue = table_problem()
+    if issue is not None:
+        st.error(t("table.problem", detail=message(issue)), icon="🚫")

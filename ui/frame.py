@@ -1,0 +1,60 @@
+"""The frame around every page: page config, shared state, sidebar, URL, navigation.
+
+``app.py`` calls :func:`run_app`. Tests call it too with another ``default_page`` (see
+``tests/page_harness.py``): Streamlit's ``AppTest.switch_page`` runs a file of ``pages/`` without
+this frame, so the harness makes the wanted page the default one instead, frame included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from . import state
+from .i18n import t
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    name: str  # url path and message key: page.{name}.title
+    file: str
+    section: str  # message key of the navigation section
+
+
+PAGE_SPECS = (
+    PageSpec("step", "pages/step_by_step.py", "nav.learn"),
+    PageSpec("embeddings", "pages/embeddings.py", "nav.learn"),
+    PageSpec("one_query", "pages/one_query.py", "nav.learn"),
+    PageSpec("masking", "pages/masking.py", "nav.learn"),
+    PageSpec("multi_head", "pages/multi_head.py", "nav.learn"),
+    PageSpec("compare", "pages/compare.py", "nav.explore"),
+    PageSpec("dropout_expectation", "pages/dropout_expectation.py", "nav.explore"),
+    PageSpec("why_sqrt_dk", "pages/why_sqrt_dk.py", "nav.explore"),
+    PageSpec("quiz", "pages/quiz.py", "nav.explore"),
+    PageSpec("export", "pages/export.py", "nav.share"),
+    PageSpec("reproducibility", "pages/reproducibility.py", "nav.share"),
+)
+
+
+def run_app(default_page: str = "step") -> None:
+    """Set up the page and shared state, draw the sidebar, then run the chosen page."""
+    st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
+    state.init_session()
+    sections: dict[str, list[st.Page]] = {}
+    for spec in PAGE_SPECS:
+        page = st.Page(
+            REPO_ROOT / spec.file,
+            title=t(f"page.{spec.name}.title"),
+            url_path=spec.name,
+            default=spec.name == default_page,
+        )
+        sections.setdefault(t(spec.section), []).append(page)
+    current = st.navigation(sections)
+    state.render_sidebar()
+    state.sync_url()
+    state.show_url_warnings()
+    current.run()

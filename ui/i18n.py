@@ -1,0 +1,56 @@
+"""One message catalogue for the whole app, in English and Chinese.
+
+Every label, explanation and message a user sees goes through :func:`t`::
+
+    t("sidebar.seed")                      # the label in the current language
+    t("error.cell", row=2, column="x3")    # with named placeholders
+
+The catalogue is assembled from the ``MESSAGES`` dicts of the modules in ``ui/messages/`` (one per
+page or topic, so pages can be worked on side by side); a key may be defined only once, and every
+key must have both languages (a test checks).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import Any
+
+from . import messages as _messages_package
+
+LANGUAGES = {"en": "English", "zh": "中文"}
+DEFAULT_LANGUAGE = "en"
+
+
+def _load_catalogue() -> dict[str, dict[str, str]]:
+    catalogue: dict[str, dict[str, str]] = {}
+    for module_info in sorted(pkgutil.iter_modules(_messages_package.__path__), key=str):
+        module = importlib.import_module(f"{_messages_package.__name__}.{module_info.name}")
+        for key, texts in getattr(module, "MESSAGES", {}).items():
+            if key in catalogue:
+                raise KeyError(f"message key {key!r} is defined twice (in {module_info.name})")
+            catalogue[key] = texts
+    return catalogue
+
+
+CATALOGUE: dict[str, dict[str, str]] = _load_catalogue()
+
+
+def current_language() -> str:
+    """The language chosen in the sidebar (``en`` outside a Streamlit run)."""
+    try:
+        import streamlit as st
+
+        lang = st.session_state.get("lang", DEFAULT_LANGUAGE)
+    except Exception:  # noqa: BLE001 - outside a Streamlit script run
+        lang = DEFAULT_LANGUAGE
+    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def t(key: str, lang: str | None = None, **values: Any) -> str:
+    """The message ``key`` in ``lang`` (default: the current language), placeholders filled."""
+    texts = CATALOGUE.get(key)
+    if texts is None:
+        raise KeyError(f"no message {key!r} in the catalogue")
+    text = texts.get(lang or current_language()) or texts[DEFAULT_LANGUAGE]
+    return text.format(**values) if values else text

@@ -1,0 +1,435 @@
+"""Shared state of the app: sidebar controls, the embedding table, the URL, and the cached trace.
+
+One place owns everything several pages share. ``app.py`` calls :func:`init_session` and
+:func:`render_sidebar` on every run, then :func:`sync_url`; pages call :func:`current_table`,
+:func:`current_config` and :func:`current_trace`.
+
+The URL describes the view, both ways: on a session's first run every query parameter is read and
+checked (a bad value is replaced by its default and *reported*, never silently dropped); after that
+the URL is rewritten on every run from the state, keeping only values that differ from the defaults.
+
+Session-state keys equal the URL parameter names (``seed``, ``dropout``, ``train``, ``d_out``,
+``qkv_bias``, ``heads``, ``text``, ``lang``, ``palette``); the embedding table lives under ``table``
+(the committed :class:`~ui.table.Table`) and ``table_draft`` (rows of strings as typed).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import streamlit as st
+import torch
+
+from attention import AttentionConfig, AttentionInputError, AttentionTrace, trace_attention
+from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS, embed_words, split_words
+from attention.validate import MAX_TOKENS
+
+from .i18n import LANGUAGES, t
+from .table import (
+    MAX_D_IN,
+    TOKEN_COLUMN,
+    Table,
+    TableProblem,
+    emb_to_text,
+    problem,
+    table_from_rows,
+    table_from_text_and_emb,
+)
+
+MAX_APP_SEED = 2**53 - 1  # the largest integer a browser's number field holds exactly
+MAX_TEXT_CHARS = 100_000
+PALETTES = ("default", "colorblind")
+
+
+# --- settings: parse a URL value or raise TableProblem(message key) -------------------------
+
+
+def _parse_int(name: str, low: int, high: int) -> Callable[[str], int]:
+    def parse(raw: str) -> int:
+        text = raw.strip()
+        if not re.fullmatch(r"[+-]?\d{1,40}", text):
+            raise problem("url.not_integer", name=name, value=_shorten(raw))
+        value = int(text)
+        if not low <= value <= high:
+            raise problem("url.out_of_range", name=name, value=_shorten(raw), low=low, high=high)
+        return value
+
+    return parse
+
+
+def _parse_dropout(raw: str) -> float:
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        raise problem("url.not_number", name="dropout", value=_shorten(raw)) from None
+    if not math.isfinite(value) or not 0.0 <= value <= 0.95:
+        raise problem("url.out_of_range", name="dropout", value=_shorten(raw), low=0, high=0.95)
+    return round(value, 2)
+
+
+def _parse_bool(name: str) -> Callable[[str], bool]:
+    def parse(raw: str) -> bool:
+        text = raw.strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise problem("url.not_bool", name=name, value=_shorten(raw))
+
+    return parse
+
+
+def _parse_choice(name: str, choices: tuple[str, ...]) -> Callable[[str], str]:
+    def parse(raw: str) -> str:
+        if raw.strip() not in choices:
+            raise problem(
+                "url.not_choice", name=name, value=_shorten(raw), choices=", ".join(choices)
+            )
+        return raw.strip()
+
+    return parse
+
+
+@dataclass(frozen=True)
+class Setting:
+    default: Any
+    parse: Callable[[str], Any]
+
+    def to_url(self, value: Any) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value)
+
+
+SETTINGS: dict[str, Setting] = {
+    "seed": Setting(123, _parse_int("seed", 0, MAX_APP_SEED)),
+    "dropout": Setting(0.0, _parse_dropout),
+    "train": Setting(True, _parse_bool("train")),
+    "d_out": Setting(2, _parse_int("d_out", 1, 8)),
+    "qkv_bias": Setting(False, _parse_bool("qkv_bias")),
+    "heads": Setting(1, _parse_int("heads", 1, 8)),
+    "lang": Setting("en", _parse_choice("lang", tuple(LANGUAGES))),
+    "palette": Setting("default", _parse_choice("palette", PALETTES)),
+}
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --- the embedding table ----------------------------------------------------------------------
+
+
+def _rows_of(embeddings: torch.Tensor) -> tuple[tuple[float, ...], ...]:
+    """float32 values as the shortest decimals that read back as the same float32 (0.43)."""
+    return tuple(
+        tuple(float(str(np.float32(v))) for v in row) for row in embeddings.numpy().tolist()
+    )
+
+
+def book_table() -> Table:
+    """The book's six tokens and 3-dimensional embeddings."""
+    return Table(BOOK_TOKENS, _rows_of(BOOK_EMBEDDINGS))
+
+
+def table_for_words(words: list[str], d_in: int = 3) -> Table:
+    """Labels ``words`` with reproducible embeddings (the book's for the book's words at d_in 3)."""
+    embeddings = embed_words(words, d_in=d_in)  # (T, d_in)
+    return Table(tuple(words), _rows_of(embeddings))
+
+
+def parse_sentence(text: str) -> list[str]:
+    """The sentence's words, or a TableProblem if it is empty or too long."""
+    if len(text) > MAX_TEXT_CHARS:
+        raise problem("text.too_long_chars", chars=len(text), limit=MAX_TEXT_CHARS)
+    words = split_words(text)
+    if not words:
+        raise problem("text.empty")
+    if len(words) > MAX_TOKENS:
+        raise problem("text.too_many_words", words=len(words), limit=MAX_TOKENS)
+    for index, word in enumerate(words):
+        if len(word) > 100:
+            raise problem("table.long_token", row=index + 1)
+    return words
+
+
+def commit_table(table: Table, *, reset_draft: bool = True) -> None:
+    """Make ``table`` the valid table every page shows; refresh the editors' drafts."""
+    st.session_state["table"] = table
+    st.session_state["text"] = " ".join(table.tokens)
+    st.session_state.pop("text_problem", None)
+    st.session_state.pop("table_problem", None)
+    if reset_draft:
+        _set_draft(table.to_draft(), [TOKEN_COLUMN, *table.column_names()])
+
+
+def _set_draft(rows: list[dict[str, str]], columns: list[str]) -> None:
+    st.session_state["table_draft"] = rows
+    st.session_state["table_columns"] = columns
+    st.session_state["table_version"] = st.session_state.get("table_version", 0) + 1
+
+
+def current_table() -> Table:
+    """The last valid embedding table (what every number on screen is computed from)."""
+    return st.session_state["table"]
+
+
+def message(item: TableProblem) -> str:
+    """A TableProblem in the current language."""
+    return t(item.key, **item.kwargs)
+
+
+def _on_text_change() -> None:
+    text = st.session_state.get("text", "")
+    try:
+        words = parse_sentence(text)
+    except TableProblem as error:
+        st.session_state["text_problem"] = error
+        return
+    table = table_for_words(words, d_in=current_table().d_in)
+    commit_table(table)
+
+
+def _draft_from_editor(editor_key: str) -> list[dict[str, object]]:
+    """Apply a data editor's edits (edited, added, deleted rows) to the current draft."""
+    delta = st.session_state.get(editor_key) or {}
+    columns = st.session_state["table_columns"]
+    rows = [dict(row) for row in st.session_state["table_draft"]]
+    for position, changes in (delta.get("edited_rows") or {}).items():
+        index = int(position)
+        if 0 <= index < len(rows):
+            rows[index].update({k: _cell_text(v) for k, v in changes.items() if k in columns})
+    deleted = {int(i) for i in delta.get("deleted_rows") or []}
+    rows = [row for i, row in enumerate(rows) if i not in deleted]
+    for added in delta.get("added_rows") or []:
+        rows.append({c: _cell_text(added.get(c)) for c in columns})
+    return rows
+
+
+def _cell_text(value: object) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    return str(value)
+
+
+def on_table_edit(editor_key: str) -> None:
+    """Callback of every embedding editor: keep the typed draft, commit it if it is valid."""
+    rows = _draft_from_editor(editor_key)
+    columns = st.session_state["table_columns"]
+    _set_draft([{c: _cell_text(row.get(c)) for c in columns} for row in rows], columns)
+    try:
+        table = table_from_rows(rows, columns)
+    except TableProblem as error:
+        st.session_state["table_problem"] = error
+        return
+    commit_table(table, reset_draft=False)
+
+
+def table_problem() -> TableProblem | None:
+    """The problem of the current draft (None when what is shown is what was typed)."""
+    return st.session_state.get("table_problem")
+
+
+# --- session start: defaults, then the URL ---------------------------------------------------
+
+
+def init_session() -> None:
+    """On a session's first run: defaults, then every query parameter, checked one by one."""
+    if st.session_state.get("initialized"):
+        return
+    warnings: list[TableProblem] = []
+    params = {key: st.query_params.get(key) for key in st.query_params.keys()}  # noqa: SIM118
+    for name, setting in SETTINGS.items():
+        st.session_state[name] = setting.default
+        raw = params.get(name)
+        if raw is None:
+            continue
+        try:
+            st.session_state[name] = setting.parse(raw)
+        except TableProblem as error:
+            warnings.append(error)
+
+    table = book_table()
+    text, emb = params.get("text"), params.get("emb")
+    words = list(BOOK_TOKENS)
+    if text is not None:
+        try:
+            words = parse_sentence(text)
+            table = table_for_words(words)
+        except TableProblem as error:
+            warnings.append(error)
+    if emb is not None:
+        try:
+            table = table_from_text_and_emb(words, emb)
+        except TableProblem as error:
+            warnings.append(error)
+    known = set(SETTINGS) | {"text", "emb"}
+    for name in params:
+        if name not in known:
+            warnings.append(problem("url.unknown", name=_shorten(name)))
+    commit_table(table)
+    st.session_state["url_warnings"] = warnings
+    st.session_state["initialized"] = True
+
+
+def url_state() -> dict[str, str]:
+    """The query parameters that describe the current view (defaults left out)."""
+    params: dict[str, str] = {}
+    for name, setting in SETTINGS.items():
+        value = st.session_state.get(name, setting.default)
+        if value != setting.default:
+            params[name] = setting.to_url(value)
+    table = current_table()
+    if list(table.tokens) != list(BOOK_TOKENS):
+        params["text"] = " ".join(table.tokens)
+    if table != table_for_words(list(table.tokens), d_in=3):
+        params["emb"] = emb_to_text(table)
+    return params
+
+
+def sync_url() -> None:
+    """Rewrite the URL from the state (only when it changed, to keep history quiet)."""
+    wanted = url_state()
+    current = {key: st.query_params.get(key) for key in st.query_params.keys()}  # noqa: SIM118
+    if current != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def show_url_warnings() -> None:
+    """Tell the user which URL values were not usable, and what was used instead."""
+    for warning in st.session_state.get("url_warnings", []):
+        st.warning(message(warning), icon="⚠️")
+
+
+# --- sidebar ---------------------------------------------------------------------------------
+
+
+def render_sidebar() -> None:
+    """The shared controls. Their values live in session state under the URL parameter names."""
+    with st.sidebar:
+        st.selectbox(
+            t("sidebar.lang"),
+            options=list(LANGUAGES),
+            format_func=LANGUAGES.__getitem__,
+            key="lang",
+        )
+        st.text_input(
+            t("sidebar.text"),
+            key="text",
+            on_change=_on_text_change,
+            help=t("sidebar.text_help"),
+            max_chars=MAX_TEXT_CHARS,
+        )
+        text_problem = st.session_state.get("text_problem")
+        if text_problem is not None:
+            st.error(message(text_problem))
+        st.number_input(
+            t("sidebar.seed"),
+            min_value=0,
+            max_value=MAX_APP_SEED,
+            step=1,
+            key="seed",
+            help=t("sidebar.seed_help"),
+        )
+        st.slider(
+            t("sidebar.dropout"),
+            min_value=0.0,
+            max_value=0.95,
+            step=0.01,
+            key="dropout",
+            help=t("sidebar.dropout_help"),
+        )
+        st.toggle(t("sidebar.train"), key="train", help=t("sidebar.train_help"))
+        st.slider(
+            t("sidebar.d_out"), min_value=1, max_value=8, key="d_out", help=t("sidebar.d_out_help")
+        )
+        st.checkbox(t("sidebar.qkv_bias"), key="qkv_bias", help=t("sidebar.qkv_bias_help"))
+        st.slider(
+            t("sidebar.heads"), min_value=1, max_value=8, key="heads", help=t("sidebar.heads_help")
+        )
+        st.selectbox(
+            t("sidebar.palette"),
+            options=list(PALETTES),
+            format_func=lambda name: t(f"sidebar.palette.{name}"),
+            key="palette",
+        )
+
+
+# --- the computation ---------------------------------------------------------------------------
+
+
+def current_config(*, num_heads: int = 1, variant: str = "fused") -> AttentionConfig:
+    """The sidebar's settings as an :class:`AttentionConfig` (one head unless asked)."""
+    state = st.session_state
+    return AttentionConfig(
+        d_out=int(state["d_out"]),
+        dropout=float(state["dropout"]),
+        seed=int(state["seed"]),
+        qkv_bias=bool(state["qkv_bias"]),
+        training=bool(state["train"]),
+        context_length=None,
+        num_heads=num_heads,
+        variant=variant,
+    )
+
+
+@st.cache_resource(max_entries=12, ttl=1800, show_spinner=False)
+def _cached_trace(
+    values: bytes, shape: tuple[int, int], config_fields: tuple[Any, ...]
+) -> AttentionTrace:
+    inputs = torch.from_numpy(np.frombuffer(values, dtype=np.float64).reshape(shape).copy())
+    return trace_attention(inputs.to(torch.float32), AttentionConfig(*config_fields))
+
+
+def compute_trace(table: Table, cfg: AttentionConfig) -> AttentionTrace:
+    """``trace_attention(embeddings, cfg)`` for the table (a batch of one), cached across runs.
+
+    The cache is shared by all sessions (read-only results), bounded in entries and time.
+    """
+    array = np.asarray(table.values, dtype=np.float64)  # (T, d_in)
+    fields = (
+        cfg.d_out,
+        cfg.dropout,
+        cfg.seed,
+        cfg.qkv_bias,
+        cfg.training,
+        cfg.context_length,
+        cfg.num_heads,
+        cfg.variant,
+    )
+    return _cached_trace(array.tobytes(), tuple(array.shape), fields)
+
+
+def current_trace(*, num_heads: int = 1, variant: str = "fused") -> AttentionTrace | None:
+    """The trace of the current table and settings, or None after showing why it failed."""
+    try:
+        return compute_trace(current_table(), current_config(num_heads=num_heads, variant=variant))
+    except AttentionInputError as error:
+        st.error(t("error.attention", detail=str(error)))
+        return None
+
+
+__all__ = [
+    "MAX_D_IN",
+    "book_table",
+    "commit_table",
+    "compute_trace",
+    "current_config",
+    "current_table",
+    "current_trace",
+    "init_session",
+    "message",
+    "on_table_edit",
+    "parse_sentence",
+    "render_sidebar",
+    "show_url_warnings",
+    "sync_url",
+    "table_for_words",
+    "table_problem",
+    "url_state",
+]
