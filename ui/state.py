@@ -180,8 +180,12 @@ def current_table() -> Table:
 
 
 def message(item: TableProblem) -> str:
-    """A TableProblem in the current language."""
-    return t(item.key, **item.kwargs)
+    """A TableProblem in the current language (nested problems are rendered too)."""
+    values = {
+        name: message(value) if isinstance(value, TableProblem) else value
+        for name, value in item.kwargs.items()
+    }
+    return t(item.key, **values)
 
 
 def _on_text_change() -> None:
@@ -262,12 +266,12 @@ def init_session() -> None:
             words = parse_sentence(text)
             table = table_for_words(words)
         except TableProblem as error:
-            warnings.append(error)
+            warnings.append(problem("url.bad_param", name="text", detail=error))
     if emb is not None:
         try:
             table = table_from_text_and_emb(words, emb)
         except TableProblem as error:
-            warnings.append(error)
+            warnings.append(problem("url.bad_param", name="emb", detail=error))
     known = set(SETTINGS) | {"text", "emb"}
     for name in params:
         if name not in known:

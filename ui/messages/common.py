@@ -142,17 +142,21 @@ MESSAGES = {
         "en": "Link: “{name}={value}” is not one of {choices}; the default is used instead.",
         "zh": "链接：“{name}={value}”不是 {choices} 之一；已改用默认值。",
     },
+    "url.bad_param": {
+        "en": "Link: “{name}” cannot be used: {detail} The default is used instead.",
+        "zh": "链接：“{name}”无法使用：{detail} 已改用默认值。",
+    },
     "url.unknown": {
         "en": "Link: the parameter “{name}” is unknown and was ignored.",
         "zh": "链接：未知参数“{name}”，已忽略。",
     },
     "url.emb_rows": {
-        "en": "Link: “emb” has {rows} rows but the sentence has {words} words; the sentence's default embeddings are used instead.",
-        "zh": "链接：“emb”有 {rows} 行，但句子有 {words} 个词；已改用该句子的默认嵌入向量。",
+        "en": "it has {rows} rows but the sentence has {words} words.",
+        "zh": "它有 {rows} 行，但句子有 {words} 个词。",
     },
     "url.emb_ragged": {
-        "en": "Link: row {row} of “emb” has {got} values, the first row has {expected}; default embeddings are used instead.",
-        "zh": "链接：“emb”第 {row} 行有 {got} 个数值，第一行有 {expected} 个；已改用默认嵌入向量。",
+        "en": "row {row} has {got} values, the first row has {expected}.",
+        "zh": "第 {row} 行有 {got} 个数值，第一行有 {expected} 个。",
     },
     # uploads
     "upload.too_large": {

@@ -1,0 +1,106 @@
+"""The frame's shared state: URL both ways, settings kept, the table's draft and commit."""
+
+from __future__ import annotations
+
+import pytest
+
+from attention.examples import BOOK_TOKENS
+from tests.apptest_support import run_page
+from ui.state import table_for_words
+from ui.table import emb_to_text
+
+
+def test_default_url_is_clean_and_view_is_the_book() -> None:
+    at = run_page("step")
+    assert not at.exception
+    assert dict(at.query_params) == {}
+    assert at.session_state["table"].tokens == BOOK_TOKENS
+    assert at.session_state["seed"] == 123
+    assert at.session_state["dropout"] == 0.0
+
+
+def test_url_values_become_the_shared_state() -> None:
+    query = {
+        "seed": "7",
+        "dropout": "0.5",
+        "train": "false",
+        "d_out": "3",
+        "qkv_bias": "true",
+        "heads": "2",
+        "lang": "zh",
+        "text": "the cat sat",
+        "emb": "1,2;3,4;5,6",
+    }
+    at = run_page("step", query)
+    assert not at.exception
+    assert not at.warning
+    state = at.session_state
+    assert (state["seed"], state["dropout"], state["train"], state["d_out"]) == (7, 0.5, False, 3)
+    assert (state["qkv_bias"], state["heads"], state["lang"]) == (True, 2, "zh")
+    assert state["table"].tokens == ("the", "cat", "sat")
+    assert state["table"].values == ((1.0, 2.0), (3.0, 4.0), (5.0, 6.0))
+
+
+def test_url_round_trips_through_the_state() -> None:
+    query = {"seed": "42", "dropout": "0.25", "d_out": "4", "text": "a b c d"}
+    at = run_page("step", query)
+    assert dict(at.query_params) == query
+    table = table_for_words(["a", "b", "c", "d"], d_in=2)
+    query_2d = {"text": "a b c d", "emb": emb_to_text(table)}
+    at = run_page("step", query_2d)
+    assert dict(at.query_params) == query_2d
+    assert at.session_state["table"] == table
+
+
+def test_changing_a_control_updates_the_url() -> None:
+    at = run_page("step")
+    at.slider(key="dropout").set_value(0.3).run()
+    at.number_input(key="seed").set_value(9).run()
+    assert dict(at.query_params) == {"dropout": "0.3", "seed": "9"}
+    at.slider(key="dropout").set_value(0.0).run()
+    assert dict(at.query_params) == {"seed": "9"}
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("seed", "abc"),
+        ("seed", "1" * 30),
+        ("seed", "-5"),
+        ("dropout", "nan"),
+        ("dropout", "inf"),
+        ("dropout", "2"),
+        ("d_out", "0"),
+        ("d_out", "100000"),
+        ("heads", "0"),
+        ("train", "maybe"),
+        ("lang", "fr"),
+        ("text", "   "),
+        ("text", " ".join(["w"] * 5000)),
+        ("emb", "1,2,3"),
+        ("emb", ";".join(["nan,1,2"] * 6)),
+        ("emb", ";".join(["1e309,1,2"] * 6)),
+        ("emb", ";".join(["a,b,c"] * 6)),
+        ("bogus", "1"),
+    ],
+)
+def test_a_bad_url_value_is_reported_and_the_default_used(name: str, value: str) -> None:
+    at = run_page("step", {name: value})
+    assert not at.exception
+    warnings = [w.value for w in at.warning]
+    assert len(warnings) == 1, warnings
+    assert name in warnings[0]
+    assert at.session_state["table"].tokens == (BOOK_TOKENS if name != "text" else BOOK_TOKENS)
+    assert at.session_state["seed"] == 123 or name != "seed"
+
+
+def test_a_bad_sentence_keeps_what_was_typed_and_the_last_table() -> None:
+    at = run_page("step")
+    at.text_input(key="text").set_value("   ").run()
+    assert at.text_input(key="text").value == "   "
+    assert at.session_state["table"].tokens == BOOK_TOKENS
+    assert any("empty" in e.value for e in at.error)
+    at.text_input(key="text").set_value("hello world").run()
+    assert at.session_state["table"].tokens == ("hello", "world")
+    assert not at.error
+    assert at.query_params["text"] == "hello world"
