@@ -290,8 +290,11 @@ def _causal_steps(
     Works for ``(b, T, d)`` and ``(b, h, T, d)`` alike. The operations are the ones of
     ``CausalAttention.forward`` in the same order, so the results are bitwise the module's.
     ``dropout`` is the module's own layer: it draws from the global generator just as the module
-    would. Its keep-mask is read by replaying the same draw on a tensor of ones (dropout draws
-    depend only on the shape and the RNG state, never on the values).
+    would, once. It is applied to a tensor of ones, which gives the scaled keep-mask itself
+    (1/(1−p) where kept, 0 where dropped; the draw depends only on the shape and the RNG state);
+    the weights are then multiplied by it. On the CPU, ``dropout(w)`` *is* ``w × dropout(ones)``
+    (PyTorch multiplies the input by that noise tensor), so this is bitwise the module's result
+    (pinned by the tests) at the cost of one random draw instead of two.
     """
     attn_scores = queries @ keys.transpose(-2, -1)  # (…, T, T): row i holds q_i · k_j
     masked_scores = attn_scores.masked_fill(mask_bool, -torch.inf)  # hide the future
@@ -299,12 +302,9 @@ def _causal_steps(
     attn_weights = torch.softmax(scaled_scores, dim=-1)  # each row sums to 1
     dropout_mask: torch.Tensor | None = None
     if dropout.training and dropout.p > 0.0:
-        state = torch.get_rng_state()
-        dropped_weights = dropout(attn_weights)  # kept × 1/(1−p), dropped = 0
-        state_after = torch.get_rng_state()
-        torch.set_rng_state(state)
-        dropout_mask = dropout(torch.ones_like(attn_weights)) != 0  # the same draw, on ones
-        torch.set_rng_state(state_after)
+        keep_scaled = dropout(torch.ones_like(attn_weights))  # 1/(1−p) where kept, else 0
+        dropout_mask = keep_scaled != 0
+        dropped_weights = attn_weights * keep_scaled  # = dropout(attn_weights), bitwise
     else:
         dropped_weights = dropout(attn_weights)  # identity in eval mode or with p = 0
     context = dropped_weights @ values  # (…, T, d): weighted sums of value vectors

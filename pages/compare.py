@@ -1,9 +1,304 @@
-"""Placeholder page: compare."""
+"""Compare A/B: the sidebar's settings (A) against settings chosen on this page (B).
+
+Both are computed with ``ui.state.compute_trace`` (cached) on the same table; the page shows the
+weights after dropout and the context vectors of both, and their differences B − A. Changing one
+setting at a time makes visible what each one does: the seed changes the random weights, dropout
+zeroes and rescales some weights, ``qkv_bias`` adds a bias to the projections, ``d_out`` changes
+the width of the context vectors.
+
+B's controls live in session state under ``compare_b_*`` keys. Streamlit forgets the state of a
+widget that is not drawn (another page is open), so B's values are also kept in
+``compare_b_store`` and put back into the widgets when the page is opened again.
+"""
 
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
 import streamlit as st
 
+from attention import AttentionConfig, AttentionInputError, AttentionTrace
 from ui.i18n import t
+from ui.show import show_figure, show_numbers
+from ui.state import MAX_APP_SEED, compute_trace, current_config, current_table
+from viz.heatmap import matrix_heatmap
 
-st.title(t("page.compare.title"))
+B_FIELDS = ("seed", "dropout", "train", "qkv_bias", "d_out")  # the settings B can change
+STORE_KEY = "compare_b_store"
+DECIMALS = 4  # as the other pages; two heatmaps side by side leave room for it
+
+
+def widget_key(name: str) -> str:
+    """Session-state key of B's control for setting ``name`` (page-prefixed)."""
+    return f"compare_b_{name}"
+
+
+def settings_of(cfg: AttentionConfig) -> dict[str, object]:
+    """The settings B can change, read from a config (``train`` is ``cfg.training``)."""
+    return {
+        "seed": int(cfg.seed),
+        "dropout": float(cfg.dropout),
+        "train": bool(cfg.training),
+        "qkv_bias": bool(cfg.qkv_bias),
+        "d_out": int(cfg.d_out),
+    }
+
+
+def config_of(settings: dict[str, object]) -> AttentionConfig:
+    """One-head config for B's settings."""
+    return AttentionConfig(
+        d_out=int(settings["d_out"]),  # type: ignore[arg-type]
+        dropout=float(settings["dropout"]),  # type: ignore[arg-type]
+        seed=int(settings["seed"]),  # type: ignore[arg-type]
+        qkv_bias=bool(settings["qkv_bias"]),
+        training=bool(settings["train"]),
+    )
+
+
+def _set_b(settings: dict[str, object]) -> None:
+    """Make ``settings`` B's values: in the store and in the widgets."""
+    st.session_state[STORE_KEY] = dict(settings)
+    for name in B_FIELDS:
+        st.session_state[widget_key(name)] = settings[name]
+
+
+def _save_b() -> None:
+    """Widget callback: remember B's controls, so they survive a visit to another page."""
+    st.session_state[STORE_KEY] = {name: st.session_state[widget_key(name)] for name in B_FIELDS}
+
+
+def _preset(kind: str) -> None:
+    """Button callback: B = A with one change (``copy`` changes nothing)."""
+    a = settings_of(current_config())
+    b = dict(a)
+    if kind == "dropout":
+        if a["train"] and float(a["dropout"]) > 0.0:  # type: ignore[arg-type]
+            b["dropout"] = 0.0
+        else:
+            b["dropout"], b["train"] = 0.5, True
+    elif kind == "seed":
+        b["seed"] = int(a["seed"]) + 1 if int(a["seed"]) < MAX_APP_SEED else 0  # type: ignore[call-overload]
+    elif kind == "bias":
+        b["qkv_bias"] = not a["qkv_bias"]
+    _set_b(b)
+
+
+def init_b(a_settings: dict[str, object]) -> None:
+    """First visit: B = A. Later visits: put the stored B back into the widgets."""
+    if STORE_KEY not in st.session_state:
+        st.session_state[STORE_KEY] = dict(a_settings)
+    for name in B_FIELDS:
+        if widget_key(name) not in st.session_state:
+            st.session_state[widget_key(name)] = st.session_state[STORE_KEY][name]
+
+
+def b_controls() -> dict[str, object]:
+    """Draw B's controls and presets; return B's settings."""
+    st.subheader(t("compare.b_header"))
+    columns = st.columns([1.3, 1.3, 1, 1, 1.3])
+    columns[0].number_input(
+        t("compare.seed"),
+        min_value=0,
+        max_value=MAX_APP_SEED,
+        step=1,
+        key=widget_key("seed"),
+        on_change=_save_b,
+    )
+    columns[1].slider(
+        t("compare.dropout"),
+        min_value=0.0,
+        max_value=0.95,
+        step=0.01,
+        key=widget_key("dropout"),
+        on_change=_save_b,
+    )
+    columns[2].toggle(t("compare.train"), key=widget_key("train"), on_change=_save_b)
+    columns[3].checkbox(t("compare.qkv_bias"), key=widget_key("qkv_bias"), on_change=_save_b)
+    columns[4].slider(
+        t("compare.d_out"), min_value=1, max_value=8, key=widget_key("d_out"), on_change=_save_b
+    )
+    st.caption(t("compare.presets"))
+    buttons = st.columns(4)
+    for column, kind in zip(buttons, ("copy", "dropout", "seed", "bias"), strict=True):
+        column.button(
+            t(f"compare.preset.{kind}"),
+            key=f"compare_preset_{kind}",
+            help=t(f"compare.preset.{kind}_help"),
+            on_click=_preset,
+            args=(kind,),
+            width="stretch",
+        )
+    return {name: st.session_state[widget_key(name)] for name in B_FIELDS}
+
+
+def show_differences(a: dict[str, object], b: dict[str, object]) -> None:
+    """The settings table (A, B, ≠) and a sentence naming what differs."""
+    st.subheader(t("compare.settings_header"))
+    rows = [
+        {
+            t("compare.col.setting"): name,
+            t("compare.col.a"): str(a[name]),
+            t("compare.col.b"): str(b[name]),
+            t("compare.col.differs"): t(
+                "compare.differs_yes" if a[name] != b[name] else "compare.differs_no"
+            ),
+        }
+        for name in B_FIELDS
+    ]
+    different = [name for name in B_FIELDS if a[name] != b[name]]
+    left, right = st.columns([1, 1.4])
+    left.table(pd.DataFrame(rows).set_index(t("compare.col.setting")))
+    with right:
+        if different:
+            st.info(t("compare.differs_in", names=", ".join(different)))
+        else:
+            st.info(t("compare.same_settings"))
+        active = {
+            key: t(
+                "compare.active"
+                if values["train"] and float(values["dropout"]) > 0
+                else "compare.inactive"
+            )  # type: ignore[arg-type]
+            for key, values in (("a", a), ("b", b))
+        }
+        st.caption(t("compare.inactive_note", **active))
+        st.caption(t("compare.one_head_note"))
+
+
+def _heatmap(
+    values: np.ndarray, rows: list[str], cols: list[str], key: str, **options: object
+) -> None:
+    """One annotated heatmap (see ``viz.heatmap.matrix_heatmap``) at the column's width."""
+    options.setdefault("decimals", DECIMALS)
+    figure = matrix_heatmap(values, rows, cols, **options)  # type: ignore[arg-type]
+    show_figure(figure, key=key)
+
+
+def show_weights(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str) -> None:
+    """A's and B's weights after dropout side by side, then B − A (diverging, centred at 0)."""
+    tokens = list(current_table().tokens)
+    weights_a = trace_a.dropped_weights[0].numpy().astype(np.float64)  # (T, T)
+    weights_b = trace_b.dropped_weights[0].numpy().astype(np.float64)  # (T, T)
+    difference = weights_b - weights_a  # (T, T)
+    st.subheader(t("compare.weights_header"))
+    st.caption(t("compare.weights_caption"))
+    top = max(1.0, float(weights_a.max()), float(weights_b.max()))  # dropout can exceed 1
+    axes = {"row_title": t("compare.query"), "col_title": t("compare.key"), "palette": palette}
+    left, right = st.columns(2)
+    for column, title, values, key in (
+        (left, "compare.a_weights", weights_a, "a"),
+        (right, "compare.b_weights", weights_b, "b"),
+    ):
+        with column:
+            _heatmap(
+                values,
+                tokens,
+                tokens,
+                f"compare_weights_{key}",
+                title=t(title),
+                kind="sequential",
+                zrange=(0.0, top),
+                value_name=t("compare.weight"),
+                **axes,
+            )
+    left, right = st.columns(2)
+    with left:
+        _heatmap(
+            difference,
+            tokens,
+            tokens,
+            "compare_weights_diff",
+            title=t("compare.diff_weights"),
+            kind="diverging",
+            value_name=t("compare.difference"),
+            **axes,
+        )
+    with right:
+        st.metric(t("compare.max_weight_diff"), f"{float(np.abs(difference).max()):.4f}")
+        st.caption(t("compare.diff_explain"))
+        show_numbers(difference, tokens, tokens, label=t("compare.numbers_diff"))
+
+
+def show_contexts(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str) -> None:
+    """Both context matrices side by side, then B − A when they have the same width."""
+    tokens = list(current_table().tokens)
+    context_a = trace_a.context[0].numpy().astype(np.float64)  # (T, d_out of A)
+    context_b = trace_b.context[0].numpy().astype(np.float64)  # (T, d_out of B)
+    st.subheader(t("compare.context_header"))
+    st.caption(t("compare.context_caption"))
+    same_width = context_a.shape == context_b.shape
+    if not same_width:
+        st.warning(t("compare.widths_differ", a=context_a.shape[1], b=context_b.shape[1]))
+    bound = max(float(np.abs(context_a).max()), float(np.abs(context_b).max())) or 1.0
+    axes = {"row_title": t("compare.token"), "col_title": t("compare.feature"), "palette": palette}
+    left, right = st.columns(2)
+    for column, title, values, key in (
+        (left, "compare.a_context", context_a, "a"),
+        (right, "compare.b_context", context_b, "b"),
+    ):
+        with column:
+            _heatmap(
+                values,
+                tokens,
+                feature_labels(values.shape[1]),
+                f"compare_context_{key}",
+                title=t(title),
+                kind="diverging",
+                zrange=(-bound, bound),
+                value_name=t("compare.value"),
+                **axes,
+            )
+    joined = np.concatenate([context_a, context_b], axis=1)  # (T, d_A + d_B)
+    names = [f"A {name}" for name in feature_labels(context_a.shape[1])]
+    names += [f"B {name}" for name in feature_labels(context_b.shape[1])]
+    if not same_width:
+        show_numbers(joined, tokens, names, label=t("compare.numbers_context"))
+        return
+    difference = context_b - context_a  # (T, d_out)
+    left, right = st.columns(2)
+    with left:
+        _heatmap(
+            difference,
+            tokens,
+            feature_labels(difference.shape[1]),
+            "compare_context_diff",
+            title=t("compare.diff_context"),
+            kind="diverging",
+            value_name=t("compare.difference"),
+            **axes,
+        )
+    with right:
+        st.metric(t("compare.max_context_diff"), f"{float(np.abs(difference).max()):.4f}")
+        show_numbers(joined, tokens, names, label=t("compare.numbers_context"))
+
+
+def feature_labels(width: int) -> list[str]:
+    """Column labels of a context matrix: d1, d2, …"""
+    return [f"d{j + 1}" for j in range(width)]
+
+
+def main() -> None:
+    st.title(t("page.compare.title"))
+    st.markdown(t("compare.intro"))
+    cfg_a = current_config()
+    a = settings_of(cfg_a)
+    init_b(a)
+    b = b_controls()
+    table = current_table()
+    try:
+        trace_a = compute_trace(table, cfg_a)
+    except AttentionInputError as error:
+        st.error(t("error.attention", detail=str(error)))
+        return
+    try:
+        trace_b = compute_trace(table, config_of(b))
+    except AttentionInputError as error:
+        st.error(t("compare.error_b", detail=str(error)))
+        return
+    show_differences(a, b)
+    palette = st.session_state.get("palette", "default")
+    show_weights(trace_a, trace_b, palette)
+    show_contexts(trace_a, trace_b, palette)
+
+
+main()

@@ -1,9 +1,169 @@
-"""Placeholder page: dropout_expectation."""
+"""Dropout in expectation: the average of many dropout draws converges to the undropped weights.
+
+The experiment (``attention.experiments.dropout_average_error``) draws up to ``MAX_DRAWS`` dropout
+masks with a private generator seeded by the sidebar seed and measures how far the running mean of
+the dropped weights is from ``attn_weights``. The page plots that error on log-log axes next to the
+theory ``c/√N`` and shows the averaged weights for a chosen N beside the true ones.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
 import streamlit as st
+import torch
 
+from attention.experiments import dropout_average, dropout_average_error
 from ui.i18n import t
+from ui.show import show_figure, show_numbers
+from ui.state import current_table, current_trace
+from viz.experiments import dropout_error_figure
+from viz.heatmap import matrix_heatmap
 
-st.title(t("page.dropout_expectation.title"))
+MAX_DRAWS = 2000
+MAX_BLOCK_TOKENS = 12  # the first tokens' weights form a self-contained causal block
+N_CHOICES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000)
+DEFAULT_PAGE_P = 0.5
+
+
+@st.cache_data(max_entries=16, ttl=1800, show_spinner=False)
+def _error_curve(weights: bytes, shape: tuple[int, int], p: float, seed: int) -> dict[str, Any]:
+    block = torch.from_numpy(np.frombuffer(weights, dtype=np.float32).reshape(shape).copy())
+    result = dropout_average_error(block, p, MAX_DRAWS, seed)
+    return {
+        key: value.numpy() if torch.is_tensor(value) else value for key, value in result.items()
+    }
+
+
+@st.cache_data(max_entries=32, ttl=1800, show_spinner=False)
+def _average(weights: bytes, shape: tuple[int, int], p: float, seed: int, n: int) -> np.ndarray:
+    block = torch.from_numpy(np.frombuffer(weights, dtype=np.float32).reshape(shape).copy())
+    return dropout_average(block, p, n, seed).numpy()  # (T, T) float64
+
+
+def choose_p(trace_dropout_active: bool, sidebar_p: float, training: bool) -> float:
+    """The sidebar's p when dropout acts there; otherwise explain and offer a page-local slider."""
+    if trace_dropout_active:
+        st.info(t("dropout_expectation.using_sidebar", p=f"{sidebar_p:g}"))
+        return sidebar_p
+    reason = (
+        "dropout_expectation.reason_eval" if not training else "dropout_expectation.reason_zero"
+    )
+    st.info(t("dropout_expectation.nothing_to_average", reason=t(reason)))
+    if "dropout_expectation_p" not in st.session_state:
+        st.session_state["dropout_expectation_p"] = DEFAULT_PAGE_P
+    return float(
+        st.slider(
+            t("dropout_expectation.page_p"),
+            min_value=0.05,
+            max_value=0.95,
+            step=0.05,
+            key="dropout_expectation_p",
+        )
+    )
+
+
+def main() -> None:
+    st.title(t("page.dropout_expectation.title"))
+    st.markdown(t("dropout_expectation.intro"))
+    st.latex(
+        r"m \sim \mathrm{Bernoulli}(1-p):\qquad "
+        r"\mathbb{E}\!\left[\frac{m}{1-p}\right] = \frac{(1-p)\cdot 1 + p\cdot 0}{1-p} = 1"
+        r"\quad\Rightarrow\quad \mathbb{E}\!\left[w\,\frac{m}{1-p}\right] = w"
+    )
+    st.markdown(t("dropout_expectation.after_formula"))
+    trace = current_trace()
+    if trace is None:
+        return
+    cfg = trace.config
+    p = choose_p(trace.dropout_active, cfg.dropout, cfg.training)
+
+    tokens = list(current_table().tokens)
+    used = min(len(tokens), MAX_BLOCK_TOKENS)
+    if used < len(tokens):
+        st.caption(t("dropout_expectation.block_note", total=len(tokens), used=used))
+    tokens = tokens[:used]
+    block = trace.attn_weights[0, :used, :used].detach().to(torch.float32)  # (t, t), before dropout
+    weights = block.numpy()
+    key = (weights.tobytes(), tuple(weights.shape), p, int(cfg.seed))
+    curve = _error_curve(*key)
+    st.caption(t("dropout_expectation.draws_note", seed=cfg.seed))
+
+    if "dropout_expectation_n" not in st.session_state:
+        st.session_state["dropout_expectation_n"] = 100
+    n = int(
+        st.select_slider(
+            t("dropout_expectation.n"),
+            options=N_CHOICES,
+            key="dropout_expectation_n",
+            help=t("dropout_expectation.n_help"),
+        )
+    )
+
+    st.subheader(t("dropout_expectation.curve_header"))
+    metrics = st.columns(3)
+    metrics[0].metric(
+        t("dropout_expectation.slope"),
+        f"{curve['slope']:.3f}".replace("-", "−"),
+        help=t("dropout_expectation.slope_help"),
+    )
+    metrics[1].metric(
+        t("dropout_expectation.rms_at_n", n=n), f"{float(curve['rms_error'][n - 1]):.5f}"
+    )
+    metrics[2].metric(
+        t("dropout_expectation.theory_at_n", n=n), f"{float(curve['reference'][n - 1]):.5f}"
+    )
+    palette = st.session_state.get("palette", "default")
+    figure = dropout_error_figure(
+        curve["draws"],
+        curve["rms_error"],
+        curve["max_abs_error"],
+        curve["reference"],
+        rms_name=t("dropout_expectation.rms"),
+        max_name=t("dropout_expectation.max_abs"),
+        reference_name=t("dropout_expectation.reference"),
+        x_title=t("dropout_expectation.x_title"),
+        y_title=t("dropout_expectation.y_title"),
+        highlight=n,
+        highlight_name=t("dropout_expectation.marker"),
+        palette=palette,
+    )
+    show_figure(figure, key="dropout_expectation_curve")
+    st.markdown(t("dropout_expectation.monte_carlo"))
+
+    st.subheader(t("dropout_expectation.heatmaps_header"))
+    if n == 1:
+        st.caption(t("dropout_expectation.n_one_note", scale=f"{1.0 / (1.0 - p):.4g}"))
+    average = _average(*key, n)  # (t, t)
+    true_weights = weights.astype(np.float64)  # (t, t)
+    top = max(1.0, float(average.max()))
+    left, right = st.columns(2)
+    for column, values, title, name in (
+        (left, average, t("dropout_expectation.average_title", n=n), "average"),
+        (right, true_weights, t("dropout_expectation.true_title"), "true"),
+    ):
+        with column:
+            st.markdown(f"**{title}**")  # above the figure: a plot title would meet the axis title
+            heatmap = matrix_heatmap(
+                values,
+                tokens,
+                tokens,
+                kind="sequential",
+                zrange=(0.0, top),
+                palette=palette,
+                decimals=3,
+                row_title=t("dropout_expectation.query"),
+                col_title=t("dropout_expectation.key"),
+                value_name=t("dropout_expectation.weight"),
+            )
+            show_figure(heatmap, key=f"dropout_expectation_{name}")
+            show_numbers(
+                values,
+                tokens,
+                tokens,
+                label=t(f"dropout_expectation.numbers_{name}"),
+            )
+
+
+main()

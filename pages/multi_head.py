@@ -1,9 +1,228 @@
-"""Placeholder page: multi_head."""
+"""Multi-head: the book's two multi-head classes (section 3.6) on the current tokens and settings.
+
+(a) ``MultiHeadAttentionWrapper``: ``num_heads`` independent ``CausalAttention`` heads, each with
+``d_out`` outputs, concatenated (width ``num_heads · d_out``);
+(b) ``MultiHeadAttention``: one ``W_query`` (``W_key``, ``W_value``) of width ``d_out`` split into
+heads of ``head_dim = d_out / num_heads`` by ``view``/``transpose``, then ``out_proj``.
+
+Both traces come from :func:`ui.state.current_trace` (``variant="wrapper"`` / ``"fused"``); the
+page shows each head's weights, the tensor shapes step by step and the outputs, and says when the
+settings are the book's (seed 123, 2 heads, ``d_out = 2``: the book's printed numbers).
+"""
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
+import torch
 
+from attention import AttentionTrace
 from ui.i18n import t
+from ui.markdown_text import escape_markdown
+from ui.show import numbers_frame, show_figure
+from ui.state import book_table, commit_table, current_config, current_table, current_trace
+from viz.heatmap import matrix_heatmap
+from viz.labels import unique_labels
+from viz.multi_head import (
+    ShapeStep,
+    fits_grid,
+    format_shape,
+    fused_shape_steps,
+    head_weights_grid,
+    output_frame,
+    wrapper_shape_steps,
+)
+
+BOOK_SETTINGS = {"heads": 2, "seed": 123, "d_out": 2, "dropout": 0.0, "qkv_bias": False}
+MAX_SIDEBAR_HEADS = 8  # the sidebar's slider range, for the suggestions of valid values
+MAX_SIDEBAR_D_OUT = 8
+NO_BREAK = "\u00a0"  # keeps a shape such as (1, 2, 6, 6) on one line
+MAX_TABLE_TOKENS = 40  # above this, numbers go to a scrollable grid or a figure's zoom window
+
+
+def load_book_example() -> None:
+    """Button callback: the book's settings and sentence (widget state may change only here)."""
+    st.session_state.update(BOOK_SETTINGS)
+    commit_table(book_table())
+
+
+def is_book_setup(num_heads: int) -> bool:
+    """True when the page shows exactly the book's multi-head examples."""
+    cfg = current_config()
+    return (
+        current_table() == book_table()
+        and num_heads == BOOK_SETTINGS["heads"]
+        and cfg.seed == BOOK_SETTINGS["seed"]
+        and cfg.d_out == BOOK_SETTINGS["d_out"]
+        and not cfg.qkv_bias
+        and not cfg.dropout_active
+    )
+
+
+def heads_first(tensor: torch.Tensor, num_heads: int) -> torch.Tensor:
+    """The first batch row with a head axis: ``(h, T, T)`` (one head: ``(T, T)`` → ``(1, T, T)``)."""
+    row = tensor[0]
+    return row if num_heads > 1 else row.unsqueeze(0)
+
+
+def show_weights(trace: AttentionTrace, variant: str) -> None:
+    """Each head's weights: one grid of heatmaps (one figure per head when the matrix is large)."""
+    num_heads = trace.config.num_heads
+    weights = heads_first(trace.dropped_weights, num_heads).numpy()  # (h, T, T): what context uses
+    titles = [t("multi_head.head_title", index=k + 1) for k in range(num_heads)]
+    st.markdown(f"**{t('multi_head.weights.label')}**")
+    st.caption(t("multi_head.weights.caption"))
+    if trace.dropout_active:
+        st.caption(t("multi_head.weights.dropped"))
+    labels = {
+        "row_title": t("multi_head.axis.query"),
+        "col_title": t("multi_head.axis.key"),
+        "value_name": t("multi_head.value.weight"),
+        "zrange": (0.0, max(1.0, float(weights.max()))),
+        "palette": palette,
+    }
+    if fits_grid(len(tokens)):
+        figure = head_weights_grid(weights, tokens, head_titles=titles, **labels)
+        # one head alone would stretch over the whole page: give it half of it
+        with st.columns(2)[0] if num_heads == 1 else st.container():
+            show_figure(figure, key=f"multi_head_{variant}_weights")
+    else:
+        columns = st.columns(2)
+        for head, title in enumerate(titles):
+            with columns[head % 2]:
+                figure = matrix_heatmap(
+                    weights[head], tokens, tokens, title=title, kind="sequential", **labels
+                )
+                show_figure(figure, key=f"multi_head_{variant}_weights_{head}")
+    if len(tokens) <= MAX_TABLE_TOKENS:
+        with st.expander(t("multi_head.numbers")):
+            for title, head_weights in zip(titles, weights, strict=True):
+                st.caption(title)
+                st.table(numbers_frame(head_weights, safe_tokens, safe_tokens))
+
+
+def show_shapes(steps: list[ShapeStep], variant: str, trace: AttentionTrace) -> None:
+    """The shape table: the line of code, the shape it produces, what it does."""
+    st.markdown(f"**{t('multi_head.shapes.label')}**")
+    rows = []
+    for step in steps:
+        meaning_key = (
+            f"multi_head.step.{variant}.queries"
+            if step.key == "queries"
+            else f"multi_head.step.{step.key}"
+        )
+        rows.append(
+            {
+                t("multi_head.shapes.step"): f"`{step.code}`",
+                t("multi_head.shapes.shape"): format_shape(step.shape).replace(" ", NO_BREAK),
+                t("multi_head.shapes.meaning"): t(meaning_key),
+            }
+        )
+    st.table(pd.DataFrame(rows), hide_index=True)
+    st.caption(
+        t(
+            "multi_head.shapes.caption",
+            tokens=trace.num_tokens,
+            d_in=trace.d_in,
+            heads=trace.config.num_heads,
+        )
+    )
+
+
+def show_outputs(trace: AttentionTrace, columns: list[str]) -> None:
+    """The output rows with 4 decimals and an ASCII minus, as PyTorch prints them."""
+    st.markdown(f"**{t('multi_head.outputs.label')}**")
+    values = trace.output[0].numpy()  # (T, width)
+    if len(tokens) <= MAX_TABLE_TOKENS:
+        st.table(output_frame(values, safe_tokens, columns))
+    else:  # a virtualized grid: no Markdown there, and thousands of rows stay fast
+        st.dataframe(output_frame(values, unique_labels(tokens), columns))
+
+
+def shapes_and_outputs(
+    trace: AttentionTrace, steps: list[ShapeStep], variant: str, columns: list[str]
+) -> None:
+    """Shapes and outputs side by side when the output is narrow, one above the other if wide."""
+    if len(columns) <= 6:
+        shapes_column, outputs_column = st.columns([3, 2], gap="large")
+    else:
+        shapes_column, outputs_column = st.container(), st.container()
+    with shapes_column:
+        show_shapes(steps, variant, trace)
+    with outputs_column:
+        show_outputs(trace, columns)
+
+
+def valid_values(d_out: int, num_heads: int) -> tuple[str, str]:
+    """Head counts that divide ``d_out``, and ``d_out`` values divisible by ``num_heads``."""
+    heads = [h for h in range(1, MAX_SIDEBAR_HEADS + 1) if d_out % h == 0]
+    widths = [d for d in range(1, MAX_SIDEBAR_D_OUT + 1) if d % num_heads == 0]
+    return ", ".join(map(str, heads)), ", ".join(map(str, widths))
+
+
+# --- the page -----------------------------------------------------------------------------------
 
 st.title(t("page.multi_head.title"))
+num_heads = int(st.session_state["heads"])
+d_out = int(st.session_state["d_out"])
+tokens = list(current_table().tokens)
+safe_tokens = [escape_markdown(label) for label in unique_labels(tokens)]  # for st.table
+palette = str(st.session_state.get("palette", "default"))
+
+st.markdown(t("multi_head.intro", heads=num_heads))
+if is_book_setup(num_heads):
+    st.success(t("multi_head.book"))
+else:
+    note, button = st.columns([3, 1], vertical_alignment="center")
+    note.info(t("multi_head.not_book"))
+    button.button(t("multi_head.book_button"), on_click=load_book_example, key="multi_head_book")
+
+# (a) the wrapper: always possible
+st.subheader(t("multi_head.wrapper.header"))
+wrapper = current_trace(num_heads=num_heads, variant="wrapper")
+if wrapper is not None:
+    st.markdown(t("multi_head.wrapper.text", heads=num_heads, d_out=d_out, width=num_heads * d_out))
+    show_weights(wrapper, "wrapper")
+    shapes_and_outputs(
+        wrapper,
+        wrapper_shape_steps(wrapper),
+        "wrapper",
+        [
+            t("multi_head.outputs.wrapper_column", head=head + 1, index=index + 1)
+            for head in range(num_heads)
+            for index in range(d_out)
+        ],
+    )
+
+# (b) the fused class: needs 2+ heads that divide d_out
+st.subheader(t("multi_head.fused.header"))
+if num_heads == 1:
+    st.info(t("multi_head.one_head"))
+elif d_out % num_heads:
+    valid_heads, valid_d_out = valid_values(d_out, num_heads)
+    st.warning(
+        t(
+            "multi_head.fused.not_divisible",
+            d_out=d_out,
+            heads=num_heads,
+            valid_heads=valid_heads,
+            valid_d_out=valid_d_out,
+        )
+    )
+else:
+    fused = current_trace(num_heads=num_heads, variant="fused")
+    if fused is not None:
+        st.markdown(
+            t("multi_head.fused.text", heads=num_heads, d_out=d_out, head_dim=d_out // num_heads)
+        )
+        show_weights(fused, "fused")
+        shapes_and_outputs(
+            fused,
+            fused_shape_steps(fused),
+            "fused",
+            [t("multi_head.outputs.fused_column", index=index + 1) for index in range(d_out)],
+        )
+
+st.divider()
+st.subheader(t("multi_head.difference.header"))
+st.markdown(t("multi_head.difference.text", wrapper_width=num_heads * d_out, d_out=d_out))

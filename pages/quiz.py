@@ -1,9 +1,192 @@
-"""Placeholder page: quiz."""
+"""Predict, then reveal: questions read off the current trace, answered before they are shown.
+
+``attention.experiments.quiz_question(trace, number)`` builds question ``number`` from the trace's
+tensors (deterministic in both), so this page only draws it: the question, a radio with no
+preselected answer, **Reveal** (shows right/wrong, the row of numbers and an explanation) and
+**Next question**. Session state (all page-prefixed): ``quiz_number`` (the question counter),
+``quiz_answer`` (the radio), ``quiz_revealed`` / ``quiz_revealed_answer`` (what was revealed),
+``quiz_correct`` / ``quiz_answered`` (the score) and ``quiz_scored`` (the last question counted,
+so a rerun never counts one twice).
+"""
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
+from attention import AttentionTrace
+from attention.experiments import MAX_QUIZ_TOKENS, QuizQuestion, quiz_question
 from ui.i18n import t
+from ui.markdown_text import escape_markdown
+from ui.show import show_figure, show_numbers
+from ui.state import current_table, current_trace
+from viz.experiments import weight_row_bars
+from viz.labels import unique_labels
 
-st.title(t("page.quiz.title"))
+DEFAULTS = {
+    "quiz_number": 0,
+    "quiz_correct": 0,
+    "quiz_answered": 0,
+    "quiz_revealed": False,
+    "quiz_revealed_answer": None,
+    "quiz_scored": -1,
+}
+
+
+def _on_reveal() -> None:
+    st.session_state["quiz_revealed"] = True
+    st.session_state["quiz_revealed_answer"] = st.session_state.get("quiz_answer")
+
+
+def _on_next() -> None:
+    st.session_state["quiz_number"] = int(st.session_state["quiz_number"]) + 1
+    st.session_state["quiz_revealed"] = False
+    st.session_state["quiz_revealed_answer"] = None
+    st.session_state["quiz_answer"] = None
+
+
+def option_label(question: QuizQuestion, option: str, labels: list[str]) -> str:
+    """The text of one answer (Markdown: token labels are escaped)."""
+    if question.kind == "argmax":
+        position = int(option)
+        return t(
+            "quiz.option.token", token=escape_markdown(labels[position]), position=position + 1
+        )
+    if option == "raw_score":
+        return t("quiz.option.raw_score", value=f"{question.value:.4f}".replace("-", "−"))
+    return t(f"quiz.option.{option}")
+
+
+def question_text(question: QuizQuestion, labels: list[str], trace: AttentionTrace) -> str:
+    """The question in the current language, token labels escaped for Markdown."""
+    values = {
+        "query": escape_markdown(labels[question.query]),
+        "query_pos": question.query + 1,
+        "p": f"{trace.config.dropout:g}",
+    }
+    if question.key is not None:
+        values.update(key_token=escape_markdown(labels[question.key]), key_pos=question.key + 1)
+    return t(f"quiz.q.{question.kind}", **values)
+
+
+def explanation(question: QuizQuestion, labels: list[str], trace: AttentionTrace) -> str:
+    return t(
+        f"quiz.explain.{question.kind}",
+        query=escape_markdown(labels[question.query]),
+        value=f"{question.value:.4f}".replace("-", "−"),
+        scale=f"{trace.dropout_scale:.4g}",
+    )
+
+
+def show_reveal(
+    question: QuizQuestion, labels: list[str], trace: AttentionTrace, palette: str
+) -> None:
+    """Right or wrong, the row of numbers the answer comes from, and why."""
+    answer = st.session_state.get("quiz_revealed_answer")
+    right = t("quiz.or").join(
+        option_label(question, option, labels)
+        for option in question.options
+        if option in question.correct
+    )
+    if answer is None:
+        st.warning(t("quiz.no_answer", answer=right))
+    elif question.is_correct(answer):
+        st.success(t("quiz.right", answer=right))
+    else:
+        st.error(t("quiz.wrong", chosen=option_label(question, answer, labels), answer=right))
+
+    row_kind = {"masked_before": "masked_scores", "row_sum": "dropped"}.get(
+        question.kind, "weights"
+    )
+    highlight = (
+        [int(option) for option in question.correct]
+        if question.kind == "argmax"
+        else [question.key]
+        if question.key is not None
+        else []
+    )
+    hidden = list(question.row_hidden)
+    values = np.asarray(question.row, dtype=np.float64)  # (T,)
+    left, right_column = st.columns([2, 1])
+    with left:
+        figure = weight_row_bars(
+            values.tolist(),
+            labels,
+            value_name=t("quiz.score_name" if row_kind == "masked_scores" else "quiz.weight"),
+            x_title=t("quiz.key"),
+            hidden=hidden,
+            highlight=highlight,
+            title=t(f"quiz.row_title.{row_kind}", query=labels[question.query]),
+            palette=palette,
+        )
+        show_figure(figure, key="quiz_row")
+    with right_column:
+        st.markdown(explanation(question, labels, trace))
+    show_numbers(
+        values[np.newaxis, :],
+        [labels[question.query]],
+        labels,
+        hidden=np.asarray([hidden]) if row_kind == "masked_scores" else None,
+        label=t("quiz.numbers"),
+        expanded=True,
+    )
+
+
+def main() -> None:
+    st.title(t("page.quiz.title"))
+    st.markdown(t("quiz.intro"))
+    for key, value in DEFAULTS.items():
+        st.session_state.setdefault(key, value)
+    trace = current_trace()
+    if trace is None:
+        return
+    labels = unique_labels(list(current_table().tokens))
+    number = int(st.session_state["quiz_number"])
+    question = quiz_question(trace, number)
+    revealed = bool(st.session_state["quiz_revealed"])
+    if revealed and st.session_state["quiz_scored"] != number:
+        st.session_state["quiz_scored"] = number
+        st.session_state["quiz_answered"] += 1
+        if question.is_correct(st.session_state["quiz_revealed_answer"]):
+            st.session_state["quiz_correct"] += 1
+
+    header, score = st.columns([4, 1])
+    header.subheader(t("quiz.question_number", number=number + 1))
+    score.metric(
+        t("quiz.score"),
+        t(
+            "quiz.score_value",
+            correct=st.session_state["quiz_correct"],
+            answered=st.session_state["quiz_answered"],
+        ),
+    )
+    if len(labels) > MAX_QUIZ_TOKENS:
+        st.caption(t("quiz.few_tokens", limit=MAX_QUIZ_TOKENS))
+    st.markdown(question_text(question, labels, trace))
+    if st.session_state.get("quiz_answer") not in question.options:
+        st.session_state["quiz_answer"] = None  # the question changed under the radio
+    answer = st.radio(
+        t("quiz.answer_label"),
+        options=list(question.options),
+        index=None,
+        format_func=lambda option: option_label(question, option, labels),
+        key="quiz_answer",
+        disabled=revealed,
+        horizontal=question.kind != "argmax" or len(question.options) <= 6,
+    )
+    buttons = st.columns([1, 1, 4])
+    buttons[0].button(
+        t("quiz.reveal"),
+        key="quiz_reveal",
+        on_click=_on_reveal,
+        disabled=revealed or answer is None,
+        help=t("quiz.reveal_help") if answer is None and not revealed else None,
+        type="primary",
+        width="stretch",
+    )
+    buttons[1].button(t("quiz.next"), key="quiz_next", on_click=_on_next, width="stretch")
+    if revealed:
+        show_reveal(question, labels, trace, st.session_state.get("palette", "default"))
+
+
+main()

@@ -1,9 +1,137 @@
-"""Placeholder page: why_sqrt_dk."""
+"""Why √d_k: without the scaling, softmax saturates as d_k grows.
+
+The experiment (``attention.experiments.softmax_saturation``) uses random unit-variance queries and
+keys, so ``Var(q · k) = d_k``. The page shows one example row for a chosen ``d_k`` (scaled or not),
+the mean entropy / largest weight / gradient size against ``d_k`` for both, and the current
+trace's own score variances (read from ``trace.attn_scores`` and ``trace.scaled_scores``).
+"""
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import streamlit as st
 
+from attention.experiments import saturation_example_row, score_variance, softmax_saturation
 from ui.i18n import t
+from ui.show import show_figure
+from ui.state import current_trace
+from viz.experiments import saturation_figure, weight_row_bars
 
-st.title(t("page.why_sqrt_dk.title"))
+D_K_CHOICES = tuple(2**i for i in range(10))  # 1, 2, 4, …, 512
+NUM_KEYS = 8
+NUM_QUERIES = 256
+
+
+@st.cache_data(max_entries=16, ttl=1800, show_spinner=False)
+def _saturation(seed: int, scaled: bool) -> dict[str, Any]:
+    return softmax_saturation(D_K_CHOICES, NUM_KEYS, seed, scaled, num_queries=NUM_QUERIES)
+
+
+def _fmt(value: float, decimals: int = 4) -> str:
+    return f"{value:.{decimals}f}".replace("-", "−")
+
+
+def show_example_row(seed: int, scaled: bool, d_k: int, palette: str) -> None:
+    """The first query's weights over the random keys, with its spread, entropy and max weight."""
+    row = saturation_example_row(d_k, NUM_KEYS, seed, scaled)
+    uniform = math.log(NUM_KEYS)
+    st.subheader(t("why_sqrt_dk.row_header"))
+    left, right = st.columns([2.2, 1])
+    with left:
+        title = "why_sqrt_dk.row_title_scaled" if scaled else "why_sqrt_dk.row_title_unscaled"
+        figure = weight_row_bars(
+            row["weights"].tolist(),
+            [f"k{j + 1}" for j in range(NUM_KEYS)],
+            value_name=t("why_sqrt_dk.weight"),
+            x_title=t("why_sqrt_dk.key"),
+            title=t(title, d_k=d_k),
+            y_range=(0.0, 1.15),
+            palette=palette,
+            decimals=3,
+        )
+        show_figure(figure, key="why_sqrt_dk_row")
+    with right:
+        st.metric(t("why_sqrt_dk.score_std"), _fmt(row["score_std"], 3))
+        st.metric(
+            t("why_sqrt_dk.entropy"),
+            _fmt(row["entropy"], 3),
+            help=t("why_sqrt_dk.entropy_help", keys=NUM_KEYS, uniform=_fmt(uniform, 3)),
+        )
+        st.metric(t("why_sqrt_dk.max_weight"), _fmt(row["max_weight"], 3))
+
+
+def show_curves(seed: int, d_k: int, palette: str) -> None:
+    """Entropy, largest weight and gradient size against d_k, with and without scaling."""
+    st.subheader(t("why_sqrt_dk.curves_header"))
+    figure = saturation_figure(
+        _saturation(seed, True),
+        _saturation(seed, False),
+        panel_titles=[
+            t("why_sqrt_dk.panel_entropy"),
+            t("why_sqrt_dk.panel_max"),
+            t("why_sqrt_dk.panel_gradient"),
+        ],
+        scaled_name=t("why_sqrt_dk.with_scaling"),
+        unscaled_name=t("why_sqrt_dk.without_scaling"),
+        uniform_name=t("why_sqrt_dk.uniform"),
+        x_title=t("why_sqrt_dk.x_title"),
+        highlight_d_k=d_k,
+        palette=palette,
+    )
+    show_figure(figure, key="why_sqrt_dk_curves")
+    st.caption(t("why_sqrt_dk.curves_caption"))
+
+
+def show_trace_numbers() -> None:
+    """The current trace's raw and scaled score variances (unmasked cells, one head)."""
+    st.subheader(t("why_sqrt_dk.trace_header"))
+    trace = current_trace()
+    if trace is None:
+        return
+    raw = score_variance(trace.attn_scores[0], trace.mask)  # q·k, before the mask and scaling
+    scaled = score_variance(trace.scaled_scores[0], trace.mask)  # ÷ √d_k
+    columns = st.columns(3)
+    columns[0].metric(t("why_sqrt_dk.trace_d_k"), str(trace.d_k))
+    columns[1].metric(t("why_sqrt_dk.raw_variance"), f"{raw:.6f}")
+    columns[2].metric(t("why_sqrt_dk.scaled_variance"), f"{scaled:.6f}")
+    st.caption(t("why_sqrt_dk.trace_caption", scale=f"{trace.scale:.4f}", d_k=trace.d_k))
+
+
+def main() -> None:
+    st.title(t("page.why_sqrt_dk.title"))
+    st.markdown(t("why_sqrt_dk.intro"))
+    st.latex(
+        r"\mathrm{Var}(q\cdot k) = \sum_{i=1}^{d_k} \mathrm{Var}(q_i k_i) = d_k"
+        r"\qquad\Rightarrow\qquad"
+        r"\mathrm{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right) = 1"
+    )
+    st.markdown(t("why_sqrt_dk.explain"))
+    seed = int(st.session_state["seed"])
+    palette = st.session_state.get("palette", "default")
+    for key, default in (("why_sqrt_dk_scaled", True), ("why_sqrt_dk_dk", 64)):
+        if key not in st.session_state:
+            st.session_state[key] = default
+    controls = st.columns([1, 2])
+    scaled = bool(
+        controls[0].toggle(
+            t("why_sqrt_dk.scaled"), key="why_sqrt_dk_scaled", help=t("why_sqrt_dk.scaled_help")
+        )
+    )
+    d_k = int(controls[1].select_slider(t("why_sqrt_dk.d_k"), D_K_CHOICES, key="why_sqrt_dk_dk"))
+    st.caption(
+        t(
+            "why_sqrt_dk.setup",
+            queries=NUM_QUERIES,
+            keys=NUM_KEYS,
+            seed=seed,
+            uniform=_fmt(math.log(NUM_KEYS), 3),
+        )
+    )
+    show_example_row(seed, scaled, d_k, palette)
+    show_curves(seed, d_k, palette)
+    show_trace_numbers()
+
+
+main()

@@ -74,7 +74,13 @@ def test_shapes_follow_the_docstring_table(trace: AttentionTrace) -> None:
         assert trace.W_out is None and trace.b_out is None
     for name in ("queries", "keys", "values"):
         assert getattr(trace, name).shape == (B, *heads, T, width), name
-    for name in ("attn_scores", "masked_scores", "scaled_scores", "attn_weights", "dropped_weights"):
+    for name in (
+        "attn_scores",
+        "masked_scores",
+        "scaled_scores",
+        "attn_weights",
+        "dropped_weights",
+    ):
         assert getattr(trace, name).shape == (B, *heads, T, T), name
     assert trace.mask.shape == (T, T)
     if trace.dropout_mask is not None:
@@ -251,7 +257,9 @@ def test_to_dict_of_a_large_random_trace_is_strict_json() -> None:
     trace = trace_attention(inputs, AttentionConfig(d_out=4, seed=4, dropout=0.5, num_heads=2))
     loaded = json.loads(json.dumps(trace.to_dict(), allow_nan=False))
     hidden = torch.tensor(
-        [[[[cell is None for cell in row] for row in head] for head in item]
-         for item in loaded["masked_scores"]]
+        [
+            [[[cell is None for cell in row] for row in head] for head in item]
+            for item in loaded["masked_scores"]
+        ]
     )
     assert torch.equal(hidden, trace.mask.expand(1, 2, 50, 50))

@@ -25,9 +25,7 @@ DROPOUTS = [0.0, 0.1, 0.5, 0.9, 1.0]
 def test_single_head_output_is_bitwise_the_book_recipe_on_the_book_batch(
     seed: int, dropout: float, training: bool, qkv_bias: bool
 ) -> None:
-    cfg = AttentionConfig(
-        d_out=2, seed=seed, dropout=dropout, training=training, qkv_bias=qkv_bias
-    )
+    cfg = AttentionConfig(d_out=2, seed=seed, dropout=dropout, training=training, qkv_bias=qkv_bias)
     trace = trace_attention(BOOK_BATCH, cfg)
     expected = book_recipe(
         BOOK_BATCH, d_out=2, seed=seed, dropout=dropout, training=training, qkv_bias=qkv_bias
@@ -58,9 +56,7 @@ def test_single_head_output_is_bitwise_the_book_recipe_for_any_size(
     for dropout, training in ((0.0, True), (0.5, True), (0.5, False)):
         cfg = AttentionConfig(d_out=d_out, seed=seed, dropout=dropout, training=training)
         trace = trace_attention(inputs, cfg)
-        expected = book_recipe(
-            inputs, d_out=d_out, seed=seed, dropout=dropout, training=training
-        )
+        expected = book_recipe(inputs, d_out=d_out, seed=seed, dropout=dropout, training=training)
         assert trace.output.shape == (batch or 1, tokens, d_out)
         assert torch.equal(trace.output, expected), (dropout, training)
 
@@ -150,9 +146,7 @@ def test_multi_head_output_matches_the_recipe_for_other_sizes(
     inputs = random_inputs(shape, seed=tokens)
     cfg = AttentionConfig(d_out=4, seed=tokens, dropout=0.3, num_heads=2, variant=variant)
     trace = trace_attention(inputs, cfg)
-    expected = book_recipe(
-        inputs, d_out=4, seed=tokens, dropout=0.3, num_heads=2, variant=variant
-    )
+    expected = book_recipe(inputs, d_out=4, seed=tokens, dropout=0.3, num_heads=2, variant=variant)
     assert trace.output.shape == expected.shape
     assert torch.allclose(trace.output, expected, atol=1e-6, rtol=0)
 

@@ -332,6 +332,7 @@ def render_sidebar() -> None:
         text_problem = st.session_state.get("text_problem")
         if text_problem is not None:
             st.error(message(text_problem))
+        random_tokens_control()
         st.number_input(
             t("sidebar.seed"),
             min_value=0,
@@ -364,6 +365,57 @@ def render_sidebar() -> None:
         )
 
 
+# --- random tokens: long sequences in one click ------------------------------------------------
+
+_SYLLABLE_STARTS = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "")
+_SYLLABLE_VOWELS = ("a", "e", "i", "o", "u")
+RANDOM_TOKENS_DEFAULT = 1024
+
+
+def random_words(count: int, seed: int = 0) -> list[str]:
+    """``count`` made-up words (``"tavo"``, ``"mi"``…), the same for the same count and seed.
+
+    A private NumPy generator draws 1 to 3 syllables per word, so the global RNGs are untouched
+    and 4096 words stay short (about 25 KB of text, so the ``text`` URL value still works).
+    """
+    count = max(0, min(int(count), MAX_TOKENS))
+    generator = np.random.default_rng([seed, count])
+    lengths = generator.integers(1, 4, size=count)  # syllables per word
+    starts = generator.integers(0, len(_SYLLABLE_STARTS), size=(count, 3))
+    vowels = generator.integers(0, len(_SYLLABLE_VOWELS), size=(count, 3))
+    return [
+        "".join(
+            _SYLLABLE_STARTS[starts[i, k]] + _SYLLABLE_VOWELS[vowels[i, k]]
+            for k in range(lengths[i])
+        )
+        for i in range(count)
+    ]
+
+
+def _on_generate_random() -> None:
+    count = int(st.session_state.get("random_tokens_count", RANDOM_TOKENS_DEFAULT))
+    commit_table(table_for_words(random_words(count), d_in=current_table().d_in))
+    st.session_state["random_tokens_done"] = count
+
+
+def random_tokens_control() -> None:
+    """A sidebar expander: "Random tokens: N [Generate]" replaces the sentence by N made-up words."""
+    with st.expander(t("scale.random.title"), icon="🎲"):
+        st.number_input(
+            t("scale.random.count"),
+            min_value=1,
+            max_value=MAX_TOKENS,
+            value=RANDOM_TOKENS_DEFAULT,
+            step=1,
+            key="random_tokens_count",
+            help=t("scale.random.count_help", limit=MAX_TOKENS),
+        )
+        st.button(t("scale.random.generate"), on_click=_on_generate_random, key="random_generate")
+        done = st.session_state.pop("random_tokens_done", None)
+        if done is not None:
+            st.caption(t("scale.random.done", count=done))
+
+
 # --- the computation ---------------------------------------------------------------------------
 
 
@@ -382,18 +434,52 @@ def current_config(*, num_heads: int = 1, variant: str = "fused") -> AttentionCo
     )
 
 
-@st.cache_resource(max_entries=12, ttl=1800, show_spinner=False)
-def _cached_trace(
+# Cache sizing (measured, see benchmarks/README.md): a trace keeps five float32 (heads × T × T)
+# matrices and two bool masks, about 22 bytes per attention cell: 1 KB at 6 tokens, 23 MB at 1024,
+# 370 MB at 4096 (1.5 GB with 4 heads, the most validate.MAX_ATTENTION_CELLS allows there). One
+# cache of 12 entries could reach 4–18 GB, so traces go to one of two caches by their size:
+#   - small (up to LARGE_TRACE_CELLS cells, ≤ 1.5 MB each): 64 entries, 30 min, ≤ 95 MB in all;
+#   - large: 2 entries, 10 min, ≤ 0.75 GB at 4096 tokens and one head (≤ 3 GB with 4 heads).
+# Two entries is enough for what caching buys at that size (a rerun of the same view after a widget
+# changes: a zoom window, a page switch); sessions with different large views recompute (about
+# 1 s at 4096 tokens) instead of holding gigabytes.
+LARGE_TRACE_CELLS = 256 * 256
+TRACE_CACHE_SMALL = {"max_entries": 64, "ttl": 1800}
+TRACE_CACHE_LARGE = {"max_entries": 2, "ttl": 600}
+
+
+def _trace_from_bytes(
     values: bytes, shape: tuple[int, int], config_fields: tuple[Any, ...]
 ) -> AttentionTrace:
     inputs = torch.from_numpy(np.frombuffer(values, dtype=np.float64).reshape(shape).copy())
     return trace_attention(inputs.to(torch.float32), AttentionConfig(*config_fields))
 
 
+@st.cache_resource(**TRACE_CACHE_SMALL, show_spinner=False)
+def _cached_trace(
+    values: bytes, shape: tuple[int, int], config_fields: tuple[Any, ...]
+) -> AttentionTrace:
+    return _trace_from_bytes(values, shape, config_fields)
+
+
+@st.cache_resource(**TRACE_CACHE_LARGE, show_spinner=False)
+def _cached_large_trace(
+    values: bytes, shape: tuple[int, int], config_fields: tuple[Any, ...]
+) -> AttentionTrace:
+    return _trace_from_bytes(values, shape, config_fields)
+
+
+def trace_cells(num_tokens: int, num_heads: int) -> int:
+    """Cells of one attention matrix of a trace (heads × T × T): what its memory grows with."""
+    return num_heads * num_tokens * num_tokens
+
+
 def compute_trace(table: Table, cfg: AttentionConfig) -> AttentionTrace:
     """``trace_attention(embeddings, cfg)`` for the table (a batch of one), cached across runs.
 
-    The cache is shared by all sessions (read-only results), bounded in entries and time.
+    The cache is shared by all sessions (read-only results), bounded in entries and time, and
+    sized by the trace's memory: large traces (more than 256 × 256 attention cells) go to a cache
+    of two entries (see ``TRACE_CACHE_LARGE``).
     """
     array = np.asarray(table.values, dtype=np.float64)  # (T, d_in)
     fields = (
@@ -406,6 +492,8 @@ def compute_trace(table: Table, cfg: AttentionConfig) -> AttentionTrace:
         cfg.num_heads,
         cfg.variant,
     )
+    if trace_cells(array.shape[0], cfg.num_heads) > LARGE_TRACE_CELLS:
+        return _cached_large_trace(array.tobytes(), tuple(array.shape), fields)
     return _cached_trace(array.tobytes(), tuple(array.shape), fields)
 
 
@@ -430,6 +518,7 @@ __all__ = [
     "message",
     "on_table_edit",
     "parse_sentence",
+    "random_words",
     "render_sidebar",
     "show_url_warnings",
     "sync_url",

@@ -13,6 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .colors import HIDDEN_COLOR, HIDDEN_TEXT_COLOR, colorscale
+from .image_heatmap import image_heatmap, use_image
 from .labels import plain, short, unique_labels
 
 MINUS_INFINITY = "−∞"
@@ -66,6 +67,7 @@ def matrix_heatmap(
     zrange: tuple[float, float] | None = None,
     colorbar_title: str = "",
     height: int | None = None,
+    large: str = "auto",
 ) -> go.Figure:
     """A heatmap of ``values`` (rows × cols) with labelled axes, numbers in cells and a colour bar.
 
@@ -75,8 +77,29 @@ def matrix_heatmap(
         kind: ``"diverging"`` (centred on 0) or ``"sequential"`` (e.g. weights in [0, 1]).
         hidden: bool matrix, True where a cell is masked: drawn grey, written −∞.
         zrange: fix the colour range (e.g. (0, 1) for weights) instead of the data's.
+        large: ``"auto"`` draws a matrix of more than ``MAX_NUMERIC_CELLS`` (40 × 40) cells as a
+            colour image with a block hover (:func:`viz.image_heatmap.image_heatmap`: kilobytes
+            instead of megabytes at 1024 tokens); ``"image"`` always, ``"numeric"`` never.
     """
-    values = np.asarray(values, dtype=np.float64)
+    array = np.asarray(values)
+    if large == "image" or (large == "auto" and array.ndim == 2 and use_image(*array.shape)):
+        return image_heatmap(
+            array,
+            row_labels,
+            col_labels,
+            title=title,
+            kind=kind,
+            hidden=hidden,
+            palette=palette,
+            decimals=decimals,
+            row_title=row_title,
+            col_title=col_title,
+            value_name=value_name,
+            zrange=zrange,
+            colorbar_title=colorbar_title,
+            height=height,
+        )
+    values = np.asarray(array, dtype=np.float64)
     rows, cols = values.shape
     hidden_mask = None if hidden is None else np.asarray(hidden, dtype=bool)
     shown = values.copy()
@@ -128,8 +151,9 @@ def matrix_heatmap(
                 y=list(range(rows)),
                 colorscale=[[0, HIDDEN_COLOR], [1, HIDDEN_COLOR]],
                 showscale=False,
-                text=texts,
-                texttemplate=f"{MINUS_INFINITY}" if annotate else None,
+                # only the hidden cells: Plotly writes a template in NaN cells too
+                text=np.where(hidden_mask, MINUS_INFINITY, "").tolist(),
+                texttemplate="%{text}" if annotate else None,
                 textfont={"color": HIDDEN_TEXT_COLOR, "size": 12 if max(rows, cols) <= 8 else 10},
                 customdata=customdata,
                 hovertemplate=(

@@ -1,0 +1,194 @@
+"""The book's printed numbers for chapter 3, and a check that this machine still gives them.
+
+The book (and the seed document) print results to 4 decimals. :func:`check_book_outputs` runs each
+example again, here and now, and compares: a value *agrees* when it is within half a unit of the
+4th decimal of the printed one (``|actual − printed| ≤ 0.00005``), i.e. when rounding the result to
+4 decimals gives what the book prints.
+
+The examples (see REFERENCE.md):
+
+=========================  ============================================================
+check                      recipe
+=========================  ============================================================
+causal_seed_123            ``trace_attention``, the seed document's ``CausalAttention``:
+                           seed 123, d_out 2, dropout 0 — all six context vectors
+self_attention_v1_seed_123 ``SelfAttention_v1(3, 2)`` after seed 123 (``torch.rand`` weights)
+self_attention_v2_seed_789 ``SelfAttention_v2(3, 2)`` after seed 789 (``nn.Linear`` weights)
+masked_weights_seed_789    section 3.5's masked attention weights, rows 2 and 6 (seed 789)
+wrapper_seed_123           ``MultiHeadAttentionWrapper``, two heads, rows 1 and 6
+multi_head_seed_123        ``MultiHeadAttention``, two heads, all six output rows
+=========================  ============================================================
+
+Dropout masks are *not* checked against the book: the book's masks were printed on macOS and a
+Linux machine draws different ones for the same seed (a known PyTorch behaviour).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+
+from .examples import BOOK_EMBEDDINGS
+from .modules import SelfAttention_v1, SelfAttention_v2
+from .trace import _RNG_LOCK, AttentionConfig, trace_attention
+
+__all__ = [
+    "BOOK_CHECKS",
+    "PRINT_TOLERANCE",
+    "BookCheck",
+    "check_book_outputs",
+]
+
+PRINT_TOLERANCE = 5e-5 + 1e-7  # half of the printed 4th decimal, plus float32 slack
+
+CAUSAL_SEED_123 = (
+    (-0.4519, 0.2216),
+    (-0.5874, 0.0058),
+    (-0.6300, -0.0632),
+    (-0.5675, -0.0843),
+    (-0.5526, -0.0981),
+    (-0.5299, -0.1081),
+)
+SELF_ATTENTION_V1_SEED_123 = (
+    (0.2996, 0.8053),
+    (0.3061, 0.8210),
+    (0.3058, 0.8203),
+    (0.2948, 0.7939),
+    (0.2927, 0.7891),
+    (0.2990, 0.8040),
+)
+SELF_ATTENTION_V2_SEED_789 = (
+    (-0.0739, 0.0713),
+    (-0.0748, 0.0703),
+    (-0.0749, 0.0702),
+    (-0.0760, 0.0685),
+    (-0.0763, 0.0679),
+    (-0.0754, 0.0693),
+)
+MASKED_WEIGHTS_SEED_789_ROWS_2_AND_6 = (
+    (0.5517, 0.4483, 0.0, 0.0, 0.0, 0.0),
+    (0.1935, 0.1663, 0.1666, 0.1542, 0.1666, 0.1529),
+)
+WRAPPER_SEED_123_ROWS_1_AND_6 = (
+    (-0.4519, 0.2216, 0.4772, 0.1063),
+    (-0.5299, -0.1081, 0.5077, 0.3493),
+)
+MULTI_HEAD_SEED_123 = (
+    (0.3190, 0.4858),
+    (0.2943, 0.3897),
+    (0.2856, 0.3593),
+    (0.2693, 0.3873),
+    (0.2639, 0.3928),
+    (0.2575, 0.4028),
+)
+
+
+@dataclass(frozen=True)
+class BookCheck:
+    """One of the book's printed results, recomputed on this machine.
+
+    ``name`` is a stable identifier (the app translates it); ``recipe`` the code that was run.
+    """
+
+    name: str
+    recipe: str
+    expected: tuple[tuple[float, ...], ...]  # as printed, 4 decimals
+    actual: tuple[tuple[float, ...], ...]  # what this machine computes now
+    max_abs_difference: float
+
+    @property
+    def passed(self) -> bool:
+        """True when every value rounds to what the book prints."""
+        return self.max_abs_difference <= PRINT_TOLERANCE
+
+
+def _seeded(seed: int, build: Callable[[], torch.Tensor]) -> torch.Tensor:
+    """Run ``build`` right after ``torch.manual_seed(seed)``, leaving the caller's RNG alone."""
+    with _RNG_LOCK, torch.random.fork_rng(devices=[]), torch.no_grad():
+        torch.manual_seed(seed)
+        return build()
+
+
+def _causal_seed_123() -> torch.Tensor:
+    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=2, seed=123, dropout=0.0))
+    return trace.output[0]  # (6, 2)
+
+
+def _self_attention_v1_seed_123() -> torch.Tensor:
+    return _seeded(123, lambda: SelfAttention_v1(3, 2)(BOOK_EMBEDDINGS))  # (6, 2)
+
+
+def _self_attention_v2_seed_789() -> torch.Tensor:
+    return _seeded(789, lambda: SelfAttention_v2(3, 2)(BOOK_EMBEDDINGS))  # (6, 2)
+
+
+def _masked_weights_seed_789() -> torch.Tensor:
+    # CausalAttention creates W_query, W_key, W_value in SelfAttention_v2's order: same weights.
+    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=2, seed=789, dropout=0.0))
+    return trace.attn_weights[0][[1, 5]]  # rows 2 and 6: (2, 6)
+
+
+def _wrapper_seed_123() -> torch.Tensor:
+    cfg = AttentionConfig(d_out=2, seed=123, dropout=0.0, num_heads=2, variant="wrapper")
+    return trace_attention(BOOK_EMBEDDINGS, cfg).output[0][[0, 5]]  # rows 1 and 6: (2, 4)
+
+
+def _multi_head_seed_123() -> torch.Tensor:
+    cfg = AttentionConfig(d_out=2, seed=123, dropout=0.0, num_heads=2, variant="fused")
+    return trace_attention(BOOK_EMBEDDINGS, cfg).output[0]  # (6, 2)
+
+
+# name -> (recipe shown to the user, printed numbers, how to compute them now)
+BOOK_CHECKS: dict[str, tuple[str, tuple[tuple[float, ...], ...], Callable[[], torch.Tensor]]] = {
+    "causal_seed_123": (
+        "torch.manual_seed(123); CausalAttention(3, 2, 6, 0.0)(inputs)",
+        CAUSAL_SEED_123,
+        _causal_seed_123,
+    ),
+    "self_attention_v1_seed_123": (
+        "torch.manual_seed(123); SelfAttention_v1(3, 2)(inputs)",
+        SELF_ATTENTION_V1_SEED_123,
+        _self_attention_v1_seed_123,
+    ),
+    "self_attention_v2_seed_789": (
+        "torch.manual_seed(789); SelfAttention_v2(3, 2)(inputs)",
+        SELF_ATTENTION_V2_SEED_789,
+        _self_attention_v2_seed_789,
+    ),
+    "masked_weights_seed_789": (
+        "torch.manual_seed(789); SelfAttention_v2(3, 2); masked_fill(-inf), softmax → attn_weights[[1, 5]]",
+        MASKED_WEIGHTS_SEED_789_ROWS_2_AND_6,
+        _masked_weights_seed_789,
+    ),
+    "wrapper_seed_123": (
+        "torch.manual_seed(123); MultiHeadAttentionWrapper(3, 2, 6, 0.0, num_heads=2)(inputs)[0, [0, 5]]",
+        WRAPPER_SEED_123_ROWS_1_AND_6,
+        _wrapper_seed_123,
+    ),
+    "multi_head_seed_123": (
+        "torch.manual_seed(123); MultiHeadAttention(3, 2, 6, 0.0, num_heads=2)(inputs)",
+        MULTI_HEAD_SEED_123,
+        _multi_head_seed_123,
+    ),
+}
+
+
+def check_book_outputs() -> list[BookCheck]:
+    """Recompute every printed example of :data:`BOOK_CHECKS` and compare, in that order.
+
+    The caller's random state is left untouched.
+    """
+    results = []
+    for name, (recipe, expected, compute) in BOOK_CHECKS.items():
+        actual = compute().detach().to(torch.float64)
+        printed = torch.tensor(expected, dtype=torch.float64)
+        if actual.shape != printed.shape:
+            raise AssertionError(
+                f"{name}: shape {tuple(actual.shape)}, book {tuple(printed.shape)}"
+            )
+        difference = float((actual - printed).abs().max())
+        rows = tuple(tuple(float(v) for v in row) for row in actual.tolist())
+        results.append(BookCheck(name, recipe, expected, rows, difference))
+    return results

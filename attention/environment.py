@@ -1,0 +1,112 @@
+"""What a result depends on besides the code: versions, platform, threads — and checks of it.
+
+Random numbers in PyTorch are reproducible for the same seed *on the same setup*: the same torch
+version, the same kind of machine. Dropout is the place learners notice the difference: the book's
+printed dropout masks came from macOS, and the same seed gives a different mask on Linux.
+
+- :func:`environment_info` — torch and Python versions, operating system, machine, threads;
+- :func:`dropout_on_ones` — the book's dropout demo (``nn.Dropout(p)(torch.ones(6, 6))`` after a
+  seed), as *this* machine draws it;
+- :func:`differing_fields` / :func:`recompute_check` — is a trace bitwise the same when computed
+  again from scratch?
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+import torch.nn as nn
+
+from .trace import _RNG_LOCK, AttentionConfig, AttentionTrace, trace_attention
+
+__all__ = [
+    "RecomputeCheck",
+    "differing_fields",
+    "dropout_on_ones",
+    "environment_info",
+    "recompute_check",
+]
+
+
+def environment_info() -> dict[str, Any]:
+    """The facts that decide whether someone else gets the same numbers for the same seed."""
+    return {
+        "torch_version": torch.__version__,
+        "python_version": platform.python_version(),
+        "python_implementation": platform.python_implementation(),
+        "os": platform.system() or "unknown",
+        "os_release": platform.release() or "unknown",
+        "machine": platform.machine() or "unknown",
+        "platform": platform.platform(),
+        "torch_threads": torch.get_num_threads(),
+        "torch_interop_threads": torch.get_num_interop_threads(),
+        "cpu_count": os.cpu_count() or 0,
+        "default_dtype": str(torch.get_default_dtype()).removeprefix("torch."),
+        "byteorder": sys.byteorder,
+    }
+
+
+def dropout_on_ones(seed: int = 123, p: float = 0.5, size: int = 6) -> torch.Tensor:
+    """``torch.manual_seed(seed); nn.Dropout(p)(torch.ones(size, size))``, on this machine.
+
+    Kept entries become ``1/(1−p)`` (2.0 for p = 0.5), dropped ones 0. Which entries are dropped
+    depends on the platform: compare with the same recipe run here, never with a printed mask.
+    The caller's random state is left untouched.
+    """
+    with _RNG_LOCK, torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        dropout = nn.Dropout(p)  # a new module is in training mode
+        return dropout(torch.ones(size, size))  # (size, size)
+
+
+def differing_fields(first: AttentionTrace, second: AttentionTrace) -> list[str]:
+    """Names of the trace fields that are *not* bitwise equal (empty: the traces are identical).
+
+    Bitwise means ``torch.equal``: same shape, same dtype, every bit of every number (−∞ equals
+    −∞). A field that is None in one trace and a tensor in the other differs too.
+    """
+    names = sorted(set(first.tensors()) | set(second.tensors()))
+    different = []
+    for name in names:
+        a, b = getattr(first, name), getattr(second, name)
+        if a is None or b is None or a.dtype != b.dtype or not torch.equal(a, b):
+            different.append(name)
+    if first.config != second.config or first.d_k != second.d_k:
+        different.append("config")
+    return different
+
+
+@dataclass(frozen=True)
+class RecomputeCheck:
+    """The result of computing the same trace several times from scratch."""
+
+    runs: int
+    differing: tuple[str, ...]  # fields that changed between runs (empty: reproducible)
+    fields_compared: int
+
+    @property
+    def reproducible(self) -> bool:
+        return not self.differing
+
+
+def recompute_check(
+    inputs: torch.Tensor, cfg: AttentionConfig, reference: AttentionTrace | None = None
+) -> RecomputeCheck:
+    """Trace ``inputs`` twice with ``cfg`` (no cache) and compare everything bitwise.
+
+    With ``reference`` (e.g. the trace a page shows, which may come from a cache), the fresh
+    traces are compared with it as well.
+    """
+    first = trace_attention(inputs, cfg)
+    second = trace_attention(inputs, cfg)
+    differing = set(differing_fields(first, second))
+    runs = 2
+    if reference is not None:
+        differing |= set(differing_fields(first, reference))
+        runs = 3
+    return RecomputeCheck(runs, tuple(sorted(differing)), len(first.tensors()))

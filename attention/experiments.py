@@ -1,0 +1,438 @@
+"""Small experiments around the attention layer: the math behind the "teaching extras" pages.
+
+Three questions a learner asks after chapter 3, each answered by a pure function:
+
+* **Why is dropout fair?** ``nn.Dropout`` keeps each weight with probability ``1 − p`` and
+  multiplies the kept ones by ``1/(1 − p)``, so every weight is right *on average*:
+  ``E[w · keep/(1 − p)] = w``. :func:`dropout_average_error` averages ``N`` dropout draws and shows
+  the error of the average falling like ``1/√N`` (the Monte Carlo rate).
+* **Why divide by √d_k?** For random queries and keys with unit-variance entries, ``q · k`` is a
+  sum of ``d_k`` products, so its variance grows like ``d_k``; softmax of large scores is nearly
+  one-hot. :func:`softmax_saturation` measures the entropy and the largest weight of the softmax
+  rows with and without ``÷ √d_k``.
+* **Can I predict the weights?** :func:`quiz_question` turns a trace's numbers into a question
+  whose answer is read from those same numbers (never recomputed).
+
+Randomness is always private: every function draws from its own ``torch.Generator`` seeded by the
+caller, so the results are reproducible and the global RNG (``torch.manual_seed``) is untouched.
+No Streamlit, no Plotly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from .trace import AttentionTrace
+
+__all__ = [
+    "MAX_DROPOUT_CELLS",
+    "QUIZ_KINDS",
+    "QuizQuestion",
+    "dropout_average",
+    "dropout_average_error",
+    "dropout_draws",
+    "loglog_slope",
+    "quiz_kinds",
+    "quiz_question",
+    "random_queries_keys",
+    "row_entropy",
+    "saturation_example_row",
+    "score_variance",
+    "softmax_gradient_norm",
+    "softmax_saturation",
+]
+
+MAX_DROPOUT_CELLS = 20_000_000  # draws × weights kept in memory at once (80 MB of float32)
+MAX_QUIZ_TOKENS = 10  # quiz questions are about the first tokens only (short option lists)
+QUIZ_KINDS = ("argmax", "masked_after", "masked_before", "row_sum")
+
+
+# --- dropout in expectation ----------------------------------------------------------------------
+
+
+def _check_dropout_p(p: float) -> float:
+    p = float(p)
+    if not 0.0 <= p < 1.0:
+        raise ValueError(f"p must be in [0, 1) to average dropout draws, got {p}")
+    return p
+
+
+def _generator(seed: int) -> torch.Generator:
+    """A private CPU generator: seeding it never touches ``torch.manual_seed``'s global state."""
+    generator = torch.Generator(device="cpu")
+    generator.manual_seed(int(seed))
+    return generator
+
+
+def dropout_draws(attn_weights: torch.Tensor, p: float, num_draws: int, seed: int) -> torch.Tensor:
+    """``num_draws`` independent dropouts of ``attn_weights``, shape ``(num_draws, *weights.shape)``.
+
+    Each draw does exactly what ``nn.Dropout(p)`` does in training mode on the CPU::
+
+        noise = torch.empty_like(x).bernoulli_(1 - p)   # 1 = keep (probability 1 − p), 0 = drop
+        noise.div_(1 - p)                               # kept weights are scaled by 1/(1 − p)
+        dropped = x * noise
+
+    but with a private generator seeded by ``seed``. Masks are drawn one after another, so the
+    first ``N`` draws are the same whatever ``num_draws`` is, and draw 0 equals
+    ``torch.manual_seed(seed); nn.Dropout(p)(attn_weights)``.
+    """
+    p = _check_dropout_p(p)
+    if num_draws < 1:
+        raise ValueError(f"num_draws must be at least 1, got {num_draws}")
+    if num_draws * attn_weights.numel() > MAX_DROPOUT_CELLS:
+        raise ValueError(
+            f"{num_draws} draws of {attn_weights.numel()} weights is too much to keep in memory; "
+            "use fewer draws or a smaller block of weights"
+        )
+    weights = attn_weights.detach().to(torch.float32)
+    generator = _generator(seed)
+    draws = torch.empty((num_draws, *weights.shape), dtype=torch.float32)  # (N, …)
+    for n in range(num_draws):
+        noise = torch.empty_like(weights).bernoulli_(1.0 - p, generator=generator)  # keep-mask
+        noise.div_(1.0 - p)  # kept × 1/(1 − p), as nn.Dropout
+        draws[n] = weights * noise
+    return draws
+
+
+def dropout_average(
+    attn_weights: torch.Tensor, p: float, num_draws: int, seed: int
+) -> torch.Tensor:
+    """The mean of the first ``num_draws`` dropout draws (float64): it tends to ``attn_weights``.
+
+    The same draws as :func:`dropout_average_error` with the same ``seed``, so this is the running
+    mean its curve measures at ``N = num_draws``.
+    """
+    draws = dropout_draws(attn_weights, p, num_draws, seed)  # (N, …)
+    return draws.to(torch.float64).mean(dim=0)
+
+
+def loglog_slope(x: Sequence[float] | torch.Tensor, y: Sequence[float] | torch.Tensor) -> float:
+    """Least-squares slope of ``log y`` against ``log x`` (−0.5 for an error falling like 1/√N).
+
+    Points with ``y <= 0`` are left out (an exact average has no logarithm).
+    """
+    xs = torch.as_tensor(x, dtype=torch.float64)
+    ys = torch.as_tensor(y, dtype=torch.float64)
+    keep = (xs > 0) & (ys > 0)
+    log_x, log_y = xs[keep].log(), ys[keep].log()
+    if log_x.numel() < 2:
+        return float("nan")
+    log_x_centred = log_x - log_x.mean()
+    denominator = float((log_x_centred**2).sum())
+    if denominator == 0.0:
+        return float("nan")
+    return float((log_x_centred * (log_y - log_y.mean())).sum()) / denominator
+
+
+def _log_spaced(max_value: int, num_points: int) -> torch.Tensor:
+    """Distinct integers from 1 to ``max_value``, evenly spread on a log scale."""
+    points = torch.logspace(0.0, math.log10(max_value), steps=num_points, dtype=torch.float64)
+    values = torch.unique(points.round().to(torch.int64).clamp(1, max_value))
+    if int(values[-1]) != max_value:
+        values = torch.cat([values, torch.tensor([max_value])])
+    return values
+
+
+def dropout_average_error(
+    attn_weights: torch.Tensor,
+    p: float,
+    max_draws: int,
+    seed: int,
+    *,
+    num_points: int | None = None,
+) -> dict[str, Any]:
+    """How fast the average of ``N`` dropout draws approaches the weights without dropout.
+
+    Args:
+        attn_weights: the weights before dropout, e.g. ``trace.attn_weights[0]`` ``(T, T)``.
+        p: the dropout probability, ``0 <= p < 1``.
+        max_draws: the largest ``N``.
+        seed: seeds the private generator (the global RNG is not used).
+        num_points: return only this many log-spaced ``N`` (all of ``1..max_draws`` if None).
+
+    Returns:
+        A dict of
+        ``draws`` ``(K,)`` int64, the values of ``N``;
+        ``rms_error`` ``(K,)`` the root mean square of ``mean_N − w`` over the weights that can
+        change (``w > 0``: masked weights are 0 in every draw);
+        ``max_abs_error`` ``(K,)`` the largest ``|mean_N − w|`` over all weights;
+        ``reference`` ``(K,)`` the theory ``c/√N`` for the RMS error, with
+        ``c = √(p/(1 − p) · mean(w²))`` (each draw has variance ``w² · p/(1 − p)``; a mean of N
+        independent draws divides it by N); ``reference_constant`` that ``c``;
+        ``slope`` the fitted log-log slope of ``rms_error`` (≈ −0.5);
+        ``p``, ``seed``, ``max_draws``.
+    """
+    p = _check_dropout_p(p)
+    draws = dropout_draws(attn_weights, p, max_draws, seed)  # (N, …)
+    weights = attn_weights.detach().to(torch.float64).reshape(-1)  # (cells,)
+    flat = draws.to(torch.float64).reshape(max_draws, -1)  # (N, cells)
+    counts = torch.arange(1, max_draws + 1, dtype=torch.float64).unsqueeze(1)  # (N, 1)
+    running_mean = flat.cumsum(dim=0) / counts  # (N, cells): mean of the first n draws
+    error = running_mean - weights  # (N, cells)
+    changing = weights > 0  # masked (and exactly zero) weights are 0 in every draw
+    if bool(changing.any()):
+        rms_error = error[:, changing].pow(2).mean(dim=1).sqrt()  # (N,)
+        mean_square_weight = float(weights[changing].pow(2).mean())
+    else:
+        rms_error = torch.zeros(max_draws, dtype=torch.float64)
+        mean_square_weight = 0.0
+    max_abs_error = error.abs().amax(dim=1)  # (N,)
+    reference_constant = math.sqrt(p / (1.0 - p) * mean_square_weight)
+    all_draws = torch.arange(1, max_draws + 1, dtype=torch.int64)  # (N,)
+    reference = reference_constant / all_draws.to(torch.float64).sqrt()  # c/√N
+
+    fit_points = _log_spaced(max_draws, 60) - 1  # indices, log-spaced: each decade counts alike
+    slope = loglog_slope(all_draws[fit_points], rms_error[fit_points])
+    chosen = slice(None) if num_points is None else _log_spaced(max_draws, num_points) - 1
+    return {
+        "draws": all_draws[chosen],
+        "rms_error": rms_error[chosen],
+        "max_abs_error": max_abs_error[chosen],
+        "reference": reference[chosen],
+        "reference_constant": reference_constant,
+        "slope": slope,
+        "p": p,
+        "seed": int(seed),
+        "max_draws": int(max_draws),
+    }
+
+
+# --- why √d_k --------------------------------------------------------------------------------------
+
+
+def random_queries_keys(
+    d_k: int, num_queries: int, num_tokens: int, seed: int
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Random ``queries (num_queries, d_k)`` and ``keys (num_tokens, d_k)``, entries ~ N(0, 1).
+
+    Drawn from a private generator seeded by ``seed`` (queries first, then keys), so the same
+    ``(d_k, seed)`` always gives the same vectors and the global RNG is untouched.
+    """
+    if d_k < 1 or num_queries < 1 or num_tokens < 1:
+        raise ValueError("d_k, num_queries and num_tokens must be at least 1")
+    generator = _generator(seed)
+    queries = torch.randn(num_queries, d_k, generator=generator, dtype=torch.float64)
+    keys = torch.randn(num_tokens, d_k, generator=generator, dtype=torch.float64)
+    return queries, keys
+
+
+def row_entropy(weights: torch.Tensor) -> torch.Tensor:
+    """Entropy ``−Σ w log w`` of each row (natural log; ``0 · log 0 = 0``), shape ``(…,)``.
+
+    ``log T`` for a uniform row over ``T`` tokens, ``0`` for a one-hot row.
+    """
+    logs = torch.where(weights > 0, weights.log(), torch.zeros_like(weights))
+    return -(weights * logs).sum(dim=-1)
+
+
+def softmax_gradient_norm(weights: torch.Tensor) -> torch.Tensor:
+    """Size of softmax's Jacobian ``J = diag(w) − w wᵀ`` per row (Frobenius norm), ``(…,)``.
+
+    It is how much the weights move when the scores move: it shrinks to 0 as a row becomes
+    one-hot, which is why a saturated softmax learns slowly.
+    """
+    jacobian = torch.diag_embed(weights) - weights.unsqueeze(-1) * weights.unsqueeze(-2)
+    return jacobian.pow(2).sum(dim=(-2, -1)).sqrt()
+
+
+def _scores(queries: torch.Tensor, keys: torch.Tensor, scaled: bool) -> torch.Tensor:
+    attn_scores = queries @ keys.T  # (Q, T): q · k, variance ≈ d_k
+    d_k = keys.shape[-1]
+    return attn_scores / d_k**0.5 if scaled else attn_scores  # ÷ √d_k: variance ≈ 1
+
+
+def softmax_saturation(
+    d_k_values: Sequence[int],
+    num_tokens: int,
+    seed: int,
+    scaled: bool,
+    *,
+    num_queries: int = 256,
+) -> dict[str, Any]:
+    """How peaked softmax rows get as ``d_k`` grows, with or without dividing by ``√d_k``.
+
+    For each ``d_k``: ``num_queries`` random queries against ``num_tokens`` random keys (entries
+    ~ N(0, 1), see :func:`random_queries_keys`), scores ``q · kᵀ`` (``÷ √d_k`` when ``scaled``),
+    softmax over the keys. No causal mask: every query sees all ``num_tokens`` keys, so a uniform
+    row has entropy ``log num_tokens`` (returned as ``uniform_entropy``).
+
+    Returns a dict of lists, one value per ``d_k``: ``d_k``, ``score_variance`` (≈ ``d_k``
+    unscaled, ≈ 1 scaled), ``mean_entropy``, ``mean_max_weight`` (the largest weight of a row,
+    averaged over rows: 1 = one-hot), ``mean_gradient_norm`` (see
+    :func:`softmax_gradient_norm`); plus ``scaled``, ``num_tokens``, ``uniform_entropy``.
+    """
+    result: dict[str, Any] = {
+        "d_k": [],
+        "score_variance": [],
+        "mean_entropy": [],
+        "mean_max_weight": [],
+        "mean_gradient_norm": [],
+        "scaled": bool(scaled),
+        "num_tokens": int(num_tokens),
+        "uniform_entropy": math.log(num_tokens),
+    }
+    for d_k in d_k_values:
+        queries, keys = random_queries_keys(int(d_k), num_queries, num_tokens, seed)
+        scores = _scores(queries, keys, scaled)  # (Q, T)
+        weights = torch.softmax(scores, dim=-1)  # (Q, T)
+        result["d_k"].append(int(d_k))
+        result["score_variance"].append(float(scores.var(unbiased=False)))
+        result["mean_entropy"].append(float(row_entropy(weights).mean()))
+        result["mean_max_weight"].append(float(weights.amax(dim=-1).mean()))
+        result["mean_gradient_norm"].append(float(softmax_gradient_norm(weights).mean()))
+    return result
+
+
+def saturation_example_row(d_k: int, num_tokens: int, seed: int, scaled: bool) -> dict[str, Any]:
+    """One row of :func:`softmax_saturation`'s experiment (its first query) to look at.
+
+    Returns ``scores (num_tokens,)``, ``weights (num_tokens,)``, and the row's ``score_std``
+    (spread of the scores), ``entropy`` and ``max_weight``.
+    """
+    queries, keys = random_queries_keys(int(d_k), 1, num_tokens, seed)
+    scores = _scores(queries, keys, scaled)[0]  # (T,)
+    weights = torch.softmax(scores, dim=-1)  # (T,)
+    return {
+        "scores": scores,
+        "weights": weights,
+        "score_std": float(scores.std(unbiased=False)),
+        "entropy": float(row_entropy(weights)),
+        "max_weight": float(weights.max()),
+    }
+
+
+def score_variance(scores: torch.Tensor, mask: torch.Tensor | None = None) -> float:
+    """Variance of the scores a query can see (``mask`` True = hidden, left out); population."""
+    values = scores.detach().to(torch.float64)
+    if mask is not None:
+        values = values[~mask.to(torch.bool)]
+    values = values[torch.isfinite(values)]
+    if values.numel() == 0:
+        return 0.0
+    return float(values.var(unbiased=False))
+
+
+# --- predict, then reveal ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QuizQuestion:
+    """One quiz question read off a trace (one head, batch index 0).
+
+    ``kind``:
+    ``argmax``        which key (up to and including the query) gets the largest weight?
+    ``masked_after``  what does the masked cell (query, key > query) become after softmax? (0)
+    ``masked_before`` and before softmax, after masking? (−∞)
+    ``row_sum``       does the query's row still sum to 1 after dropout? (almost never)
+
+    ``options`` are answer ids: key positions as strings (``"0"``, ``"1"``…) for ``argmax``;
+    ``zero``, ``minus_inf``, ``one``, ``raw_score`` for the masked cells; ``yes``/``no`` for
+    ``row_sum``. ``correct`` holds every right option (ties in ``argmax`` all count).
+    ``row`` is the row to show on reveal (weights, or masked scores for ``masked_before``) with
+    ``row_hidden`` True where masked; ``value`` is the number the explanation quotes (largest
+    weight, raw score ``q·k`` of the cell, or the row's sum after dropout).
+    """
+
+    number: int
+    kind: str
+    query: int
+    key: int | None
+    options: tuple[str, ...]
+    correct: frozenset[str]
+    row: tuple[float, ...]
+    row_hidden: tuple[bool, ...]
+    value: float
+
+    def is_correct(self, answer: str | None) -> bool:
+        """True if ``answer`` is one of the right options."""
+        return answer is not None and answer in self.correct
+
+
+def quiz_kinds(num_tokens: int, dropout_active: bool) -> tuple[str, ...]:
+    """The question kinds that make sense: masked cells need 2 tokens, row sums need dropout."""
+    kinds = ["argmax"]
+    if num_tokens >= 2:
+        kinds += ["masked_after", "masked_before"]
+    if dropout_active:
+        kinds.append("row_sum")
+    return tuple(kinds)
+
+
+def _row(values: torch.Tensor) -> tuple[float, ...]:
+    return tuple(float(v) for v in values.tolist())
+
+
+def quiz_question(trace: AttentionTrace, number: int) -> QuizQuestion:
+    """Question ``number`` (0, 1, 2…) for a one-head ``trace``: deterministic in both.
+
+    Kinds take turns (see :func:`quiz_kinds`); within a kind, the query (and key) move on with
+    ``number``. Only the first ``MAX_QUIZ_TOKENS`` tokens are asked about. Every answer is read
+    from the trace's tensors: ``attn_weights`` (before dropout), ``masked_scores``,
+    ``attn_scores`` and ``dropped_weights``.
+    """
+    if trace.attn_weights.dim() != 3:
+        raise ValueError("quiz questions need a one-head trace (attn_weights of shape (b, T, T))")
+    number = int(number)
+    num_tokens = trace.num_tokens
+    limit = min(num_tokens, MAX_QUIZ_TOKENS)
+    kinds = quiz_kinds(num_tokens, trace.dropout_active)
+    kind = kinds[number % len(kinds)]
+    turn = number // len(kinds)  # how many questions of this kind came before
+    attn_weights = trace.attn_weights[0]  # (T, T), before dropout
+    mask = trace.mask  # (T, T), True = hidden
+    queries_with_choice = list(range(1, limit)) or [0]  # a query with at least two keys
+
+    if kind == "argmax":
+        query = queries_with_choice[-1 - turn % len(queries_with_choice)]  # last query first
+        row = attn_weights[query]  # (T,)
+        visible = row[: query + 1]
+        best = float(visible.max())
+        correct = frozenset(str(j) for j in range(query + 1) if float(visible[j]) >= best - 1e-6)
+        return QuizQuestion(
+            number=number,
+            kind=kind,
+            query=query,
+            key=None,
+            options=tuple(str(j) for j in range(query + 1)),
+            correct=correct,
+            row=_row(row),
+            row_hidden=tuple(bool(h) for h in mask[query].tolist()),
+            value=best,
+        )
+
+    if kind in ("masked_after", "masked_before"):
+        pairs = [(i, j) for i in range(limit) for j in range(i + 1, limit)]
+        query, key = pairs[(turn * 7 + (kind == "masked_before") * 3) % len(pairs)]
+        shown = attn_weights if kind == "masked_after" else trace.masked_scores[0]  # (T, T)
+        return QuizQuestion(
+            number=number,
+            kind=kind,
+            query=query,
+            key=key,
+            options=("zero", "minus_inf", "one", "raw_score"),
+            correct=frozenset({"zero" if kind == "masked_after" else "minus_inf"}),
+            row=_row(shown[query]),
+            row_hidden=tuple(bool(h) for h in mask[query].tolist()),
+            value=float(trace.attn_scores[0, query, key]),  # q·k before the mask hid it
+        )
+
+    query = queries_with_choice[turn % len(queries_with_choice)]
+    dropped_row = trace.dropped_weights[0, query]  # (T,), after dropout
+    row_sum = float(dropped_row.sum())
+    return QuizQuestion(
+        number=number,
+        kind="row_sum",
+        query=query,
+        key=None,
+        options=("yes", "no"),
+        correct=frozenset({"yes" if abs(row_sum - 1.0) < 1e-5 else "no"}),
+        row=_row(dropped_row),
+        row_hidden=tuple(bool(h) for h in mask[query].tolist()),
+        value=row_sum,
+    )

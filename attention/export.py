@@ -1,0 +1,552 @@
+"""Take a trace home: every matrix as CSV, the whole trace as JSON, and a script that reproduces it.
+
+Three ways to keep what the app shows, all pure functions of an :class:`AttentionTrace` and the
+token labels (no Streamlit)::
+
+    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=2, seed=123))
+    export_zip(trace, BOOK_TOKENS)          # bytes of a zip: one CSV per matrix, README, JSON, .py
+    trace_json(trace, BOOK_TOKENS)          # the trace as JSON text
+    reproduce_snippet(trace, BOOK_TOKENS)   # Python that prints the same context vectors
+
+The CSV files
+    One file per matrix, the first column holding the row labels (tokens for the steps, ``x1 …``
+    for the rows of a weight matrix) and a header row naming the columns. Numbers are written as the
+    shortest decimal that reads back as the *same* float32 (``0.43``, not ``0.4300000071``); a hidden
+    score is written ``-inf``; masks are ``1``/``0``. With several heads, every per-head matrix gets
+    one file per head (``attn_weights_head1.csv`` …).
+
+    Token labels are user text. A spreadsheet treats a cell that starts with ``=``, ``+``, ``-`` or
+    ``@`` as a formula (CSV formula injection), so such a label is written with a leading ``'``,
+    which spreadsheets show as text.
+
+The snippet
+    The book's recipe, with the exact embeddings and settings written in: ``torch.manual_seed(seed)``,
+    build ``CausalAttention`` (or the multi-head class), ``.train()``/``.eval()``, call it on
+    ``inputs.unsqueeze(0)``. It prints the context vectors, then the same numbers at full precision
+    as a JSON line (the test suite runs it and compares them bitwise with the trace).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import zipfile
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from .trace import AttentionTrace
+
+__all__ = [
+    "MAX_EXPORT_CELLS",
+    "SNIPPET_STYLES",
+    "attention_cells",
+    "csv_field",
+    "csv_file_names",
+    "csv_safe",
+    "export_files",
+    "export_zip",
+    "exportable",
+    "float32_text",
+    "matrix_csv",
+    "reproduce_snippet",
+    "trace_csv_file",
+    "trace_csv_files",
+    "trace_json",
+    "trace_json_dict",
+]
+
+SNIPPET_STYLES = ("book", "trace")  # the book's recipe, or attention.trace_attention
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet read a formula
+CSV_ENCODING = "utf-8-sig"  # a byte-order mark, so that spreadsheets read Chinese tokens right
+ZIP_DATE = (2024, 1, 1, 0, 0, 0)  # fixed file dates: the same trace always gives the same zip
+JSON_FORMAT = "attention-lab-trace"
+MAX_EXPORT_CELLS = 2**18  # heads × T × T: about 30 MB of CSV text; larger views get only the .py
+
+
+def attention_cells(trace: AttentionTrace) -> int:
+    """How many cells one attention matrix of the trace has, over all heads: ``h × T × T``."""
+    return trace.config.num_heads * trace.num_tokens**2
+
+
+def exportable(trace: AttentionTrace) -> bool:
+    """False when CSV/JSON files of this trace would be too large to offer as a download."""
+    return attention_cells(trace) <= MAX_EXPORT_CELLS
+
+
+# --- numbers and labels -------------------------------------------------------------------------
+
+
+def float32_text(value: float) -> str:
+    """The shortest decimal text that reads back (via a Python float) as the same float32.
+
+    ``float32_text(torch.tensor(0.43).item()) == "0.43"``. Falls back to the exact float64 text
+    of the float32 value in the rare case where the shortest float32 text would round twice.
+    ``-inf``/``inf``/``nan`` are written as such.
+    """
+    number = float(value)
+    if not np.isfinite(number):
+        return "nan" if np.isnan(number) else ("-inf" if number < 0 else "inf")
+    single = np.float32(number)
+    text = str(single)  # numpy's shortest repr that round-trips *as float32*
+    if np.float32(float(text)) != single:  # Python reads a float64 first: check the detour
+        text = repr(float(single))  # exact: every float32 is a float64
+    return text
+
+
+def csv_safe(text: str) -> str:
+    """``text`` made harmless for spreadsheets: a leading ``'`` if it could start a formula."""
+    text = str(text)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def unique_labels(tokens: Sequence[str]) -> list[str]:
+    """Labels that tell repeated tokens apart: ``the``, ``cat``, ``the·2`` (as the app shows them)."""
+    counts = Counter(tokens)
+    seen: Counter[str] = Counter()
+    labels = []
+    for token in tokens:
+        seen[token] += 1
+        labels.append(token if counts[token] == 1 or seen[token] == 1 else f"{token}·{seen[token]}")
+    return labels
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return float32_text(value)
+
+
+def matrix_csv(
+    values: torch.Tensor | np.ndarray | Sequence[Sequence[Any]],
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    corner: str = "",
+) -> str:
+    """A 2-D matrix as CSV text: header ``corner,col…``, then ``row_label,value…`` per row.
+
+    Labels are passed through :func:`csv_safe`; numbers through :func:`float32_text` (−∞ becomes
+    ``-inf``); booleans become ``1``/``0``.
+    """
+    matrix = values.tolist() if isinstance(values, torch.Tensor | np.ndarray) else values
+    if len(matrix) != len(row_labels):
+        raise ValueError(f"{len(matrix)} rows but {len(row_labels)} row labels")
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([csv_safe(corner), *(csv_safe(c) for c in col_labels)])
+    for label, row in zip(row_labels, matrix, strict=True):
+        if len(row) != len(col_labels):
+            raise ValueError(f"a row has {len(row)} values but there are {len(col_labels)} columns")
+        writer.writerow([csv_safe(label), *(_cell(v) for v in row)])
+    return buffer.getvalue()
+
+
+# --- which matrix gets which labels ---------------------------------------------------------------
+
+
+def _names(prefix: str, count: int) -> list[str]:
+    """Column names ``q1 … q{count}``: the components of a vector, as the book numbers them."""
+    return [f"{prefix}{i + 1}" for i in range(count)]
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """How to label one field of the trace: rows and columns, and which axes are heads."""
+
+    rows: str  # "tokens", "features" (x1…), "bias" (one row), "context" (z1…)
+    cols: str  # "tokens" or a component prefix: "x", "q", "k", "v", "z", "o"
+    corner: str
+
+
+_TOKEN_ROWS = "token"
+_QUERY_KEY = "query \\ key"  # rows are queries, columns are keys
+
+# In the order a forward pass produces them (README.txt lists the same order).
+_LAYOUTS: dict[str, _Layout] = {
+    "inputs": _Layout("tokens", "x", _TOKEN_ROWS),
+    "W_query": _Layout("features", "q", "W_query"),
+    "b_query": _Layout("bias", "q", "b_query"),
+    "W_key": _Layout("features", "k", "W_key"),
+    "b_key": _Layout("bias", "k", "b_key"),
+    "W_value": _Layout("features", "v", "W_value"),
+    "b_value": _Layout("bias", "v", "b_value"),
+    "queries": _Layout("tokens", "q", _TOKEN_ROWS),
+    "keys": _Layout("tokens", "k", _TOKEN_ROWS),
+    "values": _Layout("tokens", "v", _TOKEN_ROWS),
+    "attn_scores": _Layout("tokens", "tokens", _QUERY_KEY),
+    "mask": _Layout("tokens", "tokens", _QUERY_KEY),
+    "masked_scores": _Layout("tokens", "tokens", _QUERY_KEY),
+    "scaled_scores": _Layout("tokens", "tokens", _QUERY_KEY),
+    "attn_weights": _Layout("tokens", "tokens", _QUERY_KEY),
+    "dropout_mask": _Layout("tokens", "tokens", _QUERY_KEY),
+    "dropped_weights": _Layout("tokens", "tokens", _QUERY_KEY),
+    "head_context": _Layout("tokens", "z", _TOKEN_ROWS),
+    "context": _Layout("tokens", "z", _TOKEN_ROWS),
+    "W_out": _Layout("context", "o", "W_out"),
+    "b_out": _Layout("bias", "o", "b_out"),
+    "output": _Layout("tokens", "o", _TOKEN_ROWS),
+}
+
+_PER_HEAD_STEPS = {
+    "queries",
+    "keys",
+    "values",
+    "attn_scores",
+    "masked_scores",
+    "scaled_scores",
+    "attn_weights",
+    "dropout_mask",
+    "dropped_weights",
+    "head_context",
+}
+
+README_LINES = {
+    "inputs": "the embedding vectors x, one row per token",
+    "W_query": "query weights (x @ W_query = queries); rows x1…, columns q1…",
+    "b_query": "query bias (only with qkv_bias)",
+    "W_key": "key weights (x @ W_key = keys)",
+    "b_key": "key bias (only with qkv_bias)",
+    "W_value": "value weights (x @ W_value = values)",
+    "b_value": "value bias (only with qkv_bias)",
+    "queries": "query vectors q, one row per token",
+    "keys": "key vectors k",
+    "values": "value vectors v",
+    "attn_scores": "raw scores q · k (rows = queries, columns = keys)",
+    "mask": "the causal mask: 1 = a future token, hidden",
+    "masked_scores": "scores with the future set to -inf",
+    "scaled_scores": "masked scores divided by sqrt(d_k)",
+    "attn_weights": "softmax of each row: the attention weights (each row sums to 1)",
+    "dropout_mask": "dropout's keep-mask: 1 = kept, 0 = dropped (only when dropout acts)",
+    "dropped_weights": "weights after dropout: kept ones multiplied by 1/(1-p), dropped ones 0",
+    "head_context": "each head's context vectors",
+    "context": "context vectors z = weights @ values (heads joined)",
+    "W_out": "out_proj weights of MultiHeadAttention (context @ W_out + b_out = output)",
+    "b_out": "out_proj bias of MultiHeadAttention",
+    "output": "the layer's output: out_proj(context)",
+}
+
+
+def _is_multi_head(trace: AttentionTrace) -> bool:
+    return trace.config.num_heads > 1
+
+
+def _check_tokens(trace: AttentionTrace, tokens: Sequence[str]) -> list[str]:
+    if trace.inputs.shape[0] != 1:
+        raise ValueError(
+            f"the export describes one sequence (a batch of one); this trace has a batch of "
+            f"{trace.inputs.shape[0]}"
+        )
+    if len(tokens) != trace.num_tokens:
+        raise ValueError(f"{len(tokens)} token labels for {trace.num_tokens} tokens")
+    return [str(token) for token in tokens]
+
+
+def _fields_to_export(trace: AttentionTrace) -> list[str]:
+    names = [name for name in _LAYOUTS if getattr(trace, name, None) is not None]
+    if trace.W_out is None:  # one head, or the wrapper: output is the context itself
+        names.remove("output")
+    return names
+
+
+def _labels(kind: str, tokens: list[str], count: int) -> list[str]:
+    if kind == "tokens":
+        return unique_labels(tokens)
+    if kind == "features":
+        return _names("x", count)
+    if kind == "context":
+        return _names("z", count)
+    return ["bias"]
+
+
+def _matrices(trace: AttentionTrace, name: str) -> list[tuple[str, torch.Tensor]]:
+    """``(file stem, 2-D matrix)`` pairs for one field: batch row 0, one matrix per head."""
+    tensor = getattr(trace, name).detach()
+    if name in ("b_query", "b_key", "b_value", "b_out"):
+        tensor = tensor.unsqueeze(-2)  # (…, 1, d): a bias is one row
+    if name == "mask":
+        return [(name, tensor)]
+    if name in _LAYOUTS and _LAYOUTS[name].rows in ("tokens",):
+        tensor = tensor[0]  # the batch of one
+    per_head = tensor.dim() == 3  # (h, rows, cols): steps of several heads, wrapper weights
+    if per_head:
+        return [(f"{name}_head{h + 1}", tensor[h]) for h in range(tensor.shape[0])]
+    return [(name, tensor)]
+
+
+def _csv_plan(trace: AttentionTrace) -> Iterator[tuple[str, str, torch.Tensor]]:
+    """``(file name, field name, 2-D matrix)`` for every CSV file, in the order of the pass."""
+    for name in _fields_to_export(trace):
+        for stem, matrix in _matrices(trace, name):
+            yield f"{stem}.csv", name, matrix
+
+
+def _csv_text(name: str, matrix: torch.Tensor, labels: list[str]) -> str:
+    layout = _LAYOUTS[name]
+    rows, cols = matrix.shape[-2], matrix.shape[-1]
+    row_labels = _labels(layout.rows, labels, rows)
+    col_labels = unique_labels(labels) if layout.cols == "tokens" else _names(layout.cols, cols)
+    return matrix_csv(matrix, row_labels, col_labels, layout.corner)
+
+
+def csv_file_names(trace: AttentionTrace) -> list[str]:
+    """The names of the CSV files of :func:`trace_csv_files`, without writing them (cheap)."""
+    return [file_name for file_name, _, _ in _csv_plan(trace)]
+
+
+def csv_field(file_name: str) -> str:
+    """The trace field a CSV file holds: ``attn_weights_head2.csv`` → ``attn_weights``."""
+    stem = file_name.removesuffix(".csv")
+    head = stem.rfind("_head")
+    return stem[:head] if head > 0 and stem[head + 5 :].isdigit() else stem
+
+
+def trace_csv_file(trace: AttentionTrace, tokens: Sequence[str], file_name: str) -> str:
+    """One CSV file of :func:`trace_csv_files` (e.g. for a preview), by its name."""
+    labels = _check_tokens(trace, tokens)
+    for candidate, name, matrix in _csv_plan(trace):
+        if candidate == file_name:
+            return _csv_text(name, matrix, labels)
+    raise KeyError(f"no CSV file {file_name!r} in this export")
+
+
+def trace_csv_files(trace: AttentionTrace, tokens: Sequence[str]) -> dict[str, str]:
+    """Every matrix of the trace as CSV text, by file name, in the order of the forward pass.
+
+    Files: ``inputs``, ``W_query``, ``W_key``, ``W_value`` (+ ``b_*`` with ``qkv_bias``),
+    ``queries``, ``keys``, ``values``, ``attn_scores``, ``mask``, ``masked_scores``,
+    ``scaled_scores``, ``attn_weights``, ``dropout_mask`` (only when dropout acts),
+    ``dropped_weights``, ``context`` (and ``head_context``/``W_out``/``b_out``/``output`` for
+    several heads); per-head matrices get ``_head1`` … in their names.
+    """
+    labels = _check_tokens(trace, tokens)
+    return {
+        file_name: _csv_text(name, matrix, labels) for file_name, name, matrix in _csv_plan(trace)
+    }
+
+
+# --- JSON ----------------------------------------------------------------------------------------
+
+
+def trace_json_dict(
+    trace: AttentionTrace, tokens: Sequence[str], environment: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """``trace.to_dict()`` plus the tokens, the settings and the torch version (JSON-ready).
+
+    In the tensors, ``null`` stands for −∞ (a hidden score). ``environment`` (e.g.
+    :func:`attention.environment.environment_info`) is added when given.
+    """
+    labels = _check_tokens(trace, tokens)
+    result: dict[str, Any] = {
+        "format": JSON_FORMAT,
+        "format_version": 1,
+        "tokens": labels,
+        "torch_version": torch.__version__,
+        "settings": trace.config.to_dict(),
+        "null_means": "-inf (a hidden score above the diagonal)",
+    }
+    if environment is not None:
+        result["environment"] = dict(environment)
+    result.update(trace.to_dict())
+    return result
+
+
+def trace_json(
+    trace: AttentionTrace, tokens: Sequence[str], environment: dict[str, Any] | None = None
+) -> str:
+    """The trace as compact, strict JSON text (no NaN/Infinity: −∞ is ``null``)."""
+    return json.dumps(
+        trace_json_dict(trace, tokens, environment),
+        ensure_ascii=False,
+        allow_nan=False,
+        separators=(",", ":"),
+    )
+
+
+# --- the "reproduce this" snippet ----------------------------------------------------------------
+
+
+def _tensor_literal(matrix: torch.Tensor, indent: str = "        ") -> str:
+    rows = [", ".join(float32_text(v) for v in row) for row in matrix.tolist()]
+    return "\n".join(f"{indent}[{row}]," for row in rows)
+
+
+def _module_lines(trace: AttentionTrace) -> tuple[str, str, list[str]]:
+    """The class to import, the variable name and the lines that build it, as the book writes them."""
+    cfg = trace.config
+    if cfg.num_heads == 1:
+        return (
+            "CausalAttention",
+            "ca",
+            [
+                "ca = CausalAttention(d_in, d_out, context_length, dropout, qkv_bias)",
+            ],
+        )
+    cls = "MultiHeadAttention" if cfg.variant == "fused" else "MultiHeadAttentionWrapper"
+    return (
+        cls,
+        "mha",
+        [
+            f"num_heads = {cfg.num_heads}",
+            f"mha = {cls}(d_in, d_out, context_length, dropout, num_heads, qkv_bias)",
+        ],
+    )
+
+
+def reproduce_snippet(trace: AttentionTrace, tokens: Sequence[str], style: str = "book") -> str:
+    """A Python script that recomputes this trace's output and prints it.
+
+    ``style="book"``: the book's recipe (seed, build the class, train/eval, call it on a batch of
+    one). ``style="trace"``: ``attention.trace_attention`` with the same settings, which also gives
+    every intermediate step. Both print the context vectors, then the same numbers at full
+    precision as one JSON line (the last line of the output).
+    """
+    if style not in SNIPPET_STYLES:
+        raise ValueError(f"style must be one of {SNIPPET_STYLES}, got {style!r}")
+    labels = _check_tokens(trace, tokens)
+    cfg = trace.config
+    inputs = trace.inputs[0]  # (T, d_in)
+    num_tokens, d_in = inputs.shape
+    header = [
+        '"""Reproduce an Attention Lab view: the same inputs and settings, the same numbers.',
+        "",
+        "Run it from the Attention Lab folder (where the `attention` package is):",
+        "    python reproduce_attention.py",
+        "It prints the context vectors, then the same numbers at full precision as JSON.",
+        '"""',
+        "",
+        "import json",
+        "",
+        "import torch",
+        "",
+    ]
+    data = [
+        f"tokens = {labels!r}  # the row labels",
+        "inputs = torch.tensor(",
+        "    [",
+        _tensor_literal(inputs),
+        "    ],",
+        "    dtype=torch.float32,",
+        f")  # (T, d_in) = ({num_tokens}, {d_in}): one embedding vector per token",
+        "",
+    ]
+    if style == "book":
+        class_name, module, build = _module_lines(trace)
+        if cfg.training:
+            mode = f"{module}.train()  # training mode: dropout acts"
+        else:
+            mode = f"{module}.eval()  # evaluation mode: dropout does nothing"
+        if cfg.context_length == num_tokens:
+            context_length = "context_length = inputs.shape[0]  # the mask covers every token"
+        else:
+            context_length = f"context_length = {cfg.context_length}"
+        body = [
+            f"from attention import {class_name}",
+            "",
+            *data,
+            f"seed = {cfg.seed}",
+            "d_in = inputs.shape[1]",
+            f"d_out = {cfg.d_out}",
+            context_length,
+            f"dropout = {cfg.dropout!r}",
+            f"qkv_bias = {cfg.qkv_bias!r}",
+            *build[:-1],
+            "",
+            "torch.manual_seed(seed)  # fixes the weights and the dropout mask",
+            build[-1],
+            mode,
+            "with torch.no_grad():",
+            f"    context_vecs = {module}(inputs.unsqueeze(0))  # a batch of one: (1, T, ·)",
+            "",
+        ]
+    else:
+        body = [
+            "from attention import AttentionConfig, trace_attention",
+            "",
+            *data,
+            "cfg = AttentionConfig(",
+            f"    d_out={cfg.d_out},",
+            f"    dropout={cfg.dropout!r},",
+            f"    seed={cfg.seed},",
+            f"    qkv_bias={cfg.qkv_bias!r},",
+            f"    training={cfg.training!r},",
+            f"    num_heads={cfg.num_heads},",
+            f"    variant={cfg.variant!r},",
+            *(
+                [f"    context_length={cfg.context_length},"]
+                if cfg.context_length != num_tokens
+                else []
+            ),
+            ")",
+            "trace = trace_attention(inputs, cfg)  # every step: trace.attn_weights, trace.context…",
+            "context_vecs = trace.output  # (1, T, ·): the layer's output",
+            "",
+        ]
+    footer = [
+        "print(context_vecs)",
+        "print(json.dumps(context_vecs[0].tolist()))  # full precision, for comparing",
+    ]
+    return "\n".join(header + body + footer) + "\n"
+
+
+# --- everything in one zip -----------------------------------------------------------------------
+
+
+def _readme(trace: AttentionTrace, files: Sequence[str]) -> str:
+    cfg = trace.config
+    lines = [
+        "Attention Lab export",
+        "====================",
+        "",
+        f"settings: seed={cfg.seed}, d_out={cfg.d_out}, dropout={cfg.dropout}, "
+        f"training={cfg.training}, qkv_bias={cfg.qkv_bias}, num_heads={cfg.num_heads}"
+        + (f", variant={cfg.variant}" if cfg.num_heads > 1 else ""),
+        f"torch {torch.__version__}; tokens: {trace.num_tokens}, d_in: {trace.d_in}, d_k: {trace.d_k}",
+        "",
+        "Each CSV: first column = row labels, first row = column labels.",
+        "Numbers read back as the same float32 values; -inf marks a hidden score.",
+        "A label starting with = + - @ is written with a leading ' (spreadsheet formula guard).",
+        "",
+        "Files, in the order of the forward pass:",
+    ]
+    for name in files:
+        lines.append(f"  {name:<28} {README_LINES.get(csv_field(name), '')}")
+    lines += [
+        "  trace.json                   the whole trace (null = -inf), tokens, settings",
+        "  reproduce_attention.py       the book's recipe: prints the same context vectors",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def export_files(
+    trace: AttentionTrace, tokens: Sequence[str], environment: dict[str, Any] | None = None
+) -> dict[str, str]:
+    """Every file of the export by name: the CSVs, README.txt, trace.json, reproduce_attention.py."""
+    files = trace_csv_files(trace, tokens)
+    result = {"README.txt": _readme(trace, list(files))}
+    result.update(files)
+    result["trace.json"] = trace_json(trace, tokens, environment)
+    result["reproduce_attention.py"] = reproduce_snippet(trace, tokens)
+    return result
+
+
+def export_zip(
+    trace: AttentionTrace, tokens: Sequence[str], environment: dict[str, Any] | None = None
+) -> bytes:
+    """One zip with every file of :func:`export_files` (CSVs with a UTF-8 byte-order mark).
+
+    The same trace always gives the same bytes (fixed file dates, fixed order).
+    """
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, text in export_files(trace, tokens, environment).items():
+            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            encoding = CSV_ENCODING if name.endswith(".csv") else "utf-8"
+            archive.writestr(info, text.encode(encoding))
+    return buffer.getvalue()

@@ -1,0 +1,105 @@
+"""Real-browser tests of the pages “Embeddings” (uploads) and “One query, by hand” (numbers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from playwright.sync_api import expect
+
+from attention import AttentionConfig, trace_attention
+from attention.examples import BOOK_EMBEDDINGS
+from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+from viz.one_query import number, vector
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+WAIT_MS = 60_000
+BOOK_SENTENCE = "Your journey starts with one step"
+
+
+@pytest.fixture(scope="module")
+def frame_loaded(streamlit_server: str, browser: Browser) -> str:
+    """Open ``/`` once so the server has run ``app.py`` (and ``st.navigation``) before.
+
+    Work-around: on a fresh server, Streamlit treats the first visit of ``/<page>`` as an old
+    ``pages/``-folder app and runs the page file without the frame.
+    """
+    context = browser.new_context()
+    warm = context.new_page()
+    open_app(warm, streamlit_server, "/")
+    context.close()
+    return streamlit_server
+
+
+def _sentence(page: Page) -> str:
+    box = page.locator("[data-testid='stSidebar'] [data-testid='stTextInput'] input").first
+    return box.input_value()
+
+
+def _upload(page: Page, path: Path) -> None:
+    page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(path))
+    wait_settled(page)
+
+
+def test_a_valid_csv_upload_changes_the_table(
+    page: Page, frame_loaded: str, tmp_path: Path
+) -> None:
+    open_app(page, frame_loaded, "/embeddings")
+    expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(1, timeout=WAIT_MS)
+    assert_no_exception(page)
+    assert _sentence(page) == BOOK_SENTENCE
+    csv_file = tmp_path / "animals.csv"
+    csv_file.write_text("token,x1,x2\ncat,0.1,0.2\ndog,0.3,-0.4\nfish,0.5,0.9\n", encoding="utf-8")
+    _upload(page, csv_file)
+    expect(page.get_by_text("Loaded the file: 3 tokens with d_in = 2.")).to_be_visible()
+    assert _sentence(page) == "cat dog fish"
+    chart = page.locator("[data-testid='stPlotlyChart']")
+    expect(chart.locator("text", has_text="fish").first).to_be_attached()
+    assert "text=cat+dog+fish" in page.url
+    assert_no_exception(page)
+
+
+def test_binary_junk_shows_an_error_and_keeps_the_table(
+    page: Page, frame_loaded: str, tmp_path: Path
+) -> None:
+    open_app(page, frame_loaded, "/embeddings")
+    expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(1, timeout=WAIT_MS)
+    junk = tmp_path / "junk.csv"
+    junk.write_bytes(bytes(range(256)) * 8)
+    _upload(page, junk)
+    alert = page.locator("[data-testid='stAlert']").filter(has_text="was not used")
+    expect(alert).to_have_count(1)
+    assert "not a text CSV file" in alert.inner_text()
+    assert "The table is unchanged" in alert.inner_text()
+    assert _sentence(page) == BOOK_SENTENCE
+    assert_no_exception(page)
+
+
+def test_one_query_page_shows_the_trace_numbers_of_a_chosen_query(
+    page: Page, frame_loaded: str
+) -> None:
+    open_app(page, frame_loaded, "/one_query?seed=7")
+    expect(page.locator("[data-testid='stTable']")).to_have_count(1, timeout=WAIT_MS)
+    assert_no_exception(page)
+    query_box = page.get_by_role("combobox", name="Query token (position: token)")
+    query_box.click()
+    page.get_by_role("option", name="4: with").click()
+    wait_settled(page)
+    expect(query_box).to_have_value("4: with")
+    assert_no_exception(page)
+
+    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=2, seed=7))
+    i = 3
+    # KaTeX keeps each formula's source in a MathML annotation: read what was typeset
+    latex = "\n".join(page.locator(".katex-mathml annotation").all_text_contents())
+    assert f"q^{{(4)}} &= {vector(trace.queries[0, i].tolist())}" in latex
+    assert f"&= {number(float(trace.attn_scores[0, i, 0]))}" in latex
+    assert f"&= {vector(trace.context[0, i].tolist())}" in latex
+    # the row table, as the page shows it (−, the real minus sign)
+    table = page.locator("[data-testid='stTable']").inner_text().replace("−", "-")
+    for weight in trace.attn_weights[0, i].tolist():
+        assert number(weight) in table
+    assert "masked" in table

@@ -1,0 +1,78 @@
+"""Real-browser tests of the pages “Masking two ways” and “Multi-head”."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from playwright.sync_api import Browser, Page
+
+BOOK_FUSED = ["0.3190", "0.4858", "0.2943", "0.3897", "0.2575", "0.4028"]
+BOOK_WRAPPER_FIRST_ROW = ["-0.4519", "0.2216", "0.4772", "0.1063"]
+WAIT_MS = 60_000
+
+
+@pytest.fixture(scope="module")
+def frame_loaded(streamlit_server: str, browser: Browser) -> str:
+    """Open ``/`` once, so that the server has run ``app.py`` (and ``st.navigation``) before.
+
+    Work-around: on a fresh server, Streamlit treats the first visit of ``/<page>`` as an old
+    ``pages/``-folder app and runs the page file without the frame (see
+    ``test_first_visit_of_a_page_url_runs_the_frame``). Remove when that test passes.
+    """
+    context = browser.new_context()
+    warm = context.new_page()
+    open_app(warm, streamlit_server, "/")
+    context.close()
+    return streamlit_server
+
+
+def _tables_text(page: Page) -> str:
+    return "\n".join(page.locator("[data-testid='stTable']").all_inner_texts())
+
+
+def test_masking_page_opens_with_both_methods(page: Page, frame_loaded: str) -> None:
+    open_app(page, frame_loaded, "/masking")
+    charts = page.locator("[data-testid='stPlotlyChart']")
+    expect(charts).to_have_count(
+        7, timeout=WAIT_MS
+    )  # the first run may start late on a busy machine
+    wait_settled(page)
+    assert_no_exception(page)
+    value = page.locator("[data-testid='stMetricValue']").first.inner_text()
+    assert re.fullmatch(r"\d\.\d\de[-+]\d\d", value.strip()), value
+
+
+def test_multi_head_shows_the_books_numbers(page: Page, frame_loaded: str) -> None:
+    open_app(page, frame_loaded, "/multi_head?heads=2")
+    fused_table = page.locator("[data-testid='stTable']").filter(has_text="0.4858")
+    expect(fused_table).to_have_count(1, timeout=WAIT_MS)
+    wait_settled(page)
+    assert_no_exception(page)
+    text = _tables_text(page)
+    for number in BOOK_FUSED + BOOK_WRAPPER_FIRST_ROW:
+        assert number in text, number
+    expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(2)  # one grid per class
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Streamlit runs pages/<name>.py without app.py on a fresh server's first visit of "
+    "/<name> (PagesManager.uses_pages_directory): the pages folder needs another name",
+)
+def test_first_visit_of_a_page_url_runs_the_frame(
+    page: Page, streamlit_factory: Callable[..., object]
+) -> None:
+    from tests.e2e.server import DEFAULT_APP
+
+    server = streamlit_factory(DEFAULT_APP)
+    open_app(page, server.url, "/multi_head?heads=2")  # type: ignore[attr-defined]
+    assert_no_exception(page)

@@ -1,0 +1,131 @@
+"""The page "Attention, step by step" in a real browser: numbers, links, editing, the slider.
+
+Expected numbers are computed here with ``trace_attention`` (or are the seed document's for the
+book's default) and read back from the page's text: the always-visible context table.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, quote, urlparse
+
+import torch
+from playwright.sync_api import Page, expect
+
+from attention import AttentionConfig, trace_attention
+from attention.examples import BOOK_EMBEDDINGS
+from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+
+SEED_DOCUMENT_CONTEXT = [
+    ["-0.4519", "0.2216"],
+    ["-0.5874", "0.0058"],
+    ["-0.6300", "-0.0632"],
+    ["-0.5675", "-0.0843"],
+    ["-0.5526", "-0.0981"],
+    ["-0.5299", "-0.1081"],
+]
+# Streamlit loads an element's code on first use and shows a skeleton meanwhile: on a busy machine
+# that can outlast Playwright's 5 s default for expect(), so first appearances get longer.
+APPEAR_MS = 60_000
+HEADER_HEIGHT = 35  # px: the data editor's header row and every data row are 35 px high
+ROW_HEIGHT = 35
+
+
+def context_numbers(page: Page) -> list[list[str]]:
+    """The context table (the page's first st.table): one list of cell texts per token."""
+    table = page.get_by_test_id("stTable").first
+    expect(table.locator("tbody tr").first).to_be_visible(timeout=APPEAR_MS)
+    rows = table.locator("tbody tr")
+    return [row.locator("td").all_inner_texts() for row in rows.all()]
+
+
+def expected_context(inputs: torch.Tensor, cfg: AttentionConfig) -> list[list[str]]:
+    context = trace_attention(inputs, cfg).context[0]  # (T, d_out)
+    return [[f"{v:.4f}" for v in row] for row in context.tolist()]
+
+
+def type_into_first_x1(page: Page, text: str) -> None:
+    """Edit row 1, column x1 of the embedding editor (a canvas grid) as a person would.
+
+    Click the last column (x3) of the first data row, move two cells left to x1 with the arrow
+    keys, type (typing on a selected cell opens its editor with what was typed), press Enter.
+    """
+    editor = page.get_by_test_id("stDataFrame").first
+    expect(editor.locator("canvas").first).to_be_visible(timeout=APPEAR_MS)
+    editor.scroll_into_view_if_needed()
+    box = editor.bounding_box()
+    assert box is not None
+    editor.click(position={"x": box["width"] - 25, "y": HEADER_HEIGHT + ROW_HEIGHT / 2})
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.type(text, delay=30)
+    page.keyboard.press("Enter")
+    wait_settled(page)
+
+
+def test_default_page_shows_the_seed_documents_context_vectors(
+    page: Page, streamlit_server: str
+) -> None:
+    open_app(page, streamlit_server, "/")
+    expect(page.get_by_role("heading", name="Attention, step by step")).to_be_visible(
+        timeout=APPEAR_MS
+    )
+    assert context_numbers(page) == SEED_DOCUMENT_CONTEXT
+    expect(page.get_by_role("tab", name="10 · Context")).to_be_visible(timeout=APPEAR_MS)
+    assert_no_exception(page)
+
+
+def test_a_link_with_settings_and_embeddings_shows_the_traces_numbers(
+    page: Page, streamlit_server: str
+) -> None:
+    rows = [[0.2, -0.1, 0.7], [0.5, 0.5, -0.3], [1.25, 0.0, 0.4], [-0.6, 0.9, 0.1]]
+    rows += [[0.33, 0.66, 0.99], [0.05, -0.8, 0.55]]
+    emb = ";".join(",".join(str(v) for v in row) for row in rows)
+    open_app(page, streamlit_server, f"/?seed=7&dropout=0.5&d_out=3&emb={quote(emb)}")
+    expected = expected_context(torch.tensor(rows), AttentionConfig(seed=7, dropout=0.5, d_out=3))
+    assert context_numbers(page) == expected
+    assert_no_exception(page)
+
+
+def test_editing_a_cell_updates_the_result_and_a_bad_value_is_named(
+    page: Page, streamlit_server: str
+) -> None:
+    open_app(page, streamlit_server, "/")
+    assert context_numbers(page) == SEED_DOCUMENT_CONTEXT
+
+    type_into_first_x1(page, "abc")
+    alert = page.get_by_test_id("stAlert").filter(has_text="abc")
+    expect(alert).to_be_visible(timeout=APPEAR_MS)
+    expect(alert).to_contain_text("Row 1")
+    expect(alert).to_contain_text("x1")
+    assert context_numbers(page) == SEED_DOCUMENT_CONTEXT  # the last valid numbers stay
+    assert_no_exception(page)
+
+    type_into_first_x1(page, "0.9")
+    expect(page.get_by_test_id("stAlert").filter(has_text="abc")).to_have_count(
+        0, timeout=APPEAR_MS
+    )
+    inputs = BOOK_EMBEDDINGS.clone()
+    inputs[0, 0] = 0.9
+    assert context_numbers(page) == expected_context(inputs, AttentionConfig())
+    assert "emb=0.9" in page.url
+    assert_no_exception(page)
+
+
+def test_moving_the_dropout_slider_updates_the_url_and_the_numbers(
+    page: Page, streamlit_server: str
+) -> None:
+    open_app(page, streamlit_server, "/")
+    slider = page.get_by_test_id("stSlider").filter(has_text="Dropout rate p")
+    thumb = slider.get_by_role("slider")
+    expect(thumb).to_be_visible(timeout=APPEAR_MS)
+    thumb.focus()
+    for _ in range(30):
+        page.keyboard.press("ArrowRight")
+    wait_settled(page)
+    expect(page).to_have_url(re.compile(r"dropout=0\.\d+"), timeout=APPEAR_MS)
+    dropout = float(parse_qs(urlparse(page.url).query)["dropout"][0])
+    assert dropout > 0
+    expected = expected_context(BOOK_EMBEDDINGS, AttentionConfig(dropout=dropout))
+    assert context_numbers(page) == expected
+    assert_no_exception(page)

@@ -1,0 +1,201 @@
+"""``python -m attention``: the seed document's run, its options, and clean failures.
+
+The real entry point runs in subprocesses (started together, since each pays torch's import
+time); the meaning of each option is also checked in-process through ``main(argv)``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import torch
+
+from attention import AttentionConfig, trace_attention
+from attention.__main__ import main
+from attention.examples import embed_words
+from tests.book_recipe import BOOK_BATCH
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+BOOK_NUMBERS = ["-0.4519", "0.2216", "-0.5874", "0.0058", "-0.6300", "-0.0632"]
+BOOK_NUMBERS += ["-0.5675", "-0.0843", "-0.5526", "-0.0981", "-0.5299", "-0.1081"]
+
+SUBPROCESS_RUNS: dict[str, list[str]] = {
+    "default": [],
+    "json": ["--json"],
+    "json_options": [
+        "--json",
+        *("--seed", "7", "--dropout", "0.5", "--d-out", "3"),
+        *("--heads", "2", "--variant", "wrapper", "--bias"),
+    ],
+    "bad_seed": ["--seed", "-1"],
+    "bad_dropout": ["--dropout", "2"],
+    "bad_heads": ["--heads", "3", "--d-out", "4"],
+    "bad_variant": ["--heads", "2", "--variant", "nope"],
+    "blank_text": ["--text", "   "],
+    "malformed_seed": ["--seed", "abc"],
+}
+
+
+@pytest.fixture(scope="module")
+def runs() -> dict[str, subprocess.CompletedProcess[str]]:
+    """Every ``python -m attention`` run above, started in parallel, by name."""
+
+    def run(argv: list[str]) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "attention", *argv],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+
+    with ThreadPoolExecutor(max_workers=len(SUBPROCESS_RUNS)) as pool:
+        futures = {name: pool.submit(run, argv) for name, argv in SUBPROCESS_RUNS.items()}
+        return {name: future.result() for name, future in futures.items()}
+
+
+def test_default_run_prints_the_seed_documents_output(
+    runs: dict[str, subprocess.CompletedProcess[str]],
+) -> None:
+    result = runs["default"]
+    assert result.returncode == 0, result.stderr
+    assert "context_length: 6" in result.stdout
+    assert "batch.shape: torch.Size([2, 6, 3])" in result.stdout
+    assert "torch.Size([2, 6, 2])" in result.stdout
+    context_part = result.stdout.split("context_vecs:")[1]
+    for number in BOOK_NUMBERS:
+        assert context_part.count(number) == 2, number  # both batch rows
+    assert result.stderr == ""
+
+
+def test_json_run_parses_and_its_context_vectors_are_the_trace(
+    runs: dict[str, subprocess.CompletedProcess[str]],
+) -> None:
+    result = runs["json"]
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    expected = trace_attention(BOOK_BATCH, AttentionConfig())
+    assert data["context_length"] == 6
+    assert data["shape"] == [2, 6, 2] and data["batch_shape"] == [2, 6, 3]
+    assert data["tokens"] == ["Your", "journey", "starts", "with", "one", "step"]
+    assert torch.equal(torch.tensor(data["context_vecs"]), expected.output)
+    assert data["trace"]["masked_scores"][0][0][1] is None
+
+
+def test_json_run_with_options_matches_the_trace_of_those_options(
+    runs: dict[str, subprocess.CompletedProcess[str]],
+) -> None:
+    result = runs["json_options"]
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    cfg = AttentionConfig(
+        d_out=3, seed=7, dropout=0.5, num_heads=2, variant="wrapper", qkv_bias=True
+    )
+    expected = trace_attention(BOOK_BATCH, cfg)
+    assert data["shape"] == [2, 6, 6]
+    assert torch.equal(torch.tensor(data["context_vecs"]), expected.output)
+    assert data["trace"]["config"]["seed"] == 7
+    assert data["trace"]["config"]["variant"] == "wrapper"
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("bad_seed", "-1"),
+        ("bad_dropout", "2.0"),
+        ("bad_heads", "3 heads"),
+        ("bad_variant", "'nope'"),
+        ("blank_text", "--text is empty"),
+        ("malformed_seed", "'abc'"),
+    ],
+)
+def test_bad_options_exit_2_with_a_message_and_no_traceback(
+    runs: dict[str, subprocess.CompletedProcess[str]], name: str, shown: str
+) -> None:
+    result = runs[name]
+    assert result.returncode == 2
+    assert shown in result.stderr
+    assert "error" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stdout == ""
+
+
+# --- options, in-process -----------------------------------------------------------------------
+
+
+def _json_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict:
+    assert main(["--json", *argv]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(
+    ("argv", "cfg"),
+    [
+        (["--seed", "7"], AttentionConfig(seed=7)),
+        (["--dropout", "0.5"], AttentionConfig(dropout=0.5)),
+        (["--dropout", "0.5", "--eval"], AttentionConfig(dropout=0.5, training=False)),
+        (["--d-out", "5"], AttentionConfig(d_out=5)),
+        (["--heads", "2", "--d-out", "4"], AttentionConfig(d_out=4, num_heads=2)),
+        (
+            ["--heads", "3", "--variant", "wrapper"],
+            AttentionConfig(num_heads=3, variant="wrapper"),
+        ),
+        (["--bias"], AttentionConfig(qkv_bias=True)),
+    ],
+    ids=["seed", "dropout", "eval", "d_out", "heads", "variant", "bias"],
+)
+def test_each_option_reaches_the_trace(
+    argv: list[str], cfg: AttentionConfig, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = _json_main(argv, capsys)
+    expected = trace_attention(BOOK_BATCH, cfg)
+    assert data["shape"] == list(expected.output.shape)
+    assert torch.equal(torch.tensor(data["context_vecs"]), expected.output)
+    assert data["trace"]["config"] == expected.config.to_dict()
+
+
+def test_eval_mode_ignores_dropout(capsys: pytest.CaptureFixture[str]) -> None:
+    with_eval = _json_main(["--dropout", "0.5", "--eval"], capsys)
+    without_dropout = _json_main([], capsys)
+    assert with_eval["context_vecs"] == without_dropout["context_vecs"]
+    assert "dropout_mask" not in with_eval["trace"]
+
+
+def test_text_option_embeds_the_words(capsys: pytest.CaptureFixture[str]) -> None:
+    data = _json_main(["--text", "the cat  sat"], capsys)
+    assert data["tokens"] == ["the", "cat", "sat"]
+    assert data["context_length"] == 3 and data["batch_shape"] == [2, 3, 3]
+    words = embed_words(["the", "cat", "sat"], 3)
+    expected = trace_attention(torch.stack((words, words)), AttentionConfig())
+    assert torch.equal(torch.tensor(data["context_vecs"]), expected.output)
+
+
+def test_text_option_prints_human_readable_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--text", "hello world"]) == 0
+    out = capsys.readouterr().out
+    assert "context_length: 2" in out and "torch.Size([2, 2, 2])" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "shown"),
+    [
+        (["--seed", "-1"], "seed must not be negative"),
+        (["--dropout", "2"], "dropout"),
+        (["--d-out", "0"], "d_out"),
+        (["--heads", "3", "--d-out", "4"], "divisible"),
+        (["--variant", "nope"], "'nope'"),
+        (["--text", "   "], "--text is empty"),
+    ],
+)
+def test_main_returns_2_and_explains_bad_options(
+    argv: list[str], shown: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("error: ") and shown in captured.err

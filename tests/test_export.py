@@ -1,0 +1,319 @@
+"""The export files (CSV, JSON, zip) and the "reproduce this" script, without Streamlit.
+
+The script is run for real, in a subprocess from the repository root, and the context vectors it
+prints are compared *bitwise* with the trace: the export is only useful if it reproduces exactly.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from attention import AttentionConfig, AttentionTrace, trace_attention
+from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
+from attention.export import (
+    MAX_EXPORT_CELLS,
+    attention_cells,
+    csv_field,
+    csv_file_names,
+    csv_safe,
+    export_files,
+    export_zip,
+    exportable,
+    float32_text,
+    matrix_csv,
+    reproduce_snippet,
+    trace_csv_file,
+    trace_csv_files,
+    trace_json,
+    trace_json_dict,
+)
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+TOKENS = list(BOOK_TOKENS)
+ONE_HEAD_FILES = [
+    "inputs.csv",
+    "W_query.csv",
+    "W_key.csv",
+    "W_value.csv",
+    "queries.csv",
+    "keys.csv",
+    "values.csv",
+    "attn_scores.csv",
+    "mask.csv",
+    "masked_scores.csv",
+    "scaled_scores.csv",
+    "attn_weights.csv",
+    "dropped_weights.csv",
+    "context.csv",
+]
+
+
+def book_trace(**changes: object) -> AttentionTrace:
+    return trace_attention(BOOK_EMBEDDINGS, AttentionConfig(**changes))  # type: ignore[arg-type]
+
+
+def read_csv(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+def body_values(rows: list[list[str]]) -> np.ndarray:
+    """The numeric part of a CSV (header row and label column removed), parsed as float32."""
+    return np.array([[float(cell) for cell in row[1:]] for row in rows[1:]], dtype=np.float32)
+
+
+# --- numbers and labels --------------------------------------------------------------------------
+
+
+def test_float32_text_is_short_for_the_book_values() -> None:
+    assert [float32_text(v) for v in BOOK_EMBEDDINGS[0].tolist()] == ["0.43", "0.15", "0.89"]
+    assert float32_text(float("-inf")) == "-inf"
+
+
+def test_float32_text_reads_back_as_the_same_float32_for_many_values() -> None:
+    generator = torch.Generator().manual_seed(0)
+    values = torch.cat(
+        [
+            torch.randn(5000, generator=generator),
+            torch.randn(2000, generator=generator) * 1e6,
+            torch.randn(2000, generator=generator) * 1e-6,
+            torch.tensor([0.0, -0.0, 1e-45, 3.4e38, -3.4e38]),
+        ]
+    )  # float32
+    texts = [float32_text(v) for v in values.tolist()]
+    back = torch.tensor([float(text) for text in texts], dtype=torch.float32)
+    assert torch.equal(back.view(torch.int32), values.view(torch.int32))  # every bit, -0.0 too
+
+
+@pytest.mark.parametrize(
+    ("label", "written"),
+    [
+        ("=HYPERLINK(1)", "'=HYPERLINK(1)"),
+        ("+1", "'+1"),
+        ("-2", "'-2"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\tx", "'\tx"),
+        ("Your", "Your"),
+        ("a=b", "a=b"),
+        ("猫", "猫"),
+    ],
+)
+def test_csv_safe_neutralises_formula_starts_only(label: str, written: str) -> None:
+    assert csv_safe(label) == written
+
+
+def test_matrix_csv_labels_rows_and_columns_and_guards_labels() -> None:
+    text = matrix_csv([[1.0, float("-inf")], [0.5, True]], ["=cmd", "b"], ["@x", "y"], "corner")
+    assert read_csv(text) == [
+        ["corner", "'@x", "y"],
+        ["'=cmd", "1.0", "-inf"],
+        ["b", "0.5", "1"],
+    ]
+
+
+# --- the CSV files -------------------------------------------------------------------------------
+
+
+def test_one_head_without_dropout_exports_every_step_in_order() -> None:
+    files = trace_csv_files(book_trace(), TOKENS)
+    assert list(files) == ONE_HEAD_FILES
+    assert csv_file_names(book_trace()) == ONE_HEAD_FILES
+
+
+def test_bias_and_dropout_add_their_files() -> None:
+    names = list(trace_csv_files(book_trace(dropout=0.5, qkv_bias=True), TOKENS))
+    for extra in ("b_query.csv", "b_key.csv", "b_value.csv", "dropout_mask.csv"):
+        assert extra in names
+    assert names.index("dropout_mask.csv") < names.index("dropped_weights.csv")
+    assert "dropout_mask.csv" not in trace_csv_files(
+        book_trace(dropout=0.5, training=False), TOKENS
+    )
+
+
+def test_every_csv_holds_the_trace_numbers_bitwise_with_token_labels() -> None:
+    trace = book_trace(dropout=0.3, seed=7, qkv_bias=True)
+    files = trace_csv_files(trace, TOKENS)
+    for name, field in [
+        ("inputs.csv", trace.inputs[0]),
+        ("W_query.csv", trace.W_query),
+        ("queries.csv", trace.queries[0]),
+        ("attn_scores.csv", trace.attn_scores[0]),
+        ("scaled_scores.csv", trace.scaled_scores[0]),
+        ("attn_weights.csv", trace.attn_weights[0]),
+        ("dropped_weights.csv", trace.dropped_weights[0]),
+        ("context.csv", trace.context[0]),
+    ]:
+        rows = read_csv(files[name])
+        assert np.array_equal(body_values(rows), field.numpy()), name
+    scores = read_csv(files["attn_scores.csv"])
+    assert scores[0] == ["query \\ key", *TOKENS]
+    assert [row[0] for row in scores[1:]] == TOKENS
+    assert read_csv(files["W_query.csv"])[0] == ["W_query", "q1", "q2"]
+    assert [row[0] for row in read_csv(files["W_query.csv"])[1:]] == ["x1", "x2", "x3"]
+    assert read_csv(files["b_query.csv"]) == [
+        ["b_query", "q1", "q2"],
+        ["bias", *(float32_text(v) for v in trace.b_query.tolist())],
+    ]
+
+
+def test_hidden_scores_are_written_minus_inf_and_masks_as_ones_and_zeros() -> None:
+    trace = book_trace(dropout=0.5)
+    files = trace_csv_files(trace, TOKENS)
+    masked = read_csv(files["masked_scores.csv"])
+    for i, row in enumerate(masked[1:]):
+        for j, cell in enumerate(row[1:]):
+            assert (cell == "-inf") == bool(trace.mask[i, j])
+    mask = read_csv(files["mask.csv"])
+    assert [[int(c) for c in row[1:]] for row in mask[1:]] == trace.mask.int().tolist()
+    keep = read_csv(files["dropout_mask.csv"])
+    assert [[int(c) for c in row[1:]] for row in keep[1:]] == trace.dropout_mask[0].int().tolist()
+
+
+def test_user_tokens_are_guarded_and_repeated_tokens_told_apart() -> None:
+    tokens = ["=1+1", "the", "@cat", "the", "-5", "+x"]
+    files = trace_csv_files(book_trace(), tokens)
+    header = read_csv(files["attn_weights.csv"])[0]
+    assert header == ["query \\ key", "'=1+1", "the", "'@cat", "the·2", "'-5", "'+x"]
+    labels = [row[0] for row in read_csv(files["inputs.csv"])[1:]]
+    assert labels == ["'=1+1", "the", "'@cat", "the·2", "'-5", "'+x"]
+
+
+def test_multi_head_exports_one_file_per_head() -> None:
+    fused = trace_csv_files(book_trace(d_out=4, num_heads=2), TOKENS)
+    assert "attn_weights_head1.csv" in fused and "attn_weights_head2.csv" in fused
+    assert {"W_out.csv", "b_out.csv", "output.csv", "context.csv"} <= set(fused)
+    trace = book_trace(num_heads=2, variant="wrapper", qkv_bias=True)
+    wrapper = trace_csv_files(trace, TOKENS)
+    assert "W_query_head2.csv" in wrapper and "b_value_head1.csv" in wrapper
+    assert "output.csv" not in wrapper  # the wrapper's output is its context
+    head2 = read_csv(wrapper["attn_weights_head2.csv"])
+    assert np.array_equal(body_values(head2), trace.attn_weights[0, 1].numpy())
+    assert csv_field("attn_weights_head2.csv") == "attn_weights"
+    assert csv_field("head_context_head1.csv") == "head_context"
+
+
+def test_one_file_can_be_written_alone() -> None:
+    trace = book_trace()
+    assert trace_csv_file(trace, TOKENS, "mask.csv") == trace_csv_files(trace, TOKENS)["mask.csv"]
+    with pytest.raises(KeyError):
+        trace_csv_file(trace, TOKENS, "nope.csv")
+
+
+def test_wrong_token_count_or_batch_is_refused() -> None:
+    with pytest.raises(ValueError, match="token labels"):
+        trace_csv_files(book_trace(), TOKENS[:3])
+    batch = trace_attention(torch.stack([BOOK_EMBEDDINGS, BOOK_EMBEDDINGS]))
+    with pytest.raises(ValueError, match="batch of one"):
+        reproduce_snippet(batch, TOKENS)
+
+
+def test_size_limit_counts_heads_times_tokens_squared() -> None:
+    assert attention_cells(book_trace(d_out=4, num_heads=2)) == 2 * 6 * 6
+    assert exportable(book_trace())
+    assert MAX_EXPORT_CELLS >= 512 * 512
+
+
+# --- JSON and zip --------------------------------------------------------------------------------
+
+
+def test_json_is_strict_and_holds_trace_tokens_settings_and_versions() -> None:
+    trace = book_trace(dropout=0.5, seed=9)
+    text = trace_json(trace, TOKENS, {"os": "Linux"})
+    data = json.loads(text, parse_constant=lambda name: pytest.fail(f"non-JSON constant {name}"))
+    assert data["tokens"] == TOKENS
+    assert data["torch_version"] == torch.__version__
+    assert data["settings"] == trace.config.to_dict()
+    assert data["environment"] == {"os": "Linux"}
+    assert data["context"] == trace.to_dict()["context"]
+    assert data["masked_scores"][0][0][1] is None  # −∞ is null
+    assert torch.equal(torch.tensor(data["context"], dtype=torch.float32), trace.context)
+    assert trace_json_dict(trace, TOKENS)["format"] == "attention-lab-trace"
+
+
+def test_zip_holds_every_file_with_a_bom_on_csvs_and_is_deterministic() -> None:
+    trace = book_trace(dropout=0.2)
+    data = export_zip(trace, TOKENS)
+    assert data == export_zip(trace, TOKENS)
+    files = export_files(trace, TOKENS)
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        assert archive.namelist() == list(files)
+        assert archive.read("attn_weights.csv").startswith(b"\xef\xbb\xbf")
+        assert archive.read("attn_weights.csv").decode("utf-8-sig") == files["attn_weights.csv"]
+        assert archive.read("reproduce_attention.py").decode() == reproduce_snippet(trace, TOKENS)
+        json.loads(archive.read("trace.json"))
+        readme = archive.read("README.txt").decode()
+    assert "dropout_mask.csv" in readme and "seed=123" in readme
+
+
+# --- the snippet, run for real -------------------------------------------------------------------
+
+
+def run_snippet(snippet: str) -> list[list[float]]:
+    """Run the script as ``python`` from the repository root; return its last (JSON) line."""
+    completed = subprocess.run(
+        [sys.executable, "-"],
+        input=snippet,
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize(
+    ("inputs", "tokens", "changes", "style"),
+    [
+        (BOOK_EMBEDDINGS, TOKENS, {}, "book"),
+        (BOOK_EMBEDDINGS, TOKENS, {"dropout": 0.5, "seed": 7, "qkv_bias": True}, "book"),
+        (BOOK_EMBEDDINGS, TOKENS, {"dropout": 0.5, "training": False}, "book"),
+        (BOOK_EMBEDDINGS, TOKENS, {"d_out": 4, "num_heads": 2, "dropout": 0.1}, "book"),
+        (BOOK_EMBEDDINGS, TOKENS, {"num_heads": 3, "variant": "wrapper", "seed": 5}, "book"),
+        (
+            torch.tensor([[0.1234567, -1e-7, 12345.678], [1 / 3, 2 / 3, -0.0]]),
+            ["it's", 'a\\"quote'],
+            {"dropout": 0.25, "seed": 2**53 - 1},
+            "book",
+        ),
+        (BOOK_EMBEDDINGS, ["猫", "=1", "@x", "x", "y", "z"], {"dropout": 0.4}, "trace"),
+    ],
+)
+def test_snippet_prints_the_trace_output_bitwise(
+    inputs: torch.Tensor, tokens: list[str], changes: dict[str, object], style: str
+) -> None:
+    trace = trace_attention(inputs, AttentionConfig(**changes))  # type: ignore[arg-type]
+    snippet = reproduce_snippet(trace, tokens, style=style)
+    compile(snippet, "reproduce_attention.py", "exec")
+    printed = torch.tensor(run_snippet(snippet), dtype=torch.float32)
+    assert torch.equal(printed, trace.output[0])
+
+
+def test_book_snippet_uses_the_books_recipe() -> None:
+    snippet = reproduce_snippet(book_trace(dropout=0.5, training=False), TOKENS)
+    for line in (
+        "torch.manual_seed(seed)",
+        "ca = CausalAttention(d_in, d_out, context_length, dropout, qkv_bias)",
+        "ca.eval()",
+        "context_vecs = ca(inputs.unsqueeze(0))",
+        "        [0.43, 0.15, 0.89],",
+        "dropout = 0.5",
+    ):
+        assert line in snippet
+    fused = reproduce_snippet(book_trace(d_out=4, num_heads=2), TOKENS)
+    assert (
+        "mha = MultiHeadAttention(d_in, d_out, context_length, dropout, num_heads, qkv_bias)"
+        in (fused)
+    )
+    with pytest.raises(ValueError, match="style"):
+        reproduce_snippet(book_trace(), TOKENS, style="nope")

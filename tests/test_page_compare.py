@@ -1,0 +1,122 @@
+"""Compare A/B page: B starts as A, B's controls change B, the differences are the traces'."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attention import AttentionConfig, trace_attention
+from attention.examples import BOOK_EMBEDDINGS
+from tests.apptest_support import HARNESS, figure_array, page_text, plotly_figures, run_page
+
+
+def _weights(**changes: object) -> np.ndarray:
+    cfg = AttentionConfig(**changes)  # type: ignore[arg-type]
+    return trace_attention(BOOK_EMBEDDINGS, cfg).dropped_weights[0].double().numpy()
+
+
+def _context(**changes: object) -> np.ndarray:
+    cfg = AttentionConfig(**changes)  # type: ignore[arg-type]
+    return trace_attention(BOOK_EMBEDDINGS, cfg).context[0].double().numpy()
+
+
+def _z(at: AppTest, key: str) -> np.ndarray:
+    return figure_array(plotly_figures(at)[key]["data"][0]["z"])
+
+
+def _metric(at: AppTest, label_start: str) -> str:
+    return next(m.value for m in at.metric if m.label.startswith(label_start))
+
+
+@pytest.fixture(scope="module")
+def default_run() -> AppTest:
+    return run_page("compare")
+
+
+def test_b_starts_as_a_copy_of_the_sidebar(default_run: AppTest) -> None:
+    at = default_run
+    assert not at.exception
+    assert at.session_state["compare_b_store"] == {
+        "seed": 123,
+        "dropout": 0.0,
+        "train": True,
+        "qkv_bias": False,
+        "d_out": 2,
+    }
+    assert at.number_input(key="compare_b_seed").value == 123
+    assert "B has the same settings as A" in page_text(at)
+    assert _metric(at, "largest |B − A| of the weights") == "0.0000"
+    assert np.allclose(_z(at, "compare_weights_a"), _weights())
+    assert np.allclose(_z(at, "compare_weights_diff"), 0.0)
+    # the book's context vectors for seed 123 (REFERENCE.md)
+    assert np.allclose(_z(at, "compare_context_a")[0], [-0.4519, 0.2216], atol=1e-4)
+
+
+def test_changing_b_seed_changes_the_difference() -> None:
+    at = run_page("compare", {"seed": "7"})
+    at.number_input(key="compare_b_seed").set_value(8).run()
+    assert not at.exception
+    expected = _weights(seed=8) - _weights(seed=7)
+    assert np.allclose(_z(at, "compare_weights_b"), _weights(seed=8))
+    assert np.allclose(_z(at, "compare_weights_diff"), expected, atol=1e-6)
+    assert _metric(at, "largest |B − A| of the weights") == f"{np.abs(expected).max():.4f}"
+    context_diff = _context(seed=8) - _context(seed=7)
+    assert np.allclose(_z(at, "compare_context_diff"), context_diff, atol=1e-6)
+    assert "B differs from A in: seed." in page_text(at)
+    assert at.session_state["compare_b_store"]["seed"] == 8
+
+
+def test_dropout_preset_turns_dropout_on_in_b() -> None:
+    at = run_page("compare")
+    at.button(key="compare_preset_dropout").click().run()
+    assert not at.exception
+    assert at.slider(key="compare_b_dropout").value == 0.5
+    assert np.allclose(_z(at, "compare_weights_b"), _weights(dropout=0.5))
+    assert np.allclose(_z(at, "compare_weights_diff"), _weights(dropout=0.5) - _weights())
+    # and back: B = A
+    at.button(key="compare_preset_copy").click().run()
+    assert at.slider(key="compare_b_dropout").value == 0.0
+    assert np.allclose(_z(at, "compare_weights_diff"), 0.0)
+
+
+def test_seed_and_bias_presets_change_one_setting() -> None:
+    at = run_page("compare", {"seed": "5"})
+    at.button(key="compare_preset_seed").click().run()
+    assert at.session_state["compare_b_store"]["seed"] == 6
+    at.button(key="compare_preset_bias").click().run()
+    store = at.session_state["compare_b_store"]
+    assert (store["seed"], store["qkv_bias"]) == (5, True)
+    assert np.allclose(_z(at, "compare_weights_b"), _weights(seed=5, qkv_bias=True))
+
+
+def test_different_widths_are_shown_side_by_side_not_subtracted() -> None:
+    at = run_page("compare")
+    at.slider(key="compare_b_d_out").set_value(3).run()
+    assert not at.exception
+    assert any("cannot be subtracted" in w.value for w in at.warning)
+    figures = plotly_figures(at)
+    assert "compare_context_diff" not in figures
+    assert figure_array(figures["compare_context_b"]["data"][0]["z"]).shape == (6, 3)
+    assert np.allclose(_z(at, "compare_context_b"), _context(d_out=3))
+
+
+def test_b_controls_are_restored_from_the_store_after_leaving_the_page() -> None:
+    # Streamlit drops an undrawn widget's state when another page runs; the store survives.
+    at = AppTest.from_file(HARNESS, default_timeout=60)
+    at.session_state["harness_page"] = "compare"
+    stored = {"seed": 99, "dropout": 0.25, "train": True, "qkv_bias": True, "d_out": 2}
+    at.session_state["compare_b_store"] = stored
+    at.run()
+    assert not at.exception
+    assert at.number_input(key="compare_b_seed").value == 99
+    assert at.checkbox(key="compare_b_qkv_bias").value is True
+    assert np.allclose(_z(at, "compare_weights_b"), _weights(seed=99, dropout=0.25, qkv_bias=True))
+
+
+def test_compare_page_in_chinese() -> None:
+    at = run_page("compare", {"lang": "zh"})
+    assert not at.exception
+    text = page_text(at)
+    assert "A/B 对比" in text and "哪些设置不同" in text and "上下文向量" in text
+    assert any(m.label == "权重的最大 |B − A|" for m in at.metric)

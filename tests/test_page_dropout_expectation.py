@@ -1,0 +1,77 @@
+"""Dropout in expectation page: the experiment runs on the trace's weights with the right p."""
+
+from __future__ import annotations
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from attention import AttentionConfig, trace_attention
+from attention.examples import BOOK_EMBEDDINGS
+from attention.experiments import dropout_average, dropout_average_error
+from tests.apptest_support import figure_array, page_text, plotly_figures, run_page
+
+
+def _metrics(at: AppTest) -> list[str]:
+    return [m.value for m in at.metric]
+
+
+def _book_weights(**changes: object):  # noqa: ANN202 - a test helper
+    cfg = AttentionConfig(**changes)  # type: ignore[arg-type]
+    return trace_attention(BOOK_EMBEDDINGS, cfg).attn_weights[0]
+
+
+def test_without_dropout_the_page_offers_its_own_p() -> None:
+    at = run_page("dropout_expectation")
+    assert not at.exception
+    assert any("nothing to average" in info.value for info in at.info)
+    assert at.slider(key="dropout_expectation_p").value == 0.5
+    weights = _book_weights()
+    curve = dropout_average_error(weights, 0.5, 2000, seed=123)
+    figure = plotly_figures(at)["dropout_expectation_curve"]
+    assert figure["layout"]["xaxis"]["type"] == "log"
+    assert np.allclose(figure_array(figure["data"][0]["y"]), curve["rms_error"].numpy())
+    assert _metrics(at)[0] == f"{curve['slope']:.3f}".replace("-", "−")
+    true_z = figure_array(plotly_figures(at)["dropout_expectation_true"]["data"][0]["z"])
+    assert np.allclose(true_z, weights.double().numpy())
+    average_z = figure_array(plotly_figures(at)["dropout_expectation_average"]["data"][0]["z"])
+    assert np.allclose(average_z, dropout_average(weights, 0.5, 100, seed=123).numpy())
+
+
+def test_changing_p_and_n_changes_the_results() -> None:
+    at = run_page("dropout_expectation")
+    before = _metrics(at)
+    at.slider(key="dropout_expectation_p").set_value(0.2).run()
+    assert not at.exception
+    after_p = _metrics(at)
+    assert after_p != before
+    at.select_slider(key="dropout_expectation_n").set_value(1).run()
+    assert not at.exception
+    assert _metrics(at)[1] != after_p[1]
+    average_z = figure_array(plotly_figures(at)["dropout_expectation_average"]["data"][0]["z"])
+    single = dropout_average(_book_weights(), 0.2, 1, seed=123).numpy()
+    assert np.allclose(average_z, single)  # N = 1 is one dropout draw
+    assert "N = 1 is a single dropout draw" in page_text(at)
+
+
+def test_sidebar_dropout_is_used_when_it_acts() -> None:
+    at = run_page("dropout_expectation", {"dropout": "0.3", "seed": "7"})
+    assert not at.exception
+    assert any("p = 0.3" in info.value for info in at.info)
+    assert not [s for s in at.slider if s.key == "dropout_expectation_p"]
+    curve = dropout_average_error(_book_weights(dropout=0.3, seed=7), 0.3, 2000, seed=7)
+    figure = plotly_figures(at)["dropout_expectation_curve"]
+    assert np.allclose(figure_array(figure["data"][2]["y"]), curve["reference"].numpy())
+
+
+def test_eval_mode_is_explained() -> None:
+    at = run_page("dropout_expectation", {"dropout": "0.3", "train": "false"})
+    assert not at.exception
+    assert any("evaluation mode" in info.value for info in at.info)
+
+
+def test_dropout_expectation_page_in_chinese() -> None:
+    at = run_page("dropout_expectation", {"lang": "zh"})
+    assert not at.exception
+    text = page_text(at)
+    assert "Dropout 的期望" in text and "蒙特卡洛" in text
+    assert at.slider(key="dropout_expectation_p").label == "Dropout 比率 p（本页）"

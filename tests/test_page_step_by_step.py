@@ -1,0 +1,186 @@
+"""The page "Attention, step by step", run in the app frame with AppTest.
+
+Every number asserted here comes from ``trace_attention`` (or, for the book's default, from the
+seed document's printed output): the page must show the trace's numbers, never its own.
+"""
+
+from __future__ import annotations
+
+import json
+
+import torch
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+from streamlit.testing.v1 import AppTest
+
+from attention import AttentionConfig, trace_attention
+from attention.examples import BOOK_EMBEDDINGS
+from tests.apptest_support import page_text, run_page
+from ui.markdown_text import escape_markdown
+
+SEED_DOCUMENT_CONTEXT = [
+    ["-0.4519", "0.2216"],
+    ["-0.5874", "0.0058"],
+    ["-0.6300", "-0.0632"],
+    ["-0.5675", "-0.0843"],
+    ["-0.5526", "-0.0981"],
+    ["-0.5299", "-0.1081"],
+]
+
+
+def shown_context(at: AppTest) -> list[list[str]]:
+    """The always-visible context table (the page's first table), as its text cells."""
+    return at.table[0].value.to_numpy().tolist()
+
+
+def expected_context(inputs: torch.Tensor, cfg: AttentionConfig) -> list[list[str]]:
+    context = trace_attention(inputs, cfg).context[0]  # (T, d_out)
+    return [[f"{v:.4f}" for v in row] for row in context.tolist()]
+
+
+def expander_table(at: AppTest, label: str) -> list[list[str]]:
+    (box,) = [e for e in at.expander if e.label == label]
+    return box.table[0].value.to_numpy().tolist()
+
+
+def edit_cells(at: AppTest, edited_rows: dict[str, dict[str, str]]) -> AppTest:
+    """Send an edit of the embedding editor exactly as the browser does, then rerun.
+
+    The browser sends a data editor's edits as one JSON string widget value (edited, added and
+    deleted rows); Streamlit then calls the editor's ``on_change``. AppTest has no setter for a
+    data editor, so the test adds that widget value to the states of the other widgets.
+    """
+    editor = at.data_editor[0]
+    states = at._tree.get_widget_states()
+    delta = {"edited_rows": edited_rows, "added_rows": [], "deleted_rows": []}
+    states.widgets.append(WidgetState(id=editor.proto.id, string_value=json.dumps(delta)))
+    return at._run(states)
+
+
+def test_default_page_shows_the_seed_documents_context_vectors() -> None:
+    at = run_page("step")
+    assert not at.exception
+    assert not at.error and not at.warning
+    assert shown_context(at) == SEED_DOCUMENT_CONTEXT
+    assert [tab.label for tab in at.tabs][0] == "1 · Embeddings" and len(at.tabs) == 10
+    text = page_text(at)
+    assert "seed 123" in text and "d_out = 2" in text and "6 tokens" in text
+    assert "register_buffer" in text and "state_dict" in text
+    assert "√d_k = 1.4142" in text
+    assert "Row sums, `attn_weights.sum(-1)`: 1.0000, 1.0000" in text
+    assert any("does nothing" in info.value and "p = 0" in info.value for info in at.info)
+
+
+def test_dropout_slider_shows_the_traces_dropped_weights_and_context() -> None:
+    at = run_page("step")
+    at.slider(key="dropout").set_value(0.5).run()
+    assert not at.exception
+    cfg = AttentionConfig(dropout=0.5)
+    trace = trace_attention(BOOK_EMBEDDINGS, cfg)
+    assert shown_context(at) == expected_context(BOOK_EMBEDDINGS, cfg)
+    assert shown_context(at) != SEED_DOCUMENT_CONTEXT
+
+    dropped = trace.dropped_weights[0]  # (6, 6)
+    sums = dropped.sum(-1)  # (6,): rows no longer sum to 1
+    expected = [
+        [f"{v:.4f}" for v in row] + [f"{s:.4f}"]
+        for row, s in zip(dropped.tolist(), sums.tolist(), strict=True)
+    ]
+    assert expander_table(at, "Numbers of dropped_weights as a table") == expected
+    keep = trace.dropout_mask[0]
+    assert expander_table(at, "Numbers of dropout_mask as a table") == [
+        ["1" if kept else "0" for kept in row] for row in keep.tolist()
+    ]
+    visible = ~trace.mask
+    kept = int((keep & visible).sum())
+    text = page_text(at)
+    assert "kept weights × 2.0" in text
+    assert f"{kept} were kept and {21 - kept} dropped" in text
+    assert ", ".join(f"{s:.4f}" for s in sums.tolist()) in text
+    assert not any("does nothing" in info.value for info in at.info)
+
+
+def test_eval_mode_says_dropout_does_nothing_and_uses_every_weight() -> None:
+    at = run_page("step", {"dropout": "0.5", "train": "false"})
+    assert not at.exception
+    notes = [info.value for info in at.info]
+    assert any("does nothing" in note and "eval mode" in note for note in notes), notes
+    assert shown_context(at) == SEED_DOCUMENT_CONTEXT  # eval: dropout is the identity
+    assert "eval mode (dropout does nothing)" in page_text(at)
+
+
+def test_url_settings_and_embeddings_show_the_traces_numbers() -> None:
+    rows = [[0.1, -0.2, 0.3], [0.5, 0.4, -0.6], [1.5, 0.0, 0.25], [-1, 2, 0.5], [0.3, 0.3, 0.3]]
+    rows.append([0.9, -0.8, 0.7])
+    emb = ";".join(",".join(str(v) for v in row) for row in rows)
+    at = run_page("step", {"seed": "7", "dropout": "0.5", "d_out": "3", "emb": emb})
+    assert not at.exception and not at.warning
+    cfg = AttentionConfig(seed=7, dropout=0.5, d_out=3)
+    assert shown_context(at) == expected_context(torch.tensor(rows), cfg)
+    assert at.table[0].value.columns.tolist() == ["z1", "z2", "z3"]
+
+
+def test_a_bad_cell_names_the_cell_and_keeps_the_last_valid_context() -> None:
+    at = run_page("step")
+    edit_cells(at, {"0": {"x1": "abc"}})
+    assert not at.exception
+    errors = [error.value for error in at.error]
+    assert len(errors) == 1
+    assert "Row 1" in errors[0] and "x1" in errors[0] and "abc" in errors[0]
+    assert shown_context(at) == SEED_DOCUMENT_CONTEXT  # the last valid table's numbers
+
+    edit_cells(at, {"0": {"x1": "0.5"}})
+    assert not at.error
+    inputs = BOOK_EMBEDDINGS.clone()
+    inputs[0, 0] = 0.5
+    assert shown_context(at) == expected_context(inputs, AttentionConfig())
+    assert at.query_params["emb"].startswith("0.5,0.15,0.89;")
+
+
+def test_chinese_page_has_chinese_headings() -> None:
+    at = run_page("step", {"lang": "zh"})
+    assert not at.exception
+    assert at.title[0].value == "注意力，一步一步"
+    headings = [subheader.value for subheader in at.subheader]
+    assert "输入：嵌入向量表 X" in headings and "输出：上下文向量" in headings
+    assert "第 5 步 · 因果掩码" in headings and "第 10 步 · 上下文向量" in headings
+    assert [tab.label for tab in at.tabs][9] == "10 · 上下文向量"
+    assert "缓冲区" in page_text(at)
+    assert shown_context(at) == SEED_DOCUMENT_CONTEXT
+
+
+def test_token_labels_are_escaped_in_the_context_table() -> None:
+    at = run_page("step", {"text": "**bold** [a](http://x.org) <i>z</i>"})
+    assert not at.exception
+    index = at.table[0].value.index.tolist()
+    assert index == [escape_markdown(w) for w in ("**bold**", "[a](http://x.org)", "<i>z</i>")]
+    assert all("**bold**" not in heading.value for heading in at.subheader)
+
+
+def test_all_steps_toggle_puts_every_step_on_one_page() -> None:
+    at = run_page("step")
+    at.toggle(key="step_all").set_value(True).run()
+    assert not at.exception
+    assert len(at.tabs) == 0
+    headings = [subheader.value for subheader in at.subheader]
+    assert [h for h in headings if h.startswith("Step ")] == [
+        h for h in headings if h.split(" · ")[0] in {f"Step {n}" for n in range(1, 11)}
+    ]
+    assert sum(h.startswith("Step ") for h in headings) == 10
+
+
+def test_bias_heads_and_wide_outputs_render() -> None:
+    at = run_page("step", {"qkv_bias": "true", "heads": "2", "d_out": "8"})
+    assert not at.exception and not at.error
+    text = page_text(at)
+    assert "qkv_bias is on" in text
+    assert "number of heads (2)" in text
+    assert any("b_q" in latex.value for latex in at.latex)
+    cfg = AttentionConfig(qkv_bias=True, d_out=8)
+    assert shown_context(at) == expected_context(BOOK_EMBEDDINGS, cfg)
+
+
+def test_sixty_tokens_run_and_list_every_context_row() -> None:
+    words = " ".join(f"w{i}" for i in range(60))
+    at = run_page("step", {"text": words, "dropout": "0.2"})
+    assert not at.exception and not at.error
+    assert len(shown_context(at)) == 60

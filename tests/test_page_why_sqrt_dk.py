@@ -1,0 +1,61 @@
+"""Why √d_k page: the toggle and d_k change the example row; the trace's variances are shown."""
+
+from __future__ import annotations
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from attention import AttentionConfig, trace_attention
+from attention.examples import BOOK_EMBEDDINGS
+from attention.experiments import saturation_example_row, score_variance, softmax_saturation
+from tests.apptest_support import figure_array, page_text, plotly_figures, run_page
+
+
+def _row_heights(at: AppTest) -> np.ndarray:
+    return figure_array(plotly_figures(at)["why_sqrt_dk_row"]["data"][0]["y"])
+
+
+def _metric(at: AppTest, label_start: str) -> str:
+    return next(m.value for m in at.metric if m.label.startswith(label_start))
+
+
+def test_default_view_shows_the_scaled_row_and_both_curves() -> None:
+    at = run_page("why_sqrt_dk")
+    assert not at.exception
+    expected = saturation_example_row(64, 8, seed=123, scaled=True)
+    assert np.allclose(_row_heights(at), expected["weights"].numpy())
+    curves = plotly_figures(at)["why_sqrt_dk_curves"]["data"]
+    unscaled = softmax_saturation([2**i for i in range(10)], 8, 123, scaled=False)
+    raw_entropy = next(c for c in curves if c["name"] == "no scaling")
+    assert np.allclose(figure_array(raw_entropy["y"]), unscaled["mean_entropy"])
+    assert "no causal mask" in page_text(at).lower()
+
+
+def test_turning_scaling_off_and_raising_d_k_saturates_the_row() -> None:
+    at = run_page("why_sqrt_dk")
+    scaled_max = float(_metric(at, "largest weight"))
+    at.toggle(key="why_sqrt_dk_scaled").set_value(False).run()
+    at.select_slider(key="why_sqrt_dk_dk").set_value(512).run()
+    assert not at.exception
+    expected = saturation_example_row(512, 8, seed=123, scaled=False)
+    assert np.allclose(_row_heights(at), expected["weights"].numpy())
+    assert float(_metric(at, "largest weight")) > max(scaled_max, 0.95)
+
+
+def test_trace_variances_are_the_traces_own() -> None:
+    at = run_page("why_sqrt_dk", {"d_out": "4", "seed": "9"})
+    assert not at.exception
+    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=4, seed=9))
+    raw = score_variance(trace.attn_scores[0], trace.mask)
+    scaled = score_variance(trace.scaled_scores[0], trace.mask)
+    assert _metric(at, "d_k of the trace") == "4"
+    assert _metric(at, "variance of raw scores") == f"{raw:.6f}"
+    assert _metric(at, "variance of scaled scores") == f"{scaled:.6f}"
+
+
+def test_why_sqrt_dk_page_in_chinese() -> None:
+    at = run_page("why_sqrt_dk", {"lang": "zh"})
+    assert not at.exception
+    text = page_text(at)
+    assert "为什么除以 √d_k？" in text and "饱和" in text
+    assert at.toggle(key="why_sqrt_dk_scaled").label == "除以 √d_k"

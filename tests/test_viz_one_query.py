@@ -1,0 +1,237 @@
+"""viz.one_query: the written-out formulas carry the trace's numbers; the figures draw them."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from attention import AttentionConfig, trace_attention
+from attention.by_hand import dot_product_terms, softmax_by_hand, weighted_value_terms
+from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
+from viz.one_query import (
+    MAX_ARROWS,
+    context_latex,
+    dot_product_latex,
+    dropout_latex,
+    number,
+    scale_latex,
+    score_row_latex,
+    softmax_latex,
+    value_vectors_figure,
+    vector,
+    vectors_latex,
+    weights_bar_figure,
+)
+
+
+@pytest.fixture(scope="module")
+def trace():
+    return trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=2, seed=123))
+
+
+def test_number_has_four_decimals_and_no_negative_zero() -> None:
+    assert number(0.12345678) == "0.1235"
+    assert number(-0.5) == "-0.5000"
+    assert number(-0.00001) == "0.0000"
+    assert number(float("-inf")) == r"-\infty"
+    assert vector([0.43, -0.15]) == r"\left(0.4300,\ -0.1500\right)"
+
+
+def test_vectors_and_dot_product_show_the_trace_numbers(trace) -> None:
+    i, j = 1, 0  # q^(2) (journey) and k^(1) (Your), as in the book
+    query, key = trace.queries[0, i], trace.keys[0, j]
+    latex = vectors_latex(2, 1, query.tolist(), key.tolist())
+    assert f"q^{{(2)}} &= {vector(query.tolist())}" in latex
+    assert f"k^{{(1)}} &= {vector(key.tolist())}" in latex
+    terms = dot_product_terms(query, key)
+    score = float(trace.attn_scores[0, i, j])
+    latex = dot_product_latex(2, 1, query.tolist(), key.tolist(), terms.tolist(), score)
+    assert latex.startswith(r"\begin{aligned}\omega_{2,1} &= q^{(2)} \cdot k^{(1)}")
+    for a, b in zip(query.tolist(), key.tolist(), strict=True):
+        assert f"({number(a)})({number(b)})" in latex
+    for term in terms.tolist():
+        assert number(term) in latex
+    assert latex.endswith(f"&= {number(score)}" + r"\end{aligned}")
+
+
+def test_long_dot_products_wrap_and_use_a_sum_sign() -> None:
+    query, key = [0.1] * 8, [0.2] * 8
+    latex = dot_product_latex(3, 1, query, key, [0.02] * 8, 0.16)
+    assert r"\sum_{m=1}^{8}" in latex
+    assert latex.count(r"\\") >= 6  # several lines, none too wide for half a page
+
+
+def test_score_row_marks_the_future_as_minus_infinity(trace) -> None:
+    row = trace.masked_scores[0, 1].tolist()
+    hidden = trace.mask[1].tolist()
+    latex = score_row_latex(2, row, hidden)
+    assert latex.count(r"-\infty") == 4
+    assert number(row[0]) in latex and number(row[1]) in latex
+
+
+def test_long_rows_wrap_and_stop_with_dots() -> None:
+    latex = score_row_latex(20, [0.5] * 20, [False] * 20)
+    assert r"\dots" in latex
+    assert latex.count("0.5000") == 12
+
+
+def test_scale_divides_by_sqrt_dk(trace) -> None:
+    i, j = 1, 0
+    latex = scale_latex(
+        2,
+        1,
+        float(trace.masked_scores[0, i, j]),
+        trace.d_k,
+        float(trace.scaled_scores[0, i, j]),
+        trace.scaled_scores[0, i].tolist(),
+        trace.mask[i].tolist(),
+        False,
+    )
+    assert r"\sqrt{2}" in latex and "1.4142" in latex
+    assert f"= {number(float(trace.scaled_scores[0, i, j]))}" in latex
+
+
+def test_softmax_writes_every_exp_their_sum_and_the_trace_weight(trace) -> None:
+    i, j = 2, 1  # query 3 (starts), key 2
+    scaled = trace.scaled_scores[0, i]
+    hidden = trace.mask[i]
+    steps = softmax_by_hand(scaled, hidden)
+    weight = float(trace.attn_weights[0, i, j])
+    latex = softmax_latex(
+        3, 2, scaled.tolist(), hidden.tolist(), steps.exps.tolist(), steps.total, 0.0, weight
+    )
+    for index in range(3):
+        assert f"e^{{{number(float(scaled[index]))}}}" in latex
+        assert number(float(steps.exps[index])) in latex
+    assert f"{{{number(steps.total)}}} = {number(weight)}" in latex
+
+
+def test_softmax_of_a_masked_key_is_zero(trace) -> None:
+    steps = softmax_by_hand(trace.scaled_scores[0, 0], trace.mask[0])
+    latex = softmax_latex(
+        1, 4, trace.scaled_scores[0, 0].tolist(), trace.mask[0].tolist(), steps.exps.tolist(),
+        steps.total, 0.0, 0.0,
+    )  # fmt: skip
+    assert r"e^{-\infty}" in latex and latex.endswith(r"= 0\end{aligned}")
+
+
+def test_softmax_with_a_shift_says_so() -> None:
+    latex = softmax_latex(2, 1, [100.0, 99.0], [False, False], [1.0, 0.3679], 1.3679, 100.0, 0.7311)
+    assert r"m &= \max_j s_{2,j} = 100.0000" in latex
+    assert "e^{0.0000}" in latex and "e^{-1.0000}" in latex
+
+
+def test_dropout_kept_and_dropped() -> None:
+    kept = dropout_latex(2, 1, 0.4833, True, 0.5, 2.0, 0.9666)
+    assert r"\frac{1}{1 - 0.50}" in kept and "0.4833 \\times 2.0000 = 0.9666" in kept
+    assert dropout_latex(2, 1, 0.4833, False, 0.5, 2.0, 0.0) == r"\alpha'_{2,1} = 0"
+
+
+def test_context_is_written_as_the_weighted_sum_of_the_trace(trace) -> None:
+    i = 1
+    weights = trace.dropped_weights[0, i].tolist()
+    values = trace.values[0].tolist()
+    context = trace.context[0, i].tolist()
+    latex = context_latex(2, weights, values, trace.mask[i].tolist(), context, primed=False)
+    assert latex.count(r"\underbrace") == 2  # only the visible keys 1 and 2
+    for index in range(2):
+        assert f"{number(weights[index])} \\times" in latex
+        assert vector(values[index]) in latex
+    assert latex.endswith(f"&= {vector(context)}" + r"\end{aligned}")
+    assert vector(context) == r"\left(-0.5874,\ 0.0058\right)"  # the book's row 2, seed 123
+
+
+def test_latex_gets_no_token_text() -> None:
+    """Formulas are built from numbers and positions only: no parameter takes a token."""
+    latex = context_latex(1, [1.0], [[0.1, 0.2]], [False], [0.1, 0.2])
+    assert re.fullmatch(r"[\\a-zA-Z0-9{}()\[\]^_&=+.,\-' \u2032≤]*", latex.replace("\\ ", " "))
+
+
+def test_value_vectors_figure_draws_arrows_weighted_and_the_context(trace) -> None:
+    i = 2
+    weights = trace.dropped_weights[0, i]
+    values = trace.values[0]
+    hidden = trace.mask[i].tolist()
+    figure = value_vectors_figure(
+        values.numpy(),
+        weights.tolist(),
+        hidden,
+        trace.context[0, i].tolist(),
+        BOOK_TOKENS,
+        3,
+        terms=weighted_value_terms(weights, values).numpy(),
+        texts={"context": "context vector", "title": "<b>t</b>"},
+    )
+    arrows = figure.data[: len(BOOK_TOKENS)]
+    widths = [trace_.line.width for trace_ in arrows]
+    visible_weights = weights[:3].tolist()
+    order = np.argsort(visible_weights)
+    assert list(np.argsort(widths[:3])) == list(order), "line width grows with the weight"
+    for index, arrow in enumerate(arrows):
+        assert list(arrow.x) == [0.0, pytest.approx(float(values[index, 0]))]
+        if hidden[index]:
+            assert arrow.line.dash == "dot" and arrow.showlegend is False
+            assert arrow.text[1] == ""
+        else:
+            assert arrow.line.dash == "solid"
+    path = figure.data[len(BOOK_TOKENS)]
+    assert path.x[-1] == pytest.approx(float(trace.context[0, i, 0]), abs=1e-6)
+    assert path.y[-1] == pytest.approx(float(trace.context[0, i, 1]), abs=1e-6)
+    context = figure.data[-1]
+    assert "context vector" in context.name
+    assert context.x[1] == pytest.approx(float(trace.context[0, i, 0]))
+    assert figure.layout.title.text == "&lt;b&gt;t&lt;/b&gt;"
+    assert "weight" in arrows[0].hovertemplate or "%{customdata[0]}" in arrows[0].hovertemplate
+
+
+def test_value_vectors_figure_escapes_tokens() -> None:
+    figure = value_vectors_figure(
+        [[0.1, 0.2], [0.3, 0.4]], [1.0, 0.0], [False, True], [0.1, 0.2], ["<b>x</b>", "y"], 1
+    )
+    first = figure.data[0]
+    assert "&lt;b&gt;x&lt;/b&gt;" in first.name and "<b>x" not in first.name
+    assert "&lt;b&gt;x" in first.hovertemplate
+    assert "&lt;b&gt;x" in first.text[1]
+
+
+def test_value_vectors_figure_needs_two_dimensions() -> None:
+    with pytest.raises(ValueError, match="d_out = 2"):
+        value_vectors_figure([[0.1, 0.2, 0.3]], [1.0], [False], [0.1, 0.2, 0.3], ["a"], 1)
+
+
+def test_many_keys_become_one_points_trace() -> None:
+    count = MAX_ARROWS + 5
+    figure = value_vectors_figure(
+        np.ones((count, 2)), [1 / count] * count, [False] * count, [1.0, 1.0], ["t"] * count, count
+    )
+    assert isinstance(figure.data[0], go.Scatter) and figure.data[0].mode == "markers"
+    assert len(figure.data) == 2  # the points and the context vector
+
+
+def test_weights_bar_figure_labels_masked_keys(trace) -> None:
+    i = 1
+    figure = weights_bar_figure(
+        trace.attn_weights[0, i].tolist(),
+        trace.mask[i].tolist(),
+        BOOK_TOKENS,
+        dropped_weights=trace.dropped_weights[0, i].tolist(),
+        texts={"masked": "masked"},
+    )
+    before, after, masked = figure.data
+    assert isinstance(before, go.Bar) and isinstance(after, go.Bar)
+    assert list(before.x) == [f"{n + 1}: {token}" for n, token in enumerate(BOOK_TOKENS)]
+    assert before.text[0] == number(float(trace.attn_weights[0, i, 0]))
+    assert before.text[2] == "" and before.y[2] == 0.0
+    assert list(masked.text) == ["masked"] * 4
+    assert list(masked.x) == list(before.x[2:])
+    assert figure.layout.showlegend is True
+    assert "%{y:.4f}" in before.hovertemplate
+
+
+def test_weights_bar_figure_escapes_tokens() -> None:
+    figure = weights_bar_figure([1.0], [False], ["<i>a</i>"])
+    assert figure.data[0].x[0] == "1: &lt;i&gt;a&lt;/i&gt;"
+    assert figure.layout.showlegend is False

@@ -1,0 +1,244 @@
+"""The step-by-step figures draw the trace's own numbers, hide the future, and escape user text."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from attention import AttentionConfig, trace_attention
+from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
+from viz import steps
+from viz.colors import DROPPED_COLOR, HIDDEN_COLOR
+from viz.heatmap import MINUS_INFINITY
+
+TOKENS = list(BOOK_TOKENS)
+
+
+@pytest.fixture(scope="module")
+def book_trace():
+    return trace_attention(BOOK_EMBEDDINGS, AttentionConfig())
+
+
+@pytest.fixture(scope="module")
+def dropout_trace():
+    return trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5))
+
+
+def z_of(figure, index: int = 0) -> np.ndarray:
+    return np.asarray(figure.data[index].z, dtype=np.float64)
+
+
+def text_of(figure, index: int = 0) -> np.ndarray:
+    return np.asarray(figure.data[index].text, dtype=object)
+
+
+def test_masked_scores_hide_the_future_as_nan_written_minus_infinity(book_trace) -> None:
+    figure = steps.scores_figure(book_trace, "masked_scores", TOKENS)
+    hidden = book_trace.mask.numpy()  # (6, 6), True above the diagonal
+    z = z_of(figure)
+    assert np.isnan(z[hidden]).all()
+    np.testing.assert_array_equal(z[~hidden], book_trace.masked_scores[0].numpy()[~hidden])
+    assert (text_of(figure)[hidden] == MINUS_INFINITY).all()
+    grey = figure.data[1]
+    assert grey.colorscale[0][1] == HIDDEN_COLOR
+    grey_text = np.asarray(grey.text, dtype=object)
+    assert (grey_text[hidden] == MINUS_INFINITY).all()
+    assert (grey_text[~hidden] == "").all(), "the grey layer must not write over visible cells"
+
+
+def test_scaled_scores_are_the_traces_and_raw_scores_hide_nothing(book_trace) -> None:
+    scaled = steps.scores_figure(book_trace, "scaled_scores", TOKENS)
+    hidden = book_trace.mask.numpy()
+    np.testing.assert_array_equal(
+        z_of(scaled)[~hidden], book_trace.scaled_scores[0].numpy()[~hidden]
+    )
+    raw = steps.scores_figure(book_trace, "attn_scores", TOKENS)
+    assert len(raw.data) == 1
+    np.testing.assert_array_equal(z_of(raw), book_trace.attn_scores[0].numpy())
+    assert MINUS_INFINITY not in text_of(raw)
+
+
+def test_token_labels_are_escaped_everywhere(book_trace) -> None:
+    tokens = ["<b>b</b>", "a&b", "<a href='x'>link</a>", "with", "one", "step"]
+    figures = [
+        steps.embeddings_figure(book_trace, tokens),
+        steps.projection_figure(book_trace, "queries", tokens),
+        steps.scores_figure(book_trace, "masked_scores", tokens),
+        steps.causal_mask_figure(book_trace, tokens),
+        steps.weights_figure(book_trace, tokens),
+        steps.context_figure(book_trace, tokens),
+    ]
+    for figure in figures:
+        serialized = figure.to_json()
+        assert "<b>b" not in serialized and "<a href" not in serialized
+        assert figure.layout.yaxis.ticktext[0].startswith("&lt;b&gt;b")
+        customdata = np.asarray(figure.data[0].customdata, dtype=object)
+        assert customdata[0, 0, 0] == "&lt;b&gt;b&lt;/b&gt;"
+        assert customdata[1, 0, 0] == "a&amp;b"
+
+
+def test_axis_titles_and_hover_names_are_escaped_too(book_trace) -> None:
+    figure = steps.weights_figure(
+        book_trace, TOKENS, row_title="<i>q</i>", col_title="k", value_name="<b>w</b>"
+    )
+    assert figure.layout.yaxis.title.text == "&lt;i&gt;q&lt;/i&gt;"
+    assert "&lt;b&gt;w&lt;/b&gt;" in figure.data[0].hovertemplate
+    assert "<b>w" not in figure.to_json()
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda tr: steps.embeddings_figure(tr, TOKENS),
+        lambda tr: steps.weight_figure(tr, "W_key"),
+        lambda tr: steps.projection_figure(tr, "values", TOKENS),
+        lambda tr: steps.scores_figure(tr, "attn_scores", TOKENS),
+        lambda tr: steps.scores_figure(tr, "scaled_scores", TOKENS),
+        lambda tr: steps.weights_figure(tr, TOKENS),
+        lambda tr: steps.dropped_weights_figure(tr, TOKENS),
+        lambda tr: steps.context_figure(tr, TOKENS),
+    ],
+)
+def test_every_value_figure_hovers_the_exact_value_and_has_a_colour_bar(build, book_trace) -> None:
+    figure = build(book_trace)
+    main = figure.data[0]
+    assert "%{z:.6f}" in main.hovertemplate
+    assert main.showscale is not False
+    assert main.colorbar.title.text, "the colour bar names what it measures"
+    assert main.colorbar.title.side == "right"
+    assert figure.layout.xaxis.side == "top"
+    assert figure.layout.yaxis.autorange == "reversed"
+
+
+def test_step_figures_show_the_traces_tensors(book_trace) -> None:
+    np.testing.assert_array_equal(
+        z_of(steps.embeddings_figure(book_trace, TOKENS)), BOOK_EMBEDDINGS.numpy()
+    )
+    weight = steps.weight_figure(book_trace, "W_query")
+    np.testing.assert_array_equal(z_of(weight), book_trace.W_query.numpy())
+    assert list(weight.layout.xaxis.ticktext) == ["q1", "q2"]
+    assert list(weight.layout.yaxis.ticktext) == ["x1", "x2", "x3"]
+    for name, prefix in steps.PROJECTIONS.items():
+        figure = steps.projection_figure(book_trace, name, TOKENS)
+        np.testing.assert_array_equal(z_of(figure), getattr(book_trace, name)[0].numpy())
+        assert list(figure.layout.xaxis.ticktext) == [f"{prefix}1", f"{prefix}2"]
+    context = steps.context_figure(book_trace, TOKENS)
+    np.testing.assert_array_equal(z_of(context), book_trace.context[0].numpy())
+    assert list(context.layout.yaxis.ticktext) == TOKENS
+
+
+def test_the_causal_mask_is_written_as_the_buffer_holds_it(book_trace) -> None:
+    figure = steps.causal_mask_figure(book_trace, TOKENS)
+    hidden = book_trace.mask.numpy()
+    np.testing.assert_array_equal(z_of(figure), hidden.astype(float))
+    np.testing.assert_array_equal(
+        text_of(figure), np.where(torch.triu(torch.ones(6, 6), 1).numpy() == 1, "1", "0")
+    )
+    assert figure.data[0].showscale is False  # two colours, not a scale
+    assert "%{customdata[2]}" in figure.data[0].hovertemplate
+    states = np.asarray(figure.data[0].customdata, dtype=object)[:, :, 2]
+    assert states[0, 1].startswith("1") and states[1, 0].startswith("0")
+
+
+def test_weights_are_on_a_zero_to_one_scale_and_masked_cells_are_grey_zeros(book_trace) -> None:
+    figure = steps.weights_figure(book_trace, TOKENS)
+    hidden = book_trace.mask.numpy()
+    main = figure.data[0]
+    assert (main.zmin, main.zmax) == (0.0, 1.0)
+    z = z_of(figure)
+    assert np.isnan(z[hidden]).all()
+    np.testing.assert_array_equal(z[~hidden], book_trace.attn_weights[0].numpy()[~hidden])
+    assert (text_of(figure)[hidden] == "").all()
+    grey = figure.data[1]
+    assert grey.colorscale[0][1] == HIDDEN_COLOR
+    grey_text = np.asarray(grey.text, dtype=object)
+    assert (grey_text[hidden] == "0").all() and (grey_text[~hidden] == "").all()
+
+
+def test_dropped_weights_show_kept_cells_scaled_and_dropped_cells_pink(dropout_trace) -> None:
+    figure = steps.dropped_weights_figure(dropout_trace, TOKENS)
+    hidden = dropout_trace.mask.numpy()
+    keep = dropout_trace.dropout_mask[0].numpy()
+    kept, dropped = keep & ~hidden, ~keep & ~hidden
+    assert kept.any() and dropped.any()
+    z = z_of(figure)
+    np.testing.assert_array_equal(z[kept], dropout_trace.dropped_weights[0].numpy()[kept])
+    assert np.isnan(z[dropped | hidden]).all()
+    assert figure.data[0].zmax >= 2.0, "a kept weight × 2 must fit on the scale"
+    assert "× 2" in figure.data[0].hovertemplate
+    before = np.asarray(figure.data[0].customdata, dtype=object)[:, :, 2]
+    row, col = np.argwhere(kept)[0]
+    assert before[row, col] == f"{float(dropout_trace.attn_weights[0, row, col]):.6f}"
+    pink = next(trace for trace in figure.data[1:] if trace.colorscale[0][1] == DROPPED_COLOR)
+    pink_text = np.asarray(pink.text, dtype=object)
+    assert (pink_text[dropped] == "0").all() and (pink_text[~dropped] == "").all()
+    assert "dropped" in pink.hovertemplate
+
+
+def test_without_dropout_the_dropped_weights_are_the_weights(book_trace) -> None:
+    figure = steps.dropped_weights_figure(book_trace, TOKENS)
+    assert len(figure.data) == 2  # the weights and the grey masked cells: nothing dropped
+    hidden = book_trace.mask.numpy()
+    np.testing.assert_array_equal(
+        z_of(figure)[~hidden], book_trace.attn_weights[0].numpy()[~hidden]
+    )
+
+
+def test_the_keep_mask_marks_kept_and_dropped_and_needs_active_dropout(
+    book_trace, dropout_trace
+) -> None:
+    figure = steps.keep_mask_figure(dropout_trace, TOKENS)
+    keep = dropout_trace.dropout_mask[0].numpy()
+    np.testing.assert_array_equal(z_of(figure), keep.astype(float))
+    np.testing.assert_array_equal(text_of(figure), np.where(keep, "✓", "✗"))
+    with pytest.raises(ValueError, match="inactive"):
+        steps.keep_mask_figure(book_trace, TOKENS)
+
+
+def test_bias_figures_exist_only_with_qkv_bias(book_trace) -> None:
+    with pytest.raises(ValueError, match="qkv_bias"):
+        steps.bias_figure(book_trace, "b_query")
+    biased = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(qkv_bias=True))
+    figure = steps.bias_figure(biased, "b_value")
+    np.testing.assert_array_equal(z_of(figure), biased.b_value.numpy()[None, :])
+
+
+def test_thirty_tokens_leave_numbers_out_of_the_cells_but_keep_the_hover() -> None:
+    words = [f"w{i}" for i in range(30)]  # 900 cells: more than 24 × 24, fewer than 40 × 40
+    trace = trace_attention(torch.rand(30, 3, generator=torch.Generator().manual_seed(0)))
+    for figure in (
+        steps.scores_figure(trace, "masked_scores", words),
+        steps.weights_figure(trace, words),
+        steps.causal_mask_figure(trace, words),
+    ):
+        assert all(layer.texttemplate is None for layer in figure.data)
+        assert "%{customdata[0]}" in figure.data[0].hovertemplate
+        assert figure.layout.height <= 720
+
+
+def test_sixty_tokens_are_handed_to_the_large_matrix_drawing() -> None:
+    words = [f"w{i}" for i in range(60)]
+    trace = trace_attention(
+        torch.rand(60, 3, generator=torch.Generator().manual_seed(0)), AttentionConfig(dropout=0.3)
+    )
+    figures = [
+        steps.weights_figure(trace, words),
+        steps.dropped_weights_figure(trace, words),
+        steps.keep_mask_figure(trace, words),
+        steps.causal_mask_figure(trace, words),
+    ]
+    for figure in figures:
+        heatmaps = [layer for layer in figure.data if layer.type == "heatmap"]
+        assert heatmaps and all(layer.hovertemplate for layer in heatmaps)
+        assert len(figure.to_json()) < 500_000
+
+
+def test_builders_refuse_a_multi_head_trace_and_wrong_labels(book_trace) -> None:
+    multi = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(num_heads=2, d_out=4))
+    with pytest.raises(ValueError, match="one head"):
+        steps.scores_figure(multi, "attn_scores", TOKENS)
+    with pytest.raises(ValueError, match="labels"):
+        steps.context_figure(book_trace, TOKENS[:3])
+    with pytest.raises(ValueError, match="stage"):
+        steps.scores_figure(book_trace, "attn_weights", TOKENS)

@@ -1,0 +1,533 @@
+"""One query's row of attention, written out: LaTeX formulas with numbers, and two figures.
+
+The "One query, by hand" page follows query ``i`` through the layer. This module turns the numbers
+(from the trace, and from :mod:`attention.by_hand` for the steps in between) into
+
+- LaTeX formulas for ``st.latex``: the query and key vectors, the dot product term by term, the
+  row of scores, the scaling by ``√d_k``, ``exp`` and normalization, dropout and the weighted sum of
+  value vectors. Only numbers and integer indices go into LaTeX, never a token: user text in LaTeX
+  could inject commands (``\\href``…). Positions count from 1, as the book writes ``x^{(2)}``.
+- :func:`value_vectors_figure`: for ``d_out = 2``, the value vectors as arrows from the origin,
+  line width ∝ weight, and the context vector as their weighted sum (tip to tail);
+- :func:`weights_bar_figure`: the row of weights as bars, for any ``d_out``.
+
+Notation follows the book: ``ω`` raw score, ``α`` attention weight, ``z`` context vector; ``s`` is
+a scaled score ``ω / √d_k`` and ``α′`` a weight after dropout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .labels import plain, unique_labels
+
+DECIMALS = 4
+PRODUCTS_PER_LINE = 2  # q_m × k_m products per LaTeX line (keeps a half-width column readable)
+TERMS_PER_LINE = 4  # summed terms per LaTeX line
+ROW_ENTRIES_PER_LINE = 6  # entries of a score row per LaTeX line
+MAX_ROW_ENTRIES = 12  # entries of a score row written out before "…"
+MAX_SUM_TERMS = 6  # exp terms written out in a softmax denominator
+MAX_CONTEXT_TERMS = 10  # weighted value vectors written out in the context sum
+MAX_ARROWS = 40  # above this many keys, value vectors are drawn as points, not arrows
+VALUE_COLOR = "#1f77b4"
+CONTEXT_COLOR = "#d62728"
+PATH_COLOR = "#ff7f0e"
+FADED_COLOR = "#b0b0b0"
+
+
+# --- numbers ---------------------------------------------------------------------------------
+
+
+def number(value: float, decimals: int = DECIMALS) -> str:
+    """``value`` with ``decimals`` decimals, as the page writes it (no ``-0.0000``)."""
+    if value == float("-inf"):
+        return r"-\infty"
+    text = f"{value:.{decimals}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0.0 else text
+
+
+def _factor(value: float) -> str:
+    """A number as a factor in a product: negatives in parentheses."""
+    text = number(value)
+    return f"({text})" if text.startswith("-") else text
+
+
+def vector(values: Sequence[float]) -> str:
+    r"""A vector as a LaTeX tuple: ``\left(0.4300,\ 0.1500\right)``."""
+    return r"\left(" + r",\ ".join(number(float(v)) for v in values) + r"\right)"
+
+
+def _aligned(lines: list[str]) -> str:
+    return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
+
+
+# --- formulas --------------------------------------------------------------------------------
+
+
+def vectors_latex(
+    query_pos: int, key_pos: int, query: Sequence[float], key: Sequence[float]
+) -> str:
+    """``q^{(i)} = (…)`` and ``k^{(j)} = (…)`` with the trace's numbers (positions from 1)."""
+    return _aligned(
+        [
+            rf"q^{{({query_pos})}} &= {vector(query)}",
+            rf"k^{{({key_pos})}} &= {vector(key)}",
+        ]
+    )
+
+
+def dot_product_latex(
+    query_pos: int,
+    key_pos: int,
+    query: Sequence[float],
+    key: Sequence[float],
+    terms: Sequence[float],
+    score: float,
+) -> str:
+    """``ω_{i,j} = q^{(i)} · k^{(j)}`` written out term by term, ending in the trace's score.
+
+    ``terms`` are the products ``q_m k_m`` (from :func:`attention.by_hand.dot_product_terms`),
+    ``score`` is ``attn_scores[0, i, j]`` from the trace.
+    """
+    d = len(query)
+    q, k = f"q^{{({query_pos})}}", f"k^{{({key_pos})}}"
+    head = rf"\omega_{{{query_pos},{key_pos}}} &= {q} \cdot {k}"
+    if d <= PRODUCTS_PER_LINE:
+        head += " = " + " + ".join(f"{q}_{{{m + 1}}} {k}_{{{m + 1}}}" for m in range(d))
+    else:
+        head += rf" = \sum_{{m=1}}^{{{d}}} {q}_{{m}} {k}_{{m}}"
+    lines = [head]
+    products = [
+        rf"({number(float(a))})({number(float(b))})" for a, b in zip(query, key, strict=True)
+    ]
+    sums = [_factor(float(term)) for term in terms]
+    for chunked, per_line in ((products, PRODUCTS_PER_LINE), (sums, TERMS_PER_LINE)):
+        for start in range(0, d, per_line):
+            piece = " + ".join(chunked[start : start + per_line])
+            lines.append(("&= " if start == 0 else r"&\quad + ") + piece)
+    lines.append(f"&= {number(score)}")
+    return _aligned(lines)
+
+
+def _row_lines(name: str, row: Sequence[float], hidden: Sequence[bool]) -> list[str]:
+    """``name &= (a, b, …`` over lines of :data:`ROW_ENTRIES_PER_LINE` entries (aligned rows)."""
+    entries = [
+        r"-\infty" if hide else number(float(v)) for v, hide in zip(row, hidden, strict=True)
+    ]
+    if len(entries) > MAX_ROW_ENTRIES:
+        entries = [*entries[:MAX_ROW_ENTRIES], r"\dots"]
+    chunks = [
+        r",\ ".join(entries[start : start + ROW_ENTRIES_PER_LINE])
+        for start in range(0, len(entries), ROW_ENTRIES_PER_LINE)
+    ]
+    if len(chunks) == 1:
+        return [rf"{name} &= \left({chunks[0]}\right)"]
+    lines = [rf"{name} &= \big({chunks[0]},"]
+    lines += [rf"&\qquad {chunk}," for chunk in chunks[1:-1]]
+    lines.append(rf"&\qquad {chunks[-1]}\big)")
+    return lines
+
+
+def score_row_latex(query_pos: int, row: Sequence[float], hidden: Sequence[bool]) -> str:
+    """The whole row of (masked) scores of query ``i``: ``−∞`` for the future keys."""
+    return _aligned(_row_lines(rf"\omega_{{{query_pos},\cdot}}", row, hidden))
+
+
+def scale_latex(
+    query_pos: int,
+    key_pos: int,
+    score: float,
+    d_k: int,
+    scaled: float,
+    scaled_row: Sequence[float],
+    hidden: Sequence[bool],
+    key_hidden: bool,
+) -> str:
+    """``s_{i,j} = ω_{i,j} / √d_k`` for the chosen key, then the whole scaled row."""
+    root = d_k**0.5
+    shown_score = r"-\infty" if key_hidden else number(score)
+    shown_scaled = r"-\infty" if key_hidden else number(scaled)
+    return _aligned(
+        [
+            rf"s_{{{query_pos},{key_pos}}} &= \frac{{\omega_{{{query_pos},{key_pos}}}}}"
+            rf"{{\sqrt{{d_k}}}} = \frac{{{shown_score}}}{{\sqrt{{{d_k}}}}}"
+            rf" = \frac{{{shown_score}}}{{{number(root)}}} = {shown_scaled}",
+            *_row_lines(rf"s_{{{query_pos},\cdot}}", scaled_row, hidden),
+        ]
+    )
+
+
+def softmax_latex(
+    query_pos: int,
+    key_pos: int,
+    scaled_row: Sequence[float],
+    hidden: Sequence[bool],
+    exps: Sequence[float],
+    total: float,
+    shift: float,
+    weight: float,
+) -> str:
+    """``α_{i,j} = e^{s_{i,j}} / Σ_j e^{s_{i,j}}`` with every exp and the sum; ``weight`` from
+    the trace's ``attn_weights``.
+
+    When ``shift`` is not 0 (huge scores), each exponent is ``s − m`` with ``m`` the largest score:
+    softmax does not change when the same number is subtracted from every score.
+    """
+    i, j = query_pos, key_pos
+    visible = [index for index, hide in enumerate(hidden) if not hide]
+    minus = "" if shift == 0.0 else " - m"
+    lines = []
+    if shift != 0.0:
+        lines.append(rf"m &= \max_j s_{{{i},j}} = {number(shift)}")
+    lines.append(
+        rf"\alpha_{{{i},{j}}} &= \frac{{e^{{s_{{{i},{j}}}{minus}}}}}"
+        rf"{{\sum_{{j' \le {i}}} e^{{s_{{{i},j'}}{minus}}}}}"
+    )
+    key_hidden = bool(hidden[j - 1])
+    if key_hidden:
+        lines.append(rf"&= \frac{{e^{{-\infty}}}}{{{number(total)}}} = 0")
+        return _aligned(lines)
+    if shift == 0.0:
+        powers = [rf"e^{{{number(float(scaled_row[index]))}}}" for index in visible]
+    else:
+        powers = [rf"e^{{{number(float(scaled_row[index]) - shift)}}}" for index in visible]
+    numbers_ = [number(float(exps[index])) for index in visible]
+    own = visible.index(j - 1)
+    if len(visible) <= MAX_SUM_TERMS:
+        lines.append(rf"&= \frac{{{powers[own]}}}{{{' + '.join(powers)}}}")
+        lines.append(rf"&= \frac{{{numbers_[own]}}}{{{' + '.join(numbers_)}}}")
+    else:
+        lines.append(
+            rf"&= \frac{{{powers[own]}}}{{{' + '.join(powers[:3])} + \dots + {powers[-1]}}}"
+        )
+    lines.append(rf"&= \frac{{{numbers_[own]}}}{{{number(total)}}} = {number(weight)}")
+    return _aligned(lines)
+
+
+def dropout_latex(
+    query_pos: int,
+    key_pos: int,
+    weight: float,
+    kept: bool,
+    p: float,
+    scale: float,
+    dropped_weight: float,
+) -> str:
+    """``α′_{i,j}``: the weight after dropout, kept and scaled by ``1/(1−p)``, or dropped to 0."""
+    i, j = query_pos, key_pos
+    if not kept:
+        return rf"\alpha'_{{{i},{j}}} = 0"
+    return (
+        rf"\alpha'_{{{i},{j}}} = \alpha_{{{i},{j}}} \times \frac{{1}}{{1 - {number(p, 2)}}}"
+        rf" = {number(weight)} \times {number(scale)} = {number(dropped_weight)}"
+    )
+
+
+def context_latex(
+    query_pos: int,
+    weights: Sequence[float],
+    values: Sequence[Sequence[float]],
+    hidden: Sequence[bool],
+    context: Sequence[float],
+    primed: bool = True,
+) -> str:
+    """``z^{(i)} = Σ_j α′_{i,j} v^{(j)}`` written out, one weighted value vector per line.
+
+    ``weights`` is the trace's ``dropped_weights`` row, ``values`` its value vectors and
+    ``context`` its context vector of query ``i``; masked keys are left out (their weight is 0).
+    """
+    i = query_pos
+    alpha = r"\alpha'" if primed else r"\alpha"
+    visible = [index for index, hide in enumerate(hidden) if not hide]
+    lines = [rf"z^{{({i})}} &= \sum_{{j \le {i}}} {alpha}_{{{i},j}}\, v^{{(j)}}"]
+    shown = visible if len(visible) <= MAX_CONTEXT_TERMS else visible[: MAX_CONTEXT_TERMS - 1]
+    for count, index in enumerate(shown):
+        lead = "&= " if count == 0 else r"&\quad + "
+        lines.append(
+            rf"{lead}{number(float(weights[index]))} \times "
+            rf"\underbrace{{{vector(values[index])}}}_{{v^{{({index + 1})}}}}"
+        )
+    if len(shown) < len(visible):
+        rest = len(visible) - len(shown)
+        lines.append(rf"&\quad + \dots \quad (+{rest})")
+    lines.append(rf"&= {vector(context)}")
+    return _aligned(lines)
+
+
+# --- figures ---------------------------------------------------------------------------------
+
+DEFAULT_TEXTS = {
+    "title": "",
+    "value": "value vector",
+    "masked": "masked",
+    "context": "context vector",
+    "path": "weighted sum, tip to tail",
+    "weight": "weight",
+    "before": "α (before dropout)",
+    "after": "α′ (after dropout)",
+    "key": "key",
+    "x_axis": "component 1",
+    "y_axis": "component 2",
+}
+
+
+def _texts(texts: dict[str, str] | None) -> dict[str, str]:
+    return {**DEFAULT_TEXTS, **(texts or {})}
+
+
+def _key_names(tokens: Sequence[str]) -> list[str]:
+    """``1: Your``, ``2: journey``… (escaped)."""
+    return [f"{index + 1}: {label}" for index, label in enumerate(_escaped_labels(tokens))]
+
+
+def _escaped_labels(tokens: Sequence[str]) -> list[str]:
+    """Token labels told apart (``the·2``) and escaped for Plotly."""
+    return [plain(label) for label in unique_labels(list(tokens))]
+
+
+def _padded_ranges(points: np.ndarray, pad: float = 0.18) -> tuple[list[float], list[float]]:
+    """Axis ranges around ``points`` (n, 2) with room for the labels at the arrow tips."""
+    low, high = points.min(axis=0), points.max(axis=0)  # (2,), (2,)
+    span = float(max((high - low).max(), 1e-6))
+    margin = pad * span
+    return (
+        [float(low[0]) - margin, float(high[0]) + margin],
+        [float(low[1]) - margin, float(high[1]) + margin],
+    )
+
+
+def value_vectors_figure(
+    values: np.ndarray | Sequence[Sequence[float]],
+    weights: Sequence[float],
+    hidden: Sequence[bool],
+    context: Sequence[float],
+    tokens: Sequence[str],
+    query_pos: int,
+    *,
+    terms: np.ndarray | Sequence[Sequence[float]] | None = None,
+    texts: dict[str, str] | None = None,
+    height: int = 460,
+) -> go.Figure:
+    """The value vectors of a 2-D head as arrows, and the context vector as their weighted sum.
+
+    Args:
+        values: ``(T, 2)`` value vectors.
+        weights: ``(T,)`` the weights of query ``query_pos`` (after dropout): line width ∝ weight.
+        hidden: ``(T,)`` True for masked (future) keys: drawn faded and dotted, weight 0.
+        context: ``(2,)`` the context vector ``z`` of the query (from the trace).
+        tokens: token labels (escaped here).
+        query_pos: the query's position, counting from 1.
+        terms: ``(T, 2)`` the weighted vectors ``w_j v_j``; when given, drawn tip to tail from the
+            origin to ``z``.
+        texts: translated legend and axis words (see ``DEFAULT_TEXTS``).
+
+    Returns:
+        A figure: one trace per value vector (or one points trace above ``MAX_ARROWS`` keys), the
+        context vector trace (named with ``texts["context"]``) and, optionally, the path trace.
+    """
+    words = _texts(texts)
+    values = np.asarray(values, dtype=np.float64)  # (T, 2)
+    weights_ = np.asarray(weights, dtype=np.float64)  # (T,)
+    hidden_ = np.asarray(hidden, dtype=bool)  # (T,)
+    context_ = np.asarray(context, dtype=np.float64)  # (2,)
+    if values.ndim != 2 or values.shape[1] != 2:
+        raise ValueError(
+            f"value_vectors_figure needs d_out = 2, got values of shape {values.shape}"
+        )
+    num_tokens = values.shape[0]
+    names = _key_names(tokens)
+    labels_ = _escaped_labels(tokens)
+    largest = float(weights_[~hidden_].max()) if (~hidden_).any() else 0.0
+    figure = go.Figure()
+    if num_tokens <= MAX_ARROWS:
+        for index in range(num_tokens):
+            w = float(weights_[index])
+            faded = bool(hidden_[index]) or w == 0.0
+            share = 0.0 if largest <= 0.0 else max(w, 0.0) / largest
+            label = f"v<sub>{index + 1}</sub> · {labels_[index]}"
+            note = f"{words['masked']}" if hidden_[index] else f"{words['weight']} {w:.4f}"
+            figure.add_trace(
+                go.Scatter(
+                    x=[0.0, values[index, 0]],
+                    y=[0.0, values[index, 1]],
+                    mode="lines+markers+text",
+                    line={
+                        "color": FADED_COLOR if faded else VALUE_COLOR,
+                        "width": 1.0 if faded else 1.5 + 5.0 * share,
+                        "dash": "dot" if hidden_[index] else "solid",
+                    },
+                    marker={
+                        "size": [0, 9],
+                        "symbol": "arrow",
+                        "angleref": "previous",
+                        "color": FADED_COLOR if faded else VALUE_COLOR,
+                    },
+                    opacity=0.45 if faded else 0.35 + 0.65 * share,
+                    text=["", "" if hidden_[index] else label],  # masked: hover only
+                    textposition="top center",
+                    textfont={"color": FADED_COLOR if faded else "#333333"},
+                    name=f"{label} ({note})",
+                    showlegend=not bool(hidden_[index]),  # masked keys: faded, not in the legend
+                    customdata=[[note], [note]],
+                    hovertemplate=(
+                        f"{label}<br>(%{{x:.4f}}, %{{y:.4f}})<br>%{{customdata[0]}}<extra></extra>"
+                    ),
+                )
+            )
+    else:
+        shares = np.where(hidden_, 0.0, np.clip(weights_, 0.0, None) / (largest or 1.0))
+        figure.add_trace(
+            go.Scatter(
+                x=values[:, 0],
+                y=values[:, 1],
+                mode="markers",
+                marker={
+                    "size": 4 + 14 * shares,
+                    "color": VALUE_COLOR,
+                    "opacity": 0.25 + 0.75 * shares,
+                },
+                text=names,
+                customdata=weights_,
+                name=words["value"],
+                hovertemplate=(
+                    f"%{{text}}<br>(%{{x:.4f}}, %{{y:.4f}})<br>{plain(words['weight'])} "
+                    "%{customdata:.4f}<extra></extra>"
+                ),
+            )
+        )
+    if terms is not None:
+        steps = np.asarray(terms, dtype=np.float64)[~hidden_]  # (visible, 2)
+        path = np.vstack([np.zeros((1, 2)), np.cumsum(steps, axis=0)])  # origin, then partial sums
+        figure.add_trace(
+            go.Scatter(
+                x=path[:, 0],
+                y=path[:, 1],
+                mode="lines",
+                line={"color": PATH_COLOR, "width": 1.5, "dash": "dash"},
+                name=plain(words["path"]),
+                hoverinfo="skip",
+            )
+        )
+    x_range, y_range = _padded_ranges(np.vstack([values, context_[None, :], np.zeros((1, 2))]))
+    context_name = f"z<sup>({query_pos})</sup> · {plain(words['context'])}"
+    figure.add_trace(
+        go.Scatter(
+            x=[0.0, context_[0]],
+            y=[0.0, context_[1]],
+            mode="lines+markers",
+            line={"color": CONTEXT_COLOR, "width": 3},
+            marker={"size": [0, 16], "symbol": "star", "color": CONTEXT_COLOR},
+            name=context_name,
+            hovertemplate=f"{context_name}<br>(%{{x:.4f}}, %{{y:.4f}})<extra></extra>",
+        )
+    )
+    figure.update_layout(
+        title={"text": plain(words["title"])} if words["title"] else None,
+        height=height,
+        margin={"l": 10, "r": 10, "t": 40 if words["title"] else 10, "b": 10},
+        plot_bgcolor="white",
+        legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0.0},
+        xaxis={
+            "title": {"text": plain(words["x_axis"])},
+            "range": x_range,
+            "zeroline": True,
+            "zerolinecolor": "#999999",
+            "gridcolor": "#eeeeee",
+        },
+        yaxis={
+            "title": {"text": plain(words["y_axis"])},
+            "range": y_range,
+            "zeroline": True,
+            "zerolinecolor": "#999999",
+            "gridcolor": "#eeeeee",
+            "scaleanchor": "x",
+        },
+    )
+    return figure
+
+
+def weights_bar_figure(
+    weights: Sequence[float],
+    hidden: Sequence[bool],
+    tokens: Sequence[str],
+    *,
+    dropped_weights: Sequence[float] | None = None,
+    texts: dict[str, str] | None = None,
+    height: int = 340,
+) -> go.Figure:
+    """Bars of one query's attention weights over the keys; masked keys are written "masked".
+
+    Args:
+        weights: ``(T,)`` the softmax weights ``α`` of the query (the trace's ``attn_weights``).
+        hidden: ``(T,)`` True for masked keys (weight 0, no bar, a "masked" label instead).
+        tokens: token labels (escaped here).
+        dropped_weights: ``(T,)`` the weights after dropout, drawn as a second series if given.
+        texts: translated words (see ``DEFAULT_TEXTS``).
+
+    Returns:
+        A figure with one ``Bar`` trace per series (``y`` = the weights, 0 where masked) and, when
+        some keys are masked, a text trace writing ``texts["masked"]`` on those keys.
+    """
+    words = _texts(texts)
+    hidden_ = np.asarray(hidden, dtype=bool)
+    names = _key_names(tokens)
+    series = [(words["before"], np.asarray(weights, dtype=np.float64), VALUE_COLOR)]
+    if dropped_weights is not None:
+        series.append((words["after"], np.asarray(dropped_weights, dtype=np.float64), PATH_COLOR))
+    figure = go.Figure()
+    for name, row, color in series:
+        shown = np.where(hidden_, 0.0, row)
+        figure.add_trace(
+            go.Bar(
+                x=names,
+                y=shown,
+                text=[
+                    "" if hide else f"{value:.4f}" for value, hide in zip(row, hidden_, strict=True)
+                ],
+                textposition="outside",
+                textfont={"size": 11},
+                cliponaxis=False,
+                constraintext="none",  # keep the numbers readable above narrow bars
+                marker={"color": color},
+                name=plain(name),
+                hovertemplate=(
+                    f"{plain(words['key'])}: %{{x}}<br>{plain(name)}: %{{y:.4f}}<extra></extra>"
+                ),
+            )
+        )
+    if hidden_.any():
+        figure.add_trace(
+            go.Scatter(
+                x=[name for name, hide in zip(names, hidden_, strict=True) if hide],
+                y=[0.0] * int(hidden_.sum()),
+                mode="text",
+                text=[plain(words["masked"])] * int(hidden_.sum()),
+                textposition="top center",
+                textfont={"color": "#777777", "size": 11},
+                showlegend=False,
+                hovertemplate=(
+                    f"{plain(words['key'])}: %{{x}}<br>{plain(words['masked'])}: −∞ → 0"
+                    "<extra></extra>"
+                ),
+            )
+        )
+    top = max(1.0, *(float(np.max(row)) for _, row, _ in series)) * 1.15
+    figure.update_layout(
+        title={"text": plain(words["title"])} if words["title"] else None,
+        height=height,
+        barmode="group",
+        margin={"l": 10, "r": 10, "t": 60 if words["title"] else 30, "b": 10},
+        plot_bgcolor="white",
+        showlegend=dropped_weights is not None,
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0.0},
+        xaxis={"title": {"text": plain(words["key"])}, "type": "category"},
+        yaxis={
+            "title": {"text": plain(words["weight"])},
+            "range": [0, top],
+            "gridcolor": "#eeeeee",
+        },
+    )
+    return figure
