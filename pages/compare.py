@@ -18,10 +18,13 @@ import pandas as pd
 import streamlit as st
 
 from attention import AttentionConfig, AttentionInputError, AttentionTrace
+from ui.frame import require_frame
 from ui.i18n import t
 from ui.show import show_figure, show_numbers
 from ui.state import MAX_APP_SEED, compute_trace, current_config, current_table
 from viz.heatmap import matrix_heatmap
+
+require_frame()
 
 B_FIELDS = ("seed", "dropout", "train", "qkv_bias", "d_out")  # the settings B can change
 STORE_KEY = "compare_b_store"

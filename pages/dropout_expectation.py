@@ -15,11 +15,14 @@ import streamlit as st
 import torch
 
 from attention.experiments import dropout_average, dropout_average_error
+from ui.frame import require_frame
 from ui.i18n import t
 from ui.show import show_figure, show_numbers
 from ui.state import current_table, current_trace
 from viz.experiments import dropout_error_figure
 from viz.heatmap import matrix_heatmap
+
+require_frame()
 
 MAX_DRAWS = 2000
 MAX_BLOCK_TOKENS = 12  # the first tokens' weights form a self-contained causal block

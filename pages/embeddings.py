@@ -9,12 +9,15 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.editor import embedding_editor
+from ui.frame import require_frame
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
 from ui.show import show_figure
 from ui.state import book_table, commit_table, current_table, message, table_for_words
 from ui.table import MAX_UPLOAD_BYTES, TableProblem, problem, table_from_csv, table_to_csv
 from viz.scatter import embedding_scatter, plotted_features
+
+require_frame()
 
 D_IN_KEY = "embeddings_d_in"
 UPLOAD_KEY = "embeddings_upload"

@@ -23,9 +23,12 @@ from attention.export import (
     trace_csv_file,
     trace_json,
 )
+from ui.frame import require_frame
 from ui.i18n import t
 from ui.show import numbers_frame
 from ui.state import current_table, current_trace
+
+require_frame()
 
 LAYERS = ("single", "fused", "wrapper")  # CausalAttention, MultiHeadAttention, the wrapper
 MAX_SHOWN_SNIPPET_CHARS = 20_000  # longer scripts (many tokens) are offered as a download only

@@ -16,11 +16,14 @@ import numpy as np
 import streamlit as st
 
 from attention.masking import causal_mask, compare_masking
+from ui.frame import require_frame
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
 from ui.show import show_figure, show_numbers
 from ui.state import current_table, current_trace
 from viz.heatmap import matrix_heatmap
+
+require_frame()
 
 st.title(t("page.masking.title"))
 st.markdown(t("masking.intro"))

@@ -17,6 +17,7 @@ import streamlit as st
 import torch
 
 from attention import AttentionTrace
+from ui.frame import require_frame
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
 from ui.show import numbers_frame, show_figure
@@ -32,6 +33,8 @@ from viz.multi_head import (
     output_frame,
     wrapper_shape_steps,
 )
+
+require_frame()
 
 BOOK_SETTINGS = {"heads": 2, "seed": 123, "d_out": 2, "dropout": 0.0, "qkv_bias": False}
 MAX_SIDEBAR_HEADS = 8  # the sidebar's slider range, for the suggestions of valid values

@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from attention.by_hand import dot_product_terms, softmax_by_hand, weighted_value_terms
+from ui.frame import require_frame
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
 from ui.show import show_figure
@@ -29,6 +30,8 @@ from viz.one_query import (
     vectors_latex,
     weights_bar_figure,
 )
+
+require_frame()
 
 QUERY_KEY = "one_query_query"
 KEY_KEY = "one_query_key"

@@ -16,12 +16,15 @@ import streamlit as st
 
 from attention import AttentionTrace
 from attention.experiments import MAX_QUIZ_TOKENS, QuizQuestion, quiz_question
+from ui.frame import require_frame
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
 from ui.show import show_figure, show_numbers
 from ui.state import current_table, current_trace
 from viz.experiments import weight_row_bars
 from viz.labels import unique_labels
+
+require_frame()
 
 DEFAULTS = {
     "quiz_number": 0,

@@ -13,10 +13,12 @@ import streamlit as st
 
 from attention.book_outputs import CAUSAL_SEED_123, check_book_outputs
 from attention.environment import dropout_on_ones, environment_info, recompute_check
-from ui.frame import PAGE_SPECS
+from ui.frame import PAGE_SPECS, require_frame
 from ui.i18n import t
 from ui.show import numbers_frame
 from ui.state import current_trace, url_state
+
+require_frame()
 
 THIS_PAGE = "reproducibility"
 DEFAULT_PAGE = "step"  # the page app.py opens at "/" (ui.frame.run_app's default_page)

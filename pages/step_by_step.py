@@ -20,6 +20,7 @@ import streamlit as st
 
 from attention import AttentionTrace
 from ui.editor import embedding_editor
+from ui.frame import require_frame
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
 from ui.show import show_figure, show_numbers
@@ -27,7 +28,11 @@ from ui.state import current_table, current_trace
 from viz import steps
 from viz.labels import unique_labels
 
+require_frame()
+
 MAX_CONTEXT_ROWS = 64  # rows of the always-visible context table
+SCROLLING_CONTEXT_ROWS = 10  # above this many rows the context table scrolls inside a fixed height
+CONTEXT_TABLE_HEIGHT = 420  # px, about the height of the embedding editor beside it
 MAX_LISTED_SUMS = 12  # row sums listed one by one up to this many rows, as a range beyond
 
 PIPELINE_LATEX = (
@@ -506,7 +511,10 @@ def render() -> None:
         if trace is not None:
             d_out = int(trace.context.shape[-1])
             st.caption(t("step.output.caption", tokens=trace.num_tokens, d_out=d_out))
-            st.table(context_table(trace, tokens))
+            scrolls = trace.num_tokens > SCROLLING_CONTEXT_ROWS  # beside the editor, not below it
+            st.table(
+                context_table(trace, tokens), height=CONTEXT_TABLE_HEIGHT if scrolls else "content"
+            )
             if trace.num_tokens > MAX_CONTEXT_ROWS:
                 st.caption(
                     t("step.output.truncated", shown=MAX_CONTEXT_ROWS, tokens=trace.num_tokens)

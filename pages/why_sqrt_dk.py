@@ -14,10 +14,13 @@ from typing import Any
 import streamlit as st
 
 from attention.experiments import saturation_example_row, score_variance, softmax_saturation
+from ui.frame import require_frame
 from ui.i18n import t
 from ui.show import show_figure
 from ui.state import current_trace
 from viz.experiments import saturation_figure, weight_row_bars
+
+require_frame()
 
 D_K_CHOICES = tuple(2**i for i in range(10))  # 1, 2, 4, …, 512
 NUM_KEYS = 8

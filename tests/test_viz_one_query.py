@@ -235,3 +235,23 @@ def test_weights_bar_figure_escapes_tokens() -> None:
     figure = weights_bar_figure([1.0], [False], ["<i>a</i>"])
     assert figure.data[0].x[0] == "1: &lt;i&gt;a&lt;/i&gt;"
     assert figure.layout.showlegend is False
+
+
+def test_wide_vectors_wrap_after_four_components() -> None:
+    wide = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
+    latex = vectors_latex(2, 1, wide, wide)
+    assert r"\big(0.1000,\ 0.2000,\ 0.3000,\ 0.4000," in latex
+    assert r"0.5000,\ 0.6000,\ 0.7000,\ 0.8000\big)" in latex
+    latex = context_latex(2, [0.5, 0.5], [wide, wide], [False, False], wide)
+    assert r"\leftarrow v^{(1)}" in latex and r"\leftarrow v^{(2)}" in latex
+    assert r"\underbrace" not in latex
+    assert latex.count(r"\big(") == 3  # two terms and the result
+
+
+def test_many_keys_drop_the_bar_numbers_and_shorten_masked() -> None:
+    count = 12
+    hidden = [index > 2 for index in range(count)]
+    figure = weights_bar_figure([1 / 3] * 3 + [0.0] * 9, hidden, [f"t{n}" for n in range(count)])
+    bars, masked = figure.data
+    assert set(bars.text) == {""}
+    assert set(masked.text) == {"−∞"}

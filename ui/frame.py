@@ -7,6 +7,7 @@ this frame, so the harness makes the wanted page the default one instead, frame 
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +17,9 @@ from . import state
 from .i18n import t
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# Set while run_app() runs a page in this thread (each session's script runs in one thread).
+_FRAME = threading.local()
 
 
 @dataclass(frozen=True)
@@ -57,4 +61,25 @@ def run_app(default_page: str = "step") -> None:
     state.render_sidebar()
     state.sync_url()
     state.show_url_warnings()
-    current.run()
+    _FRAME.active = True
+    try:
+        current.run()
+    finally:
+        _FRAME.active = False
+
+
+def require_frame() -> None:
+    """Make sure this page runs inside the frame; call it first in every page file.
+
+    Streamlit decides once per server whether an app with a ``pages/`` folder is a legacy
+    multipage app. Until ``st.navigation`` has run once, the first visitor of ``/masking`` on a
+    fresh server gets ``pages/masking.py`` executed on its own, without ``app.py`` (no shared
+    state, no sidebar). Here the page notices, switches Streamlit to ``st.navigation`` mode for
+    good and reruns: the rerun executes ``app.py``, which resolves the same page by its URL path.
+    """
+    if getattr(_FRAME, "active", False):
+        return
+    from streamlit.runtime.pages_manager import PagesManager
+
+    PagesManager.uses_pages_directory = False
+    st.rerun()

@@ -28,10 +28,12 @@ DECIMALS = 4
 PRODUCTS_PER_LINE = 2  # q_m × k_m products per LaTeX line (keeps a half-width column readable)
 TERMS_PER_LINE = 4  # summed terms per LaTeX line
 ROW_ENTRIES_PER_LINE = 6  # entries of a score row per LaTeX line
+COMPONENTS_PER_LINE = 4  # components of a vector per LaTeX line (d_out up to 8 stays readable)
 MAX_ROW_ENTRIES = 12  # entries of a score row written out before "…"
 MAX_SUM_TERMS = 6  # exp terms written out in a softmax denominator
 MAX_CONTEXT_TERMS = 10  # weighted value vectors written out in the context sum
 MAX_ARROWS = 40  # above this many keys, value vectors are drawn as points, not arrows
+MAX_LABELLED_BARS = 8  # above this many keys, bars carry no numbers (the hover and table do)
 VALUE_COLOR = "#1f77b4"
 CONTEXT_COLOR = "#d62728"
 PATH_COLOR = "#ff7f0e"
@@ -60,6 +62,24 @@ def vector(values: Sequence[float]) -> str:
     return r"\left(" + r",\ ".join(number(float(v)) for v in values) + r"\right)"
 
 
+def _vector_lines(prefix: str, values: Sequence[float], suffix: str = "") -> list[str]:
+    """``prefix (a, b, …) suffix`` as lines of an aligned block, wrapped after 4 components.
+
+    ``prefix`` holds the alignment mark (``q &= ``); continuation lines are indented.
+    """
+    texts = [number(float(v)) for v in values]
+    if len(texts) <= COMPONENTS_PER_LINE:
+        return [f"{prefix}{vector(values)}{suffix}"]
+    chunks = [
+        r",\ ".join(texts[start : start + COMPONENTS_PER_LINE])
+        for start in range(0, len(texts), COMPONENTS_PER_LINE)
+    ]
+    lines = [rf"{prefix}\big({chunks[0]},"]
+    lines += [rf"&\qquad\quad {chunk}," for chunk in chunks[1:-1]]
+    lines.append(rf"&\qquad\quad {chunks[-1]}\big){suffix}")
+    return lines
+
+
 def _aligned(lines: list[str]) -> str:
     return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
 
@@ -73,8 +93,8 @@ def vectors_latex(
     """``q^{(i)} = (…)`` and ``k^{(j)} = (…)`` with the trace's numbers (positions from 1)."""
     return _aligned(
         [
-            rf"q^{{({query_pos})}} &= {vector(query)}",
-            rf"k^{{({key_pos})}} &= {vector(key)}",
+            *_vector_lines(rf"q^{{({query_pos})}} &= ", query),
+            *_vector_lines(rf"k^{{({key_pos})}} &= ", key),
         ]
     )
 
@@ -246,14 +266,20 @@ def context_latex(
     shown = visible if len(visible) <= MAX_CONTEXT_TERMS else visible[: MAX_CONTEXT_TERMS - 1]
     for count, index in enumerate(shown):
         lead = "&= " if count == 0 else r"&\quad + "
-        lines.append(
-            rf"{lead}{number(float(weights[index]))} \times "
-            rf"\underbrace{{{vector(values[index])}}}_{{v^{{({index + 1})}}}}"
-        )
+        weight = number(float(weights[index]))
+        if len(values[index]) <= COMPONENTS_PER_LINE:
+            lines.append(
+                rf"{lead}{weight} \times "
+                rf"\underbrace{{{vector(values[index])}}}_{{v^{{({index + 1})}}}}"
+            )
+        else:  # a wide vector wraps: name it at the end instead of underneath
+            lines += _vector_lines(
+                rf"{lead}{weight} \times ", values[index], rf" \quad \leftarrow v^{{({index + 1})}}"
+            )
     if len(shown) < len(visible):
         rest = len(visible) - len(shown)
         lines.append(rf"&\quad + \dots \quad (+{rest})")
-    lines.append(rf"&= {vector(context)}")
+    lines += _vector_lines("&= ", context)
     return _aligned(lines)
 
 
@@ -477,6 +503,7 @@ def weights_bar_figure(
     series = [(words["before"], np.asarray(weights, dtype=np.float64), VALUE_COLOR)]
     if dropped_weights is not None:
         series.append((words["after"], np.asarray(dropped_weights, dtype=np.float64), PATH_COLOR))
+    many = len(names) > MAX_LABELLED_BARS  # then: no numbers on bars, "−∞" for masked keys
     figure = go.Figure()
     for name, row, color in series:
         shown = np.where(hidden_, 0.0, row)
@@ -504,7 +531,7 @@ def weights_bar_figure(
                 x=[name for name, hide in zip(names, hidden_, strict=True) if hide],
                 y=[0.0] * int(hidden_.sum()),
                 mode="text",
-                text=[plain(words["masked"])] * int(hidden_.sum()),
+                text=["−∞" if many else plain(words["masked"])] * int(hidden_.sum()),
                 textposition="top center",
                 textfont={"color": "#777777", "size": 11},
                 showlegend=False,

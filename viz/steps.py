@@ -245,7 +245,7 @@ def binary_grid(
     flags = np.asarray(flags, dtype=bool)
     rows, cols = flags.shape
     if rows * cols > LARGE_CELLS:
-        return matrix_heatmap(
+        figure = matrix_heatmap(
             flags.astype(np.float64),
             row_labels,
             col_labels,
@@ -255,6 +255,7 @@ def binary_grid(
             col_title=col_title,
             value_name=f"1 = {true_name}, 0 = {false_name}",
         )
+        return _upright_colorbar_title(figure)
     row_names = [plain(label) for label in unique_labels(list(row_labels))]
     col_names = [plain(label) for label in unique_labels(list(col_labels))]
     states = np.where(flags, plain(true_name), plain(false_name))

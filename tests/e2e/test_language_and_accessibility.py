@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 import plotly.graph_objects as go
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
 from tests.e2e.server import DEFAULT_APP, StreamlitServer
@@ -53,10 +54,22 @@ def query(page: Page) -> dict[str, list[str]]:
 
 
 def choose(page: Page, selectbox_label: str, option: str) -> None:
-    """Pick ``option`` in the sidebar selectbox labelled ``selectbox_label``, then wait."""
+    """Pick ``option`` in the sidebar selectbox labelled ``selectbox_label``, then wait.
+
+    The dropdown can close again if the click lands while the page is still laying out
+    (charts resizing), so opening it is retried a few times.
+    """
     box = page.locator(f"{SIDEBAR} [data-testid='stSelectbox']").filter(has_text=selectbox_label)
-    box.get_by_role("combobox").click()
-    page.get_by_role("option", name=option, exact=True).click()
+    combobox = box.get_by_role("combobox")
+    wanted = page.get_by_role("option", name=option, exact=True)
+    for _ in range(5):
+        combobox.click()
+        try:
+            wanted.wait_for(state="visible", timeout=3_000)
+            break
+        except PlaywrightTimeoutError:
+            page.keyboard.press("Escape")
+    wanted.click()
     wait_settled(page)
 
 

@@ -13,7 +13,7 @@ from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Page
 
 BOOK_FUSED = ["0.3190", "0.4858", "0.2943", "0.3897", "0.2575", "0.4028"]
 BOOK_WRAPPER_FIRST_ROW = ["-0.4519", "0.2216", "0.4772", "0.1063"]
@@ -21,17 +21,8 @@ WAIT_MS = 60_000
 
 
 @pytest.fixture(scope="module")
-def frame_loaded(streamlit_server: str, browser: Browser) -> str:
-    """Open ``/`` once, so that the server has run ``app.py`` (and ``st.navigation``) before.
-
-    Work-around: on a fresh server, Streamlit treats the first visit of ``/<page>`` as an old
-    ``pages/``-folder app and runs the page file without the frame (see
-    ``test_first_visit_of_a_page_url_runs_the_frame``). Remove when that test passes.
-    """
-    context = browser.new_context()
-    warm = context.new_page()
-    open_app(warm, streamlit_server, "/")
-    context.close()
+def frame_loaded(streamlit_server: str) -> str:
+    """The shared server (``ui.frame.require_frame`` makes any first visit run the frame)."""
     return streamlit_server
 
 
@@ -63,11 +54,6 @@ def test_multi_head_shows_the_books_numbers(page: Page, frame_loaded: str) -> No
     expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(2)  # one grid per class
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Streamlit runs pages/<name>.py without app.py on a fresh server's first visit of "
-    "/<name> (PagesManager.uses_pages_directory): the pages folder needs another name",
-)
 def test_first_visit_of_a_page_url_runs_the_frame(
     page: Page, streamlit_factory: Callable[..., object]
 ) -> None:
@@ -75,4 +61,8 @@ def test_first_visit_of_a_page_url_runs_the_frame(
 
     server = streamlit_factory(DEFAULT_APP)
     open_app(page, server.url, "/multi_head?heads=2")  # type: ignore[attr-defined]
+    expect(page.locator("[data-testid='stTable']").filter(has_text="0.4858")).to_have_count(
+        1, timeout=WAIT_MS
+    )
     assert_no_exception(page)
+    assert page.locator("[data-testid='stSidebar'] [data-testid='stNumberInput']").count() >= 1
