@@ -33,6 +33,7 @@ from viz.image_heatmap import (
 from viz.labels import unique_labels
 
 from .i18n import t
+from .markdown_text import escape_markdown
 
 PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
 MAX_WINDOW = 24  # a zoom window shows at most this many rows and columns (annotated heatmap)
@@ -66,7 +67,9 @@ def numbers_frame(
     """The matrix as a table of text (−∞ where hidden), labelled by (unique) token names."""
     texts = cell_texts(np.asarray(values, dtype=np.float64), hidden, decimals)
     return pd.DataFrame(
-        texts, index=unique_labels(list(row_labels)), columns=unique_labels(list(col_labels))
+        texts,
+        index=[escape_markdown(label) for label in unique_labels(list(row_labels))],
+        columns=[escape_markdown(label) for label in unique_labels(list(col_labels))],
     )
 
 

@@ -110,8 +110,10 @@ def matrix_heatmap(
     shown[~np.isfinite(shown)] = np.nan
     zmin, zmax = zrange if zrange is not None else value_range(shown, kind)
 
-    row_names = [plain(label) for label in unique_labels(list(row_labels))]
-    col_names = [plain(label) for label in unique_labels(list(col_labels))]
+    row_plain = unique_labels(list(row_labels))  # user text: escaped below, after shortening
+    col_plain = unique_labels(list(col_labels))
+    row_names = [plain(label) for label in row_plain]
+    col_names = [plain(label) for label in col_plain]
     customdata = np.empty((rows, cols, 2), dtype=object)
     for i in range(rows):
         for j in range(cols):
@@ -175,7 +177,7 @@ def matrix_heatmap(
         xaxis={
             "tickmode": "array",
             "tickvals": tick_positions(cols),
-            "ticktext": [short(col_names[j]) for j in tick_positions(cols)],
+            "ticktext": [plain(short(col_plain[j])) for j in tick_positions(cols)],
             "title": {"text": plain(col_title)},
             "side": "top",
             "showgrid": False,
@@ -184,7 +186,7 @@ def matrix_heatmap(
         yaxis={
             "tickmode": "array",
             "tickvals": tick_positions(rows),
-            "ticktext": [short(row_names[i]) for i in tick_positions(rows)],
+            "ticktext": [plain(short(row_plain[i])) for i in tick_positions(rows)],
             "title": {"text": plain(row_title)},
             "autorange": "reversed",
             "showgrid": False,
