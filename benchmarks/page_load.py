@@ -54,11 +54,31 @@ DROPOUT = 0.1
 MESSAGE_LIMIT_TEXT = "exceeds the message size limit"
 
 # Installed before any page script: remembers when the DOM last changed and when Streamlit's
-# script last started running.
+# script last started running, and counts every websocket message's payload bytes. (Counting in
+# the page is exact and reliable; Playwright's `websocket` event sometimes attaches too late and
+# misses a whole connection.)
 WATCH_JS = """
 (() => {
   window.__lastMutation = performance.now();
   window.__lastRunning = -1;
+  window.__ws = {bytes: 0, frames: 0, largest: 0};
+  const Native = window.WebSocket;
+  function Counted(url, protocols) {
+    const socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
+    socket.addEventListener("message", (event) => {
+      const data = event.data;
+      const size = data instanceof ArrayBuffer ? data.byteLength
+        : (data && data.size !== undefined) ? data.size
+        : new TextEncoder().encode(String(data)).length;
+      window.__ws.bytes += size;
+      window.__ws.frames += 1;
+      window.__ws.largest = Math.max(window.__ws.largest, size);
+    });
+    return socket;
+  }
+  Counted.prototype = Native.prototype;
+  Object.assign(Counted, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+  window.WebSocket = Counted;
   const watch = () => {
     new MutationObserver((records) => {
       window.__lastMutation = performance.now();
@@ -108,23 +128,23 @@ class Result:
 
 
 class FrameCounter:
-    """Adds up the websocket frames a page receives (reset between load and step)."""
+    """Reads the page's websocket byte counter; :meth:`take` returns what arrived since last."""
 
     def __init__(self, page: Page) -> None:
-        self.current = Measurement()
-        page.on("websocket", self._attach)
-
-    def _attach(self, websocket: object) -> None:
-        websocket.on("framereceived", self._frame)  # type: ignore[attr-defined]
-
-    def _frame(self, payload: bytes | str) -> None:
-        size = len(payload.encode("utf-8") if isinstance(payload, str) else payload)
-        self.current.bytes += size
-        self.current.frames += 1
-        self.current.largest_frame = max(self.current.largest_frame, size)
+        self.page = page
+        self.seen = {"bytes": 0, "frames": 0}
 
     def take(self) -> Measurement:
-        taken, self.current = self.current, Measurement()
+        try:
+            now = self.page.evaluate("() => window.__ws")
+        except Exception:  # noqa: BLE001 - a crashed tab: nothing more can be read
+            return Measurement()
+        taken = Measurement(
+            bytes=now["bytes"] - self.seen["bytes"],
+            frames=now["frames"] - self.seen["frames"],
+            largest_frame=now["largest"],
+        )
+        self.seen = {"bytes": now["bytes"], "frames": now["frames"]}
         return taken
 
 

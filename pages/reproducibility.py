@@ -13,6 +13,7 @@ import streamlit as st
 
 from attention.book_outputs import CAUSAL_SEED_123, check_book_outputs
 from attention.environment import dropout_on_ones, environment_info, recompute_check
+from attention.export import attention_cells
 from ui.frame import PAGE_SPECS, require_frame
 from ui.i18n import t
 from ui.show import numbers_frame
@@ -22,6 +23,7 @@ require_frame()
 
 THIS_PAGE = "reproducibility"
 DEFAULT_PAGE = "step"  # the page app.py opens at "/" (ui.frame.run_app's default_page)
+MAX_RECHECK_CELLS = 2**20  # T × T: larger views (T > 1024) are not recomputed twice on every run
 MACHINE_FACTS = (
     "torch_version",
     "python_version",
@@ -121,7 +123,9 @@ with st.expander(t("repro.book.numbers")):
 st.subheader(t("repro.current.header"))
 st.caption(t("repro.current.intro"))
 trace = current_trace()
-if trace is not None:
+if trace is not None and attention_cells(trace) > MAX_RECHECK_CELLS:
+    st.info(t("repro.current.too_large", cells=attention_cells(trace), limit=MAX_RECHECK_CELLS))
+elif trace is not None:
     result = recompute_check(trace.inputs[0], trace.config, reference=trace)
     if result.reproducible:
         st.success(

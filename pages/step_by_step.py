@@ -17,6 +17,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from attention import AttentionTrace
 from ui.editor import embedding_editor
@@ -91,13 +92,15 @@ class StepPage:
         label = t("step.numbers_of", name=name) if name else None
         show_numbers(values, rows, cols, hidden=hidden, label=label, decimals=decimals)
 
-    def three_places(self) -> list:
+    def three_places(self) -> list[DeltaGenerator]:
         """Three figures side by side while they are narrow (d_out ≤ 3), else one below another."""
         if self.d_out <= 3:
             return list(st.columns(3, gap="medium"))
         return [st.container() for _ in range(3)]
 
-    def text_and_figure(self, draw_text: Callable[[], None], draw_figure: Callable[[], None]):
+    def text_and_figure(
+        self, draw_text: Callable[[], None], draw_figure: Callable[[], None]
+    ) -> None:
         """Explanation and formula on the left, the heatmap on the right."""
         left, right = st.columns([2, 3], gap="medium")
         with left:
@@ -168,7 +171,7 @@ class StepPage:
                             trace,
                             bias_name,
                             palette=self.palette,
-                            col_title=t("step.axis.output_feature"),
+                            col_title="",  # the weight's heatmap just above names the columns
                             value_name=t("step.value.bias"),
                         ),
                         key=f"step_fig_{bias_name}",
@@ -188,7 +191,10 @@ class StepPage:
             self.heading(3, d_out=self.d_out)
         with formula_col:
             if trace.config.qkv_bias:
-                st.latex(r"Q = X W_q + b_q,\quad K = X W_k + b_k,\quad V = X W_v + b_v")
+                st.latex(
+                    r"\begin{aligned} Q &= X W_q + b_q \\ K &= X W_k + b_k \\"
+                    r" V &= X W_v + b_v \end{aligned}"
+                )
             else:
                 st.latex(r"Q = X W_q,\quad K = X W_k,\quad V = X W_v")
             st.latex(

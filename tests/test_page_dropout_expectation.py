@@ -75,3 +75,12 @@ def test_dropout_expectation_page_in_chinese() -> None:
     text = page_text(at)
     assert "Dropout 的期望" in text and "蒙特卡洛" in text
     assert at.slider(key="dropout_expectation_p").label == "Dropout 比率 p（本页）"
+
+
+def test_long_sentence_uses_a_block_of_the_first_tokens() -> None:
+    at = run_page("dropout_expectation", {"text": " ".join(f"w{i}" for i in range(30))})
+    assert not at.exception
+    assert "this page uses the first 12" in page_text(at)
+    true_z = figure_array(plotly_figures(at)["dropout_expectation_true"]["data"][0]["z"])
+    assert true_z.shape == (12, 12)
+    assert np.allclose(true_z.sum(axis=1), 1.0, atol=1e-6)  # a causal block: rows still sum to 1

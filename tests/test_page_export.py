@@ -99,3 +99,14 @@ def test_page_in_chinese() -> None:
     assert not at.exception
     assert at.title[0].value == "导出与复现"
     assert at.get("download_button")[0].label.startswith("所有矩阵")
+
+
+def test_long_sequences_offer_only_the_script() -> None:
+    words = " ".join(f"w{i}" for i in range(600))  # 600² cells > MAX_EXPORT_CELLS
+    at = run_page("export", {"text": words})
+    assert not at.exception
+    keys = [button.key for button in at.get("download_button")]
+    assert keys == ["export_py"]
+    assert any("attention cells" in info.value for info in at.info)
+    assert any("too long to show" in info.value for info in at.info)
+    assert len(at.dataframe) == 1  # the expected output scrolls instead of a 600-row table

@@ -117,17 +117,22 @@ def test_dropout_is_written_out_with_the_trace_mask(at: AppTest) -> None:
     assert not at.exception
     trace = _trace(at)
     assert trace.dropout_active
-    i, j = 5, 0
-    latex = _latex(at)
-    kept = bool(trace.dropout_mask[0, i, j])
-    if kept:
-        expected = (
-            f"{number(float(trace.attn_weights[0, i, j]))} \\times 2.0000 = "
-            f"{number(float(trace.dropped_weights[0, i, j]))}"
-        )
-        assert expected in latex
-    else:
-        assert r"\alpha'_{6,1} = 0" in latex
+    i = 5
+    branches = set()
+    for j in range(i + 1):  # every key of the last row: some kept, some dropped
+        at.selectbox(key=KEY).set_value(j).run()
+        latex = _latex(at)
+        weight = number(float(trace.attn_weights[0, i, j]))
+        if bool(trace.dropout_mask[0, i, j]):
+            dropped = number(float(trace.dropped_weights[0, i, j]))
+            assert f"{weight} \\times 2.0000 = {dropped}" in latex
+        else:
+            expected = (
+                rf"\alpha'_{{6,{j + 1}}} = 0 \times \alpha_{{6,{j + 1}}} = 0 \times {weight} = 0"
+            )
+            assert expected in latex
+        branches.add(bool(trace.dropout_mask[0, i, j]))
+    assert branches == {True, False}, "seed 123, p = 0.5 keeps some and drops some"
     kept_count = int(trace.dropout_mask[0, i, : i + 1].sum())
     assert f"kept: {kept_count}" in page_text(at)
     for index in range(i + 1):  # the context sum uses the weights after dropout

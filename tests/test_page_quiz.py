@@ -37,7 +37,9 @@ def test_correct_answer_is_the_argmax_of_the_trace_row() -> None:
     row = trace.attn_weights[0, 5]  # the first question asks about the last query, "step"
     best = int(row.argmax())
     at = _reveal(run_page("quiz", {"seed": "7"}), str(best))
-    assert [s.value for s in at.success] == [f"Right! “{BOOK_TOKENS[best]}” (position {best + 1})"]
+    assert [s.value for s in at.success] == [
+        f"Right! The answer is “{BOOK_TOKENS[best]}” (position {best + 1})."
+    ]
     assert _score(at) == "1 / 1"
     bars = plotly_figures(at)["quiz_row"]["data"][0]
     assert np.allclose(figure_array(bars["y"]), row.double().numpy())
@@ -94,3 +96,10 @@ def test_quiz_page_in_chinese() -> None:
     assert "先预测，再揭晓" in text and "对哪个词元的注意力最大" in text
     assert at.button(key="quiz_reveal").label == "揭晓"
     assert at.radio(key="quiz_answer").options[0] == "“Your”（位置 1）"
+
+
+def test_long_sentence_asks_about_the_first_tokens_only() -> None:
+    at = run_page("quiz", {"text": " ".join(f"w{i}" for i in range(30))})
+    assert not at.exception
+    assert "first 10 tokens" in page_text(at)
+    assert len(at.radio(key="quiz_answer").options) == 10

@@ -77,3 +77,10 @@ def test_page_in_chinese() -> None:
     assert not at.exception
     assert at.title[0].value == "可复现性"
     assert "全部 6 个示例" in at.success[0].value
+
+
+def test_very_long_views_are_not_recomputed_on_every_run() -> None:
+    words = " ".join(f"w{i}" for i in range(1100))  # 1100² > 2**20 cells
+    at = run_page("reproducibility", {"text": words})
+    assert not at.exception
+    assert any("recomputed for this check only up to" in info.value for info in at.info)

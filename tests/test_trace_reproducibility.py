@@ -164,3 +164,17 @@ def test_different_seeds_give_different_weights() -> None:
     second = trace_attention(BOOK_BATCH, AttentionConfig(seed=2))
     assert not torch.equal(first.W_query, second.W_query)
     assert not torch.equal(first.output, second.output)
+
+
+@pytest.mark.parametrize("p", [0.1, 0.5, 0.9, 1.0])
+@pytest.mark.parametrize("shape", [(1, 1, 1), (2, 6, 6), (3, 2, 37, 37)])
+def test_dropout_is_weights_times_dropout_of_ones_on_this_torch(
+    p: float, shape: tuple[int, ...]
+) -> None:
+    """The identity the trace relies on to draw dropout noise once: ``d(w) == w * d(ones)``."""
+    weights = torch.softmax(random_inputs(shape, seed=len(shape)), dim=-1)
+    dropout = torch.nn.Dropout(p).train()
+    torch.manual_seed(17)
+    expected = dropout(weights)
+    torch.manual_seed(17)
+    assert torch.equal(weights * dropout(torch.ones_like(weights)), expected)

@@ -127,7 +127,8 @@ def test_softmax_with_a_shift_says_so() -> None:
 def test_dropout_kept_and_dropped() -> None:
     kept = dropout_latex(2, 1, 0.4833, True, 0.5, 2.0, 0.9666)
     assert r"\frac{1}{1 - 0.50}" in kept and "0.4833 \\times 2.0000 = 0.9666" in kept
-    assert dropout_latex(2, 1, 0.4833, False, 0.5, 2.0, 0.0) == r"\alpha'_{2,1} = 0"
+    dropped = dropout_latex(2, 1, 0.4833, False, 0.5, 2.0, 0.0)
+    assert dropped == r"\alpha'_{2,1} = 0 \times \alpha_{2,1} = 0 \times 0.4833 = 0"
 
 
 def test_context_is_written_as_the_weighted_sum_of_the_trace(trace) -> None:
@@ -240,12 +241,13 @@ def test_weights_bar_figure_escapes_tokens() -> None:
 def test_wide_vectors_wrap_after_four_components() -> None:
     wide = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
     latex = vectors_latex(2, 1, wide, wide)
-    assert r"\big(0.1000,\ 0.2000,\ 0.3000,\ 0.4000," in latex
-    assert r"0.5000,\ 0.6000,\ 0.7000,\ 0.8000\big)" in latex
+    assert r"q^{(2)} &= \bigl(0.1000,\ 0.2000,\ 0.3000,\ 0.4000," in latex
+    assert r"&\qquad\quad 0.5000,\ 0.6000,\ 0.7000,\ 0.8000\bigr)" in latex
     latex = context_latex(2, [0.5, 0.5], [wide, wide], [False, False], wide)
-    assert r"\leftarrow v^{(1)}" in latex and r"\leftarrow v^{(2)}" in latex
+    assert r"&= 0.5000\, v^{(1)} + 0.5000\, v^{(2)}" in latex
+    assert r"v^{(1)} &= \bigl(0.1000" in latex and r"v^{(2)} &= \bigl(0.1000" in latex
+    assert r"z^{(2)} &= \bigl(0.1000" in latex
     assert r"\underbrace" not in latex
-    assert latex.count(r"\big(") == 3  # two terms and the result
 
 
 def test_many_keys_drop_the_bar_numbers_and_shorten_masked() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import torch
@@ -76,6 +78,18 @@ def test_token_labels_are_escaped_everywhere(book_trace) -> None:
         customdata = np.asarray(figure.data[0].customdata, dtype=object)
         assert customdata[0, 0, 0] == "&lt;b&gt;b&lt;/b&gt;"
         assert customdata[1, 0, 0] == "a&amp;b"
+
+
+def test_long_labels_are_shortened_before_they_are_escaped(book_trace) -> None:
+    tokens = ["<" * 20, "&" * 20, "with", "one", "step", "journey"]
+    for figure in (
+        steps.causal_mask_figure(book_trace, tokens),
+        steps.weights_figure(book_trace, tokens),
+        steps.scores_figure(book_trace, "attn_scores", tokens),
+    ):
+        for tick in [*figure.layout.xaxis.ticktext, *figure.layout.yaxis.ticktext]:
+            assert not re.search(r"&[a-z]*…", tick), f"an entity was cut in half: {tick!r}"
+        assert figure.layout.yaxis.ticktext[0] == "&lt;" * 13 + "…"
 
 
 def test_axis_titles_and_hover_names_are_escaped_too(book_trace) -> None:

@@ -29,7 +29,8 @@ from attention import AttentionConfig, AttentionInputError, AttentionTrace, trac
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS, embed_words, split_words
 from attention.validate import MAX_TOKENS
 
-from .i18n import LANGUAGES, t
+from .i18n import LANGUAGES, current_language, t
+from .markdown_text import escape_markdown
 from .table import (
     MAX_D_IN,
     TOKEN_COLUMN,
@@ -180,9 +181,17 @@ def current_table() -> Table:
 
 
 def message(item: TableProblem) -> str:
-    """A TableProblem in the current language (nested problems are rendered too)."""
+    """A TableProblem in the current language (nested problems are rendered too).
+
+    Values may come from the user (a token, a cell, a URL value): they are escaped so that the
+    Markdown of ``st.error``/``st.warning`` shows them literally.
+    """
     values = {
-        name: message(value) if isinstance(value, TableProblem) else value
+        name: message(value)
+        if isinstance(value, TableProblem)
+        else escape_markdown(value)
+        if isinstance(value, str)
+        else value
         for name, value in item.kwargs.items()
     }
     return t(item.key, **values)
@@ -315,6 +324,7 @@ def show_url_warnings() -> None:
 
 def render_sidebar() -> None:
     """The shared controls. Their values live in session state under the URL parameter names."""
+    lang = current_language()  # bound now: AppTest calls format_func later, outside the session
     with st.sidebar:
         st.selectbox(
             t("sidebar.lang"),
@@ -360,7 +370,7 @@ def render_sidebar() -> None:
         st.selectbox(
             t("sidebar.palette"),
             options=list(PALETTES),
-            format_func=lambda name: t(f"sidebar.palette.{name}"),
+            format_func=lambda name: t(f"sidebar.palette.{name}", lang),
             key="palette",
         )
 

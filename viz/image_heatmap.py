@@ -179,7 +179,7 @@ def png_data_uri(indices: np.ndarray, lut: np.ndarray) -> str:
     palette = np.vstack([lut, np.array([_rgb(HIDDEN_COLOR)], dtype=np.uint8)])  # (256, 3)
     image.putpalette(palette.reshape(-1).tolist())
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=9)
+    image.save(buffer, format="PNG", compress_level=6)  # 9: 25× slower on some images, ~10% smaller
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
@@ -357,11 +357,13 @@ def image_heatmap(
     if array.ndim != 2:
         raise ValueError(f"image_heatmap needs a 2-D matrix, got shape {array.shape}.")
     rows, cols = array.shape
-    shown = np.array(array, dtype=np.float32 if array.dtype != np.float64 else np.float64)
+    # float32 is plenty for colours and block statistics, and halves the work at 4096 tokens;
+    # the exact values (zoom window) are read from ``array`` itself.
+    shown = np.array(array, dtype=np.float32)
     hidden_mask = None if hidden is None else np.asarray(hidden, dtype=bool)
     if hidden_mask is not None:
-        shown[hidden_mask] = np.nan  # never a colour on the scale
-    shown[~np.isfinite(shown)] = np.nan
+        np.copyto(shown, np.float32(np.nan), where=hidden_mask)  # never a colour on the scale
+    np.copyto(shown, np.float32(np.nan), where=~np.isfinite(shown))
     zmin, zmax = zrange if zrange is not None else image_value_range(shown, kind)
 
     row_factor, col_factor = _factor(rows, max_side), _factor(cols, max_side)

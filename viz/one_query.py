@@ -25,7 +25,7 @@ import plotly.graph_objects as go
 from .labels import plain, unique_labels
 
 DECIMALS = 4
-PRODUCTS_PER_LINE = 2  # q_m × k_m products per LaTeX line (keeps a half-width column readable)
+PRODUCTS_PER_LINE = 2  # q_m k_m products per LaTeX line for d_k = 2 (one per line above)
 TERMS_PER_LINE = 4  # summed terms per LaTeX line
 ROW_ENTRIES_PER_LINE = 6  # entries of a score row per LaTeX line
 COMPONENTS_PER_LINE = 4  # components of a vector per LaTeX line (d_out up to 8 stays readable)
@@ -71,13 +71,21 @@ def _vector_lines(prefix: str, values: Sequence[float], suffix: str = "") -> lis
     if len(texts) <= COMPONENTS_PER_LINE:
         return [f"{prefix}{vector(values)}{suffix}"]
     chunks = [
-        r",\ ".join(texts[start : start + COMPONENTS_PER_LINE])
+        r",\ ".join(_lead(texts[start : start + COMPONENTS_PER_LINE]))
         for start in range(0, len(texts), COMPONENTS_PER_LINE)
     ]
-    lines = [rf"{prefix}\big({chunks[0]},"]
+    lines = [rf"{prefix}\bigl({chunks[0]},"]
     lines += [rf"&\qquad\quad {chunk}," for chunk in chunks[1:-1]]
-    lines.append(rf"&\qquad\quad {chunks[-1]}\big){suffix}")
+    lines.append(rf"&\qquad\quad {chunks[-1]}\bigr){suffix}")
     return lines
+
+
+def _lead(entries: list[str]) -> list[str]:
+    """Brace a leading negative entry of a continuation line: after ``&`` KaTeX would set its
+    minus sign as a binary operator (``− 0.5``) instead of a sign (``−0.5``)."""
+    if entries and entries[0].startswith("-"):
+        return [f"{{{entries[0]}}}", *entries[1:]]
+    return entries
 
 
 def _aligned(lines: list[str]) -> str:
@@ -124,7 +132,8 @@ def dot_product_latex(
         rf"({number(float(a))})({number(float(b))})" for a, b in zip(query, key, strict=True)
     ]
     sums = [_factor(float(term)) for term in terms]
-    for chunked, per_line in ((products, PRODUCTS_PER_LINE), (sums, TERMS_PER_LINE)):
+    products_per_line = PRODUCTS_PER_LINE if d <= PRODUCTS_PER_LINE else 1  # fit half a page
+    for chunked, per_line in ((products, products_per_line), (sums, TERMS_PER_LINE)):
         for start in range(0, d, per_line):
             piece = " + ".join(chunked[start : start + per_line])
             lines.append(("&= " if start == 0 else r"&\quad + ") + piece)
@@ -140,7 +149,7 @@ def _row_lines(name: str, row: Sequence[float], hidden: Sequence[bool]) -> list[
     if len(entries) > MAX_ROW_ENTRIES:
         entries = [*entries[:MAX_ROW_ENTRIES], r"\dots"]
     chunks = [
-        r",\ ".join(entries[start : start + ROW_ENTRIES_PER_LINE])
+        r",\ ".join(_lead(entries[start : start + ROW_ENTRIES_PER_LINE]))
         for start in range(0, len(entries), ROW_ENTRIES_PER_LINE)
     ]
     if len(chunks) == 1:
@@ -239,7 +248,7 @@ def dropout_latex(
     """``α′_{i,j}``: the weight after dropout, kept and scaled by ``1/(1−p)``, or dropped to 0."""
     i, j = query_pos, key_pos
     if not kept:
-        return rf"\alpha'_{{{i},{j}}} = 0"
+        return rf"\alpha'_{{{i},{j}}} = 0 \times \alpha_{{{i},{j}}} = 0 \times {number(weight)} = 0"
     return (
         rf"\alpha'_{{{i},{j}}} = \alpha_{{{i},{j}}} \times \frac{{1}}{{1 - {number(p, 2)}}}"
         rf" = {number(weight)} \times {number(scale)} = {number(dropped_weight)}"
@@ -264,22 +273,27 @@ def context_latex(
     visible = [index for index, hide in enumerate(hidden) if not hide]
     lines = [rf"z^{{({i})}} &= \sum_{{j \le {i}}} {alpha}_{{{i},j}}\, v^{{(j)}}"]
     shown = visible if len(visible) <= MAX_CONTEXT_TERMS else visible[: MAX_CONTEXT_TERMS - 1]
-    for count, index in enumerate(shown):
-        lead = "&= " if count == 0 else r"&\quad + "
-        weight = number(float(weights[index]))
-        if len(values[index]) <= COMPONENTS_PER_LINE:
+    rest = len(visible) - len(shown)
+    width = len(context)
+    if width <= COMPONENTS_PER_LINE:  # each term on a line, the vector under its name
+        for count, index in enumerate(shown):
+            lead = "&= " if count == 0 else r"&\quad + "
             lines.append(
-                rf"{lead}{weight} \times "
+                rf"{lead}{number(float(weights[index]))} \times "
                 rf"\underbrace{{{vector(values[index])}}}_{{v^{{({index + 1})}}}}"
             )
-        else:  # a wide vector wraps: name it at the end instead of underneath
-            lines += _vector_lines(
-                rf"{lead}{weight} \times ", values[index], rf" \quad \leftarrow v^{{({index + 1})}}"
-            )
-    if len(shown) < len(visible):
-        rest = len(visible) - len(shown)
-        lines.append(rf"&\quad + \dots \quad (+{rest})")
-    lines += _vector_lines("&= ", context)
+        if rest:
+            lines.append(rf"&\quad + \dots \quad (+{rest})")
+    else:  # wide vectors: the weighted names first, then each vector on its own lines
+        named = [rf"{number(float(weights[index]))}\, v^{{({index + 1})}}" for index in shown]
+        if rest:
+            named.append(rf"\dots\ (+{rest})")
+        for start in range(0, len(named), 3):
+            lead = "&= " if start == 0 else r"&\quad + "
+            lines.append(lead + " + ".join(named[start : start + 3]))
+        for index in shown:
+            lines += _vector_lines(rf"v^{{({index + 1})}} &= ", values[index])
+    lines += _vector_lines("&= " if width <= COMPONENTS_PER_LINE else rf"z^{{({i})}} &= ", context)
     return _aligned(lines)
 
 
@@ -512,7 +526,8 @@ def weights_bar_figure(
                 x=names,
                 y=shown,
                 text=[
-                    "" if hide else f"{value:.4f}" for value, hide in zip(row, hidden_, strict=True)
+                    "" if hide or many else f"{value:.4f}"
+                    for value, hide in zip(row, hidden_, strict=True)
                 ],
                 textposition="outside",
                 textfont={"size": 11},

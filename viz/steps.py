@@ -284,7 +284,7 @@ def binary_grid(
             ygap=1,
         )
     )
-    _layout(figure, row_names, col_names, row_title, col_title)
+    _layout(figure, row_labels, col_labels, row_title, col_title)
     return figure
 
 
@@ -576,18 +576,24 @@ def _weights_heatmap(
                 ygap=1,
             )
         )
-    _layout(figure, names, names, row_title, col_title)
+    _layout(figure, tokens, tokens, row_title, col_title)
     return figure
 
 
 def _layout(
     figure: go.Figure,
-    row_names: list[str],
-    col_names: list[str],
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
     row_title: str,
     col_title: str,
 ) -> None:
-    """Axes like :func:`viz.heatmap.matrix_heatmap`'s: keys on top, queries down the side."""
+    """Axes like :func:`viz.heatmap.matrix_heatmap`'s: keys on top, queries down the side.
+
+    Labels are user text: told apart, shortened, *then* escaped (shortening an escaped label could
+    cut an entity such as ``&lt;`` in half).
+    """
+    row_names = [plain(short(label)) for label in unique_labels(list(row_labels))]
+    col_names = [plain(short(label)) for label in unique_labels(list(col_labels))]
     figure.update_layout(
         margin={"l": 10, "r": 10, "t": 10, "b": 10},
         height=_auto_height(len(row_names)),
@@ -595,7 +601,7 @@ def _layout(
         xaxis={
             "tickmode": "array",
             "tickvals": list(range(len(col_names))),
-            "ticktext": [short(name) for name in col_names],
+            "ticktext": col_names,
             "title": {"text": plain(col_title)},
             "side": "top",
             "showgrid": False,
@@ -604,7 +610,7 @@ def _layout(
         yaxis={
             "tickmode": "array",
             "tickvals": list(range(len(row_names))),
-            "ticktext": [short(name) for name in row_names],
+            "ticktext": row_names,
             "title": {"text": plain(row_title)},
             "autorange": "reversed",
             "showgrid": False,

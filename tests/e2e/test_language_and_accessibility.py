@@ -9,17 +9,22 @@
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable
+import zipfile
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import plotly.graph_objects as go
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from attention import AttentionConfig, trace_attention
+from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
+from attention.export import reproduce_snippet, trace_csv_files
 from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
-from tests.e2e.server import DEFAULT_APP, StreamlitServer
+from ui.i18n import t
 from viz.colors import HIDDEN_COLOR, PALETTES
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -38,15 +43,6 @@ ALL_PAGES = (
 )
 SIDEBAR = "[data-testid='stSidebar']"
 MAX_TABS = 80
-
-
-@pytest.fixture(scope="module", autouse=True)
-def app_started(streamlit_server: str, browser: Browser) -> None:
-    """Open "/" once before the deep links (see the xfail test at the end of this module)."""
-    context = browser.new_context()
-    warm = context.new_page()
-    open_app(warm, streamlit_server, "/")
-    context.close()
 
 
 def query(page: Page) -> dict[str, list[str]]:
@@ -111,13 +107,20 @@ def _focused() -> str:
 
 
 def tab_until(page: Page, label: str) -> dict[str, object]:
-    """Press Tab until the focused element is labelled ``label``; fail after MAX_TABS presses."""
+    """Press Tab until the focused element is labelled ``label``; fail after MAX_TABS presses.
+
+    Waits for the app to settle after each press: leaving an input can start a rerun, and a
+    rerun that redraws the sidebar must not swallow the next key press.
+    """
+    visited = []
     for _ in range(MAX_TABS):
         page.keyboard.press("Tab")
+        wait_settled(page, quiet=150)
         focused = page.evaluate(_focused())
+        visited.append(focused["label"] or focused["widget"])
         if focused["label"] == label:
             return focused
-    pytest.fail(f"Tab never reached {label!r}")
+    pytest.fail(f"Tab never reached {label!r}; focus went through {visited}")
 
 
 def test_keyboard_reaches_seed_and_dropout_and_arrows_move_the_slider(
@@ -192,15 +195,28 @@ def test_every_page_opens_in_chinese(streamlit_server: str, page: Page, path: st
     expect(page.locator(SIDEBAR)).to_contain_text("语言")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Streamlit runs the first session of a fresh server in 'pages/ directory' (MPA v1) "
-    "mode until app.py has called st.navigation once, so a deep link opened first runs the page "
-    "without the frame (KeyError on session state). Fix: rename the pages/ directory.",
-)
-def test_a_deep_link_works_as_the_first_visit_of_a_fresh_server(
-    streamlit_factory: Callable[..., StreamlitServer], page: Page
+def test_export_downloads_the_zip_json_and_script(
+    streamlit_server: str, page: Page, tmp_path: Path
 ) -> None:
-    server = streamlit_factory(DEFAULT_APP)
-    open_app(page, server.url, "/reproducibility?seed=7")
+    """The Export page's buttons build their files on click (deferred data): check each one."""
+    open_app(page, streamlit_server, "/export?seed=7&dropout=0.5")
     assert_no_exception(page)
+    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=7, dropout=0.5))
+    saved = {}
+    for key in ("export_zip", "export_json", "export_py"):
+        label = t(f"export.{key.removeprefix('export_')}.label", lang="en")
+        with page.expect_download() as download_info:
+            page.get_by_role("button", name=label).click()
+        download = download_info.value
+        saved[key] = tmp_path / download.suggested_filename
+        download.save_as(saved[key])
+    with zipfile.ZipFile(saved["export_zip"]) as archive:
+        names = archive.namelist()
+        assert "dropout_mask.csv" in names and "attn_weights.csv" in names
+        weights = archive.read("attn_weights.csv").decode("utf-8-sig")
+    assert weights == trace_csv_files(trace, list(BOOK_TOKENS))["attn_weights.csv"]
+    data = json.loads(saved["export_json"].read_text(encoding="utf-8"))
+    assert data["settings"]["seed"] == 7 and data["tokens"] == list(BOOK_TOKENS)
+    assert saved["export_py"].read_text(encoding="utf-8") == reproduce_snippet(
+        trace, list(BOOK_TOKENS)
+    )

@@ -115,7 +115,11 @@ def test_editing_a_cell_updates_the_result_and_a_bad_value_is_named(
 def test_moving_the_dropout_slider_updates_the_url_and_the_numbers(
     page: Page, streamlit_server: str
 ) -> None:
+    """A learner watching step 9 moves the slider: the URL, the numbers and step 9 follow."""
     open_app(page, streamlit_server, "/")
+    dropout_tab = page.get_by_role("tab", name="9 · Dropout")
+    dropout_tab.click()
+    expect(page.get_by_text("Dropout does nothing here: p = 0")).to_be_visible(timeout=APPEAR_MS)
     slider = page.get_by_test_id("stSlider").filter(has_text="Dropout rate p")
     thumb = slider.get_by_role("slider")
     expect(thumb).to_be_visible(timeout=APPEAR_MS)
@@ -128,4 +132,6 @@ def test_moving_the_dropout_slider_updates_the_url_and_the_numbers(
     assert dropout > 0
     expected = expected_context(BOOK_EMBEDDINGS, AttentionConfig(dropout=dropout))
     assert context_numbers(page) == expected
+    expect(dropout_tab).to_have_attribute("aria-selected", "true")  # still on step 9
+    expect(page.get_by_text("Keep-mask: ✓ kept, ✗ dropped")).to_be_visible()
     assert_no_exception(page)

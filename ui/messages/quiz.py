@@ -51,7 +51,7 @@ MESSAGES = {
     "quiz.reveal": {"en": "Reveal", "zh": "揭晓"},
     "quiz.reveal_help": {"en": "Pick an answer first.", "zh": "请先选择一个答案。"},
     "quiz.next": {"en": "Next question", "zh": "下一题"},
-    "quiz.right": {"en": "Right! {answer}", "zh": "正确！{answer}"},
+    "quiz.right": {"en": "Right! The answer is {answer}.", "zh": "正确！答案是 {answer}。"},
     "quiz.wrong": {
         "en": "Not quite: you chose {chosen}; the answer is {answer}.",
         "zh": "不对：你选的是 {chosen}；正确答案是 {answer}。",

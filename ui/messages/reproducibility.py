@@ -114,6 +114,12 @@ MESSAGES = {
         "en": "Not reproducible: these tensors differ between computations: {names}.",
         "zh": "无法复现：这些张量在几次计算之间不同：{names}。",
     },
+    "repro.current.too_large": {
+        "en": "This view has {cells} attention cells (tokens × tokens); it is recomputed for this "
+        "check only up to {limit}. Use fewer tokens, or run the exported script twice.",
+        "zh": "当前视图有 {cells} 个注意力单元（词元数 × 词元数）；本检查只对不超过 {limit} 个单元的视图"
+        "重新计算。请减少词元，或者把导出的脚本运行两次。",
+    },
     # the link
     "repro.link.header": {"en": "Share this view", "zh": "分享这个视图"},
     "repro.link.page": {"en": "Page the link opens", "zh": "链接打开的页面"},

@@ -1,0 +1,61 @@
+"""The four teaching extras in a real browser: they open, Compare reacts to B, the quiz reveals."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Locator, Page, expect
+
+from attention import AttentionConfig, trace_attention
+from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
+from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+from ui.i18n import t
+
+EXTRA_PAGES = ("compare", "dropout_expectation", "why_sqrt_dk", "quiz")
+
+
+def _metric(page: Page, label: str) -> Locator:
+    metric = page.locator("[data-testid='stMetric']").filter(has_text=label)
+    return metric.locator("[data-testid='stMetricValue']")
+
+
+def test_each_extra_page_opens_without_an_exception(page: Page, streamlit_server: str) -> None:
+    for name in EXTRA_PAGES:
+        open_app(page, streamlit_server, f"/{name}?seed=5")
+        assert_no_exception(page)
+        expect(page.locator("h1").first).to_have_text(t(f"page.{name}.title", lang="en"))
+
+
+def test_changing_b_seed_changes_the_difference(page: Page, streamlit_server: str) -> None:
+    open_app(page, streamlit_server, "/compare")
+    difference = _metric(page, "largest |B − A| of the weights")
+    expect(difference).to_have_text("0.0000", timeout=60_000)  # a fresh server's first run is slow
+    seed = page.locator(".st-key-compare_b_seed input")
+    seed.fill("124")
+    seed.press("Enter")
+    wait_settled(page)
+    assert_no_exception(page)
+    expect(difference).not_to_have_text("0.0000")
+    expect(page.get_by_text("B differs from A in: seed.")).to_be_visible()
+
+
+def test_quiz_reveal_flow(page: Page, streamlit_server: str) -> None:
+    open_app(page, streamlit_server, "/quiz?seed=7")
+    row = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=7)).attn_weights[0, 5]
+    best = int(row.argmax())  # question 1 asks which token "step" (the last query) attends to most
+    options = page.locator("[data-testid='stRadio'] [role='radiogroup'] label")
+    expect(options).to_have_count(len(BOOK_TOKENS), timeout=60_000)
+    reveal = page.locator(".st-key-quiz_reveal button").first
+    expect(reveal).to_be_disabled()  # no answer picked yet
+    options.nth(best).click()
+    wait_settled(page)
+    reveal.click()
+    wait_settled(page)
+    assert_no_exception(page)
+    expect(page.locator("[data-testid='stAlert']").first).to_contain_text("Right!")
+    expect(_metric(page, "Score")).to_have_text("1 / 1")
+    expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(1)  # the row of weights
+
+    page.locator(".st-key-quiz_next button").first.click()
+    wait_settled(page)
+    expect(page.get_by_text("after softmax")).to_be_visible()
+    expect(page.locator("[data-testid='stAlert']")).to_have_count(0)
+    expect(reveal).to_be_disabled()  # the new question has no answer yet
