@@ -41,6 +41,7 @@ from .labels import plain, short
 
 MAX_NUMERIC_CELLS = 40 * 40  # above this many cells a matrix is drawn as an image (measured)
 MAX_IMAGE_SIDE = 512  # pixels a side at most: a screen shows no more than that
+MIN_DRAWN_SIDE = 400  # smaller images are enlarged (pixels repeated) to stay sharp
 HOVER_BLOCKS = 32  # the hover layer has at most this many blocks a side
 COLOUR_LEVELS = 255  # colours of the scale in the PNG palette; index 255 is the hidden grey
 HIDDEN_INDEX = COLOUR_LEVELS
@@ -181,6 +182,18 @@ def png_data_uri(indices: np.ndarray, lut: np.ndarray) -> str:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=6)  # 9: 25× slower on some images, ~10% smaller
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def sharp(indices: np.ndarray, side: int = MIN_DRAWN_SIDE) -> np.ndarray:
+    """Repeat pixels until each side has about ``side`` pixels (no-op for large images).
+
+    Browsers smooth a small image stretched over a large plot: 41 × 41 cells would blur into
+    each other, and a 2-pixel-wide image into a gradient. Repeating pixels (nearest neighbour)
+    keeps cell edges sharp; the repeated PNG rows compress to almost nothing.
+    """
+    rows, cols = indices.shape
+    repeat_rows, repeat_cols = max(1, side // rows), max(1, side // cols)
+    return np.repeat(np.repeat(indices, repeat_rows, axis=0), repeat_cols, axis=1)
 
 
 # --- block statistics --------------------------------------------------------------------------
@@ -349,9 +362,11 @@ def image_heatmap(
     and the two size limits. ``scale`` replaces the colour scale of ``kind``/``palette`` (e.g.
     ``[[0, pink], [1, green]]`` for a yes/no grid: a pixel's colour is then the share of "yes" in
     its block) and ``colorbar_ticks`` = (positions, texts) names the colour bar's ticks.
-    Returns a figure of two traces: the PNG (``go.Image``), the
-    transparent hover grid that also draws the colour bar (``go.Heatmap``, opacity 0), in that
-    order; the matrix itself stays on the server in ``figure._attention_lab_matrix``.
+    Returns a figure whose only trace is a ``go.Heatmap`` (so that a page's
+    ``figure.update_traces(showscale=False)`` and the like keep working): the transparent block
+    grid that gives the hover and draws the colour bar. The picture is a layout image
+    (``figure.layout.images[0]``, a PNG data URI) under it. The matrix itself stays on the server
+    in ``figure._attention_lab_matrix``.
     """
     array = np.asarray(values)
     if array.ndim != 2:
@@ -369,7 +384,7 @@ def image_heatmap(
     row_factor, col_factor = _factor(rows, max_side), _factor(cols, max_side)
     pixels = block_stats(shown, row_factor, col_factor)  # (R, C) image grid
     lut = colour_lut(kind, palette, scale=scale)
-    source = png_data_uri(colour_indices(pixels.mean, zmin, zmax), lut)
+    source = png_data_uri(sharp(colour_indices(pixels.mean, zmin, zmax)), lut)
 
     image_rows, image_cols = pixels.total.shape
     hover_r, hover_c = _factor(image_rows, hover_blocks), _factor(image_cols, hover_blocks)
@@ -391,16 +406,18 @@ def image_heatmap(
     ).astype(np.float32)  # (H, W, 7): float32 is exact for positions up to 16 million
 
     figure = go.Figure()
-    figure.add_trace(
-        go.Image(
-            source=source,
-            x0=(col_factor - 1) / 2,  # centre of the first pixel, in cell coordinates
-            y0=(row_factor - 1) / 2,
-            dx=col_factor,
-            dy=row_factor,
-            hoverinfo="skip",
-            name="image",
-        )
+    figure.add_layout_image(
+        source=source,
+        xref="x",
+        yref="y",
+        x=-0.5,  # the left edge of cell 0, in cell coordinates
+        y=-0.5,  # the top edge of row 0 (the y axis runs downwards)
+        sizex=image_cols * col_factor,  # may pass the last cell (padding): the axis range clips
+        sizey=image_rows * row_factor,
+        xanchor="left",
+        yanchor="top",
+        sizing="stretch",
+        layer="below",
     )
     figure.add_trace(
         go.Heatmap(

@@ -44,11 +44,12 @@ def expected_context(inputs: torch.Tensor, cfg: AttentionConfig) -> list[list[st
     return [[f"{v:.4f}" for v in row] for row in context.tolist()]
 
 
-def type_into_first_x1(page: Page, text: str) -> None:
+def type_into_first_x1(page: Page, text: str, *, before: str) -> None:
     """Edit row 1, column x1 of the embedding editor (a canvas grid) as a person would.
 
     Click the last column (x3) of the first data row, move two cells left to x1 with the arrow
-    keys, type (typing on a selected cell opens its editor with what was typed), press Enter.
+    keys and press Enter: the grid opens its cell editor, which must hold ``before`` (so the
+    test knows it edits the right cell). Replace the text, press Enter to commit.
     """
     editor = page.get_by_test_id("stDataFrame").first
     expect(editor.locator("canvas").first).to_be_visible(timeout=APPEAR_MS)
@@ -58,8 +59,11 @@ def type_into_first_x1(page: Page, text: str) -> None:
     editor.click(position={"x": box["width"] - 25, "y": HEADER_HEIGHT + ROW_HEIGHT / 2})
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
-    page.keyboard.type(text, delay=30)
     page.keyboard.press("Enter")
+    cell_editor = page.locator("textarea.gdg-input")
+    expect(cell_editor).to_have_value(before, timeout=APPEAR_MS)
+    cell_editor.fill(text)
+    cell_editor.press("Enter")
     wait_settled(page)
 
 
@@ -93,7 +97,7 @@ def test_editing_a_cell_updates_the_result_and_a_bad_value_is_named(
     open_app(page, streamlit_server, "/")
     assert context_numbers(page) == SEED_DOCUMENT_CONTEXT
 
-    type_into_first_x1(page, "abc")
+    type_into_first_x1(page, "abc", before="0.43")
     alert = page.get_by_test_id("stAlert").filter(has_text="abc")
     expect(alert).to_be_visible(timeout=APPEAR_MS)
     expect(alert).to_contain_text("Row 1")
@@ -101,7 +105,7 @@ def test_editing_a_cell_updates_the_result_and_a_bad_value_is_named(
     assert context_numbers(page) == SEED_DOCUMENT_CONTEXT  # the last valid numbers stay
     assert_no_exception(page)
 
-    type_into_first_x1(page, "0.9")
+    type_into_first_x1(page, "0.9", before="abc")
     expect(page.get_by_test_id("stAlert").filter(has_text="abc")).to_have_count(
         0, timeout=APPEAR_MS
     )

@@ -46,8 +46,8 @@ MESSAGES = {
     "compare.col.a": {"en": "A (sidebar)", "zh": "A（侧边栏）"},
     "compare.col.b": {"en": "B (this page)", "zh": "B（本页）"},
     "compare.col.differs": {"en": "differs", "zh": "是否不同"},
-    "compare.differs_yes": {"en": "≠", "zh": "≠"},
-    "compare.differs_no": {"en": "", "zh": ""},
+    "compare.differs_yes": {"en": "≠ differs", "zh": "≠ 不同"},
+    "compare.differs_no": {"en": "= same", "zh": "= 相同"},
     "compare.same_settings": {
         "en": "B has the same settings as A, so every difference below is exactly 0. "
         "Change a B control or pick a preset.",
