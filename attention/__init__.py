@@ -20,7 +20,14 @@ from .modules import (
     SelfAttention_v1,
     SelfAttention_v2,
 )
-from .trace import STEP_NAMES, AttentionConfig, AttentionTrace, build_module, trace_attention
+from .trace import (
+    GLOBAL_RNG_LOCK,
+    STEP_NAMES,
+    AttentionConfig,
+    AttentionTrace,
+    build_module,
+    trace_attention,
+)
 from .validate import MAX_ABS_VALUE, MAX_TOKENS, AttentionInputError
 
 __all__ = [
@@ -28,6 +35,7 @@ __all__ = [
     "AttentionInputError",
     "AttentionTrace",
     "CausalAttention",
+    "GLOBAL_RNG_LOCK",
     "MAX_ABS_VALUE",
     "MAX_TOKENS",
     "MultiHeadAttention",

@@ -46,10 +46,21 @@ from .validate import (
     to_input_tensor,
 )
 
-__all__ = ["AttentionConfig", "AttentionTrace", "trace_attention", "build_module", "STEP_NAMES"]
+__all__ = [
+    "GLOBAL_RNG_LOCK",
+    "AttentionConfig",
+    "AttentionTrace",
+    "trace_attention",
+    "build_module",
+    "STEP_NAMES",
+]
 
-# torch's default generator is process-wide: every seeded step runs under this lock.
-_RNG_LOCK = threading.RLock()
+# torch's default generator is process-wide: every seeded step runs under this lock. Code of
+# your own that seeds or draws from the global generator in other threads while traces run should
+# hold it too (``with attention.GLOBAL_RNG_LOCK: ...``): nn.Linear's initialisation and nn.Dropout
+# can only use the global generator, so a foreign draw in the middle would change a trace.
+GLOBAL_RNG_LOCK = threading.RLock()
+_RNG_LOCK = GLOBAL_RNG_LOCK
 
 
 @dataclass(frozen=True)

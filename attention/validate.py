@@ -247,6 +247,12 @@ def _as_numeric(inputs: Any) -> Any:
             if len(index) in (2, 3):
                 raise _cell_error(f"{value!r} is not a number.", index)
             raise AttentionInputError(f"{value!r} is not a number.", field="inputs")
+        if isinstance(value, numbers.Integral) and abs(value) > MAX_ABS_VALUE:
+            shown = f"{float(value):g}" if abs(value) < 10**300 else "a number with over 300 digits"
+            message = f"{shown} is too large; values must lie within ±{MAX_ABS_VALUE:g}."
+            if len(index) in (2, 3):
+                raise _cell_error(message, index)
+            raise AttentionInputError(message, field="inputs")
         return value
 
     return walk(inputs, ())

@@ -11,7 +11,6 @@ import streamlit as st
 from ui.editor import embedding_editor
 from ui.frame import require_frame
 from ui.i18n import t
-from ui.markdown_text import escape_markdown
 from ui.show import show_figure
 from ui.state import book_table, commit_table, current_table, message, table_for_words
 from ui.table import MAX_UPLOAD_BYTES, TableProblem, problem, table_from_csv, table_to_csv
@@ -116,7 +115,7 @@ with left:
     upload_problem: TableProblem | None = st.session_state.get(UPLOAD_PROBLEM_KEY)
     if upload_problem is not None:
         # the message may quote the file (a header, a cell): escape it for Markdown
-        st.error(escape_markdown(t("embeddings.upload_failed", detail=message(upload_problem))))
+        st.error(t("embeddings.upload_failed", detail=message(upload_problem)))  # values escaped
     loaded = st.session_state.get(UPLOAD_LOADED_KEY)
     if loaded is not None:
         st.success(t("embeddings.upload_loaded", rows=loaded[0], d_in=loaded[1]))

@@ -18,7 +18,6 @@ import streamlit as st
 from attention.masking import causal_mask, compare_masking
 from ui.frame import require_frame
 from ui.i18n import t
-from ui.markdown_text import escape_markdown
 from ui.show import show_figure, show_numbers
 from ui.state import current_table, current_trace
 from viz.heatmap import matrix_heatmap
@@ -38,7 +37,6 @@ method1 = comparison.after_softmax
 method2 = comparison.neg_inf
 
 tokens = list(current_table().tokens)
-safe_tokens = [escape_markdown(token) for token in tokens]  # st.table renders Markdown
 palette = str(st.session_state.get("palette", "default"))
 hidden = causal_mask(len(tokens)).numpy()  # (T, T) bool, True above the diagonal
 query_title, key_title = t("masking.axis.query"), t("masking.axis.key")
@@ -86,7 +84,7 @@ with scores_column:
 with scores_text:
     st.markdown(t("masking.scores.text", d_k=trace.d_k, scale=f"{trace.scale:.4g}"))
     st.latex(r"\omega_{ij} = q_i \cdot k_j \;\longrightarrow\; \frac{\omega_{ij}}{\sqrt{d_k}}")
-    show_numbers(attn_scores.numpy(), safe_tokens, safe_tokens, label=t("masking.numbers.scores"))
+    show_numbers(attn_scores.numpy(), tokens, tokens, label=t("masking.numbers.scores"))
 
 # --- the two methods, side by side ----------------------------------------------------------------
 left, right = st.columns(2, gap="large")
@@ -138,8 +136,8 @@ with left:
     )
     show_numbers(
         method1["attn_weights"].numpy(),
-        safe_tokens,
-        safe_tokens,
+        tokens,
+        tokens,
         label=t("masking.numbers.method1"),
     )
 
@@ -169,8 +167,8 @@ with right:
     )
     show_numbers(
         method2["attn_weights"].numpy(),
-        safe_tokens,
-        safe_tokens,
+        tokens,
+        tokens,
         label=t("masking.numbers.method2"),
     )
     st.info(t("masking.method2.why"))

@@ -101,7 +101,7 @@ def show_weights(trace: AttentionTrace, variant: str) -> None:
         with st.expander(t("multi_head.numbers")):
             for title, head_weights in zip(titles, weights, strict=True):
                 st.caption(title)
-                st.table(numbers_frame(head_weights, safe_tokens, safe_tokens))
+                st.table(numbers_frame(head_weights, tokens, tokens))  # escapes the labels
 
 
 def show_shapes(steps: list[ShapeStep], variant: str, trace: AttentionTrace) -> None:

@@ -143,36 +143,36 @@ def zoom_window(matrix: LargeMatrix, *, key: str, label: str) -> None:
 
 
 def _window_controls(key: str, rows: int, cols: int) -> tuple[int, int, int]:
-    """Number inputs for the window (1-based, clamped); returns 0-based (row, col, size)."""
+    """Number inputs for the window (1-based, clamped); returns 0-based (row, col, size).
+
+    The inputs keep their values across reruns (their keys); a value left outside a new, smaller
+    matrix is pulled back inside before the input is drawn.
+    """
     limit = min(MAX_WINDOW, max(rows, cols))
-    wanted = {
-        f"{key}__row": (1, rows),
-        f"{key}__col": (1, cols),
-        f"{key}__size": (1, limit),
-    }
-    for name, (low, high) in wanted.items():  # a new, smaller matrix: keep the window inside
-        if name in st.session_state:
-            st.session_state[name] = int(min(max(st.session_state[name], low), high))
-    first_row, first_col, size = st.columns(3)
+    inputs = [  # (key, label, upper bound, first value)
+        (f"{key}__row", "scale.zoom.first_row", rows, 1),
+        (f"{key}__col", "scale.zoom.first_col", cols, 1),
+        (f"{key}__size", "scale.zoom.size", limit, min(DEFAULT_WINDOW, limit)),
+    ]
+    places = st.columns(3)
     help_text = t("scale.zoom.help", limit=MAX_WINDOW)
-    row = first_row.number_input(
-        t("scale.zoom.first_row"), 1, rows, value=1, step=1, key=f"{key}__row", help=help_text
-    )
-    col = 1
-    if cols > 1:
-        col = first_col.number_input(
-            t("scale.zoom.first_col"), 1, cols, value=1, step=1, key=f"{key}__col", help=help_text
+    chosen = []
+    for place, (name, label, high, first) in zip(places, inputs, strict=True):
+        if high <= 1 and name.endswith("__col"):  # a single column: nothing to choose
+            chosen.append(1)
+            continue
+        kwargs: dict[str, int] = {}
+        if name in st.session_state:
+            current = int(st.session_state[name])
+            if not 1 <= current <= high:
+                st.session_state[name] = min(max(current, 1), high)
+        else:
+            kwargs["value"] = first  # only on the first draw: the key holds it afterwards
+        value = place.number_input(
+            t(label), min_value=1, max_value=high, step=1, key=name, help=help_text, **kwargs
         )
-    side = size.number_input(
-        t("scale.zoom.size"),
-        1,
-        limit,
-        value=min(DEFAULT_WINDOW, limit),
-        step=1,
-        key=f"{key}__size",
-        help=help_text,
-    )
-    return int(row) - 1, int(col) - 1, int(side)
+        chosen.append(int(value))
+    return chosen[0] - 1, chosen[1] - 1, chosen[2]
 
 
 def _window_caption(cut: Window, rows: int, cols: int) -> str:
