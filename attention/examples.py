@@ -9,11 +9,19 @@ same vector in every run, every session and on every machine.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Sequence
 
 import torch
 
-__all__ = ["BOOK_TOKENS", "BOOK_EMBEDDINGS", "BOOK_SENTENCE", "embed_words", "split_words"]
+__all__ = [
+    "BOOK_TOKENS",
+    "BOOK_EMBEDDINGS",
+    "BOOK_SENTENCE",
+    "embed_words",
+    "split_words",
+    "unique_labels",
+]
 
 BOOK_TOKENS: tuple[str, ...] = ("Your", "journey", "starts", "with", "one", "step")
 BOOK_SENTENCE = " ".join(BOOK_TOKENS)
@@ -35,6 +43,17 @@ _BOOK_VECTORS = {token: BOOK_EMBEDDINGS[i] for i, token in enumerate(BOOK_TOKENS
 def split_words(text: str) -> list[str]:
     """Split a sentence into tokens on whitespace (the app's simple tokenizer)."""
     return text.split()
+
+
+def unique_labels(tokens: Sequence[str]) -> list[str]:
+    """Labels that tell repeated tokens apart: ``the``, ``cat``, ``the·2`` (as the app shows them)."""
+    counts = Counter(tokens)
+    seen: Counter[str] = Counter()
+    labels = []
+    for token in tokens:
+        seen[token] += 1
+        labels.append(token if counts[token] == 1 or seen[token] == 1 else f"{token}·{seen[token]}")
+    return labels
 
 
 def _word_vector(word: str, d_in: int, seed: int) -> torch.Tensor:

@@ -32,7 +32,6 @@ import csv
 import io
 import json
 import zipfile
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +39,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from .examples import unique_labels
 from .trace import AttentionTrace
 
 __all__ = [
@@ -103,17 +103,6 @@ def csv_safe(text: str) -> str:
     """``text`` made harmless for spreadsheets: a leading ``'`` if it could start a formula."""
     text = str(text)
     return "'" + text if text.startswith(FORMULA_STARTS) else text
-
-
-def unique_labels(tokens: Sequence[str]) -> list[str]:
-    """Labels that tell repeated tokens apart: ``the``, ``cat``, ``the·2`` (as the app shows them)."""
-    counts = Counter(tokens)
-    seen: Counter[str] = Counter()
-    labels = []
-    for token in tokens:
-        seen[token] += 1
-        labels.append(token if counts[token] == 1 or seen[token] == 1 else f"{token}·{seen[token]}")
-    return labels
 
 
 def _cell(value: Any) -> str:

@@ -9,24 +9,15 @@ the characters literally.
 from __future__ import annotations
 
 import html
-from collections import Counter
-from collections.abc import Sequence
+
+from attention.examples import unique_labels
+
+__all__ = ["plain", "short", "unique_labels"]
 
 
 def plain(text: str) -> str:
     """``text`` escaped so that Plotly shows it literally, never as markup."""
     return html.escape(str(text), quote=False)
-
-
-def unique_labels(tokens: Sequence[str]) -> list[str]:
-    """Labels that tell repeated tokens apart: ``the``, ``cat``, ``the·2`` (not escaped)."""
-    counts = Counter(tokens)
-    seen: Counter[str] = Counter()
-    labels = []
-    for token in tokens:
-        seen[token] += 1
-        labels.append(token if counts[token] == 1 or seen[token] == 1 else f"{token}·{seen[token]}")
-    return labels
 
 
 def short(text: str, limit: int = 14) -> str:
