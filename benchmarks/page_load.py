@@ -221,6 +221,27 @@ def measure(
     return result
 
 
+def baseline_offline(tokens: int) -> Result:
+    """The bytes the baseline page would send (its figures' JSON), without a browser.
+
+    At 4096 tokens the baseline's (T, T) figures are about 90 MB of JSON each (16.7 million
+    float32 values in base64), over a gigabyte in all: loading that into headless Chromium on a
+    shared 2-core machine only measures how the tab dies, so its size is computed instead.
+    """
+    import plotly.io as pio
+
+    from benchmarks.baseline_app import baseline_figure, baseline_matrices
+
+    result = Result("baseline", tokens)
+    for matrix in baseline_matrices(tokens, DROPOUT).values():
+        size = len(pio.to_json(baseline_figure(matrix), validate=False))
+        result.load.bytes += size
+        result.load.frames += 1
+        result.load.largest_frame = max(result.load.largest_frame, size)
+    result.load.note = "not loaded: figure JSON only"
+    return result
+
+
 def machine() -> dict[str, str]:
     """What the figures were measured on."""
     cpu = "?"
@@ -303,8 +324,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tokens", type=int, nargs="+", default=[6, 256, 1024, 4096])
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per load or step")
+    parser.add_argument(
+        "--baseline-timeout", type=float, default=300.0, help="the same, for the baseline page"
+    )
     parser.add_argument("--quiet", type=float, default=500.0, help="ms without DOM changes")
     parser.add_argument("--skip-baseline", action="store_true")
+    parser.add_argument(
+        "--baseline-max-tokens",
+        type=int,
+        default=1024,
+        help="above this, the baseline is not opened in a browser; its bytes are computed",
+    )
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
 
@@ -322,8 +352,14 @@ def main(argv: list[str] | None = None) -> int:
                         timeout_s=args.timeout, slider_name=slider)  # fmt: skip
             for tokens in args.tokens:
                 for name, url, path, slider in servers:
+                    if name == "baseline" and tokens > args.baseline_max_tokens:
+                        result = baseline_offline(tokens)
+                        results.append(result)
+                        print(json.dumps(asdict(result)), flush=True)
+                        continue
+                    timeout = args.baseline_timeout if name == "baseline" else args.timeout
                     result = measure(browser, url, path(tokens), name, tokens, quiet=args.quiet,
-                                     timeout_s=args.timeout, slider_name=slider)  # fmt: skip
+                                     timeout_s=timeout, slider_name=slider)  # fmt: skip
                     results.append(result)
                     print(json.dumps(asdict(result)), flush=True)
         browser.close()

@@ -37,7 +37,8 @@ from .markdown_text import escape_markdown
 
 PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
 MAX_WINDOW = 24  # a zoom window shows at most this many rows and columns (annotated heatmap)
-DEFAULT_WINDOW = 12
+DEFAULT_WINDOW = 8  # fits a half-width column with 4 decimals in every cell
+COMPACT_WINDOW = 10  # above this many columns, cells show 2 decimals (the hover keeps 6)
 
 
 def show_figure(figure: go.Figure, key: str) -> None:
@@ -51,7 +52,7 @@ def show_figure(figure: go.Figure, key: str) -> None:
         _localize_hover(figure, matrix)
     st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch")
     if matrix is not None:
-        zoom_title = t("scale.zoom.title", rows=matrix.shape[0], cols=matrix.shape[1])
+        zoom_title = t("scale.zoom.title")  # no sizes: the window stays open for a new sentence
         st.caption(_image_note(matrix, zoom_title))
         zoom_window(matrix, key=f"{key}__zoom", label=zoom_title)
 
@@ -115,7 +116,7 @@ def show_numbers(
 
 def zoom_window(matrix: LargeMatrix, *, key: str, label: str) -> None:
     """A lazy expander with a window of ``matrix`` drawn as an annotated heatmap (exact values)."""
-    box = st.expander(label, key=key, on_change="rerun", icon="🔍")
+    box = st.expander(label, key=key, on_change="rerun", icon=":material/zoom_in:")
     if not box.open:
         return
     with box:
@@ -129,7 +130,7 @@ def zoom_window(matrix: LargeMatrix, *, key: str, label: str) -> None:
             kind=matrix.kind,
             hidden=cut.hidden,
             palette=matrix.palette,
-            decimals=matrix.decimals,
+            decimals=matrix.decimals if cut.values.shape[1] <= COMPACT_WINDOW else 2,
             row_title=matrix.row_title,
             col_title=matrix.col_title,
             value_name=matrix.value_name,

@@ -410,7 +410,7 @@ def _on_generate_random() -> None:
 
 def random_tokens_control() -> None:
     """A sidebar expander: "Random tokens: N [Generate]" replaces the sentence by N made-up words."""
-    with st.expander(t("scale.random.title"), icon="🎲"):
+    with st.expander(t("scale.random.title"), icon=":material/casino:"):
         st.number_input(
             t("scale.random.count"),
             min_value=1,

@@ -511,6 +511,6 @@ def _colorbar(title: str, ticks: tuple[Sequence[float], Sequence[str]] | None) -
 
 def _image_height(rows: int, cols: int) -> int:
     """Tall enough to see structure, short enough for a 768-pixel-high laptop screen."""
-    if rows == cols:
-        return int(min(620, max(360, 60 + 4 * rows)))
-    return int(min(620, max(240, 60 + 2 * rows)))
+    if rows == cols:  # square cells: a taller figure would only add empty space in a column
+        return int(min(480, max(360, 60 + 4 * rows)))
+    return int(min(560, max(240, 60 + 2 * rows)))

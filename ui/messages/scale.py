@@ -25,8 +25,8 @@ MESSAGES = {
     "scale.hover.masked": {"en": "masked (−∞) cells", "zh": "被掩码（−∞）的单元格"},
     # the zoom window (exact values of a window of a large matrix)
     "scale.zoom.title": {
-        "en": "Exact values: zoom into a window of the {rows} × {cols} matrix",
-        "zh": "精确数值：放大查看 {rows} × {cols} 矩阵的一个窗口",
+        "en": "Exact values: zoom into a window of the matrix",
+        "zh": "精确数值：放大查看矩阵的一个窗口",
     },
     "scale.zoom.first_row": {"en": "First row", "zh": "起始行"},
     "scale.zoom.first_col": {"en": "First column", "zh": "起始列"},

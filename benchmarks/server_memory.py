@@ -1,0 +1,147 @@
+"""The server's memory with many sessions: idle, 20 sessions open at once, and after closing them.
+
+Usage (from the repository root; Playwright and /usr/bin/chromium, like the browser tests)::
+
+    python benchmarks/server_memory.py                       # 20 sessions at 6 and 1024 tokens
+    python benchmarks/server_memory.py --sessions 20 --tokens 6 1024 4096 --json /tmp/mem.json
+
+Starts one real ``streamlit run app.py`` and reads its resident memory (``VmRSS`` of
+``/proc/PID/status``; ``VmHWM`` is the peak). For each token count it opens ``--sessions`` browser
+sessions at once on the step-by-step page, each with its *own* seed and dropout (the worst case
+for the shared trace cache: no two sessions share a trace), waits until every one has settled,
+reads the memory, closes them all and reads it again once the server has dropped the sessions
+(``server.disconnectedSessionTTL`` is set to ``--ttl`` seconds instead of the default 120 so the
+run is short; sessions are released the same way either way).
+
+With ``--rounds 2`` every size is opened and closed twice: the second round must not end higher
+than the first (nothing grows per session; caches are bounded).
+
+"Per session" is (memory with the sessions open − memory before) ÷ sessions: what one more
+student costs the server, cache share included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import urllib.parse
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from benchmarks.page_load import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, machine  # noqa: E402
+from tests.e2e.helpers import APP_SELECTOR, wait_settled  # noqa: E402
+from tests.e2e.server import start_streamlit  # noqa: E402
+from ui.state import random_words  # noqa: E402
+
+# glibc keeps freed memory of its per-thread arenas for reuse, and raises its mmap threshold up to
+# 32 MB after big frees, so a long-running multi-threaded server's RSS stays at its high-water
+# mark. These settings make freed memory go back to the system (see benchmarks/README.md).
+MALLOC_ENV = {"MALLOC_ARENA_MAX": "2", "MALLOC_MMAP_THRESHOLD_": "131072"}
+
+
+def memory_mb(pid: int) -> dict[str, float]:
+    """Resident (VmRSS) and peak resident (VmHWM) memory of process ``pid``, in MB."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmRSS", "VmHWM"):
+            fields[name] = int(value.split()[0]) / 1024  # kB → MB
+    return fields
+
+
+def session_path(tokens: int, index: int) -> str:
+    query = {"seed": str(1000 + index), "dropout": f"{(index % 9) / 10:.1f}"}
+    if tokens != 6:
+        query["text"] = " ".join(random_words(tokens))
+    return "/?" + urllib.parse.urlencode(query, quote_via=urllib.parse.quote)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, default=20)
+    parser.add_argument("--tokens", type=int, nargs="+", default=[6, 1024])
+    parser.add_argument("--ttl", type=int, default=15, help="server.disconnectedSessionTTL (s)")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds to settle")
+    parser.add_argument(
+        "--malloc-env",
+        action="store_true",
+        help=f"run the server with {' '.join(f'{k}={v}' for k, v in MALLOC_ENV.items())}",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="open and close the sessions this many times"
+    )
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+
+    rows = []
+    extra = ["--server.disconnectedSessionTTL", str(args.ttl)]
+    env = MALLOC_ENV if args.malloc_env else None
+    with sync_playwright() as playwright, start_streamlit(extra_args=extra, env=env) as server:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        pid = server.process.pid
+        warm = browser.new_context(viewport=VIEWPORT)  # imports and first run, then idle
+        page = warm.new_page()
+        page.goto(server.url + "/", wait_until="commit")
+        page.wait_for_selector(APP_SELECTOR, state="attached", timeout=60_000)
+        wait_settled(page, timeout=60_000)
+        warm.close()
+        time.sleep(args.ttl + 10)
+        idle = memory_mb(pid)
+        print(f"idle: {idle}", flush=True)
+        for tokens in [t for t in args.tokens for _ in range(args.rounds)]:
+            before = memory_mb(pid)
+            contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(args.sessions)]
+            pages = [context.new_page() for context in contexts]
+            started = time.monotonic()
+            for index, page in enumerate(pages):  # all at once
+                page.goto(server.url + session_path(tokens, index), wait_until="commit")
+            for page in pages:
+                page.wait_for_selector(APP_SELECTOR, state="attached", timeout=args.timeout * 1000)
+                wait_settled(page, timeout=args.timeout * 1000)
+            all_settled = time.monotonic() - started
+            opened = memory_mb(pid)
+            for context in contexts:
+                context.close()
+            time.sleep(args.ttl + 20)  # the server drops disconnected sessions after the TTL
+            closed = memory_mb(pid)
+            row = {
+                "tokens": tokens,
+                "sessions": args.sessions,
+                "before_mb": round(before["VmRSS"]),
+                "open_mb": round(opened["VmRSS"]),
+                "closed_mb": round(closed["VmRSS"]),
+                "peak_mb": round(closed["VmHWM"]),
+                "per_session_mb": round((opened["VmRSS"] - before["VmRSS"]) / args.sessions, 1),
+                "all_settled_s": round(all_settled, 1),
+            }
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+        browser.close()
+
+    print()
+    print(f"idle after one visit: {idle['VmRSS']:.0f} MB; malloc settings: {env or 'default'}")
+    print("| tokens | sessions | before | open | after closing | peak | per session | "
+          "all settled in |")  # fmt: skip
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for row in rows:
+        print(
+            f"| {row['tokens']} | {row['sessions']} | {row['before_mb']} MB | "
+            f"{row['open_mb']} MB | {row['closed_mb']} MB | {row['peak_mb']} MB | "
+            f"{row['per_session_mb']} MB | {row['all_settled_s']} s |"
+        )
+    if args.json:
+        args.json.write_text(
+            json.dumps({"machine": machine(), "idle": idle, "rows": rows}, indent=2)
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

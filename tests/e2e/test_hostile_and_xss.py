@@ -1,0 +1,157 @@
+"""Hostile input in a real browser: markup in the sentence runs nothing, bad values are told.
+
+The sentence arrives through the link (``text=``, URL-encoded), the way a shared link would bring
+it. Each payload would run ``window.__xss = 1`` if any part of the page (Streamlit's Markdown, a
+table, Plotly's tick labels or hover) interpreted it as HTML. The test checks that nothing ran,
+that no element was created from it, and that the text shows up literally.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import torch
+from playwright.sync_api import Page, expect
+
+from attention import AttentionConfig, trace_attention
+from attention.examples import BOOK_EMBEDDINGS
+from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+
+APPEAR_MS = 60_000
+# One token each (no spaces: the app splits the sentence on whitespace); "/" separates HTML
+# attributes just as a space would.
+PAYLOADS = [
+    "<img/src=x/onerror=window.__xss=1>",
+    "<script>window.__xss=1</script>",
+    '<a/href="javascript:window.__xss=1">x</a>',
+    "<svg/onload=window.__xss=1>",
+    "<b>bold</b>",
+]
+# The same payloads as a person would type them, with spaces, for the sentence box.
+SPACED = "<img src=x onerror=window.__xss=1> <svg onload=window.__xss=1>"
+
+NO_INJECTED_ELEMENTS_JS = """
+() => ({
+  img: document.querySelectorAll('img[src="x"]').length,
+  svgOnload: document.querySelectorAll('svg[onload]').length,
+  script: [...document.scripts].filter(s => s.textContent.includes('__xss')).length,
+  javascriptLinks: document.querySelectorAll('a[href^="javascript"]').length,
+  onerror: document.querySelectorAll('[onerror]').length,
+  xss: window.__xss,
+})
+"""
+
+
+def _context_table_text(page: Page) -> str:
+    """The text of the step page's context table (its first st.table), once it is drawn."""
+    table = page.get_by_test_id("stTable").first
+    expect(table.locator("tbody tr").first).to_be_visible(timeout=APPEAR_MS)
+    return table.inner_text()
+
+
+def _context_rows(page: Page) -> list[list[str]]:
+    table = page.get_by_test_id("stTable").first
+    expect(table.locator("tbody tr").first).to_be_visible(timeout=APPEAR_MS)
+    return [row.locator("td").all_inner_texts() for row in table.locator("tbody tr").all()]
+
+
+def _expected(inputs: torch.Tensor, **config: object) -> list[list[str]]:
+    context = trace_attention(inputs, AttentionConfig(**config)).context[0]  # type: ignore[arg-type]
+    return [[f"{v:.4f}" for v in row] for row in context.tolist()]
+
+
+def _assert_nothing_ran(page: Page) -> None:
+    found = page.evaluate(NO_INJECTED_ELEMENTS_JS)
+    assert found == {
+        "img": 0,
+        "svgOnload": 0,
+        "script": 0,
+        "javascriptLinks": 0,
+        "onerror": 0,
+        "xss": None,
+    }, found
+
+
+def test_markup_in_the_sentence_runs_nothing_and_shows_literally(
+    page: Page, streamlit_server: str
+) -> None:
+    sentence = " ".join(PAYLOADS)
+    open_app(page, streamlit_server, "/?text=" + quote(sentence, safe=""))
+    assert_no_exception(page)
+    _assert_nothing_ran(page)
+
+    # literally in the sentence box and in the context table (labels of its rows)
+    expect(page.get_by_test_id("stTextInput").locator("input").first).to_have_value(
+        sentence, timeout=APPEAR_MS
+    )
+    table_text = _context_table_text(page)
+    for payload in PAYLOADS:
+        assert payload in table_text, (payload, table_text)
+
+    # literally in Plotly's tick labels (SVG text), and no bold from <b>
+    for tab in ("1 · Embeddings", "4 · Scores"):
+        page.get_by_role("tab", name=tab).click()
+        wait_settled(page)
+        chart = page.get_by_test_id("stPlotlyChart").filter(visible=True).first
+        expect(chart.locator(".main-svg").first).to_be_attached(timeout=APPEAR_MS)
+        ticks = " ".join(chart.locator(".ytick text").all_text_contents())
+        assert "<img/src=x/on" in ticks and "<b>bold</b>" in ticks, ticks  # shortened: …
+        bold = chart.locator("tspan[style*='bold']").all_text_contents()  # Streamlit's theme
+        assert not any("bold" in text for text in bold), bold  # makes empty bold titles
+        # hover over the heatmap: the hover label is drawn from the same (escaped) strings
+        box = chart.locator(".nsewdrag").first.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.7)
+        page.wait_for_timeout(300)
+        hover = page.evaluate(
+            "() => [...document.querySelectorAll('.hoverlayer')].map(h => h.textContent).join(' ')"
+        )
+        assert "<" in hover, hover  # a token's literal "<" is shown, not parsed
+        _assert_nothing_ran(page)
+
+
+def test_markup_typed_into_the_sentence_box_runs_nothing(page: Page, streamlit_server: str) -> None:
+    open_app(page, streamlit_server, "/")
+    box = page.get_by_test_id("stTextInput").locator("input").first
+    box.fill(SPACED)
+    box.press("Enter")
+    wait_settled(page)
+    assert_no_exception(page)
+    _assert_nothing_ran(page)
+    expect(box).to_have_value(SPACED)
+    table_text = _context_table_text(page)
+    assert "<img" in table_text and "onerror=window.__xss=1>" in table_text
+
+
+def test_bad_link_values_are_told_and_the_default_is_shown(
+    page: Page, streamlit_server: str
+) -> None:
+    open_app(page, streamlit_server, "/?seed=" + "9" * 30 + "&dropout=NaN&d_out=100000&lang=xx")
+    assert_no_exception(page)
+    alerts = " ".join(page.get_by_test_id("stAlert").all_inner_texts())
+    for named in ("seed=999", "dropout=NaN", "d_out=100000", "lang=xx"):
+        assert named in alerts, (named, alerts)
+    assert _context_rows(page) == _expected(BOOK_EMBEDDINGS)
+
+
+def test_bad_cell_typed_in_the_editor_is_named_and_kept(page: Page, streamlit_server: str) -> None:
+    open_app(page, streamlit_server, "/")
+    editor = page.get_by_test_id("stDataFrame").first
+    expect(editor.locator("canvas").first).to_be_visible(timeout=APPEAR_MS)
+    editor.scroll_into_view_if_needed()
+    box = editor.bounding_box()
+    assert box is not None
+    editor.click(position={"x": box["width"] - 25, "y": 35 + 35 / 2})  # row 1, last column (x3)
+    page.keyboard.press("Enter")
+    cell = page.locator("textarea.gdg-input")
+    expect(cell).to_have_value("0.89", timeout=APPEAR_MS)  # the book's x3 of "Your"
+    cell.fill("1e309")
+    cell.press("Enter")
+    wait_settled(page)
+    alerts = " ".join(page.get_by_test_id("stAlert").all_inner_texts())
+    assert "Row 1" in alerts and "x3" in alerts and "1e309" in alerts, alerts
+    assert _context_rows(page) == _expected(BOOK_EMBEDDINGS)  # the last valid table
+    editor.click(position={"x": box["width"] - 25, "y": 35 + 35 / 2})
+    page.keyboard.press("Enter")
+    expect(page.locator("textarea.gdg-input")).to_have_value("1e309")  # what was typed stays
+    page.keyboard.press("Escape")

@@ -1,0 +1,85 @@
+"""Several browser sessions at once against one server: each sees exactly its own numbers.
+
+Streamlit serves every browser tab from a thread of one process, and the app caches traces in a
+cache shared by all sessions. This test opens several sessions *at the same time* (all navigations
+start before any is waited for), with different seeds, dropout rates and sentences, then changes
+one session's slider while the others stay put, and reads each page's context table back: it
+must equal ``trace_attention`` for *that* session's settings, never another's.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import torch
+from playwright.sync_api import Browser, Page, expect
+
+from attention import AttentionConfig, trace_attention
+from attention.examples import BOOK_EMBEDDINGS, embed_words
+from tests.e2e.helpers import APP_SELECTOR, assert_no_exception, wait_settled
+from ui.state import random_words
+
+APPEAR_MS = 60_000
+SESSIONS = [  # seed, dropout, sentence (None: the book's six tokens)
+    (1, 0.0, None),
+    (2, 0.3, None),
+    (3, 0.5, random_words(8)),
+    (123, 0.7, random_words(12)),
+]
+
+
+def _inputs(sentence: list[str] | None) -> torch.Tensor:
+    return BOOK_EMBEDDINGS if sentence is None else embed_words(sentence)
+
+
+def _expected(seed: int, dropout: float, sentence: list[str] | None) -> list[list[str]]:
+    trace = trace_attention(_inputs(sentence), AttentionConfig(seed=seed, dropout=dropout))
+    return [[f"{v:.4f}" for v in row] for row in trace.context[0].tolist()]
+
+
+def _path(seed: int, dropout: float, sentence: list[str] | None) -> str:
+    query = {"seed": str(seed), "dropout": str(dropout)}
+    if sentence is not None:
+        query["text"] = " ".join(sentence)
+    return "/?" + urlencode(query)
+
+
+def _context_rows(page: Page) -> list[list[str]]:
+    table = page.get_by_test_id("stTable").first
+    expect(table.locator("tbody tr").first).to_be_visible(timeout=APPEAR_MS)
+    return [row.locator("td").all_inner_texts() for row in table.locator("tbody tr").all()]
+
+
+def test_concurrent_sessions_each_show_their_own_numbers(
+    browser: Browser, streamlit_server: str
+) -> None:
+    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in SESSIONS]
+    try:
+        pages = [context.new_page() for context in contexts]
+        for page, settings in zip(pages, SESSIONS, strict=True):  # all start before any waits
+            page.goto(streamlit_server + _path(*settings), wait_until="commit")
+        for page in pages:
+            page.wait_for_selector(APP_SELECTOR, state="attached", timeout=APPEAR_MS)
+            wait_settled(page, timeout=APPEAR_MS)
+        expected = [_expected(*settings) for settings in SESSIONS]
+        assert len({str(rows) for rows in expected}) == len(SESSIONS)  # all different
+        for page, rows in zip(pages, expected, strict=True):
+            assert_no_exception(page)
+            assert _context_rows(page) == rows
+
+        # one session moves its dropout slider; the others are left exactly as they were
+        first = pages[0]
+        first.get_by_role("slider", name="Dropout rate").first.focus()
+        for page in pages[1:]:  # reruns of the others, started at the same time
+            page.reload(wait_until="commit")
+        first.keyboard.press("ArrowRight")
+        for page in pages:
+            page.wait_for_selector(APP_SELECTOR, state="attached", timeout=APPEAR_MS)
+            wait_settled(page, timeout=APPEAR_MS)
+        seed, dropout, sentence = SESSIONS[0]
+        assert _context_rows(first) == _expected(seed, round(dropout + 0.01, 2), sentence)
+        for page, rows in zip(pages[1:], expected[1:], strict=True):
+            assert _context_rows(page) == rows
+    finally:
+        for context in contexts:
+            context.close()
