@@ -26,6 +26,7 @@ error text on the page and by the largest single frame.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -148,10 +149,10 @@ class FrameCounter:
         return taken
 
 
-def app_path(tokens: int) -> str:
-    """The app's default page with ``tokens`` made-up words and dropout 0.1, as a URL path."""
+def app_path(tokens: int, page: str = "") -> str:
+    """An app page (default: step by step) with ``tokens`` made-up words and dropout 0.1."""
     query = {"dropout": str(DROPOUT), "text": " ".join(random_words(tokens))}
-    return "/?" + urllib.parse.urlencode(query, quote_via=urllib.parse.quote)
+    return f"/{page}?" + urllib.parse.urlencode(query, quote_via=urllib.parse.quote)
 
 
 def baseline_path(tokens: int) -> str:
@@ -317,6 +318,13 @@ def table(results: list[Result]) -> str:
             f"{_ratio(app.load, base.load, 'seconds')} | {_mb(app.step.bytes)} | "
             f"{seconds(app.step)} | {_mb(base.step.bytes)} | {seconds(base.step)} |"
         )
+    for result in results:
+        if result.page not in ("app", "baseline"):
+            lines.append(
+                f"| {result.tokens} ({result.page}) | {_mb(result.load.bytes)} | "
+                f"{result.load.note or _seconds(result.load)} | | | | | "
+                f"{_mb(result.step.bytes)} | {result.step.note or _seconds(result.step)} | | |"
+            )
     return "\n".join(lines)
 
 
@@ -329,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--quiet", type=float, default=500.0, help="ms without DOM changes")
     parser.add_argument("--skip-baseline", action="store_true")
+    parser.add_argument(
+        "--pages", nargs="*", default=[], help="also measure these pages (url paths: masking …)"
+    )
     parser.add_argument(
         "--baseline-max-tokens",
         type=int,
@@ -343,6 +354,11 @@ def main(argv: list[str] | None = None) -> int:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         with start_streamlit() as app_server, start_streamlit(BASELINE_APP) as baseline_server:
             servers = [("app", app_server.url, app_path, re.compile("Dropout rate"))]
+            for other in args.pages:  # other pages of the app, same measurements
+                servers.append(
+                    (other, app_server.url, functools.partial(app_path, page=other),
+                     re.compile("Dropout rate"))
+                )  # fmt: skip
             if not args.skip_baseline:
                 servers.append(
                     ("baseline", baseline_server.url, baseline_path, re.compile("dropout"))

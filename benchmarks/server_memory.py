@@ -16,6 +16,10 @@ run is short; sessions are released the same way either way).
 With ``--rounds 2`` every size is opened and closed twice: the second round must not end higher
 than the first (nothing grows per session; caches are bounded).
 
+"Server CPU per session" is the server process's user + system time while the sessions load,
+÷ sessions: the browsers run on the same machine, so wall-clock times say little about what a
+server alone can serve, CPU time does.
+
 "Per session" is (memory with the sessions open − memory before) ÷ sessions: what one more
 student costs the server, cache share included.
 """
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 import urllib.parse
@@ -54,6 +59,13 @@ def memory_mb(pid: int) -> dict[str, float]:
         if name in ("VmRSS", "VmHWM"):
             fields[name] = int(value.split()[0]) / 1024  # kB → MB
     return fields
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far (``/proc/PID/stat``), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of the line)
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def session_path(tokens: int, index: int) -> str:
@@ -97,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"idle: {idle}", flush=True)
         for tokens in [t for t in args.tokens for _ in range(args.rounds)]:
             before = memory_mb(pid)
+            cpu_before = cpu_seconds(pid)
             contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(args.sessions)]
             pages = [context.new_page() for context in contexts]
             started = time.monotonic()
@@ -107,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
                 wait_settled(page, timeout=args.timeout * 1000)
             all_settled = time.monotonic() - started
             opened = memory_mb(pid)
+            server_cpu = cpu_seconds(pid) - cpu_before
             for context in contexts:
                 context.close()
             time.sleep(args.ttl + 20)  # the server drops disconnected sessions after the TTL
@@ -120,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
                 "peak_mb": round(closed["VmHWM"]),
                 "per_session_mb": round((opened["VmRSS"] - before["VmRSS"]) / args.sessions, 1),
                 "all_settled_s": round(all_settled, 1),
+                "server_cpu_per_session_s": round(server_cpu / args.sessions, 2),
             }
             rows.append(row)
             print(json.dumps(row), flush=True)
@@ -128,13 +143,14 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(f"idle after one visit: {idle['VmRSS']:.0f} MB; malloc settings: {env or 'default'}")
     print("| tokens | sessions | before | open | after closing | peak | per session | "
-          "all settled in |")  # fmt: skip
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "all settled in | server CPU per session |")  # fmt: skip
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for row in rows:
         print(
             f"| {row['tokens']} | {row['sessions']} | {row['before_mb']} MB | "
             f"{row['open_mb']} MB | {row['closed_mb']} MB | {row['peak_mb']} MB | "
-            f"{row['per_session_mb']} MB | {row['all_settled_s']} s |"
+            f"{row['per_session_mb']} MB | {row['all_settled_s']} s | "
+            f"{row['server_cpu_per_session_s']} s |"
         )
     if args.json:
         args.json.write_text(

@@ -38,6 +38,7 @@ from .markdown_text import escape_markdown
 PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
 MAX_WINDOW = 24  # a zoom window shows at most this many rows and columns (annotated heatmap)
 DEFAULT_WINDOW = 8  # fits a half-width column with 4 decimals in every cell
+MAX_TABLE_ROWS = 64  # a longer table is shown as a window (a 256-row table costs the browser)
 COMPACT_WINDOW = 10  # above this many columns, cells show 2 decimals (the hover keeps 6)
 
 
@@ -87,13 +88,13 @@ def show_numbers(
 ) -> None:
     """The numeric table alternative of a heatmap (an HTML table: screen readers read it).
 
-    Above 40 × 40 cells the table shows a window of at most 24 × 24 cells, chosen with two number
+    Above 40 × 40 cells (or 64 rows) the table shows a window of at most 24 × 24 cells, chosen with two number
     inputs (keys derived from ``key``, or from the label and shape when no key is given), and only
     once the expander is opened: a 1024 × 1024 table would be megabytes of HTML.
     """
     values = np.asarray(values)
     rows, cols = values.shape
-    if not use_image(rows, cols):
+    if not use_image(rows, cols) and rows <= MAX_TABLE_ROWS:
         frame = numbers_frame(values, row_labels, col_labels, hidden=hidden, decimals=decimals)
         with st.expander(label or t("show.numbers"), expanded=expanded):
             st.table(frame)

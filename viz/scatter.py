@@ -71,7 +71,7 @@ def embedding_scatter(
     names = [plain(label) for label in unique_labels(list(tokens))]
     hover = _hover_texts(values, names)
     common = {
-        "mode": "markers+text",
+        "mode": "markers+text" if num_tokens <= 100 else "markers",  # 4096 3-D labels: 42 s to draw
         "text": names,
         "hovertext": hover,
         "hovertemplate": "%{hovertext}<extra></extra>",

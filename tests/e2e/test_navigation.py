@@ -32,8 +32,10 @@ def test_settings_survive_switching_pages(page: Page, streamlit_server: str) -> 
     assert query.get("seed") == ["7"]
     assert query.get("dropout") == ["0.5"]
     assert query.get("text") == ["the cat sat"]
-    seed_input = page.locator("[data-testid='stSidebar'] [data-testid='stNumberInput'] input")
-    assert seed_input.first.input_value() == "7"
+    seed_input = page.locator("[data-testid='stSidebar'] [data-testid='stNumberInput']").filter(
+        has_text="Seed"
+    )
+    assert seed_input.locator("input").first.input_value() == "7"
     sentence = page.locator("[data-testid='stSidebar'] [data-testid='stTextInput'] input")
     assert sentence.first.input_value() == "the cat sat"
     assert_no_exception(page)
