@@ -136,22 +136,38 @@ def test_bad_link_values_are_told_and_the_default_is_shown(
 
 def test_bad_cell_typed_in_the_editor_is_named_and_kept(page: Page, streamlit_server: str) -> None:
     open_app(page, streamlit_server, "/")
-    editor = page.get_by_test_id("stDataFrame").first
-    expect(editor.locator("canvas").first).to_be_visible(timeout=APPEAR_MS)
-    editor.scroll_into_view_if_needed()
-    box = editor.bounding_box()
-    assert box is not None
-    editor.click(position={"x": box["width"] - 25, "y": 35 + 35 / 2})  # row 1, last column (x3)
-    page.keyboard.press("Enter")
+    assert _open_first_x3(page) == "0.89"  # the book's x3 of "Your": the right cell
     cell = page.locator("textarea.gdg-input")
-    expect(cell).to_have_value("0.89", timeout=APPEAR_MS)  # the book's x3 of "Your"
     cell.fill("1e309")
     cell.press("Enter")
     wait_settled(page)
     alerts = " ".join(page.get_by_test_id("stAlert").all_inner_texts())
     assert "Row 1" in alerts and "x3" in alerts and "1e309" in alerts, alerts
     assert _context_rows(page) == _expected(BOOK_EMBEDDINGS)  # the last valid table
-    editor.click(position={"x": box["width"] - 25, "y": 35 + 35 / 2})
-    page.keyboard.press("Enter")
-    expect(page.locator("textarea.gdg-input")).to_have_value("1e309")  # what was typed stays
+    assert _open_first_x3(page) == "1e309"  # what was typed stays in the cell
     page.keyboard.press("Escape")
+
+
+def _open_first_x3(page: Page, attempts: int = 3) -> str:
+    """Open the cell editor of row 1, column x3 again and return its text.
+
+    The grid is drawn again by the rerun that followed the edit; a click that lands while it is
+    being redrawn selects nothing, so try a few times.
+    """
+    for _ in range(attempts):
+        editor = page.get_by_test_id("stDataFrame").first
+        expect(editor.locator("canvas").first).to_be_visible(timeout=APPEAR_MS)
+        editor.scroll_into_view_if_needed()
+        box = editor.bounding_box()
+        assert box is not None
+        editor.click(position={"x": box["width"] - 25, "y": 35 + 35 / 2})
+        page.keyboard.press("Enter")
+        cell = page.locator("textarea.gdg-input")
+        try:
+            cell.wait_for(state="visible", timeout=5000)
+        except Exception:  # noqa: BLE001 - a Playwright timeout: click again
+            page.keyboard.press("Escape")
+            wait_settled(page)
+            continue
+        return cell.input_value()
+    raise AssertionError("the cell editor of row 1, x3 did not open")
