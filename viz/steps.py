@@ -505,6 +505,7 @@ def _weights_heatmap(
                 tokens,
                 tokens,
                 kind="sequential",
+                hidden=np.asarray(hidden, dtype=bool),  # masked cells grey, as for small T
                 palette=palette,
                 zrange=(0.0, max(1.0, float(np.nanmax(values)))),
                 row_title=row_title,
