@@ -7,6 +7,8 @@ this frame, so the harness makes the wanted page the default one instead, frame 
 
 from __future__ import annotations
 
+import gc
+import importlib
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +22,29 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 # Set while run_app() runs a page in this thread (each session's script runs in one thread).
 _FRAME = threading.local()
+
+
+def _freeze_import_time_objects() -> None:
+    """Import everything the pages use, then move those objects out of the garbage collector's way.
+
+    torch, Streamlit, pandas and Plotly create ~200k long-lived objects at import. A full
+    collection walks all of them (~250 ms here, with the GIL held, so every session waits).
+    ``gc.freeze()`` moves them to the permanent generation once; later collections only walk what
+    the scripts create. (``runner.postScriptGC`` is off in .streamlit/config.toml for the same
+    reason.)
+    """
+    for name in (
+        "attention.by_hand", "attention.environment", "attention.experiments",
+        "attention.export", "attention.masking", "ui.editor", "ui.show", "ui.table",
+        "viz.experiments", "viz.heatmap", "viz.image_heatmap", "viz.multi_head",
+        "viz.one_query", "viz.scatter", "viz.steps",
+    ):  # fmt: skip
+        importlib.import_module(name)
+    gc.collect()
+    gc.freeze()
+
+
+_freeze_import_time_objects()
 
 
 @dataclass(frozen=True)

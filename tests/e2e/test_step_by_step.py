@@ -7,6 +7,8 @@ book's default) and read back from the page's text: the always-visible context t
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 from urllib.parse import parse_qs, quote, urlparse
 
 import torch
@@ -44,27 +46,54 @@ def expected_context(inputs: torch.Tensor, cfg: AttentionConfig) -> list[list[st
     return [[f"{v:.4f}" for v in row] for row in context.tolist()]
 
 
-def type_into_first_x1(page: Page, text: str, *, before: str) -> None:
+def type_into_first_x1(page: Page, text: str, *, before: str, attempts: int = 3) -> None:
     """Edit row 1, column x1 of the embedding editor (a canvas grid) as a person would.
 
     Click the last column (x3) of the first data row, move two cells left to x1 with the arrow
     keys and press Enter: the grid opens its cell editor, which must hold ``before`` (so the
     test knows it edits the right cell). Replace the text, press Enter to commit.
+
+    The grid is drawn again by every rerun; a click or key that lands while it is redrawn can
+    select another cell. Then the editor shows another value: close it and try again (a few
+    times). A wrong cell is never edited: the text is typed only once ``before`` is seen.
     """
-    editor = page.get_by_test_id("stDataFrame").first
-    expect(editor.locator("canvas").first).to_be_visible(timeout=APPEAR_MS)
-    editor.scroll_into_view_if_needed()
-    box = editor.bounding_box()
-    assert box is not None
-    editor.click(position={"x": box["width"] - 25, "y": HEADER_HEIGHT + ROW_HEIGHT / 2})
-    page.keyboard.press("ArrowLeft")
-    page.keyboard.press("ArrowLeft")
-    page.keyboard.press("Enter")
     cell_editor = page.locator("textarea.gdg-input")
-    expect(cell_editor).to_have_value(before, timeout=APPEAR_MS)
-    cell_editor.fill(text)
-    cell_editor.press("Enter")
-    wait_settled(page)
+    seen: list[str] = []
+    for _ in range(attempts):
+        wait_settled(page)
+        editor = page.get_by_test_id("stDataFrame").first
+        expect(editor.locator("canvas").first).to_be_visible(timeout=APPEAR_MS)
+        editor.scroll_into_view_if_needed()
+        box = editor.bounding_box()
+        assert box is not None
+        editor.click(position={"x": box["width"] - 25, "y": HEADER_HEIGHT + ROW_HEIGHT / 2})
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("Enter")
+        try:
+            expect(cell_editor).to_have_value(before, timeout=10_000)
+        except AssertionError:
+            seen.append(cell_editor.input_value() if cell_editor.count() else "<no editor>")
+            page.keyboard.press("Escape")
+            continue
+        cell_editor.fill(text)
+        cell_editor.press("Enter")
+        wait_settled(page)
+        return
+    raise AssertionError(f"row 1, x1 should hold {before!r}; the editor showed {seen}")
+
+
+def eventually_equal(read: Callable[[], object], want: Callable[[], object], timeout_s: float = 60):
+    """Poll until ``read() == want()`` (both re-evaluated each time); return the last pair.
+
+    A page that is still settling (a late rerun) gets time; a page that stays wrong fails.
+    """
+    deadline = time.monotonic() + timeout_s
+    while True:
+        got, expected = read(), want()
+        if got == expected or time.monotonic() > deadline:
+            return got, expected
+        time.sleep(0.5)
 
 
 def test_default_page_shows_the_seed_documents_context_vectors(
@@ -132,10 +161,24 @@ def test_moving_the_dropout_slider_updates_the_url_and_the_numbers(
         page.keyboard.press("ArrowRight")
     wait_settled(page)
     expect(page).to_have_url(re.compile(r"dropout=0\.\d+"), timeout=APPEAR_MS)
-    dropout = float(parse_qs(urlparse(page.url).query)["dropout"][0])
-    assert dropout > 0
-    expected = expected_context(BOOK_EMBEDDINGS, AttentionConfig(dropout=dropout))
-    assert context_numbers(page) == expected
+    expect(thumb).to_have_value(re.compile(r"^0\.\d+$"), timeout=APPEAR_MS)  # an <input type=range>
+
+    def url_dropout() -> float:
+        return float(parse_qs(urlparse(page.url).query)["dropout"][0])
+
+    # the URL, the slider and the numbers must all end on one and the same dropout rate
+    got, expected = eventually_equal(
+        lambda: (url_dropout(), float(thumb.input_value())),
+        lambda: (url_dropout(), url_dropout()),
+    )
+    assert got == expected, f"URL and slider disagree: {got}"
+    assert url_dropout() > 0
+    assert parse_qs(urlparse(page.url).query).keys() == {"dropout"}  # nothing else moved
+    got, expected = eventually_equal(
+        lambda: context_numbers(page),
+        lambda: expected_context(BOOK_EMBEDDINGS, AttentionConfig(dropout=url_dropout())),
+    )
+    assert got == expected
     expect(dropout_tab).to_have_attribute("aria-selected", "true")  # still on step 9
     expect(page.get_by_text("Keep-mask: ✓ kept, ✗ dropped")).to_be_visible()
     assert_no_exception(page)
