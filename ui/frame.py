@@ -83,7 +83,7 @@ def run_app(default_page: str = "step") -> None:
         )
         sections.setdefault(t(spec.section), []).append(page)
     current = st.navigation(sections)
-    state.render_sidebar()
+    state.render_sidebar(current.url_path)
     state.sync_url()
     state.show_url_warnings()
     _FRAME.active = True

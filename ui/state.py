@@ -322,8 +322,35 @@ def show_url_warnings() -> None:
 # --- sidebar ---------------------------------------------------------------------------------
 
 
-def render_sidebar() -> None:
-    """The shared controls. Their values live in session state under the URL parameter names."""
+SIDEBAR_KEYS = (*SETTINGS, "text")
+
+
+def _resend_sidebar_values() -> None:
+    """Write each sidebar value back to its own key, so this run sends it to the browser again.
+
+    The widgets take their values from session state (``key=``), so their element carries a
+    value only in a run where the key was *written*; otherwise the browser keeps its own copy.
+    On a page switch the browser can lose that copy and fall back to the element's default, the
+    widget's minimum (seed 0, d_out 1, training off): it shows it and sends it back with the
+    next click, silently replacing the user's settings (seen in CI). Writing the key back
+    (Streamlit's documented way to keep widget values across pages) makes the run carry the
+    value. Only on a page switch: in every run it would also send back the value of a run that
+    quick key presses have already overtaken, and the slider would jump back under the finger.
+    """
+    for key in SIDEBAR_KEYS:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
+def render_sidebar(page: str = "") -> None:
+    """The shared controls. Their values live in session state under the URL parameter names.
+
+    ``page`` names the page this run shows; on a switch to another page the values are sent to
+    the browser again (see :func:`_resend_sidebar_values`).
+    """
+    if st.session_state.get("sidebar_page") != page:
+        _resend_sidebar_values()
+        st.session_state["sidebar_page"] = page
     lang = current_language()  # bound now: AppTest calls format_func later, outside the session
     with st.sidebar:
         st.selectbox(

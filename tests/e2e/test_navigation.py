@@ -23,19 +23,30 @@ def test_every_page_opens_without_an_exception(page: Page, streamlit_server: str
 
 
 def test_settings_survive_switching_pages(page: Page, streamlit_server: str) -> None:
+    """The sidebar shows the session's settings on every page, not the widgets' minimums.
+
+    A browser can lose its copy of a widget's value on a page switch and fall back to the
+    widget's minimum (seed 0); the next click would then send that back. Switch several times.
+    """
     open_app(page, streamlit_server, "/?seed=7&dropout=0.5&text=the+cat+sat")
     links = page.locator("[data-testid='stSidebarNavLink']")
-    links.filter(has_text="Masking two ways").first.click()
-    wait_settled(page)
-    assert urlparse(page.url).path.endswith("/masking")
-    query = _query(page)
-    assert query.get("seed") == ["7"]
-    assert query.get("dropout") == ["0.5"]
-    assert query.get("text") == ["the cat sat"]
-    seed_input = page.locator("[data-testid='stSidebar'] [data-testid='stNumberInput']").filter(
-        has_text="Seed"
-    )
-    assert seed_input.locator("input").first.input_value() == "7"
-    sentence = page.locator("[data-testid='stSidebar'] [data-testid='stTextInput'] input")
-    assert sentence.first.input_value() == "the cat sat"
-    assert_no_exception(page)
+    sidebar = page.locator("[data-testid='stSidebar']")
+    seed_input = sidebar.locator("[data-testid='stNumberInput']").filter(has_text="Seed")
+    sentence = sidebar.locator("[data-testid='stTextInput'] input")
+    dropout = sidebar.locator("[data-testid='stSlider']").filter(has_text="Dropout rate p")
+    for title, path in [
+        ("Masking two ways", "/masking"),
+        ("One query, by hand", "/one_query"),
+        ("Attention, step by step", "/"),
+    ]:
+        links.filter(has_text=title).first.click()
+        wait_settled(page)
+        assert urlparse(page.url).path.endswith(path), (title, page.url)
+        query = _query(page)
+        assert query.get("seed") == ["7"], (title, page.url)
+        assert query.get("dropout") == ["0.5"], (title, page.url)
+        assert query.get("text") == ["the cat sat"], (title, page.url)
+        assert seed_input.locator("input").first.input_value() == "7", title
+        assert dropout.get_by_role("slider").input_value() == "0.5", title
+        assert sentence.first.input_value() == "the cat sat", title
+        assert_no_exception(page)
