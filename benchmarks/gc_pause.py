@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib
 import platform
 import statistics
 import subprocess
@@ -24,27 +23,6 @@ import time
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-# what the app's pages import (ui.frame itself is left out: importing it freezes)
-APP_MODULES = (
-    "streamlit",
-    "torch",
-    "pandas",
-    "plotly.graph_objects",
-    "attention",
-    "attention.by_hand",
-    "attention.experiments",
-    "attention.export",
-    "ui.state",
-    "ui.show",
-    "ui.editor",
-    "viz.heatmap",
-    "viz.image_heatmap",
-    "viz.steps",
-    "viz.multi_head",
-    "viz.one_query",
-    "viz.scatter",
-    "viz.experiments",
-)
 
 
 def _pause_ms(repeat: int) -> float:
@@ -60,8 +38,9 @@ def _pause_ms(repeat: int) -> float:
 def measure(repeat: int) -> dict[str, float]:
     """In this process: import the app's modules, time collections, freeze, time again."""
     sys.path.insert(0, str(REPO_ROOT))
-    for name in APP_MODULES:
-        importlib.import_module(name)
+    from ui.preload import import_page_modules  # the frame's list (importing ui.frame freezes)
+
+    import_page_modules()
     tracked_before = len(gc.get_objects())
     before = _pause_ms(repeat)
     gc.freeze()
@@ -93,7 +72,9 @@ def main() -> None:
         cwd=REPO_ROOT,
     ).stdout.split()
     result = {key: float(value) for key, value in (item.split("=") for item in out)}
-    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
+    print(
+        f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}"
+    )
     print(f"{'':28}{'without freeze':>16}{'with gc.freeze()':>18}{'ratio':>10}")
     print(
         f"{'objects the GC walks':28}{result['tracked_before']:>16,.0f}"

@@ -8,7 +8,6 @@ this frame, so the harness makes the wanted page the default one instead, frame 
 from __future__ import annotations
 
 import gc
-import importlib
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +16,7 @@ import streamlit as st
 
 from . import state
 from .i18n import t
+from .preload import import_page_modules
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,13 +33,7 @@ def _freeze_import_time_objects() -> None:
     the scripts create. (``runner.postScriptGC`` is off in .streamlit/config.toml for the same
     reason.)
     """
-    for name in (
-        "attention.by_hand", "attention.environment", "attention.experiments",
-        "attention.export", "attention.masking", "ui.editor", "ui.show", "ui.table",
-        "viz.experiments", "viz.heatmap", "viz.image_heatmap", "viz.multi_head",
-        "viz.one_query", "viz.scatter", "viz.steps",
-    ):  # fmt: skip
-        importlib.import_module(name)
+    import_page_modules()
     gc.collect()
     gc.freeze()
 

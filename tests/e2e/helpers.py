@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Locator, Page
 
 APP_SELECTOR = "[data-testid='stApp']"
 SETTLED_SELECTOR = "[data-testid='stApp'][data-test-script-state='notRunning']"
@@ -64,3 +66,52 @@ def assert_no_exception(page: Page) -> None:
         joined = "\n---\n".join(texts)
         print(f"Streamlit exception(s) on {page.url}:\n{joined}")
         raise AssertionError(f"{len(texts)} Streamlit exception(s) on {page.url}:\n{joined}")
+
+
+GRID_ROW_HEIGHT = 35  # px: the data editor's header row and every data row are 35 px high
+CELL_EDITOR_SELECTOR = "textarea.gdg-input"
+
+
+def open_first_row_cell(
+    page: Page, *, arrows_left: int = 0, attempts: int = 3, appear_ms: float = 60_000
+) -> Locator:
+    """Open the cell editor of the first data row of the page's first data editor (a canvas grid).
+
+    Click the last column of row 1, press ArrowLeft ``arrows_left`` times, press Enter. The grid
+    is drawn again by every rerun; a click that lands during a redraw opens nothing, so close
+    and try again (``attempts`` times). Returns the editor's textarea.
+    """
+    cell = page.locator(CELL_EDITOR_SELECTOR)
+    for _ in range(attempts):
+        wait_settled(page)
+        grid = page.get_by_test_id("stDataFrame").first
+        grid.locator("canvas").first.wait_for(state="visible", timeout=appear_ms)
+        grid.scroll_into_view_if_needed()
+        box = grid.bounding_box()
+        assert box is not None
+        grid.click(position={"x": box["width"] - 25, "y": GRID_ROW_HEIGHT * 1.5})
+        for _ in range(arrows_left):
+            page.keyboard.press("ArrowLeft")
+        page.keyboard.press("Enter")
+        try:
+            cell.wait_for(state="visible", timeout=5000)
+        except Exception:  # noqa: BLE001 - a Playwright timeout: click again
+            page.keyboard.press("Escape")
+            continue
+        return cell
+    raise AssertionError("the cell editor of row 1 did not open")
+
+
+def eventually_equal(
+    read: Callable[[], object], want: Callable[[], object], timeout_s: float = 60
+) -> tuple[object, object]:
+    """Poll until ``read() == want()`` (both re-evaluated each time); return the last pair.
+
+    A page that is still settling (a late rerun) gets time; a page that stays wrong fails.
+    """
+    deadline = time.monotonic() + timeout_s
+    while True:
+        got, expected = read(), want()
+        if got == expected or time.monotonic() > deadline:
+            return got, expected
+        time.sleep(0.5)

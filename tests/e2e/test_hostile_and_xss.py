@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
-from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+from tests.e2e.helpers import assert_no_exception, open_app, open_first_row_cell, wait_settled
 
 APPEAR_MS = 60_000
 # One token each (no spaces: the app splits the sentence on whitespace); "/" separates HTML
@@ -148,26 +148,6 @@ def test_bad_cell_typed_in_the_editor_is_named_and_kept(page: Page, streamlit_se
     page.keyboard.press("Escape")
 
 
-def _open_first_x3(page: Page, attempts: int = 3) -> str:
-    """Open the cell editor of row 1, column x3 again and return its text.
-
-    The grid is drawn again by the rerun that followed the edit; a click that lands while it is
-    being redrawn selects nothing, so try a few times.
-    """
-    for _ in range(attempts):
-        editor = page.get_by_test_id("stDataFrame").first
-        expect(editor.locator("canvas").first).to_be_visible(timeout=APPEAR_MS)
-        editor.scroll_into_view_if_needed()
-        box = editor.bounding_box()
-        assert box is not None
-        editor.click(position={"x": box["width"] - 25, "y": 35 + 35 / 2})
-        page.keyboard.press("Enter")
-        cell = page.locator("textarea.gdg-input")
-        try:
-            cell.wait_for(state="visible", timeout=5000)
-        except Exception:  # noqa: BLE001 - a Playwright timeout: click again
-            page.keyboard.press("Escape")
-            wait_settled(page)
-            continue
-        return cell.input_value()
-    raise AssertionError("the cell editor of row 1, x3 did not open")
+def _open_first_x3(page: Page) -> str:
+    """Open the cell editor of row 1, column x3 again and return its text."""
+    return open_first_row_cell(page).input_value()

@@ -7,8 +7,6 @@ book's default) and read back from the page's text: the always-visible context t
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Callable
 from urllib.parse import parse_qs, quote, urlparse
 
 import torch
@@ -16,7 +14,13 @@ from playwright.sync_api import Page, expect
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
-from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+from tests.e2e.helpers import (
+    assert_no_exception,
+    eventually_equal,
+    open_app,
+    open_first_row_cell,
+    wait_settled,
+)
 
 SEED_DOCUMENT_CONTEXT = [
     ["-0.4519", "0.2216"],
@@ -29,8 +33,6 @@ SEED_DOCUMENT_CONTEXT = [
 # Streamlit loads an element's code on first use and shows a skeleton meanwhile: on a busy machine
 # that can outlast Playwright's 5 s default for expect(), so first appearances get longer.
 APPEAR_MS = 60_000
-HEADER_HEIGHT = 35  # px: the data editor's header row and every data row are 35 px high
-ROW_HEIGHT = 35
 
 
 def context_numbers(page: Page) -> list[list[str]]:
@@ -49,31 +51,18 @@ def expected_context(inputs: torch.Tensor, cfg: AttentionConfig) -> list[list[st
 def type_into_first_x1(page: Page, text: str, *, before: str, attempts: int = 3) -> None:
     """Edit row 1, column x1 of the embedding editor (a canvas grid) as a person would.
 
-    Click the last column (x3) of the first data row, move two cells left to x1 with the arrow
-    keys and press Enter: the grid opens its cell editor, which must hold ``before`` (so the
-    test knows it edits the right cell). Replace the text, press Enter to commit.
-
-    The grid is drawn again by every rerun; a click or key that lands while it is redrawn can
-    select another cell. Then the editor shows another value: close it and try again (a few
-    times). A wrong cell is never edited: the text is typed only once ``before`` is seen.
+    Open the cell two columns left of x3 (arrow keys, as a person would); the editor must hold
+    ``before`` (so the test knows it edits the right cell). A click or key that lands during a
+    redraw can select another cell: close it and try again. A wrong cell is never edited.
+    Replace the text, press Enter to commit.
     """
-    cell_editor = page.locator("textarea.gdg-input")
     seen: list[str] = []
     for _ in range(attempts):
-        wait_settled(page)
-        editor = page.get_by_test_id("stDataFrame").first
-        expect(editor.locator("canvas").first).to_be_visible(timeout=APPEAR_MS)
-        editor.scroll_into_view_if_needed()
-        box = editor.bounding_box()
-        assert box is not None
-        editor.click(position={"x": box["width"] - 25, "y": HEADER_HEIGHT + ROW_HEIGHT / 2})
-        page.keyboard.press("ArrowLeft")
-        page.keyboard.press("ArrowLeft")
-        page.keyboard.press("Enter")
+        cell_editor = open_first_row_cell(page, arrows_left=2)
         try:
             expect(cell_editor).to_have_value(before, timeout=10_000)
         except AssertionError:
-            seen.append(cell_editor.input_value() if cell_editor.count() else "<no editor>")
+            seen.append(cell_editor.input_value())
             page.keyboard.press("Escape")
             continue
         cell_editor.fill(text)
@@ -81,19 +70,6 @@ def type_into_first_x1(page: Page, text: str, *, before: str, attempts: int = 3)
         wait_settled(page)
         return
     raise AssertionError(f"row 1, x1 should hold {before!r}; the editor showed {seen}")
-
-
-def eventually_equal(read: Callable[[], object], want: Callable[[], object], timeout_s: float = 60):
-    """Poll until ``read() == want()`` (both re-evaluated each time); return the last pair.
-
-    A page that is still settling (a late rerun) gets time; a page that stays wrong fails.
-    """
-    deadline = time.monotonic() + timeout_s
-    while True:
-        got, expected = read(), want()
-        if got == expected or time.monotonic() > deadline:
-            return got, expected
-        time.sleep(0.5)
 
 
 def test_default_page_shows_the_seed_documents_context_vectors(
