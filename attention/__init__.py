@@ -21,11 +21,11 @@ from .modules import (
     SelfAttention_v2,
 )
 from .trace import (
-    GLOBAL_RNG_LOCK,
     STEP_NAMES,
     AttentionConfig,
     AttentionTrace,
     build_module,
+    run_traced_forward,
     trace_attention,
 )
 from .validate import MAX_ABS_VALUE, MAX_TOKENS, AttentionInputError
@@ -35,7 +35,6 @@ __all__ = [
     "AttentionInputError",
     "AttentionTrace",
     "CausalAttention",
-    "GLOBAL_RNG_LOCK",
     "MAX_ABS_VALUE",
     "MAX_TOKENS",
     "MultiHeadAttention",
@@ -44,6 +43,7 @@ __all__ = [
     "SelfAttention_v1",
     "SelfAttention_v2",
     "build_module",
+    "run_traced_forward",
     "compare_masking",
     "mask_after_softmax",
     "mask_with_neg_inf",

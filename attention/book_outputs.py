@@ -32,7 +32,8 @@ import torch
 
 from .examples import BOOK_EMBEDDINGS
 from .modules import SelfAttention_v1, SelfAttention_v2
-from .trace import _RNG_LOCK, AttentionConfig, trace_attention
+from .randomness import build_seeded
+from .trace import AttentionConfig, trace_attention
 
 __all__ = [
     "BOOK_CHECKS",
@@ -105,10 +106,9 @@ class BookCheck:
 
 
 def _seeded(seed: int, build: Callable[[], torch.Tensor]) -> torch.Tensor:
-    """Run ``build`` right after ``torch.manual_seed(seed)``, leaving the caller's RNG alone."""
-    with _RNG_LOCK, torch.random.fork_rng(devices=[]), torch.no_grad():
-        torch.manual_seed(seed)
-        return build()
+    """Run ``build`` as right after ``torch.manual_seed(seed)``, from a private generator."""
+    with torch.no_grad():
+        return build_seeded(seed, build)
 
 
 def _causal_seed_123() -> torch.Tensor:

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import torch
-import torch.nn as nn
 
-from .trace import _RNG_LOCK, AttentionConfig, AttentionTrace, trace_attention
+from .randomness import dropout_noise, private_generator
+from .trace import AttentionConfig, AttentionTrace, trace_attention
 
 __all__ = [
     "RecomputeCheck",
@@ -56,12 +56,11 @@ def dropout_on_ones(seed: int = 123, p: float = 0.5, size: int = 6) -> torch.Ten
 
     Kept entries become ``1/(1−p)`` (2.0 for p = 0.5), dropped ones 0. Which entries are dropped
     depends on the platform: compare with the same recipe run here, never with a printed mask.
-    The caller's random state is left untouched.
+    Drawn from a private generator seeded with ``seed`` (the same draw, bitwise): torch's global
+    generator is neither read nor changed.
     """
-    with _RNG_LOCK, torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        dropout = nn.Dropout(p)  # a new module is in training mode
-        return dropout(torch.ones(size, size))  # (size, size)
+    ones = torch.ones(size, size)  # (size, size)
+    return ones * dropout_noise(ones, p, private_generator(seed))
 
 
 def differing_fields(first: AttentionTrace, second: AttentionTrace) -> list[str]:

@@ -27,6 +27,7 @@ from typing import Any
 
 import torch
 
+from .randomness import dropout_noise, private_generator
 from .trace import AttentionTrace
 
 __all__ = [
@@ -62,13 +63,6 @@ def _check_dropout_p(p: float) -> float:
     return p
 
 
-def _generator(seed: int) -> torch.Generator:
-    """A private CPU generator: seeding it never touches ``torch.manual_seed``'s global state."""
-    generator = torch.Generator(device="cpu")
-    generator.manual_seed(int(seed))
-    return generator
-
-
 def dropout_draws(attn_weights: torch.Tensor, p: float, num_draws: int, seed: int) -> torch.Tensor:
     """``num_draws`` independent dropouts of ``attn_weights``, shape ``(num_draws, *weights.shape)``.
 
@@ -91,12 +85,10 @@ def dropout_draws(attn_weights: torch.Tensor, p: float, num_draws: int, seed: in
             "use fewer draws or a smaller block of weights"
         )
     weights = attn_weights.detach().to(torch.float32)
-    generator = _generator(seed)
+    generator = private_generator(seed)
     draws = torch.empty((num_draws, *weights.shape), dtype=torch.float32)  # (N, …)
     for n in range(num_draws):
-        noise = torch.empty_like(weights).bernoulli_(1.0 - p, generator=generator)  # keep-mask
-        noise.div_(1.0 - p)  # kept × 1/(1 − p), as nn.Dropout
-        draws[n] = weights * noise
+        draws[n] = weights * dropout_noise(weights, p, generator)  # kept × 1/(1 − p), as nn.Dropout
     return draws
 
 
@@ -216,7 +208,7 @@ def random_queries_keys(
     """
     if d_k < 1 or num_queries < 1 or num_tokens < 1:
         raise ValueError("d_k, num_queries and num_tokens must be at least 1")
-    generator = _generator(seed)
+    generator = private_generator(seed)
     queries = torch.randn(num_queries, d_k, generator=generator, dtype=torch.float64)
     keys = torch.randn(num_tokens, d_k, generator=generator, dtype=torch.float64)
     return queries, keys

@@ -16,15 +16,16 @@ module's) and runs the module's own layers (its ``nn.Linear`` projections and it
 step by step, in the same order and with the same operations as the module's ``forward``. The tests
 pin ``trace.output`` to ``module(batch)`` bitwise for one head.
 
-Randomness is private: the caller's global RNG state is restored afterwards, and a lock makes
-concurrent calls from many threads (Streamlit serves each browser tab from a thread of one process)
-give the same numbers as the same calls made one after another.
+Randomness is private (see :mod:`attention.randomness`): the module is built, and its dropout mask
+drawn, from a private ``torch.Generator`` seeded with ``cfg.seed``, which yields the same stream as
+``torch.manual_seed(cfg.seed)``. Torch's global generator is never read or written, so traces in many
+threads (Streamlit serves each browser tab from a thread of one process) and any other code drawing
+random numbers meanwhile do not disturb each other; no lock is needed.
 """
 
 from __future__ import annotations
 
 import math
-import threading
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
@@ -32,6 +33,7 @@ import torch
 import torch.nn as nn
 
 from .modules import CausalAttention, MultiHeadAttention, MultiHeadAttentionWrapper
+from .randomness import draws_from, dropout_noise, private_generator
 from .validate import (
     MAX_HEADS,
     MAX_TOKENS,
@@ -47,20 +49,13 @@ from .validate import (
 )
 
 __all__ = [
-    "GLOBAL_RNG_LOCK",
     "AttentionConfig",
     "AttentionTrace",
     "trace_attention",
     "build_module",
+    "run_traced_forward",
     "STEP_NAMES",
 ]
-
-# torch's default generator is process-wide: every seeded step runs under this lock. Code of
-# your own that seeds or draws from the global generator in other threads while traces run should
-# hold it too (``with attention.GLOBAL_RNG_LOCK: ...``): nn.Linear's initialisation and nn.Dropout
-# can only use the global generator, so a foreign draw in the middle would change a trace.
-GLOBAL_RNG_LOCK = threading.RLock()
-_RNG_LOCK = GLOBAL_RNG_LOCK
 
 
 @dataclass(frozen=True)
@@ -69,7 +64,7 @@ class AttentionConfig:
 
     d_out: int = 2  # output width (per head for the wrapper, total for the fused class)
     dropout: float = 0.0  # probability of dropping an attention weight (training mode only)
-    seed: int = 123  # torch.manual_seed before building the layer: fixes weights and dropout
+    seed: int = 123  # as torch.manual_seed(seed) before building the layer: weights and dropout
     qkv_bias: bool = False  # add a bias to the query/key/value projections
     training: bool = True  # dropout acts only in training mode, as in PyTorch
     context_length: int | None = None  # mask size; None means "the number of tokens"
@@ -261,22 +256,34 @@ def _json_ready(tensor: torch.Tensor) -> Any:
     return merge(listed, hidden)
 
 
-def build_module(d_in: int, cfg: AttentionConfig) -> nn.Module:
-    """The book's class for ``cfg``, built in the *current* RNG state (seed it first).
+def build_module(
+    d_in: int, cfg: AttentionConfig, generator: torch.Generator | None = None
+) -> nn.Module:
+    """The book's class for ``cfg``, with the weights of ``torch.manual_seed(cfg.seed)``.
 
     One head: ``CausalAttention``; several: ``MultiHeadAttention`` (``variant="fused"``) or
     ``MultiHeadAttentionWrapper`` (``variant="wrapper"``). Put in ``cfg.training`` mode.
+
+    The book's own constructor runs; its random draws (``nn.Linear``'s initialisation) come from
+    ``generator``, by default a fresh private generator seeded with ``cfg.seed``. Pass a generator
+    to keep drawing from it afterwards (the trace draws the dropout mask next, as the book's
+    forward pass would). Torch's global generator is not touched.
     """
     if cfg.context_length is None:
         raise AttentionInputError("build_module needs a context_length.", field="context_length")
+    if generator is None:
+        generator = private_generator(cfg.seed)
     args = (d_in, cfg.d_out, cfg.context_length, cfg.dropout)
     module: nn.Module
-    if cfg.num_heads == 1:
-        module = CausalAttention(*args, qkv_bias=cfg.qkv_bias)
-    elif cfg.variant == "fused":
-        module = MultiHeadAttention(*args, num_heads=cfg.num_heads, qkv_bias=cfg.qkv_bias)
-    else:
-        module = MultiHeadAttentionWrapper(*args, num_heads=cfg.num_heads, qkv_bias=cfg.qkv_bias)
+    with draws_from(generator):
+        if cfg.num_heads == 1:
+            module = CausalAttention(*args, qkv_bias=cfg.qkv_bias)
+        elif cfg.variant == "fused":
+            module = MultiHeadAttention(*args, num_heads=cfg.num_heads, qkv_bias=cfg.qkv_bias)
+        else:
+            module = MultiHeadAttentionWrapper(
+                *args, num_heads=cfg.num_heads, qkv_bias=cfg.qkv_bias
+            )
     module.train(cfg.training)
     return module
 
@@ -295,17 +302,17 @@ def _causal_steps(
     values: torch.Tensor,
     mask_bool: torch.Tensor,
     dropout: nn.Dropout,
+    generator: torch.Generator,
 ) -> dict[str, torch.Tensor | None]:
     """Scaled dot-product attention with a causal mask and dropout, keeping every step.
 
     Works for ``(b, T, d)`` and ``(b, h, T, d)`` alike. The operations are the ones of
     ``CausalAttention.forward`` in the same order, so the results are bitwise the module's.
-    ``dropout`` is the module's own layer: it draws from the global generator just as the module
-    would, once. It is applied to a tensor of ones, which gives the scaled keep-mask itself
-    (1/(1−p) where kept, 0 where dropped; the draw depends only on the shape and the RNG state);
-    the weights are then multiplied by it. On the CPU, ``dropout(w)`` *is* ``w × dropout(ones)``
-    (PyTorch multiplies the input by that noise tensor), so this is bitwise the module's result
-    (pinned by the tests) at the cost of one random draw instead of two.
+    ``dropout`` is the module's own layer; its rate ``p`` and its training flag decide whether a
+    mask is drawn. The mask is what ``nn.Dropout`` multiplies by on the CPU (1/(1−p) where kept,
+    0 where dropped), drawn by :func:`~attention.randomness.dropout_noise` from ``generator``,
+    the one the module's weights came from, continuing where they left off: exactly the draw
+    the module's forward pass makes after ``torch.manual_seed`` (pinned bitwise by the tests).
     """
     attn_scores = queries @ keys.transpose(-2, -1)  # (…, T, T): row i holds q_i · k_j
     masked_scores = attn_scores.masked_fill(mask_bool, -torch.inf)  # hide the future
@@ -313,11 +320,11 @@ def _causal_steps(
     attn_weights = torch.softmax(scaled_scores, dim=-1)  # each row sums to 1
     dropout_mask: torch.Tensor | None = None
     if dropout.training and dropout.p > 0.0:
-        keep_scaled = dropout(torch.ones_like(attn_weights))  # 1/(1−p) where kept, else 0
+        keep_scaled = dropout_noise(attn_weights, dropout.p, generator)  # 1/(1−p) kept, else 0
         dropout_mask = keep_scaled != 0
         dropped_weights = attn_weights * keep_scaled  # = dropout(attn_weights), bitwise
     else:
-        dropped_weights = dropout(attn_weights)  # identity in eval mode or with p = 0
+        dropped_weights = attn_weights  # dropout is the identity in eval mode or with p = 0
     context = dropped_weights @ values  # (…, T, d): weighted sums of value vectors
     return {
         "attn_scores": attn_scores,
@@ -330,13 +337,15 @@ def _causal_steps(
     }
 
 
-def _trace_causal(module: CausalAttention, x: torch.Tensor) -> dict[str, Any]:
+def _trace_causal(
+    module: CausalAttention, x: torch.Tensor, generator: torch.Generator
+) -> dict[str, Any]:
     num_tokens = x.shape[1]
     keys = module.W_key(x)  # (b, T, d_out)
     queries = module.W_query(x)
     values = module.W_value(x)
     mask_bool = module.mask.bool()[:num_tokens, :num_tokens]  # (T, T)
-    steps = _causal_steps(queries, keys, values, mask_bool, module.dropout)
+    steps = _causal_steps(queries, keys, values, mask_bool, module.dropout, generator)
     return {
         "W_query": _weight(module.W_query),
         "W_key": _weight(module.W_key),
@@ -361,8 +370,10 @@ def _stack_optional(items: list[torch.Tensor | None], dim: int) -> torch.Tensor 
     return None if items[0] is None else torch.stack(items, dim=dim)  # type: ignore[arg-type]
 
 
-def _trace_wrapper(module: MultiHeadAttentionWrapper, x: torch.Tensor) -> dict[str, Any]:
-    heads = [_trace_causal(head, x) for head in module.heads]  # in order: dropout draws in order
+def _trace_wrapper(
+    module: MultiHeadAttentionWrapper, x: torch.Tensor, generator: torch.Generator
+) -> dict[str, Any]:
+    heads = [_trace_causal(head, x, generator) for head in module.heads]  # draws in head order
     traced: dict[str, Any] = {}
     for name in ("W_query", "W_key", "W_value", "b_query", "b_key", "b_value"):
         traced[name] = _stack_optional([h[name] for h in heads], dim=0)  # (h, …)
@@ -386,7 +397,9 @@ def _trace_wrapper(module: MultiHeadAttentionWrapper, x: torch.Tensor) -> dict[s
     return traced
 
 
-def _trace_fused(module: MultiHeadAttention, x: torch.Tensor) -> dict[str, Any]:
+def _trace_fused(
+    module: MultiHeadAttention, x: torch.Tensor, generator: torch.Generator
+) -> dict[str, Any]:
     b, num_tokens, _ = x.shape
     h, head_dim = module.num_heads, module.head_dim
 
@@ -397,7 +410,7 @@ def _trace_fused(module: MultiHeadAttention, x: torch.Tensor) -> dict[str, Any]:
     queries = split_heads(module.W_query(x))
     values = split_heads(module.W_value(x))
     mask_bool = module.mask.bool()[:num_tokens, :num_tokens]
-    steps = _causal_steps(queries, keys, values, mask_bool, module.dropout)
+    steps = _causal_steps(queries, keys, values, mask_bool, module.dropout, generator)
     head_context = steps.pop("context")  # (b, h, T, head_dim)
     context = head_context.transpose(1, 2).contiguous().view(b, num_tokens, module.d_out)
     return {
@@ -421,6 +434,26 @@ def _trace_fused(module: MultiHeadAttention, x: torch.Tensor) -> dict[str, Any]:
     }
 
 
+def run_traced_forward(x: torch.Tensor, cfg: AttentionConfig) -> tuple[nn.Module, dict[str, Any]]:
+    """Build the book's module for ``cfg`` and run its forward pass step by step on ``x``.
+
+    ``x`` is a checked ``(b, T, d_in)`` tensor and ``cfg`` a validated config. Returns the module
+    and every step by name (the fields of :class:`AttentionTrace`). One private generator, seeded
+    with ``cfg.seed``, gives first the weights and then the dropout mask, in the order the book's
+    recipe draws them. Autograd records the steps unless the caller disables it, so the backward
+    pass can follow the same path.
+    """
+    generator = private_generator(cfg.seed)
+    module = build_module(x.shape[-1], cfg, generator)
+    if cfg.num_heads == 1:
+        traced = _trace_causal(module, x, generator)  # type: ignore[arg-type]
+    elif cfg.variant == "fused":
+        traced = _trace_fused(module, x, generator)  # type: ignore[arg-type]
+    else:
+        traced = _trace_wrapper(module, x, generator)  # type: ignore[arg-type]
+    return module, traced
+
+
 def trace_attention(inputs: Any, cfg: AttentionConfig | None = None) -> AttentionTrace:
     """Run the book's attention layer on ``inputs`` and return every intermediate tensor.
 
@@ -431,7 +464,8 @@ def trace_attention(inputs: Any, cfg: AttentionConfig | None = None) -> Attentio
 
     Returns:
         An :class:`AttentionTrace`; ``trace.output`` equals what the book's recipe gives after
-        ``torch.manual_seed(cfg.seed)`` in a fresh RNG state, dropout mask included.
+        ``torch.manual_seed(cfg.seed)``, dropout mask included. Torch's global generator is
+        neither read nor changed.
 
     Raises:
         AttentionInputError: for any value the layer cannot work with, with a plain message.
@@ -440,15 +474,8 @@ def trace_attention(inputs: Any, cfg: AttentionConfig | None = None) -> Attentio
     batch, num_tokens, d_in = x.shape
     cfg = (cfg or AttentionConfig()).validated(num_tokens)
     check_attention_size(batch, cfg.num_heads, num_tokens)
-    with _RNG_LOCK, torch.random.fork_rng(devices=[]), torch.no_grad():
-        torch.manual_seed(cfg.seed)
-        module = build_module(d_in, cfg)
-        if cfg.num_heads == 1:
-            traced = _trace_causal(module, x)  # type: ignore[arg-type]
-        elif cfg.variant == "fused":
-            traced = _trace_fused(module, x)  # type: ignore[arg-type]
-        else:
-            traced = _trace_wrapper(module, x)  # type: ignore[arg-type]
+    with torch.no_grad():
+        _module, traced = run_traced_forward(x, cfg)
     if not bool(torch.isfinite(traced["output"]).all()):
         raise AttentionInputError(
             "The numbers overflowed float32 on the way through the layer; use smaller embeddings.",
