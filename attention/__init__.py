@@ -8,10 +8,14 @@ Pure PyTorch (no Streamlit, no Plotly), for the app, the command line and notebo
     trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=2, seed=123))
     trace.attn_weights[0]  # (6, 6): row i = how much token i attends to each token
     trace.context[0]       # (6, 2): the context vectors
+
+    grads = trace_gradients(BOOK_EMBEDDINGS, AttentionConfig(), loss="sum")
+    grads.W_query          # (3, 2): d loss / d W_query, the backward pass (attention.gradients)
 """
 
 from __future__ import annotations
 
+from .gradients import GradientTrace, trace_gradients
 from .masking import compare_masking, mask_after_softmax, mask_with_neg_inf
 from .modules import (
     CausalAttention,
@@ -34,6 +38,7 @@ __all__ = [
     "AttentionConfig",
     "AttentionInputError",
     "AttentionTrace",
+    "GradientTrace",
     "CausalAttention",
     "MAX_ABS_VALUE",
     "MAX_TOKENS",
@@ -48,4 +53,5 @@ __all__ = [
     "mask_after_softmax",
     "mask_with_neg_inf",
     "trace_attention",
+    "trace_gradients",
 ]

@@ -26,6 +26,7 @@ random numbers meanwhile do not disturb each other; no lock is needed.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
@@ -434,7 +435,11 @@ def _trace_fused(
     }
 
 
-def run_traced_forward(x: torch.Tensor, cfg: AttentionConfig) -> tuple[nn.Module, dict[str, Any]]:
+def run_traced_forward(
+    x: torch.Tensor,
+    cfg: AttentionConfig,
+    parameters: Mapping[str, torch.Tensor] | None = None,
+) -> tuple[nn.Module, dict[str, Any]]:
     """Build the book's module for ``cfg`` and run its forward pass step by step on ``x``.
 
     ``x`` is a checked ``(b, T, d_in)`` tensor and ``cfg`` a validated config. Returns the module
@@ -442,9 +447,17 @@ def run_traced_forward(x: torch.Tensor, cfg: AttentionConfig) -> tuple[nn.Module
     with ``cfg.seed``, gives first the weights and then the dropout mask, in the order the book's
     recipe draws them. Autograd records the steps unless the caller disables it, so the backward
     pass can follow the same path.
+
+    ``parameters`` (names as ``module.named_parameters()`` gives them, ``nn.Linear``'s layout)
+    replace the seed's initial weights, for example after a learning step; the dropout mask is
+    still the seed's, because the weights are drawn (and then overwritten) all the same.
     """
     generator = private_generator(cfg.seed)
     module = build_module(x.shape[-1], cfg, generator)
+    if parameters is not None:
+        with torch.no_grad():
+            for name, parameter in module.named_parameters():
+                parameter.copy_(parameters[name])
     if cfg.num_heads == 1:
         traced = _trace_causal(module, x, generator)  # type: ignore[arg-type]
     elif cfg.variant == "fused":

@@ -14,6 +14,33 @@ from attention.modules import CausalAttention, MultiHeadAttention, MultiHeadAtte
 BOOK_BATCH = torch.stack((BOOK_EMBEDDINGS, BOOK_EMBEDDINGS), dim=0)  # (2, 6, 3), as in the book
 
 
+def book_module(
+    d_in: int,
+    *,
+    d_out: int,
+    seed: int,
+    context_length: int,
+    dropout: float = 0.0,
+    training: bool = True,
+    qkv_bias: bool = False,
+    num_heads: int = 1,
+    variant: str = "fused",
+) -> torch.nn.Module:
+    """``torch.manual_seed(seed)``, build the book's class, ``.train(training)``: ready to call."""
+    torch.manual_seed(seed)
+    module: torch.nn.Module
+    if num_heads == 1:
+        module = CausalAttention(d_in, d_out, context_length, dropout, qkv_bias)
+    elif variant == "fused":
+        module = MultiHeadAttention(d_in, d_out, context_length, dropout, num_heads, qkv_bias)
+    else:
+        module = MultiHeadAttentionWrapper(
+            d_in, d_out, context_length, dropout, num_heads, qkv_bias
+        )
+    module.train(training)
+    return module
+
+
 def book_recipe(
     inputs: torch.Tensor,
     *,
@@ -32,18 +59,17 @@ def book_recipe(
     """
     batch = inputs.unsqueeze(0) if inputs.dim() == 2 else inputs
     _, num_tokens, d_in = batch.shape
-    context_length = num_tokens if context_length is None else context_length
-    torch.manual_seed(seed)
-    module: torch.nn.Module
-    if num_heads == 1:
-        module = CausalAttention(d_in, d_out, context_length, dropout, qkv_bias)
-    elif variant == "fused":
-        module = MultiHeadAttention(d_in, d_out, context_length, dropout, num_heads, qkv_bias)
-    else:
-        module = MultiHeadAttentionWrapper(
-            d_in, d_out, context_length, dropout, num_heads, qkv_bias
-        )
-    module.train(training)
+    module = book_module(
+        d_in,
+        d_out=d_out,
+        seed=seed,
+        context_length=num_tokens if context_length is None else context_length,
+        dropout=dropout,
+        training=training,
+        qkv_bias=qkv_bias,
+        num_heads=num_heads,
+        variant=variant,
+    )
     with torch.no_grad():
         return module(batch)
 

@@ -1,0 +1,873 @@
+"""The backward pass: how much the loss changes with every step of one forward pass.
+
+The seed document prints its context vectors as ``tensor([...], grad_fn=<UnsafeViewBackward0>)``:
+the tensor remembers the operation that made it, that operation remembers its inputs' operations,
+and so on back to the weights. That chain is PyTorch's *autograd graph*; ``loss.backward()`` walks
+it from the loss to the weights and leaves ``d loss / d W`` in every weight's ``.grad``. Training
+is then one line: ``W ← W − lr · d loss / d W``.
+
+:func:`trace_gradients` shows all of it for one forward pass::
+
+    from attention import AttentionConfig, trace_gradients
+    from attention.examples import BOOK_EMBEDDINGS
+
+    grads = trace_gradients(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5), loss="sum")
+    grads.loss               # the loss value: the sum of every context-vector entry
+    grads.W_query            # (d_in, d_out): d loss / d W_query, in the trace's x @ W layout
+    grads.attn_scores[0]     # (T, T): exactly 0 above the diagonal, where the mask hid a score
+    grads.trace              # the AttentionTrace of the same forward pass (same dropout mask)
+    grads.graph.to_dot()     # the autograd graph, as Graphviz DOT text
+
+One implementation with the trace: :func:`attention.trace.run_traced_forward` builds the book's
+module from the private generator and runs its forward pass step by step; here it runs with
+autograd on, so the graph PyTorch records is the graph of the book's module (the same backward
+functions, ``UnsafeViewBackward0``, ``BmmBackward0``, ``SoftmaxBackward0``…, pinned by the tests),
+and the gradient of every step is caught while ``loss.backward()`` passes it.
+
+Why some gradients are exactly zero:
+
+- **A masked score** (``j > i``): softmax turned ``−∞`` into the weight ``0``, and the derivative of
+  softmax is ``∂w_j/∂s_k = w_j (δ_jk − w_k)``: with ``w_j = 0`` it is ``0``, so nothing flows back to
+  a hidden score, and ``masked_fill`` passes nothing further back either.
+- **A dropped weight**: dropout multiplied it by ``0``, so its gradient is multiplied by ``0``; a
+  kept weight was multiplied by ``1/(1−p)`` and its gradient is multiplied by the same ``1/(1−p)``.
+
+Losses: ``"sum"`` (the sum of the outputs, the simplest scalar), ``"squared_distance"`` (the squared
+distance of every output vector to a target vector) or any callable ``output → scalar``. A loss
+that needs more than the output (the cross-entropy of the next token with a trained model's output
+layer) is a callable built by whoever owns that layer, or a new entry of :data:`LOSS_BUILDERS`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import torch
+import torch.nn as nn
+
+from .modules import MultiHeadAttention, MultiHeadAttentionWrapper
+from .trace import AttentionConfig, AttentionTrace, _json_ready, run_traced_forward
+from .validate import (
+    MAX_ABS_VALUE,
+    AttentionInputError,
+    check_attention_size,
+    check_int,
+    to_input_tensor,
+)
+
+__all__ = [
+    "BACKWARD_STEPS",
+    "GRADIENT_FIELDS",
+    "LOSS_BUILDERS",
+    "LOSS_NAMES",
+    "MAX_DESCENT_STEPS",
+    "MAX_GRADIENT_CELLS",
+    "AutogradGraph",
+    "Descent",
+    "GradientFacts",
+    "GradientTrace",
+    "GraphNode",
+    "SoftmaxRowJacobian",
+    "check_learning_rate",
+    "forward_with_graph",
+    "format_weight_gradients",
+    "gradient_descent",
+    "gradient_facts",
+    "learning_step",
+    "make_loss",
+    "softmax_row_jacobian",
+    "sum_loss",
+    "squared_distance_loss",
+    "trace_gradients",
+]
+
+LossFunction = Callable[[torch.Tensor], torch.Tensor]  # output (b, T, d_out) -> scalar
+
+# One backward pass keeps the trace, a gradient of the same size for each step and autograd's saved
+# tensors: about three times a trace. 2**20 cells (1024 tokens, one head) is about 70 MB.
+MAX_GRADIENT_CELLS = 2**20
+MAX_DESCENT_STEPS = 200
+MAX_LEARNING_RATE = 100.0
+
+# The fields that get a gradient, in the order of the forward pass (names of AttentionTrace).
+GRADIENT_FIELDS = (
+    "inputs",
+    "W_query",
+    "W_key",
+    "W_value",
+    "b_query",
+    "b_key",
+    "b_value",
+    "W_out",
+    "b_out",
+    "queries",
+    "keys",
+    "values",
+    "attn_scores",
+    "masked_scores",
+    "scaled_scores",
+    "attn_weights",
+    "dropped_weights",
+    "head_context",
+    "context",
+    "output",
+)
+# The steps whose tensors are computed from earlier ones (not leaves), in forward order: each node
+# of the autograd graph belongs to the first of these whose tensor it helps to make.
+_COMPUTED_STEPS = GRADIENT_FIELDS[9:]
+# The way the gradient travels, from the context vectors back to the weights (what the page shows).
+BACKWARD_STEPS = (
+    "context",
+    "dropped_weights",
+    "attn_weights",
+    "scaled_scores",
+    "masked_scores",
+    "attn_scores",
+    "queries",
+    "keys",
+    "values",
+    "W_query",
+    "W_key",
+    "W_value",
+)
+# nn.Linear attribute of the book's classes -> (weight field, bias field) of the trace
+_LINEAR_FIELDS = {
+    "W_query": ("W_query", "b_query"),
+    "W_key": ("W_key", "b_key"),
+    "W_value": ("W_value", "b_value"),
+    "out_proj": ("W_out", "b_out"),
+}
+
+
+# --- losses ------------------------------------------------------------------------------------
+
+
+def sum_loss(output: torch.Tensor) -> torch.Tensor:
+    """The sum of every output entry: ``d loss / d output`` is 1 everywhere (the simplest start)."""
+    return output.sum()
+
+
+def squared_distance_loss(target: torch.Tensor) -> LossFunction:
+    """``mean_t ‖output_t − target_t‖²``: how far, on average, the context vectors are from a target.
+
+    ``target`` broadcasts to the output: one vector ``(d_out,)`` for every token, ``(T, d_out)``
+    or ``(b, T, d_out)``. The mean is over the ``b · T`` context vectors (so a learning rate works
+    for any sentence length). ``d loss / d output_t = 2 (output_t − target_t) / (b · T)``: it
+    points away from the target, so a step against it moves the output toward the target.
+    """
+
+    def loss(output: torch.Tensor) -> torch.Tensor:
+        vectors = output.shape[0] * output.shape[1]  # b · T context vectors
+        return ((output - target) ** 2).sum() / vectors
+
+    return loss
+
+
+def _check_target(target: Any, output_shape: torch.Size) -> torch.Tensor:
+    if target is None:
+        raise AttentionInputError(
+            "The squared distance needs a target context vector (target=…).", field="target"
+        )
+    try:
+        tensor = torch.as_tensor(target, dtype=torch.float32)
+    except (TypeError, ValueError, RuntimeError):
+        raise AttentionInputError(
+            f"The target must be numbers, got {target!r}.", field="target"
+        ) from None
+    if not bool(torch.isfinite(tensor).all()) or bool((tensor.abs() > MAX_ABS_VALUE).any()):
+        raise AttentionInputError(
+            f"Every number of the target must be finite and at most {MAX_ABS_VALUE:g} in size.",
+            field="target",
+        )
+    try:
+        shape = torch.broadcast_shapes(tensor.shape, output_shape)
+    except RuntimeError:
+        shape = None
+    if shape != output_shape:
+        width = output_shape[-1]
+        raise AttentionInputError(
+            f"The target has shape {tuple(tensor.shape)} but the output is "
+            f"{tuple(output_shape)}: give {width} number{'s' if width != 1 else ''}, one per "
+            "feature of a context vector (or one vector per token).",
+            field="target",
+        )
+    return tensor
+
+
+# name -> builder(target, output shape) -> loss function. A new named loss is one more entry.
+LOSS_BUILDERS: dict[str, Callable[[Any, torch.Size], LossFunction]] = {
+    "sum": lambda _target, _shape: sum_loss,
+    "squared_distance": lambda target, shape: squared_distance_loss(_check_target(target, shape)),
+}
+LOSS_NAMES = tuple(LOSS_BUILDERS)
+
+
+def make_loss(
+    loss: str | LossFunction, output_shape: torch.Size, target: Any = None
+) -> tuple[str, LossFunction]:
+    """The loss's name and function: a name of :data:`LOSS_NAMES`, or a callable (named "custom")."""
+    if callable(loss):
+        return getattr(loss, "__name__", "custom"), loss
+    if loss not in LOSS_BUILDERS:
+        names = ", ".join(repr(name) for name in LOSS_NAMES)
+        raise AttentionInputError(
+            f"loss must be one of {names} or a function output -> scalar, got {loss!r}.",
+            field="loss",
+        )
+    return loss, LOSS_BUILDERS[loss](target, output_shape)
+
+
+def _scalar_loss(value: Any) -> torch.Tensor:
+    if not isinstance(value, torch.Tensor) or value.numel() != 1:
+        raise AttentionInputError(
+            "The loss must return one number (a scalar tensor), got "
+            f"{type(value).__name__}{tuple(value.shape) if isinstance(value, torch.Tensor) else ''}.",
+            field="loss",
+        )
+    if value.grad_fn is None:
+        raise AttentionInputError(
+            "The loss does not depend on the output, so it has no gradient: compute it from the "
+            "output tensor it is given.",
+            field="loss",
+        )
+    return value if value.dim() == 0 else value.reshape(())  # (1, 1) -> ()
+
+
+# --- the autograd graph ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    """One backward function of the autograd graph, as PyTorch names it, and the step it serves.
+
+    ``step`` is a field of the trace (``"attn_weights"``) for the nodes that compute that step, a
+    weight (``"W_query"``, ``"b_query"``, ``"W_out"``…) or ``"inputs"`` for the leaves
+    (``AccumulateGrad``: where ``.grad`` is filled in), or ``"loss"`` for the loss's own nodes.
+    ``head`` tells the wrapper's per-head weights apart (0-based), else None.
+    """
+
+    id: str
+    name: str
+    step: str
+    head: int | None = None
+
+
+@dataclass(frozen=True)
+class AutogradGraph:
+    """The autograd graph of the forward pass: what ``loss.backward()`` walks, loss first.
+
+    An edge ``(a, b)`` means node ``b`` is in ``a.next_functions``: the gradient flows from ``a`` to
+    ``b``, from the loss toward the weights.
+    """
+
+    nodes: tuple[GraphNode, ...]
+    edges: tuple[tuple[str, str], ...]
+
+    def names(self) -> list[str]:
+        """The backward functions' names, loss first (``['SumBackward0', 'UnsafeViewBackward0', …]``)."""
+        return [node.name for node in self.nodes]
+
+    def step_of(self, name: str) -> set[str]:
+        """The steps whose nodes are called ``name`` (``step_of("SoftmaxBackward0")``)."""
+        return {node.step for node in self.nodes if node.name == name}
+
+    def to_dot(
+        self,
+        step_labels: Mapping[str, str] | None = None,
+        step_colors: Mapping[str, str] | None = None,
+    ) -> str:
+        """The graph as Graphviz DOT text: each node shows its PyTorch name and its step.
+
+        ``step_labels`` replaces a step's name in the node (a translation, say); ``step_colors``
+        fills the nodes of a step (``{"attn_weights": "#dbe9f6"}``). Arrows follow the gradient.
+        """
+        labels = dict(step_labels or {})
+        colors = dict(step_colors or {})
+        lines = [
+            "digraph autograd {",
+            '  graph [rankdir=TB, nodesep=0.25, ranksep=0.35, fontname="Helvetica"];',
+            '  node [shape=box, style="rounded,filled", fillcolor="white", '
+            'fontname="Helvetica", fontsize=11];',
+            '  edge [color="#666666", arrowsize=0.7];',
+        ]
+        for node in self.nodes:
+            step = labels.get(node.step, node.step)
+            if node.head is not None:
+                step = f"{step} · h{node.head + 1}"
+            label = f"{node.name}\\n{_dot_text(step)}"
+            color = colors.get(node.step, "white")
+            lines.append(f'  {node.id} [label="{label}", fillcolor="{_dot_text(color)}"];')
+        lines.extend(f"  {a} -> {b};" for a, b in self.edges)
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "nodes": [
+                {"id": n.id, "name": n.name, "step": n.step, "head": n.head} for n in self.nodes
+            ],
+            "edges": [list(edge) for edge in self.edges],
+        }
+
+
+def _dot_text(text: str) -> str:
+    """Text safe inside a DOT double-quoted string."""
+    return str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def _walk(root: Any) -> list[Any]:
+    """Every backward node reachable from ``root``, in breadth-first order."""
+    order: list[Any] = []
+    seen: set[int] = set()
+    queue = [root]
+    while queue:
+        node = queue.pop(0)
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(node)
+        queue.extend(child for child, _ in node.next_functions)
+    return order
+
+
+def _build_graph(
+    loss: torch.Tensor,
+    traced: Mapping[str, Any],
+    leaf_steps: Mapping[int, tuple[str, int | None]],
+) -> AutogradGraph:
+    """Name every node of the loss's graph and link it to the step it belongs to.
+
+    Leaves (``AccumulateGrad``) are named by the tensor they fill (``leaf_steps``: id of the tensor
+    → step, head). Then, step after step in forward order, every node reachable backward from the
+    step's tensor that no earlier step claimed belongs to that step; what is left is the loss's.
+    """
+    order = _walk(loss.grad_fn)
+    in_graph = {id(node) for node in order}
+    step_of: dict[int, tuple[str, int | None]] = {}
+    for node in order:
+        variable = getattr(node, "variable", None)
+        if variable is not None and id(variable) in leaf_steps:
+            step_of[id(node)] = leaf_steps[id(variable)]
+    for step in _COMPUTED_STEPS:
+        tensor = traced.get(step)
+        if not isinstance(tensor, torch.Tensor) or tensor.grad_fn is None:
+            continue
+        for node in _walk_unclaimed(tensor.grad_fn, step_of):
+            if id(node) in in_graph:  # the wrapper's stacked views are not on the loss's path
+                step_of[id(node)] = (step, None)
+    ids = {id(node): f"n{index}" for index, node in enumerate(order)}
+    nodes = tuple(
+        GraphNode(ids[id(node)], type(node).__name__, *step_of.get(id(node), ("loss", None)))
+        for node in order
+    )
+    edges = tuple(
+        (ids[id(node)], ids[id(child)])
+        for node in order
+        for child, _ in node.next_functions
+        if child is not None
+    )
+    return AutogradGraph(nodes=nodes, edges=edges)
+
+
+def _walk_unclaimed(root: Any, claimed: Mapping[int, Any]) -> list[Any]:
+    """The nodes reachable from ``root`` without passing a node already claimed by a step."""
+    found: list[Any] = []
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen or id(node) in claimed:
+            continue
+        seen.add(id(node))
+        found.append(node)
+        stack.extend(child for child, _ in node.next_functions)
+    return found
+
+
+# --- catching the gradient of every step -----------------------------------------------------
+
+
+class _GradientTap:
+    """Catches ``d loss / d tensor`` for tensors of the forward pass while the backward pass runs.
+
+    A tensor's gradient is what flows into the backward node that made it (``tensor.grad_fn``, its
+    output ``tensor.output_nr``): a pre-hook on that node sees it. The wrapper's per-head steps are
+    stacked into one tensor for the trace (``torch.stack``, off the loss's path); their gradient is
+    the stack of the gradients of the heads' own tensors, the stack node's inputs.
+    """
+
+    def __init__(self) -> None:
+        self._caught: dict[tuple[int, int], torch.Tensor] = {}
+        self._handles: list[Any] = []
+        self._watched: set[int] = set()
+
+    def _watch_node(self, node: Any, output_nr: int) -> None:
+        if id(node) in self._watched:
+            return
+        self._watched.add(id(node))
+
+        def hook(grad_outputs: Sequence[torch.Tensor | None]) -> None:
+            for index, grad in enumerate(grad_outputs):
+                if grad is not None:
+                    self._caught[(id(node), index)] = grad.detach().clone()
+
+        self._handles.append(node.register_prehook(hook))
+
+    def watch(self, tensor: torch.Tensor, graph_nodes: set[int]) -> Callable[[], torch.Tensor]:
+        """Start watching ``tensor``; the returned function gives its gradient after backward."""
+        node = tensor.grad_fn
+        if node is not None and id(node) in graph_nodes:
+            self._watch_node(node, tensor.output_nr)
+            key = (id(node), tensor.output_nr)
+            return lambda: self._caught.get(key, torch.zeros_like(tensor)).reshape(tensor.shape)
+        if node is not None and type(node).__name__ == "StackBackward0":
+            parts = [(child, nr) for child, nr in node.next_functions]
+            for child, nr in parts:
+                self._watch_node(child, nr)
+            dim = int(node._saved_dim)
+            pieces = tensor.unbind(dim)
+
+            def stacked() -> torch.Tensor:
+                return torch.stack(
+                    [
+                        self._caught.get((id(child), nr), torch.zeros_like(piece))
+                        for (child, nr), piece in zip(parts, pieces, strict=True)
+                    ],
+                    dim=dim,
+                )
+
+            return stacked
+        return lambda: torch.zeros_like(tensor)  # not on the loss's path: the loss ignores it
+
+    def remove(self) -> None:
+        for handle in self._handles:
+            handle.remove()
+
+
+# --- the result --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GradientTrace:
+    """``d loss / d field`` for every tensor of one forward pass, plus the pass itself and its graph.
+
+    The gradient fields have the names and shapes of :class:`~attention.trace.AttentionTrace`'s
+    fields (``None`` where the trace has ``None``, e.g. ``b_query`` without bias). Weights are in the
+    trace's ``x @ W`` layout, ``(d_in, d_out)``: the transpose of ``nn.Linear``'s ``weight.grad``.
+
+    ``parameters``/``parameter_grads`` are the module's own parameters and their ``.grad``, by the
+    names ``module.named_parameters()`` gives (``"W_query.weight"``, ``"heads.1.W_key.weight"``…),
+    in ``nn.Linear``'s layout: what a learning step updates.
+    """
+
+    trace: AttentionTrace
+    loss_name: str
+    loss: float
+    graph: AutogradGraph
+    inputs: torch.Tensor
+    W_query: torch.Tensor
+    W_key: torch.Tensor
+    W_value: torch.Tensor
+    b_query: torch.Tensor | None
+    b_key: torch.Tensor | None
+    b_value: torch.Tensor | None
+    W_out: torch.Tensor | None
+    b_out: torch.Tensor | None
+    queries: torch.Tensor
+    keys: torch.Tensor
+    values: torch.Tensor
+    attn_scores: torch.Tensor
+    masked_scores: torch.Tensor
+    scaled_scores: torch.Tensor
+    attn_weights: torch.Tensor
+    dropped_weights: torch.Tensor
+    head_context: torch.Tensor | None
+    context: torch.Tensor
+    output: torch.Tensor
+    parameters: dict[str, torch.Tensor] = field(repr=False)
+    parameter_grads: dict[str, torch.Tensor] = field(repr=False)
+    loss_function: LossFunction = field(repr=False)
+
+    def gradients(self) -> dict[str, torch.Tensor]:
+        """Every gradient that is set, by field name, in forward order."""
+        return {
+            name: getattr(self, name)
+            for name in GRADIENT_FIELDS
+            if isinstance(getattr(self, name), torch.Tensor)
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: the loss, the config, every gradient (nested lists) and the graph."""
+        result: dict[str, Any] = {
+            "loss_name": self.loss_name,
+            "loss": self.loss,
+            "config": self.trace.config.to_dict(),
+            "weights_layout": "x @ W: (d_in, d_out), the transpose of nn.Linear's weight.grad",
+        }
+        gradients = {}
+        for name, tensor in self.gradients().items():
+            gradients[name] = _json_ready(tensor)
+            gradients[f"{name}_shape"] = list(tensor.shape)
+        result["gradients"] = gradients
+        result["graph"] = self.graph.to_dict()
+        return result
+
+
+def _check_size(x: torch.Tensor, cfg: AttentionConfig) -> None:
+    batch, num_tokens, _ = x.shape
+    cells = batch * cfg.num_heads * num_tokens * num_tokens
+    if cells > MAX_GRADIENT_CELLS:
+        raise AttentionInputError(
+            f"This is too large for the backward pass: batch × heads × tokens² = {batch} × "
+            f"{cfg.num_heads} × {num_tokens}² = {cells:,} attention weights (at most "
+            f"{MAX_GRADIENT_CELLS:,}, about {math.isqrt(MAX_GRADIENT_CELLS)} tokens with one "
+            "head). Use fewer tokens or heads.",
+            field="inputs",
+        )
+
+
+def _linears(module: nn.Module) -> dict[str, list[nn.Linear]]:
+    """The module's projections by trace name: ``{"W_query": [one per head for the wrapper]}``."""
+    heads = list(module.heads) if isinstance(module, MultiHeadAttentionWrapper) else [module]
+    found = {
+        name: [getattr(head, name) for head in heads] for name in ("W_query", "W_key", "W_value")
+    }
+    if isinstance(module, MultiHeadAttention):
+        found["out_proj"] = [module.out_proj]
+    return found
+
+
+def _leaf_steps(module: nn.Module, x: torch.Tensor) -> dict[int, tuple[str, int | None]]:
+    """id of each leaf tensor → (its trace field, its head in the wrapper or None)."""
+    steps: dict[int, tuple[str, int | None]] = {id(x): ("inputs", None)}
+    wrapper = isinstance(module, MultiHeadAttentionWrapper)
+    for name, linears in _linears(module).items():
+        weight_field, bias_field = _LINEAR_FIELDS[name]
+        for head, linear in enumerate(linears):
+            index = head if wrapper else None
+            steps[id(linear.weight)] = (weight_field, index)
+            if linear.bias is not None:
+                steps[id(linear.bias)] = (bias_field, index)
+    return steps
+
+
+def _parameter_gradients(module: nn.Module) -> dict[str, torch.Tensor | None]:
+    """Weight and bias gradients in the trace's layout (stacked per head for the wrapper)."""
+    wrapper = isinstance(module, MultiHeadAttentionWrapper)
+    result: dict[str, torch.Tensor | None] = {"W_out": None, "b_out": None}
+
+    def grad_of(parameter: nn.Parameter) -> torch.Tensor:
+        grad = parameter.grad
+        return torch.zeros_like(parameter) if grad is None else grad.detach().clone()
+
+    for name, linears in _linears(module).items():
+        weight_field, bias_field = _LINEAR_FIELDS[name]
+        weights = [grad_of(linear.weight).T for linear in linears]  # (d_in, d_out): x @ W
+        biases = [None if linear.bias is None else grad_of(linear.bias) for linear in linears]
+        if wrapper:
+            result[weight_field] = torch.stack(weights, dim=0)  # (h, d_in, d_out)
+            result[bias_field] = None if biases[0] is None else torch.stack(biases, dim=0)  # type: ignore[arg-type]
+        else:
+            result[weight_field] = weights[0]
+            result[bias_field] = biases[0]
+    return result
+
+
+def trace_gradients(
+    inputs: Any,
+    cfg: AttentionConfig | None = None,
+    loss: str | LossFunction = "sum",
+    *,
+    target: Any = None,
+    parameters: Mapping[str, torch.Tensor] | None = None,
+) -> GradientTrace:
+    """Run the book's layer on ``inputs``, compute a loss of its output and send it back.
+
+    Args:
+        inputs: embeddings ``(T, d_in)`` or ``(b, T, d_in)``, as for :func:`trace_attention`.
+        cfg: the layer's settings (the book's example if None).
+        loss: ``"sum"``, ``"squared_distance"`` (needs ``target``) or a function
+            ``output (b, T, d_out) → scalar tensor``.
+        target: for ``"squared_distance"``: a context vector ``(d_out,)`` every token should move
+            toward, or one per token ``(T, d_out)`` / ``(b, T, d_out)``.
+        parameters: the module's parameters to use instead of the seed's (after a learning step),
+            by ``named_parameters()`` names.
+
+    Returns:
+        A :class:`GradientTrace`. Its weight gradients equal what the book's recipe gives:
+        ``torch.manual_seed(seed)``, the book's class, ``.train(training)``,
+        ``loss(module(x)).backward()`` (``W_query`` as ``module.W_query.weight.grad.T``). Its
+        ``trace`` is bitwise the trace of :func:`trace_attention` with the same settings.
+
+    Raises:
+        AttentionInputError: for bad inputs, settings, target or loss, or numbers that overflow.
+    """
+    x = to_input_tensor(inputs)  # (b, T, d_in), float32, checked
+    batch, num_tokens, _ = x.shape
+    cfg = (cfg or AttentionConfig()).validated(num_tokens)
+    check_attention_size(batch, cfg.num_heads, num_tokens)
+    _check_size(x, cfg)
+    x = x.detach().clone().requires_grad_(True)  # a leaf: d loss / d inputs is filled in too
+    with torch.enable_grad():
+        module, traced = run_traced_forward(x, cfg, parameters)
+        output = traced["output"]
+        if not bool(torch.isfinite(output).all()):
+            raise AttentionInputError(
+                "The numbers overflowed float32 on the way through the layer; use smaller "
+                "embeddings (or, after learning steps, a smaller learning rate).",
+                field="inputs",
+            )
+        loss_name, loss_function = make_loss(loss, output.shape, target)
+        loss_value = _scalar_loss(loss_function(output))
+        if not bool(torch.isfinite(loss_value)):
+            raise AttentionInputError("The loss is not a finite number.", field="loss")
+        graph_nodes = {id(node) for node in _walk(loss_value.grad_fn)}
+        graph = _build_graph(loss_value, traced, _leaf_steps(module, x))
+        tap = _GradientTap()
+        caught = {
+            name: tap.watch(traced[name], graph_nodes)
+            for name in _COMPUTED_STEPS
+            if isinstance(traced.get(name), torch.Tensor)
+        }
+        try:
+            loss_value.backward()
+        finally:
+            tap.remove()
+    step_grads = {name: get() for name, get in caught.items()}
+    trace = AttentionTrace(
+        config=cfg,
+        inputs=x.detach(),
+        **{
+            name: value.detach() if isinstance(value, torch.Tensor) else value
+            for name, value in traced.items()
+        },
+    )
+    input_grad = x.grad if x.grad is not None else torch.zeros_like(x)
+    return GradientTrace(
+        trace=trace,
+        loss_name=loss_name,
+        loss=float(loss_value.detach()),
+        graph=graph,
+        inputs=input_grad.detach(),
+        **_parameter_gradients(module),
+        **{name: step_grads.get(name) for name in _COMPUTED_STEPS},  # type: ignore[arg-type]
+        parameters={name: p.detach().clone() for name, p in module.named_parameters()},
+        parameter_grads={
+            name: torch.zeros_like(p) if p.grad is None else p.grad.detach().clone()
+            for name, p in module.named_parameters()
+        },
+        loss_function=loss_function,
+    )
+
+
+def forward_with_graph(inputs: Any, cfg: AttentionConfig | None = None) -> torch.Tensor:
+    """The layer's output with its autograd graph attached, as the book's module returns it.
+
+    Printing it shows what the seed document shows: ``tensor([...], grad_fn=<UnsafeViewBackward0>)``.
+    """
+    x = to_input_tensor(inputs)
+    cfg = (cfg or AttentionConfig()).validated(x.shape[1])
+    check_attention_size(x.shape[0], cfg.num_heads, x.shape[1])
+    with torch.enable_grad():
+        _module, traced = run_traced_forward(x, cfg)
+    return traced["output"]
+
+
+# --- what the zeros say ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GradientFacts:
+    """The exact zeros and the 1/(1−p) of one backward pass, measured on its gradients.
+
+    - ``hidden_*``: the cells the causal mask hides (``j > i``) in ``d loss / d attn_scores``,
+      ``masked_scores`` and ``scaled_scores``: the largest ``|gradient|`` there (0.0 exactly).
+    - ``dropped_*``: the weights dropout dropped, in ``d loss / d attn_weights`` (0.0 exactly).
+    - ``kept_*``: the kept weights: ``d loss / d attn_weights = 1/(1−p) · d loss / d dropped``; the
+      largest distance of that ratio from ``dropout_scale`` over cells where it is defined.
+    """
+
+    hidden_cells: int
+    hidden_max_abs: float
+    dropped_cells: int
+    dropped_max_abs: float
+    kept_cells: int
+    dropout_scale: float
+    kept_ratio_max_error: float
+
+
+def gradient_facts(grads: GradientTrace) -> GradientFacts:
+    """Measure where the gradients are zero, and the ratio on kept weights (see GradientFacts)."""
+    trace = grads.trace
+    hidden = trace.mask.expand_as(trace.attn_scores)  # (…, T, T) bool, True above the diagonal
+    hidden_max = max(
+        float(getattr(grads, name)[hidden].abs().max()) if bool(hidden.any()) else 0.0
+        for name in ("attn_scores", "masked_scores", "scaled_scores")
+    )
+    dropped_cells = kept_cells = 0
+    dropped_max = ratio_error = 0.0
+    if trace.dropout_mask is not None:
+        dropped = ~trace.dropout_mask
+        dropped_cells = int(dropped.sum())
+        if dropped_cells:
+            dropped_max = float(grads.attn_weights[dropped].abs().max())
+        kept = trace.dropout_mask & (grads.dropped_weights != 0)
+        kept_cells = int(trace.dropout_mask.sum())
+        if bool(kept.any()):
+            ratio = grads.attn_weights[kept].double() / grads.dropped_weights[kept].double()
+            ratio_error = float((ratio - trace.dropout_scale).abs().max())
+    return GradientFacts(
+        hidden_cells=int(hidden.sum()),
+        hidden_max_abs=hidden_max,
+        dropped_cells=dropped_cells,
+        dropped_max_abs=dropped_max,
+        kept_cells=kept_cells,
+        dropout_scale=trace.dropout_scale,
+        kept_ratio_max_error=ratio_error,
+    )
+
+
+@dataclass(frozen=True)
+class SoftmaxRowJacobian:
+    """Softmax's derivative for one query row, written out: how the scores' gradient is made.
+
+    Over the keys the row can see (``keys``, 0-based positions ``j ≤ row``), with ``w`` the row's
+    weights and ``g = d loss / d attn_weights`` on that row:
+
+    - ``jacobian[j, k] = ∂w_j/∂s_k = w_j (δ_jk − w_k)``, i.e. ``diag(w) − w wᵀ`` (symmetric);
+    - ``weighted_mean = Σ_k w_k g_k``;
+    - ``result = jacobian @ g``, i.e. ``w_j (g_j − weighted_mean)``: ``d loss / d scaled_scores``.
+
+    A hidden key has ``w = 0``: its row and column of the Jacobian are 0, so its score gets no
+    gradient; that is why only the visible keys are listed.
+    """
+
+    row: int
+    keys: tuple[int, ...]
+    weights: torch.Tensor  # (n,)
+    upstream: torch.Tensor  # (n,)
+    jacobian: torch.Tensor  # (n, n)
+    weighted_mean: float
+    result: torch.Tensor  # (n,)
+
+
+def softmax_row_jacobian(
+    grads: GradientTrace, row: int, *, batch: int = 0, head: int | None = None
+) -> SoftmaxRowJacobian:
+    """The softmax Jacobian of query ``row`` (0-based) and the product that gives its gradient."""
+    trace = grads.trace
+    row = check_int("row", row, 0, trace.num_tokens - 1, "a query position")
+    weights, upstream = trace.attn_weights[batch], grads.attn_weights[batch]
+    if weights.dim() == 3:  # several heads: (h, T, T)
+        weights, upstream = weights[head or 0], upstream[head or 0]
+    visible = (~trace.mask[row]).nonzero().flatten()  # the keys j ≤ row
+    w = weights[row, visible].double()  # (n,)
+    g = upstream[row, visible].double()  # (n,)
+    jacobian = torch.diag(w) - torch.outer(w, w)  # (n, n): ∂w_j/∂s_k
+    return SoftmaxRowJacobian(
+        row=row,
+        keys=tuple(int(k) for k in visible.tolist()),
+        weights=w,
+        upstream=g,
+        jacobian=jacobian,
+        weighted_mean=float((w * g).sum()),
+        result=jacobian @ g,
+    )
+
+
+# --- learning: W ← W − lr · d loss / d W -----------------------------------------------------
+
+
+def check_learning_rate(learning_rate: Any) -> float:
+    """A learning rate: a finite number in ``(0, MAX_LEARNING_RATE]``."""
+    if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float)):
+        raise AttentionInputError(
+            f"The learning rate must be a number, got {learning_rate!r}.", field="learning_rate"
+        )
+    value = float(learning_rate)
+    if not math.isfinite(value) or not 0.0 < value <= MAX_LEARNING_RATE:
+        raise AttentionInputError(
+            f"The learning rate must be above 0 and at most {MAX_LEARNING_RATE:g}, got {value}.",
+            field="learning_rate",
+        )
+    return value
+
+
+def learning_step(grads: GradientTrace, learning_rate: float) -> GradientTrace:
+    """One step of gradient descent, then the same forward pass and loss again.
+
+    Every parameter moves against its gradient, ``W ← W − lr · d loss / d W`` (the weights, the
+    biases, ``out_proj``). The new pass uses the same inputs, seed and therefore the same dropout
+    mask, so the loss before and after differ only by the step. A small enough step lowers the
+    loss: to first order it changes by ``−lr · Σ (d loss / d W)²``.
+    """
+    lr = check_learning_rate(learning_rate)
+    updated = {
+        name: value - lr * grads.parameter_grads[name] for name, value in grads.parameters.items()
+    }
+    after = trace_gradients(
+        grads.trace.inputs, grads.trace.config, grads.loss_function, parameters=updated
+    )
+    return replace(after, loss_name=grads.loss_name)
+
+
+@dataclass(frozen=True)
+class Descent:
+    """Several learning steps in a row: ``passes[0]`` is the start, ``passes[k]`` after k steps.
+
+    ``diverged`` is True when a further step made the numbers overflow (the learning rate is too
+    large); ``passes`` then ends with the last pass that worked.
+    """
+
+    learning_rate: float
+    passes: tuple[GradientTrace, ...]
+    diverged: bool = False
+
+    @property
+    def losses(self) -> list[float]:
+        return [grads.loss for grads in self.passes]
+
+    @property
+    def steps(self) -> int:
+        return len(self.passes) - 1
+
+
+def gradient_descent(
+    inputs: Any,
+    cfg: AttentionConfig | None = None,
+    loss: str | LossFunction = "sum",
+    *,
+    target: Any = None,
+    learning_rate: float = 0.1,
+    steps: int = 1,
+) -> Descent:
+    """``steps`` learning steps from the seed's weights, every pass with the same dropout mask."""
+    lr = check_learning_rate(learning_rate)
+    steps = check_int("steps", steps, 0, MAX_DESCENT_STEPS, "the number of learning steps")
+    passes = [trace_gradients(inputs, cfg, loss, target=target)]
+    for _ in range(steps):
+        try:
+            passes.append(learning_step(passes[-1], lr))
+        except AttentionInputError:
+            return Descent(lr, tuple(passes), diverged=True)
+    return Descent(lr, tuple(passes))
+
+
+# --- text for the command line -------------------------------------------------------------
+
+
+def format_weight_gradients(grads: GradientTrace) -> str:
+    """The loss and the weight gradients as ``python -m attention --grad`` prints them."""
+    lines = [
+        f"loss ({grads.loss_name}): {grads.loss:.4f}",
+        "weight gradients d loss / d W, as the trace stores W (x @ W, shape (d_in, d_out));",
+        "module.W_query.weight.grad is the transpose:",
+    ]
+    for name in ("W_query", "W_key", "W_value", "b_query", "b_key", "b_value", "W_out", "b_out"):
+        tensor = getattr(grads, name)
+        if tensor is not None:
+            lines.append(f"{name}.grad:\n{tensor}")
+    return "\n".join(lines)
