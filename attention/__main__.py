@@ -7,6 +7,7 @@ Builds the batch of two copies of the book's six embeddings, seeds torch, runs `
     python -m attention --dropout 0.5 --seed 7
     python -m attention --heads 2 --variant wrapper
     python -m attention --text "the cat sat on the mat" --json
+    python -m attention --grad                # also d loss / d W for loss = context_vecs.sum()
 
 Bad options exit with status 2 and a plain message on stderr.
 """
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--eval", action="store_true", help="eval mode: dropout does nothing")
     parser.add_argument("--bias", action="store_true", help="qkv_bias=True")
+    parser.add_argument("--grad", action="store_true", help="also print d loss / d W (loss = sum)")
     parser.add_argument("--text", help="a sentence to embed instead of the book's six words")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
     return parser
@@ -92,9 +94,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("batch:\n", batch)
     print("batch.shape:", batch.shape)
     print("context_length:", context_length)
-    print("context_vecs:\n", trace.output)
+    print("context_vecs:\n", _with_graph(batch, cfg))  # grad_fn=<…>, as the book prints it
     print("context_vecs.shape:", trace.output.shape)
+    if args.grad:
+        _print_gradients(batch, cfg)
     return 0
+
+
+def _with_graph(batch: torch.Tensor, cfg: AttentionConfig) -> torch.Tensor:
+    """The same context vectors, with the autograd graph the book's module records."""
+    from .gradients import forward_with_graph
+
+    return forward_with_graph(batch, cfg)
+
+
+def _print_gradients(batch: torch.Tensor, cfg: AttentionConfig) -> None:
+    """``--grad``: loss = context_vecs.sum(), loss.backward(), and every weight's gradient."""
+    from .gradients import format_weight_gradients, trace_gradients
+
+    print(format_weight_gradients(trace_gradients(batch, cfg, loss="sum")))
 
 
 if __name__ == "__main__":

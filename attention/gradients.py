@@ -863,11 +863,10 @@ def format_weight_gradients(grads: GradientTrace) -> str:
     """The loss and the weight gradients as ``python -m attention --grad`` prints them."""
     lines = [
         f"loss ({grads.loss_name}): {grads.loss:.4f}",
-        "weight gradients d loss / d W, as the trace stores W (x @ W, shape (d_in, d_out));",
-        "module.W_query.weight.grad is the transpose:",
+        "d loss / d W in the layout x @ W, (d_in, d_out): the transpose of module.W_query.weight.grad",
     ]
     for name in ("W_query", "W_key", "W_value", "b_query", "b_key", "b_value", "W_out", "b_out"):
         tensor = getattr(grads, name)
         if tensor is not None:
-            lines.append(f"{name}.grad:\n{tensor}")
+            lines.append(f"d loss / d {name}:\n{tensor}")
     return "\n".join(lines)
