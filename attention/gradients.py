@@ -48,6 +48,7 @@ from typing import Any
 import torch
 import torch.nn as nn
 
+from .autograd_graph import AutogradGraph, GraphNode, build_graph, walk
 from .modules import MultiHeadAttention, MultiHeadAttentionWrapper
 from .trace import AttentionConfig, AttentionTrace, _json_ready, run_traced_forward
 from .validate import (
@@ -64,23 +65,27 @@ __all__ = [
     "LOSS_BUILDERS",
     "LOSS_NAMES",
     "MAX_DESCENT_STEPS",
+    "MAX_DESCENT_WORK",
     "MAX_GRADIENT_CELLS",
     "AutogradGraph",
+    "check_descent_size",
+    "check_learning_rate",
     "Descent",
+    "first_order_change",
+    "format_weight_gradients",
+    "forward_with_graph",
+    "gradient_descent",
+    "gradient_facts",
     "GradientFacts",
     "GradientTrace",
     "GraphNode",
-    "SoftmaxRowJacobian",
-    "check_learning_rate",
-    "forward_with_graph",
-    "format_weight_gradients",
-    "gradient_descent",
-    "gradient_facts",
     "learning_step",
     "make_loss",
+    "max_descent_steps",
     "softmax_row_jacobian",
-    "sum_loss",
+    "SoftmaxRowJacobian",
     "squared_distance_loss",
+    "sum_loss",
     "trace_gradients",
 ]
 
@@ -90,6 +95,8 @@ LossFunction = Callable[[torch.Tensor], torch.Tensor]  # output (b, T, d_out) ->
 # tensors: about three times a trace. 2**20 cells (1024 tokens, one head) is about 70 MB.
 MAX_GRADIENT_CELLS = 2**20
 MAX_DESCENT_STEPS = 200
+# Learning steps × attention cells: 200 steps at 6 tokens, 64 at 256 tokens, 4 at 1024 tokens.
+MAX_DESCENT_WORK = 2**22
 MAX_LEARNING_RATE = 100.0
 
 # The fields that get a gradient, in the order of the forward pass (names of AttentionTrace).
@@ -234,157 +241,6 @@ def _scalar_loss(value: Any) -> torch.Tensor:
             field="loss",
         )
     return value if value.dim() == 0 else value.reshape(())  # (1, 1) -> ()
-
-
-# --- the autograd graph ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GraphNode:
-    """One backward function of the autograd graph, as PyTorch names it, and the step it serves.
-
-    ``step`` is a field of the trace (``"attn_weights"``) for the nodes that compute that step, a
-    weight (``"W_query"``, ``"b_query"``, ``"W_out"``…) or ``"inputs"`` for the leaves
-    (``AccumulateGrad``: where ``.grad`` is filled in), or ``"loss"`` for the loss's own nodes.
-    ``head`` tells the wrapper's per-head weights apart (0-based), else None.
-    """
-
-    id: str
-    name: str
-    step: str
-    head: int | None = None
-
-
-@dataclass(frozen=True)
-class AutogradGraph:
-    """The autograd graph of the forward pass: what ``loss.backward()`` walks, loss first.
-
-    An edge ``(a, b)`` means node ``b`` is in ``a.next_functions``: the gradient flows from ``a`` to
-    ``b``, from the loss toward the weights.
-    """
-
-    nodes: tuple[GraphNode, ...]
-    edges: tuple[tuple[str, str], ...]
-
-    def names(self) -> list[str]:
-        """The backward functions' names, loss first (``['SumBackward0', 'UnsafeViewBackward0', …]``)."""
-        return [node.name for node in self.nodes]
-
-    def step_of(self, name: str) -> set[str]:
-        """The steps whose nodes are called ``name`` (``step_of("SoftmaxBackward0")``)."""
-        return {node.step for node in self.nodes if node.name == name}
-
-    def to_dot(
-        self,
-        step_labels: Mapping[str, str] | None = None,
-        step_colors: Mapping[str, str] | None = None,
-    ) -> str:
-        """The graph as Graphviz DOT text: each node shows its PyTorch name and its step.
-
-        ``step_labels`` replaces a step's name in the node (a translation, say); ``step_colors``
-        fills the nodes of a step (``{"attn_weights": "#dbe9f6"}``). Arrows follow the gradient.
-        """
-        labels = dict(step_labels or {})
-        colors = dict(step_colors or {})
-        lines = [
-            "digraph autograd {",
-            '  graph [rankdir=TB, nodesep=0.25, ranksep=0.35, fontname="Helvetica"];',
-            '  node [shape=box, style="rounded,filled", fillcolor="white", '
-            'fontname="Helvetica", fontsize=11];',
-            '  edge [color="#666666", arrowsize=0.7];',
-        ]
-        for node in self.nodes:
-            step = labels.get(node.step, node.step)
-            if node.head is not None:
-                step = f"{step} · h{node.head + 1}"
-            label = f"{node.name}\\n{_dot_text(step)}"
-            color = colors.get(node.step, "white")
-            lines.append(f'  {node.id} [label="{label}", fillcolor="{_dot_text(color)}"];')
-        lines.extend(f"  {a} -> {b};" for a, b in self.edges)
-        lines.append("}")
-        return "\n".join(lines) + "\n"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "nodes": [
-                {"id": n.id, "name": n.name, "step": n.step, "head": n.head} for n in self.nodes
-            ],
-            "edges": [list(edge) for edge in self.edges],
-        }
-
-
-def _dot_text(text: str) -> str:
-    """Text safe inside a DOT double-quoted string."""
-    return str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
-
-
-def _walk(root: Any) -> list[Any]:
-    """Every backward node reachable from ``root``, in breadth-first order."""
-    order: list[Any] = []
-    seen: set[int] = set()
-    queue = [root]
-    while queue:
-        node = queue.pop(0)
-        if node is None or id(node) in seen:
-            continue
-        seen.add(id(node))
-        order.append(node)
-        queue.extend(child for child, _ in node.next_functions)
-    return order
-
-
-def _build_graph(
-    loss: torch.Tensor,
-    traced: Mapping[str, Any],
-    leaf_steps: Mapping[int, tuple[str, int | None]],
-) -> AutogradGraph:
-    """Name every node of the loss's graph and link it to the step it belongs to.
-
-    Leaves (``AccumulateGrad``) are named by the tensor they fill (``leaf_steps``: id of the tensor
-    → step, head). Then, step after step in forward order, every node reachable backward from the
-    step's tensor that no earlier step claimed belongs to that step; what is left is the loss's.
-    """
-    order = _walk(loss.grad_fn)
-    in_graph = {id(node) for node in order}
-    step_of: dict[int, tuple[str, int | None]] = {}
-    for node in order:
-        variable = getattr(node, "variable", None)
-        if variable is not None and id(variable) in leaf_steps:
-            step_of[id(node)] = leaf_steps[id(variable)]
-    for step in _COMPUTED_STEPS:
-        tensor = traced.get(step)
-        if not isinstance(tensor, torch.Tensor) or tensor.grad_fn is None:
-            continue
-        for node in _walk_unclaimed(tensor.grad_fn, step_of):
-            if id(node) in in_graph:  # the wrapper's stacked views are not on the loss's path
-                step_of[id(node)] = (step, None)
-    ids = {id(node): f"n{index}" for index, node in enumerate(order)}
-    nodes = tuple(
-        GraphNode(ids[id(node)], type(node).__name__, *step_of.get(id(node), ("loss", None)))
-        for node in order
-    )
-    edges = tuple(
-        (ids[id(node)], ids[id(child)])
-        for node in order
-        for child, _ in node.next_functions
-        if child is not None
-    )
-    return AutogradGraph(nodes=nodes, edges=edges)
-
-
-def _walk_unclaimed(root: Any, claimed: Mapping[int, Any]) -> list[Any]:
-    """The nodes reachable from ``root`` without passing a node already claimed by a step."""
-    found: list[Any] = []
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node is None or id(node) in seen or id(node) in claimed:
-            continue
-        seen.add(id(node))
-        found.append(node)
-        stack.extend(child for child, _ in node.next_functions)
-    return found
 
 
 # --- catching the gradient of every step -----------------------------------------------------
@@ -624,8 +480,9 @@ def trace_gradients(
         loss_value = _scalar_loss(loss_function(output))
         if not bool(torch.isfinite(loss_value)):
             raise AttentionInputError("The loss is not a finite number.", field="loss")
-        graph_nodes = {id(node) for node in _walk(loss_value.grad_fn)}
-        graph = _build_graph(loss_value, traced, _leaf_steps(module, x))
+        graph_nodes = {id(node) for node in walk(loss_value.grad_fn)}
+        steps = {name: traced[name] for name in _COMPUTED_STEPS if traced.get(name) is not None}
+        graph = build_graph(loss_value, steps, _leaf_steps(module, x))
         tap = _GradientTap()
         caught = {
             name: tap.watch(traced[name], graph_nodes)
@@ -816,23 +673,43 @@ def learning_step(grads: GradientTrace, learning_rate: float) -> GradientTrace:
 
 @dataclass(frozen=True)
 class Descent:
-    """Several learning steps in a row: ``passes[0]`` is the start, ``passes[k]`` after k steps.
+    """Several learning steps in a row, and the loss after each.
 
+    ``start`` is the pass with the seed's weights, ``after`` the pass after the last step and
+    ``before`` the one just before it (both ``start`` after 0 steps): enough to show the last step
+    without keeping every pass in memory. ``losses[k]`` is the loss after ``k`` steps.
     ``diverged`` is True when a further step made the numbers overflow (the learning rate is too
-    large); ``passes`` then ends with the last pass that worked.
+    large): the steps stop at the last pass that worked.
     """
 
     learning_rate: float
-    passes: tuple[GradientTrace, ...]
+    start: GradientTrace
+    before: GradientTrace
+    after: GradientTrace
+    losses: tuple[float, ...]
     diverged: bool = False
 
     @property
-    def losses(self) -> list[float]:
-        return [grads.loss for grads in self.passes]
-
-    @property
     def steps(self) -> int:
-        return len(self.passes) - 1
+        return len(self.losses) - 1
+
+
+def check_descent_size(grads: GradientTrace, steps: int) -> None:
+    """Refuse more learning steps than :data:`MAX_DESCENT_WORK` allows at this size."""
+    trace = grads.trace
+    cells = trace.attn_weights.numel()  # batch × heads × T × T
+    if steps * cells > MAX_DESCENT_WORK:
+        raise AttentionInputError(
+            f"{steps} learning steps on {trace.num_tokens} tokens is too much work: at most "
+            f"{max_descent_steps(grads)} steps at this size.",
+            field="steps",
+        )
+
+
+def max_descent_steps(grads: GradientTrace) -> int:
+    """How many learning steps :func:`gradient_descent` takes at most for a pass of this size."""
+    cells = grads.trace.attn_weights.numel()
+    return max(1, min(MAX_DESCENT_STEPS, MAX_DESCENT_WORK // cells))
 
 
 def gradient_descent(
@@ -847,13 +724,29 @@ def gradient_descent(
     """``steps`` learning steps from the seed's weights, every pass with the same dropout mask."""
     lr = check_learning_rate(learning_rate)
     steps = check_int("steps", steps, 0, MAX_DESCENT_STEPS, "the number of learning steps")
-    passes = [trace_gradients(inputs, cfg, loss, target=target)]
+    start = trace_gradients(inputs, cfg, loss, target=target)
+    check_descent_size(start, steps)
+    before = after = start
+    losses = [start.loss]
     for _ in range(steps):
         try:
-            passes.append(learning_step(passes[-1], lr))
+            following = learning_step(after, lr)
         except AttentionInputError:
-            return Descent(lr, tuple(passes), diverged=True)
-    return Descent(lr, tuple(passes))
+            return Descent(lr, start, before, after, tuple(losses), diverged=True)
+        before, after = after, following
+        losses.append(after.loss)
+    return Descent(lr, start, before, after, tuple(losses))
+
+
+def first_order_change(grads: GradientTrace, learning_rate: float) -> float:
+    """The loss change one step predicts to first order: ``−lr · Σ (d loss / d θ)²``.
+
+    Taylor: ``L(θ − lr·g) ≈ L(θ) − lr · g·g``. Close to the real change for a small step; the
+    difference is the curvature the straight line ignores.
+    """
+    lr = check_learning_rate(learning_rate)
+    squares = sum(float((grad.double() ** 2).sum()) for grad in grads.parameter_grads.values())
+    return -lr * squares
 
 
 # --- text for the command line -------------------------------------------------------------

@@ -19,6 +19,7 @@ from attention import AttentionConfig, AttentionInputError, trace_attention, tra
 from attention.examples import BOOK_EMBEDDINGS
 from attention.gradients import (
     GRADIENT_FIELDS,
+    first_order_change,
     gradient_descent,
     gradient_facts,
     learning_step,
@@ -260,10 +261,14 @@ def test_learning_step_moves_every_weight_against_its_gradient_and_lowers_the_lo
             assert torch.equal(getattr(after.trace, name), moved), name
         assert torch.equal(after.trace.dropout_mask, before.trace.dropout_mask)
         assert after.loss < before.loss and after.loss_name == loss
+        small = learning_step(before, 1e-3)  # a small step changes the loss by about −lr·Σg²
+        predicted = first_order_change(before, 1e-3)
+        assert predicted < 0 and abs((small.loss - before.loss) - predicted) < 0.01 * -predicted
     descent = gradient_descent(
         BOOK_EMBEDDINGS, cfg, "squared_distance", target=TARGET, learning_rate=0.1, steps=6
     )
-    assert descent.steps == 6 and not descent.diverged
+    assert descent.steps == 6 and not descent.diverged and descent.start.loss == descent.losses[0]
+    assert descent.after.loss == descent.losses[6] and descent.before.loss == descent.losses[5]
     assert all(b < a for a, b in zip(descent.losses, descent.losses[1:], strict=False))
 
 
