@@ -49,6 +49,10 @@ class AutogradGraph:
         """The backward functions' names, loss first (``['SumBackward0', 'UnsafeViewBackward0', …]``)."""
         return [node.name for node in self.nodes]
 
+    def first_of(self, step: str) -> GraphNode | None:
+        """The first node of ``step`` met from the loss: the ``grad_fn`` of that step's tensor."""
+        return next((node for node in self.nodes if node.step == step), None)
+
     def step_of(self, name: str) -> set[str]:
         """The steps whose nodes are called ``name`` (``step_of("SoftmaxBackward0")``)."""
         return {node.step for node in self.nodes if node.name == name}

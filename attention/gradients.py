@@ -40,6 +40,7 @@ layer) is a callable built by whoever owns that layer, or a new entry of :data:`
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -76,6 +77,7 @@ __all__ = [
     "forward_with_graph",
     "gradient_descent",
     "gradient_facts",
+    "gradients_json",
     "GradientFacts",
     "GradientTrace",
     "GraphNode",
@@ -694,22 +696,22 @@ class Descent:
         return len(self.losses) - 1
 
 
+def max_descent_steps(cells: int) -> int:
+    """How many learning steps :func:`gradient_descent` takes at most when a pass has ``cells``
+    attention weights (batch × heads × T × T): 200 at 6 tokens, 64 at 256, 4 at 1024."""
+    return max(1, min(MAX_DESCENT_STEPS, MAX_DESCENT_WORK // max(1, cells)))
+
+
 def check_descent_size(grads: GradientTrace, steps: int) -> None:
-    """Refuse more learning steps than :data:`MAX_DESCENT_WORK` allows at this size."""
+    """Refuse more learning steps than :func:`max_descent_steps` allows at this size."""
     trace = grads.trace
-    cells = trace.attn_weights.numel()  # batch × heads × T × T
-    if steps * cells > MAX_DESCENT_WORK:
+    limit = max_descent_steps(trace.attn_weights.numel())
+    if steps > limit:
         raise AttentionInputError(
             f"{steps} learning steps on {trace.num_tokens} tokens is too much work: at most "
-            f"{max_descent_steps(grads)} steps at this size.",
+            f"{limit} steps at this size.",
             field="steps",
         )
-
-
-def max_descent_steps(grads: GradientTrace) -> int:
-    """How many learning steps :func:`gradient_descent` takes at most for a pass of this size."""
-    cells = grads.trace.attn_weights.numel()
-    return max(1, min(MAX_DESCENT_STEPS, MAX_DESCENT_WORK // cells))
 
 
 def gradient_descent(
@@ -736,6 +738,11 @@ def gradient_descent(
         before, after = after, following
         losses.append(after.loss)
     return Descent(lr, start, before, after, tuple(losses))
+
+
+def gradients_json(grads: GradientTrace, tokens: Sequence[str]) -> str:
+    """The backward pass as JSON text: the tokens, the loss, every gradient and the graph."""
+    return json.dumps({"tokens": list(tokens), **grads.to_dict()})
 
 
 def first_order_change(grads: GradientTrace, learning_rate: float) -> float:

@@ -54,6 +54,7 @@ PAGE_SPECS = (
     PageSpec("one_query", "pages/one_query.py", "nav.learn"),
     PageSpec("masking", "pages/masking.py", "nav.learn"),
     PageSpec("multi_head", "pages/multi_head.py", "nav.learn"),
+    PageSpec("backward", "pages/backward.py", "nav.learn"),
     PageSpec("compare", "pages/compare.py", "nav.explore"),
     PageSpec("dropout_expectation", "pages/dropout_expectation.py", "nav.explore"),
     PageSpec("why_sqrt_dk", "pages/why_sqrt_dk.py", "nav.explore"),

@@ -29,6 +29,7 @@ from attention import AttentionConfig, AttentionInputError, AttentionTrace, trac
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS, embed_words, split_words
 from attention.validate import MAX_TOKENS
 
+from . import gradient_state as backward
 from .i18n import LANGUAGES, current_language, t
 from .markdown_text import escape_markdown
 from .table import (
@@ -116,6 +117,11 @@ SETTINGS: dict[str, Setting] = {
     "heads": Setting(1, _parse_int("heads", 1, 8)),
     "lang": Setting("en", _parse_choice("lang", tuple(LANGUAGES))),
     "palette": Setting("default", _parse_choice("palette", PALETTES)),
+    # the backward page's own settings (ui/gradient_state.py)
+    "loss": Setting("sum", _parse_choice("loss", backward.LOSS_NAMES)),
+    "target": Setting("", backward.parse_target),
+    "lr": Setting(backward.LEARNING_RATE_DEFAULT, backward.parse_learning_rate),
+    "grad_steps": Setting(1, _parse_int("grad_steps", 1, backward.MAX_DESCENT_STEPS)),
 }
 
 

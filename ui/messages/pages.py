@@ -6,6 +6,7 @@ MESSAGES = {
     "page.one_query.title": {"en": "One query, by hand", "zh": "手算一个查询"},
     "page.masking.title": {"en": "Masking two ways", "zh": "两种掩码方法"},
     "page.multi_head.title": {"en": "Multi-head", "zh": "多头注意力"},
+    "page.backward.title": {"en": "Backward pass", "zh": "反向传播"},
     "page.compare.title": {"en": "Compare A/B", "zh": "A/B 对比"},
     "page.dropout_expectation.title": {"en": "Dropout in expectation", "zh": "Dropout 的期望"},
     "page.why_sqrt_dk.title": {"en": "Why √d_k?", "zh": "为什么除以 √d_k？"},

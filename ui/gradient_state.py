@@ -1,0 +1,185 @@
+"""The backward page's own settings (loss, target, learning rate, steps taken) and its computation.
+
+The settings live in session state under their URL names (``loss``, ``target``, ``lr``,
+``grad_steps``), declared with the shared ones in :data:`ui.state.SETTINGS` so that the URL reads
+and writes them like every other setting; the parsers are here. The computation is
+:func:`attention.gradients.gradient_descent` on the current table and sidebar settings, cached
+across runs and sessions like the trace (two caches by size, see ``ui.state``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import astuple
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from attention import AttentionConfig, AttentionInputError
+from attention.gradients import LOSS_NAMES, MAX_DESCENT_STEPS, Descent, gradient_descent
+
+from .table import Table, TableProblem, problem
+
+LEARNING_RATE_DEFAULT = 0.1
+LEARNING_RATE_LOW = 0.001
+LEARNING_RATE_HIGH = 10.0
+LEARNING_RATE_DECIMALS = 3
+MAX_TARGET_NUMBERS = 8  # the sidebar's largest d_out
+MAX_TARGET_CHARS = 200
+STEPS_KEY = "grad_steps"
+TARGET_LAST_KEY = "backward_target_last"  # the last target that could be used, by width
+
+__all__ = [
+    "LEARNING_RATE_DEFAULT",
+    "LOSS_NAMES",
+    "MAX_DESCENT_STEPS",
+    "compute_descent",
+    "parse_learning_rate",
+    "parse_target",
+    "target_numbers",
+    "target_for_width",
+]
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def target_numbers(text: str) -> tuple[float, ...]:
+    """The numbers of a typed target (``"0.5, -0.5"``); empty text gives ``()`` (the zero vector).
+
+    Raises TableProblem naming the first entry that is not a usable number.
+    """
+    if len(text) > MAX_TARGET_CHARS:
+        raise problem("backward.target.too_long", chars=len(text), limit=MAX_TARGET_CHARS)
+    parts = [part for part in re.split(r"[\s,;]+", text.strip()) if part]
+    if len(parts) > MAX_TARGET_NUMBERS:
+        raise problem("backward.target.too_many", count=len(parts), limit=MAX_TARGET_NUMBERS)
+    numbers = []
+    for index, part in enumerate(parts):
+        try:
+            value = float(part.replace("−", "-"))
+        except ValueError:
+            raise problem(
+                "backward.target.not_number", position=index + 1, value=_shorten(part)
+            ) from None
+        if not math.isfinite(value) or abs(value) > 1e6:
+            raise problem("backward.target.not_finite", position=index + 1, value=_shorten(part))
+        numbers.append(value)
+    return tuple(numbers)
+
+
+def target_for_width(numbers: tuple[float, ...], width: int) -> tuple[float, ...]:
+    """The target vector for ``d_out = width``: the zero vector for ``()``, else exactly ``width``."""
+    if not numbers:
+        return (0.0,) * width
+    if len(numbers) != width:
+        raise problem("backward.target.width", count=len(numbers), width=width)
+    return numbers
+
+
+def parse_target(raw: str) -> str:
+    """The URL's ``target``: text of at most 8 numbers (checked against d_out on the page)."""
+    try:
+        target_numbers(raw)
+    except TableProblem as error:
+        raise problem("url.bad_param", name="target", detail=error) from None
+    return raw.strip()
+
+
+def parse_learning_rate(raw: str) -> float:
+    """The URL's ``lr``: a number in ``[0.001, 10]``, kept to 3 decimals like the input."""
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        raise problem("url.not_number", name="lr", value=_shorten(raw)) from None
+    value = round(value, LEARNING_RATE_DECIMALS) if math.isfinite(value) else value
+    if not math.isfinite(value) or not LEARNING_RATE_LOW <= value <= LEARNING_RATE_HIGH:
+        raise problem(
+            "url.out_of_range",
+            name="lr",
+            value=_shorten(raw),
+            low=LEARNING_RATE_LOW,
+            high=LEARNING_RATE_HIGH,
+        )
+    return value
+
+
+def usable_target(text: str, width: int) -> tuple[tuple[float, ...], TableProblem | None]:
+    """The target to compute with, and the problem of the typed text if it cannot be used.
+
+    A bad text keeps the last target that worked at this width (the zero vector at first), so
+    the page goes on showing a valid result while the typed text stays in the box.
+    """
+    last: dict[int, tuple[float, ...]] = st.session_state.setdefault(TARGET_LAST_KEY, {})
+    try:
+        target = target_for_width(target_numbers(text), width)
+    except TableProblem as error:
+        return last.get(width, (0.0,) * width), error
+    last[width] = target
+    return target, None
+
+
+# --- the computation ----------------------------------------------------------------------------
+
+SMALL_CELLS = 256 * 256  # as ui.state.LARGE_TRACE_CELLS: above, a pass holds megabytes
+
+
+def _descent(
+    values: bytes,
+    shape: tuple[int, int],
+    config_fields: tuple[Any, ...],
+    loss: str,
+    target: tuple[float, ...] | None,
+    learning_rate: float,
+    steps: int,
+) -> Descent:
+    inputs = np.frombuffer(values, dtype=np.float64).reshape(shape).astype(np.float32)
+    return gradient_descent(
+        inputs,
+        AttentionConfig(*config_fields),
+        loss,
+        target=None if target is None else list(target),
+        learning_rate=learning_rate,
+        steps=steps,
+    )
+
+
+@st.cache_resource(max_entries=64, ttl=1800, show_spinner=False)
+def _cached_small(*key: Any) -> Descent:
+    return _descent(*key)
+
+
+@st.cache_resource(max_entries=2, ttl=600, show_spinner=False)
+def _cached_large(*key: Any) -> Descent:
+    return _descent(*key)
+
+
+def compute_descent(
+    table: Table,
+    cfg: AttentionConfig,
+    loss: str,
+    target: tuple[float, ...] | None,
+    learning_rate: float,
+    steps: int,
+) -> Descent:
+    """The backward pass of the current view and ``steps`` learning steps, cached.
+
+    Raises AttentionInputError when the settings cannot be computed (too large, for example).
+    """
+    array = np.asarray(table.values, dtype=np.float64)  # (T, d_in)
+    if loss not in LOSS_NAMES:
+        raise AttentionInputError(f"unknown loss {loss!r}", field="loss")
+    key = (
+        array.tobytes(),
+        tuple(array.shape),
+        astuple(cfg),
+        loss,
+        target if loss == "squared_distance" else None,
+        float(learning_rate),
+        int(steps),
+    )
+    cells = cfg.num_heads * array.shape[0] * array.shape[0]
+    return (_cached_small if cells <= SMALL_CELLS else _cached_large)(*key)

@@ -1,0 +1,136 @@
+"""Figures of the backward page: gradients as heatmaps, the loss over learning steps, the graph.
+
+Pure functions of numbers that :mod:`attention.gradients` computed (no Streamlit, no torch math):
+
+- :func:`gradient_heatmap`: ``d loss / d step`` as an annotated heatmap on a diverging scale
+  centred on 0, so an exact zero (a masked score, a dropped weight) is the scale's neutral colour
+  and is written ``0.0000`` in its cell;
+- :func:`loss_curve_figure`: the loss after each learning step, the last one marked;
+- :func:`autograd_dot`: the autograd graph as Graphviz DOT text, each node filled with the colour
+  of the group of steps it belongs to (:data:`STEP_GROUPS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from attention.autograd_graph import AutogradGraph
+
+from .heatmap import matrix_heatmap
+from .labels import plain
+
+# Which steps share a colour in the graph: the order a learner meets them going backward.
+STEP_GROUPS: dict[str, tuple[str, ...]] = {
+    "loss": ("loss",),
+    "context": ("output", "context", "head_context"),
+    "weights": ("dropped_weights", "attn_weights"),
+    "scores": ("scaled_scores", "masked_scores", "attn_scores"),
+    "projections": ("queries", "keys", "values"),
+    "leaves": ("W_query", "W_key", "W_value", "b_query", "b_key", "b_value", "W_out", "b_out"),
+    "inputs": ("inputs",),
+}
+GROUP_COLORS = {
+    "default": {
+        "loss": "#fde2e2",
+        "context": "#e5dbf3",
+        "weights": "#dbe9f6",
+        "scores": "#fff1c9",
+        "projections": "#d9f0d3",
+        "leaves": "#f9d9b6",
+        "inputs": "#eeeeee",
+    },
+    "colorblind": {  # light tints of the Okabe–Ito colours
+        "loss": "#f5d0c0",
+        "context": "#eccfe0",
+        "weights": "#cce5f4",
+        "scores": "#fbf2b8",
+        "projections": "#c6ebe0",
+        "leaves": "#fde3b3",
+        "inputs": "#eeeeee",
+    },
+}
+
+
+def step_colors(palette: str = "default") -> dict[str, str]:
+    """Fill colour of every step's nodes (by :data:`STEP_GROUPS`) in ``palette``."""
+    colors = GROUP_COLORS.get(palette, GROUP_COLORS["default"])
+    return {step: colors[group] for group, steps in STEP_GROUPS.items() for step in steps}
+
+
+def autograd_dot(
+    graph: AutogradGraph, step_labels: Mapping[str, str], palette: str = "default"
+) -> str:
+    """The graph as DOT text: PyTorch's name on the first line, the step's label on the second."""
+    return graph.to_dot(step_labels=step_labels, step_colors=step_colors(palette))
+
+
+def without_negative_zero(values: np.ndarray) -> np.ndarray:
+    """``values`` as float64 with ``−0.0`` made ``0.0`` (a dropped weight's gradient is 0 × g,
+    which is ``−0.0`` for a negative g; both are exactly zero, written the same)."""
+    return np.asarray(values, dtype=np.float64) + 0.0
+
+
+def gradient_heatmap(
+    values: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    palette: str = "default",
+    row_title: str = "",
+    col_title: str = "",
+    value_name: str = "d loss / d x",
+    decimals: int = 4,
+) -> go.Figure:
+    """One gradient as a heatmap: negative ↔ positive around a neutral 0, numbers in the cells.
+
+    Nothing is greyed out: a hidden score's gradient is a real number, and it is exactly 0.
+    """
+    return matrix_heatmap(
+        without_negative_zero(values),
+        row_labels,
+        col_labels,
+        kind="diverging",
+        palette=palette,
+        decimals=decimals,
+        row_title=row_title,
+        col_title=col_title,
+        value_name=value_name,
+    )
+
+
+def loss_curve_figure(
+    losses: Sequence[float],
+    *,
+    palette: str = "default",
+    x_title: str = "step",
+    y_title: str = "loss",
+    height: int = 260,
+) -> go.Figure:
+    """The loss after 0, 1, 2 … learning steps, as a line with markers; the last step is larger."""
+    color = "#1f77b4" if palette != "colorblind" else "#0072b2"
+    steps = list(range(len(losses)))
+    sizes = [7] * len(losses)
+    if sizes:
+        sizes[-1] = 12
+    figure = go.Figure(
+        go.Scatter(
+            x=steps,
+            y=[float(value) for value in losses],
+            mode="lines+markers",
+            line={"color": color},
+            marker={"size": sizes, "color": color},
+            hovertemplate=f"{plain(x_title)}: %{{x}}<br>{plain(y_title)}: %{{y:.6f}}<extra></extra>",
+        )
+    )
+    figure.update_layout(
+        height=height,
+        margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        plot_bgcolor="white",
+        xaxis={"title": {"text": plain(x_title)}, "dtick": max(1, len(losses) // 10)},
+        yaxis={"title": {"text": plain(y_title)}, "gridcolor": "#eeeeee"},
+        showlegend=False,
+    )
+    return figure
