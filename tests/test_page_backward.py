@@ -1,0 +1,125 @@
+"""AppTest tests of the page “Backward pass”: what it shows is what attention.gradients computed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from attention import AttentionConfig
+from attention.examples import BOOK_EMBEDDINGS
+from attention.gradients import gradient_descent
+from tests.apptest_support import figure_array, page_text, plotly_figures, run_page
+
+NUM_CHARTS = 17  # 12 gradients, the Jacobian, the loss curve, 3 updated weights
+
+
+def shown(value: float) -> str:
+    """A number as the page writes it (4 decimals, a real minus sign)."""
+    text = f"{value:.4f}"
+    return text.replace("-", "−")
+
+
+def descent(steps: int = 1, **kwargs: Any) -> Any:
+    loss = kwargs.pop("loss", "sum")
+    target = kwargs.pop("target", None)
+    return gradient_descent(
+        BOOK_EMBEDDINGS, AttentionConfig(**kwargs), loss, target=target, steps=steps
+    )
+
+
+def metric(at: Any, index: int) -> str:
+    return str(at.metric[index].value)
+
+
+def dot_text(at: Any) -> str:
+    return str(at.get("graphviz_chart")[0].proto.spec)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_backward_page_runs_in_both_languages_with_the_graph(lang: str) -> None:
+    at = run_page("backward", {"lang": lang, "dropout": "0.5"})
+    assert not at.exception
+    assert len(at.get("plotly_chart")) == NUM_CHARTS
+    assert len(at.get("graphviz_chart")) == 1
+    dot = dot_text(at)
+    for name in ("UnsafeViewBackward0", "SoftmaxBackward0", "MaskedFillBackward0", "MulBackward0"):
+        assert name in dot
+    assert ("上下文向量" in dot) == (lang == "zh")  # the steps' labels are translated
+
+
+def test_loss_and_gradients_shown_are_the_backward_pass_of_the_current_view() -> None:
+    at = run_page("backward", {"dropout": "0.5", "seed": "7"})
+    expected = descent(dropout=0.5, seed=7)
+    grads = expected.start
+    assert metric(at, 0) == shown(grads.loss)
+    figures = plotly_figures(at)
+    scores = figure_array(figures["backward_attn_scores"]["data"][0]["z"])
+    np.testing.assert_allclose(scores, grads.attn_scores[0].double().numpy(), rtol=0, atol=0)
+    assert np.all(np.triu(scores, k=1) == 0)  # the masked upper triangle: exactly zero
+    weights = figure_array(figures["backward_attn_weights"]["data"][0]["z"])
+    dropped = ~grads.trace.dropout_mask[0].numpy()
+    assert dropped.any() and np.all(weights[dropped] == 0)
+    w_query = figure_array(figures["backward_W_query"]["data"][0]["z"])
+    np.testing.assert_allclose(w_query, grads.W_query.double().numpy(), rtol=0, atol=0)
+    text = page_text(at)
+    assert f"{int(dropped.sum())} dropped weights get exactly 0" in text
+
+
+def test_another_step_lowers_the_loss_as_gradient_descent_says_and_start_over_resets() -> None:
+    at = run_page("backward")
+    first = descent(steps=1)
+    assert metric(at, 1) == shown(first.before.loss) and metric(at, 2) == shown(first.after.loss)
+    at.button(key="backward_another").click().run()
+    second = descent(steps=2)
+    assert at.query_params["grad_steps"] == "2"
+    assert metric(at, 2) == shown(second.after.loss)
+    assert second.after.loss < second.before.loss < second.start.loss
+    curve = figures_y(at)
+    np.testing.assert_allclose(curve, second.losses, rtol=0, atol=0)
+    at.button(key="backward_reset").click().run()
+    assert "grad_steps" not in at.query_params
+    assert metric(at, 2) == shown(first.after.loss)
+
+
+def figures_y(at: Any) -> np.ndarray:
+    return figure_array(plotly_figures(at)["backward_loss_curve"]["data"][0]["y"])
+
+
+def test_squared_distance_to_a_target_from_the_url_and_a_bad_typed_target() -> None:
+    at = run_page("backward", {"loss": "squared_distance", "target": "0.5, -0.5"})
+    expected = descent(loss="squared_distance", target=[0.5, -0.5])
+    assert metric(at, 0) == shown(expected.start.loss)
+    at.text_input(key="target").input("0.5, x").run()
+    assert not at.exception
+    errors = " ".join(str(error.value) for error in at.error)
+    assert "entry 2" in errors and "0.50, −0.50" in errors  # what is wrong, and what is used
+    assert at.text_input(key="target").value == "0.5, x"  # the typed text stays
+    assert metric(at, 0) == shown(expected.start.loss)  # the last valid result stays
+    at.text_input(key="target").input("1").run()  # one number, but d_out = 2
+    assert "d_out = 2" in " ".join(str(error.value) for error in at.error)
+
+
+def test_bad_url_values_are_reported_and_replaced_by_defaults() -> None:
+    at = run_page("backward", {"lr": "abc", "target": "1,,zz", "loss": "cross_entropy"})
+    assert not at.exception
+    warnings = " ".join(str(w.value) for w in at.warning)
+    assert "lr=abc" in warnings and r"loss=cross\_entropy" in warnings  # Markdown-escaped
+    assert "“target” cannot be used: entry 2 (“zz”) is not a number" in warnings
+    assert metric(at, 0) == shown(descent().start.loss)
+
+
+def test_page_settings_survive_a_visit_to_another_page() -> None:
+    at = run_page("backward")
+    at.number_input(key="lr").set_value(0.05).run()
+    at.radio(key="loss").set_value("squared_distance").run()
+    at.session_state["harness_page"] = "step"
+    at.run()
+    at.run()
+    assert at.query_params["lr"] == "0.05" and at.query_params["loss"] == "squared_distance"
+    at.session_state["harness_page"] = "backward"
+    at.run()
+    assert at.number_input(key="lr").value == 0.05
+    expected = descent(loss="squared_distance", target=[0.0, 0.0])
+    assert metric(at, 0) == shown(expected.start.loss)
