@@ -309,3 +309,18 @@ def test_learning_rate_is_checked_and_the_global_generator_untouched() -> None:
         with pytest.raises(AttentionInputError):
             learning_step(grads, bad)  # type: ignore[arg-type]
     assert torch.equal(torch.get_rng_state(), state)
+
+
+def test_gradients_json_has_the_tokens_loss_every_gradient_and_the_graph() -> None:
+    import json
+
+    from attention.examples import BOOK_TOKENS
+    from attention.gradients import gradients_json
+
+    grads = trace_gradients(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5))
+    data = json.loads(gradients_json(grads, BOOK_TOKENS))
+    assert data["tokens"] == list(BOOK_TOKENS) and data["loss"] == grads.loss
+    assert data["gradients"]["W_query"] == grads.W_query.double().tolist()
+    assert data["gradients"]["attn_scores_shape"] == [1, 6, 6]
+    assert "b_query" not in data["gradients"]  # no bias: no gradient
+    assert [node["name"] for node in data["graph"]["nodes"]] == grads.graph.names()
