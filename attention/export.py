@@ -23,8 +23,12 @@ The CSV files
 The snippet
     The book's recipe, with the exact embeddings and settings written in: ``torch.manual_seed(seed)``,
     build ``CausalAttention`` (or the multi-head class), ``.train()``/``.eval()``, call it on
-    ``inputs.unsqueeze(0)``. It prints the context vectors, then the same numbers at full precision
-    as a JSON line (the test suite runs it and compares them bitwise with the trace).
+    ``inputs.unsqueeze(0)``. The script defines the book's class itself (the source of
+    :mod:`attention.modules`, as the book prints it), so it runs in any folder with only PyTorch.
+    The ``"trace"`` style calls ``attention.trace_attention`` instead; it needs the installed
+    package and says so in its first lines. Both print the context vectors, then the same numbers
+    at full precision as a JSON line (the tests run them with ``python -I`` in an empty folder and
+    compare them bitwise with the trace).
 """
 
 from __future__ import annotations
