@@ -26,7 +26,7 @@ MAX_D_IN = 64  # columns of the embedding table the app offers (the core accepts
 MAX_UPLOAD_BYTES = 1024 * 1024
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # not frozen: Python sets __traceback__ on a raised exception
 class TableProblem(Exception):
     """What is wrong with a table, as a message key of the catalogue and its values."""
 
