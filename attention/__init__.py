@@ -31,6 +31,7 @@ from .trace import (
     build_module,
     run_traced_forward,
     trace_attention,
+    trace_module,
 )
 from .validate import MAX_ABS_VALUE, MAX_TOKENS, AttentionInputError
 
@@ -49,6 +50,7 @@ __all__ = [
     "SelfAttention_v2",
     "build_module",
     "run_traced_forward",
+    "trace_module",
     "compare_masking",
     "mask_after_softmax",
     "mask_with_neg_inf",

@@ -15,20 +15,26 @@ The CSV files
     score is written ``-inf``; masks are ``1``/``0``. With several heads, every per-head matrix gets
     one file per head (``attn_weights_head1.csv`` …).
 
-    Token labels are user text. A spreadsheet treats a cell that starts with ``=``, ``+``, ``-`` or
-    ``@`` as a formula (CSV formula injection), so such a label is written with a leading ``'``,
-    which spreadsheets show as text.
+    Token labels are user text. A spreadsheet treats a cell that starts with ``=``, ``+``, ``-``,
+    ``@``, a tab or a carriage return as a formula (CSV formula injection), so such a label is
+    written with a leading ``'``, which spreadsheets show as text (the one rule of every CSV the
+    app writes: :mod:`attention.safe_csv`).
 
 The snippet
     The book's recipe, with the exact embeddings and settings written in: ``torch.manual_seed(seed)``,
     build ``CausalAttention`` (or the multi-head class), ``.train()``/``.eval()``, call it on
-    ``inputs.unsqueeze(0)``. It prints the context vectors, then the same numbers at full precision
-    as a JSON line (the test suite runs it and compares them bitwise with the trace).
+    ``inputs.unsqueeze(0)``. The script defines the book's class itself (the source of
+    :mod:`attention.modules`, as the book prints it), so it runs in any folder with only PyTorch.
+    The ``"trace"`` style calls ``attention.trace_attention`` instead; it needs the installed
+    package and says so in its first lines. Both print the context vectors, then the same numbers
+    at full precision as a JSON line (the tests run them with ``python -I`` in an empty folder and
+    compare them bitwise with the trace).
 """
 
 from __future__ import annotations
 
-import csv
+import functools
+import inspect
 import io
 import json
 import zipfile
@@ -38,17 +44,21 @@ from typing import Any
 
 import numpy as np
 import torch
+import torch.nn as nn
 
 from .examples import unique_labels
+from .modules import CausalAttention, MultiHeadAttention, MultiHeadAttentionWrapper
+from .safe_csv import CSV_ENCODING, safe_csv_text
 from .trace import AttentionTrace
 
 __all__ = [
     "MAX_EXPORT_CELLS",
+    "PACKAGE_INSTALL",
+    "SNIPPET_FILE_NAMES",
     "SNIPPET_STYLES",
     "attention_cells",
     "csv_field",
     "csv_file_names",
-    "csv_safe",
     "export_files",
     "export_zip",
     "exportable",
@@ -62,8 +72,11 @@ __all__ = [
 ]
 
 SNIPPET_STYLES = ("book", "trace")  # the book's recipe, or attention.trace_attention
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet read a formula
-CSV_ENCODING = "utf-8-sig"  # a byte-order mark, so that spreadsheets read Chinese tokens right
+SNIPPET_FILE_NAMES = {"book": "reproduce_attention.py", "trace": "reproduce_attention_trace.py"}
+PACKAGE_INSTALL = (  # how a user installs the package (README.md says the same)
+    'pip install "git+<URL of the Attention Lab repository>"',
+    "pip install <path of an Attention Lab folder>",
+)
 ZIP_DATE = (2024, 1, 1, 0, 0, 0)  # fixed file dates: the same trace always gives the same zip
 JSON_FORMAT = "attention-lab-trace"
 MAX_EXPORT_CELLS = 2**18  # heads × T × T: about 30 MB of CSV text; larger views get only the .py
@@ -99,18 +112,6 @@ def float32_text(value: float) -> str:
     return text
 
 
-def csv_safe(text: str) -> str:
-    """``text`` made harmless for spreadsheets: a leading ``'`` if it could start a formula."""
-    text = str(text)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
-
-
-def _cell(value: Any) -> str:
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    return float32_text(value)
-
-
 def matrix_csv(
     values: torch.Tensor | np.ndarray | Sequence[Sequence[Any]],
     row_labels: Sequence[str],
@@ -119,20 +120,18 @@ def matrix_csv(
 ) -> str:
     """A 2-D matrix as CSV text: header ``corner,col…``, then ``row_label,value…`` per row.
 
-    Labels are passed through :func:`csv_safe`; numbers through :func:`float32_text` (−∞ becomes
-    ``-inf``); booleans become ``1``/``0``.
+    Labels are guarded by :func:`attention.safe_csv.csv_safe`; numbers are written by
+    :func:`float32_text` (−∞ becomes ``-inf``); booleans become ``1``/``0``.
     """
     matrix = values.tolist() if isinstance(values, torch.Tensor | np.ndarray) else values
     if len(matrix) != len(row_labels):
         raise ValueError(f"{len(matrix)} rows but {len(row_labels)} row labels")
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([csv_safe(corner), *(csv_safe(c) for c in col_labels)])
-    for label, row in zip(row_labels, matrix, strict=True):
+    for row in matrix:
         if len(row) != len(col_labels):
             raise ValueError(f"a row has {len(row)} values but there are {len(col_labels)} columns")
-        writer.writerow([csv_safe(label), *(_cell(v) for v in row)])
-    return buffer.getvalue()
+    header = [str(corner), *(str(label) for label in col_labels)]
+    body = ([str(label), *row] for label, row in zip(row_labels, matrix, strict=True))
+    return safe_csv_text([header, *body], number_text=float32_text)
 
 
 # --- which matrix gets which labels ---------------------------------------------------------------
@@ -364,20 +363,29 @@ def _tensor_literal(matrix: torch.Tensor, indent: str = "        ") -> str:
     return "\n".join(f"{indent}[{row}]," for row in rows)
 
 
-def _module_lines(trace: AttentionTrace) -> tuple[str, str, list[str]]:
-    """The class to import, the variable name and the lines that build it, as the book writes them."""
+def _book_classes(trace: AttentionTrace) -> tuple[type[nn.Module], ...]:
+    """The book's classes the recipe needs, in the order the script defines them."""
     cfg = trace.config
     if cfg.num_heads == 1:
-        return (
-            "CausalAttention",
-            "ca",
-            [
-                "ca = CausalAttention(d_in, d_out, context_length, dropout, qkv_bias)",
-            ],
-        )
-    cls = "MultiHeadAttention" if cfg.variant == "fused" else "MultiHeadAttentionWrapper"
+        return (CausalAttention,)
+    if cfg.variant == "fused":
+        return (MultiHeadAttention,)
+    return (CausalAttention, MultiHeadAttentionWrapper)  # the wrapper builds CausalAttention heads
+
+
+@functools.cache
+def _class_source(cls: type[nn.Module]) -> str:
+    """A class's code exactly as :mod:`attention.modules` writes it (one copy of the book)."""
+    return inspect.getsource(cls).rstrip("\n")
+
+
+def _module_lines(trace: AttentionTrace) -> tuple[str, list[str]]:
+    """The variable name and the lines that build the module, as the book writes them."""
+    cfg = trace.config
+    if cfg.num_heads == 1:
+        return "ca", ["ca = CausalAttention(d_in, d_out, context_length, dropout, qkv_bias)"]
+    cls = _book_classes(trace)[-1].__name__
     return (
-        cls,
         "mha",
         [
             f"num_heads = {cfg.num_heads}",
@@ -386,33 +394,125 @@ def _module_lines(trace: AttentionTrace) -> tuple[str, str, list[str]]:
     )
 
 
-def reproduce_snippet(trace: AttentionTrace, tokens: Sequence[str], style: str = "book") -> str:
-    """A Python script that recomputes this trace's output and prints it.
-
-    ``style="book"``: the book's recipe (seed, build the class, train/eval, call it on a batch of
-    one). ``style="trace"``: ``attention.trace_attention`` with the same settings, which also gives
-    every intermediate step. Both print the context vectors, then the same numbers at full
-    precision as one JSON line (the last line of the output).
-    """
-    if style not in SNIPPET_STYLES:
-        raise ValueError(f"style must be one of {SNIPPET_STYLES}, got {style!r}")
-    labels = _check_tokens(trace, tokens)
-    cfg = trace.config
-    inputs = trace.inputs[0]  # (T, d_in)
-    num_tokens, d_in = inputs.shape
-    header = [
+def _snippet_header(style: str) -> list[str]:
+    """The docstring of the script: what it needs, how to run it, what it prints."""
+    file_name = SNIPPET_FILE_NAMES[style]
+    if style == "book":
+        needs = [
+            f"Needs only PyTorch (made with torch {torch.__version__}; another version may differ",
+            "in the last digits). It defines the book's class itself, as chapter 3 of",
+            '"Build a Large Language Model (From Scratch)" does, so it runs in any folder:',
+        ]
+    else:
+        needs = [
+            "Needs the Attention Lab package `attention` (and PyTorch). Install it once with",
+            *(f"    {line}" for line in PACKAGE_INSTALL),
+            "then run this file in any folder:",
+        ]
+    return [
         '"""Reproduce an Attention Lab view: the same inputs and settings, the same numbers.',
         "",
-        "Run it from the Attention Lab folder (where the `attention` package is):",
-        "    python reproduce_attention.py",
+        *needs,
+        f"    python {file_name}",
         "It prints the context vectors, then the same numbers at full precision as JSON.",
         '"""',
         "",
         "import json",
         "",
         "import torch",
+    ]
+
+
+def _book_body(trace: AttentionTrace, num_tokens: int) -> tuple[list[str], list[str]]:
+    """The book's recipe: its classes (before the data), then seed, build, mode, call."""
+    cfg = trace.config
+    module, build = _module_lines(trace)
+    classes = ["import torch.nn as nn", ""]
+    for cls in _book_classes(trace):
+        comment = f"# {cls.__name__}: the book's class, as chapter 3 writes it"
+        classes += ["", comment, _class_source(cls), "", ""]
+    if cfg.training:
+        mode = f"{module}.train()  # training mode: dropout acts"
+    else:
+        mode = f"{module}.eval()  # evaluation mode: dropout does nothing"
+    if cfg.context_length == num_tokens:
+        context_length = "context_length = inputs.shape[0]  # the mask covers every token"
+    else:
+        context_length = f"context_length = {cfg.context_length}"
+    recipe = [
+        f"seed = {cfg.seed}",
+        "d_in = inputs.shape[1]",
+        f"d_out = {cfg.d_out}",
+        context_length,
+        f"dropout = {cfg.dropout!r}",
+        f"qkv_bias = {cfg.qkv_bias!r}",
+        *build[:-1],
+        "",
+        "torch.manual_seed(seed)  # fixes the weights and the dropout mask",
+        build[-1],
+        mode,
+        "with torch.no_grad():",
+        f"    context_vecs = {module}(inputs.unsqueeze(0))  # a batch of one: (1, T, ·)",
         "",
     ]
+    return classes, recipe
+
+
+def _trace_body(trace: AttentionTrace, num_tokens: int) -> tuple[list[str], list[str]]:
+    """``attention.trace_attention`` with the same settings (a clear message without the package)."""
+    cfg = trace.config
+    imports = [
+        "",
+        "try:",
+        "    from attention import AttentionConfig, trace_attention",
+        "except ModuleNotFoundError as missing:",
+        '    if missing.name != "attention":',
+        "        raise",
+        "    raise SystemExit(",
+        '        "This script needs the Attention Lab package `attention`. Install it with:\\n"',
+        *(f"        {('    ' + line + chr(10))!r}" for line in PACKAGE_INSTALL),
+        '        "or use the book-style script of the Export page, which needs only PyTorch."',
+        "    ) from None",
+        "",
+    ]
+    recipe = [
+        "cfg = AttentionConfig(",
+        f"    d_out={cfg.d_out},",
+        f"    dropout={cfg.dropout!r},",
+        f"    seed={cfg.seed},",
+        f"    qkv_bias={cfg.qkv_bias!r},",
+        f"    training={cfg.training!r},",
+        f"    num_heads={cfg.num_heads},",
+        f"    variant={cfg.variant!r},",
+        *(
+            [f"    context_length={cfg.context_length},"]
+            if cfg.context_length != num_tokens
+            else []
+        ),
+        ")",
+        "trace = trace_attention(inputs, cfg)  # every step: trace.attn_weights, trace.context…",
+        "context_vecs = trace.output  # (1, T, ·): the layer's output",
+        "",
+    ]
+    return imports, recipe
+
+
+def reproduce_snippet(trace: AttentionTrace, tokens: Sequence[str], style: str = "book") -> str:
+    """A Python script that recomputes this trace's output and prints it.
+
+    ``style="book"``: the book's recipe (seed, build the class, train/eval, call it on a batch of
+    one), with the book's class defined in the script itself, so it runs in an empty folder with
+    only PyTorch installed. ``style="trace"``: ``attention.trace_attention`` with the same
+    settings, which also gives every intermediate step; it needs the package, and its first lines
+    say how to install it. Both print the context vectors, then the same numbers at full
+    precision as one JSON line (the last line of the output). Save it as
+    ``SNIPPET_FILE_NAMES[style]``.
+    """
+    if style not in SNIPPET_STYLES:
+        raise ValueError(f"style must be one of {SNIPPET_STYLES}, got {style!r}")
+    labels = _check_tokens(trace, tokens)
+    inputs = trace.inputs[0]  # (T, d_in)
+    num_tokens, d_in = inputs.shape
     data = [
         f"tokens = {labels!r}  # the row labels",
         "inputs = torch.tensor(",
@@ -423,63 +523,13 @@ def reproduce_snippet(trace: AttentionTrace, tokens: Sequence[str], style: str =
         f")  # (T, d_in) = ({num_tokens}, {d_in}): one embedding vector per token",
         "",
     ]
-    if style == "book":
-        class_name, module, build = _module_lines(trace)
-        if cfg.training:
-            mode = f"{module}.train()  # training mode: dropout acts"
-        else:
-            mode = f"{module}.eval()  # evaluation mode: dropout does nothing"
-        if cfg.context_length == num_tokens:
-            context_length = "context_length = inputs.shape[0]  # the mask covers every token"
-        else:
-            context_length = f"context_length = {cfg.context_length}"
-        body = [
-            f"from attention import {class_name}",
-            "",
-            *data,
-            f"seed = {cfg.seed}",
-            "d_in = inputs.shape[1]",
-            f"d_out = {cfg.d_out}",
-            context_length,
-            f"dropout = {cfg.dropout!r}",
-            f"qkv_bias = {cfg.qkv_bias!r}",
-            *build[:-1],
-            "",
-            "torch.manual_seed(seed)  # fixes the weights and the dropout mask",
-            build[-1],
-            mode,
-            "with torch.no_grad():",
-            f"    context_vecs = {module}(inputs.unsqueeze(0))  # a batch of one: (1, T, ·)",
-            "",
-        ]
-    else:
-        body = [
-            "from attention import AttentionConfig, trace_attention",
-            "",
-            *data,
-            "cfg = AttentionConfig(",
-            f"    d_out={cfg.d_out},",
-            f"    dropout={cfg.dropout!r},",
-            f"    seed={cfg.seed},",
-            f"    qkv_bias={cfg.qkv_bias!r},",
-            f"    training={cfg.training!r},",
-            f"    num_heads={cfg.num_heads},",
-            f"    variant={cfg.variant!r},",
-            *(
-                [f"    context_length={cfg.context_length},"]
-                if cfg.context_length != num_tokens
-                else []
-            ),
-            ")",
-            "trace = trace_attention(inputs, cfg)  # every step: trace.attn_weights, trace.context…",
-            "context_vecs = trace.output  # (1, T, ·): the layer's output",
-            "",
-        ]
+    build = _book_body if style == "book" else _trace_body
+    definitions, recipe = build(trace, num_tokens)
     footer = [
         "print(context_vecs)",
         "print(json.dumps(context_vecs[0].tolist()))  # full precision, for comparing",
     ]
-    return "\n".join(header + body + footer) + "\n"
+    return "\n".join(_snippet_header(style) + definitions + data + recipe + footer) + "\n"
 
 
 # --- everything in one zip -----------------------------------------------------------------------
@@ -498,7 +548,8 @@ def _readme(trace: AttentionTrace, files: Sequence[str]) -> str:
         "",
         "Each CSV: first column = row labels, first row = column labels.",
         "Numbers read back as the same float32 values; -inf marks a hidden score.",
-        "A label starting with = + - @ is written with a leading ' (spreadsheet formula guard).",
+        "A label starting with = + - @ (or a tab) is written with a leading ' (a spreadsheet",
+        "formula guard); read it back by removing that one apostrophe.",
         "",
         "Files, in the order of the forward pass:",
     ]
@@ -506,7 +557,8 @@ def _readme(trace: AttentionTrace, files: Sequence[str]) -> str:
         lines.append(f"  {name:<28} {README_LINES.get(csv_field(name), '')}")
     lines += [
         "  trace.json                   the whole trace (null = -inf), tokens, settings",
-        "  reproduce_attention.py       the book's recipe: prints the same context vectors",
+        "  reproduce_attention.py       the book's recipe (needs only PyTorch): prints the same",
+        "                               context vectors",
     ]
     return "\n".join(lines) + "\n"
 

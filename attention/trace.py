@@ -55,6 +55,8 @@ __all__ = [
     "trace_attention",
     "build_module",
     "run_traced_forward",
+    "trace_module",
+    "config_of",
     "STEP_NAMES",
 ]
 
@@ -458,13 +460,74 @@ def run_traced_forward(
         with torch.no_grad():
             for name, parameter in module.named_parameters():
                 parameter.copy_(parameters[name])
-    if cfg.num_heads == 1:
-        traced = _trace_causal(module, x, generator)  # type: ignore[arg-type]
-    elif cfg.variant == "fused":
-        traced = _trace_fused(module, x, generator)  # type: ignore[arg-type]
+    return module, _run_steps(module, x, generator)
+
+
+def _run_steps(module: nn.Module, x: torch.Tensor, generator: torch.Generator) -> dict[str, Any]:
+    """Every step of ``module``'s forward pass on ``x``, by the module's class."""
+    if isinstance(module, CausalAttention):
+        return _trace_causal(module, x, generator)
+    if isinstance(module, MultiHeadAttention):
+        return _trace_fused(module, x, generator)
+    if isinstance(module, MultiHeadAttentionWrapper):
+        return _trace_wrapper(module, x, generator)
+    raise AttentionInputError(
+        f"Cannot trace a {type(module).__name__}: expected the book's CausalAttention, "
+        "MultiHeadAttention or MultiHeadAttentionWrapper.",
+        field="module",
+    )
+
+
+def config_of(module: nn.Module, seed: int = 0) -> AttentionConfig:
+    """The :class:`AttentionConfig` that describes an existing book module (its sizes and mode).
+
+    ``seed`` is recorded as the seed of the dropout mask only: the module's weights are its own.
+    """
+    if isinstance(module, CausalAttention):
+        heads, variant, first = 1, "fused", module
+        d_out = module.W_query.out_features
+    elif isinstance(module, MultiHeadAttention):
+        heads, variant, first, d_out = module.num_heads, "fused", module, module.d_out
+    elif isinstance(module, MultiHeadAttentionWrapper):
+        first = module.heads[0]
+        heads, variant, d_out = len(module.heads), "wrapper", first.W_query.out_features
     else:
-        traced = _trace_wrapper(module, x, generator)  # type: ignore[arg-type]
-    return module, traced
+        _run_steps(module, torch.empty(0), private_generator(0))  # raises the clear error
+        raise AssertionError("unreachable")
+    return AttentionConfig(
+        d_out=d_out,
+        dropout=float(first.dropout.p),
+        seed=seed,
+        qkv_bias=first.W_query.bias is not None,
+        training=module.training,
+        context_length=int(first.mask.shape[0]),
+        num_heads=heads,
+        variant=variant,
+    )
+
+
+def trace_module(module: nn.Module, inputs: Any, seed: int = 0) -> AttentionTrace:
+    """Trace an existing book module, for example a *trained* head, with its own weights.
+
+    The same step-by-step code path as :func:`trace_attention`; only the weights come from
+    ``module`` instead of a fresh seeded initialisation. In training mode with dropout, the mask is
+    drawn from a private generator seeded with ``seed``; in eval mode nothing is random.
+    """
+    x = to_input_tensor(inputs)  # (b, T, d_in)
+    cfg = config_of(module, seed).validated(x.shape[1])
+    check_attention_size(x.shape[0], cfg.num_heads, x.shape[1])
+    expected_d_in = module.W_query.in_features if hasattr(module, "W_query") else None
+    if isinstance(module, MultiHeadAttentionWrapper):
+        expected_d_in = module.heads[0].W_query.in_features
+    if x.shape[2] != expected_d_in:
+        raise AttentionInputError(
+            f"The inputs have {x.shape[2]} features per token but the module expects "
+            f"{expected_d_in}.",
+            field="inputs",
+        )
+    with torch.no_grad():
+        traced = _run_steps(module, x, private_generator(cfg.seed))
+    return AttentionTrace(config=cfg, inputs=x, **traced)
 
 
 def trace_attention(inputs: Any, cfg: AttentionConfig | None = None) -> AttentionTrace:

@@ -13,7 +13,7 @@ from ui.frame import require_frame
 from ui.i18n import t
 from ui.show import show_figure
 from ui.state import book_table, commit_table, current_table, message, table_for_words
-from ui.table import MAX_UPLOAD_BYTES, TableProblem, problem, table_from_csv, table_to_csv
+from ui.table import MAX_UPLOAD_BYTES, TableProblem, problem, table_csv_file, table_from_csv
 from viz.scatter import embedding_scatter, plotted_features
 
 require_frame()
@@ -121,7 +121,7 @@ with left:
         st.success(t("embeddings.upload_loaded", rows=loaded[0], d_in=loaded[1]))
     st.download_button(
         t("embeddings.download"),
-        data=table_to_csv(table),
+        data=table_csv_file(table),
         file_name="attention_lab_embeddings.csv",
         mime="text/csv",
         key="embeddings_download",

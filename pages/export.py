@@ -13,6 +13,7 @@ import streamlit as st
 from attention.environment import environment_info
 from attention.export import (
     MAX_EXPORT_CELLS,
+    SNIPPET_FILE_NAMES,
     SNIPPET_STYLES,
     attention_cells,
     csv_field,
@@ -77,12 +78,10 @@ st.caption(
     )
 )
 
-snippet_book = reproduce_snippet(trace, tokens, style="book")
-
 # --- downloads -----------------------------------------------------------------------------------
 st.subheader(t("export.download.header"))
-zip_column, json_column, script_column = st.columns(3)
 if exportable(trace):
+    zip_column, json_column = st.columns(2)
     with zip_column:
         st.download_button(
             t("export.zip.label"),
@@ -109,19 +108,6 @@ if exportable(trace):
         )
 else:
     st.info(t("export.too_large", cells=attention_cells(trace), limit=MAX_EXPORT_CELLS))
-with script_column:
-    st.download_button(
-        t("export.py.label"),
-        data=snippet_book,
-        file_name="reproduce_attention.py",
-        mime="text/x-python",
-        key="export_py",
-        help=t("export.py.help"),
-        on_click="ignore",
-        icon=":material/code:",
-        width="stretch",
-    )
-
 if exportable(trace):
     st.caption(t("export.csv_notes"))
     file_names = csv_file_names(trace)
@@ -162,6 +148,17 @@ with intro_column:
         format_func=lambda name: t(f"export.style.{name}"),
         key="export_style",
     )
+    snippet = reproduce_snippet(trace, tokens, style=style)  # what is shown is what is downloaded
+    st.download_button(
+        t("export.py.label"),
+        data=snippet,
+        file_name=SNIPPET_FILE_NAMES[style],
+        mime="text/x-python",
+        key="export_py",
+        help=t(f"export.py.help.{style}", file=SNIPPET_FILE_NAMES[style]),
+        on_click="ignore",
+        icon=":material/code:",
+    )
 with output_column:
     output = trace.output[0].numpy()  # (T, d_out): what the script prints
     prefix = "o" if trace.W_out is not None else "z"  # MultiHeadAttention: out_proj(context)
@@ -171,7 +168,6 @@ with output_column:
         st.table(frame)
     else:
         st.dataframe(frame, height=320)
-snippet = snippet_book if style == "book" else reproduce_snippet(trace, tokens, style=style)
 if len(snippet) <= MAX_SHOWN_SNIPPET_CHARS:
     st.code(snippet, language="python")
 else:

@@ -1,16 +1,18 @@
 """The export files (CSV, JSON, zip) and the "reproduce this" script, without Streamlit.
 
-The script is run for real, in a subprocess from the repository root, and the context vectors it
-prints are compared *bitwise* with the trace: the export is only useful if it reproduces exactly.
+The book-style script is run for real, saved in an empty folder outside the repository and run
+with ``python -I`` (as a user who downloaded it would), and the context vectors it prints are
+compared *bitwise* with the trace: the export is only useful if it reproduces exactly. The
+trace-style script, which needs the installed package, is run in tests/test_package_install.py.
 """
 
 from __future__ import annotations
 
+import ast
 import csv
+import inspect
 import io
 import json
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -18,14 +20,15 @@ import numpy as np
 import pytest
 import torch
 
-from attention import AttentionConfig, AttentionTrace, trace_attention
+from attention import AttentionConfig, AttentionTrace, CausalAttention, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.export import (
     MAX_EXPORT_CELLS,
+    PACKAGE_INSTALL,
+    SNIPPET_FILE_NAMES,
     attention_cells,
     csv_field,
     csv_file_names,
-    csv_safe,
     export_files,
     export_zip,
     exportable,
@@ -37,8 +40,8 @@ from attention.export import (
     trace_json,
     trace_json_dict,
 )
+from tests.isolated_script import printed_context, run_isolated
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 TOKENS = list(BOOK_TOKENS)
 ONE_HEAD_FILES = [
     "inputs.csv",
@@ -92,23 +95,6 @@ def test_float32_text_reads_back_as_the_same_float32_for_many_values() -> None:
     texts = [float32_text(v) for v in values.tolist()]
     back = torch.tensor([float(text) for text in texts], dtype=torch.float32)
     assert torch.equal(back.view(torch.int32), values.view(torch.int32))  # every bit, -0.0 too
-
-
-@pytest.mark.parametrize(
-    ("label", "written"),
-    [
-        ("=HYPERLINK(1)", "'=HYPERLINK(1)"),
-        ("+1", "'+1"),
-        ("-2", "'-2"),
-        ("@SUM(A1)", "'@SUM(A1)"),
-        ("\tx", "'\tx"),
-        ("Your", "Your"),
-        ("a=b", "a=b"),
-        ("猫", "猫"),
-    ],
-)
-def test_csv_safe_neutralises_formula_starts_only(label: str, written: str) -> None:
-    assert csv_safe(label) == written
 
 
 def test_matrix_csv_labels_rows_and_columns_and_guards_labels() -> None:
@@ -257,21 +243,6 @@ def test_zip_holds_every_file_with_a_bom_on_csvs_and_is_deterministic() -> None:
 # --- the snippet, run for real -------------------------------------------------------------------
 
 
-def run_snippet(snippet: str) -> list[list[float]]:
-    """Run the script as ``python`` from the repository root; return its last (JSON) line."""
-    completed = subprocess.run(
-        [sys.executable, "-"],
-        input=snippet,
-        capture_output=True,
-        text=True,
-        cwd=REPO_ROOT,
-        timeout=120,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr
-    return json.loads(completed.stdout.strip().splitlines()[-1])
-
-
 @pytest.mark.parametrize(
     ("inputs", "tokens", "changes", "style"),
     [
@@ -286,17 +257,65 @@ def run_snippet(snippet: str) -> list[list[float]]:
             {"dropout": 0.25, "seed": 2**53 - 1},
             "book",
         ),
-        (BOOK_EMBEDDINGS, ["猫", "=1", "@x", "x", "y", "z"], {"dropout": 0.4}, "trace"),
+        (BOOK_EMBEDDINGS, ["猫", "=1", "@x", "x", "y", "z"], {"dropout": 0.4}, "book"),
     ],
 )
-def test_snippet_prints_the_trace_output_bitwise(
-    inputs: torch.Tensor, tokens: list[str], changes: dict[str, object], style: str
+def test_book_script_runs_alone_in_an_empty_folder_and_prints_the_trace_output_bitwise(
+    inputs: torch.Tensor,
+    tokens: list[str],
+    changes: dict[str, object],
+    style: str,
+    tmp_path: Path,
 ) -> None:
+    """Only torch is needed: ``python -I`` in a fresh folder cannot see this repository."""
     trace = trace_attention(inputs, AttentionConfig(**changes))  # type: ignore[arg-type]
     snippet = reproduce_snippet(trace, tokens, style=style)
-    compile(snippet, "reproduce_attention.py", "exec")
-    printed = torch.tensor(run_snippet(snippet), dtype=torch.float32)
+    printed = printed_context(run_isolated(snippet, tmp_path))
     assert torch.equal(printed, trace.output[0])
+
+
+def test_book_script_imports_nothing_but_torch_and_json() -> None:
+    for changes in ({}, {"d_out": 4, "num_heads": 2}, {"num_heads": 2, "variant": "wrapper"}):
+        tree = ast.parse(reproduce_snippet(book_trace(**changes), TOKENS))
+        imported = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                imported.add(str(node.module).split(".")[0])
+        assert imported == {"json", "torch"}, changes
+        classes = {node.name for node in tree.body if isinstance(node, ast.ClassDef)}
+        wanted = {
+            1: {"CausalAttention"},
+            2: {"MultiHeadAttention"}
+            if changes.get("variant", "fused") == "fused"
+            else {"CausalAttention", "MultiHeadAttentionWrapper"},
+        }[book_trace(**changes).config.num_heads]
+        assert classes == wanted, changes
+
+
+def test_book_script_defines_the_class_exactly_as_the_package_does() -> None:
+    tree = ast.parse(reproduce_snippet(book_trace(), TOKENS))
+    (defined,) = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    package = ast.parse(inspect.getsource(CausalAttention)).body[0]
+    assert ast.dump(defined) == ast.dump(package)
+
+
+def test_trace_script_says_first_how_to_install_the_package(tmp_path: Path) -> None:
+    trace = book_trace(dropout=0.4)
+    snippet = reproduce_snippet(trace, TOKENS, style="trace")
+    assert snippet != reproduce_snippet(trace, TOKENS, style="book")
+    assert SNIPPET_FILE_NAMES["trace"] != SNIPPET_FILE_NAMES["book"]
+    first_lines = "\n".join(snippet.splitlines()[:8])
+    assert "Needs the Attention Lab package `attention`" in first_lines
+    for line in PACKAGE_INSTALL:
+        assert line in first_lines
+    # without the package (python -I, an empty folder): the same advice, not a traceback
+    completed = run_isolated(snippet, tmp_path, SNIPPET_FILE_NAMES["trace"])
+    assert completed.returncode == 1
+    assert "Traceback" not in completed.stderr
+    assert "needs the Attention Lab package" in completed.stderr
+    assert PACKAGE_INSTALL[0] in completed.stderr
 
 
 def test_book_snippet_uses_the_books_recipe() -> None:

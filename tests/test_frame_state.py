@@ -104,3 +104,19 @@ def test_a_bad_sentence_keeps_what_was_typed_and_the_last_table() -> None:
     assert at.session_state["table"].tokens == ("hello", "world")
     assert not at.error
     assert at.query_params["text"] == "hello world"
+
+
+def test_a_table_problem_can_pass_through_a_context_manager() -> None:
+    """Python sets ``__traceback__`` on an exception leaving a ``with`` block; it must not fail."""
+    import contextlib
+
+    from ui.table import TableProblem, problem
+
+    @contextlib.contextmanager
+    def block():
+        yield
+
+    with pytest.raises(TableProblem) as caught:
+        with block():
+            raise problem("table.empty")
+    assert caught.value.key == "table.empty"

@@ -6,7 +6,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
-from attention.export import reproduce_snippet, trace_csv_file
+from attention.export import SNIPPET_FILE_NAMES, reproduce_snippet, trace_csv_file
 from tests.apptest_support import page_text, run_page
 from ui.state import table_for_words
 
@@ -59,6 +59,22 @@ def test_trace_style_script() -> None:
     assert "trace = trace_attention(inputs, cfg)" in code
     trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig())
     assert code == reproduce_snippet(trace, BOOK_TOKENS, style="trace")
+
+
+def test_the_downloaded_script_follows_the_style() -> None:
+    """The file served changes with the style (its URL is a hash of the bytes and the name)."""
+    at = run_page("export", {"dropout": "0.5"})
+    served = {}
+    for style in ("book", "trace", "book"):
+        at.radio(key="export_style").set_value(style).run()
+        assert not at.exception
+        button = at.download_button(key="export_py")
+        assert SNIPPET_FILE_NAMES[style] in button.help
+        served.setdefault(style, button.proto.url)
+        assert button.proto.url == served[style]  # the same style serves the same file again
+    assert served["book"] != served["trace"]
+    assert served["book"].endswith(".py") and served["trace"].endswith(".py")
+    assert "Needs only PyTorch" in at.download_button(key="export_py").help
 
 
 def test_multi_head_layers_when_the_sidebar_has_several_heads() -> None:

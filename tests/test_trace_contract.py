@@ -12,7 +12,14 @@ import math
 import pytest
 import torch
 
-from attention import STEP_NAMES, AttentionConfig, AttentionTrace, trace_attention
+from attention import (
+    STEP_NAMES,
+    AttentionConfig,
+    AttentionInputError,
+    AttentionTrace,
+    trace_attention,
+)
+from attention.examples import BOOK_EMBEDDINGS
 from tests.book_recipe import BOOK_BATCH, random_inputs
 
 B, T, D_IN = 2, 6, 3  # the book batch
@@ -263,3 +270,34 @@ def test_to_dict_of_a_large_random_trace_is_strict_json() -> None:
         ]
     )
     assert torch.equal(hidden, trace.mask.expand(1, 2, 50, 50))
+
+
+@pytest.mark.parametrize(
+    "cfg",
+    [
+        AttentionConfig(),
+        AttentionConfig(d_out=4, num_heads=2, qkv_bias=True, training=False, dropout=0.4),
+        AttentionConfig(d_out=2, num_heads=3, variant="wrapper", dropout=0.0),
+    ],
+)
+def test_trace_module_of_a_built_module_equals_trace_attention(cfg: AttentionConfig) -> None:
+    """A module's own weights, traced by the same code path, give trace_attention's numbers."""
+    from attention import build_module, trace_module
+    from attention.trace import config_of
+
+    cfg = cfg.validated(6)
+    module = build_module(3, cfg)
+    traced = trace_module(module, BOOK_EMBEDDINGS, seed=cfg.seed)
+    assert config_of(module, cfg.seed) == cfg
+    assert torch.equal(traced.output, trace_attention(BOOK_EMBEDDINGS, cfg).output)
+    assert torch.equal(traced.output, module(BOOK_EMBEDDINGS.unsqueeze(0)).detach())
+
+
+def test_trace_module_refuses_what_is_not_a_book_module_and_a_wrong_width() -> None:
+    from attention import build_module, trace_module
+
+    with pytest.raises(AttentionInputError, match="Cannot trace a Linear"):
+        trace_module(torch.nn.Linear(3, 2), BOOK_EMBEDDINGS)
+    module = build_module(4, AttentionConfig().validated(6))
+    with pytest.raises(AttentionInputError, match="expects 4"):
+        trace_module(module, BOOK_EMBEDDINGS)

@@ -18,6 +18,7 @@ import io
 import math
 from dataclasses import dataclass
 
+from attention.safe_csv import csv_bytes, from_csv_safe, safe_csv_text
 from attention.validate import MAX_ABS_VALUE, MAX_TOKENS
 
 TOKEN_COLUMN = "token"
@@ -25,7 +26,7 @@ MAX_D_IN = 64  # columns of the embedding table the app offers (the core accepts
 MAX_UPLOAD_BYTES = 1024 * 1024
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # not frozen: Python sets __traceback__ on a raised exception
 class TableProblem(Exception):
     """What is wrong with a table, as a message key of the catalogue and its values."""
 
@@ -168,17 +169,28 @@ def emb_to_text(table: Table) -> str:
 
 
 def table_to_csv(table: Table) -> str:
-    """CSV with a header ``token,x1,…``: what the download button gives and the upload reads."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([TOKEN_COLUMN, *table.column_names()])
-    for row in table.to_draft():
-        writer.writerow(row.values())
-    return buffer.getvalue()
+    """CSV with a header ``token,x1,…``: what the download button gives and the upload reads.
+
+    Written by :func:`attention.safe_csv.safe_csv_text`: a token that could start a spreadsheet
+    formula (``=HYPERLINK(…)``, ``+SUM(A1)``, ``@cmd``, ``-5``) gets a leading ``'``, which
+    :func:`table_from_csv` removes again; values are the shortest text of each float.
+    """
+    header = [TOKEN_COLUMN, *table.column_names()]
+    body = ([token, *row] for token, row in zip(table.tokens, table.values, strict=True))
+    return safe_csv_text([header, *body], number_text=format_number)
+
+
+def table_csv_file(table: Table) -> bytes:
+    """The bytes of the downloaded CSV file: :func:`table_to_csv` with a UTF-8 byte-order mark."""
+    return csv_bytes(table_to_csv(table))
 
 
 def table_from_csv(data: bytes) -> Table:
-    """Read an uploaded CSV (header ``token,x1,…``); every problem becomes a TableProblem."""
+    """Read an uploaded CSV (header ``token,x1,…``); every problem becomes a TableProblem.
+
+    A token's formula guard (the leading ``'`` of ``'=1+1``, see :mod:`attention.safe_csv`) is
+    removed, so a downloaded table uploads as the same table.
+    """
     if len(data) > MAX_UPLOAD_BYTES:
         raise problem("upload.too_large", size=len(data), limit=MAX_UPLOAD_BYTES)
     if b"\x00" in data:
@@ -207,5 +219,6 @@ def table_from_csv(data: bytes) -> Table:
     for index, cells in enumerate(body):
         if len(cells) != len(header):
             raise problem("upload.ragged", row=index + 1, got=len(cells), expected=len(header))
-        rows.append(dict(zip([TOKEN_COLUMN, *names], cells, strict=True)))
+        token, *values = cells
+        rows.append(dict(zip([TOKEN_COLUMN, *names], [from_csv_safe(token), *values], strict=True)))
     return table_from_rows(rows, [TOKEN_COLUMN, *names])

@@ -53,20 +53,25 @@ MESSAGES = {
         "torch version.",
         "zh": "每个张量都是嵌套列表（null 表示 −∞），并附带词元、设置和 torch 版本。",
     },
-    "export.py.label": {"en": "The Python script (.py)", "zh": "Python 脚本（.py）"},
-    "export.py.help": {
-        "en": "Run it from the Attention Lab folder: python reproduce_attention.py",
-        "zh": "在 Attention Lab 文件夹中运行：python reproduce_attention.py",
+    "export.py.label": {"en": "Download this script (.py)", "zh": "下载这个脚本（.py）"},
+    "export.py.help.book": {
+        "en": "Needs only PyTorch: save it in any folder and run python {file}",
+        "zh": "只需要 PyTorch：保存到任意文件夹，然后运行 python {file}",
+    },
+    "export.py.help.trace": {
+        "en": "Needs the attention package (pip install, see the script's first lines); then run "
+        "python {file} in any folder",
+        "zh": "需要 attention 包（用 pip 安装，见脚本开头几行）；然后在任意文件夹中运行 python {file}",
     },
     "export.csv_notes": {
         "en": "In every CSV the first column holds the row labels (tokens for the steps, x1, x2, … "
         "for the rows of a weight matrix) and the first row the column labels. Numbers read back "
         "as exactly the float32 values the app computed; a hidden score is written -inf; in the "
-        "masks 1 means hidden (mask) or kept (dropout_mask). A token that starts with = + - @ is "
-        "written with a leading ' so that a spreadsheet does not run it as a formula.",
+        "masks 1 means hidden (mask) or kept (dropout_mask). A token that starts with = + - @ (or a "
+        "tab) is written with a leading ' so that a spreadsheet does not run it as a formula.",
         "zh": "每个 CSV 的第一列是行标签（各步骤为词元，权重矩阵为 x1、x2、…），第一行是列标签。"
         "数值读回后与应用计算出的 float32 完全相同；被遮蔽的分数写作 -inf；掩码中 1 表示被遮蔽"
-        "（mask）或被保留（dropout_mask）。以 = + - @ 开头的词元前面会加一个 '，"
+        "（mask）或被保留（dropout_mask）。以 = + - @（或制表符）开头的词元前面会加一个 '，"
         "以免电子表格把它当作公式执行。",
     },
     "export.files.expander": {"en": "What is in the zip", "zh": "压缩包里有什么"},
@@ -81,11 +86,13 @@ MESSAGES = {
     },
     "export.reproduce.header": {"en": "Reproduce this", "zh": "复现这个结果"},
     "export.reproduce.intro": {
-        "en": "The script holds the exact embeddings and settings. Save it in the Attention Lab "
-        "folder (where the attention package is) and run it with python; it prints the context "
-        "vectors below, then the same numbers at full precision.",
-        "zh": "脚本里写有精确的嵌入向量和设置。把它保存在 Attention Lab 文件夹中（attention 包所在处），"
-        "用 python 运行；它会打印下面的上下文向量，然后以完整精度再打印一遍。",
+        "en": "The script holds the exact embeddings and settings and prints the context vectors "
+        "below, then the same numbers at full precision. The book's recipe needs only PyTorch: it "
+        "defines the book's class itself, so it runs in any folder. The trace_attention script "
+        "needs the attention package; its first lines say how to install it.",
+        "zh": "脚本里写有精确的嵌入向量和设置，会打印下面的上下文向量，然后以完整精度再打印一遍。"
+        "书中的方法只需要 PyTorch：脚本自己定义了书中的类，所以在任何文件夹中都能运行。"
+        "trace_attention 脚本需要 attention 包，脚本开头几行写明了安装方法。",
     },
     "export.style.label": {"en": "Script style", "zh": "脚本写法"},
     "export.style.book": {
@@ -185,7 +192,7 @@ MESSAGES = {
         "zh": "整个计算过程（null = −∞）、词元、设置、版本",
     },
     "export.file.reproduce_attention.py": {
-        "en": "the book's recipe: prints the same context vectors",
-        "zh": "书中的方法：打印相同的上下文向量",
+        "en": "the book's recipe (needs only PyTorch): prints the same context vectors",
+        "zh": "书中的方法（只需要 PyTorch）：打印相同的上下文向量",
     },
 }
