@@ -14,9 +14,9 @@ three reasons, none of which frees anything on its own while no one uses the ser
    reuse (Streamlit runs each session's script in its own thread) until ``malloc_trim``.
 
 So, when a session ends (Streamlit releases its session-scoped resources as the browser
-disconnects), :func:`release_memory` runs on a background thread a few seconds later: it drops
-the large-trace cache if no session is left, runs a full collection and calls
-``malloc_trim(0)``. The result is logged on the server's console.
+disconnects), :func:`release_memory` runs on a background thread 3 s and again 33 s later: it
+drops the large-trace cache if no session is left, runs a full collection and calls
+``malloc_trim(0)``. Each release is logged on the server's console.
 """
 
 from __future__ import annotations
@@ -36,13 +36,15 @@ from . import state
 
 _LOG = get_logger(__name__)
 
-# Seconds between a session's end and the release: the session's script stops at its next
-# Streamlit call, and other tabs of a class leaving together share one release.
-RELEASE_DELAY_S = 3.0
+# Seconds from a session's end to the releases: the first once its script has stopped (at its next
+# Streamlit call) and other tabs of a class leaving together can share it; the second for a run
+# that was still computing (a 4096-token page takes seconds) when its tab closed.
+RELEASE_DELAYS_S = (3.0, 30.0)
 
 _lock = threading.Lock()
 _open_sessions = 0  # sessions whose marker exists (created by their first run, released at end)
-_pending: threading.Timer | None = None
+_wanted = False  # a session ended since the release worker last looked
+_worker: threading.Thread | None = None
 
 
 @dataclass(frozen=True)
@@ -112,24 +114,33 @@ def open_sessions() -> int:
     return _open_sessions
 
 
-def _release_later() -> None:
-    global _pending
-    with _lock:
-        _pending = None
-        last_one_left = _open_sessions == 0
-    release_memory(drop_large_traces=last_one_left)
+def _release_worker() -> None:
+    """Release after each delay of ``RELEASE_DELAYS_S``; again if more sessions ended meanwhile."""
+    global _wanted, _worker
+    while True:
+        with _lock:
+            if not _wanted:
+                _worker = None
+                return
+            _wanted = False
+        for delay in RELEASE_DELAYS_S:
+            time.sleep(delay)
+            with _lock:
+                last_one_left = _open_sessions == 0
+            release_memory(drop_large_traces=last_one_left)
 
 
 def _schedule_release() -> None:
-    """Run :func:`_release_later` after ``RELEASE_DELAY_S``; one pending release at a time."""
-    global _pending
+    """Ask for a release; one worker thread at a time does it (a class leaving: one series)."""
+    global _wanted, _worker
     with _lock:
-        if _pending is not None:
+        _wanted = True
+        if _worker is not None:
             return
-        _pending = threading.Timer(RELEASE_DELAY_S, _release_later)
-        _pending.daemon = True
-        _pending.name = "attention-lab-release-memory"
-        _pending.start()
+        _worker = threading.Thread(
+            target=_release_worker, name="attention-lab-release-memory", daemon=True
+        )
+        _worker.start()
 
 
 class _SessionMarker:
