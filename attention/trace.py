@@ -546,6 +546,12 @@ def trace_attention(inputs: Any, cfg: AttentionConfig | None = None) -> Attentio
     Raises:
         AttentionInputError: for any value the layer cannot work with, with a plain message.
     """
+    if cfg is not None and not isinstance(cfg, AttentionConfig):
+        raise AttentionInputError(
+            f"cfg must be an AttentionConfig (or None for the book's settings); got a value of "
+            f"type {type(cfg).__name__}: {cfg!r:.80}. For a dict: AttentionConfig(**it).",
+            field="cfg",
+        )
     x = to_input_tensor(inputs)  # (b, T, d_in), float32, checked
     batch, num_tokens, d_in = x.shape
     cfg = (cfg or AttentionConfig()).validated(num_tokens)

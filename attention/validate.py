@@ -23,6 +23,7 @@ import numbers
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import torch
 
 MAX_TOKENS = 4096
@@ -166,23 +167,94 @@ def _describe(value: float) -> str:
     return repr(value)
 
 
-def to_input_tensor(inputs: Any) -> torch.Tensor:
-    """Check embeddings and return them as a float32 tensor of shape ``(b, T, d_in)``.
+EXPECTED_INPUTS = (
+    "a tensor, a NumPy array or nested lists of real numbers, of shape (tokens, d_in) or "
+    "(batch, tokens, d_in)"
+)
 
-    Accepts a tensor, a NumPy array or nested lists, of shape ``(T, d_in)`` (one sequence, made a
-    batch of one) or ``(b, T, d_in)``. Rejects, with the row and column named: text, NaN, ±inf and
-    values beyond ``±MAX_ABS_VALUE``; and empty input, a wrong rank or more than ``MAX_TOKENS``.
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """A short ``repr`` for a message (a 4096-word string must not fill the screen)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 5]}…{text[-4:]}"
+
+
+def _check_tensor_kind(tensor: torch.Tensor) -> None:
+    """Refuse tensors that hold no plain real numbers: meta, sparse, nested, quantized, complex…
+
+    The trace needs an ordinary (strided, "dense") tensor of real numbers whose values exist: it
+    reads every value to check it, and the book's layers multiply it with float32 weights.
     """
+    given = f"got a tensor of dtype {tensor.dtype}"
+    if tensor.is_nested:
+        raise AttentionInputError(
+            "Embeddings must be a tensor with the same number of tokens in every sequence; got a "
+            "nested tensor (sequences of different lengths). Trace each sequence on its own, or "
+            "pad them to one length.",
+            field="inputs",
+        )
+    if tensor.layout != torch.strided:
+        raise AttentionInputError(
+            f"Embeddings must be a dense tensor; got a sparse tensor (layout {tensor.layout}). "
+            "Call .to_dense() on it first.",
+            field="inputs",
+        )
+    if tensor.device.type == "meta":
+        raise AttentionInputError(
+            f"Embeddings must have values; got a tensor on the 'meta' device (shape "
+            f"{tuple(tensor.shape)}, no values). Create it on the CPU, e.g. torch.randn(6, 3).",
+            field="inputs",
+        )
+    if tensor.is_quantized:
+        raise AttentionInputError(
+            f"Embeddings must be floating-point or integer numbers; {given} (quantized). "
+            "Call .dequantize() on it first.",
+            field="inputs",
+        )
+    if tensor.is_complex():
+        raise AttentionInputError(
+            f"Embeddings must be real numbers, not complex; {given}. Use its .real part (or "
+            ".abs()) if that is what you mean.",
+            field="inputs",
+        )
+    if tensor.dtype == torch.bool:
+        raise AttentionInputError(
+            f"Embeddings must be numbers, not True/False values; {given}. Convert it with "
+            ".float() if 0 and 1 are what you mean.",
+            field="inputs",
+        )
+    if not (tensor.dtype.is_floating_point or _is_integer_dtype(tensor.dtype)):
+        raise AttentionInputError(
+            f"Embeddings must be floating-point or integer numbers; {given}.", field="inputs"
+        )
+
+
+def _is_integer_dtype(dtype: torch.dtype) -> bool:
+    try:
+        torch.iinfo(dtype)
+    except TypeError:
+        return False
+    return True
+
+
+def _as_tensor(inputs: Any) -> torch.Tensor:
+    """Turn a tensor, NumPy array or nested lists into a tensor, or say what was given instead."""
     if isinstance(inputs, torch.Tensor):
-        tensor = inputs.detach()
-        if tensor.is_complex():
-            raise AttentionInputError(
-                "Embeddings must be real numbers, not complex.", field="inputs"
-            )
-        tensor = tensor.to(torch.float64)
-    else:
+        return inputs
+    if inputs is None:
+        raise AttentionInputError(
+            f"Embeddings are missing: got None; expected {EXPECTED_INPUTS}.", field="inputs"
+        )
+    if isinstance(inputs, str | bytes):
+        raise AttentionInputError(
+            f"Embeddings must be numbers, not text: got the {type(inputs).__name__} "
+            f"{_shown(inputs)}; expected {EXPECTED_INPUTS}. (To embed words, see "
+            "attention.examples.embed_words.)",
+            field="inputs",
+        )
+    if isinstance(inputs, Sequence):
         try:
-            tensor = torch.as_tensor(_as_numeric(inputs), dtype=torch.float64)
+            return torch.as_tensor(_as_numeric(inputs), dtype=torch.float64)
         except AttentionInputError:
             raise
         except (TypeError, ValueError, RuntimeError, OverflowError) as error:
@@ -191,6 +263,42 @@ def to_input_tensor(inputs: Any) -> torch.Tensor:
                 f"row ({error}).",
                 field="inputs",
             ) from None
+    if isinstance(inputs, numbers.Real) and not isinstance(inputs, bool):
+        return torch.as_tensor(float(inputs), dtype=torch.float64)  # 0 axes: named below
+    if hasattr(inputs, "__array__"):  # NumPy arrays, pandas tables, …
+        array = np.asarray(inputs)
+        if array.dtype.kind in "biufc":  # bool, integers, floats, complex: checked as a tensor
+            return torch.from_numpy(array.astype(array.dtype.newbyteorder("="), copy=True))
+        if array.dtype.kind in "US":
+            raise AttentionInputError(
+                f"Embeddings must be numbers, not text: got a NumPy array of strings "
+                f"({array.dtype}); expected {EXPECTED_INPUTS}.",
+                field="inputs",
+            )
+        if array.dtype.kind == "O" and array.ndim > 0:
+            return _as_tensor(array.tolist())  # objects: checked cell by cell, as lists are
+        raise AttentionInputError(
+            f"Embeddings must be numbers; got a NumPy array of {array.dtype}.", field="inputs"
+        )
+    raise AttentionInputError(
+        f"Embeddings must be {EXPECTED_INPUTS}; got a value of type {type(inputs).__name__}: "
+        f"{_shown(inputs)}.",
+        field="inputs",
+    )
+
+
+def to_input_tensor(inputs: Any) -> torch.Tensor:
+    """Check embeddings and return them as a float32 tensor of shape ``(b, T, d_in)``.
+
+    Accepts a tensor, a NumPy array or nested lists, of shape ``(T, d_in)`` (one sequence, made a
+    batch of one) or ``(b, T, d_in)``. Rejects, with the row and column named: text, NaN, ±inf and
+    values beyond ``±MAX_ABS_VALUE``; and empty input, a wrong rank or more than ``MAX_TOKENS``.
+    Rejects, saying what was given: ``None``, a string, other objects, and tensors without plain
+    real values (meta, sparse, nested, quantized, complex, boolean).
+    """
+    tensor = _as_tensor(inputs)
+    _check_tensor_kind(tensor)
+    tensor = tensor.detach().to(device="cpu", dtype=torch.float64)
 
     if tensor.dim() not in (2, 3):
         raise AttentionInputError(

@@ -16,6 +16,12 @@ run is short; sessions are released the same way either way).
 With ``--rounds 2`` every size is opened and closed twice: the second round must not end higher
 than the first (nothing grows per session; caches are bounded).
 
+With ``--watch S`` the memory after closing is read every ``--every`` seconds for ``S`` seconds
+(at least ``--ttl`` + 20), and "back after" is the first time it was within ``BACK_MB`` of the
+level before the sessions opened (``never`` if it was not within ``S``)::
+
+    python benchmarks/server_memory.py --sessions 8 --tokens 2048 --ttl 120 --watch 720
+
 "Server CPU per session" is the server process's user + system time while the sessions load,
 ÷ sessions: the browsers run on the same machine, so wall-clock times say little about what a
 server alone can serve, CPU time does.
@@ -49,6 +55,7 @@ from ui.state import random_words  # noqa: E402
 # 32 MB after big frees, so a long-running multi-threaded server's RSS stays at its high-water
 # mark. These settings make freed memory go back to the system (see benchmarks/README.md).
 MALLOC_ENV = {"MALLOC_ARENA_MAX": "2", "MALLOC_MMAP_THRESHOLD_": "131072"}
+BACK_MB = 50  # "back": resident memory within this of the level before the sessions opened
 
 
 def memory_mb(pid: int) -> dict[str, float]:
@@ -89,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rounds", type=int, default=1, help="open and close the sessions this many times"
     )
+    parser.add_argument("--watch", type=float, default=0.0, help="seconds to watch after closing")
+    parser.add_argument("--every", type=float, default=10.0, help="seconds between readings")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
 
@@ -123,8 +132,18 @@ def main(argv: list[str] | None = None) -> int:
             server_cpu = cpu_seconds(pid) - cpu_before
             for context in contexts:
                 context.close()
-            time.sleep(args.ttl + 20)  # the server drops disconnected sessions after the TTL
-            closed = memory_mb(pid)
+            closed_at = time.monotonic()
+            closed_after = args.ttl + 20  # the server drops disconnected sessions after the TTL
+            timeline: list[tuple[float, float]] = []
+            closed = None
+            while time.monotonic() - closed_at < max(closed_after, args.watch):
+                time.sleep(args.every)
+                elapsed = time.monotonic() - closed_at
+                reading = memory_mb(pid)
+                timeline.append((round(elapsed), round(reading["VmRSS"])))
+                if closed is None and elapsed >= closed_after:
+                    closed = reading
+            back_after = next((at for at, mb in timeline if mb <= before["VmRSS"] + BACK_MB), None)
             row = {
                 "tokens": tokens,
                 "sessions": args.sessions,
@@ -135,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
                 "per_session_mb": round((opened["VmRSS"] - before["VmRSS"]) / args.sessions, 1),
                 "all_settled_s": round(all_settled, 1),
                 "server_cpu_per_session_s": round(server_cpu / args.sessions, 2),
+                "back_after_s": back_after,
+                "timeline": timeline,
             }
             rows.append(row)
             print(json.dumps(row), flush=True)
@@ -143,14 +164,15 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(f"idle after one visit: {idle['VmRSS']:.0f} MB; malloc settings: {env or 'default'}")
     print("| tokens | sessions | before | open | after closing | peak | per session | "
-          "all settled in | server CPU per session |")  # fmt: skip
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "all settled in | server CPU per session | back after |")  # fmt: skip
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for row in rows:
+        back = "never" if row["back_after_s"] is None else f"{row['back_after_s']} s"
         print(
             f"| {row['tokens']} | {row['sessions']} | {row['before_mb']} MB | "
             f"{row['open_mb']} MB | {row['closed_mb']} MB | {row['peak_mb']} MB | "
             f"{row['per_session_mb']} MB | {row['all_settled_s']} s | "
-            f"{row['server_cpu_per_session_s']} s |"
+            f"{row['server_cpu_per_session_s']} s | {back} (watched {row['timeline'][-1][0]} s) |"
         )
     if args.json:
         args.json.write_text(

@@ -6,6 +6,7 @@ time); the meaning of each option is also checked in-process through ``main(argv
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -16,7 +17,7 @@ import pytest
 import torch
 
 from attention import AttentionConfig, trace_attention
-from attention.__main__ import main
+from attention.__main__ import MATRIX_STEPS, main, write_json
 from attention.examples import embed_words
 from tests.book_recipe import BOOK_BATCH
 
@@ -27,6 +28,7 @@ BOOK_NUMBERS += ["-0.5675", "-0.0843", "-0.5526", "-0.0981", "-0.5299", "-0.1081
 SUBPROCESS_RUNS: dict[str, list[str]] = {
     "default": [],
     "json": ["--json"],
+    "json_matrices": ["--json", "--matrices", "--dropout", "0.5"],
     "json_options": [
         "--json",
         *("--seed", "7", "--dropout", "0.5", "--d-out", "3"),
@@ -84,7 +86,21 @@ def test_json_run_parses_and_its_context_vectors_are_the_trace(
     assert data["shape"] == [2, 6, 2] and data["batch_shape"] == [2, 6, 3]
     assert data["tokens"] == ["Your", "journey", "starts", "with", "one", "step"]
     assert torch.equal(torch.tensor(data["context_vecs"]), expected.output)
+    assert data["matrices_included"] is False and "masked_scores" not in data["trace"]
+    assert data["trace"]["masked_scores_shape"] == [2, 6, 6]
+
+
+def test_json_run_with_matrices_writes_the_whole_trace(
+    runs: dict[str, subprocess.CompletedProcess[str]],
+) -> None:
+    result = runs["json_matrices"]
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    expected = trace_attention(BOOK_BATCH, AttentionConfig(dropout=0.5))
+    assert data["matrices_included"] is True
+    assert data["trace"] == expected.to_dict()  # every step, the mask's −inf as null
     assert data["trace"]["masked_scores"][0][0][1] is None
+    assert torch.equal(torch.tensor(data["context_vecs"]), expected.output)
 
 
 def test_json_run_with_options_matches_the_trace_of_those_options(
@@ -160,10 +176,10 @@ def test_each_option_reaches_the_trace(
 
 
 def test_eval_mode_ignores_dropout(capsys: pytest.CaptureFixture[str]) -> None:
-    with_eval = _json_main(["--dropout", "0.5", "--eval"], capsys)
+    with_eval = _json_main(["--dropout", "0.5", "--eval", "--matrices"], capsys)
     without_dropout = _json_main([], capsys)
     assert with_eval["context_vecs"] == without_dropout["context_vecs"]
-    assert "dropout_mask" not in with_eval["trace"]
+    assert "dropout_mask" not in with_eval["trace"] and "dropped_weights" in with_eval["trace"]
 
 
 def test_text_option_embeds_the_words(capsys: pytest.CaptureFixture[str]) -> None:
@@ -199,3 +215,76 @@ def test_main_returns_2_and_explains_bad_options(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith("error: ") and shown in captured.err
+
+
+# --- what --json contains ----------------------------------------------------------------------
+
+TOP_LEVEL_KEYS = {
+    "tokens",
+    "batch_shape",
+    "context_length",
+    "context_vecs",
+    "shape",
+    "matrices_included",
+    "trace",
+}
+
+
+def test_default_json_at_a_moderate_size_has_the_documented_keys_and_no_matrices(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    words = [f"w{i}" for i in range(64)]
+    data = _json_main(["--text", " ".join(words), "--dropout", "0.5", "--heads", "2"], capsys)
+    embedded = embed_words(words, 3)
+    expected = trace_attention(
+        torch.stack((embedded, embedded)), AttentionConfig(dropout=0.5, num_heads=2)
+    )
+    assert set(data) == TOP_LEVEL_KEYS and data["matrices_included"] is False
+    full = expected.to_dict()
+    steps = {name for name in expected.tensors() if name in MATRIX_STEPS}
+    assert steps == set(MATRIX_STEPS)  # dropout acts: all seven (T, T) steps exist
+    assert set(data["trace"]) == set(full) - steps  # everything else, shapes of all included
+    for name in steps:
+        assert data["trace"][f"{name}_shape"][-2:] == [64, 64]
+    for name, value in data["trace"].items():
+        assert value == full[name], name
+
+
+def test_help_documents_every_key_json_writes(capsys: pytest.CaptureFixture[str]) -> None:
+    data = _json_main(["--matrices", "--dropout", "0.5", "--bias", "--heads", "2"], capsys)
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"])
+    assert exited.value.code == 0
+    help_text = capsys.readouterr().out
+    assert "--matrices" in help_text
+    for key in [*data, *(k for k in data["trace"] if not k.endswith("_shape"))]:
+        assert key in help_text, key
+
+
+def test_matrices_without_json_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["--matrices"])
+    assert exited.value.code == 2
+    assert "--matrices only changes the --json output" in capsys.readouterr().err
+
+
+class _LargestWrite(io.StringIO):
+    """A text stream that remembers the longest single ``write``."""
+
+    largest = 0
+
+    def write(self, text: str) -> int:
+        self.largest = max(self.largest, len(text))
+        return super().write(text)
+
+
+def test_json_with_matrices_is_written_row_by_row_not_as_one_string() -> None:
+    words = [f"w{i}" for i in range(256)]
+    embedded = embed_words(words, 3)
+    batch = torch.stack((embedded, embedded))
+    trace = trace_attention(batch, AttentionConfig(dropout=0.1))
+    out = _LargestWrite()
+    write_json(out, words, batch, trace, matrices=True)
+    assert json.loads(out.getvalue())["trace"] == trace.to_dict()
+    assert len(out.getvalue()) > 10_000_000  # seven (2, 256, 256) steps, ~1.4 MB per matrix
+    assert out.largest < 100_000  # a row, or the (2, T, d) vectors: never a (T, T) matrix

@@ -123,6 +123,76 @@ def test_complex_tensor_is_rejected() -> None:
     assert "complex" in str(_raises(torch.ones(2, 3, dtype=torch.complex64)))
 
 
+# --- what was given, and what is expected -----------------------------------------------------
+
+
+@pytest.mark.parametrize("cfg", [{"d_out": 2}, "fused", 2], ids=["dict", "str", "int"])
+def test_config_that_is_not_an_attention_config_is_named(cfg: Any) -> None:
+    error = _raises(BOOK_BATCH, cfg)
+    assert error.field == "cfg"
+    assert "must be an AttentionConfig" in str(error)
+    assert f"type {type(cfg).__name__}: {cfg!r}" in str(error)
+
+
+def _quantized() -> torch.Tensor:
+    return torch.quantize_per_tensor(BOOK_BATCH[0], 0.1, 0, torch.qint8)
+
+
+def _nested() -> torch.Tensor:
+    return torch.nested.nested_tensor([torch.ones(2, 3), torch.ones(4, 3)])
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # torch: nested and CSR tensors are "beta"
+@pytest.mark.parametrize(
+    ("make", "shown"),
+    [
+        (lambda: torch.ones(6, 3, device="meta"), "'meta' device (shape (6, 3), no values)"),
+        (lambda: BOOK_BATCH[0].to_sparse(), "sparse tensor (layout torch.sparse_coo)"),
+        (lambda: BOOK_BATCH[0].to_sparse_csr(), "sparse tensor (layout torch.sparse_csr)"),
+        (_quantized, "dtype torch.qint8 (quantized)"),
+        (lambda: BOOK_BATCH[0].to(torch.complex64), "not complex; got a tensor of dtype"),
+        (lambda: np.ones((6, 3), dtype=complex), "dtype torch.complex128"),
+        (lambda: torch.ones(6, 3, dtype=torch.bool), "not True/False values"),
+        (_nested, "got a nested tensor"),
+    ],
+    ids=["meta", "coo", "csr", "quantized", "complex", "np_complex", "bool", "nested"],
+)
+def test_tensor_without_plain_real_values_is_named(make: Any, shown: str) -> None:
+    error = _raises(make())
+    assert error.field == "inputs" and shown in str(error)
+
+
+@pytest.mark.parametrize(
+    ("inputs", "shown"),
+    [
+        (None, "missing: got None; expected a tensor, a NumPy array or nested lists"),
+        ("0.1 0.2", "not text: got the str '0.1 0.2'; expected a tensor"),
+        ({"Your": [0.43, 0.15, 0.89]}, "; got a value of type dict: {'Your': [0.43, 0.15, 0.89]}"),
+        (object(), "; got a value of type object: <object object at"),
+    ],
+    ids=["None", "str", "dict", "object"],
+)
+def test_input_that_is_not_a_table_says_what_was_given_and_expected(
+    inputs: Any, shown: str
+) -> None:
+    error = _raises(inputs)
+    assert error.field == "inputs" and shown in str(error)
+    assert "(tokens, d_in) or (batch, tokens, d_in)" in str(error)
+
+
+def test_a_long_text_input_is_shortened_in_the_message() -> None:
+    error = _raises("word " * 4096)
+    assert len(str(error)) < 400 and "not text" in str(error)
+
+
+def test_integer_tensors_and_object_arrays_of_numbers_are_still_accepted() -> None:
+    expected = trace_attention(torch.tensor([[1.0, 0.0, 2.0], [3.0, 1.0, 0.0]]))
+    as_int = trace_attention(torch.tensor([[1, 0, 2], [3, 1, 0]]))
+    as_objects = trace_attention(np.array([[1, 0.0, 2], [3, 1, 0]], dtype=object))
+    assert torch.equal(as_int.output, expected.output)
+    assert torch.equal(as_objects.output, expected.output)
+
+
 # --- shape -------------------------------------------------------------------------------------
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from . import state
+from . import memory, state
 from .i18n import t
 from .preload import import_page_modules
 
@@ -68,6 +68,7 @@ def run_app(default_page: str = "step") -> None:
     """Set up the page and shared state, draw the sidebar, then run the chosen page."""
     st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
     state.init_session()
+    memory.track_session()  # its end frees memory (ui/memory.py)
     sections: dict[str, list[st.Page]] = {}
     for spec in PAGE_SPECS:
         page = st.Page(

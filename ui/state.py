@@ -512,6 +512,15 @@ def _cached_large_trace(
     return _trace_from_bytes(values, shape, config_fields)
 
 
+def drop_large_traces() -> None:
+    """Empty the large-trace cache (``ui.memory`` calls it when the last session has ended).
+
+    Its ``ttl`` only acts when the cache is next called, so on an idle server the traces (up to
+    370 MB each) would stay; the next visitor recomputes a large trace in about a second.
+    """
+    _cached_large_trace.clear()
+
+
 def trace_cells(num_tokens: int, num_heads: int) -> int:
     """Cells of one attention matrix of a trace (heads × T × T): what its memory grows with."""
     return num_heads * num_tokens * num_tokens

@@ -1,0 +1,63 @@
+"""The server gives memory back: bounded trace caches, and a release when sessions end.
+
+Why (measured in benchmarks/README.md, "Server memory after sessions end"): after 8 sessions of
+2048 tokens closed, the server stayed at 1.2 GB instead of ~0.4 GB: large cached traces, garbage
+waiting for a collection (Streamlit's per-run collection is off) and glibc arenas that keep
+freed memory. ``ui.memory`` drops the first, collects the second and trims the third.
+
+These tests pin the mechanism (no timing): the large-trace cache keeps at most its bound, the
+release drops it, collects and trims, and Streamlit calls the release when a session ends
+(the real browser test is tests/e2e/test_memory_release.py).
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import sys
+
+from attention import AttentionConfig
+from tests.apptest_support import run_page
+from ui import memory, state
+from ui.table import Table
+
+LARGE = 257  # tokens: 257² attention cells > state.LARGE_TRACE_CELLS, a 1.5 MB trace
+
+
+def _large_table(seed: int) -> Table:
+    return state.table_for_words(state.random_words(LARGE, seed=seed))
+
+
+def test_large_traces_go_to_a_cache_of_two_entries() -> None:
+    assert state.trace_cells(LARGE, 1) > state.LARGE_TRACE_CELLS
+    assert state.TRACE_CACHE_LARGE["max_entries"] == 2
+    assert state.TRACE_CACHE_SMALL["max_entries"] == 64
+    state.drop_large_traces()
+    cfg = AttentionConfig()
+    first, second, third = (state.compute_trace(_large_table(seed), cfg) for seed in (1, 2, 3))
+    assert state.compute_trace(_large_table(3), cfg) is third  # cached
+    assert state.compute_trace(_large_table(2), cfg) is second
+    assert state.compute_trace(_large_table(1), cfg) is not first  # the oldest was evicted
+
+
+def test_release_drops_the_large_traces_collects_and_trims() -> None:
+    cfg = AttentionConfig()
+    kept = state.compute_trace(_large_table(4), cfg)
+    release = memory.release_memory(drop_large_traces=False)
+    assert state.compute_trace(_large_table(4), cfg) is kept  # without drop: still cached
+    assert not release.large_traces_dropped
+
+    release = memory.release_memory(drop_large_traces=True)
+    assert state.compute_trace(_large_table(4), cfg) is not kept  # recomputed
+    assert release.large_traces_dropped and release.collected >= 0
+    assert release.rss_before_mb > 0 and release.rss_after_mb > 0
+    on_glibc = sys.platform == "linux" and ctypes.util.find_library("c") is not None
+    assert release.trimmed is on_glibc
+
+
+def test_the_frame_registers_every_session_for_the_release() -> None:
+    before = memory.open_sessions()
+    app = run_page("quiz")
+    assert not app.exception
+    assert memory.open_sessions() == before + 1  # one marker for this session
+    app.run()
+    assert memory.open_sessions() == before + 1  # reruns do not count again
