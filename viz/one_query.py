@@ -23,8 +23,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .labels import plain, unique_labels
+from .vocabulary import DECIMALS, format_number
 
-DECIMALS = 4
 PRODUCTS_PER_LINE = 2  # q_m k_m products per LaTeX line for d_k = 2 (one per line above)
 TERMS_PER_LINE = 4  # summed terms per LaTeX line
 ROW_ENTRIES_PER_LINE = 6  # entries of a score row per LaTeX line
@@ -47,8 +47,7 @@ def number(value: float, decimals: int = DECIMALS) -> str:
     """``value`` with ``decimals`` decimals, as the page writes it (no ``-0.0000``)."""
     if value == float("-inf"):
         return r"-\infty"
-    text = f"{value:.{decimals}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0.0 else text
+    return format_number(value, decimals)
 
 
 def _factor(value: float) -> str:
@@ -388,7 +387,7 @@ def value_vectors_figure(
             faded = bool(hidden_[index]) or w == 0.0
             share = 0.0 if largest <= 0.0 else max(w, 0.0) / largest
             label = f"v<sub>{index + 1}</sub> · {labels_[index]}"
-            note = f"{words['masked']}" if hidden_[index] else f"{words['weight']} {w:.4f}"
+            note = f"{words['masked']}" if hidden_[index] else f"{words['weight']} {number(w)}"
             figure.add_trace(
                 go.Scatter(
                     x=[0.0, values[index, 0]],
@@ -413,7 +412,8 @@ def value_vectors_figure(
                     showlegend=not bool(hidden_[index]),  # masked keys: faded, not in the legend
                     customdata=[[note], [note]],
                     hovertemplate=(
-                        f"{label}<br>(%{{x:.4f}}, %{{y:.4f}})<br>%{{customdata[0]}}<extra></extra>"
+                        f"{label}<br>(%{{x:.{DECIMALS}f}}, %{{y:.{DECIMALS}f}})<br>%{{customdata[0]}}"
+                        "<extra></extra>"
                     ),
                 )
             )
@@ -433,8 +433,8 @@ def value_vectors_figure(
                 customdata=weights_,
                 name=words["value"],
                 hovertemplate=(
-                    f"%{{text}}<br>(%{{x:.4f}}, %{{y:.4f}})<br>{plain(words['weight'])} "
-                    "%{customdata:.4f}<extra></extra>"
+                    f"%{{text}}<br>(%{{x:.{DECIMALS}f}}, %{{y:.{DECIMALS}f}})<br>"
+                    f"{plain(words['weight'])} %{{customdata:.{DECIMALS}f}}<extra></extra>"
                 ),
             )
         )
@@ -461,7 +461,9 @@ def value_vectors_figure(
             line={"color": CONTEXT_COLOR, "width": 3},
             marker={"size": [0, 16], "symbol": "star", "color": CONTEXT_COLOR},
             name=context_name,
-            hovertemplate=f"{context_name}<br>(%{{x:.4f}}, %{{y:.4f}})<extra></extra>",
+            hovertemplate=(
+                f"{context_name}<br>(%{{x:.{DECIMALS}f}}, %{{y:.{DECIMALS}f}})<extra></extra>"
+            ),
         )
     )
     figure.update_layout(
@@ -526,7 +528,7 @@ def weights_bar_figure(
                 x=names,
                 y=shown,
                 text=[
-                    "" if hide or many else f"{value:.4f}"
+                    "" if hide or many else number(float(value))
                     for value, hide in zip(row, hidden_, strict=True)
                 ],
                 textposition="outside",
@@ -536,7 +538,7 @@ def weights_bar_figure(
                 marker={"color": color},
                 name=plain(name),
                 hovertemplate=(
-                    f"{plain(words['key'])}: %{{x}}<br>{plain(name)}: %{{y:.4f}}<extra></extra>"
+                    f"{plain(words['key'])}: %{{x}}<br>{plain(name)}: %{{y:.{DECIMALS}f}}<extra></extra>"
                 ),
             )
         )
