@@ -39,7 +39,8 @@ def leave_room_for_toolbar(figure: go.Figure) -> go.Figure:
     if meta.get("toolbar_band"):
         return figure
     title = figure.layout.title
-    text = title.text if title is not None and title.text else BLANK_TITLE
+    blank = title is None or not title.text
+    text = BLANK_TITLE if blank else title.text
     top = figure.layout.margin.t if figure.layout.margin.t is not None else DEFAULT_TOP_MARGIN
     figure.update_layout(
         title={
@@ -49,6 +50,7 @@ def leave_room_for_toolbar(figure: go.Figure) -> go.Figure:
             "y": 1.0,
             "yanchor": "top",
             "pad": {"t": TOOLBAR_BAND},
+            **({"font": {"size": 1}} if blank else {}),  # a blank line takes (almost) no height
         },
         height=(figure.layout.height or DEFAULT_HEIGHT) + TOOLBAR_BAND,
         meta={**meta, "toolbar_band": TOOLBAR_BAND},
