@@ -8,7 +8,9 @@ the width of the context vectors.
 
 B's controls live in session state under ``compare_b_*`` keys. Streamlit forgets the state of a
 widget that is not drawn (another page is open), so B's values are also kept in
-``compare_b_store`` and put back into the widgets when the page is opened again.
+``ui.state.COMPARE_B_STORE`` and put back into the widgets when the page is opened again. That
+store is also what the URL carries (``b_seed=8``… where B differs from A, see ``ui/state.py``),
+so a shared link opens the same comparison.
 """
 
 from __future__ import annotations
@@ -21,14 +23,24 @@ from attention import AttentionConfig, AttentionInputError, AttentionTrace
 from ui.frame import require_frame
 from ui.i18n import t
 from ui.show import show_figure, show_numbers
-from ui.state import MAX_APP_SEED, compute_trace, current_config, current_table
+from ui.state import (
+    COMPARE_B_FIELDS,
+    COMPARE_B_STORE,
+    D_OUT_MAX,
+    DROPOUT_MAX,
+    DROPOUT_STEP,
+    MAX_APP_SEED,
+    compute_trace,
+    current_config,
+    current_table,
+)
 from viz.heatmap import matrix_heatmap
+from viz.vocabulary import DECIMALS, context_labels, format_number
 
 require_frame()
 
-B_FIELDS = ("seed", "dropout", "train", "qkv_bias", "d_out")  # the settings B can change
-STORE_KEY = "compare_b_store"
-DECIMALS = 4  # as the other pages; two heatmaps side by side leave room for it
+B_FIELDS = COMPARE_B_FIELDS  # the settings B can change
+STORE_KEY = COMPARE_B_STORE
 
 
 def widget_key(name: str) -> str:
@@ -110,15 +122,19 @@ def b_controls() -> dict[str, object]:
     columns[1].slider(
         t("compare.dropout"),
         min_value=0.0,
-        max_value=0.95,
-        step=0.01,
+        max_value=DROPOUT_MAX,
+        step=DROPOUT_STEP,
         key=widget_key("dropout"),
         on_change=_save_b,
     )
     columns[2].toggle(t("compare.train"), key=widget_key("train"), on_change=_save_b)
     columns[3].checkbox(t("compare.qkv_bias"), key=widget_key("qkv_bias"), on_change=_save_b)
     columns[4].slider(
-        t("compare.d_out"), min_value=1, max_value=8, key=widget_key("d_out"), on_change=_save_b
+        t("compare.d_out"),
+        min_value=1,
+        max_value=D_OUT_MAX,
+        key=widget_key("d_out"),
+        on_change=_save_b,
     )
     st.caption(t("compare.presets"))
     buttons = st.columns(4)
@@ -217,7 +233,7 @@ def show_weights(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str)
             **axes,
         )
     with right:
-        st.metric(t("compare.max_weight_diff"), f"{float(np.abs(difference).max()):.4f}")
+        st.metric(t("compare.max_weight_diff"), format_number(float(np.abs(difference).max())))
         st.caption(t("compare.diff_explain"))
         show_numbers(difference, tokens, tokens, label=t("compare.numbers_diff"))
 
@@ -243,7 +259,7 @@ def show_contexts(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str
             _heatmap(
                 values,
                 tokens,
-                feature_labels(values.shape[1]),
+                context_labels(values.shape[1]),
                 f"compare_context_{key}",
                 title=t(title),
                 kind="diverging",
@@ -252,8 +268,8 @@ def show_contexts(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str
                 **axes,
             )
     joined = np.concatenate([context_a, context_b], axis=1)  # (T, d_A + d_B)
-    names = [f"A {name}" for name in feature_labels(context_a.shape[1])]
-    names += [f"B {name}" for name in feature_labels(context_b.shape[1])]
+    names = [f"A {name}" for name in context_labels(context_a.shape[1])]
+    names += [f"B {name}" for name in context_labels(context_b.shape[1])]
     if not same_width:
         show_numbers(joined, tokens, names, label=t("compare.numbers_context"))
         return
@@ -263,7 +279,7 @@ def show_contexts(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str
         _heatmap(
             difference,
             tokens,
-            feature_labels(difference.shape[1]),
+            context_labels(difference.shape[1]),
             "compare_context_diff",
             title=t("compare.diff_context"),
             kind="diverging",
@@ -271,13 +287,8 @@ def show_contexts(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str
             **axes,
         )
     with right:
-        st.metric(t("compare.max_context_diff"), f"{float(np.abs(difference).max()):.4f}")
+        st.metric(t("compare.max_context_diff"), format_number(float(np.abs(difference).max())))
         show_numbers(joined, tokens, names, label=t("compare.numbers_context"))
-
-
-def feature_labels(width: int) -> list[str]:
-    """Column labels of a context matrix: d1, d2, …"""
-    return [f"d{j + 1}" for j in range(width)]
 
 
 def main() -> None:

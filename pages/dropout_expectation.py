@@ -21,6 +21,7 @@ from ui.show import show_figure, show_numbers
 from ui.state import current_table, current_trace
 from viz.experiments import dropout_error_figure
 from viz.heatmap import matrix_heatmap
+from viz.vocabulary import format_number, format_short
 
 require_frame()
 
@@ -48,7 +49,7 @@ def _average(weights: bytes, shape: tuple[int, int], p: float, seed: int, n: int
 def choose_p(trace_dropout_active: bool, sidebar_p: float, training: bool) -> float:
     """The sidebar's p when dropout acts there; otherwise explain and offer a page-local slider."""
     if trace_dropout_active:
-        st.info(t("dropout_expectation.using_sidebar", p=f"{sidebar_p:g}"))
+        st.info(t("dropout_expectation.using_sidebar", p=format_short(sidebar_p)))
         return sidebar_p
     reason = (
         "dropout_expectation.reason_eval" if not training else "dropout_expectation.reason_zero"
@@ -108,14 +109,15 @@ def main() -> None:
     metrics = st.columns(3)
     metrics[0].metric(
         t("dropout_expectation.slope"),
-        f"{curve['slope']:.3f}".replace("-", "−"),
+        format_number(float(curve["slope"]), minus="−"),
         help=t("dropout_expectation.slope_help"),
     )
     metrics[1].metric(
-        t("dropout_expectation.rms_at_n", n=n), f"{float(curve['rms_error'][n - 1]):.5f}"
+        t("dropout_expectation.rms_at_n", n=n), format_number(float(curve["rms_error"][n - 1]))
     )
     metrics[2].metric(
-        t("dropout_expectation.theory_at_n", n=n), f"{float(curve['reference'][n - 1]):.5f}"
+        t("dropout_expectation.theory_at_n", n=n),
+        format_number(float(curve["reference"][n - 1])),
     )
     palette = st.session_state.get("palette", "default")
     figure = dropout_error_figure(
@@ -137,7 +139,7 @@ def main() -> None:
 
     st.subheader(t("dropout_expectation.heatmaps_header"))
     if n == 1:
-        st.caption(t("dropout_expectation.n_one_note", scale=f"{1.0 / (1.0 - p):.4g}"))
+        st.caption(t("dropout_expectation.n_one_note", scale=format_short(1.0 / (1.0 - p))))
     average = _average(*key, n)  # (t, t)
     true_weights = weights.astype(np.float64)  # (t, t)
     top = max(1.0, float(average.max()))
@@ -155,7 +157,6 @@ def main() -> None:
                 kind="sequential",
                 zrange=(0.0, top),
                 palette=palette,
-                decimals=3,
                 row_title=t("dropout_expectation.query"),
                 col_title=t("dropout_expectation.key"),
                 value_name=t("dropout_expectation.weight"),

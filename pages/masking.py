@@ -21,6 +21,7 @@ from ui.i18n import t
 from ui.show import show_figure, show_numbers
 from ui.state import current_table, current_trace
 from viz.heatmap import matrix_heatmap
+from viz.vocabulary import format_short
 
 require_frame()
 
@@ -82,7 +83,7 @@ with scores_column:
         attn_scores.numpy(), kind="diverging", value_name=t("masking.value.score"), key="scores"
     )
 with scores_text:
-    st.markdown(t("masking.scores.text", d_k=trace.d_k, scale=f"{trace.scale:.4g}"))
+    st.markdown(t("masking.scores.text", d_k=trace.d_k, scale=format_short(trace.scale)))
     st.latex(r"\omega_{ij} = q_i \cdot k_j \;\longrightarrow\; \frac{\omega_{ij}}{\sqrt{d_k}}")
     show_numbers(attn_scores.numpy(), tokens, tokens, label=t("masking.numbers.scores"))
 
@@ -113,7 +114,7 @@ with left:
     sums_figure, sums_text = st.columns([2, 3])
     with sums_text:
         st.markdown(t("masking.method1.step3"))
-        st.latex(r"r_i = \sum_{j \le i} \tilde A_{ij} \;<\; 1")
+        st.latex(r"r_i = \sum_{j \le i} \tilde A_{ij} \;\le\; 1")
     with sums_figure:
         heatmap(
             method1["row_sums"].numpy(),  # (T, 1)

@@ -30,6 +30,7 @@ from viz.one_query import (
     vectors_latex,
     weights_bar_figure,
 )
+from viz.vocabulary import format_short
 
 require_frame()
 
@@ -46,7 +47,7 @@ def superscript(position: int) -> str:
 
 
 def text_number(value: float) -> str:
-    """A number for a table cell: 4 decimals, with a real minus sign."""
+    """A number for a table cell (``DECIMALS`` decimals), with a real minus sign."""
     return number(value).replace("-", "−")
 
 
@@ -212,7 +213,7 @@ def show_softmax_and_dropout() -> None:
     st.caption(
         t(
             "one_query.dropout_on",
-            p=f"{cfg.dropout:.2f}",
+            p=format_short(cfg.dropout),
             visible=len(visible),
             kept=kept,
             dropped=len(visible) - kept,

@@ -23,6 +23,7 @@ from ui.show import show_figure, show_numbers
 from ui.state import current_table, current_trace
 from viz.experiments import weight_row_bars
 from viz.labels import unique_labels
+from viz.vocabulary import format_number, format_short
 
 require_frame()
 
@@ -56,7 +57,7 @@ def option_label(question: QuizQuestion, option: str, labels: list[str]) -> str:
             "quiz.option.token", token=escape_markdown(labels[position]), position=position + 1
         )
     if option == "raw_score":
-        return t("quiz.option.raw_score", value=f"{question.value:.4f}".replace("-", "−"))
+        return t("quiz.option.raw_score", value=format_number(question.value, minus="−"))
     return t(f"quiz.option.{option}")
 
 
@@ -65,7 +66,7 @@ def question_text(question: QuizQuestion, labels: list[str], trace: AttentionTra
     values = {
         "query": escape_markdown(labels[question.query]),
         "query_pos": question.query + 1,
-        "p": f"{trace.config.dropout:g}",
+        "p": format_short(trace.config.dropout),
     }
     if question.key is not None:
         values.update(key_token=escape_markdown(labels[question.key]), key_pos=question.key + 1)
@@ -76,8 +77,8 @@ def explanation(question: QuizQuestion, labels: list[str], trace: AttentionTrace
     return t(
         f"quiz.explain.{question.kind}",
         query=escape_markdown(labels[question.query]),
-        value=f"{question.value:.4f}".replace("-", "−"),
-        scale=f"{trace.dropout_scale:.4g}",
+        value=format_number(question.value, minus="−"),
+        scale=format_short(trace.dropout_scale),
     )
 
 

@@ -28,6 +28,13 @@ from ui.show import show_figure, show_numbers
 from ui.state import current_table, current_trace
 from viz import steps
 from viz.labels import unique_labels
+from viz.vocabulary import (
+    DECIMALS,
+    context_labels,
+    format_number,
+    format_short,
+    input_labels,
+)
 
 require_frame()
 
@@ -43,19 +50,8 @@ PIPELINE_LATEX = (
 )
 
 
-def _number(value: float) -> str:
-    """A setting written briefly: ``0.5``, ``2.0``, ``1.4286`` (at most 4 decimals)."""
-    text = f"{value:.4f}".rstrip("0")
-    return text + "0" if text.endswith(".") else text
-
-
-def _ascii(value: float) -> str:
-    """4 decimals with an ASCII minus (the context table is read and matched as plain text)."""
-    return f"{value:.4f}"
-
-
 def _sums_text(sums: np.ndarray) -> str:
-    return ", ".join(f"{s:.4f}" for s in sums)
+    return ", ".join(format_number(float(s)) for s in sums)
 
 
 class StepPage:
@@ -86,7 +82,7 @@ class StepPage:
         *,
         hidden: np.ndarray | None = None,
         name: str | None = None,
-        decimals: int = 4,
+        decimals: int = DECIMALS,
     ) -> None:
         """The heatmap's numbers as a table (``show_numbers`` windows a large matrix itself)."""
         label = t("step.numbers_of", name=name) if name else None
@@ -134,7 +130,7 @@ class StepPage:
                 ),
                 key="step_fig_inputs",
             )
-            self.numbers(inputs, self.tokens, steps.feature_labels("x", trace.d_in), name="X")
+            self.numbers(inputs, self.tokens, input_labels(trace.d_in), name="X")
 
         self.text_and_figure(text, figure)
 
@@ -179,7 +175,7 @@ class StepPage:
                 weight = steps.as_array(getattr(trace, name))  # (d_in, d_out)
                 self.numbers(
                     weight,
-                    steps.feature_labels("x", trace.d_in),
+                    input_labels(trace.d_in),
                     steps.feature_labels(prefix, self.d_out),
                     name=name,
                 )
@@ -317,7 +313,7 @@ class StepPage:
 
     def step_7(self) -> None:
         trace = self.trace
-        sqrt_dk = f"{trace.scale:.4f}"
+        sqrt_dk = format_number(trace.scale)
         self._scores_step(
             7,
             "scaled_scores",
@@ -338,7 +334,11 @@ class StepPage:
             st.caption(t(key, sums=_sums_text(sums)))
         else:
             st.caption(
-                t(f"{key}_range", low=f"{float(sums.min()):.4f}", high=f"{float(sums.max()):.4f}")
+                t(
+                    f"{key}_range",
+                    low=format_number(float(sums.min())),
+                    high=format_number(float(sums.max())),
+                )
             )
 
     def step_8(self) -> None:
@@ -388,8 +388,8 @@ class StepPage:
         st.markdown(
             t(
                 "step.9.active",
-                p=_number(cfg.dropout),
-                scale=_number(trace.dropout_scale),
+                p=format_short(cfg.dropout),
+                scale=format_short(trace.dropout_scale),
                 visible=int(visible.sum()),
                 kept=kept,
                 dropped=int(visible.sum()) - kept,
@@ -456,7 +456,7 @@ class StepPage:
             self.numbers(
                 steps.batch_row(trace.context),
                 self.tokens,
-                steps.feature_labels("z", self.d_out),
+                context_labels(self.d_out),
                 name="context_vec",
             )
 
@@ -467,14 +467,14 @@ class StepPage:
 
 
 def context_table(trace: AttentionTrace, tokens: list[str]) -> pd.DataFrame:
-    """The context vectors as text, 4 decimals with an ASCII minus, one row per token.
+    """The context vectors as text (``DECIMALS`` decimals, ASCII minus), one row per token.
 
     ``st.table`` renders Markdown in every cell, index included, so the token labels are escaped.
     """
     context = steps.batch_row(trace.context)[:MAX_CONTEXT_ROWS]  # (≤ 64, d_out)
-    rows = [[_ascii(float(v)) for v in row] for row in context]
+    rows = [[format_number(float(v)) for v in row] for row in context]
     labels = [escape_markdown(label) for label in unique_labels(tokens)[:MAX_CONTEXT_ROWS]]
-    return pd.DataFrame(rows, index=labels, columns=steps.feature_labels("z", context.shape[1]))
+    return pd.DataFrame(rows, index=labels, columns=context_labels(context.shape[1]))
 
 
 def settings_line(trace: AttentionTrace) -> str:
@@ -482,7 +482,7 @@ def settings_line(trace: AttentionTrace) -> str:
     return t(
         "step.settings",
         seed=cfg.seed,
-        p=_number(cfg.dropout),
+        p=format_short(cfg.dropout),
         mode=t("step.mode.train" if cfg.training else "step.mode.eval"),
         dropout_state=t(
             "step.dropout_state.on" if trace.dropout_active else "step.dropout_state.off"

@@ -19,6 +19,7 @@ from ui.i18n import t
 from ui.show import show_figure
 from ui.state import current_trace
 from viz.experiments import saturation_figure, weight_row_bars
+from viz.vocabulary import format_number
 
 require_frame()
 
@@ -32,8 +33,8 @@ def _saturation(seed: int, scaled: bool) -> dict[str, Any]:
     return softmax_saturation(D_K_CHOICES, NUM_KEYS, seed, scaled, num_queries=NUM_QUERIES)
 
 
-def _fmt(value: float, decimals: int = 4) -> str:
-    return f"{value:.{decimals}f}".replace("-", "−")
+def _fmt(value: float) -> str:
+    return format_number(value, minus="−")
 
 
 def show_example_row(seed: int, scaled: bool, d_k: int, palette: str) -> None:
@@ -52,17 +53,16 @@ def show_example_row(seed: int, scaled: bool, d_k: int, palette: str) -> None:
             title=t(title, d_k=d_k),
             y_range=(0.0, 1.15),
             palette=palette,
-            decimals=3,
         )
         show_figure(figure, key="why_sqrt_dk_row")
     with right:
-        st.metric(t("why_sqrt_dk.score_std"), _fmt(row["score_std"], 3))
+        st.metric(t("why_sqrt_dk.score_std"), _fmt(row["score_std"]))
         st.metric(
             t("why_sqrt_dk.entropy"),
-            _fmt(row["entropy"], 3),
-            help=t("why_sqrt_dk.entropy_help", keys=NUM_KEYS, uniform=_fmt(uniform, 3)),
+            _fmt(row["entropy"]),
+            help=t("why_sqrt_dk.entropy_help", keys=NUM_KEYS, uniform=_fmt(uniform)),
         )
-        st.metric(t("why_sqrt_dk.max_weight"), _fmt(row["max_weight"], 3))
+        st.metric(t("why_sqrt_dk.max_weight"), _fmt(row["max_weight"]))
 
 
 def show_curves(seed: int, d_k: int, palette: str) -> None:
@@ -97,9 +97,9 @@ def show_trace_numbers() -> None:
     scaled = score_variance(trace.scaled_scores[0], trace.mask)  # ÷ √d_k
     columns = st.columns(3)
     columns[0].metric(t("why_sqrt_dk.trace_d_k"), str(trace.d_k))
-    columns[1].metric(t("why_sqrt_dk.raw_variance"), f"{raw:.6f}")
-    columns[2].metric(t("why_sqrt_dk.scaled_variance"), f"{scaled:.6f}")
-    st.caption(t("why_sqrt_dk.trace_caption", scale=f"{trace.scale:.4f}", d_k=trace.d_k))
+    columns[1].metric(t("why_sqrt_dk.raw_variance"), format_number(raw))
+    columns[2].metric(t("why_sqrt_dk.scaled_variance"), format_number(scaled))
+    st.caption(t("why_sqrt_dk.trace_caption", scale=format_number(trace.scale), d_k=trace.d_k))
 
 
 def main() -> None:
@@ -129,7 +129,7 @@ def main() -> None:
             queries=NUM_QUERIES,
             keys=NUM_KEYS,
             seed=seed,
-            uniform=_fmt(math.log(NUM_KEYS), 3),
+            uniform=_fmt(math.log(NUM_KEYS)),
         )
     )
     show_example_row(seed, scaled, d_k, palette)

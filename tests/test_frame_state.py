@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from attention.examples import BOOK_TOKENS
 from tests.apptest_support import run_page
@@ -120,3 +121,39 @@ def test_a_table_problem_can_pass_through_a_context_manager() -> None:
         with block():
             raise problem("table.empty")
     assert caught.value.key == "table.empty"
+
+
+def _infos(at: AppTest) -> list[str]:
+    return [info.value.replace("\\", "") for info in at.info]  # Markdown escapes removed
+
+
+def test_a_url_dropout_between_slider_steps_is_rounded_and_says_so() -> None:
+    at = run_page("step", {"dropout": "0.123456", "seed": "7"})
+    assert not at.exception and not at.warning
+    assert at.session_state["dropout"] == 0.12
+    assert at.slider(key="dropout").value == 0.12
+    assert at.query_params["dropout"] == "0.12"  # the link now says what is used
+    notes = [text for text in _infos(at) if "dropout=0.123456" in text]
+    assert notes == [
+        "Link: “dropout=0.123456” was rounded to 0.12 (the control moves in steps of 0.01)."
+    ]
+
+
+def test_a_url_value_the_app_keeps_has_no_rounding_note() -> None:
+    at = run_page("step", {"dropout": "0.25", "seed": "+7"})  # +7 is the same number 7
+    assert not at.exception
+    assert not [text for text in _infos(at) if "rounded" in text]
+    assert (at.session_state["dropout"], at.session_state["seed"]) == (0.25, 7)
+
+
+def test_compare_b_values_in_the_url_follow_the_same_rules() -> None:
+    at = run_page("step", {"b_dropout": "0.3333", "b_d_out": "99", "b_seed": "8"})
+    assert not at.exception
+    warnings = [w.value.replace("\\", "") for w in at.warning]
+    assert len(warnings) == 1 and "b_d_out=99" in warnings[0]  # bad: B keeps A's d_out
+    assert [text for text in _infos(at) if "rounded" in text] == [
+        "Link: “b_dropout=0.3333” was rounded to 0.33 (the control moves in steps of 0.01)."
+    ]
+    store = at.session_state["compare_b_store"]
+    assert store == {"seed": 8, "dropout": 0.33, "train": True, "qkv_bias": False, "d_out": 2}
+    assert dict(at.query_params) == {"b_seed": "8", "b_dropout": "0.33"}  # only where B ≠ A

@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
 from tests.apptest_support import HARNESS, figure_array, page_text, plotly_figures, run_page
+from viz.vocabulary import context_labels
 
 
 def _weights(**changes: object) -> np.ndarray:
@@ -120,3 +121,28 @@ def test_compare_page_in_chinese() -> None:
     text = page_text(at)
     assert "A/B 对比" in text and "哪些设置不同" in text and "上下文向量" in text
     assert any(m.label == "权重的最大 |B − A|" for m in at.metric)
+
+
+def test_b_settings_round_trip_through_the_share_link() -> None:
+    query = {"seed": "7", "b_seed": "8", "b_dropout": "0.5", "b_qkv_bias": "true"}
+    at = run_page("compare", query)
+    assert not at.exception and not at.warning
+    assert at.number_input(key="compare_b_seed").value == 8
+    assert at.slider(key="compare_b_dropout").value == 0.5
+    assert at.checkbox(key="compare_b_qkv_bias").value is True
+    assert np.allclose(_z(at, "compare_weights_b"), _weights(seed=8, dropout=0.5, qkv_bias=True))
+    assert np.allclose(_z(at, "compare_weights_a"), _weights(seed=7))
+    assert dict(at.query_params) == query  # the link written back is the link read
+    # B's controls write the link: a new B seed, then B = A again (no b_ parameter left)
+    at.number_input(key="compare_b_seed").set_value(9).run()
+    assert at.query_params["b_seed"] == "9"
+    at.button(key="compare_preset_copy").click().run()
+    assert dict(at.query_params) == {"seed": "7"}
+
+
+def test_context_columns_are_named_as_on_the_step_page() -> None:
+    at = run_page("compare")
+    (box,) = [e for e in at.expander if e.label == "Numbers: context vectors (A, B)"]
+    assert list(box.table[0].value.columns) == ["A z1", "A z2", "B z1", "B z2"]
+    step = run_page("step")
+    assert list(step.table[0].value.columns) == context_labels(2) == ["z1", "z2"]

@@ -9,6 +9,7 @@ from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
 from attention.experiments import dropout_average, dropout_average_error
 from tests.apptest_support import figure_array, page_text, plotly_figures, run_page
+from viz.vocabulary import format_number
 
 
 def _metrics(at: AppTest) -> list[str]:
@@ -30,7 +31,7 @@ def test_without_dropout_the_page_offers_its_own_p() -> None:
     figure = plotly_figures(at)["dropout_expectation_curve"]
     assert figure["layout"]["xaxis"]["type"] == "log"
     assert np.allclose(figure_array(figure["data"][0]["y"]), curve["rms_error"].numpy())
-    assert _metrics(at)[0] == f"{curve['slope']:.3f}".replace("-", "−")
+    assert _metrics(at)[0] == format_number(float(curve["slope"]), minus="−")  # 4 decimals
     true_z = figure_array(plotly_figures(at)["dropout_expectation_true"]["data"][0]["z"])
     assert np.allclose(true_z, weights.double().numpy())
     average_z = figure_array(plotly_figures(at)["dropout_expectation_average"]["data"][0]["z"])

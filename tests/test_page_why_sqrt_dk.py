@@ -9,6 +9,7 @@ from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
 from attention.experiments import saturation_example_row, score_variance, softmax_saturation
 from tests.apptest_support import figure_array, page_text, plotly_figures, run_page
+from viz.vocabulary import format_number
 
 
 def _row_heights(at: AppTest) -> np.ndarray:
@@ -49,8 +50,8 @@ def test_trace_variances_are_the_traces_own() -> None:
     raw = score_variance(trace.attn_scores[0], trace.mask)
     scaled = score_variance(trace.scaled_scores[0], trace.mask)
     assert _metric(at, "d_k of the trace") == "4"
-    assert _metric(at, "variance of raw scores") == f"{raw:.6f}"
-    assert _metric(at, "variance of scaled scores") == f"{scaled:.6f}"
+    assert _metric(at, "variance of raw scores") == format_number(raw)
+    assert _metric(at, "variance of scaled scores") == format_number(scaled)
 
 
 def test_why_sqrt_dk_page_in_chinese() -> None:

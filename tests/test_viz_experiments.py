@@ -14,6 +14,7 @@ from viz.experiments import (
     series_colors,
     weight_row_bars,
 )
+from viz.vocabulary import HOVER_DECIMALS
 
 EVIL = "<b>bold</b>"
 
@@ -41,7 +42,7 @@ def test_error_figure_is_log_log_with_three_lines_and_a_dashed_reference() -> No
     assert figure.data[2].line.dash == "dash"
     assert np.allclose(figure.data[0].y, 1 / np.sqrt(np.arange(1, 101)))
     assert "N = %{x:d}" in figure.data[0].hovertemplate
-    assert "error: %{y:.5f}" in figure.data[0].hovertemplate
+    assert f"error: %{{y:.{HOVER_DECIMALS}f}}" in figure.data[0].hovertemplate
 
 
 def test_error_figure_marks_the_chosen_n_and_leaves_zero_errors_out() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import numpy as np
@@ -11,12 +12,16 @@ import pytest
 from attention import AttentionConfig, trace_attention
 from attention.by_hand import dot_product_terms, softmax_by_hand, weighted_value_terms
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
+from viz.label_layout import PlacedLabel, label_extent, label_size_px, labels_overlap
 from viz.one_query import (
     MAX_ARROWS,
     context_latex,
     dot_product_latex,
+    drawn_lines,
     dropout_latex,
+    least_scale,
     number,
+    plot_height_px,
     scale_latex,
     score_row_latex,
     softmax_latex,
@@ -175,9 +180,11 @@ def test_value_vectors_figure_draws_arrows_weighted_and_the_context(trace) -> No
         assert list(arrow.x) == [0.0, pytest.approx(float(values[index, 0]))]
         if hidden[index]:
             assert arrow.line.dash == "dot" and arrow.showlegend is False
-            assert arrow.text[1] == ""
         else:
             assert arrow.line.dash == "solid"
+    labelled = [note.text for note in figure.layout.annotations]  # masked keys: hover only
+    heaviest_first = np.argsort(-weights[:3].numpy(), kind="stable")
+    assert labelled == [f"v<sub>{k + 1}</sub> · {BOOK_TOKENS[k]}" for k in heaviest_first]
     path = figure.data[len(BOOK_TOKENS)]
     assert path.x[-1] == pytest.approx(float(trace.context[0, i, 0]), abs=1e-6)
     assert path.y[-1] == pytest.approx(float(trace.context[0, i, 1]), abs=1e-6)
@@ -195,7 +202,7 @@ def test_value_vectors_figure_escapes_tokens() -> None:
     first = figure.data[0]
     assert "&lt;b&gt;x&lt;/b&gt;" in first.name and "<b>x" not in first.name
     assert "&lt;b&gt;x" in first.hovertemplate
-    assert "&lt;b&gt;x" in first.text[1]
+    assert figure.layout.annotations[0].text == "v<sub>1</sub> · &lt;b&gt;x&lt;/b&gt;"
 
 
 def test_value_vectors_figure_needs_two_dimensions() -> None:
@@ -257,3 +264,93 @@ def test_many_keys_drop_the_bar_numbers_and_shorten_masked() -> None:
     bars, masked = figure.data
     assert set(bars.text) == {""}
     assert set(masked.text) == {"−∞"}
+
+
+# --- the value vectors' labels: laid out so that none covers another, a point or a line -------
+
+
+def _layout_of(figure: go.Figure) -> list[PlacedLabel]:
+    """The figure's labels as boxes again: centre (tail of the annotation), size of the text."""
+    labels = []
+    for index, note in enumerate(figure.layout.annotations):
+        text = html.unescape(re.sub(r"<[^>]+>", "", note.text))  # "v1 · Your", as measured
+        width, height = label_size_px(text)
+        labels.append(
+            PlacedLabel(index, text, (note.x, note.y), (note.ax, note.ay), width / 2, height / 2)
+        )
+    return labels
+
+
+def _figure(trace_, query: int, tokens=BOOK_TOKENS) -> go.Figure:  # noqa: ANN001
+    weights = trace_.dropped_weights[0, query]
+    values = trace_.values[0]
+    return value_vectors_figure(
+        values.numpy(),
+        weights.tolist(),
+        trace_.mask[query].tolist(),
+        trace_.context[0, query].tolist(),
+        tokens,
+        query + 1,
+        terms=weighted_value_terms(weights, values).numpy(),
+        texts={"title": "Value vectors and the context vector of query 6"},
+    )
+
+
+def _assert_nothing_overlaps(figure: go.Figure, values: np.ndarray, context) -> None:  # noqa: ANN001
+    labels = _layout_of(figure)
+    scale = figure.layout.meta["label_scale"]
+    x_range, y_range = figure.layout.xaxis.range, figure.layout.yaxis.range
+    # the plot is drawn at this scale or larger (a wider or taller plot only enlarges it)
+    height = plot_height_px(figure.layout.height, len(figure.data), True)
+    assert scale <= least_scale(x_range, y_range, height) + 1e-9
+    points = np.vstack([values, [context], [[0.0, 0.0]]])
+    path = np.asarray(figure.data[len(values)].x), np.asarray(figure.data[len(values)].y)
+    lines = drawn_lines(values, np.asarray(context), np.column_stack(path))
+    for factor in (1.0, 1.7, 4.0):  # boxes shrink around their centres: apart stays apart
+        assert labels_overlap(labels, scale * factor, points, lines) == [], factor
+    corners = label_extent(labels, scale)  # every box inside the axes
+    assert corners[:, 0].min() >= x_range[0] and corners[:, 0].max() <= x_range[1]
+    assert corners[:, 1].min() >= y_range[0] and corners[:, 1].max() <= y_range[1]
+
+
+@pytest.mark.parametrize(
+    ("seed", "dropout", "query"),
+    [(123, 0.0, 5), (123, 0.0, 3), (123, 0.5, 5), (7, 0.0, 5), (42, 0.2, 4)],
+)
+def test_value_vector_labels_never_overlap(seed: int, dropout: float, query: int) -> None:
+    trace_ = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=seed, dropout=dropout))
+    figure = _figure(trace_, query)
+    assert len(figure.layout.annotations) == query + 1  # every visible key is labelled
+    _assert_nothing_overlaps(figure, trace_.values[0].double().numpy(), trace_.context[0, query])
+
+
+def test_the_books_v4_v5_v6_are_apart() -> None:
+    """The reported pile-up: query 6 of the book's example, v4, v5, v6 nearly at one point."""
+    trace_ = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=123))
+    labels = {label.text: label for label in _layout_of(_figure(trace_, 5))}
+    scale = _figure(trace_, 5).layout.meta["label_scale"]
+    names = ("v4 · with", "v5 · one", "v6 · step")
+    for first, second in ((0, 1), (0, 2), (1, 2)):
+        a, b = labels[names[first]], labels[names[second]]
+        apart_x = abs(a.center[0] - b.center[0]) * scale >= a.half_width + b.half_width
+        apart_y = abs(a.center[1] - b.center[1]) * scale >= a.half_height + b.half_height
+        assert apart_x or apart_y, (names[first], names[second])
+
+
+def test_identical_vectors_and_long_chinese_labels_still_do_not_overlap() -> None:
+    count = 8
+    values = np.tile([[-0.5, -0.2]], (count, 1)) + np.linspace(0, 0.01, count)[:, None]
+    tokens = [f"很长的词元名字{k}" for k in range(count)]
+    weights = [1 / count] * count
+    context = values.mean(axis=0)
+    figure = value_vectors_figure(
+        values, weights, [False] * count, context.tolist(), tokens, count,
+        terms=values * np.asarray(weights)[:, None], texts={"title": "t"},
+    )  # fmt: skip
+    assert len(figure.layout.annotations) >= 6  # a label without a free place is left out
+    _assert_nothing_overlaps(figure, values, context)
+
+
+def test_the_label_layout_is_the_same_every_time(trace) -> None:
+    first, second = _figure(trace, 5), _figure(trace, 5)
+    assert first.layout.annotations == second.layout.annotations

@@ -64,12 +64,16 @@ PAGE_SPECS = (
 )
 
 
+TABLE_PAGE = "embeddings"  # where the embedding table is edited (the notice links to it)
+
+
 def run_app(default_page: str = "step") -> None:
     """Set up the page and shared state, draw the sidebar, then run the chosen page."""
     st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
     state.init_session()
     memory.track_session()  # its end frees memory (ui/memory.py)
     sections: dict[str, list[st.Page]] = {}
+    pages: dict[str, st.Page] = {}
     for spec in PAGE_SPECS:
         page = st.Page(
             REPO_ROOT / spec.file,
@@ -78,10 +82,13 @@ def run_app(default_page: str = "step") -> None:
             default=spec.name == default_page,
         )
         sections.setdefault(t(spec.section), []).append(page)
+        pages[spec.name] = page
     current = st.navigation(sections)
     state.render_sidebar(current.url_path)
     state.sync_url()
     state.show_url_warnings()
+    if state.show_stale_table_notice() and current.url_path != TABLE_PAGE:
+        st.page_link(pages[TABLE_PAGE], label=t("table.stale_link"), icon=":material/edit:")
     _FRAME.active = True
     try:
         current.run()

@@ -80,22 +80,22 @@ def target_for_width(numbers: tuple[float, ...], width: int) -> tuple[float, ...
     return numbers
 
 
-def parse_target(raw: str) -> str:
+def parse_target(raw: str, name: str = "target") -> str:
     """The URL's ``target``: text of at most 8 numbers (checked against d_out on the page)."""
     try:
         target_numbers(raw)
     except TableProblem as error:
-        raise problem("url.bad_param", name="target", detail=error) from None
+        raise problem("url.bad_param", name=name, detail=error) from None
     return raw.strip()
 
 
-def parse_learning_rate(raw: str) -> float:
-    """The URL's ``lr``: a number in ``[0.001, 10]``, kept to 3 decimals like the input."""
+def parse_learning_rate(raw: str, name: str = "lr") -> float:
+    """The URL's ``lr``: a number in ``[0.001, 10]`` (its Setting rounds it to the input's step
+    and says so)."""
     try:
         value = float(raw.strip())
     except ValueError:
-        raise problem("url.not_number", name="lr", value=_shorten(raw)) from None
-    value = round(value, LEARNING_RATE_DECIMALS) if math.isfinite(value) else value
+        raise problem("url.not_number", name=name, value=_shorten(raw)) from None
     if not math.isfinite(value) or not LEARNING_RATE_LOW <= value <= LEARNING_RATE_HIGH:
         raise problem(
             "url.out_of_range",

@@ -31,6 +31,8 @@ from viz.image_heatmap import (
     window,
 )
 from viz.labels import unique_labels
+from viz.toolbar import leave_room_for_toolbar
+from viz.vocabulary import COMPACT_DECIMALS, DECIMALS
 
 from .i18n import t
 from .markdown_text import escape_markdown
@@ -39,11 +41,11 @@ PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "se
 MAX_WINDOW = 24  # a zoom window shows at most this many rows and columns (annotated heatmap)
 DEFAULT_WINDOW = 8  # fits a half-width column with 4 decimals in every cell
 MAX_TABLE_ROWS = 64  # a longer table is shown as a window (a 256-row table costs the browser)
-COMPACT_WINDOW = 10  # above this many columns, cells show 2 decimals (the hover keeps 6)
+COMPACT_WINDOW = 10  # above this many columns, cells show COMPACT_DECIMALS (the hover keeps 6)
 
 
 def show_figure(figure: go.Figure, key: str) -> None:
-    """Draw a Plotly figure at full width.
+    """Draw a Plotly figure at full width, its top band left free for Plotly's toolbar.
 
     An image heatmap of a large matrix (built by ``viz.heatmap.matrix_heatmap``) also gets a note
     saying what a pixel is and an "Exact values" zoom window under it.
@@ -51,6 +53,7 @@ def show_figure(figure: go.Figure, key: str) -> None:
     matrix = large_matrix_of(figure)
     if matrix is not None:
         _localize_hover(figure, matrix)
+    leave_room_for_toolbar(figure)  # Plotly's toolbar must not cover a title or an axis title
     st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch")
     if matrix is not None:
         zoom_title = t("scale.zoom.title")  # no sizes: the window stays open for a new sentence
@@ -64,7 +67,7 @@ def numbers_frame(
     col_labels: Sequence[str],
     *,
     hidden: np.ndarray | None = None,
-    decimals: int = 4,
+    decimals: int = DECIMALS,
 ) -> pd.DataFrame:
     """The matrix as a table of text (−∞ where hidden), labelled by (unique) token names."""
     texts = cell_texts(np.asarray(values, dtype=np.float64), hidden, decimals)
@@ -81,7 +84,7 @@ def show_numbers(
     col_labels: Sequence[str],
     *,
     hidden: np.ndarray | None = None,
-    decimals: int = 4,
+    decimals: int = DECIMALS,
     expanded: bool = False,
     label: str | None = None,
     key: str | None = None,
@@ -131,7 +134,7 @@ def zoom_window(matrix: LargeMatrix, *, key: str, label: str) -> None:
             kind=matrix.kind,
             hidden=cut.hidden,
             palette=matrix.palette,
-            decimals=matrix.decimals if cut.values.shape[1] <= COMPACT_WINDOW else 2,
+            decimals=matrix.decimals if cut.values.shape[1] <= COMPACT_WINDOW else COMPACT_DECIMALS,
             row_title=matrix.row_title,
             col_title=matrix.col_title,
             value_name=matrix.value_name,
@@ -141,6 +144,7 @@ def zoom_window(matrix: LargeMatrix, *, key: str, label: str) -> None:
         )
         if matrix.scale is not None:  # e.g. a yes/no grid's two colours
             figure.update_traces(colorscale=matrix.scale, selector=0)
+        leave_room_for_toolbar(figure)
         st.plotly_chart(figure, key=f"{key}__figure", config=PLOTLY_CONFIG, width="stretch")
 
 

@@ -28,6 +28,7 @@ import torch
 from attention import AttentionConfig, AttentionInputError, AttentionTrace, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS, embed_words, split_words
 from attention.validate import MAX_TOKENS
+from viz.vocabulary import DECIMALS, HOVER_DECIMALS
 
 from . import gradient_state as backward
 from .i18n import LANGUAGES, current_language, t
@@ -49,10 +50,17 @@ PALETTES = ("default", "colorblind")
 
 
 # --- settings: parse a URL value or raise TableProblem(message key) -------------------------
+#
+# A parser gets the raw URL text and the URL name it came from (``dropout`` or Compare's
+# ``b_dropout``), so that a message names the parameter the user wrote.
+
+DROPOUT_MAX = 0.95
+DROPOUT_STEP = 0.01  # the dropout sliders' step: a URL value between steps is rounded to one
+D_OUT_MAX = 8
 
 
-def _parse_int(name: str, low: int, high: int) -> Callable[[str], int]:
-    def parse(raw: str) -> int:
+def _parse_int(low: int, high: int) -> Callable[[str, str], int]:
+    def parse(raw: str, name: str) -> int:
         text = raw.strip()
         if not re.fullmatch(r"[+-]?\d{1,40}", text):
             raise problem("url.not_integer", name=name, value=_shorten(raw))
@@ -64,30 +72,27 @@ def _parse_int(name: str, low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
-def _parse_dropout(raw: str) -> float:
+def _parse_dropout(raw: str, name: str) -> float:
     try:
         value = float(raw.strip())
     except ValueError:
-        raise problem("url.not_number", name="dropout", value=_shorten(raw)) from None
-    if not math.isfinite(value) or not 0.0 <= value <= 0.95:
-        raise problem("url.out_of_range", name="dropout", value=_shorten(raw), low=0, high=0.95)
-    return round(value, 2)
+        raise problem("url.not_number", name=name, value=_shorten(raw)) from None
+    if not math.isfinite(value) or not 0.0 <= value <= DROPOUT_MAX:
+        raise problem("url.out_of_range", name=name, value=_shorten(raw), low=0, high=DROPOUT_MAX)
+    return value
 
 
-def _parse_bool(name: str) -> Callable[[str], bool]:
-    def parse(raw: str) -> bool:
-        text = raw.strip().lower()
-        if text in ("1", "true", "yes", "on"):
-            return True
-        if text in ("0", "false", "no", "off"):
-            return False
-        raise problem("url.not_bool", name=name, value=_shorten(raw))
-
-    return parse
+def _parse_bool(raw: str, name: str) -> bool:
+    text = raw.strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise problem("url.not_bool", name=name, value=_shorten(raw))
 
 
-def _parse_choice(name: str, choices: tuple[str, ...]) -> Callable[[str], str]:
-    def parse(raw: str) -> str:
+def _parse_choice(choices: tuple[str, ...]) -> Callable[[str, str], str]:
+    def parse(raw: str, name: str) -> str:
         if raw.strip() not in choices:
             raise problem(
                 "url.not_choice", name=name, value=_shorten(raw), choices=", ".join(choices)
@@ -99,30 +104,70 @@ def _parse_choice(name: str, choices: tuple[str, ...]) -> Callable[[str], str]:
 
 @dataclass(frozen=True)
 class Setting:
+    """One URL-bound setting: its default, its parser and, for a slider, its step.
+
+    ``step``: the control only takes multiples of it, so a URL value between two steps is
+    rounded to the nearest one, and :meth:`read` says so (a link never changes silently).
+    """
+
     default: Any
-    parse: Callable[[str], Any]
+    parse: Callable[[str, str], Any]
+    step: float | None = None
 
     def to_url(self, value: Any) -> str:
         if isinstance(value, bool):
             return "true" if value else "false"
         return str(value)
 
+    def read(self, raw: str, name: str) -> tuple[Any, TableProblem | None]:
+        """The value of URL text ``raw`` and, if it had to be rounded, a note saying so.
+
+        Raises:
+            TableProblem: the text is not a valid value (the caller keeps the default).
+        """
+        value = self.parse(raw, name)
+        if self.step is None:
+            return value, None
+        decimals = max(0, -math.floor(math.log10(self.step)))
+        used = round(round(value / self.step) * self.step, decimals)
+        if used == value:
+            return used, None
+        note = problem(
+            "url.rounded",
+            name=name,
+            value=_shorten(raw),
+            used=self.to_url(used),
+            step=self.to_url(self.step),
+        )
+        return used, note
+
 
 SETTINGS: dict[str, Setting] = {
-    "seed": Setting(123, _parse_int("seed", 0, MAX_APP_SEED)),
-    "dropout": Setting(0.0, _parse_dropout),
-    "train": Setting(True, _parse_bool("train")),
-    "d_out": Setting(2, _parse_int("d_out", 1, 8)),
-    "qkv_bias": Setting(False, _parse_bool("qkv_bias")),
-    "heads": Setting(1, _parse_int("heads", 1, 8)),
-    "lang": Setting("en", _parse_choice("lang", tuple(LANGUAGES))),
-    "palette": Setting("default", _parse_choice("palette", PALETTES)),
+    "seed": Setting(123, _parse_int(0, MAX_APP_SEED)),
+    "dropout": Setting(0.0, _parse_dropout, step=DROPOUT_STEP),
+    "train": Setting(True, _parse_bool),
+    "d_out": Setting(2, _parse_int(1, D_OUT_MAX)),
+    "qkv_bias": Setting(False, _parse_bool),
+    "heads": Setting(1, _parse_int(1, 8)),
+    "lang": Setting("en", _parse_choice(tuple(LANGUAGES))),
+    "palette": Setting("default", _parse_choice(PALETTES)),
     # the backward page's own settings (ui/gradient_state.py)
-    "loss": Setting("sum", _parse_choice("loss", backward.LOSS_NAMES)),
+    "loss": Setting("sum", _parse_choice(backward.LOSS_NAMES)),
     "target": Setting("", backward.parse_target),
-    "lr": Setting(backward.LEARNING_RATE_DEFAULT, backward.parse_learning_rate),
-    "grad_steps": Setting(1, _parse_int("grad_steps", 1, backward.MAX_DESCENT_STEPS)),
+    "lr": Setting(
+        backward.LEARNING_RATE_DEFAULT,
+        backward.parse_learning_rate,
+        step=10**-backward.LEARNING_RATE_DECIMALS,
+    ),
+    "grad_steps": Setting(1, _parse_int(1, backward.MAX_DESCENT_STEPS)),
 }
+
+# Compare A/B: B's settings are a copy of A's (the sidebar's) with some changed. They live in
+# ``st.session_state[COMPARE_B_STORE]`` (a dict by field name) and in the URL as ``b_<field>``,
+# written only where B differs from A: a link with ``seed=7&b_seed=8`` means "B = A, but seed 8".
+COMPARE_B_FIELDS = ("seed", "dropout", "train", "qkv_bias", "d_out")  # names of SETTINGS
+COMPARE_B_STORE = "compare_b_store"
+COMPARE_B_PREFIX = "b_"
 
 
 def _shorten(text: str, limit: int = 40) -> str:
@@ -214,19 +259,67 @@ def _on_text_change() -> None:
     commit_table(table)
 
 
+def _start_values(word: str, columns: list[str]) -> dict[str, str]:
+    """The value cells a row of ``word`` starts with: the word's own embedding, as text.
+
+    The same numbers the sentence box gives the word (:func:`table_for_words`), so a token
+    added in the table and the same token typed in the sentence get the same embedding.
+    """
+    value_columns = [c for c in columns if c != TOKEN_COLUMN]
+    start = table_for_words([word], d_in=len(value_columns)).to_draft()[0]
+    return {c: start[c] for c in value_columns}
+
+
+def _placeholder_word(rows: list[dict[str, object]]) -> str:
+    """A word for a new row whose token is not typed yet: ``token7`` (unused in the table)."""
+    used = {str(row.get(TOKEN_COLUMN, "")).strip() for row in rows}
+    number = len(rows) + 1
+    while t("table.new_token", n=number) in used:
+        number += 1
+    return t("table.new_token", n=number)
+
+
+def _has_start_values(row: dict[str, object], columns: list[str]) -> bool:
+    """True while a row's numbers are still its token's own embedding (none typed by hand)."""
+    token = str(row.get(TOKEN_COLUMN, "")).strip()
+    if not token:
+        return False
+    start = _start_values(token, columns)
+    return all(str(row.get(c, "")).strip() == text for c, text in start.items())
+
+
 def _draft_from_editor(editor_key: str) -> list[dict[str, object]]:
-    """Apply a data editor's edits (edited, added, deleted rows) to the current draft."""
+    """Apply a data editor's edits (edited, added, deleted rows) to the current draft.
+
+    A new row starts as a word and its embedding, never as empty cells: the token typed in it,
+    or a placeholder word (``token7``) when none is typed yet; value cells left empty get the
+    word's embedding. A row whose numbers are still its token's embedding follows its token: type
+    another word and the row gets that word's embedding, as the sentence box would give it. Once
+    a number is typed by hand, the row keeps its numbers.
+    """
     delta = st.session_state.get(editor_key) or {}
     columns = st.session_state["table_columns"]
     rows = [dict(row) for row in st.session_state["table_draft"]]
     for position, changes in (delta.get("edited_rows") or {}).items():
         index = int(position)
-        if 0 <= index < len(rows):
-            rows[index].update({k: _cell_text(v) for k, v in changes.items() if k in columns})
+        if not 0 <= index < len(rows):
+            continue
+        typed = {k: _cell_text(v) for k, v in changes.items() if k in columns}
+        renamed_only = set(typed) == {TOKEN_COLUMN} and typed[TOKEN_COLUMN].strip() != ""
+        follows_token = renamed_only and _has_start_values(rows[index], columns)
+        rows[index].update(typed)
+        if follows_token:
+            rows[index].update(_start_values(typed[TOKEN_COLUMN].strip(), columns))
     deleted = {int(i) for i in delta.get("deleted_rows") or []}
     rows = [row for i, row in enumerate(rows) if i not in deleted]
     for added in delta.get("added_rows") or []:
-        rows.append({c: _cell_text(added.get(c)) for c in columns})
+        row = {c: _cell_text(added.get(c)) for c in columns}
+        word = row[TOKEN_COLUMN].strip() or _placeholder_word(rows)
+        row[TOKEN_COLUMN] = row[TOKEN_COLUMN] or word
+        for column, text in _start_values(word, columns).items():
+            if row[column].strip() == "":
+                row[column] = text
+        rows.append(row)
     return rows
 
 
@@ -262,16 +355,30 @@ def init_session() -> None:
     if st.session_state.get("initialized"):
         return
     warnings: list[TableProblem] = []
+    notes: list[TableProblem] = []  # values the app changed (rounded): said, never silent
     params = {key: st.query_params.get(key) for key in st.query_params.keys()}  # noqa: SIM118
-    for name, setting in SETTINGS.items():
-        st.session_state[name] = setting.default
+
+    def read(setting: Setting, name: str, fallback: Any) -> Any:
         raw = params.get(name)
         if raw is None:
-            continue
+            return fallback
         try:
-            st.session_state[name] = setting.parse(raw)
+            value, note = setting.read(raw, name)
         except TableProblem as error:
             warnings.append(error)
+            return fallback
+        if note is not None:
+            notes.append(note)
+        return value
+
+    for name, setting in SETTINGS.items():
+        st.session_state[name] = read(setting, name, setting.default)
+    b_names = [COMPARE_B_PREFIX + field for field in COMPARE_B_FIELDS]
+    if any(name in params for name in b_names):  # B = A, changed by the b_ parameters
+        st.session_state[COMPARE_B_STORE] = {
+            field: read(SETTINGS[field], COMPARE_B_PREFIX + field, st.session_state[field])
+            for field in COMPARE_B_FIELDS
+        }
 
     table = book_table()
     text, emb = params.get("text"), params.get("emb")
@@ -287,12 +394,13 @@ def init_session() -> None:
             table = table_from_text_and_emb(words, emb)
         except TableProblem as error:
             warnings.append(problem("url.bad_param", name="emb", detail=error))
-    known = set(SETTINGS) | {"text", "emb"}
+    known = set(SETTINGS) | set(b_names) | {"text", "emb"}
     for name in params:
         if name not in known:
             warnings.append(problem("url.unknown", name=_shorten(name)))
     commit_table(table)
     st.session_state["url_warnings"] = warnings
+    st.session_state["url_notes"] = notes
     st.session_state["initialized"] = True
 
 
@@ -303,6 +411,10 @@ def url_state() -> dict[str, str]:
         value = st.session_state.get(name, setting.default)
         if value != setting.default:
             params[name] = setting.to_url(value)
+    b_settings = st.session_state.get(COMPARE_B_STORE) or {}
+    for field, value in b_settings.items():  # only where B differs from A
+        if value != st.session_state.get(field, SETTINGS[field].default):
+            params[COMPARE_B_PREFIX + field] = SETTINGS[field].to_url(value)
     table = current_table()
     if list(table.tokens) != list(BOOK_TOKENS):
         params["text"] = " ".join(table.tokens)
@@ -320,9 +432,30 @@ def sync_url() -> None:
 
 
 def show_url_warnings() -> None:
-    """Tell the user which URL values were not usable, and what was used instead."""
+    """Tell the user which URL values were not usable or were rounded, and what was used."""
     for warning in st.session_state.get("url_warnings", []):
         st.warning(message(warning), icon="⚠️")
+    for note in st.session_state.get("url_notes", []):
+        st.info(message(note), icon="ℹ️")
+
+
+def show_stale_table_notice() -> bool:
+    """While the edited table has an error, say that the numbers shown are the last valid table's.
+
+    Called by the frame on every page (one notice for all of them). Returns True if shown.
+    """
+    if table_problem() is None:
+        return False
+    table = current_table()
+    st.warning(
+        t(
+            "table.stale_notice",
+            tokens=table.num_tokens,
+            sentence=escape_markdown(_shorten(" ".join(table.tokens), 60)),
+        ),
+        icon="⚠️",
+    )
+    return True
 
 
 # --- sidebar ---------------------------------------------------------------------------------
@@ -387,14 +520,18 @@ def render_sidebar(page: str = "") -> None:
         st.slider(
             t("sidebar.dropout"),
             min_value=0.0,
-            max_value=0.95,
-            step=0.01,
+            max_value=DROPOUT_MAX,
+            step=DROPOUT_STEP,
             key="dropout",
             help=t("sidebar.dropout_help"),
         )
         st.toggle(t("sidebar.train"), key="train", help=t("sidebar.train_help"))
         st.slider(
-            t("sidebar.d_out"), min_value=1, max_value=8, key="d_out", help=t("sidebar.d_out_help")
+            t("sidebar.d_out"),
+            min_value=1,
+            max_value=D_OUT_MAX,
+            key="d_out",
+            help=t("sidebar.d_out_help"),
         )
         st.checkbox(t("sidebar.qkv_bias"), key="qkv_bias", help=t("sidebar.qkv_bias_help"))
         st.slider(
@@ -406,6 +543,7 @@ def render_sidebar(page: str = "") -> None:
             format_func=lambda name: t(f"sidebar.palette.{name}", lang),
             key="palette",
         )
+        st.caption(t("glossary.line", decimals=DECIMALS, hover=HOVER_DECIMALS))
 
 
 # --- random tokens: long sequences in one click ------------------------------------------------

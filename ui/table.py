@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from attention.safe_csv import csv_bytes, from_csv_safe, safe_csv_text
 from attention.validate import MAX_ABS_VALUE, MAX_TOKENS
+from viz.vocabulary import input_labels
 
 TOKEN_COLUMN = "token"
 MAX_D_IN = 64  # columns of the embedding table the app offers (the core accepts more)
@@ -71,7 +72,7 @@ class Table:
 
 def feature_names(d_in: int) -> list[str]:
     """Column names ``x1 … x{d_in}``, as the book writes the components of an embedding."""
-    return [f"x{i + 1}" for i in range(d_in)]
+    return input_labels(d_in)
 
 
 def format_number(value: float) -> str:

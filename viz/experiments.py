@@ -17,6 +17,7 @@ from plotly.subplots import make_subplots
 from .colors import HIDDEN_COLOR, HIDDEN_TEXT_COLOR
 from .heatmap import MINUS_INFINITY
 from .labels import plain, short, unique_labels
+from .vocabulary import DECIMALS, HOVER_DECIMALS, format_number
 
 # Two colours that stay apart for colour-blind readers too (Okabe–Ito in the colour-blind palette).
 SERIES_COLORS = {
@@ -40,11 +41,10 @@ def series_colors(palette: str = "default") -> dict[str, str]:
     return SERIES_COLORS.get(palette, SERIES_COLORS["default"])
 
 
-def _number(value: float, decimals: int = 4) -> str:
+def _number(value: float, decimals: int = DECIMALS) -> str:
     if math.isinf(value):
         return MINUS_INFINITY if value < 0 else "∞"
-    text = f"{value:.{decimals}f}"
-    return text.replace("-", "−") if text.startswith("-") else text
+    return format_number(value, decimals, minus="−")
 
 
 def dropout_error_figure(
@@ -76,7 +76,7 @@ def dropout_error_figure(
         array = np.asarray(values, dtype=np.float64)
         return np.where(array > 0, array, np.nan)  # log axis: no zeros
 
-    hover = f"N = %{{x:d}}<br>{plain(y_title)}: %{{y:.5f}}<extra>%{{fullData.name}}</extra>"
+    hover = f"N = %{{x:d}}<br>{plain(y_title)}: %{{y:.{HOVER_DECIMALS}f}}<extra>%{{fullData.name}}</extra>"
     figure = go.Figure()
     figure.add_trace(
         go.Scatter(
@@ -175,7 +175,7 @@ def saturation_figure(
                     line={"color": color, "dash": dash, "width": 2},
                     marker={"size": 6},
                     hovertemplate=(
-                        f"d_k = %{{x}}<br>{plain(panel_titles[column - 1])}: %{{y:.4f}}"
+                        f"d_k = %{{x}}<br>{plain(panel_titles[column - 1])}: %{{y:.{DECIMALS}f}}"
                         "<extra>%{fullData.name}</extra>"
                     ),
                 ),
@@ -190,7 +190,7 @@ def saturation_figure(
             mode="lines",
             name=plain(uniform_name),
             line={"color": colors["reference"], "dash": "dot", "width": 1.5},
-            hovertemplate=f"{plain(uniform_name)}: %{{y:.4f}}<extra></extra>",
+            hovertemplate=f"{plain(uniform_name)}: %{{y:.{DECIMALS}f}}<extra></extra>",
         ),
         row=1,
         col=1,
@@ -230,7 +230,7 @@ def weight_row_bars(
     title: str = "",
     y_range: tuple[float, float] | None = None,
     palette: str = "default",
-    decimals: int = 4,
+    decimals: int = DECIMALS,
     height: int = 300,
 ) -> go.Figure:
     """One row of weights (or scores) as bars, the number written on each bar.

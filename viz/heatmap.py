@@ -16,15 +16,11 @@ import plotly.graph_objects as go
 from .colors import HIDDEN_COLOR, HIDDEN_TEXT_COLOR, colorscale
 from .image_heatmap import image_heatmap, use_image
 from .labels import plain, short, unique_labels
+from .vocabulary import DECIMALS, HOVER_DECIMALS, format_number
 
 MINUS_INFINITY = "−∞"
 MAX_ANNOTATED_CELLS = 24 * 24  # above this, numbers are left out of the cells (hover still works)
 MAX_TICK_LABELS = 32  # above this many rows (columns), only every k-th is labelled
-
-
-def _format(value: float, decimals: int) -> str:
-    text = f"{value:.{decimals}f}"
-    return text.replace("-", "−") if text.startswith("-") else text
 
 
 def cell_texts(values: np.ndarray, hidden: np.ndarray | None, decimals: int) -> list[list[str]]:
@@ -34,7 +30,7 @@ def cell_texts(values: np.ndarray, hidden: np.ndarray | None, decimals: int) -> 
         [
             MINUS_INFINITY
             if hidden is not None and hidden[i, j]
-            else _format(float(values[i, j]), decimals)
+            else format_number(float(values[i, j]), decimals, minus="−")
             for j in range(cols)
         ]
         for i in range(rows)
@@ -62,7 +58,7 @@ def matrix_heatmap(
     kind: str = "diverging",
     hidden: np.ndarray | None = None,
     palette: str = "default",
-    decimals: int = 4,
+    decimals: int = DECIMALS,
     row_title: str = "",
     col_title: str = "",
     value_name: str = "value",
@@ -140,7 +136,7 @@ def matrix_heatmap(
             hovertemplate=(
                 f"{plain(row_title) or 'row'}: %{{customdata[0]}}<br>"
                 f"{plain(col_title) or 'column'}: %{{customdata[1]}}<br>"
-                f"{plain(value_name)}: %{{z:.6f}}<extra></extra>"
+                f"{plain(value_name)}: %{{z:.{HOVER_DECIMALS}f}}<extra></extra>"
             ),
             xgap=1,
             ygap=1,

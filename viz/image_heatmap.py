@@ -38,6 +38,7 @@ from PIL import Image
 
 from .colors import HIDDEN_COLOR, colorscale
 from .labels import plain, short
+from .vocabulary import DECIMALS
 
 MAX_NUMERIC_CELLS = 40 * 40  # above this many cells a matrix is drawn as an image (measured)
 MAX_IMAGE_SIDE = 512  # pixels a side at most: a screen shows no more than that
@@ -298,7 +299,7 @@ def hover_template(
     row_title: str = "",
     col_title: str = "",
     value_name: str = "value",
-    decimals: int = 4,
+    decimals: int = DECIMALS,
 ) -> str:
     """The hover text of one block: its rows, columns, mean, min and max (and masked cells).
 
@@ -342,7 +343,7 @@ def image_heatmap(
     kind: str = "diverging",
     hidden: np.ndarray | None = None,
     palette: str = "default",
-    decimals: int = 4,
+    decimals: int = DECIMALS,
     row_title: str = "",
     col_title: str = "",
     value_name: str = "value",

@@ -26,9 +26,11 @@ from plotly.subplots import make_subplots
 
 from attention.trace import AttentionTrace
 
+from . import vocabulary
 from .heatmap import matrix_heatmap
 from .image_heatmap import use_image
 from .labels import plain, short, unique_labels
+from .vocabulary import COMPACT_DECIMALS, DECIMALS
 
 __all__ = [
     "ShapeStep",
@@ -95,10 +97,10 @@ def head_weights_grid(
     if not fits_grid(num_tokens):
         raise ValueError(f"{num_tokens} tokens are too many for a grid: draw one figure per head")
     grid_rows, grid_columns = grid_layout(num_heads, max_columns)
-    decimals = 4 if grid_columns <= 2 else 2
+    decimals = DECIMALS if grid_columns <= 2 else COMPACT_DECIMALS
     # Numbers in the cells only when they fit: about 45 px per cell with 4 decimals, 30 with 2.
     panel_width = 900 / grid_columns
-    annotate = num_tokens * (45 if decimals == 4 else 30) <= panel_width
+    annotate = num_tokens * (45 if decimals == DECIMALS else 30) <= panel_width
 
     titles = [plain(title) for title in head_titles]
     figure = make_subplots(
@@ -133,7 +135,7 @@ def head_weights_grid(
             )
             if not annotate:
                 trace.update(texttemplate=None)
-            elif decimals == 2:
+            elif decimals == COMPACT_DECIMALS:
                 trace.update(textfont={"size": 10})
             figure.add_trace(trace, row=row + 1, col=column + 1)
         ticks = list(range(num_tokens))
@@ -266,17 +268,16 @@ def format_shape(shape: Sequence[int]) -> str:
     return str(tuple(shape))
 
 
-def format_number(value: float, decimals: int = 4) -> str:
-    """``value`` with ``decimals`` decimals and an ASCII minus (as ``print(tensor)``)."""
-    text = f"{value:.{decimals}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0.0 else text  # no "-0.0000"
+def format_number(value: float, decimals: int = DECIMALS) -> str:
+    """``value`` with ``decimals`` decimals and an ASCII minus (as ``print(tensor)``), no -0.0000."""
+    return vocabulary.format_number(value, decimals)
 
 
 def output_frame(
     values: np.ndarray | torch.Tensor,
     row_labels: Sequence[str],
     col_labels: Sequence[str],
-    decimals: int = 4,
+    decimals: int = DECIMALS,
 ) -> pd.DataFrame:
     """A ``(T, n)`` matrix as text with ``decimals`` decimals, rows and columns labelled.
 

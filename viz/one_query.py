@@ -17,14 +17,17 @@ a scaled score ``ω / √d_k`` and ``α′`` a weight after dropout.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
 
+from .label_layout import FONT_SIZE as LABEL_FONT_SIZE
+from .label_layout import PlacedLabel, label_extent, place_labels
 from .labels import plain, unique_labels
+from .vocabulary import DECIMALS, format_number
 
-DECIMALS = 4
 PRODUCTS_PER_LINE = 2  # q_m k_m products per LaTeX line for d_k = 2 (one per line above)
 TERMS_PER_LINE = 4  # summed terms per LaTeX line
 ROW_ENTRIES_PER_LINE = 6  # entries of a score row per LaTeX line
@@ -33,7 +36,18 @@ MAX_ROW_ENTRIES = 12  # entries of a score row written out before "…"
 MAX_SUM_TERMS = 6  # exp terms written out in a softmax denominator
 MAX_CONTEXT_TERMS = 10  # weighted value vectors written out in the context sum
 MAX_ARROWS = 40  # above this many keys, value vectors are drawn as points, not arrows
+MAX_LABELS = 12  # arrows labelled at most (the heaviest); the legend and hover name every one
 MAX_LABELLED_BARS = 8  # above this many keys, bars carry no numbers (the hover and table do)
+# The value-vector labels are laid out (viz.label_layout) for the smallest plot the figure can
+# get: at least MIN_PLOT_WIDTH px wide (half the page at 1366 px gives about 360), and as high as
+# the figure minus its title, the x axis and a legend of one entry per row (the worst case).
+MIN_PLOT_WIDTH = 300
+MIN_PLOT_HEIGHT = 200  # the figure grows when a long legend would leave less
+AXIS_SPACE = 50  # px under the plot: tick labels and the axis title
+LEGEND_ROW = 24  # px per legend row
+LABEL_PAD = 8  # px between the outermost label and the edge of the plot
+LABEL_ROUNDS = 10  # rounds of "place, widen the axes" before the fallback
+FALLBACK_PAD = 0.4  # axes margin (× the data's span) when the labels do not settle
 VALUE_COLOR = "#1f77b4"
 CONTEXT_COLOR = "#d62728"
 PATH_COLOR = "#ff7f0e"
@@ -47,8 +61,7 @@ def number(value: float, decimals: int = DECIMALS) -> str:
     """``value`` with ``decimals`` decimals, as the page writes it (no ``-0.0000``)."""
     if value == float("-inf"):
         return r"-\infty"
-    text = f"{value:.{decimals}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0.0 else text
+    return format_number(value, decimals)
 
 
 def _factor(value: float) -> str:
@@ -339,6 +352,89 @@ def _padded_ranges(points: np.ndarray, pad: float = 0.18) -> tuple[list[float], 
     )
 
 
+def plot_height_px(height: int, legend_entries: int, titled: bool) -> float:
+    """The least height of the plot area of a figure ``height`` px high (the legend at its worst)."""
+    return height - (40 if titled else 10) - 10 - AXIS_SPACE - LEGEND_ROW * legend_entries
+
+
+def least_scale(x_range: Sequence[float], y_range: Sequence[float], plot_height: float) -> float:
+    """Pixels per data unit of an equal-axes plot at least ``MIN_PLOT_WIDTH`` × ``plot_height``.
+
+    Plotly keeps both ranges and widens one of them when the plot has room to spare, so the
+    scale is the smaller of width / x span and height / y span; a wider plot only raises it.
+    """
+    return min(MIN_PLOT_WIDTH / (x_range[1] - x_range[0]), plot_height / (y_range[1] - y_range[0]))
+
+
+def layout_value_labels(
+    tips: np.ndarray,
+    texts: Sequence[str],
+    obstacles: np.ndarray,
+    plot_height: float,
+    segments: Sequence[tuple[Sequence[float], Sequence[float]]] = (),
+    order: Sequence[int] | None = None,
+) -> tuple[list[PlacedLabel], list[float], list[float], float]:
+    """Place the labels of the arrow tips and choose axis ranges that hold them.
+
+    The scale depends on the ranges and the ranges on where the labels go, so: place at the scale
+    of the current ranges, widen the ranges to hold every box, and again until they hold (the
+    scale only falls, so a few rounds settle it). Labels too big for the plot never settle: then
+    the axes get a fixed margin and only places inside them count; a label with none is left
+    out (the legend and the hover still name it).
+
+    Returns:
+        ``(labels, x_range, y_range, scale)``: the placed labels and, at ``scale`` (pixels per
+        unit, the least the figure is drawn at), ranges that contain every point and every box.
+    """
+    points = np.vstack([tips, obstacles])  # (n + m, 2)
+    x_range, y_range = _padded_ranges(points)
+    labels: list[PlacedLabel] = []
+    scale = least_scale(x_range, y_range, plot_height)
+    for _ in range(LABEL_ROUNDS):
+        scale = least_scale(x_range, y_range, plot_height)
+        labels = place_labels(
+            tips, texts, scale=scale, obstacles=obstacles, segments=segments, order=order
+        )
+        pad = LABEL_PAD / scale
+        extent = np.vstack([points, label_extent(labels, scale)])  # (…, 2)
+        low, high = extent.min(axis=0) - pad, extent.max(axis=0) + pad  # (2,), (2,)
+        if (
+            low[0] >= x_range[0]
+            and low[1] >= y_range[0]
+            and high[0] <= x_range[1]
+            and high[1] <= y_range[1]
+        ):
+            break
+        # widen to hold every box, and a little more: the scale falls with it, boxes grow
+        x_range = [min(x_range[0], float(low[0]) - pad), max(x_range[1], float(high[0]) + pad)]
+        y_range = [min(y_range[0], float(low[1]) - pad), max(y_range[1], float(high[1]) + pad)]
+    else:  # not settled (labels too big for the plot): roomy axes, only places inside them
+        x_range, y_range = _padded_ranges(points, pad=FALLBACK_PAD)
+        scale = least_scale(x_range, y_range, plot_height)
+        labels = place_labels(
+            tips,
+            texts,
+            scale=scale,
+            obstacles=obstacles,
+            segments=segments,
+            bounds=(x_range, y_range),
+            order=order,
+        )
+    return labels, x_range, y_range, scale
+
+
+def drawn_lines(
+    values: np.ndarray, context: np.ndarray, path: np.ndarray | None
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The segments the figure draws: each arrow from the origin, the context arrow, the path."""
+    origin = np.zeros(2)
+    lines = [(origin, values[index]) for index in range(values.shape[0])]
+    lines.append((origin, context))
+    if path is not None:
+        lines += [(path[index], path[index + 1]) for index in range(path.shape[0] - 1)]
+    return lines
+
+
 def value_vectors_figure(
     values: np.ndarray | Sequence[Sequence[float]],
     weights: Sequence[float],
@@ -380,20 +476,22 @@ def value_vectors_figure(
     num_tokens = values.shape[0]
     names = _key_names(tokens)
     labels_ = _escaped_labels(tokens)
+    plain_labels = unique_labels(list(tokens))  # the labels' own text, to measure them
     largest = float(weights_[~hidden_].max()) if (~hidden_).any() else 0.0
+    arrows = num_tokens <= MAX_ARROWS
     figure = go.Figure()
-    if num_tokens <= MAX_ARROWS:
+    if arrows:
         for index in range(num_tokens):
             w = float(weights_[index])
             faded = bool(hidden_[index]) or w == 0.0
             share = 0.0 if largest <= 0.0 else max(w, 0.0) / largest
             label = f"v<sub>{index + 1}</sub> · {labels_[index]}"
-            note = f"{words['masked']}" if hidden_[index] else f"{words['weight']} {w:.4f}"
+            note = f"{words['masked']}" if hidden_[index] else f"{words['weight']} {number(w)}"
             figure.add_trace(
                 go.Scatter(
                     x=[0.0, values[index, 0]],
                     y=[0.0, values[index, 1]],
-                    mode="lines+markers+text",
+                    mode="lines+markers",
                     line={
                         "color": FADED_COLOR if faded else VALUE_COLOR,
                         "width": 1.0 if faded else 1.5 + 5.0 * share,
@@ -406,14 +504,12 @@ def value_vectors_figure(
                         "color": FADED_COLOR if faded else VALUE_COLOR,
                     },
                     opacity=0.45 if faded else 0.35 + 0.65 * share,
-                    text=["", "" if hidden_[index] else label],  # masked: hover only
-                    textposition="top center",
-                    textfont={"color": FADED_COLOR if faded else "#333333"},
                     name=f"{label} ({note})",
                     showlegend=not bool(hidden_[index]),  # masked keys: faded, not in the legend
                     customdata=[[note], [note]],
                     hovertemplate=(
-                        f"{label}<br>(%{{x:.4f}}, %{{y:.4f}})<br>%{{customdata[0]}}<extra></extra>"
+                        f"{label}<br>(%{{x:.{DECIMALS}f}}, %{{y:.{DECIMALS}f}})<br>%{{customdata[0]}}"
+                        "<extra></extra>"
                     ),
                 )
             )
@@ -433,11 +529,12 @@ def value_vectors_figure(
                 customdata=weights_,
                 name=words["value"],
                 hovertemplate=(
-                    f"%{{text}}<br>(%{{x:.4f}}, %{{y:.4f}})<br>{plain(words['weight'])} "
-                    "%{customdata:.4f}<extra></extra>"
+                    f"%{{text}}<br>(%{{x:.{DECIMALS}f}}, %{{y:.{DECIMALS}f}})<br>"
+                    f"{plain(words['weight'])} %{{customdata:.{DECIMALS}f}}<extra></extra>"
                 ),
             )
         )
+    path = None
     if terms is not None:
         steps = np.asarray(terms, dtype=np.float64)[~hidden_]  # (visible, 2)
         path = np.vstack([np.zeros((1, 2)), np.cumsum(steps, axis=0)])  # origin, then partial sums
@@ -451,7 +548,52 @@ def value_vectors_figure(
                 hoverinfo="skip",
             )
         )
-    x_range, y_range = _padded_ranges(np.vstack([values, context_[None, :], np.zeros((1, 2))]))
+    titled = bool(words["title"])
+    legend_entries = len(figure.data) + 1  # the traces so far and the context vector
+    shortfall = MIN_PLOT_HEIGHT - plot_height_px(height, legend_entries, titled)
+    height = height + max(0, int(math.ceil(shortfall)))  # a long legend: the figure grows
+    obstacles = np.vstack([context_[None, :], np.zeros((1, 2))])  # the star and the origin
+    # The heaviest visible keys are labelled first (they get the nearest places), at most
+    # MAX_LABELS of them; masked keys get no label (hover only). Plain text, to measure it.
+    order = [int(k) for k in np.argsort(-np.where(hidden_, -np.inf, weights_), kind="stable")]
+    order = [k for k in order if arrows and not hidden_[k]][:MAX_LABELS]
+    texts_ = [
+        f"v{index + 1} · {plain_labels[index]}" if index in order else ""
+        for index in range(num_tokens)
+    ]
+    placed, x_range, y_range, scale = layout_value_labels(
+        values,
+        texts_,
+        obstacles,
+        plot_height_px(height, legend_entries, titled),
+        drawn_lines(values, context_, None if terms is None else path),
+        order,
+    )
+    annotations = [
+        {
+            "x": item.point[0],
+            "y": item.point[1],
+            "ax": item.center[0],  # the box is centred on the arrow's tail (data units)
+            "ay": item.center[1],
+            "xref": "x",
+            "yref": "y",
+            "axref": "x",
+            "ayref": "y",
+            "text": f"v<sub>{item.index + 1}</sub> · {labels_[item.index]}",
+            "showarrow": True,
+            "arrowhead": 0,
+            "arrowwidth": 1,
+            "arrowcolor": "#b0b0b0",
+            "standoff": 3,
+            "font": {
+                "size": LABEL_FONT_SIZE,
+                "color": FADED_COLOR if float(weights_[item.index]) == 0.0 else "#333333",
+            },
+            "bgcolor": "rgba(255, 255, 255, 0.8)",
+            "borderpad": 1,
+        }
+        for item in placed
+    ]
     context_name = f"z<sup>({query_pos})</sup> · {plain(words['context'])}"
     figure.add_trace(
         go.Scatter(
@@ -461,7 +603,9 @@ def value_vectors_figure(
             line={"color": CONTEXT_COLOR, "width": 3},
             marker={"size": [0, 16], "symbol": "star", "color": CONTEXT_COLOR},
             name=context_name,
-            hovertemplate=f"{context_name}<br>(%{{x:.4f}}, %{{y:.4f}})<extra></extra>",
+            hovertemplate=(
+                f"{context_name}<br>(%{{x:.{DECIMALS}f}}, %{{y:.{DECIMALS}f}})<extra></extra>"
+            ),
         )
     )
     figure.update_layout(
@@ -470,6 +614,8 @@ def value_vectors_figure(
         margin={"l": 10, "r": 10, "t": 40 if words["title"] else 10, "b": 10},
         plot_bgcolor="white",
         legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0.0},
+        annotations=annotations,  # the value vectors' labels, laid out above
+        meta={"label_scale": scale},  # px per unit the labels were laid out for (the least)
         xaxis={
             "title": {"text": plain(words["x_axis"])},
             "range": x_range,
@@ -526,7 +672,7 @@ def weights_bar_figure(
                 x=names,
                 y=shown,
                 text=[
-                    "" if hide or many else f"{value:.4f}"
+                    "" if hide or many else number(float(value))
                     for value, hide in zip(row, hidden_, strict=True)
                 ],
                 textposition="outside",
@@ -536,7 +682,7 @@ def weights_bar_figure(
                 marker={"color": color},
                 name=plain(name),
                 hovertemplate=(
-                    f"{plain(words['key'])}: %{{x}}<br>{plain(name)}: %{{y:.4f}}<extra></extra>"
+                    f"{plain(words['key'])}: %{{x}}<br>{plain(name)}: %{{y:.{DECIMALS}f}}<extra></extra>"
                 ),
             )
         )

@@ -14,6 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .labels import plain, unique_labels
+from .vocabulary import format_number, input_labels
 
 POINT_COLOR = "#1f77b4"
 MAX_HOVER_FEATURES = 8  # hover lists at most this many features of a wide embedding
@@ -37,7 +38,8 @@ def _hover_texts(values: np.ndarray, names: list[str]) -> list[str]:
     texts = []
     for label, row in zip(names, values, strict=True):
         lines = [f"<b>{label}</b>"]
-        lines += [f"x{m + 1} = {row[m]:.4f}" for m in range(min(d_in, MAX_HOVER_FEATURES))]
+        names = input_labels(min(d_in, MAX_HOVER_FEATURES))
+        lines += [f"{name} = {format_number(row[m])}" for m, name in enumerate(names)]
         if d_in > MAX_HOVER_FEATURES:
             lines.append(f"… ({d_in - MAX_HOVER_FEATURES} more)")
         texts.append("<br>".join(lines))
@@ -68,6 +70,7 @@ def embedding_scatter(
         raise ValueError(f"values must be (len(tokens), d_in), got {values.shape}")
     num_tokens, d_in = values.shape
     shown = plotted_features(d_in)
+    axis_names = input_labels(shown)  # x1, x2, x3: the embedding table's column names
     names = [plain(label) for label in unique_labels(list(tokens))]
     hover = _hover_texts(values, names)
     common = {
@@ -111,8 +114,8 @@ def embedding_scatter(
         )
         figure.update_layout(
             scene={
-                "xaxis": {"title": {"text": "x1"}},
-                "yaxis": {"title": {"text": "x2"}},
+                "xaxis": {"title": {"text": axis_names[0]}},
+                "yaxis": {"title": {"text": axis_names[1]}},
                 # the z title would be drawn left of the chart and cut off: label the axis at its top
                 "zaxis": {"title": {"text": ""}},
                 "annotations": [
@@ -120,7 +123,7 @@ def embedding_scatter(
                         "x": float(values[:, 0].min()),
                         "y": float(values[:, 1].min()),
                         "z": float(values[:, 2].max()),
-                        "text": "x3 ↑",
+                        "text": f"{axis_names[2]} ↑",
                         "showarrow": False,
                         "yshift": 14,
                         "font": {"size": 13},
@@ -142,8 +145,8 @@ def embedding_scatter(
             )
         )
         figure.update_layout(
-            xaxis={"title": {"text": "x1"}, "zeroline": True},
-            yaxis={"title": {"text": "x2"}, "zeroline": True, "scaleanchor": "x"},
+            xaxis={"title": {"text": axis_names[0]}, "zeroline": True},
+            yaxis={"title": {"text": axis_names[1]}, "zeroline": True, "scaleanchor": "x"},
         )
     else:
         # a strip: every token on one line, labels alternate above and below so they do not overlap
@@ -162,7 +165,7 @@ def embedding_scatter(
             )
         )
         figure.update_layout(
-            xaxis={"title": {"text": "x1"}, "zeroline": True},
+            xaxis={"title": {"text": axis_names[0]}, "zeroline": True},
             yaxis={"visible": False, "range": [-1, 1]},
         )
         height = min(height, 260)

@@ -28,14 +28,28 @@ from attention import AttentionTrace
 from .colors import DROPPED_COLOR, HIDDEN_COLOR, HIDDEN_TEXT_COLOR, colorscale
 from .heatmap import MAX_ANNOTATED_CELLS, _auto_height, cell_texts, matrix_heatmap
 from .labels import plain, short, unique_labels
+from .vocabulary import (
+    DECIMALS,
+    HOVER_DECIMALS,
+    INPUT_PREFIX,
+    KEY_PREFIX,
+    QUERY_PREFIX,
+    VALUE_PREFIX,
+    context_labels,
+    feature_labels,
+)
 
 VISIBLE_COLOR = "#eef4fb"  # a visible cell of the causal mask (0): light, not on any scale
 KEPT_COLOR = "#d6ecd2"  # a weight kept by dropout (✓)
 DROPPED_TEXT_COLOR = "#8a1c1c"
 
 # Which tensor of the trace each projection step shows, and the prefix of its feature names.
-PROJECTIONS = {"queries": "q", "keys": "k", "values": "v"}
-WEIGHTS = {"W_query": ("b_query", "q"), "W_key": ("b_key", "k"), "W_value": ("b_value", "v")}
+PROJECTIONS = {"queries": QUERY_PREFIX, "keys": KEY_PREFIX, "values": VALUE_PREFIX}
+WEIGHTS = {
+    "W_query": ("b_query", QUERY_PREFIX),
+    "W_key": ("b_key", KEY_PREFIX),
+    "W_value": ("b_value", VALUE_PREFIX),
+}
 SCORE_STAGES = ("attn_scores", "masked_scores", "scaled_scores")
 # Above this many cells the two-colour grids and the weight maps are handed to matrix_heatmap,
 # which draws a large matrix as a light image instead of thousands of annotated cells.
@@ -51,11 +65,6 @@ def as_array(tensor: torch.Tensor) -> np.ndarray:
     """An unbatched tensor (a weight matrix, a bias, the mask) as NumPy."""
     array = tensor.detach().cpu()
     return array.numpy() if array.dtype == torch.bool else array.to(torch.float64).numpy()
-
-
-def feature_labels(prefix: str, count: int) -> list[str]:
-    """Column names ``q1 … q{count}``: feature ``m`` of a query, key, value or context vector."""
-    return [f"{prefix}{m + 1}" for m in range(count)]
 
 
 def _check_one_head(trace: AttentionTrace) -> None:
@@ -86,7 +95,7 @@ def embeddings_figure(
     figure = matrix_heatmap(
         inputs,
         tokens,
-        feature_labels("x", trace.d_in),
+        feature_labels(INPUT_PREFIX, trace.d_in),
         palette=palette,
         row_title=row_title,
         col_title=col_title,
@@ -116,7 +125,7 @@ def weight_figure(
     prefix = WEIGHTS[name][1]
     figure = matrix_heatmap(
         weight,
-        feature_labels("x", weight.shape[0]),
+        feature_labels(INPUT_PREFIX, weight.shape[0]),
         feature_labels(prefix, weight.shape[1]),
         palette=palette,
         title=name,
@@ -437,7 +446,7 @@ def context_figure(
     figure = matrix_heatmap(
         context,
         tokens,
-        feature_labels("z", context.shape[1]),
+        context_labels(context.shape[1]),
         palette=palette,
         row_title=row_title,
         col_title=col_title,
@@ -520,7 +529,9 @@ def _weights_heatmap(
     on_scale = ~hidden & ~dropped_cells
     names = [plain(label) for label in unique_labels(list(tokens))]
     annotate = rows * cols <= MAX_ANNOTATED_CELLS
-    texts = np.where(on_scale, np.array(cell_texts(values, None, 4), dtype=object), "").tolist()
+    texts = np.where(
+        on_scale, np.array(cell_texts(values, None, DECIMALS), dtype=object), ""
+    ).tolist()
     font = _font_size(rows, cols)
     head = _hover_head(row_title, col_title)
 
@@ -528,13 +539,15 @@ def _weights_heatmap(
     finite = shown[np.isfinite(shown)]
     top = max(1.0, float(finite.max())) if finite.size else 1.0
     if before is not None and scale != 1.0:
-        before_texts = np.vectorize(lambda v: f"{v:.6f}")(before)
+        before_texts = np.vectorize(lambda v: f"{v:.{HOVER_DECIMALS}f}")(before)
         factor = f"{scale:.6g}"
         customdata = _customdata(names, names, before_texts)
-        hover = f"{head}{plain(value_name)}: %{{z:.6f}} = %{{customdata[2]}} × {factor}"
+        hover = (
+            f"{head}{plain(value_name)}: %{{z:.{HOVER_DECIMALS}f}} = %{{customdata[2]}} × {factor}"
+        )
     else:
         customdata = _customdata(names, names)
-        hover = f"{head}{plain(value_name)}: %{{z:.6f}}"
+        hover = f"{head}{plain(value_name)}: %{{z:.{HOVER_DECIMALS}f}}"
 
     figure = go.Figure(
         go.Heatmap(

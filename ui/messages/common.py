@@ -56,6 +56,15 @@ MESSAGES = {
     "sidebar.palette": {"en": "Colours", "zh": "配色"},
     "sidebar.palette.default": {"en": "Standard", "zh": "标准"},
     "sidebar.palette.colorblind": {"en": "Colour-blind safe", "zh": "色盲友好"},
+    # one vocabulary and one rounding (viz/vocabulary.py), explained once
+    "glossary.line": {
+        "en": "Names on every page: x1, x2, … are the features of an embedding; q1, k1, v1, … "
+        "those of a query, key and value vector; z1, z2, … those of a context vector (the book's "
+        "z). Numbers are rounded to {decimals} decimals; a heatmap's hover shows {hover}.",
+        "zh": "各页面统一的名称：x1、x2、… 是嵌入向量的分量；q1、k1、v1、… 是查询、键、值向量的分量；"
+        "z1、z2、… 是上下文向量的分量（书中记作 z）。数字保留 {decimals} 位小数；"
+        "热力图的悬停提示显示 {hover} 位。",
+    },
     # the embedding table
     "table.token": {"en": "token", "zh": "词元"},
     "table.token_help": {"en": "The token's label (no spaces).", "zh": "词元的标签（不含空格）。"},
@@ -66,6 +75,18 @@ MESSAGES = {
     "table.problem": {
         "en": "{detail} The results below still show the last valid table.",
         "zh": "{detail} 下面的结果仍然显示上一个有效的表格。",
+    },
+    "table.new_token": {"en": "token{n}", "zh": "词元{n}"},
+    "table.stale_notice": {
+        "en": "The embedding table being edited has an error, so every number shown here is "
+        "still computed from the last valid table ({tokens} tokens: “{sentence}”). Fix the "
+        "table to update them.",
+        "zh": "正在编辑的嵌入表格有错误，所以这里显示的所有数字仍然来自上一个有效的表格"
+        "（{tokens} 个词元：“{sentence}”）。修正表格后数字才会更新。",
+    },
+    "table.stale_link": {
+        "en": "Fix the table on the Embeddings page",
+        "zh": "到“嵌入向量”页面修正表格",
     },
     "table.no_rows": {
         "en": "The table has no rows: add at least one token.",
@@ -145,6 +166,11 @@ MESSAGES = {
     "url.bad_param": {
         "en": "Link: “{name}” cannot be used: {detail} The default is used instead.",
         "zh": "链接：“{name}”无法使用：{detail} 已改用默认值。",
+    },
+    "url.rounded": {
+        "en": "Link: “{name}={value}” was rounded to {used} (the control moves in steps of "
+        "{step}).",
+        "zh": "链接：“{name}={value}”已舍入为 {used}（该控件的步长为 {step}）。",
     },
     "url.unknown": {
         "en": "Link: the parameter “{name}” is unknown and was ignored.",

@@ -37,10 +37,11 @@ MESSAGES = {
         "zh": "**第 2 步.** 乘以一个下三角全 1 矩阵（`torch.tril`）：对角线上方的权重变为 0。",
     },
     "masking.method1.step3": {
-        "en": "**Step 3.** The rows no longer sum to 1: the weight the future tokens had is "
-        "gone. (Row 1 keeps only itself, the last row keeps everything.)",
-        "zh": "**第 3 步.** 各行之和不再是 1：未来词元原来分到的权重没有了。"
-        "（第 1 行只剩它自己，最后一行全部保留。）",
+        "en": "**Step 3.** Add up each row: a row keeps only the weight of its own and earlier "
+        "tokens, so its sum is at most 1. Row 1 keeps only itself; the last row has no future "
+        "token, so nothing is removed and its sum stays 1.",
+        "zh": "**第 3 步.** 把每一行加起来：每行只保留它自己和之前词元的权重，所以行和至多为 1。"
+        "第 1 行只剩它自己；最后一行没有未来词元，什么也没去掉，行和仍为 1。",
     },
     "masking.method1.step4": {
         "en": "**Step 4.** Divide each row by its sum: the rows add up to 1 again. These are the "

@@ -1,0 +1,238 @@
+"""Labels beside points, none on top of another: a small deterministic layout, in pixels.
+
+Plotly writes a trace's text at a fixed position next to each point, so the labels of points that
+lie close together (the value vectors v4, v5, v6 of the book's example) are drawn on top of each
+other. Here each label is a box placed by a greedy search instead:
+
+- a label's box is :func:`label_size_px` big (a conservative estimate of the text's width: wide
+  CJK characters count double), centred on a point of the data space;
+- labels are placed one after another, each at the first free candidate position around its
+  point, nearest first, in the direction the point lies from the origin first (an arrow's label
+  continues the arrow); a candidate is free if its box meets no box already placed and covers no
+  obstacle (every point of the figure, with a small radius, and every line, as points close
+  together);
+- the search works at one scale (pixels per data unit). Drawn at a larger scale, every box
+  shrinks around its own centre, so boxes that were apart stay apart and points outside a box
+  stay outside: one layout at the smallest scale the figure can have holds at every larger one.
+
+A label that finds no free place is left out (its name stays in the hover and the legend), so
+what is drawn never overlaps.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+FONT_SIZE = 12  # px, the labels' font size
+CHAR_WIDTH = 0.62  # × font size: an upper bound of a Latin character's width (digits, capitals)
+WIDE_CHAR_WIDTH = 1.05  # × font size: a CJK character
+LINE_HEIGHT = 1.4  # × font size
+BOX_PAD = 2.0  # px around the text (Plotly's annotation border pad is 1 px)
+POINT_RADIUS = 6.0  # px: an obstacle point, with its marker, is a square of this half-size
+GAP = 3.0  # px kept free between a label and its own point
+ANGLES = (0, 30, -30, 60, -60, 90, -90, 120, -120, 150, -150, 180)  # degrees from the outward way
+DISTANCE_STEP = 8.0  # px between candidate rings
+RINGS = 16  # candidate rings around a point
+
+
+@dataclass(frozen=True)
+class PlacedLabel:
+    """One label: its point, the centre of its box (data units) and the box's half size (px)."""
+
+    index: int  # which point (0-based)
+    text: str
+    point: tuple[float, float]
+    center: tuple[float, float]
+    half_width: float
+    half_height: float
+
+
+def text_width_px(text: str, font_size: float = FONT_SIZE) -> float:
+    """An upper estimate of ``text``'s drawn width: wide (CJK) characters count about double."""
+    width = 0.0
+    for char in text:
+        wide = unicodedata.east_asian_width(char) in ("W", "F")
+        width += (WIDE_CHAR_WIDTH if wide else CHAR_WIDTH) * font_size
+    return width
+
+
+def label_size_px(text: str, font_size: float = FONT_SIZE) -> tuple[float, float]:
+    """``(width, height)`` in pixels of the box a label takes (text plus padding)."""
+    return text_width_px(text, font_size) + 2 * BOX_PAD, LINE_HEIGHT * font_size + 2 * BOX_PAD
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Do two boxes (centre x, centre y, half width, half height), in px, share any area?"""
+    return abs(a[0] - b[0]) < a[2] + b[2] and abs(a[1] - b[1]) < a[3] + b[3]
+
+
+def _clear_distance(direction: np.ndarray, half_width: float, half_height: float) -> float:
+    """How far along ``direction`` a box's centre must be for its point to be ``GAP`` outside."""
+    dx, dy = abs(float(direction[0])), abs(float(direction[1]))
+    limits = []
+    if dx > 1e-9:
+        limits.append((half_width + GAP) / dx)
+    if dy > 1e-9:
+        limits.append((half_height + GAP) / dy)
+    return min(limits)
+
+
+def segment_points(
+    segments: Sequence[tuple[Sequence[float], Sequence[float]]], scale: float
+) -> np.ndarray:
+    """Points along each segment (data units), at most ``POINT_RADIUS`` px apart at ``scale``.
+
+    As obstacles they keep labels off the lines: squares of half-size ``POINT_RADIUS`` that close
+    together cover the whole line.
+    """
+    points = []
+    for start, end in segments:
+        a, b = np.asarray(start, dtype=np.float64), np.asarray(end, dtype=np.float64)
+        length_px = float(np.hypot(*(b - a))) * scale
+        steps = max(1, math.ceil(length_px / POINT_RADIUS))
+        points.append(a + np.linspace(0.0, 1.0, steps + 1)[:, None] * (b - a))  # (steps + 1, 2)
+    return np.vstack(points) if points else np.empty((0, 2))
+
+
+def place_labels(
+    points: np.ndarray | Sequence[Sequence[float]],
+    texts: Sequence[str],
+    *,
+    scale: float,
+    obstacles: np.ndarray | Sequence[Sequence[float]] = (),
+    segments: Sequence[tuple[Sequence[float], Sequence[float]]] = (),
+    bounds: tuple[Sequence[float], Sequence[float]] | None = None,
+    order: Sequence[int] | None = None,
+    font_size: float = FONT_SIZE,
+) -> list[PlacedLabel]:
+    """Place one label per point (``texts[i]`` for ``points[i]``, data units) without overlaps.
+
+    Args:
+        points: ``(n, 2)`` the labelled points; an empty text means "no label".
+        texts: the labels' plain texts (for their size; the figure may draw them with markup).
+        scale: pixels per data unit on both axes (the figure has equal axes); use the smallest
+            scale the figure can be drawn at (see the module docstring).
+        obstacles: ``(m, 2)`` further points no label may cover (the labelled points are too).
+        segments: lines no label may cover (an arrow from the origin to its tip).
+        bounds: ``(x_range, y_range)``: if given, every box stays inside (the plot's axes).
+        order: the points in the order their labels are placed (the first get the nearest
+            places); by default the order of ``points``.
+
+    Returns:
+        The placed labels, in the order they were placed; points whose label found no free
+        place are missing.
+    """
+    anchors = np.asarray(points, dtype=np.float64).reshape(-1, 2) * scale  # (n, 2) px
+    others = (
+        np.vstack(
+            [
+                np.asarray(obstacles, dtype=np.float64).reshape(-1, 2),
+                segment_points(segments, scale),
+            ]
+        )
+        * scale
+    )  # (m, 2) px
+    centres = np.vstack([anchors, others])  # (n + m, 2): every point is a small square
+    blocked = np.column_stack([centres, np.full((len(centres), 2), POINT_RADIUS)])  # (n + m, 4)
+    inf = math.inf
+    (x_low, x_high), (y_low, y_high) = bounds or ((-inf, inf), (-inf, inf))
+    turns = np.radians(np.asarray(ANGLES, dtype=np.float64))  # (A,)
+    rings = np.arange(RINGS, dtype=np.float64) * DISTANCE_STEP  # (R,)
+    placed: list[PlacedLabel] = []
+    if len(texts) != len(anchors):
+        raise ValueError(f"{len(texts)} texts for {len(anchors)} points")
+    for index in range(len(anchors)) if order is None else order:
+        anchor, text = anchors[index], texts[index]
+        if not text:
+            continue
+        width, height = label_size_px(text, font_size)
+        half = np.array([width / 2, height / 2])  # (2,)
+        length = float(np.hypot(*anchor))
+        outward = anchor / length if length > 1e-9 else np.array([0.0, 1.0])  # (2,)
+        directions = np.column_stack(  # (A, 2): the outward way turned by each angle
+            [
+                outward[0] * np.cos(turns) - outward[1] * np.sin(turns),
+                outward[0] * np.sin(turns) + outward[1] * np.cos(turns),
+            ]
+        )
+        clear = np.array([_clear_distance(d, half[0], half[1]) for d in directions])  # (A,)
+        reach = float(clear.max()) + RINGS * DISTANCE_STEP + float(half.max())
+        near = np.abs(blocked[:, :2] - anchor).max(axis=1) <= reach + blocked[:, 2:].max(axis=1)
+        nearby = blocked[near]  # (B, 4): only boxes a candidate could touch
+        center = None
+        for ring in rings:  # nearest ring first; in a ring, the outward way first
+            candidates = anchor + (clear + ring)[:, None] * directions  # (A, 2) px
+            free = (
+                (candidates[:, 0] - half[0] >= x_low * scale)
+                & (candidates[:, 0] + half[0] <= x_high * scale)
+                & (candidates[:, 1] - half[1] >= y_low * scale)
+                & (candidates[:, 1] + half[1] <= y_high * scale)
+            )
+            apart = np.abs(candidates[:, None, :] - nearby[None, :, :2]) >= (
+                half[None, None, :] + nearby[None, :, 2:]
+            )  # (A, B, 2): separated along x, along y
+            free &= apart.any(axis=2).all(axis=1)  # apart from every box: along x or along y
+            if free.any():
+                center = candidates[int(np.argmax(free))]  # (2,): the first free candidate
+                break
+        if center is None:
+            continue  # no free place: the hover and the legend still name this point
+        blocked = np.vstack([blocked, [center[0], center[1], half[0], half[1]]])
+        placed.append(
+            PlacedLabel(
+                index=index,
+                text=text,
+                point=(float(anchor[0] / scale), float(anchor[1] / scale)),
+                center=(float(center[0] / scale), float(center[1] / scale)),
+                half_width=float(half[0]),
+                half_height=float(half[1]),
+            )
+        )
+    return placed
+
+
+def label_extent(labels: Sequence[PlacedLabel], scale: float) -> np.ndarray:
+    """``(2 × len(labels), 2)`` the corners (lower left, upper right) of every box, data units."""
+    corners = []
+    for label in labels:
+        half = np.array([label.half_width, label.half_height]) / scale  # (2,)
+        center = np.array(label.center)  # (2,)
+        corners += [center - half, center + half]
+    return np.asarray(corners, dtype=np.float64).reshape(-1, 2)
+
+
+def labels_overlap(
+    labels: Sequence[PlacedLabel],
+    scale: float,
+    obstacles: np.ndarray | Sequence[Sequence[float]] = (),
+    segments: Sequence[tuple[Sequence[float], Sequence[float]]] = (),
+) -> list[tuple[str, str]]:
+    """Every pair of labels whose boxes overlap, and every label covering a point or a line.
+
+    The check a test makes of a layout drawn at ``scale`` pixels per data unit (lines are
+    checked at every pixel).
+    """
+    found = []
+    boxes = [
+        (label.center[0] * scale, label.center[1] * scale, label.half_width, label.half_height)
+        for label in labels
+    ]
+    for first in range(len(labels)):
+        for second in range(first + 1, len(labels)):
+            if _overlap(boxes[first], boxes[second]):
+                found.append((labels[first].text, labels[second].text))
+    points = np.asarray(obstacles, dtype=np.float64).reshape(-1, 2)
+    fine = [segment_points([segment], scale * POINT_RADIUS) for segment in segments]  # 1 px apart
+    for label, box in zip(labels, boxes, strict=True):
+        for x, y in points * scale:
+            if _overlap(box, (float(x), float(y), 0.0, 0.0)):
+                found.append((label.text, f"point ({x / scale:.3f}, {y / scale:.3f})"))
+        for number, line in enumerate(fine):
+            if any(_overlap(box, (float(x), float(y), 0.0, 0.0)) for x, y in line * scale):
+                found.append((label.text, f"line {number + 1}"))
+    return found

@@ -1,0 +1,58 @@
+"""The app's vocabulary and rounding, written once: the names of columns and how numbers are shown.
+
+Every page and figure names the same quantity the same way and rounds it the same way, so a
+number read on one page can be found on another:
+
+- the features of an embedding are ``x1 … x{d_in}``, those of a query, key and value vector
+  ``q1 …``, ``k1 …``, ``v1 …``, and those of a context vector ``z1 … z{d_out}`` (the book writes a
+  context vector ``z``);
+- a number in a cell, a table, a caption or a metric has :data:`DECIMALS` decimals; the hover of a
+  heatmap cell gives :data:`HOVER_DECIMALS` (the value to more places); :data:`COMPACT_DECIMALS`
+  only where four would not fit (many panels or columns side by side).
+
+The glossary line of the sidebar (message ``glossary.line``) explains this to the user.
+"""
+
+from __future__ import annotations
+
+DECIMALS = 4  # every number shown in a cell, table, caption or metric
+HOVER_DECIMALS = 6  # the hover of a heatmap cell: the value to more places
+COMPACT_DECIMALS = 2  # only where four decimals do not fit (a crowded grid or window)
+
+INPUT_PREFIX = "x"  # x1 … x_d_in: the features of an embedding (an input row)
+QUERY_PREFIX = "q"
+KEY_PREFIX = "k"
+VALUE_PREFIX = "v"
+CONTEXT_PREFIX = "z"  # z1 … z_d_out: the features of a context vector, the book's z
+
+
+def feature_labels(prefix: str, count: int) -> list[str]:
+    """Column names ``{prefix}1 … {prefix}{count}``: feature ``m`` of a vector, counted from 1."""
+    return [f"{prefix}{m + 1}" for m in range(count)]
+
+
+def input_labels(d_in: int) -> list[str]:
+    """``x1 … x{d_in}``: the columns of the embedding table."""
+    return feature_labels(INPUT_PREFIX, d_in)
+
+
+def context_labels(d_out: int) -> list[str]:
+    """``z1 … z{d_out}``: the columns of a table of context vectors, on every page."""
+    return feature_labels(CONTEXT_PREFIX, d_out)
+
+
+def format_number(value: float, decimals: int = DECIMALS, *, minus: str = "-") -> str:
+    """``value`` with ``decimals`` decimals (``-0.4519``), never ``-0.0000``.
+
+    ``minus="−"`` writes the typographic minus sign used in running text and in cells.
+    """
+    text = f"{value:.{decimals}f}"
+    if text.startswith("-") and float(text) == 0.0:
+        text = text[1:]
+    return minus + text[1:] if text.startswith("-") else text
+
+
+def format_short(value: float, decimals: int = DECIMALS) -> str:
+    """A setting written briefly: ``0.5``, ``2.0``, ``1.4286`` (at most ``decimals`` decimals)."""
+    text = format_number(value, decimals).rstrip("0")
+    return text + "0" if text.endswith(".") else text
