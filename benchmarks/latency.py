@@ -87,6 +87,9 @@ DEFAULT_PAGE = "step"  # ui.frame.run_app's default page, served at /
 MEASURES = ("seed", "tab", "slider", "cell", "seed1024", "first", "burst")
 BURST_PRESSES = 30
 LONG_TOKENS = 1024
+# Pages that show nothing computed with the seed (the embedding table; the quiz before a reveal):
+# there a seed change is settled when its run is over, with no changed text to wait for.
+SEED_INDEPENDENT_PAGES = frozenset({"embeddings", "quiz"})
 TABS = (3, 7)  # 0-based: "4 · Scores" and "8 · Softmax", both with a (T, T) heatmap
 CONTEXT_TABLE = "[data-testid='stMain'] [data-testid='stTable']"  # the first one: context_vec
 MAIN = "[data-testid='stMain']"
@@ -168,6 +171,7 @@ class Target:
     seed_label: str
     dropout_label: str | None = None
     watched: str = MAIN
+    seed_changes_text: bool = True  # False: nothing on the page depends on the seed
 
 
 @dataclass
@@ -181,6 +185,10 @@ class Results:
     """Seconds per (measure, target name); None where a measurement did not settle."""
 
     times: dict[tuple[str, str], list[float | None]] = field(default_factory=dict)
+    notes: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+
+    def note(self, measure: str, target: str, text: str) -> None:
+        self.notes.setdefault((measure, target), set()).add(text)
 
     def add(self, measure: str, target: str, seconds: float | None) -> None:
         self.times.setdefault((measure, target), []).append(seconds)
@@ -198,7 +206,8 @@ def app_target(name: str, path: str | None = None) -> Target:
     """An app page; the default page (``/``) is watched through its context table."""
     url = path or ("/" if name == DEFAULT_PAGE else f"/{name}")
     watched = CONTEXT_TABLE if name.startswith(DEFAULT_PAGE) else MAIN
-    return Target(name, "app", url, APP_SEED_LABEL, APP_DROPOUT_LABEL, watched)
+    changes = name not in SEED_INDEPENDENT_PAGES
+    return Target(name, "app", url, APP_SEED_LABEL, APP_DROPOUT_LABEL, watched, changes)
 
 
 FLOOR = Target("floor", "floor", "/", floor_app.SEED_LABEL, None, CONTEXT_TABLE)
@@ -262,9 +271,12 @@ def timed(
     settings: Settings,
     *,
     require_run: bool = True,
+    require_change: bool = True,
 ) -> float | None:
     """Seconds from ``act``'s own input event to the settled page (None: did not settle)."""
     before = page.evaluate("(s) => document.querySelector(s)?.textContent ?? null", selector)
+    if not require_change:
+        before = None
     armed_at = page.evaluate(
         "() => { window.__latency.armed = true; window.__latency.actionAt = null;"
         " return performance.now(); }"
@@ -290,7 +302,13 @@ def dropout_thumb_selector(target: Target) -> str:
 
 def measure_seed(page: Page, target: Target, settings: Settings) -> float | None:
     page.bring_to_front()
-    return timed(page, sidebar_seed_up(page, target), target.watched, settings)
+    return timed(
+        page,
+        sidebar_seed_up(page, target),
+        target.watched,
+        settings,
+        require_change=target.seed_changes_text,
+    )
 
 
 def measure_slider(page: Page, target: Target, settings: Settings) -> float | None:
@@ -348,8 +366,13 @@ def measure_burst(
         page.context.close()
 
 
-def measure_first_visit(browser: Browser, target: Target, settings: Settings) -> float | None:
-    """A fresh server, a fresh context: seconds from navigation start to the settled page."""
+def measure_first_visit(
+    browser: Browser, target: Target, settings: Settings, results: Results
+) -> float | None:
+    """A fresh server, a fresh context: seconds from navigation start to the settled page.
+
+    A dialog shown on the way (Streamlit's "Page not found" for a deep link) is noted.
+    """
     app = {"floor": FLOOR_APP, "straightforward": STRAIGHTFORWARD_APP}.get(target.server)
     with start_streamlit(app or DEFAULT_APP) as server:
         context = browser.new_context(viewport=VIEWPORT)
@@ -358,6 +381,8 @@ def measure_first_visit(browser: Browser, target: Target, settings: Settings) ->
         try:
             page.goto(server.url + target.path, wait_until="commit")
             done = settle(page, 0.0, target.watched, None, settings, require_run=True)
+            for text in page.locator("[role='dialog']").all_inner_texts():
+                results.note("first", target.name, "dialog: " + " ".join(text.split())[:80])
             return None if done is None else done / 1000
         finally:
             context.close()
@@ -467,9 +492,9 @@ def run(args: argparse.Namespace) -> tuple[Results, dict[str, str]]:
             first_targets = [FLOOR, STRAIGHTFORWARD, *app_pages]
             if args.quick:
                 first_targets = [FLOOR, STRAIGHTFORWARD, *([step] if step else [])]
-            for round_number in range(args.repeats):
+            for round_number in range(args.first_repeats):
                 for target in first_targets:
-                    seconds = measure_first_visit(browser, target, settings)
+                    seconds = measure_first_visit(browser, target, settings, results)
                     log(f"round {round_number} first {target.name}: {seconds}")
                     results.add("first", target.name, seconds)
         browser.close()
@@ -546,6 +571,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     names = [spec.name for spec in PAGE_SPECS]
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=5, help="counted rounds (default 5)")
+    parser.add_argument(
+        "--first-repeats",
+        type=int,
+        help="first visits per page, each on a fresh server (default: --repeats, at most 3)",
+    )
     parser.add_argument("--warmup", type=int, default=1, help="uncounted rounds first (default 1)")
     parser.add_argument("--pages", nargs="+", choices=names, default=names, help="app pages")
     parser.add_argument("--measures", nargs="+", choices=MEASURES, default=list(MEASURES))
@@ -562,6 +592,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.quick:
         args.repeats, args.pages = 1, ["step"]
+    if args.first_repeats is None:
+        args.first_repeats = min(args.repeats, 3)
     return args
 
 
@@ -571,6 +603,8 @@ def main(argv: list[str] | None = None) -> None:
     print("\n".join(f"- {name}: {value}" for name, value in info.items()))
     print(f"- repeats: {args.repeats} (after {args.warmup} warm-up), quiet {args.quiet:g} ms\n")
     print(table(results))
+    for (measure, target), texts in sorted(results.notes.items()):
+        print(f"- {measure}, {target}: " + "; ".join(sorted(texts)))
     if args.json:
         raw = {f"{m} | {t}": v for (m, t), v in results.times.items()}
         args.json.write_text(json.dumps({"machine": info, "seconds": raw}, indent=2))
