@@ -2,8 +2,8 @@
 
 Usage (from the repository root; needs Playwright and /usr/bin/chromium, like the browser tests)::
 
-    python benchmarks/latency.py                       # everything, 5 repeats (about 15 min)
-    python benchmarks/latency.py --quick               # default page only, 1 repeat (about 2 min)
+    python benchmarks/latency.py                       # everything, 5 repeats (about 20 min on 2 busy cores)
+    python benchmarks/latency.py --quick               # default page only, 1 repeat (about 5 min)
     python benchmarks/latency.py --pages step masking --measures seed first --repeats 3
     python benchmarks/latency.py --json /tmp/latency.json
 
