@@ -141,6 +141,9 @@ def test_bad_cell_typed_in_the_editor_is_named_and_kept(page: Page, streamlit_se
     cell.fill("1e309")
     cell.press("Enter")
     wait_settled(page)
+    # the rerun may start after a quiet spell on a loaded machine: wait for the message itself
+    page.get_by_test_id("stAlert").filter(has_text="1e309").first.wait_for(timeout=60000)
+    wait_settled(page)
     alerts = " ".join(page.get_by_test_id("stAlert").all_inner_texts())
     assert "Row 1" in alerts and "x3" in alerts and "1e309" in alerts, alerts
     assert _context_rows(page) == _expected(BOOK_EMBEDDINGS)  # the last valid table
