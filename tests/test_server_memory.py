@@ -12,7 +12,8 @@ release drops it, collects and trims, and Streamlit calls the release when a ses
 
 from __future__ import annotations
 
-import ctypes.util
+import ctypes
+import gc.util
 import sys
 
 from attention import AttentionConfig
@@ -55,6 +56,7 @@ def test_release_drops_the_large_traces_collects_and_trims() -> None:
 
 
 def test_the_frame_registers_every_session_for_the_release() -> None:
+    gc.collect()  # end the sessions of earlier tests now, not in the middle of this one
     before = memory.open_sessions()
     app = run_page("quiz")
     assert not app.exception
