@@ -13,7 +13,8 @@ release drops it, collects and trims, and Streamlit calls the release when a ses
 from __future__ import annotations
 
 import ctypes
-import gc.util
+import ctypes.util
+import gc
 import sys
 
 from attention import AttentionConfig
