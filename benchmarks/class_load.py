@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import os
@@ -62,9 +63,13 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
+from google.protobuf.message import DecodeError  # noqa: E402
+from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
+
 from benchmarks.page_load import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, machine  # noqa: E402
 from benchmarks.server_memory import cpu_seconds, memory_mb  # noqa: E402
-from benchmarks.streamlit_protocol import RunFailed, RunResult, StudentTab  # noqa: E402
+from benchmarks.streamlit_protocol import FINISHED, RunFailed, RunResult, StudentTab  # noqa: E402
 from tests.e2e.helpers import SETTLED_SELECTOR  # noqa: E402
 from tests.e2e.server import start_streamlit  # noqa: E402
 from ui.i18n import t  # noqa: E402
@@ -228,15 +233,64 @@ _RUN_DONE_AFTER = """
 """
 
 
+def _watch_frames(page: Any, sent: list[float], finished: list[float]) -> None:
+    """Note when each ``rerun_script`` leaves the browser and each ``script_finished`` arrives.
+
+    Playwright reports websocket frames from the browser's network stack, whatever the page's
+    main thread is busy with: send to finish is what a simulated student measures, seen from a
+    real browser.
+    """
+    loop = asyncio.get_running_loop()
+
+    def on_sent(payload: bytes | str) -> None:
+        message = BackMsg()
+        with contextlib.suppress(DecodeError, TypeError):
+            message.ParseFromString(payload)
+            if message.WhichOneof("type") == "rerun_script":
+                sent.append(loop.time())
+
+    def on_received(payload: bytes | str) -> None:
+        if not isinstance(payload, bytes) or len(payload) > 256:  # script_finished is tiny
+            return
+        message = ForwardMsg()
+        with contextlib.suppress(DecodeError):
+            message.ParseFromString(payload)
+            if (
+                message.WhichOneof("type") == "script_finished"
+                and message.script_finished != FINISHED.FINISHED_EARLY_FOR_RERUN
+            ):
+                finished.append(loop.time())
+
+    def on_websocket(websocket: Any) -> None:
+        websocket.on("framesent", on_sent)
+        websocket.on("framereceived", on_received)
+
+    page.on("websocket", on_websocket)
+
+
+def _seconds(seconds: float) -> RunResult:
+    return RunResult(seconds=seconds, messages=0, bytes=0)
+
+
 async def browser_student(
     index: int, browser: Any, base_url: str, plan: ClassPlan, start: float, tally: Tally
 ) -> None:
-    """A real Chromium tab: the dropout slider's arrow key and the seed's "+" in turn."""
+    """A real Chromium tab: the dropout slider's arrow key and the seed's "+" in turn.
+
+    Each change is timed three ways: from the key press until the page's script state is
+    ``notRunning`` again (``browser_dropout`` / ``browser_seed``: what the student waits); from
+    the key press until the ``rerun_script`` frame leaves (``browser_press_to_send``: the
+    widget's own delay and the page's busy main thread); from that frame until the
+    ``script_finished`` frame arrives (``browser_network``: what a simulated student measures).
+    """
     rng = random.Random(plan.seed * 100_003 + 50_000 + index)
     loop = asyncio.get_running_loop()
     await asyncio.sleep(rng.uniform(0, plan.arrival_seconds))
     context = await browser.new_context(viewport=VIEWPORT)
     page = await context.new_page()
+    sent: list[float] = []
+    finished: list[float] = []
+    _watch_frames(page, sent, finished)
     timeout_ms = plan.timeout * 1000
     try:
         query = plan.query()
@@ -260,17 +314,26 @@ async def browser_student(
             turn += 1
             if kind == "browser_dropout":
                 await slider.focus()
-            t0 = await page.evaluate("() => performance.now()")
+            page_t0 = await page.evaluate("() => performance.now()")
+            loop_t0 = loop.time()
             if kind == "browser_dropout":
                 await page.keyboard.press(key)
             else:
                 await seed_plus.click()
-            await page.wait_for_function(_RUN_DONE_AFTER, arg=t0, timeout=timeout_ms, polling=20)
-            seconds = await page.evaluate(_RUN_DONE_AFTER, t0)
+            await page.wait_for_function(
+                _RUN_DONE_AFTER, arg=page_t0, timeout=timeout_ms, polling=20
+            )
+            seconds = await page.evaluate(_RUN_DONE_AFTER, page_t0)
             if await page.get_by_test_id("stException").count():
                 tally.failed(kind, RunFailed("exception", "an exception box in the browser"))
             else:
-                tally.ok(kind, RunResult(seconds=seconds, messages=0, bytes=0))
+                tally.ok(kind, _seconds(seconds))
+                sends = [moment for moment in sent if moment > loop_t0]
+                if sends:
+                    tally.ok("browser_press_to_send", _seconds(sends[0] - loop_t0))
+                    arrived = [moment for moment in finished if moment > sends[0]]
+                    if arrived:
+                        tally.ok("browser_network", _seconds(arrived[0] - sends[0]))
             if kind == "browser_dropout":
                 value = float(await slider.get_attribute("aria-valuenow") or 0)
                 key = "ArrowLeft" if value >= 0.9 else "ArrowRight" if value <= 0.05 else key
@@ -326,11 +389,11 @@ async def run_class(base_url: str, plan: ClassPlan) -> dict[str, Any]:
         "by_kind": {kind: summary(values) for kind, values in sorted(tally.seconds.items())},
         "mb_received": tally.bytes_received / 1e6,
     }
-    browser_runs = [
-        s for kind, values in tally.seconds.items() if kind.startswith("browser_") for s in values
-    ]
     if plan.browsers:
-        result["browser"] = summary(browser_runs)
+        settled = tally.seconds.get("browser_dropout", []) + tally.seconds.get("browser_seed", [])
+        result["browser"] = summary(settled)
+        for part in ("browser_press_to_send", "browser_network"):
+            result[part] = summary(tally.seconds.get(part, []))
     return result
 
 

@@ -25,8 +25,8 @@ the script wrote ``st.session_state[key]``); a widget that appears takes the ele
 ``default``. That matters: a widget left out of the message takes its *element's* default on
 the server (the slider's minimum, not the app's setting), so a client that sent only what it
 changed would lose ``train`` and ``d_out`` on a page switch where a browser does not. Values are
-read for the kinds of widget the app's sidebar uses (number input, slider, checkbox/toggle,
-select box, text input); the data editor's state is the edits made in this tab.
+read for the kinds of widget the app's pages use (number input, slider, select slider,
+checkbox/toggle, select box, radio, text input); the data editor's state is the edits made in this tab.
 
 Every run is checked, not just timed: a run must end with ``FINISHED_SUCCESSFULLY``, draw no
 exception and no error box, and the URL the app writes from its state (``ui.state.sync_url``)
@@ -122,6 +122,10 @@ def _element_values(element_type: str, proto: Any) -> tuple[WidgetState | None, 
         else:
             set_value.double_value, default.double_value = proto.value, proto.default
         has_default = proto.HasField("default")
+    elif element_type == "slider" and proto.options:  # st.select_slider: option labels
+        set_value.string_array_value.data[:] = list(proto.raw_value)
+        default.string_array_value.data[:] = [proto.options[int(i)] for i in proto.default]
+        has_default = True
     elif element_type == "slider":
         set_value.double_array_value.data[:] = list(proto.value)
         default.double_array_value.data[:] = list(proto.default)
@@ -129,7 +133,7 @@ def _element_values(element_type: str, proto: Any) -> tuple[WidgetState | None, 
     elif element_type == "checkbox":
         set_value.bool_value, default.bool_value = proto.value, proto.default
         has_default = True
-    elif element_type == "selectbox":
+    elif element_type in ("selectbox", "radio"):  # the label of the option
         set_value.string_value = proto.raw_value
         has_default = proto.HasField("default") and proto.default < len(proto.options)
         if has_default:
