@@ -69,7 +69,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 from benchmarks.page_load import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, machine  # noqa: E402
 from benchmarks.server_memory import cpu_seconds, memory_mb  # noqa: E402
-from benchmarks.streamlit_protocol import FINISHED, RunFailed, RunResult, StudentTab  # noqa: E402
+from benchmarks.streamlit_protocol import FINISHED, RunFailed, RunResult, StudentTab, warm_up  # noqa: E402
 from tests.e2e.helpers import SETTLED_SELECTOR  # noqa: E402
 from tests.e2e.server import start_streamlit  # noqa: E402
 from ui.i18n import t  # noqa: E402
@@ -397,27 +397,18 @@ async def run_class(base_url: str, plan: ClassPlan) -> dict[str, Any]:
     return result
 
 
-async def warm_up(base_url: str, plan: ClassPlan) -> None:
-    """One tab opens the link and leaves: the first run of a fresh server imports the pages."""
-    tab = StudentTab(base_url, plan.query(), timeout_s=max(plan.timeout, 120))
-    try:
-        await tab.open()
-    finally:
-        await tab.close()
-
-
 def measure(plan: ClassPlan, url: str | None) -> dict[str, Any]:
     """Warm up, run the class, and read the server's CPU and memory if it is ours."""
     load_before = os.getloadavg()
     client_cpu = time.process_time()
     if url is not None:
-        asyncio.run(warm_up(url, plan))
+        warm_up(url)
         result = asyncio.run(run_class(url, plan))
         result["url"] = url
     else:
         with start_streamlit() as server:
             pid = server.process.pid
-            asyncio.run(warm_up(server.url, plan))
+            warm_up(server.url)
             cpu_start, memory_start = cpu_seconds(pid), memory_mb(pid)
             wall_start = time.monotonic()
             result = asyncio.run(run_class(server.url, plan))

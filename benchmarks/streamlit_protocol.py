@@ -439,3 +439,32 @@ class StudentTab:
                         "wrong_state",
                         f"cell ({row}, x{column + 1}) shows {shown}, this tab typed {text}",
                     )
+
+
+def warm_up(base_url: str, timeout_s: float = 120.0) -> RunResult:
+    """Open the app once on ``base_url`` (what ``deploy/serve.sh`` does for each new replica).
+
+    A fresh server imports the pages on its first run (several seconds) and, until that run,
+    treats a first visit of ``/<page>`` as an old ``pages/``-folder app (``ui.frame``): one tab
+    that opens ``/`` and leaves spares the first student both.
+    """
+
+    async def open_and_leave() -> RunResult:
+        tab = StudentTab(base_url, timeout_s=timeout_s)
+        try:
+            return await tab.open()
+        finally:
+            await tab.close()
+
+    return asyncio.run(open_and_leave())
+
+
+if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) != 2:
+        sys.exit("usage: python benchmarks/streamlit_protocol.py URL   (opens the app once)")
+    try:
+        warm_up(sys.argv[1])
+    except RunFailed as failure:
+        sys.exit(f"{sys.argv[1]}: {failure}")

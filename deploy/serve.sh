@@ -110,7 +110,7 @@ stop_all() {
     rm -rf "$workdir"
   fi
 }
-on_signal() { echo "stopping nginx and ${#replica_pids[@]} replicas"; stop_all; exit 0; }
+on_signal() { echo "stopping nginx and the replicas"; stop_all; exit 0; }
 trap on_signal INT TERM
 trap 'if [ "$stopping" = 0 ]; then stop_all; fi' EXIT
 
@@ -143,6 +143,9 @@ for ((i = 0; i < replicas; i++)); do
     [ "$SECONDS" -lt "$deadline" ] || die "replica $((i + 1)) not healthy after ${HEALTH_TIMEOUT_S} s"
     sleep 0.3
   done
+  # One first run per replica (it imports the pages), so that no student waits for it.
+  (cd "$REPO_ROOT" && "$PYTHON" benchmarks/streamlit_protocol.py "http://127.0.0.1:${replica_ports[$i]}") \
+    || die "replica $((i + 1)) did not run the app (log: $workdir/replica-$((i + 1)).log)"
 done
 
 upstream_servers=""
