@@ -33,10 +33,17 @@ cannot use much more than one core for them however many students there are.
 ``--browsers K`` adds K real headless Chromium tabs (Playwright, ``/usr/bin/chromium``) doing
 the same kind of thing (alternately the dropout slider's arrow key and the seed's "+" button),
 timed from the key press to Streamlit's ``data-test-script-state`` going back to
-``notRunning``: they check that the simulated students see what browsers see.
+``notRunning``, and at the frame level (``rerun_script`` sent to ``script_finished`` received,
+Playwright's websocket events): the comparison with the simulated students shows what share of a
+browser's wait is the server's (``benchmarks/README.md``: the rest is the browser's own work).
+
+The reference of each run, measured just before the class arrives: one student alone makes each
+kind of change twice. The output gives the class's p50 and p95 as ratios to that student's
+median (how much the class slows a change down).
 
 The JSON (``--json FILE``) holds ``reruns``, ``errors``, ``p50_s``, ``p95_s``, ``max_s`` (over the
-students' setting changes), the same per kind of change and for the first page load (``open``),
+students' setting changes), ``alone_p50_s`` and the ratios ``p50_vs_alone``, ``p95_vs_alone``,
+the same per kind of change and for the first page load (``open``),
 the server's ``server_cpu_s``, ``server_cores``, ``server_cpu_per_run_s``, ``server_rss_mb`` (start and end) and
 ``server_peak_rss_mb`` when it started the server, the load average before and after, and this
 script's own CPU time (it runs on the same machine).
@@ -154,6 +161,11 @@ def _new_cell_text(rng: random.Random, old: str | None) -> str:
             return text
 
 
+def _doable(kind: str, tab: StudentTab) -> str:
+    """``kind``, or a seed change instead of a cell when the page has no table editor."""
+    return "seed" if kind == "cell" and not tab.has_editor() else kind
+
+
 async def _change(
     tab: StudentTab, kind: str, rng: random.Random, rows: int, other_pages: list[str]
 ) -> RunResult:
@@ -194,8 +206,7 @@ async def student(index: int, base_url: str, plan: ClassPlan, start: float, tall
                 return
             kind = ACTIONS[turn % len(ACTIONS)]
             turn += 1
-            if kind == "cell" and not tab.has_editor():
-                kind = "seed"
+            kind = _doable(kind, tab)
             try:
                 tally.ok(kind, await _change(tab, kind, rng, plan.tokens, other_pages))
             except RunFailed as error:
@@ -397,21 +408,49 @@ async def run_class(base_url: str, plan: ClassPlan) -> dict[str, Any]:
     return result
 
 
+async def alone(base_url: str, plan: ClassPlan) -> list[float]:
+    """The reference: one student alone makes each kind of change twice; their latencies."""
+    rng = random.Random(plan.seed - 1)
+    tab = StudentTab(base_url, plan.query(), timeout_s=plan.timeout)
+    seconds = []
+    try:
+        await tab.open()
+        other_pages = [path for path in tab.pages if path != STEP_PAGE]
+        for kind in ACTIONS * 2:
+            run = await _change(tab, _doable(kind, tab), rng, plan.tokens, other_pages)
+            seconds.append(run.seconds)
+    finally:
+        await tab.close()
+    return seconds
+
+
+def _with_reference(result: dict[str, Any], reference: list[float]) -> dict[str, Any]:
+    median = percentile(reference, 0.5)
+    result.update(
+        alone_p50_s=median,
+        p50_vs_alone=result["p50_s"] / median,
+        p95_vs_alone=result["p95_s"] / median,
+    )
+    return result
+
+
 def measure(plan: ClassPlan, url: str | None) -> dict[str, Any]:
-    """Warm up, run the class, and read the server's CPU and memory if it is ours."""
+    """Warm up, measure the lone student, run the class; the server's CPU and memory if ours."""
     load_before = os.getloadavg()
     client_cpu = time.process_time()
     if url is not None:
         warm_up(url)
-        result = asyncio.run(run_class(url, plan))
+        reference = asyncio.run(alone(url, plan))
+        result = _with_reference(asyncio.run(run_class(url, plan)), reference)
         result["url"] = url
     else:
         with start_streamlit() as server:
             pid = server.process.pid
             warm_up(server.url)
+            reference = asyncio.run(alone(server.url, plan))
             cpu_start, memory_start = cpu_seconds(pid), memory_mb(pid)
             wall_start = time.monotonic()
-            result = asyncio.run(run_class(server.url, plan))
+            result = _with_reference(asyncio.run(run_class(server.url, plan)), reference)
             cpu = cpu_seconds(pid) - cpu_start
             wall = time.monotonic() - wall_start
             memory_end = memory_mb(pid)
@@ -435,7 +474,9 @@ def _format(result: dict[str, Any]) -> str:
         f"{result['students']} students, {result['tokens']} tokens, a change every "
         f"{result['interval_s']:g} s for {result['seconds']:g} s: {result['reruns']} reruns "
         f"({result['reruns_per_s']:.2f}/s), {result['errors']} errors",
-        f"  p50 {result['p50_s']:.3f} s   p95 {result['p95_s']:.3f} s   max {result['max_s']:.3f} s",
+        f"  p50 {result['p50_s']:.3f} s   p95 {result['p95_s']:.3f} s   max {result['max_s']:.3f} s"
+        f"   (one student alone: p50 {result['alone_p50_s']:.3f} s; the class's p50 "
+        f"{result['p50_vs_alone']:.1f}x, p95 {result['p95_vs_alone']:.1f}x that)",
     ]
     for kind, stats in result["by_kind"].items():
         lines.append(
