@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# Serve Attention Lab to a class: N app servers behind nginx, with sticky sessions.
+#
+#   bash deploy/serve.sh --replicas 2 --port 8080            # then open http://<this machine>:8080
+#   bash deploy/serve.sh --replicas 4 --port 80 --host 0.0.0.0
+#
+# Options:
+#   --replicas N            app servers (`streamlit run app.py`), one per core (default 2)
+#   --port P                where nginx listens (default 8080)
+#   --host ADDR             address nginx listens on (default 0.0.0.0: the classroom network)
+#   --first-replica-port Q  replicas on Q, Q+1, ... (default: free loopback ports)
+#   --keep-logs             keep the temporary directory (nginx and replica logs) on exit
+#
+# Why several servers: Streamlit runs every session's script in threads of one Python process,
+# so one server uses about one core however many students it has (benchmarks/README.md,
+# "Serving a class": the measured students per core). Each replica holds its own sessions in
+# memory (their widgets, their download files under /media/..., their uploads), so nginx must
+# send every request of one browser to the same replica: it hashes a cookie it sets on the first
+# visit (`attention_lab_replica`, a random id), with `hash ... consistent` so that stopping one
+# replica moves only that replica's visitors. Websockets (/_stcore/stream) are passed through
+# (HTTP/1.1 Upgrade) and kept open for an hour of idle time.
+#
+# All replicas get the same server.cookieSecret ($STREAMLIT_SERVER_COOKIE_SECRET, generated
+# here if unset): Streamlit signs its session and login cookies with it, so any replica accepts
+# what another one signed.
+#
+# Runs in the foreground; Ctrl-C or SIGTERM stops nginx and every replica. If one replica exits,
+# the others keep serving: nginx sends that replica's visitors to the others (a browser that was
+# connected to it reconnects and starts a new session there; the URL keeps its settings).
+# nginx runs from a temporary directory (configuration, pid, logs, temp files), never /etc.
+set -euo pipefail
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PYTHON="${PYTHON:-python}"
+NGINX="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
+HEALTH_TIMEOUT_S=90
+COOKIE=attention_lab_replica
+
+replicas=2
+port=8080
+host=0.0.0.0
+first_replica_port=""
+keep_logs=0
+
+usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+die() { echo "serve.sh: $*" >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --replicas) replicas="${2:?--replicas needs a number}"; shift 2 ;;
+    --port) port="${2:?--port needs a number}"; shift 2 ;;
+    --host) host="${2:?--host needs an address}"; shift 2 ;;
+    --first-replica-port) first_replica_port="${2:?--first-replica-port needs a number}"; shift 2 ;;
+    --keep-logs) keep_logs=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; die "unknown option: $1" ;;
+  esac
+done
+[[ "$replicas" =~ ^[1-9][0-9]*$ ]] || die "--replicas must be a positive integer, not '$replicas'"
+[[ "$port" =~ ^[0-9]+$ ]] && [ "$port" -ge 1 ] && [ "$port" -le 65535 ] \
+  || die "--port must be a port number (1-65535), not '$port'"
+
+if [ ! -x "$NGINX" ]; then
+  cat >&2 <<EOF
+serve.sh: nginx is not installed (looked for \$NGINX, \`nginx\` on PATH and /usr/sbin/nginx).
+Install Debian's package:    sudo apt-get install -y nginx
+(Its own service can stay stopped: \`sudo systemctl disable --now nginx\`; this script runs
+its own nginx with its own configuration in a temporary directory.)
+EOF
+  exit 3
+fi
+"$PYTHON" -c "import streamlit" 2>/dev/null \
+  || die "$PYTHON cannot import streamlit: pip install -r requirements.txt (or set PYTHON=...)"
+
+workdir="$(mktemp -d -t attention-lab-serve.XXXXXX)"
+chmod 755 "$workdir"  # nginx's workers (user nobody when started as root) read and write in it
+
+if [ -n "$first_replica_port" ]; then
+  replica_ports=()
+  for ((i = 0; i < replicas; i++)); do replica_ports+=("$((first_replica_port + i))"); done
+else
+  # N distinct free loopback ports, asked from the system all at once.
+  read -r -a replica_ports <<<"$("$PYTHON" - "$replicas" <<'EOF'
+import socket, sys
+sockets = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in sockets:
+    s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in sockets))
+EOF
+)"
+fi
+
+export STREAMLIT_SERVER_COOKIE_SECRET="${STREAMLIT_SERVER_COOKIE_SECRET:-$("$PYTHON" -c 'import secrets; print(secrets.token_hex(32))')}"
+# glibc gives freed memory back after large pages (measured in benchmarks/README.md).
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}"
+
+replica_pids=()
+nginx_pid=""
+stopping=0
+
+stop_all() {
+  stopping=1
+  trap - INT TERM
+  [ -n "$nginx_pid" ] && kill -TERM "$nginx_pid" 2>/dev/null || true
+  for pid in "${replica_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${replica_pids[@]}" $nginx_pid; do wait "$pid" 2>/dev/null || true; done
+  if [ "$keep_logs" = 1 ]; then
+    echo "logs kept in $workdir"
+  else
+    rm -rf "$workdir"
+  fi
+}
+on_signal() { echo "stopping nginx and the replicas"; stop_all; exit 0; }
+trap on_signal INT TERM
+trap 'if [ "$stopping" = 0 ]; then stop_all; fi' EXIT
+
+for ((i = 0; i < replicas; i++)); do
+  replica_port="${replica_ports[$i]}"
+  (
+    cd "$REPO_ROOT"
+    exec "$PYTHON" -m streamlit run app.py \
+      --server.address 127.0.0.1 --server.port "$replica_port" \
+      --server.headless true --server.fileWatcherType none --browser.gatherUsageStats false
+  ) >"$workdir/replica-$((i + 1)).log" 2>&1 &
+  replica_pids+=("$!")
+  echo "replica $((i + 1)): http://127.0.0.1:$replica_port (pid $!, log $workdir/replica-$((i + 1)).log)"
+done
+
+healthy() {  # healthy PORT: the replica answers /_stcore/health with "ok"
+  "$PYTHON" - "$1" <<'EOF' 2>/dev/null
+import sys, urllib.request
+with urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/_stcore/health", timeout=2) as r:
+    sys.exit(0 if r.read().strip() == b"ok" else 1)
+EOF
+}
+for ((i = 0; i < replicas; i++)); do
+  deadline=$((SECONDS + HEALTH_TIMEOUT_S))
+  until healthy "${replica_ports[$i]}"; do
+    if ! kill -0 "${replica_pids[$i]}" 2>/dev/null; then
+      cat "$workdir/replica-$((i + 1)).log" >&2
+      die "replica $((i + 1)) exited before it was healthy (log above)"
+    fi
+    [ "$SECONDS" -lt "$deadline" ] || die "replica $((i + 1)) not healthy after ${HEALTH_TIMEOUT_S} s"
+    sleep 0.3
+  done
+  # One first run per replica (it imports the pages), so that no student waits for it.
+  (cd "$REPO_ROOT" && "$PYTHON" benchmarks/streamlit_protocol.py "http://127.0.0.1:${replica_ports[$i]}") \
+    || die "replica $((i + 1)) did not run the app (log: $workdir/replica-$((i + 1)).log)"
+done
+
+upstream_servers=""
+for replica_port in "${replica_ports[@]}"; do
+  upstream_servers+="        server 127.0.0.1:$replica_port max_fails=1 fail_timeout=10s;"$'\n'
+done
+
+cat >"$workdir/nginx.conf" <<EOF
+# Written by deploy/serve.sh for this run only.
+worker_processes 1;  # nginx only passes bytes along; the replicas do the work
+pid $workdir/nginx.pid;
+error_log $workdir/error.log warn;
+daemon off;
+
+events {
+    worker_connections 4096;  # two per student (browser side, replica side), plus assets
+}
+
+http {
+    access_log $workdir/access.log;
+    client_body_temp_path $workdir/client_body;
+    proxy_temp_path $workdir/proxy;
+    fastcgi_temp_path $workdir/fastcgi;
+    uwsgi_temp_path $workdir/uwsgi;
+    scgi_temp_path $workdir/scgi;
+
+    # Websockets: pass the browser's Upgrade on to the replica.
+    map \$http_upgrade \$connection_upgrade {
+        default upgrade;
+        ""      close;
+    }
+    # Sticky sessions: a browser's first request gets a random id as a cookie; every request
+    # is routed by that id, so one browser always reaches the same replica.
+    map \$cookie_$COOKIE \$sticky_key {
+        ""      \$request_id;
+        default \$cookie_$COOKIE;
+    }
+    map \$cookie_$COOKIE \$sticky_set_cookie {
+        ""      "$COOKIE=\$request_id; Path=/; HttpOnly; SameSite=Lax";
+        default "";
+    }
+
+    upstream attention_lab {
+        hash \$sticky_key consistent;  # a stopped replica moves only its own visitors
+$upstream_servers    }
+
+    server {
+        listen $host:$port;
+        client_max_body_size 2m;  # uploads: server.maxUploadSize is 1 MB, plus multipart framing
+
+        location / {
+            proxy_pass http://attention_lab;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade \$http_upgrade;
+            proxy_set_header Connection \$connection_upgrade;
+            proxy_set_header Host \$http_host;  # with the port: Streamlit checks Origin == Host
+            proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto \$scheme;
+            proxy_connect_timeout 2s;      # a stopped replica is skipped quickly
+            proxy_next_upstream error timeout;
+            proxy_read_timeout 1h;         # a websocket may be quiet while a student reads
+            proxy_send_timeout 1h;
+            add_header Set-Cookie \$sticky_set_cookie always;
+            add_header X-Attention-Lab-Replica \$upstream_addr always;  # which replica answered
+        }
+    }
+}
+EOF
+
+"$NGINX" -t -q -p "$workdir" -c "$workdir/nginx.conf" -e "$workdir/error.log" \
+  || die "nginx rejected the configuration $workdir/nginx.conf (see above)"
+"$NGINX" -p "$workdir" -c "$workdir/nginx.conf" -e "$workdir/error.log" &
+nginx_pid=$!
+echo "nginx: pid $nginx_pid, configuration $workdir/nginx.conf"
+echo "Attention Lab: http://$host:$port/ ($replicas replicas, sticky sessions). Ctrl-C stops all."
+
+# Stay in the foreground until nginx exits or a signal arrives; report replicas that exit.
+live_replicas=("${replica_pids[@]}")
+while true; do
+  exited=""
+  status=0
+  wait -n -p exited "$nginx_pid" "${live_replicas[@]}" || status=$?
+  [ -n "$exited" ] || continue  # interrupted by a signal: the trap handles it
+  if [ "$exited" = "$nginx_pid" ]; then
+    nginx_pid=""
+    tail -n 20 "$workdir/error.log" >&2 || true
+    echo "serve.sh: nginx exited with code $status; stopping the replicas" >&2
+    exit 1
+  fi
+  still=()
+  for pid in "${live_replicas[@]}"; do [ "$pid" = "$exited" ] || still+=("$pid"); done
+  live_replicas=("${still[@]}")
+  for ((i = 0; i < replicas; i++)); do
+    if [ "${replica_pids[$i]}" = "$exited" ]; then
+      echo "replica $((i + 1)) (port ${replica_ports[$i]}) exited with code $status;" \
+        "nginx sends its visitors to the other ${#live_replicas[@]}" >&2
+    fi
+  done
+  if [ "${#live_replicas[@]}" -eq 0 ]; then
+    echo "serve.sh: every replica has exited; stopping nginx" >&2
+    exit 1
+  fi
+done

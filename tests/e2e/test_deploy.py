@@ -1,0 +1,282 @@
+"""Two replicas behind nginx (``deploy/serve.sh``), driven by real Chromium sessions.
+
+A Streamlit session lives in one server process: its websocket, its download files
+(``/media/...``) and its uploads (``/_stcore/upload_file``) must all reach the replica that holds
+it. ``deploy/serve.sh`` puts nginx in front of the replicas with a sticky cookie. This test opens
+two sessions on each replica (nginx names the replica that answered in a response header), each
+with its own seed and dropout, and checks that every one shows exactly its own numbers, downloads
+its own trace and loads its own upload through the balancer. Then it stops one replica: the
+sessions on the other keep their numbers and still rerun, and new visitors, even one whose cookie
+points at the stopped replica, still get the app. Last, SIGTERM to ``serve.sh`` stops everything.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from attention import AttentionConfig, trace_attention
+from attention.examples import BOOK_EMBEDDINGS
+from tests.e2e.conftest import VIEWPORT, browser_unavailable
+from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+from tests.e2e.server import REPO_ROOT, free_port, stop_process
+from ui.i18n import t
+
+SERVE_SCRIPT = REPO_ROOT / "deploy" / "serve.sh"
+NGINX_PATHS = ("/usr/sbin/nginx", "/usr/bin/nginx")
+REPLICA_HEADER = "x-attention-lab-replica"
+START_TIMEOUT_S = 180
+APPEAR_MS = 60_000
+SESSIONS_PER_REPLICA = 2
+MAX_CONTEXTS = 40  # new cookies until both replicas have their sessions (2**-38 to miss one)
+
+
+@dataclass
+class Deployment:
+    """A running ``serve.sh``: nginx's URL, and each replica's ``host:port`` -> pid."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    replicas: dict[str, int]
+    nginx_pid: int
+    log_path: Path
+
+
+def _nginx_available() -> bool:
+    return any(os.access(path, os.X_OK) for path in NGINX_PATHS) or bool(
+        subprocess.run(["sh", "-c", "command -v nginx"], capture_output=True).stdout
+    )
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.fixture
+def deployment(artifacts_dir: Path) -> Iterator[Deployment]:
+    """``bash deploy/serve.sh --replicas 2`` on a free port; stopped (group and all) afterwards."""
+    if not _nginx_available():
+        browser_unavailable("nginx is not installed (apt-get install -y nginx)")
+    log_path = artifacts_dir / "serve.log"
+    port = free_port()
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            ["bash", str(SERVE_SCRIPT), "--replicas", "2", "--port", str(port)]
+            + ["--host", "127.0.0.1"],
+            cwd=REPO_ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, so teardown can end all of it
+        )
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        text = ""
+        while "Attention Lab: http://" not in text:
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"serve.sh did not start:\n{log_path.read_text()}", pytrace=False)
+            time.sleep(0.3)
+            text = log_path.read_text()
+        replicas = {
+            f"127.0.0.1:{port_}": int(pid)
+            for port_, pid in re.findall(
+                r"replica \d+: http://127\.0\.0\.1:(\d+) \(pid (\d+)", text
+            )
+        }
+        nginx_pid = int(re.search(r"nginx: pid (\d+)", text).group(1))
+        assert len(replicas) == 2, text
+        yield Deployment(f"http://127.0.0.1:{port}", process, replicas, nginx_pid, log_path)
+    finally:
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+            stop_process(process, grace_s=30)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+# --- what one session should show ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Settings:
+    seed: int
+    dropout: float
+
+    def path(self, page: str = "/") -> str:
+        return page + "?" + urlencode({"seed": str(self.seed), "dropout": str(self.dropout)})
+
+    def context_rows(self) -> list[list[str]]:
+        trace = trace_attention(
+            BOOK_EMBEDDINGS, AttentionConfig(seed=self.seed, dropout=self.dropout)
+        )
+        return [[f"{v:.4f}" for v in row] for row in trace.context[0].tolist()]
+
+    def context_values(self) -> list[list[float]]:
+        trace = trace_attention(
+            BOOK_EMBEDDINGS, AttentionConfig(seed=self.seed, dropout=self.dropout)
+        )
+        return trace.context[0].tolist()
+
+
+def _shown_context(page: Page) -> list[list[str]]:
+    table = page.get_by_test_id("stTable").first
+    expect(table.locator("tbody tr").first).to_be_visible(timeout=APPEAR_MS)
+    return [row.locator("td").all_inner_texts() for row in table.locator("tbody tr").all()]
+
+
+def _replica_of(context: BrowserContext, url: str) -> str:
+    """Ask nginx once with this context's cookies; its header names the replica that answered.
+
+    The header lists every replica nginx tried for the request (a stopped one first, then the
+    one it fell back to); the last one answered.
+    """
+    response = context.request.get(url + "/_stcore/health")
+    assert response.ok, response.status
+    return response.headers[REPLICA_HEADER].split(",")[-1].strip()
+
+
+def _contexts_on_both_replicas(
+    browser: Browser, deployment: Deployment
+) -> dict[str, list[BrowserContext]]:
+    """New browser contexts (each a new sticky cookie) until each replica has its sessions."""
+    by_replica: dict[str, list[BrowserContext]] = {name: [] for name in deployment.replicas}
+    for _ in range(MAX_CONTEXTS):
+        context = browser.new_context(viewport=VIEWPORT)
+        replica = _replica_of(context, deployment.url)
+        assert replica in by_replica, (replica, deployment.replicas)
+        if len(by_replica[replica]) < SESSIONS_PER_REPLICA:
+            by_replica[replica].append(context)
+        else:
+            context.close()
+        if all(len(c) == SESSIONS_PER_REPLICA for c in by_replica.values()):
+            return by_replica
+    raise AssertionError(f"nginx sent {MAX_CONTEXTS} new cookies to one replica: {by_replica}")
+
+
+def _download_trace(page: Page, tmp_path: Path, name: str) -> dict:
+    page.locator("[data-testid='stSidebarNavLink']").filter(
+        has_text=t("page.export.title", "en")
+    ).first.click()
+    wait_settled(page)
+    with page.expect_download() as download_info:
+        page.get_by_role("button", name=t("export.json.label", "en")).click()
+    download = download_info.value
+    saved = tmp_path / f"{name}.json"
+    download.save_as(saved)
+    return json.loads(saved.read_text(encoding="utf-8"))
+
+
+def _upload_table(page: Page, tmp_path: Path, name: str) -> None:
+    page.locator("[data-testid='stSidebarNavLink']").filter(
+        has_text=t("page.embeddings.title", "en")
+    ).first.click()
+    wait_settled(page)
+    csv_file = tmp_path / f"{name}.csv"
+    csv_file.write_text(f"token,x1,x2\n{name},0.1,0.2\nb,0.3,-0.4\n", encoding="utf-8")
+    page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(csv_file))
+    wait_settled(page)
+    expect(page.get_by_text(t("embeddings.upload_loaded", "en", rows=2, d_in=2))).to_be_visible(
+        timeout=APPEAR_MS
+    )
+
+
+def test_two_replicas_behind_nginx_keep_sessions_and_survive_one_stopping(
+    browser: Browser, deployment: Deployment, tmp_path: Path
+) -> None:
+    by_replica = _contexts_on_both_replicas(browser, deployment)
+    (doomed, doomed_contexts), (survivor, survivor_contexts) = by_replica.items()
+    sessions: list[tuple[str, Page, Settings]] = []
+    try:
+        for index, (replica, context) in enumerate(
+            (replica, context) for replica, contexts in by_replica.items() for context in contexts
+        ):
+            settings = Settings(seed=10 + index, dropout=round(0.1 * (index + 1), 2))
+            page = context.new_page()
+            response = page.goto(deployment.url + settings.path(), wait_until="commit")
+            assert response is not None and response.headers[REPLICA_HEADER] == replica
+            sessions.append((replica, page, settings))
+        for _, page, _ in sessions:  # all four load at the same time
+            page.wait_for_selector("[data-testid='stApp']", state="attached", timeout=APPEAR_MS)
+            wait_settled(page, timeout=APPEAR_MS)
+        assert len({str(s.context_rows()) for _, _, s in sessions}) == len(sessions)
+        for replica, page, settings in sessions:
+            assert_no_exception(page)
+            assert _shown_context(page) == settings.context_rows(), (replica, settings)
+
+        # Downloads (/media/...) and uploads (/_stcore/upload_file) go to the session's replica.
+        for index, (replica, page, settings) in enumerate(sessions):
+            data = _download_trace(page, tmp_path, f"trace{index}")
+            assert data["settings"]["seed"] == settings.seed, replica
+            assert data["settings"]["dropout"] == settings.dropout, replica
+            assert data["context"][0] == settings.context_values(), replica
+        for index, (_, page, _) in enumerate(sessions):
+            _upload_table(page, tmp_path, f"upload{index}")
+            assert_no_exception(page)
+
+        # Back on the step page with the book's table, then stop one replica.
+        for _, page, settings in sessions:
+            page.goto(deployment.url + settings.path(), wait_until="commit")
+        for _, page, _ in sessions:
+            wait_settled(page, timeout=APPEAR_MS)
+        os.kill(deployment.replicas[doomed], signal.SIGTERM)
+        deadline = time.monotonic() + 60
+        while _alive(deployment.replicas[doomed]) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _alive(deployment.replicas[doomed]), "the replica did not stop"
+        assert deployment.process.poll() is None, "serve.sh stopped with one replica"
+
+        # The other replica's sessions are untouched: same numbers, and a rerun still works.
+        survivors = [
+            (page, settings) for replica, page, settings in sessions if replica == survivor
+        ]
+        for page, settings in survivors:
+            assert _shown_context(page) == settings.context_rows()
+        page, settings = survivors[0]
+        page.get_by_test_id("stSidebar").get_by_role(
+            "slider", name=t("sidebar.dropout", "en")
+        ).focus()
+        page.keyboard.press("ArrowRight")
+        wait_settled(page, timeout=APPEAR_MS)
+        moved = Settings(settings.seed, round(settings.dropout + 0.01, 2))
+        assert _shown_context(page) == moved.context_rows()
+        assert_no_exception(page)
+
+        # New visitors get the app: a fresh one, and one whose cookie names the stopped replica.
+        stale_cookies = doomed_contexts[0].cookies()
+        for cookies in ([], stale_cookies):
+            context = browser.new_context(viewport=VIEWPORT)
+            try:
+                context.add_cookies(cookies)
+                visitor = context.new_page()
+                open_app(visitor, deployment.url, Settings(5, 0.2).path())
+                assert _replica_of(context, deployment.url) == survivor
+                assert _shown_context(visitor) == Settings(5, 0.2).context_rows()
+                assert_no_exception(visitor)
+            finally:
+                context.close()
+    finally:
+        for contexts in (doomed_contexts, survivor_contexts):
+            for context in contexts:
+                context.close()
+
+    # SIGTERM to serve.sh stops nginx and every replica.
+    deployment.process.send_signal(signal.SIGTERM)
+    assert deployment.process.wait(timeout=60) == 0, deployment.log_path.read_text()
+    running = [pid for pid in [*deployment.replicas.values(), deployment.nginx_pid] if _alive(pid)]
+    assert running == [], f"still running after SIGTERM: {running}"
