@@ -135,19 +135,23 @@ TASK_DEFAULTS: dict[str, TaskDefaults] = {
         learning_rate=3e-3, layer_norm=True, feed_forward=True, log_every=50, length=8,
     ),
     "induction": TaskDefaults(
-        layers=2, heads=2, width=64, dropout=0.0, steps=1500, batch_size=64,
-        learning_rate=5e-3, layer_norm=True, feed_forward=False, log_every=100,
+        layers=2, heads=2, width=64, dropout=0.0, steps=1200, batch_size=64,
+        learning_rate=5e-3, layer_norm=True, feed_forward=False, log_every=50,
         context_length=32,
     ),
     "text": TaskDefaults(
-        layers=2, heads=4, width=64, dropout=0.2, steps=1500, batch_size=32,
-        learning_rate=3e-3, layer_norm=True, feed_forward=True, log_every=100,
+        layers=2, heads=4, width=64, dropout=0.5, steps=1000, batch_size=32,
+        learning_rate=3e-3, layer_norm=True, feed_forward=True, log_every=50,
         context_length=32,
     ),
 }  # fmt: skip
 
 EVAL_SEQUENCES = 256  # held-out (and training) sequences behind each logged loss and accuracy
 EVALUATE_CHUNK = 500  # evaluate() runs the model on this many sequences at a time
+MAX_EVALUATE = (
+    100_000  # evaluate(n) at most: the sequences are drawn at once (≈ 20 MB for induction)
+)
+MAX_PATTERN_SEQUENCES = 2000  # pattern_scores(n) at most: all their attention weights are kept
 WARMUP_FRACTION = 0.05  # learning rate rises linearly over the first 5% of the steps …
 FINAL_LR_FRACTION = 0.1  # … then falls along a cosine to a tenth of its peak
 GRAD_CLIP = 1.0  # the gradient's norm is clipped to this (keeps a tiny model's first steps sane)
@@ -511,7 +515,7 @@ class TrainResult:
         Each answer position counts once (teacher forcing: the model sees the true tokens before
         it). For text: next-character accuracy on ``n`` windows of the held-out tenth.
         """
-        n = check_int("n", n, 1, 1_000_000, "held-out sequences")
+        n = check_int("n", n, 1, MAX_EVALUATE, "held-out sequences")
         generator = torch.Generator().manual_seed(check_seed(seed))
         batch = self.task.sample(n, generator, held_out=True)
         correct = answered = 0
@@ -613,7 +617,7 @@ class TrainResult:
 
         Sort has no single right position (equal digits), so its dict is empty.
         """
-        n = check_int("n", n, 1, 10_000, "held-out sequences")
+        n = check_int("n", n, 1, MAX_PATTERN_SEQUENCES, "held-out sequences")
         generator = torch.Generator().manual_seed(check_seed(seed))
         batch = self.task.sample(n, generator, held_out=True)
         weights = self.attention_batch(batch.inputs)  # (b, layers, heads, T, T)
@@ -776,10 +780,14 @@ class DropoutComparison:
     ``steps`` and the four curves line up record by record. ``gap_*`` = final validation loss −
     final training loss (both in eval mode): how much the model learned the training data by
     heart. ``gap_narrowed`` says whether dropout made that gap smaller in this run.
+
+    If ``on_progress`` stopped a run, ``complete`` is False: stopping the first run skips the
+    second (``with_dropout`` is None, its curves are empty, ``gap_with`` is NaN); stopping the
+    second cuts both runs' curves to the steps they share.
     """
 
     without: TrainResult
-    with_dropout: TrainResult
+    with_dropout: TrainResult | None
     dropout: float
     steps: list[int]
     train_loss_without: list[float]
@@ -788,20 +796,30 @@ class DropoutComparison:
     val_loss_with: list[float]
 
     @property
+    def complete(self) -> bool:
+        return self.with_dropout is not None and not (
+            self.without.stopped_early or self.with_dropout.stopped_early
+        )
+
+    @property
     def gap_without(self) -> float:
         return self.val_loss_without[-1] - self.train_loss_without[-1]
 
     @property
     def gap_with(self) -> float:
+        if not self.val_loss_with:
+            return math.nan
         return self.val_loss_with[-1] - self.train_loss_with[-1]
 
     @property
     def gap_narrowed(self) -> bool:
-        return self.gap_with < self.gap_without
+        return self.gap_with < self.gap_without  # False when gap_with is NaN
 
     def to_dict(self) -> dict[str, Any]:
+        """The curves and the gaps as plain numbers (for a table, a download or JSON)."""
         return {
             "dropout": self.dropout,
+            "complete": self.complete,
             "steps": self.steps,
             "train_loss_without": self.train_loss_without,
             "val_loss_without": self.val_loss_without,
@@ -824,7 +842,7 @@ def compare_dropout(
     default if that is 0). The data stream and the initial weights come from generators that do
     not depend on dropout, so the two runs differ only by the dropout masks.
     ``on_progress(run, record)`` is called with ``run`` = ``"without"`` or ``"with"``; return
-    ``False`` to stop that run (and skip the second one if it was the first).
+    ``False`` to stop (see :class:`DropoutComparison` for what a stopped comparison holds).
     """
     cfg = (cfg or TrainConfig(task="text")).resolved()
     if dropout is None:
@@ -841,11 +859,11 @@ def compare_dropout(
         return lambda record: on_progress(run, record)
 
     without = train(replace(cfg, dropout=0.0), progress_for("without"))
-    if without.stopped_early:
-        with_dropout = without
-    else:
+    with_dropout = None
+    if not without.stopped_early:
         with_dropout = train(replace(cfg, dropout=dropout), progress_for("with"))
-    count = min(len(without.history), len(with_dropout.history))
+    with_history = [] if with_dropout is None else with_dropout.history
+    count = len(without.history) if with_dropout is None else len(with_history)
     return DropoutComparison(
         without=without,
         with_dropout=with_dropout,
@@ -853,6 +871,6 @@ def compare_dropout(
         steps=[int(r["step"]) for r in without.history[:count]],
         train_loss_without=[r["train_loss"] for r in without.history[:count]],
         val_loss_without=[r["val_loss"] for r in without.history[:count]],
-        train_loss_with=[r["train_loss"] for r in with_dropout.history[:count]],
-        val_loss_with=[r["val_loss"] for r in with_dropout.history[:count]],
+        train_loss_with=[r["train_loss"] for r in with_history],
+        val_loss_with=[r["val_loss"] for r in with_history],
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import torch
@@ -87,6 +88,17 @@ def test_same_config_trains_bitwise_same_weights_even_while_a_thread_uses_the_gl
         noise.join()
     assert _same_weights(first.model, second.model)
     assert first.history == second.history
+
+
+def test_two_trainings_in_threads_at_once_give_what_they_give_alone() -> None:
+    other = TrainConfig(task="copy", seed=3, steps=30, log_every=10, dropout=0.2)
+    alone = [train(SMALL_TEXT), train(other)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        together = [
+            f.result(timeout=600) for f in [pool.submit(train, c) for c in (SMALL_TEXT, other)]
+        ]
+    for a, b in zip(alone, together, strict=True):
+        assert _same_weights(a.model, b.model) and a.history == b.history
 
 
 def test_seed_and_dropout_change_the_weights_but_dropout_keeps_data_and_init() -> None:
@@ -375,5 +387,16 @@ def test_dropout_comparison_returns_two_consistent_runs() -> None:
         comparison.val_loss_with[-1] - comparison.train_loss_with[-1]
     )
     assert comparison.gap_narrowed == (comparison.gap_with < comparison.gap_without)
+    assert comparison.complete
     with pytest.raises(AttentionInputError, match="above 0 and below 1"):
         compare_dropout(cfg, dropout=0.0)
+
+
+def test_stopping_the_first_run_of_a_comparison_skips_the_second() -> None:
+    cfg = TrainConfig(task="copy", steps=50, log_every=10)
+    comparison = compare_dropout(
+        cfg, dropout=0.3, on_progress=lambda run, record: record["step"] < 10
+    )
+    assert comparison.with_dropout is None and not comparison.complete
+    assert comparison.steps == [0, 10] and comparison.val_loss_with == []
+    assert math.isnan(comparison.gap_with) and not comparison.gap_narrowed
