@@ -39,8 +39,12 @@ seeded from ``cfg.seed`` and its purpose, do all the drawing:
   changes.
 
 Bitwise equality holds on one machine with one torch build and the same number of intra-op threads
-(matrix products may add in a different order with a different thread count). The library never
-changes torch's thread settings; a caller (a notebook, a benchmark) may.
+(matrix products add in a different order with another thread count: 1 against 2 threads differ by
+about 2e-7 in the weights, measured). The library never changes torch's thread settings; a caller
+may. **One thread is the fast choice for models this small**: on this 2-core machine, shared with
+other jobs, sort at its defaults took 7.5 s of CPU with ``torch.set_num_threads(1)`` and 79.5 s
+with torch's default of 2 threads (OpenMP threads spin while they wait for a busy core; with
+``OMP_WAIT_POLICY=PASSIVE`` set before torch starts, 9.2 s). See ``benchmarks/README.md``.
 
 **Stopping early.** ``on_progress(record)`` is called after every logged step with a copy of the
 history record. Return ``False`` (exactly ``False``; ``None`` continues) to stop: the result then
@@ -131,7 +135,7 @@ TASK_DEFAULTS: dict[str, TaskDefaults] = {
         learning_rate=3e-3, layer_norm=True, feed_forward=False, log_every=25, length=8,
     ),
     "sort": TaskDefaults(
-        layers=2, heads=2, width=64, dropout=0.0, steps=600, batch_size=64,
+        layers=2, heads=2, width=64, dropout=0.0, steps=400, batch_size=64,
         learning_rate=3e-3, layer_norm=True, feed_forward=True, log_every=50, length=8,
     ),
     "induction": TaskDefaults(
