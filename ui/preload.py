@@ -14,10 +14,15 @@ PAGE_MODULES = (
     "attention.experiments",
     "attention.export",
     "attention.masking",
+    "attention.head_trace",
+    "attention.training",
+    "attention.training_export",
     "ui.editor",
     "ui.show",
     "ui.state",
     "ui.table",
+    "ui.train_jobs",
+    "ui.step_view",
     "viz.experiments",
     "viz.heatmap",
     "viz.image_heatmap",
@@ -25,6 +30,7 @@ PAGE_MODULES = (
     "viz.one_query",
     "viz.scatter",
     "viz.steps",
+    "viz.training",
 )
 
 

@@ -203,7 +203,9 @@ class TrainingQueue:
     def _start_workers(self) -> None:
         while len(self._workers) < self.max_running:
             worker = threading.Thread(
-                target=self._serve, name=f"{self._thread_name}-{len(self._workers) + 1}", daemon=True
+                target=self._serve,
+                name=f"{self._thread_name}-{len(self._workers) + 1}",
+                daemon=True,
             )
             self._workers.append(worker)
             worker.start()
