@@ -60,6 +60,7 @@ JOB_KEY = "train_job"  # the Job this session watches (training)
 OUTCOME_KEY = "train_outcome"  # the TrainOutcome shown
 COMPARE_JOB_KEY = "train_compare_job"
 COMPARE_KEY = "train_compare"  # the DropoutComparison shown
+CACHED_SUFFIX = "_cached"  # train_outcome_cached: True when the result came from the cache
 NOTICE_KEY = "train_notice"  # a message key to show once (stopped, left a shared training)
 POLL_S = 0.25  # how often a watching run redraws the status line (a rerun can stop it then)
 MAX_MAP_CELLS = 40_000  # layers × heads × T × T drawn at once; above, one layer at a time
@@ -236,6 +237,7 @@ def finish(job_key: str, result_key: str) -> None:
         st.session_state[NOTICE_KEY] = "train.stop.dropped"
         return
     st.session_state[result_key] = job.outcome
+    st.session_state[result_key + CACHED_SUFFIX] = job.from_cache
 
 
 # --- what a trained model shows --------------------------------------------------------------
@@ -276,6 +278,8 @@ def show_summary(outcome: TrainOutcome, current: TrainConfig | None) -> None:
         t("train.metric.seconds", seconds=f"{result.wall_seconds:.1f}"),
         help=t("train.metric.time_help", threads=outcome.threads),
     )
+    if st.session_state.get(OUTCOME_KEY + CACHED_SUFFIX):
+        st.caption(t("train.results.cached"))
     if result.stopped_early:
         st.warning(t("train.results.stopped", step=result.steps_done, steps=cfg.steps), icon="⏹️")
     st.caption(t("train.results.accuracy_note", n=1000))
@@ -493,7 +497,9 @@ def compare_section(cfg: TrainConfig | None) -> None:
     st.markdown(t("train.compare.intro"))
     can_compare = cfg is not None and cfg.dropout > 0
     st.button(
-        t("train.compare.button", p=brief_number(cfg.dropout) if cfg is not None else "0"),
+        t("train.compare.button", p=brief_number(cfg.dropout))
+        if can_compare
+        else t("train.compare.button_idle"),
         key="train_compare_run",
         on_click=_start_comparison,
         disabled=not can_compare or _watching(),
@@ -514,6 +520,7 @@ def compare_section(cfg: TrainConfig | None) -> None:
         cached = QUEUE.cached(CompareKey(cfg, cfg.dropout))
         if cached is not None:
             st.session_state[COMPARE_KEY] = cached
+            st.session_state[COMPARE_KEY + CACHED_SUFFIX] = True
     comparison = st.session_state.get(COMPARE_KEY)
     if comparison is not None:
         show_comparison(comparison)
@@ -574,6 +581,7 @@ def render() -> None:
         cached = QUEUE.cached(cfg)
         if cached is not None:  # e.g. a shared link the class already trained: shown at once
             st.session_state[OUTCOME_KEY] = cached
+            st.session_state[OUTCOME_KEY + CACHED_SUFFIX] = True
 
     outcome: TrainOutcome | None = st.session_state.get(OUTCOME_KEY)
     if outcome is None:

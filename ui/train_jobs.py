@@ -76,6 +76,9 @@ def use_threads_here(count: int) -> None:
     """
     with _THREADS_LOCK:
         default = _threads_of_a_new_thread()
+        # The first ATen call in a thread sets its count from the default (once per thread):
+        # make that happen now, or it would happen after the restore below and undo the set.
+        torch.get_num_threads()
         torch.set_num_threads(count)
         restorer = threading.Thread(target=torch.set_num_threads, args=(default,))
         restorer.start()

@@ -52,7 +52,7 @@ def _loss_axis(values: Sequence[float]) -> dict[str, Any]:
     """A log axis when the losses span more than a factor of 10 (they fall fast), else linear."""
     positive = [v for v in values if v > 0 and math.isfinite(v)]
     if positive and max(positive) / min(positive) > 10:
-        return {"type": "log"}
+        return {"type": "log", "dtick": 1, "tickformat": "~g"}  # a tick per power of ten
     return {"type": "linear", "rangemode": "tozero"}
 
 
@@ -77,9 +77,8 @@ def _curves_layout(
         gridcolor="#eeeeee",
         zeroline=False,
     )
-    figure.update_yaxes(
-        title={"text": plain(loss_title)}, showgrid=True, gridcolor="#eeeeee", **_loss_axis(values)
-    )
+    loss_axis = {"title": {"text": plain(loss_title)}, "showgrid": True, "gridcolor": "#eeeeee"}
+    figure.update_layout(yaxis=loss_axis | _loss_axis(values))  # the first y axis only
     return figure
 
 
@@ -144,10 +143,6 @@ def loss_curves_figure(
             secondary_y=True,
         )
     _curves_layout(figure, total_steps, step_title, loss_title, train_loss + val_loss)
-    if with_accuracy:  # _curves_layout styled both y axes: keep the accuracy axis linear 0 … 1
-        figure.update_yaxes(
-            type="linear", title={"text": plain(accuracy_name or "")}, secondary_y=True
-        )
     return figure
 
 
@@ -290,7 +285,7 @@ def attention_maps_figure(
                 side="top",
                 showgrid=False,
                 zeroline=False,
-                title={"text": plain(col_title)} if layer == num_layers - 1 else None,
+                title={"text": plain(col_title)} if layer == 0 else None,
                 row=layer + 1,
                 col=head + 1,
             )
@@ -307,10 +302,12 @@ def attention_maps_figure(
                 row=layer + 1,
                 col=head + 1,
             )
+    for annotation in figure.layout.annotations:  # panel titles above the key labels on top
+        annotation.update(yshift=22, font={"size": 13})
     panel_px = min(MAP_MAX_PANEL_PX, 80 + MAP_ROW_PX * num_tokens)
     figure.update_layout(
-        height=num_layers * (panel_px + 40) + 40,
-        margin={"l": 10, "r": 10, "t": 60, "b": 10},
+        height=num_layers * (panel_px + 60) + 60,
+        margin={"l": 10, "r": 10, "t": 90, "b": 10},
         plot_bgcolor=HIDDEN_COLOR,
     )
     return figure
@@ -349,8 +346,10 @@ def pattern_scores_figure(
                 + "</extra>",
             )
         )
+    groups = len(head_names)
     figure.update_layout(
         barmode="group",
+        bargap=0.75 if groups == 1 else 0.5 if groups <= 3 else 0.25,  # no slab for one head
         height=300,
         margin={"l": 10, "r": 10, "t": 30, "b": 10},
         plot_bgcolor="white",

@@ -166,14 +166,19 @@ MESSAGES = {
     },
     "train.results.title": {"en": "What the model learned", "zh": "模型学到了什么"},
     "train.settings": {
-        "en": "**Trained:** {task} · {layers} layers · {heads} heads · width {width} · "
-        "dropout p = {dropout} · {steps} steps · seed {seed}",
+        "en": "**Trained:** {task} · layers {layers} · heads {heads} · width {width} · "
+        "dropout p = {dropout} · steps {steps} · seed {seed}",
         "zh": "**已训练：** {task} · {layers} 层 · {heads} 个头 · 宽度 {width} · "
         "dropout p = {dropout} · {steps} 步 · 种子 {seed}",
     },
     "train.results.other_settings": {
         "en": "The settings above have changed since this training: press Train to train them.",
         "zh": "上方的设置在这次训练之后已经改变：点击“训练”即可按新设置训练。",
+    },
+    "train.results.cached": {
+        "en": "This server had already trained exactly these settings, so the result is shown "
+        "from its cache (the time is that of the training then).",
+        "zh": "服务器之前已经用完全相同的设置训练过，所以结果直接来自缓存（显示的用时是当时训练的用时）。",
     },
     "train.results.stopped": {
         "en": "Stopped early, after step {step} of {steps}: everything below is the model as it "
@@ -345,6 +350,10 @@ MESSAGES = {
     "train.compare.button": {
         "en": "Train with p = 0 and with p = {p}",
         "zh": "分别用 p = 0 和 p = {p} 训练",
+    },
+    "train.compare.button_idle": {
+        "en": "Train with and without dropout",
+        "zh": "分别在有无 dropout 的情况下训练",
     },
     "train.compare.needs_dropout": {
         "en": "Set the attention dropout above 0 to compare it with no dropout.",
