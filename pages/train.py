@@ -261,7 +261,7 @@ def show_summary(outcome: TrainOutcome, current: TrainConfig | None) -> None:
     cfg = outcome.config
     st.subheader(t("train.results.title"), anchor="results")
     st.markdown(_settings_line(cfg))
-    if current is not None and current != cfg:
+    if current != cfg:  # other settings now (or settings that cannot train)
         st.info(t("train.results.other_settings"), icon="ℹ️")
     last = result.history[-1]
     columns = st.columns(4)

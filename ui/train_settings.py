@@ -155,7 +155,7 @@ def read_url(params: dict[str, str]) -> list[TableProblem]:
 def write_url() -> dict[str, str]:
     """The ``train_*`` parameters that differ from the chosen task's defaults."""
     values = current_values()
-    defaults = default_values(values["task"])
+    defaults = default_values(values["task"]) | {"task": DEFAULT_TASK}
     return {PREFIX + name: str(values[name]) for name in NAMES if values[name] != defaults[name]}
 
 

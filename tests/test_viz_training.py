@@ -1,0 +1,108 @@
+"""Figures of the Train page draw exactly what training measured, with labels escaped."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from viz.training import (
+    attention_maps_figure,
+    dropout_curves_figure,
+    loss_curves_figure,
+    pattern_scores_figure,
+)
+
+HISTORY = [
+    {"step": 0, "train_loss": 2.30, "val_loss": 2.31, "val_accuracy": 0.10},
+    {"step": 25, "train_loss": 0.50, "val_loss": 0.60, "val_accuracy": 0.80},
+    {"step": 50, "train_loss": 0.01, "val_loss": 0.02, "val_accuracy": 1.00},
+]
+
+
+def test_loss_curves_draw_the_history_on_a_fixed_step_axis_with_accuracy_at_the_right() -> None:
+    figure = loss_curves_figure(
+        HISTORY, total_steps=300, train_name="train <b>", val_name="val", accuracy_name="acc"
+    )
+    train, val, accuracy = figure.data
+    assert list(train.x) == [0, 25, 50] and list(train.y) == [2.30, 0.50, 0.01]
+    assert list(val.y) == [2.31, 0.60, 0.02] and list(accuracy.y) == [0.10, 0.80, 1.00]
+    assert train.name == "train &lt;b&gt;", "legend names are escaped"
+    assert accuracy.yaxis == "y2" and tuple(figure.layout.yaxis2.range) == (0, 1.02)
+    assert tuple(figure.layout.xaxis.range) == (0, 300), "a live curve grows across a fixed axis"
+    assert figure.layout.yaxis.type == "log", "losses that fall 200-fold get a log axis"
+    flat = loss_curves_figure(HISTORY[:2], total_steps=None)
+    assert len(flat.data) == 2 and flat.layout.yaxis.type == "linear"  # no accuracy name given
+
+
+def test_loss_curves_of_no_records_yet_are_an_empty_chart() -> None:
+    figure = loss_curves_figure([], total_steps=100, accuracy_name="acc")
+    assert [len(trace.x) for trace in figure.data] == [0, 0]
+
+
+def test_dropout_curves_are_four_lines_from_both_histories() -> None:
+    with_dropout = [{**r, "train_loss": r["train_loss"] + 1} for r in HISTORY]
+    figure = dropout_curves_figure(HISTORY, with_dropout, names={"val_with": "V+"})
+    assert [trace.name for trace in figure.data][3] == "V+"
+    assert [list(trace.y) for trace in figure.data] == [
+        [2.30, 0.50, 0.01],
+        [2.31, 0.60, 0.02],
+        [3.30, 1.50, 1.01],
+        [2.31, 0.60, 0.02],
+    ]
+    assert [trace.line.dash for trace in figure.data] == ["solid", "dash", "solid", "dash"]
+    partial = dropout_curves_figure(HISTORY[:1], [])  # the second run has not started
+    assert [len(trace.x) for trace in partial.data] == [1, 1, 0, 0]
+
+
+def test_attention_maps_draw_every_layer_and_head_with_the_future_grey() -> None:
+    generator = torch.Generator().manual_seed(0)
+    raw = torch.rand(2, 3, 4, 4, generator=generator).tril()
+    weights = raw / raw.sum(-1, keepdim=True)  # (layers, heads, T, T), causal rows summing to 1
+    tokens = ["a", "<b>", "a", "c"]
+    figure = attention_maps_figure(
+        weights, tokens, layer_names=["L1", "L2"], head_names=["h1", "h2", "h3"]
+    )
+    assert len(figure.data) == 6
+    for index, trace in enumerate(figure.data):
+        layer, head = divmod(index, 3)
+        z = np.array(trace.z, dtype=np.float64)
+        expected = weights[layer, head].numpy().astype(np.float64)
+        upper = np.triu(np.ones((4, 4), dtype=bool), k=1)
+        assert np.isnan(z[upper]).all(), "future keys are not on the colour scale"
+        assert np.allclose(z[~upper], expected[~upper], atol=5e-5)
+        assert trace.name == f"L{layer + 1} · h{head + 1}"
+        assert f"L{layer + 1} · h{head + 1}" in trace.hovertemplate
+    assert list(figure.layout.xaxis.ticktext) == ["a", "&lt;b&gt;", "a·2", "c"]
+    assert [a.text for a in figure.layout.annotations][:3] == ["L1 · h1", "L1 · h2", "L1 · h3"]
+    assert figure.data[0].text is not None, "few tokens: the weights are written in the cells"
+
+
+def test_attention_maps_refuse_what_they_cannot_label() -> None:
+    weights = torch.full((1, 1, 3, 3), 1 / 3)
+    with pytest.raises(ValueError, match="token labels"):
+        attention_maps_figure(weights, ["a", "b"], layer_names=["L"], head_names=["h"])
+    with pytest.raises(ValueError, match="one name per layer"):
+        attention_maps_figure(weights, ["a", "b", "c"], layer_names=[], head_names=["h"])
+    with pytest.raises(ValueError, match="layers, heads, T, T"):
+        attention_maps_figure(weights[0], ["a", "b", "c"], layer_names=["L"], head_names=["h"])
+
+
+def test_pattern_scores_are_grouped_bars_layer_by_layer() -> None:
+    scores = {
+        "previous_token": torch.tensor([[0.9, 0.1], [0.2, 0.3]]),
+        "induction": torch.tensor([[0.0, 0.05], [0.1, 0.85]]),
+    }
+    names = ["L1 H1", "L1 H2", "L2 H1", "L2 H2"]
+    figure = pattern_scores_figure(
+        scores,
+        score_names={"previous_token": "previous", "induction": "induction"},
+        head_names=names,
+    )
+    previous, induction = figure.data
+    assert list(previous.x) == names and previous.name == "previous"
+    assert np.allclose(previous.y, [0.9, 0.1, 0.2, 0.3])
+    assert np.allclose(induction.y, [0.0, 0.05, 0.1, 0.85])
+    assert list(induction.text) == ["0.00", "0.05", "0.10", "0.85"]
+    with pytest.raises(ValueError, match="head names"):
+        pattern_scores_figure(scores, score_names={}, head_names=names[:3])
