@@ -1,4 +1,4 @@
-"""Figure builders of a training run, checked on their data (no browser, no training needed)."""
+"""Figures of the Train page draw exactly what training measured, with labels escaped."""
 
 from __future__ import annotations
 
@@ -7,98 +7,102 @@ import pytest
 import torch
 
 from viz.training import (
-    attention_maps_grid,
+    attention_maps_figure,
     dropout_curves_figure,
     loss_curves_figure,
-    panel_titles,
     pattern_scores_figure,
 )
 
 HISTORY = [
-    {"step": 0, "train_loss": 2.3, "val_loss": 2.31, "val_accuracy": 0.1},
-    {"step": 50, "train_loss": 0.4, "val_loss": 0.5, "val_accuracy": 0.8},
-    {"step": 100, "train_loss": 0.01, "val_loss": 0.02, "val_accuracy": 1.0},
+    {"step": 0, "train_loss": 2.30, "val_loss": 2.31, "val_accuracy": 0.10},
+    {"step": 25, "train_loss": 0.50, "val_loss": 0.60, "val_accuracy": 0.80},
+    {"step": 50, "train_loss": 0.01, "val_loss": 0.02, "val_accuracy": 1.00},
 ]
 
 
-def test_loss_curves_draw_both_losses_and_the_accuracy_on_a_second_axis() -> None:
+def test_loss_curves_draw_the_history_on_a_fixed_step_axis_with_accuracy_at_the_right() -> None:
     figure = loss_curves_figure(
-        HISTORY,
-        train_name="training <b>loss</b>",
-        val_name="validation loss",
-        x_title="step",
-        y_title="loss",
-        accuracy_name="held-out accuracy",
+        HISTORY, total_steps=300, train_name="train <b>", val_name="val", accuracy_name="acc"
     )
     train, val, accuracy = figure.data
-    assert list(train.x) == [0, 50, 100] and list(train.y) == [2.3, 0.4, 0.01]
-    assert list(val.y) == [2.31, 0.5, 0.02] and train.line.dash == "dash"
-    assert train.name == "training &lt;b&gt;loss&lt;/b&gt;"  # shown literally, not bold
-    assert accuracy.yaxis == "y2" and list(accuracy.y) == [0.1, 0.8, 1.0]
-    assert figure.layout.yaxis2.range == (0, 1.02)
+    assert list(train.x) == [0, 25, 50] and list(train.y) == [2.30, 0.50, 0.01]
+    assert list(val.y) == [2.31, 0.60, 0.02] and list(accuracy.y) == [0.10, 0.80, 1.00]
+    assert train.name == "train &lt;b&gt;", "legend names are escaped"
+    assert accuracy.yaxis == "y2" and tuple(figure.layout.yaxis2.range) == (0, 1.02)
+    assert tuple(figure.layout.xaxis.range) == (0, 300), "a live curve grows across a fixed axis"
+    assert figure.layout.yaxis.type == "log", "losses that fall 200-fold get a log axis"
+    flat = loss_curves_figure(HISTORY[:2], total_steps=None)
+    assert len(flat.data) == 2 and flat.layout.yaxis.type == "linear"  # no accuracy name given
 
 
-def test_loss_curves_without_accuracy_for_text() -> None:
-    text_history = [{k: v for k, v in r.items() if k != "val_accuracy"} for r in HISTORY]
-    figure = loss_curves_figure(
-        text_history, train_name="t", val_name="v", x_title="s", y_title="l", accuracy_name="acc"
-    )
-    assert len(figure.data) == 2
+def test_loss_curves_of_no_records_yet_are_an_empty_chart() -> None:
+    figure = loss_curves_figure([], total_steps=100, accuracy_name="acc")
+    assert [len(trace.x) for trace in figure.data] == [0, 0]
 
 
-def test_dropout_curves_keep_the_order_and_style_of_the_four_runs() -> None:
-    figure = dropout_curves_figure(
-        [0, 10],
-        [3.0, 1.0],
-        [3.0, 2.5],
-        [3.0, 1.5],
-        [3.0, 2.0],
-        names=["train without", "val without", "train with", "val with"],
-        x_title="step",
-        y_title="loss",
-    )
-    assert [trace.name for trace in figure.data] == [
-        "train without",
-        "val without",
-        "train with",
-        "val with",
+def test_dropout_curves_are_four_lines_from_both_histories() -> None:
+    with_dropout = [{**r, "train_loss": r["train_loss"] + 1} for r in HISTORY]
+    figure = dropout_curves_figure(HISTORY, with_dropout, names={"val_with": "V+"})
+    assert [trace.name for trace in figure.data][3] == "V+"
+    assert [list(trace.y) for trace in figure.data] == [
+        [2.30, 0.50, 0.01],
+        [2.31, 0.60, 0.02],
+        [3.30, 1.50, 1.01],
+        [2.31, 0.60, 0.02],
     ]
-    assert [trace.y[-1] for trace in figure.data] == [1.0, 2.5, 1.5, 2.0]
-    assert figure.data[0].line.color == figure.data[1].line.color != figure.data[2].line.color
-    assert [trace.line.dash for trace in figure.data] == ["dash", None, "dash", None]
-    with pytest.raises(ValueError, match="one value per step"):
-        dropout_curves_figure([0], [1.0, 2.0], [1.0], [1.0], [1.0], names=list("abcd"),
-                              x_title="", y_title="")  # fmt: skip
+    assert [trace.line.dash for trace in figure.data] == ["solid", "dash", "solid", "dash"]
+    partial = dropout_curves_figure(HISTORY[:1], [])  # the second run has not started
+    assert [len(trace.x) for trace in partial.data] == [1, 1, 0, 0]
 
 
-def test_attention_maps_grid_has_a_row_of_panels_per_layer() -> None:
-    weights = torch.softmax(torch.randn(2, 3, 4, 4, generator=torch.Generator().manual_seed(0)), -1)
-    tokens = ["a", "<i>b</i>", "c", "d"]
-    figure = attention_maps_grid(weights, tokens, title_template="Layer {layer} · head {head}")
-    heatmaps = [d for d in figure.data if d.type == "heatmap"]
-    assert len(heatmaps) == 6
-    assert heatmaps[4].name == "Layer 2 · head 2"
-    assert np.allclose(np.asarray(heatmaps[4].z, dtype=float), weights[1, 1].numpy())
-    assert "&lt;i&gt;b&lt;/i&gt;" in figure.layout.xaxis.ticktext
-    assert panel_titles(1, 2, "L{layer}H{head}") == ["L1H1", "L1H2"]
+def test_attention_maps_draw_every_layer_and_head_with_the_future_grey() -> None:
+    generator = torch.Generator().manual_seed(0)
+    raw = torch.rand(2, 3, 4, 4, generator=generator).tril()
+    weights = raw / raw.sum(-1, keepdim=True)  # (layers, heads, T, T), causal rows summing to 1
+    tokens = ["a", "<b>", "a", "c"]
+    figure = attention_maps_figure(
+        weights, tokens, layer_names=["L1", "L2"], head_names=["h1", "h2", "h3"]
+    )
+    assert len(figure.data) == 6
+    for index, trace in enumerate(figure.data):
+        layer, head = divmod(index, 3)
+        z = np.array(trace.z, dtype=np.float64)
+        expected = weights[layer, head].numpy().astype(np.float64)
+        upper = np.triu(np.ones((4, 4), dtype=bool), k=1)
+        assert np.isnan(z[upper]).all(), "future keys are not on the colour scale"
+        assert np.allclose(z[~upper], expected[~upper], atol=5e-5)
+        assert trace.name == f"L{layer + 1} · h{head + 1}"
+        assert f"L{layer + 1} · h{head + 1}" in trace.hovertemplate
+    assert list(figure.layout.xaxis.ticktext) == ["a", "&lt;b&gt;", "a·2", "c"]
+    assert [a.text for a in figure.layout.annotations][:3] == ["L1 · h1", "L1 · h2", "L1 · h3"]
+    assert figure.data[0].text is not None, "few tokens: the weights are written in the cells"
+
+
+def test_attention_maps_refuse_what_they_cannot_label() -> None:
+    weights = torch.full((1, 1, 3, 3), 1 / 3)
+    with pytest.raises(ValueError, match="token labels"):
+        attention_maps_figure(weights, ["a", "b"], layer_names=["L"], head_names=["h"])
+    with pytest.raises(ValueError, match="one name per layer"):
+        attention_maps_figure(weights, ["a", "b", "c"], layer_names=[], head_names=["h"])
     with pytest.raises(ValueError, match="layers, heads, T, T"):
-        attention_maps_grid(weights[0], tokens, title_template="")
+        attention_maps_figure(weights[0], ["a", "b", "c"], layer_names=["L"], head_names=["h"])
 
 
-def test_pattern_scores_are_grouped_bars_per_head() -> None:
+def test_pattern_scores_are_grouped_bars_layer_by_layer() -> None:
     scores = {
-        "previous_token": torch.tensor([[0.9, 0.1], [0.05, 0.02]]),
-        "induction": torch.tensor([[0.0, 0.03], [0.97, 0.8]]),
+        "previous_token": torch.tensor([[0.9, 0.1], [0.2, 0.3]]),
+        "induction": torch.tensor([[0.0, 0.05], [0.1, 0.85]]),
     }
+    names = ["L1 H1", "L1 H2", "L2 H1", "L2 H2"]
     figure = pattern_scores_figure(
         scores,
-        score_names={"previous_token": "previous token", "induction": "induction"},
-        head_template="L{layer} H{head}",
-        y_title="mean weight",
+        score_names={"previous_token": "previous", "induction": "induction"},
+        head_names=names,
     )
     previous, induction = figure.data
-    assert list(previous.x) == ["L1 H1", "L1 H2", "L2 H1", "L2 H2"]
-    assert np.allclose(induction.y, [0.0, 0.03, 0.97, 0.8])
-    assert previous.name == "previous token" and figure.layout.barmode == "group"
-    with pytest.raises(ValueError, match="no pattern scores"):
-        pattern_scores_figure({}, score_names={}, head_template="", y_title="")
+    assert list(previous.x) == names and previous.name == "previous"
+    assert np.allclose(previous.y, [0.9, 0.1, 0.2, 0.3])
+    assert np.allclose(induction.y, [0.0, 0.05, 0.1, 0.85])
+    assert list(induction.text) == ["0.00", "0.05", "0.10", "0.85"]
+    with pytest.raises(ValueError, match="head names"):
+        pattern_scores_figure(scores, score_names={}, head_names=names[:3])

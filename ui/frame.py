@@ -14,7 +14,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from . import memory, state
+from . import memory, state, train_settings  # noqa: F401 - train_settings registers its URL parameters
 from .i18n import t
 from .preload import import_page_modules
 
@@ -59,6 +59,7 @@ PAGE_SPECS = (
     PageSpec("dropout_expectation", "pages/dropout_expectation.py", "nav.explore"),
     PageSpec("why_sqrt_dk", "pages/why_sqrt_dk.py", "nav.explore"),
     PageSpec("quiz", "pages/quiz.py", "nav.explore"),
+    PageSpec("train", "pages/train.py", "nav.explore"),
     PageSpec("export", "pages/export.py", "nav.share"),
     PageSpec("reproducibility", "pages/reproducibility.py", "nav.share"),
 )

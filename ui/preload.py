@@ -15,11 +15,16 @@ PAGE_MODULES = (
     "attention.gradients",
     "attention.export",
     "attention.masking",
+    "attention.head_trace",
+    "attention.training",
+    "attention.training_export",
     "ui.editor",
     "ui.gradient_state",
     "ui.show",
     "ui.state",
     "ui.table",
+    "ui.train_jobs",
+    "ui.step_view",
     "viz.experiments",
     "viz.gradients",
     "viz.heatmap",
@@ -28,6 +33,7 @@ PAGE_MODULES = (
     "viz.one_query",
     "viz.scatter",
     "viz.steps",
+    "viz.training",
 )
 
 

@@ -170,6 +170,28 @@ COMPARE_B_STORE = "compare_b_store"
 COMPARE_B_PREFIX = "b_"
 
 
+@dataclass(frozen=True)
+class PageParams:
+    """URL parameters that one page owns (e.g. the Train page's, ``ui/train_settings.py``).
+
+    ``read(params)`` runs on a session's first run with every query parameter and returns the
+    problems it found (reported like the shared settings'); ``write()`` runs on every run and
+    returns the page's parameters that differ from their defaults.
+    """
+
+    names: tuple[str, ...]
+    read: Callable[[dict[str, str]], list[TableProblem]]
+    write: Callable[[], dict[str, str]]
+
+
+PAGE_PARAMS: list[PageParams] = []
+
+
+def register_page_params(params: PageParams) -> None:
+    """Let the URL carry a page's own parameters (idempotent: a re-import registers once)."""
+    PAGE_PARAMS[:] = [p for p in PAGE_PARAMS if p.names != params.names] + [params]
+
+
 def _shorten(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -395,6 +417,9 @@ def init_session() -> None:
         except TableProblem as error:
             warnings.append(problem("url.bad_param", name="emb", detail=error))
     known = set(SETTINGS) | set(b_names) | {"text", "emb"}
+    for page_params in PAGE_PARAMS:
+        warnings.extend(page_params.read(params))
+        known.update(page_params.names)
     for name in params:
         if name not in known:
             warnings.append(problem("url.unknown", name=_shorten(name)))
@@ -420,6 +445,8 @@ def url_state() -> dict[str, str]:
         params["text"] = " ".join(table.tokens)
     if table != table_for_words(list(table.tokens), d_in=3):
         params["emb"] = emb_to_text(table)
+    for page_params in PAGE_PARAMS:
+        params.update(page_params.write())
     return params
 
 

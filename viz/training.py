@@ -1,252 +1,359 @@
-"""Figures of a training run: loss curves, with/without dropout, attention maps, pattern scores.
+"""Figures of the Train page: loss curves, the attention maps of a trained model, pattern scores.
 
-Pure builders (numbers from :mod:`attention.training` and already-translated labels in, a
-``go.Figure`` out), tested without a browser. Every string that reaches Plotly goes through
-:func:`viz.labels.plain`: token labels and titles are shown literally, never as markup.
+Pure Plotly (no Streamlit): each builder takes what ``attention.training`` measured — history
+records, ``TrainResult.attention`` weights, ``TrainResult.pattern_scores`` — and returns a
+``go.Figure``. Nothing is computed here beyond picking values to draw. Words a figure writes
+(titles, legend names) are arguments, so the page passes them in the user's language; every
+label is escaped with :func:`viz.labels.plain` (Plotly reads a little HTML in its strings).
 
-- :func:`loss_curves_figure`: training and validation loss against the step (and the held-out
-  accuracy on a second axis where the task has one), redrawn from ``result.history`` as it grows;
-- :func:`dropout_curves_figure`: the four curves of :func:`attention.training.compare_dropout`,
-  one colour per run, solid for validation and dashed for training, so the gap is the distance
-  between a solid line and the dashed line of the same colour;
-- :func:`attention_maps_grid`: ``result.attention(tokens)``, every layer and head, one panel each
-  (a row per layer), built from :func:`viz.multi_head.head_weights_grid`;
-- :func:`pattern_scores_figure`: ``result.pattern_scores()`` as grouped bars per head (0 … 1).
+Line colours are the Okabe–Ito colours (told apart with the common colour-vision deficiencies);
+the validation line of a run is dashed, its training line solid, so the pair reads without
+colour too.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 import torch
+from plotly.subplots import make_subplots
 
-from .experiments import series_colors
-from .labels import plain
-from .multi_head import head_weights_grid
+from .colors import HIDDEN_COLOR, colorscale
+from .labels import plain, short, unique_labels
 
 __all__ = [
-    "attention_maps_grid",
+    "MAP_PANEL_WIDTH",
+    "attention_maps_figure",
     "dropout_curves_figure",
     "loss_curves_figure",
-    "panel_titles",
     "pattern_scores_figure",
 ]
 
-ACCURACY_COLOR = "#2f855a"  # a third colour for the accuracy line, apart from both loss colours
+BLUE, ORANGE, GREEN, PURPLE = "#0072B2", "#E69F00", "#009E73", "#CC79A7"
+MAP_PANEL_WIDTH = 1100  # px the page gives the map grid (wide layout), to decide on numbers
+MAP_NUMBERS_CELL_PX = 34  # numbers (2 decimals) go into the cells when a cell is this wide
+MAP_ROW_PX = 22  # px per token row of a map panel (at most MAP_MAX_PANEL_PX)
+MAP_MAX_PANEL_PX = 420
 
 
-def _legend_layout(figure: go.Figure, x_title: str, y_title: str, height: int) -> None:
+def _records_column(records: Sequence[Mapping[str, float]], name: str) -> list[float]:
+    return [float(record[name]) for record in records if name in record]
+
+
+def _steps(records: Sequence[Mapping[str, float]]) -> list[int]:
+    return [int(record["step"]) for record in records]
+
+
+def _loss_axis(values: Sequence[float]) -> dict[str, Any]:
+    """A log axis when the losses span more than a factor of 10 (they fall fast), else linear."""
+    positive = [v for v in values if v > 0 and math.isfinite(v)]
+    if positive and max(positive) / min(positive) > 10:
+        return {"type": "log", "dtick": 1, "tickformat": "~g"}  # a tick per power of ten
+    return {"type": "linear", "rangemode": "tozero"}
+
+
+def _curves_layout(
+    figure: go.Figure,
+    total_steps: int | None,
+    step_title: str,
+    loss_title: str,
+    values: list[float],
+) -> go.Figure:
     figure.update_layout(
-        height=height,
-        margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        height=320,
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
         plot_bgcolor="white",
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
-        xaxis={"title": {"text": plain(x_title)}, "gridcolor": "#e5e5e5", "rangemode": "tozero"},
-        yaxis={"title": {"text": plain(y_title)}, "gridcolor": "#e5e5e5", "rangemode": "tozero"},
+        legend={"orientation": "h", "y": 1.12, "x": 0},
+        hovermode="x unified",
     )
+    figure.update_xaxes(
+        title={"text": plain(step_title)},
+        range=[0, total_steps] if total_steps else None,
+        showgrid=True,
+        gridcolor="#eeeeee",
+        zeroline=False,
+    )
+    loss_axis = {"title": {"text": plain(loss_title)}, "showgrid": True, "gridcolor": "#eeeeee"}
+    figure.update_layout(yaxis=loss_axis | _loss_axis(values))  # the first y axis only
+    return figure
 
 
 def loss_curves_figure(
-    history: Sequence[Mapping[str, float]],
+    records: Sequence[Mapping[str, float]],
     *,
-    train_name: str,
-    val_name: str,
-    x_title: str,
-    y_title: str,
-    accuracy_name: str = "",
-    accuracy_title: str = "",
-    palette: str = "default",
-    height: int = 360,
+    total_steps: int | None = None,
+    train_name: str = "training loss",
+    val_name: str = "validation loss",
+    accuracy_name: str | None = None,
+    step_title: str = "step",
+    loss_title: str = "loss",
 ) -> go.Figure:
-    """Training and validation loss against the step; held-out accuracy on a right-hand axis.
+    """Training and validation loss against the step, from ``TrainResult.history`` records.
 
-    ``history`` is ``result.history`` (or the records ``on_progress`` received so far): each has
-    ``step``, ``train_loss``, ``val_loss`` and, for the tasks with an answer, ``val_accuracy``.
-    The accuracy line is drawn when ``accuracy_name`` is given and the records have it.
+    ``total_steps`` fixes the x axis (a live curve grows across it). With ``accuracy_name`` and
+    records that have ``val_accuracy``, the validation accuracy (0 … 1) is drawn too, dotted, on
+    a second axis at the right.
     """
-    colors = series_colors(palette)
-    steps = [int(r["step"]) for r in history]
-    figure = go.Figure()
-    for key, name, color in (
-        ("train_loss", train_name, colors["second"]),
-        ("val_loss", val_name, colors["main"]),
-    ):
-        figure.add_trace(
-            go.Scatter(
-                x=steps,
-                y=[float(r[key]) for r in history],
-                mode="lines+markers",
-                name=plain(name),
-                line={"color": color, "width": 2, "dash": "dash" if key == "train_loss" else None},
-                marker={"size": 5},
-                hovertemplate=f"{plain(x_title)} %{{x}}<br>%{{y:.4f}}<extra>{plain(name)}</extra>",
-            )
+    steps = _steps(records)
+    train_loss = _records_column(records, "train_loss")
+    val_loss = _records_column(records, "val_loss")
+    accuracy = _records_column(records, "val_accuracy")
+    with_accuracy = accuracy_name is not None and len(accuracy) == len(steps) and steps
+    figure = make_subplots(specs=[[{"secondary_y": bool(with_accuracy)}]])
+    figure.add_trace(
+        go.Scatter(
+            x=steps,
+            y=train_loss,
+            name=plain(train_name),
+            mode="lines+markers",
+            line={"color": BLUE, "width": 2},
+            marker={"size": 5},
         )
-    _legend_layout(figure, x_title, y_title, height)
-    if accuracy_name and history and all("val_accuracy" in r for r in history):
+    )
+    figure.add_trace(
+        go.Scatter(
+            x=steps,
+            y=val_loss,
+            name=plain(val_name),
+            mode="lines+markers",
+            line={"color": ORANGE, "width": 2, "dash": "dash"},
+            marker={"size": 5},
+        )
+    )
+    if with_accuracy:
         figure.add_trace(
             go.Scatter(
                 x=steps,
-                y=[float(r["val_accuracy"]) for r in history],
+                y=accuracy,
+                name=plain(accuracy_name or ""),
                 mode="lines",
-                name=plain(accuracy_name),
-                yaxis="y2",
-                line={"color": ACCURACY_COLOR, "width": 1.5, "dash": "dot"},
-                hovertemplate=(
-                    f"{plain(x_title)} %{{x}}<br>%{{y:.1%}}<extra>{plain(accuracy_name)}</extra>"
-                ),
-            )
+                line={"color": GREEN, "width": 1.5, "dash": "dot"},
+            ),
+            secondary_y=True,
         )
-        figure.update_layout(
-            yaxis2={
-                "title": {"text": plain(accuracy_title or accuracy_name)},
-                "overlaying": "y",
-                "side": "right",
-                "range": [0, 1.02],
-                "tickformat": ".0%",
-                "showgrid": False,
-            }
+        figure.update_yaxes(
+            title={"text": plain(accuracy_name or "")},
+            range=[0, 1.02],
+            tickformat=".0%",
+            showgrid=False,
+            secondary_y=True,
         )
+    _curves_layout(figure, total_steps, step_title, loss_title, train_loss + val_loss)
     return figure
 
 
 def dropout_curves_figure(
-    steps: Sequence[int],
-    train_without: Sequence[float],
-    val_without: Sequence[float],
-    train_with: Sequence[float],
-    val_with: Sequence[float],
+    without: Sequence[Mapping[str, float]],
+    with_dropout: Sequence[Mapping[str, float]],
     *,
-    names: Sequence[str],
-    x_title: str,
-    y_title: str,
-    palette: str = "default",
-    height: int = 380,
+    names: Mapping[str, str] | None = None,
+    total_steps: int | None = None,
+    step_title: str = "step",
+    loss_title: str = "loss",
 ) -> go.Figure:
-    """The four curves of a dropout comparison, in the order of ``names``.
+    """The four curves of a with/without-dropout comparison: two runs × (training, validation).
 
-    ``names``: four translated legend entries, for training and validation loss without dropout,
-    then with dropout. Without dropout is drawn in the reference grey-blue ``main`` colour, with
-    dropout in ``second``; training loss dashed, validation solid.
+    ``without`` and ``with_dropout`` are the history records of the two runs (or the progress so
+    far). ``names`` gives the legend names under the keys ``train_without``, ``val_without``,
+    ``train_with``, ``val_with``. Without dropout is blue, with dropout orange; training solid,
+    validation dashed.
     """
-    curves = (train_without, val_without, train_with, val_with)
-    if len(names) != 4:
-        raise ValueError("four names are needed: train/val without, train/val with dropout")
-    if any(len(curve) != len(steps) for curve in curves):
-        raise ValueError("every curve needs one value per step")
-    colors = series_colors(palette)
-    styles = (
-        (colors["main"], "dash"),
-        (colors["main"], None),
-        (colors["second"], "dash"),
-        (colors["second"], None),
-    )
+    names = {
+        "train_without": "training, without dropout",
+        "val_without": "validation, without dropout",
+        "train_with": "training, with dropout",
+        "val_with": "validation, with dropout",
+        **(names or {}),
+    }
     figure = go.Figure()
-    for curve, name, (color, dash) in zip(curves, names, styles, strict=True):
-        figure.add_trace(
-            go.Scatter(
-                x=list(steps),
-                y=[float(v) for v in curve],
-                mode="lines",
-                name=plain(name),
-                line={"color": color, "width": 2, "dash": dash},
-                hovertemplate=f"{plain(x_title)} %{{x}}<br>%{{y:.4f}}<extra>{plain(name)}</extra>",
+    values: list[float] = []
+    for records, run, color in ((without, "without", BLUE), (with_dropout, "with", ORANGE)):
+        for split, dash in (("train", "solid"), ("val", "dash")):
+            losses = _records_column(records, f"{split}_loss")
+            values += losses
+            figure.add_trace(
+                go.Scatter(
+                    x=_steps(records),
+                    y=losses,
+                    name=plain(names[f"{split}_{run}"]),
+                    mode="lines+markers",
+                    line={"color": color, "width": 2, "dash": dash},
+                    marker={"size": 4},
+                )
             )
-        )
-    _legend_layout(figure, x_title, y_title, height)
+    return _curves_layout(figure, total_steps, step_title, loss_title, values)
+
+
+def attention_maps_figure(
+    weights: torch.Tensor | np.ndarray,
+    tokens: Sequence[str],
+    *,
+    layer_names: Sequence[str],
+    head_names: Sequence[str],
+    palette: str = "default",
+    row_title: str = "query",
+    col_title: str = "key",
+    value_name: str = "weight",
+    panel_width: int = MAP_PANEL_WIDTH,
+) -> go.Figure:
+    """The attention weights of every layer and head: one row of panels per layer.
+
+    Args:
+        weights: ``(layers, heads, T, T)`` softmax weights (``TrainResult.attention``); row ``i``
+            of a panel = query ``i``, column ``j`` = key ``j``.
+        tokens: the ``T`` token labels, on both axes of every panel (user text: escaped here).
+        layer_names, head_names: one name per layer and per head (``"Layer 1"``, ``"head 2"``);
+            a panel's title is ``"{layer} · {head}"``.
+        palette: the page's palette; weights use its sequential scale on 0 … 1.
+
+    Future positions (the causal mask) are drawn grey, as on the other pages. Each panel's
+    hover names the layer, head, query, key and weight; cells carry the weights (2 decimals)
+    when they are wide enough to be read.
+    """
+    array = np.asarray(weights, dtype=np.float64)
+    if array.ndim != 4 or array.shape[2] != array.shape[3]:
+        raise ValueError(f"weights must be (layers, heads, T, T), got {array.shape}")
+    num_layers, num_heads, num_tokens, _ = array.shape
+    if len(tokens) != num_tokens:
+        raise ValueError(f"{len(tokens)} token labels for {num_tokens} tokens")
+    if len(layer_names) != num_layers or len(head_names) != num_heads:
+        raise ValueError("one name per layer and one per head are needed")
+    labels = unique_labels([str(token) for token in tokens])
+    names = [plain(label) for label in labels]
+    ticks = [plain(short(label, 6)) for label in labels]
+    titles = [
+        f"{plain(layer_names[layer])} · {plain(head_names[head])}"
+        for layer in range(num_layers)
+        for head in range(num_heads)
+    ]
+    figure = make_subplots(
+        rows=num_layers,
+        cols=num_heads,
+        subplot_titles=titles,
+        horizontal_spacing=0.06 / max(1, num_heads - 1) if num_heads > 1 else 0.0,
+        vertical_spacing=min(0.12, 0.3 / num_layers) if num_layers > 1 else 0.0,
+    )
+    hidden = np.triu(np.ones((num_tokens, num_tokens), dtype=bool), k=1)  # future keys
+    cell_px = panel_width / num_heads / max(1, num_tokens)
+    annotate = cell_px >= MAP_NUMBERS_CELL_PX
+    query = np.array(names, dtype=object)[:, None].repeat(num_tokens, axis=1)
+    key = np.array(names, dtype=object)[None, :].repeat(num_tokens, axis=0)
+    customdata = np.stack([query, key], axis=-1)  # (T, T, 2)
+    for layer in range(num_layers):
+        for head in range(num_heads):
+            z = array[layer, head].copy()
+            z[hidden] = np.nan  # never a colour on the scale: the grey background shows
+            title = titles[layer * num_heads + head]
+            figure.add_trace(
+                go.Heatmap(
+                    z=np.round(z, 4),
+                    x=list(range(num_tokens)),
+                    y=list(range(num_tokens)),
+                    zmin=0.0,
+                    zmax=1.0,
+                    colorscale=colorscale("sequential", palette),
+                    showscale=layer == 0 and head == 0,
+                    colorbar={"title": {"text": plain(value_name)}, "thickness": 12},
+                    text=np.where(hidden, "", np.vectorize(lambda v: f"{v:.2f}")(z)).tolist()
+                    if annotate
+                    else None,
+                    texttemplate="%{text}" if annotate else None,
+                    textfont={"size": 10},
+                    customdata=customdata,
+                    hovertemplate=(
+                        f"{title}<br>{plain(row_title)}: %{{customdata[0]}}<br>"
+                        f"{plain(col_title)}: %{{customdata[1]}}<br>"
+                        f"{plain(value_name)}: %{{z:.4f}}<extra></extra>"
+                    ),
+                    name=title,
+                    hoverongaps=False,
+                ),
+                row=layer + 1,
+                col=head + 1,
+            )
+            tick_positions = list(range(0, num_tokens, max(1, math.ceil(num_tokens / 32))))
+            figure.update_xaxes(
+                tickmode="array",
+                tickvals=tick_positions,
+                ticktext=[ticks[i] for i in tick_positions],
+                tickangle=0,
+                tickfont={"size": 10},
+                side="top",
+                showgrid=False,
+                zeroline=False,
+                title={"text": plain(col_title)} if layer == 0 else None,
+                row=layer + 1,
+                col=head + 1,
+            )
+            figure.update_yaxes(
+                tickmode="array",
+                tickvals=tick_positions,
+                ticktext=[ticks[i] for i in tick_positions],
+                showticklabels=head == 0,
+                tickfont={"size": 10},
+                autorange="reversed",
+                showgrid=False,
+                zeroline=False,
+                title={"text": plain(row_title)} if head == 0 else None,
+                row=layer + 1,
+                col=head + 1,
+            )
+    for annotation in figure.layout.annotations:  # panel titles above the key labels on top
+        annotation.update(yshift=22, font={"size": 13})
+    panel_px = min(MAP_MAX_PANEL_PX, 80 + MAP_ROW_PX * num_tokens)
+    figure.update_layout(
+        height=num_layers * (panel_px + 60) + 60,
+        margin={"l": 10, "r": 10, "t": 90, "b": 10},
+        plot_bgcolor=HIDDEN_COLOR,
+    )
     return figure
 
 
-def panel_titles(layers: int, heads: int, template: str) -> list[str]:
-    """One title per (layer, head), layer by layer: ``template`` with ``{layer}`` and ``{head}``
-    (counted from 1), e.g. ``"Layer {layer} · head {head}"``."""
-    return [
-        template.format(layer=layer + 1, head=head + 1)
-        for layer in range(layers)
-        for head in range(heads)
-    ]
-
-
-def attention_maps_grid(
-    weights: np.ndarray | torch.Tensor,
-    tokens: Sequence[str],
-    *,
-    title_template: str,
-    palette: str = "default",
-    row_title: str = "",
-    col_title: str = "",
-    value_name: str = "weight",
-    colorbar_title: str = "",
-) -> go.Figure:
-    """Every layer's and head's attention weights, one row of panels per layer.
-
-    ``weights`` ``(layers, heads, T, T)`` from ``result.attention(tokens)``; ``tokens`` the ``T``
-    labels (``result.labels(tokens)``). Panels keep the order of
-    :func:`panel_titles`; one shared 0 … 1 colour bar. Raises ``ValueError`` for a wrong shape
-    or more tokens than fit in a grid (see :func:`viz.multi_head.fits_grid`).
-    """
-    weights = np.asarray(weights, dtype=np.float64)
-    if weights.ndim != 4:
-        raise ValueError(f"weights must be (layers, heads, T, T), got {weights.shape}")
-    layers, heads, num_tokens, _ = weights.shape
-    flat = weights.reshape(layers * heads, num_tokens, num_tokens)  # (layers·heads, T, T)
-    return head_weights_grid(
-        flat,
-        tokens,
-        head_titles=panel_titles(layers, heads, title_template),
-        palette=palette,
-        row_title=row_title,
-        col_title=col_title,
-        value_name=value_name,
-        colorbar_title=colorbar_title,
-        max_columns=heads,
-    )
-
-
 def pattern_scores_figure(
-    scores: Mapping[str, np.ndarray | torch.Tensor],
+    scores: Mapping[str, torch.Tensor | np.ndarray],
     *,
     score_names: Mapping[str, str],
-    head_template: str,
-    y_title: str,
-    palette: str = "default",
-    height: int = 320,
+    head_names: Sequence[str],
+    value_title: str = "mean attention weight",
 ) -> go.Figure:
-    """Grouped bars: for each head (``"L1 H2"`` …), one bar per score, all on a 0 … 1 axis.
+    """One group of bars per head (``head_names``, layer by layer), one bar per pattern score.
 
-    ``scores``: ``result.pattern_scores()``, name → ``(layers, heads)``. ``score_names``: the
-    translated name of each score; ``head_template`` labels a head, with ``{layer}`` and
-    ``{head}`` counted from 1.
+    ``scores``: score name → ``(layers, heads)`` mean weights in 0 … 1, from
+    ``TrainResult.pattern_scores``; ``score_names`` gives each score's legend name;
+    ``head_names`` names every (layer, head), layer-major (``"L1 H1"``, ``"L1 H2"``, …). Each
+    bar carries its value (2 decimals).
     """
-    if not scores:
-        raise ValueError("no pattern scores to draw (this task has none)")
-    colors = series_colors(palette)
-    palette_cycle = (colors["main"], colors["second"], ACCURACY_COLOR)
+    colors = [BLUE, ORANGE, GREEN, PURPLE]
     figure = go.Figure()
-    for index, (key, values) in enumerate(scores.items()):
-        array = np.asarray(values, dtype=np.float64)  # (layers, heads)
-        layers, heads = array.shape
-        labels = [plain(t) for t in panel_titles(layers, heads, head_template)]
-        name = plain(score_names.get(key, key))
+    for index, (name, values) in enumerate(scores.items()):
+        flat = np.asarray(values, dtype=np.float64).reshape(-1)  # layer-major, as head_names
+        if len(flat) != len(head_names):
+            raise ValueError(f"{len(flat)} scores of {name!r} for {len(head_names)} head names")
         figure.add_trace(
             go.Bar(
-                x=labels,
-                y=array.reshape(-1),
-                name=name,
-                marker={"color": palette_cycle[index % len(palette_cycle)]},
-                text=[f"{v:.2f}" for v in array.reshape(-1)],
+                x=[plain(h) for h in head_names],
+                y=flat.tolist(),
+                name=plain(score_names.get(name, name)),
+                marker={"color": colors[index % len(colors)]},
+                text=[f"{v:.2f}" for v in flat],
                 textposition="outside",
-                hovertemplate=f"%{{x}}<br>%{{y:.3f}}<extra>{name}</extra>",
+                hovertemplate="%{x}: %{y:.4f}<extra>"
+                + plain(score_names.get(name, name))
+                + "</extra>",
             )
         )
+    groups = len(head_names)
     figure.update_layout(
         barmode="group",
-        height=height,
-        margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        bargap=0.75 if groups == 1 else 0.5 if groups <= 3 else 0.25,  # no slab for one head
+        height=300,
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
         plot_bgcolor="white",
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
-        yaxis={"title": {"text": plain(y_title)}, "range": [0, 1.1], "gridcolor": "#e5e5e5"},
+        legend={"orientation": "h", "y": 1.15, "x": 0},
+        yaxis={"range": [0, 1.12], "title": {"text": plain(value_title)}, "gridcolor": "#eeeeee"},
     )
     return figure

@@ -11,6 +11,7 @@ MESSAGES = {
     "page.dropout_expectation.title": {"en": "Dropout in expectation", "zh": "Dropout 的期望"},
     "page.why_sqrt_dk.title": {"en": "Why √d_k?", "zh": "为什么除以 √d_k？"},
     "page.quiz.title": {"en": "Predict, then reveal", "zh": "先预测，再揭晓"},
+    "page.train.title": {"en": "Train it", "zh": "动手训练"},
     "page.export.title": {"en": "Export and reproduce", "zh": "导出与复现"},
     "page.reproducibility.title": {"en": "Reproducibility", "zh": "可复现性"},
     "nav.share": {"en": "Share", "zh": "分享"},

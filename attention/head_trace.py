@@ -1,0 +1,90 @@
+"""One head of a multi-head trace, as a one-head trace the step-by-step figures can draw.
+
+A trace of the book's ``MultiHeadAttention`` keeps every step of every head, ``(b, h, T, …)``. The
+step-by-step view draws one head at a time, so :func:`one_head` picks head ``k`` out of it —
+selecting, never recomputing::
+
+    inputs, module = result.attention_layer_inputs(tokens, layer=1)   # a trained layer
+    trace = trace_module(module, inputs)                               # (b, h, T, T) steps
+    head = one_head(trace, 0)                                          # (b, T, T) steps of head 1
+
+Which slice belongs to head ``k``: the fused class computes all heads with one ``W_query`` of
+``d_out`` columns and splits them with ``view(b, T, h, head_dim)``, so head ``k`` owns columns
+``k·head_dim … (k+1)·head_dim − 1`` of ``W_query``, ``W_key``, ``W_value`` (and of their biases).
+The wrapper keeps one ``CausalAttention`` per head, so its weights are stacked ``(h, d_in, d_out)``
+and head ``k`` is row ``k``. The head's context vectors are ``head_context[:, k]``, before the
+fused class's ``out_proj`` (which mixes the heads); a single head has no output projection, so its
+``output`` is its context, as in ``CausalAttention``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import torch
+
+from .trace import AttentionTrace
+from .validate import check_int
+
+__all__ = ["one_head"]
+
+_PER_HEAD_STEPS = (
+    "queries",
+    "keys",
+    "values",
+    "attn_scores",
+    "masked_scores",
+    "scaled_scores",
+    "attn_weights",
+    "dropout_mask",
+    "dropped_weights",
+)
+
+
+def _head_weight(
+    weight: torch.Tensor | None, head: int, head_dim: int, fused: bool
+) -> torch.Tensor | None:
+    if weight is None:
+        return None
+    if fused:  # (d_in, d_out) or (d_out,): head k's columns
+        return weight[..., head * head_dim : (head + 1) * head_dim]
+    return weight[head]  # wrapper: (h, d_in, d_out) or (h, d_out)
+
+
+def one_head(trace: AttentionTrace, head: int) -> AttentionTrace:
+    """Head ``head`` (counted from 0) of a multi-head trace, as a trace with ``num_heads = 1``.
+
+    Its tensors are views of ``trace``'s: ``attn_weights`` is ``trace.attn_weights[:, head]``
+    ``(b, T, T)``, ``W_query`` the head's ``(d_in, head_dim)`` slice, ``context`` =
+    ``output`` = ``trace.head_context[:, head]``. ``config.d_out`` becomes the head's width. A
+    trace of ``CausalAttention`` (no head axis) is returned as it is (``head`` must then be 0);
+    a ``MultiHeadAttention`` with one head still has a head axis, and its output projection.
+    """
+    num_heads = trace.config.num_heads
+    head = check_int("head", head, 0, num_heads - 1, "the head, counted from 0")
+    if trace.head_context is None:  # CausalAttention: already one head
+        return trace
+    fused = trace.config.variant == "fused"
+    head_context = trace.head_context[:, head]  # (b, T, head_dim)
+    head_dim = int(head_context.shape[-1])
+    steps = {
+        name: None if getattr(trace, name) is None else getattr(trace, name)[:, head]
+        for name in _PER_HEAD_STEPS
+    }
+    weights = {
+        name: _head_weight(getattr(trace, name), head, head_dim, fused)
+        for name in ("W_query", "W_key", "W_value", "b_query", "b_key", "b_value")
+    }
+    return AttentionTrace(
+        config=replace(trace.config, d_out=head_dim, num_heads=1, variant="fused"),
+        inputs=trace.inputs,
+        **weights,
+        W_out=None,
+        b_out=None,
+        mask=trace.mask,
+        **steps,
+        head_context=None,
+        context=head_context,
+        output=head_context,
+        d_k=trace.d_k,
+    )

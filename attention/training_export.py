@@ -1,0 +1,168 @@
+"""Take a training home: its weights, and a script that trains them again and checks they match.
+
+Pure functions of a :class:`~attention.training.TrainResult` (no Streamlit)::
+
+    result = train(TrainConfig(task="copy", seed=0))
+    weights_bytes(result.model)                 # torch.save(state_dict) as bytes: a .pt file
+    weights_fingerprint(result.model.state_dict())  # SHA-256 of every tensor, in order
+    retrain_script(result.config, weights_fingerprint(result.model.state_dict()))
+
+The script needs the Attention Lab package (it calls :func:`attention.training.train`) and says
+so in its first lines, like the trace-style script of :mod:`attention.export`. It retrains with
+every field of the config written out, computes the fingerprint of the new weights and compares
+it with the one written into it (and, given the downloaded ``.pt`` file, compares every tensor
+with ``torch.equal``); it prints ``same weights: True`` and exits with 0, or ``False`` and 1.
+
+Bitwise equality needs the same torch build and the same number of intra-op threads (see
+:mod:`attention.training`), so the script sets the thread count the training used. A text the
+user uploaded is written into the script as base64 (only ``A–Z a–z 0–9 + / =``: nothing in it
+can be read as code).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+from dataclasses import fields
+
+import torch
+import torch.nn as nn
+
+from .export import PACKAGE_INSTALL
+from .training import TrainConfig
+
+__all__ = [
+    "RETRAIN_SCRIPT_NAME",
+    "WEIGHTS_FILE_NAME",
+    "retrain_script",
+    "weights_bytes",
+    "weights_fingerprint",
+]
+
+WEIGHTS_FILE_NAME = "attention_lab_weights.pt"
+RETRAIN_SCRIPT_NAME = "retrain_attention_lab.py"
+_BASE64_LINE = 76  # characters per line of an embedded text
+
+
+def weights_bytes(model: nn.Module) -> bytes:
+    """``torch.save(model.state_dict())`` into bytes: load with ``torch.load(f, weights_only=True)``."""
+    buffer = io.BytesIO()
+    torch.save(model.state_dict(), buffer)
+    return buffer.getvalue()
+
+
+def weights_fingerprint(state_dict: dict[str, torch.Tensor]) -> str:
+    """SHA-256 over every tensor's name, dtype, shape and bytes, in the state dict's order.
+
+    Two state dicts have the same fingerprint exactly when they hold bitwise the same tensors
+    under the same names (up to SHA-256 collisions).
+    """
+    digest = hashlib.sha256()
+    for name, tensor in state_dict.items():
+        values = tensor.detach().cpu().contiguous()
+        digest.update(f"{name}|{values.dtype}|{tuple(values.shape)}|".encode())
+        digest.update(values.numpy().tobytes() if values.numel() else b"")
+    return digest.hexdigest()
+
+
+def _text_lines(text: str | bytes) -> list[str]:
+    """The lines that set ``TEXT`` to exactly ``text`` (bytes stay bytes, a str stays a str)."""
+    raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    encoded = base64.b64encode(raw).decode("ascii")
+    chunks = [encoded[i : i + _BASE64_LINE] for i in range(0, len(encoded), _BASE64_LINE)]
+    decode = "" if isinstance(text, bytes) else '.decode("utf-8", "surrogatepass")'
+    return [
+        "# the text the model trained on, as base64 (exactly the uploaded bytes)",
+        "TEXT = base64.b64decode(",
+        *(f'    "{chunk}"' for chunk in chunks),
+        f"){decode}",
+        "",
+    ]
+
+
+def retrain_script(
+    cfg: TrainConfig, fingerprint: str, threads: int = 1, stopped_at: int | None = None
+) -> str:
+    """A Python script that retrains ``cfg`` and checks the weights against ``fingerprint``.
+
+    ``cfg`` should be resolved (every field filled in, as ``TrainResult.config`` is), so that the
+    script does not depend on the package's defaults of today. ``threads``: the intra-op threads
+    the training used. ``stopped_at``: the step a training was stopped at (``TrainResult.steps_done``
+    with ``stopped_early``): the script stops at the same logged step, as the Stop button did,
+    since a run of ``steps=stopped_at`` would follow another learning-rate schedule. Save it as
+    :data:`RETRAIN_SCRIPT_NAME`.
+    """
+    if len(fingerprint) != 64 or any(c not in "0123456789abcdef" for c in fingerprint):
+        raise ValueError("fingerprint must be a SHA-256 hex digest (weights_fingerprint)")
+    if not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a whole number of at least 1, got {threads!r}")
+    text = cfg.text
+    arguments = [
+        f"    {f.name}={getattr(cfg, f.name)!r},"
+        for f in fields(cfg)
+        if f.name != "text" and getattr(cfg, f.name) is not None
+    ]
+    if text is not None:
+        arguments.append("    text=TEXT,")
+    lines = [
+        '"""Retrain an Attention Lab model with the same settings and check it gets the same weights.',
+        "",
+        "Needs the Attention Lab package `attention` (and PyTorch). Install it once with",
+        *(f"    {line}" for line in PACKAGE_INSTALL),
+        "then run this file in any folder:",
+        f"    python {RETRAIN_SCRIPT_NAME}                           # compare with the fingerprint",
+        f"    python {RETRAIN_SCRIPT_NAME} {WEIGHTS_FILE_NAME}   # and with the downloaded weights",
+        'It prints the final losses, then "same weights: True" (exit code 0) or False (exit code 1).',
+        f"Made with torch {torch.__version__}; another torch build or machine may add numbers in",
+        "another order and differ in the last bits.",
+        '"""',
+        "",
+        *(["import base64"] if text is not None else []),
+        "import sys",
+        "",
+        "import torch",
+        "",
+        "try:",
+        "    from attention.training import TrainConfig, train",
+        "    from attention.training_export import weights_fingerprint",
+        "except ModuleNotFoundError as missing:",
+        '    if missing.name != "attention":',
+        "        raise",
+        "    raise SystemExit(",
+        '        "This script needs the Attention Lab package `attention`. Install it with:\\n"',
+        *(f"        {('    ' + line + chr(10))!r}" for line in PACKAGE_INSTALL),
+        "    ) from None",
+        "",
+        f"torch.set_num_threads({threads})  # as in the app: the thread count changes the last bits",
+        "",
+        *(_text_lines(text) if text is not None else []),
+        "cfg = TrainConfig(",
+        *arguments,
+        ")",
+        f'EXPECTED = "{fingerprint}"  # weights_fingerprint of the weights the app trained',
+        "",
+        *(
+            [
+                f"STOPPED_AT = {int(stopped_at)}  # the app's training was stopped after this step",
+                'result = train(cfg, on_progress=lambda record: record["step"] < STOPPED_AT)',
+            ]
+            if stopped_at is not None
+            else ["result = train(cfg)"]
+        ),
+        "last = result.history[-1]",
+        "print(f\"step {last['step']}: train loss {last['train_loss']:.4f}, "
+        "validation loss {last['val_loss']:.4f}\")",
+        "weights = result.model.state_dict()",
+        "same = weights_fingerprint(weights) == EXPECTED",
+        "if len(sys.argv) > 1:",
+        "    saved = torch.load(sys.argv[1], weights_only=True)",
+        "    same_file = saved.keys() == weights.keys() and all(",
+        "        torch.equal(saved[name], weights[name]) for name in weights",
+        "    )",
+        '    print(f"same as {sys.argv[1]}: {same_file}")',
+        "    same = same and same_file",
+        'print(f"same weights: {same}")',
+        "sys.exit(0 if same else 1)",
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,607 @@
+"""Train it: a tiny GPT built from the book's ``MultiHeadAttention`` learns a task while you watch.
+
+Choose a task and a model, press **Train**: the loss curves grow live, then the page shows what
+the model learned — its accuracy on held-out sequences, the attention maps of every layer and
+head, the pattern scores — and opens one trained head in the ten steps of the step-by-step view
+(``attention.trace_module`` on the trained layer, the same trace code as every other page). A
+second button trains the same settings with and without attention dropout, on the same data and
+seed, and says what the four curves measured.
+
+Trainings run on the server's training queue (``ui/train_jobs.py``): cached by config, one run
+per identical request, at most two at once, the others waiting with their place shown. This page
+only watches its job from the session's script thread and draws what the job reports.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import replace
+from typing import Any
+
+import streamlit as st
+
+from attention.head_trace import one_head
+from attention.trace import trace_module
+from attention.training import DropoutComparison, TrainConfig
+from attention.training_export import (
+    RETRAIN_SCRIPT_NAME,
+    WEIGHTS_FILE_NAME,
+    retrain_script,
+    weights_bytes,
+    weights_fingerprint,
+)
+from attention.validate import AttentionInputError
+from ui.frame import require_frame
+from ui.i18n import t
+from ui.markdown_text import escape_markdown
+from ui.show import PLOTLY_CONFIG
+from ui.state import message
+from ui.step_view import StepPage, brief_number
+from ui.train_jobs import QUEUE, CompareKey, TrainOutcome
+from ui.train_queue import DROPPED, FAILED, Job
+from ui.train_settings import (
+    config_problem,
+    current_values,
+    needs_upload,
+    render_controls,
+    train_config,
+    uploaded_text,
+)
+from viz.training import (
+    attention_maps_figure,
+    dropout_curves_figure,
+    loss_curves_figure,
+    pattern_scores_figure,
+)
+from viz.vocabulary import format_number
+
+require_frame()
+
+JOB_KEY = "train_job"  # the Job this session watches (training)
+OUTCOME_KEY = "train_outcome"  # the TrainOutcome shown
+COMPARE_JOB_KEY = "train_compare_job"
+COMPARE_KEY = "train_compare"  # the DropoutComparison shown
+CACHED_SUFFIX = "_cached"  # train_outcome_cached: True when the result came from the cache
+NOTICE_KEY = "train_notice"  # a message key to show once (stopped, left a shared training)
+POLL_S = 0.25  # how often a watching run redraws the status line (a rerun can stop it then)
+MAX_MAP_CELLS = 40_000  # layers × heads × T × T drawn at once; above, one layer at a time
+LITTLE_GAP = 0.05  # a validation − training loss gap below this is "hardly overfits"
+STEP_NOTES = {1: "train.step.1.body", 2: "train.step.2.body"}
+# attention_layer_inputs() hooks the shared (cached) model for one forward pass: one at a time
+_INSPECT_LOCK = threading.Lock()
+
+
+# --- the requests ----------------------------------------------------------------------------
+
+
+def _config_now() -> TrainConfig | None:
+    """The current settings as a resolved config, or None when they cannot train."""
+    values = current_values()
+    if config_problem(values) is not None or needs_upload():
+        return None
+    upload = uploaded_text()
+    try:
+        return train_config(values, upload[1] if upload else None)
+    except AttentionInputError:
+        return None
+
+
+def _start_training() -> None:
+    cfg = _config_now()
+    if cfg is None:
+        return
+    _leave(JOB_KEY)
+    st.session_state[JOB_KEY] = QUEUE.submit(cfg)
+    st.session_state.pop(NOTICE_KEY, None)
+
+
+def _start_comparison() -> None:
+    cfg = _config_now()
+    if cfg is None or cfg.dropout <= 0:
+        return
+    _leave(COMPARE_JOB_KEY)
+    st.session_state[COMPARE_JOB_KEY] = QUEUE.submit(CompareKey(cfg, cfg.dropout))
+
+
+def _leave(job_key: str) -> None:
+    """Stop watching a job; if nobody else wants it, it stops (and its partial result shows)."""
+    job: Job | None = st.session_state.get(job_key)
+    if job is None or job.done:
+        return
+    if job.leave():
+        st.session_state[NOTICE_KEY] = "train.stop.stopping"
+    else:  # other sessions asked for the same training: it goes on for them
+        st.session_state.pop(job_key)
+        st.session_state[NOTICE_KEY] = "train.stop.shared"
+
+
+def _stop() -> None:
+    _leave(JOB_KEY)
+    _leave(COMPARE_JOB_KEY)
+
+
+def _watching() -> bool:
+    return any(
+        st.session_state.get(key) is not None and not st.session_state[key].done
+        for key in (JOB_KEY, COMPARE_JOB_KEY)
+    )
+
+
+# --- watching a job --------------------------------------------------------------------------
+
+
+def _status_text(snapshot: Any, steps: int, waited: float) -> str:
+    if snapshot.stopping:
+        return t("train.progress.stopping")
+    if snapshot.state == "queued":
+        return t(
+            "train.queue.waiting", place=snapshot.place, running=snapshot.running, waited=waited
+        )
+    done = _last_step(snapshot.progress)
+    return t("train.progress.running", step=done, steps=steps, seconds=waited)
+
+
+def _last_step(progress: tuple[Any, ...]) -> int:
+    if not progress:
+        return 0
+    last = progress[-1]
+    record = last[1] if isinstance(last, tuple) else last
+    return int(record["step"])
+
+
+def watch(job: Job, steps: int, draw_curves: Any, label: str) -> None:
+    """Redraw the job's status, progress bar and curves until it is done.
+
+    Every ``POLL_S`` seconds the status line is redrawn; a click anywhere makes Streamlit stop
+    this run at that call (and rerun), so Stop and other controls answer while a job runs.
+    """
+    status, bar, curves = st.empty(), st.empty(), st.empty()
+    started = time.monotonic()
+    shown = -1
+    while True:
+        snapshot = job.snapshot()
+        waited = round(time.monotonic() - started)
+        status.caption(f"{label} · {_status_text(snapshot, steps, waited)}")
+        total = 2 * steps if isinstance(job.key, CompareKey) else steps
+        done = _last_step(snapshot.progress)
+        if isinstance(job.key, CompareKey) and any(p[0] == "with" for p in snapshot.progress):
+            done += steps
+        bar.progress(min(1.0, done / max(1, total)))
+        if len(snapshot.progress) != shown:
+            shown = len(snapshot.progress)
+            with curves.container():
+                draw_curves(snapshot.progress)
+        if job.wait(POLL_S):
+            break
+    status.empty()
+    bar.empty()
+    curves.empty()
+
+
+def _chart(figure: Any, key: str | None = None) -> None:
+    st.plotly_chart(figure, config=PLOTLY_CONFIG, width="stretch", key=key)
+
+
+def _curve_names() -> dict[str, str]:
+    return {
+        "train_name": t("train.curve.train"),
+        "val_name": t("train.curve.val"),
+        "step_title": t("train.axis.step"),
+        "loss_title": t("train.axis.loss"),
+    }
+
+
+def _live_curves(steps: int, accuracy: bool) -> Any:
+    def draw(progress: tuple[Any, ...]) -> None:
+        _chart(
+            loss_curves_figure(
+                list(progress),
+                total_steps=steps,
+                accuracy_name=t("train.curve.accuracy") if accuracy else None,
+                **_curve_names(),
+            )
+        )
+
+    return draw
+
+
+def _compare_names() -> dict[str, Any]:
+    return {
+        "names": {
+            "train_without": t("train.compare.curve.train_without"),
+            "val_without": t("train.compare.curve.val_without"),
+            "train_with": t("train.compare.curve.train_with"),
+            "val_with": t("train.compare.curve.val_with"),
+        },
+        "step_title": t("train.axis.step"),
+        "loss_title": t("train.axis.loss"),
+    }
+
+
+def _live_comparison(steps: int) -> Any:
+    def draw(progress: tuple[Any, ...]) -> None:
+        without = [record for run, record in progress if run == "without"]
+        with_dropout = [record for run, record in progress if run == "with"]
+        _chart(dropout_curves_figure(without, with_dropout, total_steps=steps, **_compare_names()))
+
+    return draw
+
+
+def finish(job_key: str, result_key: str) -> None:
+    """After a watched job ended: keep its outcome for the page, or say why there is none."""
+    job: Job = st.session_state.pop(job_key)
+    if job.state == FAILED:
+        detail = str(job.error) if isinstance(job.error, AttentionInputError) else repr(job.error)
+        st.error(t("error.attention", detail=escape_markdown(detail)))
+        return
+    if job.state == DROPPED:
+        st.session_state[NOTICE_KEY] = "train.stop.dropped"
+        return
+    st.session_state[result_key] = job.outcome
+    st.session_state[result_key + CACHED_SUFFIX] = job.from_cache
+
+
+# --- what a trained model shows --------------------------------------------------------------
+
+
+def _settings_line(cfg: TrainConfig) -> str:
+    return t(
+        "train.settings",
+        task=t(f"train.task.{cfg.task}"),
+        layers=cfg.layers,
+        heads=cfg.heads,
+        width=cfg.width,
+        dropout=brief_number(cfg.dropout),
+        steps=cfg.steps,
+        seed=cfg.seed,
+    )
+
+
+def show_summary(outcome: TrainOutcome, current: TrainConfig | None) -> None:
+    result = outcome.result
+    cfg = outcome.config
+    st.subheader(t("train.results.title"), anchor="results")
+    st.markdown(_settings_line(cfg))
+    if current != cfg:  # other settings now (or settings that cannot train)
+        st.info(t("train.results.other_settings"), icon="ℹ️")
+    last = result.history[-1]
+    columns = st.columns(4)
+    accuracy_key = "train.metric.char_accuracy" if cfg.task == "text" else "train.metric.accuracy"
+    columns[0].metric(
+        t(accuracy_key),
+        f"{outcome.accuracy:.1%}",
+        help=t("train.metric.accuracy_help", n=1000),
+    )
+    columns[1].metric(t("train.metric.train_loss"), f"{last['train_loss']:.4f}")
+    columns[2].metric(t("train.metric.val_loss"), f"{last['val_loss']:.4f}")
+    columns[3].metric(
+        t("train.metric.time"),
+        t("train.metric.seconds", seconds=f"{result.wall_seconds:.1f}"),
+        help=t("train.metric.time_help", threads=outcome.threads),
+    )
+    if st.session_state.get(OUTCOME_KEY + CACHED_SUFFIX):
+        st.caption(t("train.results.cached"))
+    if result.stopped_early:
+        st.warning(t("train.results.stopped", step=result.steps_done, steps=cfg.steps), icon="⏹️")
+    st.caption(t("train.results.accuracy_note", n=1000))
+    _chart(
+        loss_curves_figure(
+            result.history,
+            total_steps=cfg.steps,
+            accuracy_name=t("train.curve.accuracy") if result.task.has_accuracy else None,
+            **_curve_names(),
+        ),
+        key="train_fig_curves",
+    )
+
+
+def show_maps(outcome: TrainOutcome, palette: str) -> None:
+    cfg = outcome.config
+    st.subheader(t("train.maps.title"), anchor="maps")
+    st.markdown(t("train.maps.body", tokens=" ".join(outcome.labels)))
+    weights = outcome.attention  # (layers, heads, T, T)
+    layers, heads, num_tokens, _ = weights.shape
+    first, last = 0, layers
+    if layers * heads * num_tokens * num_tokens > MAX_MAP_CELLS:
+        first = st.selectbox(
+            t("train.maps.layer"),
+            range(layers),
+            format_func=lambda layer: t("train.layer", number=layer + 1),
+            key="train_maps_layer",
+        )
+        last = first + 1
+    figure = attention_maps_figure(
+        weights[first:last],
+        list(outcome.labels),
+        layer_names=[t("train.layer", number=n + 1) for n in range(first, last)],
+        head_names=[t("train.head", number=n + 1) for n in range(heads)],
+        palette=palette,
+        row_title=t("step.axis.query"),
+        col_title=t("step.axis.key"),
+        value_name=t("step.value.weights"),
+    )
+    _chart(figure, key="train_fig_maps")
+    st.caption(t(f"train.maps.what.{cfg.task}"))
+
+
+def show_scores(outcome: TrainOutcome) -> None:
+    st.subheader(t("train.scores.title"), anchor="scores")
+    if not outcome.scores:
+        st.info(t(f"train.scores.none.{outcome.config.task}"), icon="ℹ️")
+        return
+    layers, heads = next(iter(outcome.scores.values())).shape
+    for name in outcome.scores:
+        st.markdown(t(f"train.scores.{name}"))
+    head_names = [
+        t("train.head_short", layer=layer + 1, head=head + 1)
+        for layer in range(layers)
+        for head in range(heads)
+    ]
+    _chart(
+        pattern_scores_figure(
+            outcome.scores,
+            score_names={name: t(f"train.scores.name.{name}") for name in outcome.scores},
+            head_names=head_names,
+            value_title=t("train.scores.axis"),
+        ),
+        key="train_fig_scores",
+    )
+    best = []
+    for name, values in outcome.scores.items():
+        index = int(values.reshape(-1).argmax())
+        best.append(
+            t(
+                "train.scores.best",
+                score=t(f"train.scores.name.{name}"),
+                head=head_names[index],
+                value=f"{float(values.reshape(-1)[index]):.2f}",
+            )
+        )
+    st.caption(" ".join(best) + " " + t("train.scores.chance", tokens=outcome.tokens.numel()))
+
+
+def show_head_steps(outcome: TrainOutcome, palette: str) -> None:
+    cfg = outcome.config
+    st.subheader(t("train.head.title"), anchor="trained-head")
+    st.markdown(t("train.head.body"))
+    layer_col, head_col, _ = st.columns([1, 1, 3])
+    layer = layer_col.selectbox(
+        t("train.head.layer"),
+        range(cfg.layers),
+        format_func=lambda n: t("train.layer", number=n + 1),
+        key="train_head_layer",
+    )
+    head = head_col.selectbox(
+        t("train.head.head"),
+        range(cfg.heads),
+        format_func=lambda n: t("train.head", number=n + 1),
+        key="train_head_head",
+    )
+    if layer >= cfg.layers or head >= cfg.heads:  # a choice left over from a larger model
+        layer, head = 0, 0
+    with _INSPECT_LOCK:
+        inputs, module = outcome.result.attention_layer_inputs(outcome.tokens, layer)
+        trace = one_head(trace_module(module, inputs), head)
+    st.caption(
+        t(
+            "train.head.shapes",
+            tokens=trace.num_tokens,
+            width=cfg.width,
+            head_dim=int(trace.queries.shape[-1]),
+        )
+    )
+    view = StepPage(
+        trace,
+        list(outcome.labels),
+        palette,
+        key_prefix="train_step",
+        notes=STEP_NOTES,
+        seeded_weights=False,
+    )
+    tabs = st.tabs([t(f"step.tab.{number}") for number in range(1, 11)])
+    for tab, draw in zip(tabs, view.all_steps(), strict=True):
+        with tab:
+            draw()
+
+
+def show_export(outcome: TrainOutcome) -> None:
+    result = outcome.result
+    st.subheader(t("train.export.title"), anchor="export")
+    st.markdown(t("train.export.body"))
+    weights_col, script_col = st.columns(2)
+    with weights_col:
+        st.download_button(
+            t("train.export.weights"),
+            data=lambda: weights_bytes(result.model),
+            file_name=WEIGHTS_FILE_NAME,
+            mime="application/octet-stream",
+            key="train_export_weights",
+            on_click="ignore",
+            icon=":material/download:",
+            help=t("train.export.weights_help"),
+        )
+    with script_col:
+        st.download_button(
+            t("train.export.script"),
+            data=lambda: retrain_script(
+                result.config,
+                weights_fingerprint(result.model.state_dict()),
+                threads=outcome.threads,
+                stopped_at=result.steps_done if result.stopped_early else None,
+            ),
+            file_name=RETRAIN_SCRIPT_NAME,
+            mime="text/x-python",
+            key="train_export_script",
+            on_click="ignore",
+            icon=":material/code:",
+            help=t("train.export.script_help", file=RETRAIN_SCRIPT_NAME),
+        )
+    st.code(f"python {RETRAIN_SCRIPT_NAME} {WEIGHTS_FILE_NAME}", language="bash")
+
+
+# --- with and without dropout ----------------------------------------------------------------
+
+
+def _signed(value: float) -> str:
+    """A change with its sign, in the app's rounding: ``+0.1234``, ``-0.5000``."""
+    text = format_number(value)
+    return text if text.startswith("-") else "+" + text
+
+
+def comparison_sentence(comparison: DropoutComparison) -> str:
+    """What the four curves measured, in one or two sentences chosen by the numbers."""
+    values = {
+        "p": brief_number(comparison.dropout),
+        "gap_with": format_number(comparison.gap_with),
+        "gap_without": format_number(comparison.gap_without),
+        "val_with": format_number(comparison.val_loss_with[-1]),
+        "val_without": format_number(comparison.val_loss_without[-1]),
+    }
+    if not comparison.gap_narrowed:
+        key = "train.compare.not_narrowed"
+    elif comparison.val_loss_with[-1] < comparison.val_loss_without[-1]:
+        key = "train.compare.narrowed_better"
+    else:
+        key = "train.compare.narrowed_not_better"
+    sentence = t(key, **values)
+    if comparison.gap_without < LITTLE_GAP:
+        sentence += " " + t("train.compare.little_gap", gap_without=values["gap_without"])
+    return sentence
+
+
+def show_comparison(comparison: DropoutComparison) -> None:
+    stopped = not comparison.complete  # stopped in the first run (no second) or the second
+    cfg = replace(comparison.without.config, dropout=comparison.dropout)
+    st.markdown(_settings_line(cfg))
+    with_dropout = comparison.with_dropout
+    _chart(
+        dropout_curves_figure(
+            comparison.without.history,
+            [] if with_dropout is None else with_dropout.history,
+            total_steps=cfg.steps,
+            **_compare_names(),
+        ),
+        key="train_fig_compare",
+    )
+    if stopped:
+        st.warning(t("train.compare.stopped"), icon="⏹️")
+        return
+    without_col, with_col = st.columns(2)
+    without_col.metric(t("train.compare.gap_without"), format_number(comparison.gap_without))
+    with_col.metric(
+        t("train.compare.gap_with", p=brief_number(comparison.dropout)),
+        format_number(comparison.gap_with),
+        delta=_signed(comparison.gap_with - comparison.gap_without),
+        delta_color="inverse",
+    )
+    st.markdown(comparison_sentence(comparison))
+    st.caption(t("train.compare.gap_note"))
+
+
+def compare_section(cfg: TrainConfig | None) -> None:
+    st.subheader(t("train.compare.title"), anchor="dropout")
+    st.markdown(t("train.compare.intro"))
+    can_compare = cfg is not None and cfg.dropout > 0
+    st.button(
+        t("train.compare.button", p=brief_number(cfg.dropout))
+        if can_compare
+        else t("train.compare.button_idle"),
+        key="train_compare_run",
+        on_click=_start_comparison,
+        disabled=not can_compare or _watching(),
+        icon=":material/compare_arrows:",
+    )
+    if cfg is not None and cfg.dropout <= 0:
+        st.caption(t("train.compare.needs_dropout"))
+    job: Job | None = st.session_state.get(COMPARE_JOB_KEY)
+    if job is not None:
+        watch(
+            job,
+            job.key.config.steps,
+            _live_comparison(job.key.config.steps),
+            t("train.compare.label"),
+        )
+        finish(COMPARE_JOB_KEY, COMPARE_KEY)
+    elif cfg is not None and cfg.dropout > 0:
+        cached = QUEUE.cached(CompareKey(cfg, cfg.dropout))
+        if cached is not None:
+            st.session_state[COMPARE_KEY] = cached
+            st.session_state[COMPARE_KEY + CACHED_SUFFIX] = True
+    comparison = st.session_state.get(COMPARE_KEY)
+    if comparison is not None:
+        show_comparison(comparison)
+
+
+# --- the page --------------------------------------------------------------------------------
+
+
+def render() -> None:
+    st.title(t("page.train.title"))
+    st.markdown(t("train.intro"))
+    with st.container(border=True):
+        render_controls()
+    values = current_values()
+    combination = config_problem(values)
+    if combination is not None:
+        st.error(message(combination))
+    cfg = None
+    if combination is None:
+        upload = uploaded_text()
+        try:
+            cfg = train_config(values, upload[1] if upload else None)
+        except AttentionInputError as error:
+            st.error(t("error.attention", detail=escape_markdown(str(error))))
+    if needs_upload():
+        st.info(t("train.upload.needed"), icon="📄")
+        cfg = None
+
+    train_col, stop_col, share_col = st.columns([1, 1, 4], vertical_alignment="center")
+    train_col.button(
+        t("train.button.train"),
+        type="primary",
+        key="train_run",
+        on_click=_start_training,
+        disabled=cfg is None,
+        icon=":material/play_arrow:",
+        width="stretch",
+    )
+    stop_col.button(
+        t("train.button.stop"),
+        key="train_stop",
+        on_click=_stop,
+        disabled=not _watching(),
+        icon=":material/stop:",
+        width="stretch",
+    )
+    share_col.caption(t("train.share.upload" if uploaded_text() else "train.share"))
+    notice = st.session_state.pop(NOTICE_KEY, None)
+    if notice:
+        st.info(t(notice), icon="⏹️")
+
+    job: Job | None = st.session_state.get(JOB_KEY)
+    if job is not None:
+        steps = job.key.steps
+        watch(job, steps, _live_curves(steps, job.key.task != "text"), t("train.progress.label"))
+        finish(JOB_KEY, OUTCOME_KEY)
+    elif cfg is not None:
+        cached = QUEUE.cached(cfg)
+        if cached is not None:  # e.g. a shared link the class already trained: shown at once
+            st.session_state[OUTCOME_KEY] = cached
+            st.session_state[OUTCOME_KEY + CACHED_SUFFIX] = True
+
+    outcome: TrainOutcome | None = st.session_state.get(OUTCOME_KEY)
+    if outcome is None:
+        st.info(t("train.results.none"), icon="ℹ️")
+    else:
+        palette = st.session_state.get("palette", "default")
+        show_summary(outcome, cfg)
+        show_maps(outcome, palette)
+        show_scores(outcome)
+        show_head_steps(outcome, palette)
+        show_export(outcome)
+    st.divider()
+    compare_section(cfg)
+
+
+render()

@@ -1,0 +1,174 @@
+"""The page "Train it", run in the app frame with AppTest, with tiny trainings (a dozen steps).
+
+The page must show what the training measured, never numbers of its own: every expected value
+here is read from the outcome the server's queue cached for that config (the one the page drew),
+and the trained head's step-by-step figures are checked against ``TrainResult.attention``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from attention.training import TrainConfig
+from tests.apptest_support import figure_array, page_text, plotly_figures, run_page
+from ui.train_jobs import QUEUE, CompareKey
+
+SORT_LINK = {"train_task": "sort", "train_steps": "12", "train_seed": "3"}
+SORT = TrainConfig(task="sort", seed=3, steps=12).resolved()
+
+
+def metrics(at) -> dict[str, str]:
+    return {metric.label: metric.value for metric in at.metric}
+
+
+def test_first_visit_shows_the_controls_and_asks_to_train() -> None:
+    at = run_page("train")
+    assert not at.exception and not at.error and not at.warning
+    assert at.title[0].value == "Train it"
+    assert at.selectbox(key="train_task").value == "copy"
+    assert (at.slider(key="train_layers").value, at.number_input(key="train_steps").value) == (
+        1,
+        300,
+    )
+    assert not at.button(key="train_run").disabled and at.button(key="train_stop").disabled
+    assert "No training yet" in page_text(at)
+    assert dict(at.query_params) == {}
+
+
+def test_a_link_trains_and_the_page_shows_what_the_training_measured() -> None:
+    at = run_page("train", {**SORT_LINK, "train_layers": "9"})
+    assert [w.value for w in at.warning] == [
+        "Link: “train\\_layers=9” is outside 1 to 4; the default is used instead."
+    ]
+    assert at.selectbox(key="train_task").value == "sort"
+    assert at.slider(key="train_layers").value == 2, "the bad value fell back to sort's default"
+    at.button(key="train_run").click().run()
+    assert not at.exception and not at.error
+    outcome = QUEUE.cached(SORT)
+    assert outcome is not None and outcome.result.config == SORT
+    last = outcome.result.history[-1]
+    assert metrics(at) | {"Training time": ""} == {
+        "Held-out accuracy": f"{outcome.accuracy:.1%}",
+        "Final training loss": f"{last['train_loss']:.4f}",
+        "Final validation loss": f"{last['val_loss']:.4f}",
+        "Training time": "",
+    }
+    text = page_text(at)
+    assert "**Trained:** Sort digits · layers 2 · heads 2 · width 64" in text
+    assert "steps 12 · seed 3" in text
+    assert " ".join(outcome.labels) in text, "the held-out sequence is named"
+    assert "no pattern score" in text, "sort has no single right position: said, not faked"
+
+    figures = plotly_figures(at)
+    maps = figures["train_fig_maps"]["data"]
+    assert len(maps) == 2 * 2, "every layer and head"
+    for index, panel in enumerate(maps):
+        layer, head = divmod(index, 2)
+        z = figure_array(panel["z"])
+        weights = outcome.attention[layer, head].numpy()
+        visible = ~np.triu(np.ones(weights.shape, dtype=bool), k=1)
+        assert np.allclose(z[visible], weights[visible], atol=1e-4)
+    curves = figures["train_fig_curves"]["data"]
+    assert [round(y, 6) for y in curves[1]["y"]] == [
+        round(record["val_loss"], 6) for record in outcome.result.history
+    ]
+    # the trained head, step by step: layer 1, head 1 of the trained model on the same sequence
+    step_weights = figures["train_step_fig_attn_weights"]["data"][0]["z"]
+    shown = figure_array(step_weights)
+    expected = outcome.attention[0, 0].numpy()
+    lower = np.tril(np.ones(expected.shape, dtype=bool))
+    assert np.allclose(shown[lower], expected[lower], atol=1e-6)
+    assert "torch.manual_seed" not in text, "trained weights are not a seed's draw"
+    assert [b.label for b in at.get("download_button")] == [
+        "Trained weights (.pt)",
+        "Retrain-and-check script (.py)",
+    ]
+    assert dict(at.query_params) == SORT_LINK, "the address bar reproduces this training"
+
+
+def test_a_classmate_opening_the_same_link_sees_the_result_at_once() -> None:
+    first = run_page("train", SORT_LINK)
+    if QUEUE.cached(SORT) is None:  # this test alone: train it once
+        first.button(key="train_run").click().run()
+    runs = QUEUE.runs
+    at = run_page("train", SORT_LINK)
+    assert not at.exception
+    assert "Held-out accuracy" in metrics(at), "shown without pressing Train"
+    assert "from its cache" in page_text(at)
+    assert QUEUE.runs == runs, "nothing trained again"
+
+
+def test_a_width_the_heads_cannot_split_is_named_and_the_result_stays() -> None:
+    at = run_page("train", SORT_LINK)
+    if not at.metric:
+        at.button(key="train_run").click().run()
+    at.number_input(key="train_heads").set_value(3).run()
+    assert [e.value for e in at.error] == [
+        "Width 64 cannot be split evenly into 3 heads: each head gets width / heads features, "
+        "so the width must be divisible by 3 (for example 63)."
+    ]
+    assert at.button(key="train_run").disabled
+    assert "Held-out accuracy" in metrics(at), "the last result stays"
+    assert any("have changed" in info.value for info in at.info)
+    assert at.query_params["train_heads"] == "3"
+
+
+def test_choosing_a_task_loads_its_measured_defaults_and_keeps_the_seed() -> None:
+    at = run_page("train", {"train_seed": "7"})
+    at.selectbox(key="train_task").set_value("induction").run()
+    assert not at.exception
+    from attention.training import TASK_DEFAULTS
+
+    induction = TASK_DEFAULTS["induction"]
+    assert (induction.layers, induction.steps) != (
+        TASK_DEFAULTS["copy"].layers,
+        TASK_DEFAULTS["copy"].steps,
+    )
+    assert at.slider(key="train_layers").value == induction.layers
+    assert at.number_input(key="train_heads").value == induction.heads
+    assert at.number_input(key="train_steps").value == induction.steps
+    assert at.number_input(key="train_seed").value == 7
+    assert dict(at.query_params) == {"train_task": "induction", "train_seed": "7"}
+
+
+def test_the_dropout_comparison_says_only_what_the_two_runs_measured() -> None:
+    link = {
+        "train_task": "text",
+        "train_width": "16",
+        "train_heads": "2",
+        "train_steps": "8",
+        "train_dropout": "0.3",
+        "train_seed": "11",
+    }
+    at = run_page("train", link)
+    assert not at.button(key="train_compare_run").disabled
+    at.button(key="train_compare_run").click().run()
+    assert not at.exception and not at.error
+    cfg = TrainConfig(task="text", width=16, heads=2, steps=8, dropout=0.3, seed=11).resolved()
+    comparison = QUEUE.cached(CompareKey(cfg, 0.3))
+    assert comparison is not None
+    text = page_text(at)
+    from viz.vocabulary import format_number
+
+    assert format_number(comparison.gap_without) in text
+    assert format_number(comparison.gap_with) in text
+    narrowed = "**Dropout narrowed the gap" in text
+    assert narrowed == comparison.gap_narrowed, "the sentence follows the measured gaps"
+    assert ("did not narrow the gap" in text) == (not comparison.gap_narrowed)
+    curves = plotly_figures(at)["train_fig_compare"]["data"]
+    assert len(curves) == 4
+    assert list(curves[3]["y"]) == comparison.val_loss_with
+
+
+def test_the_page_in_chinese() -> None:
+    at = run_page("train", {"lang": "zh", "train_steps": "10", "train_seed": "5"})
+    assert at.title[0].value == "动手训练"
+    assert at.button(key="train_run").label == "训练"
+    at.button(key="train_run").click().run()
+    assert not at.exception
+    assert "留出集准确率" in metrics(at)
+    assert "每一层、每个头的注意力图" in page_text(at)
+    assert torch.is_tensor(
+        QUEUE.cached(TrainConfig(task="copy", steps=10, seed=5).resolved()).tokens
+    )

@@ -1,0 +1,460 @@
+"""The ten steps of one attention forward pass, drawn from a one-head trace (shared by pages).
+
+:class:`StepPage` draws each step of :mod:`viz.steps` with its explanation, formula and numbers.
+The step page ("Attention, step by step") draws it for the sidebar's settings and embeddings; the
+Train page draws it for one head of a *trained* model, traced by ``attention.trace_module``
+through the same step code (``notes`` then replaces the sentences that speak of the sidebar and
+of seeded initial weights).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numpy as np
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from attention import AttentionTrace
+from viz import steps
+from viz.vocabulary import DECIMALS, context_labels, format_number, format_short, input_labels
+
+from .i18n import t
+from .show import show_figure, show_numbers
+
+MAX_LISTED_SUMS = 12  # row sums listed one by one up to this many rows, as a range beyond
+
+
+brief_number = format_short  # a setting written briefly: 0.5, 2.0, 1.4286
+
+
+def _sums_text(sums: np.ndarray) -> str:
+    return ", ".join(format_number(float(s)) for s in sums)
+
+
+class StepPage:
+    """The page's steps, drawn from one trace. Each ``step_*`` method draws one section."""
+
+    def __init__(
+        self,
+        trace: AttentionTrace,
+        tokens: list[str],
+        palette: str,
+        *,
+        key_prefix: str = "step",
+        notes: Mapping[int, str] | None = None,
+        seeded_weights: bool = True,
+    ) -> None:
+        """``key_prefix`` starts every figure's key; ``notes`` maps a step number to the message
+        key that replaces its body text (``step.{n}.body``); ``seeded_weights=False`` leaves out
+        the ``torch.manual_seed`` line of step 2 (the weights were trained, not drawn)."""
+        self.trace = trace
+        self.tokens = tokens
+        self.palette = palette
+        self.key_prefix = key_prefix
+        self.notes = dict(notes or {})
+        self.seeded_weights = seeded_weights
+        self.num_tokens = trace.num_tokens
+        self.d_out = int(trace.queries.shape[-1])
+        self.hidden = steps.as_array(trace.mask)  # (T, T) bool, True = a future token
+        self.query = t("step.axis.query")
+        self.key = t("step.axis.key")
+        self.token = t("step.axis.token")
+
+    # --- layout helpers ----------------------------------------------------------------------
+
+    def heading(self, number: int, **values: object) -> None:
+        st.subheader(t(f"step.{number}.title"), anchor=f"step-{number}")
+        st.markdown(t(self.notes.get(number, f"step.{number}.body"), **values))
+
+    def numbers(
+        self,
+        values: np.ndarray,
+        rows: list[str],
+        cols: list[str],
+        *,
+        hidden: np.ndarray | None = None,
+        name: str | None = None,
+        decimals: int = DECIMALS,
+    ) -> None:
+        """The heatmap's numbers as a table (``show_numbers`` windows a large matrix itself)."""
+        label = t("step.numbers_of", name=name) if name else None
+        show_numbers(values, rows, cols, hidden=hidden, label=label, decimals=decimals)
+
+    def three_places(self) -> list[DeltaGenerator]:
+        """Three figures side by side while they are narrow (d_out ≤ 3), else one below another."""
+        if self.d_out <= 3:
+            return list(st.columns(3, gap="medium"))
+        return [st.container() for _ in range(3)]
+
+    def text_and_figure(
+        self, draw_text: Callable[[], None], draw_figure: Callable[[], None]
+    ) -> None:
+        """Explanation and formula on the left, the heatmap on the right."""
+        left, right = st.columns([2, 3], gap="medium")
+        with left:
+            draw_text()
+        with right:
+            draw_figure()
+
+    # --- the ten steps -----------------------------------------------------------------------
+
+    def step_1(self) -> None:
+        trace = self.trace
+        inputs = steps.batch_row(trace.inputs)  # (T, d_in)
+
+        def text() -> None:
+            self.heading(1, tokens=self.num_tokens, d_in=trace.d_in)
+            st.latex(
+                rf"X \in \mathbb{{R}}^{{T \times d_{{in}}}} = \mathbb{{R}}^{{{self.num_tokens}"
+                rf" \times {trace.d_in}}}"
+            )
+            st.latex(r"x^{(i)} = X_{i,:} \in \mathbb{R}^{d_{in}}")
+
+        def figure() -> None:
+            show_figure(
+                steps.embeddings_figure(
+                    trace,
+                    self.tokens,
+                    palette=self.palette,
+                    row_title=self.token,
+                    col_title=t("step.axis.feature"),
+                    value_name=t("step.value.embedding"),
+                ),
+                key=f"{self.key_prefix}_fig_inputs",
+            )
+            self.numbers(inputs, self.tokens, input_labels(trace.d_in), name="X")
+
+        self.text_and_figure(text, figure)
+
+    def step_2(self) -> None:
+        trace = self.trace
+        text_col, formula_col = st.columns([3, 2], gap="medium")
+        with text_col:
+            self.heading(2, seed=trace.config.seed, d_out=self.d_out)
+            st.caption(t("step.2.linear"))
+        with formula_col:
+            st.latex(
+                rf"W_q, W_k, W_v \in \mathbb{{R}}^{{d_{{in}} \times d_{{out}}}} = "
+                rf"\mathbb{{R}}^{{{trace.d_in} \times {self.d_out}}}"
+            )
+            if self.seeded_weights:
+                st.code(f"torch.manual_seed({trace.config.seed})", language="python")
+            st.markdown(t("step.2.bias_on" if trace.config.qkv_bias else "step.2.bias_off"))
+        for column, name in zip(self.three_places(), steps.WEIGHTS, strict=True):
+            bias_name, prefix = steps.WEIGHTS[name]
+            with column:
+                show_figure(
+                    steps.weight_figure(
+                        trace,
+                        name,
+                        palette=self.palette,
+                        row_title=t("step.axis.input_feature"),
+                        col_title=t("step.axis.output_feature"),
+                        value_name=t("step.value.weight"),
+                    ),
+                    key=f"{self.key_prefix}_fig_{name}",
+                )
+                if getattr(trace, bias_name) is not None:
+                    show_figure(
+                        steps.bias_figure(
+                            trace,
+                            bias_name,
+                            palette=self.palette,
+                            col_title="",  # the weight's heatmap just above names the columns
+                            value_name=t("step.value.bias"),
+                        ),
+                        key=f"{self.key_prefix}_fig_{bias_name}",
+                    )
+                weight = steps.as_array(getattr(trace, name))  # (d_in, d_out)
+                self.numbers(
+                    weight,
+                    input_labels(trace.d_in),
+                    steps.feature_labels(prefix, self.d_out),
+                    name=name,
+                )
+
+    def step_3(self) -> None:
+        trace = self.trace
+        text_col, formula_col = st.columns([3, 2], gap="medium")
+        with text_col:
+            self.heading(3, d_out=self.d_out)
+        with formula_col:
+            if trace.config.qkv_bias:
+                st.latex(
+                    r"\begin{aligned} Q &= X W_q + b_q \\ K &= X W_k + b_k \\"
+                    r" V &= X W_v + b_v \end{aligned}"
+                )
+            else:
+                st.latex(r"Q = X W_q,\quad K = X W_k,\quad V = X W_v")
+            st.latex(
+                rf"({self.num_tokens} \times {trace.d_in})\,({trace.d_in} \times {self.d_out})"
+                rf" = ({self.num_tokens} \times {self.d_out})"
+            )
+        places = self.three_places()
+        for column, (name, prefix) in zip(places, steps.PROJECTIONS.items(), strict=True):
+            with column:
+                show_figure(
+                    steps.projection_figure(
+                        trace,
+                        name,
+                        self.tokens,
+                        palette=self.palette,
+                        row_title=self.token,
+                        col_title=t("step.axis.feature"),
+                        value_name=t(f"step.value.{name}"),
+                    ),
+                    key=f"{self.key_prefix}_fig_{name}",
+                )
+                self.numbers(
+                    steps.batch_row(getattr(trace, name)),
+                    self.tokens,
+                    steps.feature_labels(prefix, self.d_out),
+                    name={"queries": "Q", "keys": "K", "values": "V"}[name],
+                )
+
+    def _scores_step(
+        self, number: int, stage: str, formulas: tuple[str, ...], **values: object
+    ) -> None:
+        trace = self.trace
+        hidden = None if stage == "attn_scores" else self.hidden
+        value_name = t("step.value.scaled" if stage == "scaled_scores" else "step.value.score")
+
+        def text() -> None:
+            self.heading(number, **values)
+            for formula in formulas:
+                st.latex(formula)
+
+        def figure() -> None:
+            show_figure(
+                steps.scores_figure(
+                    trace,
+                    stage,
+                    self.tokens,
+                    palette=self.palette,
+                    row_title=self.query,
+                    col_title=self.key,
+                    value_name=value_name,
+                ),
+                key=f"{self.key_prefix}_fig_{stage}",
+            )
+            self.numbers(
+                steps.batch_row(getattr(trace, stage)),
+                self.tokens,
+                self.tokens,
+                hidden=hidden,
+                name=stage,
+            )
+
+        self.text_and_figure(text, figure)
+
+    def step_4(self) -> None:
+        self._scores_step(
+            4,
+            "attn_scores",
+            (r"\text{attn\_scores} = Q K^{\top}", r"\omega_{ij} = q^{(i)} \cdot k^{(j)}"),
+        )
+
+    def step_5(self) -> None:
+        trace = self.trace
+
+        def text() -> None:
+            self.heading(5)
+            st.latex(r"M = \operatorname{triu}\left(\mathbf{1}_{T \times T},\ 1\right)")
+            st.latex(r"M_{ij} = 1 \iff j > i")
+
+        def figure() -> None:
+            show_figure(
+                steps.causal_mask_figure(
+                    trace,
+                    self.tokens,
+                    row_title=self.query,
+                    col_title=self.key,
+                    hidden_name=t("step.state.hidden"),
+                    visible_name=t("step.state.visible"),
+                ),
+                key=f"{self.key_prefix}_fig_mask",
+            )
+            st.caption(t("step.5.legend"))
+            self.numbers(
+                self.hidden.astype(np.float64), self.tokens, self.tokens, name="mask", decimals=0
+            )
+
+        self.text_and_figure(text, figure)
+        buffer_text, buffer_code = st.columns([3, 2], gap="medium")
+        with buffer_text:
+            st.markdown(t("step.5.buffer"))
+        with buffer_code:
+            st.code(
+                "# CausalAttention.__init__\n"
+                "self.register_buffer(\n"
+                "    'mask',\n"
+                "    torch.triu(torch.ones(context_length, context_length),\n"
+                "               diagonal=1),\n"
+                ")",
+                language="python",
+            )
+
+    def step_6(self) -> None:
+        self._scores_step(
+            6,
+            "masked_scores",
+            (
+                r"\text{masked}_{ij} = \begin{cases} \omega_{ij} & j \le i \\ -\infty & j > i"
+                r"\end{cases}",
+            ),
+        )
+
+    def step_7(self) -> None:
+        trace = self.trace
+        sqrt_dk = format_number(trace.scale)
+        self._scores_step(
+            7,
+            "scaled_scores",
+            (
+                r"\text{scaled\_scores} = \frac{\text{masked\_scores}}{\sqrt{d_k}}",
+                rf"d_k = {trace.d_k},\qquad \sqrt{{d_k}} = {sqrt_dk}",
+            ),
+            d_k=trace.d_k,
+            sqrt_dk=sqrt_dk,
+        )
+
+    def _with_row_sums(self, values: np.ndarray, sums: np.ndarray) -> tuple[np.ndarray, list[str]]:
+        """The matrix with one more column, its row sums (read from the trace's own sum)."""
+        return np.hstack([values, sums[:, None]]), [*self.tokens, t("step.row_sum")]
+
+    def _sums_caption(self, key: str, sums: np.ndarray) -> None:
+        if len(sums) <= MAX_LISTED_SUMS:
+            st.caption(t(key, sums=_sums_text(sums)))
+        else:
+            st.caption(
+                t(
+                    f"{key}_range",
+                    low=format_number(float(sums.min())),
+                    high=format_number(float(sums.max())),
+                )
+            )
+
+    def step_8(self) -> None:
+        trace = self.trace
+        weights = steps.batch_row(trace.attn_weights)  # (T, T)
+        sums = steps.batch_row(trace.attn_weights.sum(-1, keepdim=True))[:, 0]  # (T,)
+
+        def text() -> None:
+            self.heading(8)
+            st.latex(r"a_{ij} = \frac{e^{s_{ij}}}{\sum_{j' \le i} e^{s_{ij'}}}")
+            st.latex(r"\textstyle\sum_j a_{ij} = 1,\qquad a = \text{attn\_weights}")
+            self._sums_caption("step.8.sums", sums)
+
+        def figure() -> None:
+            show_figure(
+                steps.weights_figure(
+                    trace,
+                    self.tokens,
+                    palette=self.palette,
+                    row_title=self.query,
+                    col_title=self.key,
+                    value_name=t("step.value.weights"),
+                    hidden_name=t("step.state.masked"),
+                ),
+                key=f"{self.key_prefix}_fig_attn_weights",
+            )
+            values, cols = self._with_row_sums(weights, sums)
+            self.numbers(values, self.tokens, cols, name="attn_weights")
+
+        self.text_and_figure(text, figure)
+
+    def step_9(self) -> None:
+        trace = self.trace
+        cfg = trace.config
+        text_col, formula_col = st.columns([3, 2], gap="medium")
+        with text_col:
+            self.heading(9)
+        with formula_col:
+            st.latex(r"\text{dropped}_{ij} = \frac{m_{ij}}{1 - p}\;\text{attn\_weights}_{ij}")
+            st.latex(r"m_{ij} \sim \operatorname{Bernoulli}(1 - p)")
+        if trace.dropout_mask is None:
+            st.info(t("step.9.inactive_p0" if cfg.training else "step.9.inactive_eval"), icon="ℹ️")
+            return
+        keep = steps.batch_row(trace.dropout_mask).astype(bool)  # (T, T)
+        visible = ~self.hidden
+        kept = int((keep & visible).sum())  # counted for the caption only
+        st.markdown(
+            t(
+                "step.9.active",
+                p=brief_number(cfg.dropout),
+                scale=brief_number(trace.dropout_scale),
+                visible=int(visible.sum()),
+                kept=kept,
+                dropped=int(visible.sum()) - kept,
+            )
+        )
+        dropped_weights = steps.batch_row(trace.dropped_weights)  # (T, T)
+        sums = steps.batch_row(trace.dropped_weights.sum(-1, keepdim=True))[:, 0]  # (T,)
+        self._sums_caption("step.9.sums", sums)
+        keep_col, weights_col = st.columns(2, gap="medium")
+        with keep_col:
+            st.markdown(f"**{t('step.9.keep_title')}**")
+            show_figure(
+                steps.keep_mask_figure(
+                    trace,
+                    self.tokens,
+                    row_title=self.query,
+                    col_title=self.key,
+                    kept_name=t("step.state.kept"),
+                    dropped_name=t("step.state.dropped"),
+                ),
+                key=f"{self.key_prefix}_fig_dropout_mask",
+            )
+            self.numbers(
+                keep.astype(np.float64), self.tokens, self.tokens, name="dropout_mask", decimals=0
+            )
+        with weights_col:
+            st.markdown(f"**{t('step.9.dropped_title')}**")
+            show_figure(
+                steps.dropped_weights_figure(
+                    trace,
+                    self.tokens,
+                    palette=self.palette,
+                    row_title=self.query,
+                    col_title=self.key,
+                    value_name=t("step.value.dropped"),
+                    hidden_name=t("step.state.masked"),
+                    dropped_name=t("step.state.dropped"),
+                ),
+                key=f"{self.key_prefix}_fig_dropped_weights",
+            )
+            values, cols = self._with_row_sums(dropped_weights, sums)
+            self.numbers(values, self.tokens, cols, name="dropped_weights")
+
+    def step_10(self) -> None:
+        trace = self.trace
+
+        def text() -> None:
+            self.heading(10, d_out=self.d_out)
+            st.latex(r"\text{context\_vec} = \text{dropped\_weights}\; V")
+            st.latex(r"z^{(i)} = \textstyle\sum_{j \le i} a_{ij}\, v^{(j)}")
+
+        def figure() -> None:
+            show_figure(
+                steps.context_figure(
+                    trace,
+                    self.tokens,
+                    palette=self.palette,
+                    row_title=self.token,
+                    col_title=t("step.axis.feature"),
+                    value_name=t("step.value.context"),
+                ),
+                key=f"{self.key_prefix}_fig_context",
+            )
+            self.numbers(
+                steps.batch_row(trace.context),
+                self.tokens,
+                context_labels(self.d_out),
+                name="context_vec",
+            )
+
+        self.text_and_figure(text, figure)
+
+    def all_steps(self) -> list[Callable[[], None]]:
+        return [getattr(self, f"step_{number}") for number in range(1, 11)]

@@ -1,0 +1,352 @@
+"""The Train page's settings: its controls, its URL parameters and the ``TrainConfig`` they give.
+
+Seven settings, each in the URL as ``train_<name>`` when it differs from the task's default
+(``?train_task=sort&train_steps=900``), so a shared link trains exactly the same model:
+
+=========  ====================================  ==========================================
+setting    widget                                range (``attention.training.LIMITS``)
+=========  ====================================  ==========================================
+task       select: copy, reverse, sort, …        ``attention.tasks.TASK_NAMES``
+layers     slider                                1 … 4
+heads      number                                1 … 8 (width must be divisible by heads)
+width      number                                4 … 256
+dropout    slider                                0 … 0.9 (attention dropout, training only)
+steps      number                                1 … 20,000
+seed       number                                0 … 2⁵³ − 1 (what a browser holds exactly)
+=========  ====================================  ==========================================
+
+The values live in one plain dict in session state (``train_values``), not only in the widgets:
+Streamlit forgets a widget's value on a run that does not draw it (any other page), while the
+URL and the page must keep the settings across pages. Each widget starts from the dict and
+writes back to it when it changes. Choosing another task loads that task's defaults (which
+are measured to train well, ``attention.training.TASK_DEFAULTS``); the seed stays.
+
+The text task trains on the built-in corpus or on an uploaded ``.txt`` (≤ 1 MB), which the URL
+cannot carry: the page says so.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import streamlit as st
+
+from attention.tasks import TASK_NAMES, check_text
+from attention.training import LIMITS, TASK_DEFAULTS, TrainConfig
+from attention.validate import AttentionInputError
+
+from .i18n import current_language, t
+from .state import (
+    MAX_APP_SEED,
+    PageParams,
+    Setting,
+    _parse_choice,
+    _parse_int,
+    _shorten,
+    register_page_params,
+)
+from .table import TableProblem, problem
+
+__all__ = [
+    "MAX_TRAIN_DROPOUT",
+    "NAMES",
+    "TEXT_CONTEXT",
+    "config_problem",
+    "current_values",
+    "default_values",
+    "render_controls",
+    "train_config",
+    "uploaded_text",
+]
+
+NAMES = ("task", "layers", "heads", "width", "dropout", "steps", "seed")
+PREFIX = "train_"  # URL parameter and widget key of a setting: train_<name>
+VALUES_KEY = "train_values"
+SOURCE_KEY = "train_source"  # text task: "corpus" (built in) or "upload"
+UPLOAD_KEY = "train_upload"
+UPLOADED_KEY = "train_uploaded"  # (file name, bytes) of the last good upload
+UPLOAD_PROBLEM_KEY = "train_upload_problem"  # (file name, detail) of the last bad upload
+MAX_TRAIN_DROPOUT = 0.9
+TEXT_CONTEXT = TASK_DEFAULTS["text"].context_length  # characters the text model sees
+DEFAULT_TASK = "copy"
+
+
+def default_values(task: str = DEFAULT_TASK, seed: int = 0) -> dict[str, Any]:
+    """The settings a task trains with by default (its measured defaults) and ``seed``."""
+    defaults = TASK_DEFAULTS[task]
+    return {
+        "task": task,
+        "layers": defaults.layers,
+        "heads": defaults.heads,
+        "width": defaults.width,
+        "dropout": defaults.dropout,
+        "steps": defaults.steps,
+        "seed": seed,
+    }
+
+
+# --- the URL ---------------------------------------------------------------------------------
+
+
+def _parse_dropout(raw: str, name: str) -> float:
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        raise problem("url.not_number", name=name, value=_shorten(raw)) from None
+    if not math.isfinite(value) or not 0.0 <= value <= MAX_TRAIN_DROPOUT:
+        raise problem(
+            "url.out_of_range", name=name, value=_shorten(raw), low=0, high=MAX_TRAIN_DROPOUT
+        )
+    return value
+
+
+def _settings() -> dict[str, Setting]:
+    """Each ``train_*`` URL value's parser; dropout moves in steps of 0.01 (a rounded link says so)."""
+    settings: dict[str, Setting] = {
+        name: Setting(None, _parse_int(*LIMITS[name])) for name in ("layers", "heads", "width")
+    }
+    settings["steps"] = Setting(None, _parse_int(*LIMITS["steps"]))
+    settings["seed"] = Setting(None, _parse_int(0, MAX_APP_SEED))
+    settings["dropout"] = Setting(None, _parse_dropout, step=0.01)
+    return settings
+
+
+def config_problem(values: dict[str, Any]) -> TableProblem | None:
+    """What is wrong with a combination of settings (each value alone is in range), or None."""
+    if values["width"] % values["heads"]:
+        heads = values["heads"]
+        nearest = max(heads, round(values["width"] / heads) * heads)
+        if nearest > LIMITS["width"][1]:
+            nearest -= heads
+        return problem(
+            "train.error.width_heads", width=values["width"], heads=heads, suggestion=nearest
+        )
+    return None
+
+
+def read_url(params: dict[str, str]) -> list[TableProblem]:
+    """A session's first run: the ``train_*`` query parameters into the settings, checked."""
+    warnings: list[TableProblem] = []
+    task = DEFAULT_TASK
+    raw_task = params.get(PREFIX + "task")
+    if raw_task is not None:
+        try:
+            task = _parse_choice(TASK_NAMES)(raw_task, PREFIX + "task")
+        except TableProblem as error:
+            warnings.append(error)
+    values = default_values(task)
+    for name, setting in _settings().items():
+        raw = params.get(PREFIX + name)
+        if raw is None:
+            continue
+        try:
+            values[name], note = setting.read(raw, PREFIX + name)
+        except TableProblem as error:
+            warnings.append(error)
+        else:
+            if note is not None:
+                warnings.append(note)
+    combination = config_problem(values)
+    if combination is not None:
+        warnings.append(problem("train.url.width_heads", detail=combination))
+        defaults = default_values(task)
+        values["width"], values["heads"] = defaults["width"], defaults["heads"]
+    st.session_state[VALUES_KEY] = values
+    return warnings
+
+
+def write_url() -> dict[str, str]:
+    """The ``train_*`` parameters that differ from the chosen task's defaults."""
+    values = current_values()
+    defaults = default_values(values["task"]) | {"task": DEFAULT_TASK}
+    return {PREFIX + name: str(values[name]) for name in NAMES if values[name] != defaults[name]}
+
+
+register_page_params(PageParams(tuple(PREFIX + name for name in NAMES), read_url, write_url))
+
+
+# --- the controls ----------------------------------------------------------------------------
+
+
+def current_values() -> dict[str, Any]:
+    """The settings now (a copy): what the controls show and the URL holds."""
+    values = st.session_state.get(VALUES_KEY)
+    if values is None:
+        values = st.session_state[VALUES_KEY] = default_values()
+    return dict(values)
+
+
+def _store(name: str) -> None:
+    st.session_state[VALUES_KEY][name] = st.session_state[PREFIX + name]
+
+
+def _choose_task() -> None:
+    """Another task: load its defaults into every control (the seed stays)."""
+    values = st.session_state[VALUES_KEY]
+    fresh = default_values(st.session_state[PREFIX + "task"], seed=values["seed"])
+    values.update(fresh)
+    for name in NAMES:
+        st.session_state[PREFIX + name] = fresh[name]
+
+
+def _on_upload() -> None:
+    """Check an uploaded text; a bad file is reported and the last good one (if any) stays."""
+    uploaded = st.session_state.get(UPLOAD_KEY)
+    st.session_state.pop(UPLOAD_PROBLEM_KEY, None)
+    if uploaded is None:
+        return
+    data = uploaded.getvalue()
+    try:
+        check_text(data, TEXT_CONTEXT)
+    except AttentionInputError as error:
+        st.session_state[UPLOAD_PROBLEM_KEY] = (uploaded.name, str(error))
+        return
+    st.session_state[UPLOADED_KEY] = (uploaded.name, data)
+
+
+def uploaded_text() -> tuple[str, bytes] | None:
+    """The last good upload, ``(file name, bytes)``, if the text task is to train on it."""
+    values = current_values()
+    if values["task"] != "text" or st.session_state.get(SOURCE_KEY, "corpus") != "upload":
+        return None
+    return st.session_state.get(UPLOADED_KEY)
+
+
+def needs_upload() -> bool:
+    """True while the text task is set to an upload but no good file has been uploaded yet."""
+    values = current_values()
+    return (
+        values["task"] == "text"
+        and st.session_state.get(SOURCE_KEY, "corpus") == "upload"
+        and st.session_state.get(UPLOADED_KEY) is None
+    )
+
+
+def _widget(name: str, values: dict[str, Any]) -> str:
+    """The widget key of ``name``, holding the stored value (Streamlit drops it on other pages)."""
+    key = PREFIX + name
+    if key not in st.session_state:
+        st.session_state[key] = values[name]
+    return key
+
+
+def render_controls() -> None:
+    """The settings as widgets, in three columns; changes go to the stored values at once."""
+    values = current_values()
+    lang = current_language()  # bound now: AppTest calls format_func outside the session
+    what, model, run = st.columns([4, 5, 5], gap="medium")
+    with what:
+        st.selectbox(
+            t("train.control.task"),
+            TASK_NAMES,
+            format_func=lambda name: t(f"train.task.{name}", lang),
+            key=_widget("task", values),
+            on_change=_choose_task,
+            help=t("train.control.task_help"),
+        )
+        st.caption(t(f"train.task.{values['task']}.about"))
+        if values["task"] == "text":
+            st.radio(
+                t("train.control.source"),
+                ("corpus", "upload"),
+                format_func=lambda name: t(f"train.source.{name}", lang),
+                key=SOURCE_KEY,
+                horizontal=True,
+            )
+            if st.session_state.get(SOURCE_KEY) == "upload":
+                st.file_uploader(
+                    t("train.control.upload"),
+                    type=["txt"],
+                    key=UPLOAD_KEY,
+                    on_change=_on_upload,
+                    help=t("train.control.upload_help", context=TEXT_CONTEXT),
+                )
+                bad = st.session_state.get(UPLOAD_PROBLEM_KEY)
+                if bad is not None:
+                    st.error(t("train.upload.bad", name=bad[0], detail=bad[1]))
+                good = st.session_state.get(UPLOADED_KEY)
+                if good is not None:
+                    st.caption(t("train.upload.using", name=good[0], size=len(good[1])))
+    with model:
+        st.slider(
+            t("train.control.layers"),
+            *LIMITS["layers"],
+            key=_widget("layers", values),
+            on_change=_store,
+            args=("layers",),
+            help=t("train.control.layers_help"),
+        )
+        heads_col, width_col = st.columns(2)
+        with heads_col:
+            st.number_input(
+                t("train.control.heads"),
+                *LIMITS["heads"],
+                step=1,
+                key=_widget("heads", values),
+                on_change=_store,
+                args=("heads",),
+                help=t("train.control.heads_help"),
+            )
+        with width_col:
+            st.number_input(
+                t("train.control.width"),
+                *LIMITS["width"],
+                step=8,
+                key=_widget("width", values),
+                on_change=_store,
+                args=("width",),
+                help=t("train.control.width_help"),
+            )
+    with run:
+        st.slider(
+            t("train.control.dropout"),
+            0.0,
+            MAX_TRAIN_DROPOUT,
+            step=0.01,
+            key=_widget("dropout", values),
+            on_change=_store,
+            args=("dropout",),
+            help=t("train.control.dropout_help"),
+        )
+        steps_col, seed_col = st.columns(2)
+        with steps_col:
+            st.number_input(
+                t("train.control.steps"),
+                *LIMITS["steps"],
+                step=50,
+                key=_widget("steps", values),
+                on_change=_store,
+                args=("steps",),
+                help=t("train.control.steps_help"),
+            )
+        with seed_col:
+            st.number_input(
+                t("train.control.seed"),
+                0,
+                MAX_APP_SEED,
+                step=1,
+                key=_widget("seed", values),
+                on_change=_store,
+                args=("seed",),
+                help=t("train.control.seed_help"),
+            )
+
+
+def train_config(values: dict[str, Any], text: bytes | None = None) -> TrainConfig:
+    """The resolved :class:`TrainConfig` of the settings (raises AttentionInputError if bad).
+
+    Fields the page does not set (batch size, learning rate, …) take the task's defaults, as
+    ``TrainConfig(task=…)`` in a notebook does; resolving writes every one of them out, so the
+    config is a complete cache key and the exported script does not depend on today's defaults.
+    """
+    return TrainConfig(
+        task=values["task"],
+        seed=int(values["seed"]),
+        layers=int(values["layers"]),
+        heads=int(values["heads"]),
+        width=int(values["width"]),
+        dropout=float(values["dropout"]),
+        steps=int(values["steps"]),
+        text=text,
+    ).resolved()
