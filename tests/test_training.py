@@ -400,3 +400,18 @@ def test_stopping_the_first_run_of_a_comparison_skips_the_second() -> None:
     assert comparison.with_dropout is None and not comparison.complete
     assert comparison.steps == [0, 10] and comparison.val_loss_with == []
     assert math.isnan(comparison.gap_with) and not comparison.gap_narrowed
+
+
+def test_layer_inputs_of_the_second_block_are_its_norm_of_the_first_blocks_output() -> None:
+    result = train(TrainConfig(task="induction", steps=2, log_every=2, context_length=16, width=32))
+    tokens = result.sample_tokens()
+    x, module = result.attention_layer_inputs(tokens, layer=1)
+    model = result.model
+    with torch.no_grad():
+        hidden = model.tok_emb(tokens[None]) + model.pos_emb(torch.arange(16))
+        hidden = model.trf_blocks[0](hidden)
+        assert torch.equal(x, model.trf_blocks[1].norm1(hidden))
+        assert module is model.trf_blocks[1].att
+        assert torch.equal(result.attention(tokens)[1], result.attention_batch(tokens[None])[0, 1])
+    with pytest.raises(AttentionInputError, match="layer must be between 0 and 1"):
+        result.attention_layer_inputs(tokens, layer=2)
