@@ -63,7 +63,8 @@ OUTCOME_KEY = "train_outcome"  # the TrainOutcome shown
 COMPARE_JOB_KEY = "train_compare_job"
 COMPARE_KEY = "train_compare"  # the DropoutComparison shown
 CACHED_SUFFIX = "_cached"  # train_outcome_cached: True when the result came from the cache
-NOTICE_KEY = "train_notice"  # a message key to show once (stopped, left a shared training)
+NOTICE_KEY = "train_notice"
+ERROR_KEY = "train_error"  # why the last training failed (shown once)  # a message key to show once (stopped, left a shared training)
 POLL_S = 0.25  # how often a watching run redraws the status line (a rerun can stop it then)
 MAX_MAP_CELLS = 40_000  # layers × heads × T × T drawn at once; above, one layer at a time
 LITTLE_GAP = 0.05  # a validation − training loss gap below this is "hardly overfits"
@@ -229,17 +230,21 @@ def _live_comparison(steps: int) -> Any:
 
 
 def finish(job_key: str, result_key: str) -> None:
-    """After a watched job ended: keep its outcome for the page, or say why there is none."""
+    """After a watched job ended: keep its outcome (or why there is none), then run again.
+
+    The run that watched the job drew the buttons while it was running (Stop enabled, Train
+    disabled); the rerun draws the page as it is now, from the kept outcome.
+    """
     job: Job = st.session_state.pop(job_key)
     if job.state == FAILED:
         detail = str(job.error) if isinstance(job.error, AttentionInputError) else repr(job.error)
-        st.error(t("error.attention", detail=escape_markdown(detail)))
-        return
-    if job.state == DROPPED:
+        st.session_state[ERROR_KEY] = detail
+    elif job.state == DROPPED:
         st.session_state[NOTICE_KEY] = "train.stop.dropped"
-        return
-    st.session_state[result_key] = job.outcome
-    st.session_state[result_key + CACHED_SUFFIX] = job.from_cache
+    else:
+        st.session_state[result_key] = job.outcome
+        st.session_state[result_key + CACHED_SUFFIX] = job.from_cache
+    st.rerun()
 
 
 # --- what a trained model shows --------------------------------------------------------------
@@ -525,7 +530,7 @@ def compare_section(cfg: TrainConfig | None) -> None:
         finish(COMPARE_JOB_KEY, COMPARE_KEY)
     elif cfg is not None and cfg.dropout > 0:
         cached = QUEUE.cached(CompareKey(cfg, cfg.dropout))
-        if cached is not None:
+        if cached is not None and st.session_state.get(COMPARE_KEY) is not cached:
             st.session_state[COMPARE_KEY] = cached
             st.session_state[COMPARE_KEY + CACHED_SUFFIX] = True
     comparison = st.session_state.get(COMPARE_KEY)
@@ -578,6 +583,9 @@ def render() -> None:
     notice = st.session_state.pop(NOTICE_KEY, None)
     if notice:
         st.info(t(notice), icon="⏹️")
+    failure = st.session_state.pop(ERROR_KEY, None)
+    if failure is not None:
+        st.error(t("error.attention", detail=escape_markdown(failure)))
 
     job: Job | None = st.session_state.get(JOB_KEY)
     if job is not None:
@@ -586,7 +594,8 @@ def render() -> None:
         finish(JOB_KEY, OUTCOME_KEY)
     elif cfg is not None:
         cached = QUEUE.cached(cfg)
-        if cached is not None:  # e.g. a shared link the class already trained: shown at once
+        if cached is not None and st.session_state.get(OUTCOME_KEY) is not cached:
+            # e.g. a shared link the class already trained: shown at once
             st.session_state[OUTCOME_KEY] = cached
             st.session_state[OUTCOME_KEY + CACHED_SUFFIX] = True
 

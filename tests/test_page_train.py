@@ -80,6 +80,7 @@ def test_a_link_trains_and_the_page_shows_what_the_training_measured() -> None:
     lower = np.tril(np.ones(expected.shape, dtype=bool))
     assert np.allclose(shown[lower], expected[lower], atol=1e-6)
     assert "torch.manual_seed" not in text, "trained weights are not a seed's draw"
+    assert "from its cache" not in text, "this session trained it just now"
     assert [b.label for b in at.get("download_button")] == [
         "Trained weights (.pt)",
         "Retrain-and-check script (.py)",

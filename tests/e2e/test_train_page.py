@@ -1,0 +1,89 @@
+"""The page "Train it" in a real browser: a short run shows curves and maps (en and zh), the
+progress is live and Stop stops it, a bad upload is named and a good one is used.
+
+Runs are tiny (a few dozen steps, distinct seeds so that no test sees another's cached result).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+from ui.i18n import t
+
+APPEAR_MS = 120_000  # a training plus its first drawing on a busy machine
+
+
+def _train(page: Page, lang: str) -> None:
+    page.locator(".st-key-train_run button").click()
+    expect(page.get_by_role("heading", name=t("train.maps.title", lang=lang))).to_be_visible(
+        timeout=APPEAR_MS
+    )
+    wait_settled(page, timeout=APPEAR_MS)
+    assert_no_exception(page)
+
+
+def test_a_short_run_shows_curves_maps_and_the_trained_head_in_english(
+    page: Page, streamlit_server: str
+) -> None:
+    open_app(page, streamlit_server, "/train?train_task=reverse&train_steps=30&train_seed=21")
+    expect(page.locator("h1").first).to_have_text("Train it")
+    _train(page, "en")
+    expect(page.locator(".st-key-train_fig_curves .js-plotly-plot")).to_be_visible()
+    maps = page.locator(".st-key-train_fig_maps .js-plotly-plot")
+    expect(maps).to_be_visible()
+    expect(maps.get_by_text("Layer 1 · head 1")).to_have_count(1)
+    expect(page.get_by_text("Held-out accuracy")).to_be_visible(timeout=APPEAR_MS)
+    expect(page.get_by_role("tab", name="8 · Softmax")).to_be_visible()
+    expect(page.get_by_role("button", name="Retrain-and-check script (.py)")).to_be_visible()
+    query = parse_qs(urlparse(page.url).query)
+    assert query["train_task"] == ["reverse"] and query["train_steps"] == ["30"]
+
+
+def test_a_short_run_in_chinese(page: Page, streamlit_server: str) -> None:
+    open_app(page, streamlit_server, "/train?lang=zh&train_steps=20&train_seed=22")
+    expect(page.locator("h1").first).to_have_text("动手训练")
+    _train(page, "zh")
+    expect(page.get_by_text("留出集准确率")).to_be_visible(timeout=APPEAR_MS)
+    maps = page.locator(".st-key-train_fig_maps .js-plotly-plot")
+    expect(maps.get_by_text("第 1 层 · 头 1")).to_have_count(1)
+
+
+def test_progress_is_live_and_stop_stops_the_training(page: Page, streamlit_server: str) -> None:
+    open_app(page, streamlit_server, "/train?train_steps=20000&train_seed=23")
+    page.locator(".st-key-train_run button").click()
+    expect(page.locator("[data-testid='stProgress']")).to_be_visible(timeout=APPEAR_MS)
+    expect(page.get_by_text("step 25 of 20000")).to_be_visible(timeout=APPEAR_MS)  # a live record
+    page.locator(".st-key-train_stop button").click()
+    stopped = page.get_by_text("Stopped early, after step")
+    expect(stopped).to_be_visible(timeout=APPEAR_MS)
+    wait_settled(page, timeout=APPEAR_MS)
+    assert_no_exception(page)
+    expect(page.locator(".st-key-train_fig_maps .js-plotly-plot")).to_be_visible()
+    expect(page.locator(".st-key-train_stop button")).to_be_disabled()
+
+
+def test_a_bad_upload_is_named_and_a_good_text_is_used(
+    page: Page, streamlit_server: str, tmp_path: Path
+) -> None:
+    open_app(page, streamlit_server, "/train?train_task=text")
+    page.get_by_text(t("train.source.upload", lang="en")).click()
+    wait_settled(page)
+    upload = page.locator("[data-testid='stFileUploader'] input[type='file']")
+    binary = tmp_path / "picture.txt"
+    binary.write_bytes(bytes(range(256)) * 40)
+    upload.set_input_files(str(binary))
+    wait_settled(page)
+    expect(page.get_by_text("The file “picture.txt” cannot be used")).to_be_visible()
+    expect(page.locator(".st-key-train_run button")).to_be_disabled()
+    good = tmp_path / "story.txt"
+    good.write_text("A small story about a keeper and a clock. " * 20, encoding="utf-8")
+    upload.set_input_files(str(good))
+    wait_settled(page)
+    assert_no_exception(page)
+    expect(page.get_by_text("Training on “story.txt”")).to_be_visible()
+    expect(page.get_by_text("The file “picture.txt” cannot be used")).to_have_count(0)
+    expect(page.locator(".st-key-train_run button")).to_be_enabled()
