@@ -50,6 +50,7 @@ from .examples import unique_labels
 from .modules import CausalAttention, MultiHeadAttention, MultiHeadAttentionWrapper
 from .safe_csv import CSV_ENCODING, safe_csv_text
 from .trace import AttentionTrace
+from .validate import AttentionInputError
 
 __all__ = [
     "MAX_EXPORT_CELLS",
@@ -251,9 +252,14 @@ def _labels(kind: str, tokens: list[str], count: int) -> list[str]:
     return ["bias"]
 
 
-def _matrices(trace: AttentionTrace, name: str) -> list[tuple[str, torch.Tensor]]:
-    """``(file stem, 2-D matrix)`` pairs for one field: batch row 0, one matrix per head."""
-    tensor = getattr(trace, name).detach()
+def _matrices(
+    trace: AttentionTrace, name: str, tensor: torch.Tensor | None = None
+) -> list[tuple[str, torch.Tensor]]:
+    """``(file stem, 2-D matrix)`` pairs for one field: batch row 0, one matrix per head.
+
+    ``tensor`` replaces the trace's own field (its gradient, of the same shape).
+    """
+    tensor = (getattr(trace, name) if tensor is None else tensor).detach()
     if name in ("b_query", "b_key", "b_value", "b_out"):
         tensor = tensor.unsqueeze(-2)  # (…, 1, d): a bias is one row
     if name == "mask":
@@ -535,7 +541,7 @@ def reproduce_snippet(trace: AttentionTrace, tokens: Sequence[str], style: str =
 # --- everything in one zip -----------------------------------------------------------------------
 
 
-def _readme(trace: AttentionTrace, files: Sequence[str]) -> str:
+def _readme(trace: AttentionTrace, files: Sequence[str], gradients: Any = None) -> str:
     cfg = trace.config
     lines = [
         "Attention Lab export",
@@ -560,23 +566,77 @@ def _readme(trace: AttentionTrace, files: Sequence[str]) -> str:
         "  reproduce_attention.py       the book's recipe (needs only PyTorch): prints the same",
         "                               context vectors",
     ]
+    if gradients is not None:
+        lines += [
+            f"  gradients/d_<file>.csv       d loss / d that step, loss = {gradients.loss_name} "
+            f"(= {gradients.loss:.6g});",
+            "                               0 where the mask hid a score or dropout dropped a weight",
+        ]
     return "\n".join(lines) + "\n"
 
 
-def export_files(
-    trace: AttentionTrace, tokens: Sequence[str], environment: dict[str, Any] | None = None
+def gradient_csv_files(
+    trace: AttentionTrace, gradients: Any, tokens: Sequence[str]
 ) -> dict[str, str]:
-    """Every file of the export by name: the CSVs, README.txt, trace.json, reproduce_attention.py."""
+    """``gradients/d_<file>.csv``: d loss / d field for every exported step that has a gradient.
+
+    ``gradients`` is an :class:`attention.gradients.GradientTrace` of the same forward pass; its
+    fields have the trace's names and shapes, so each file has the labels of its step's file.
+    """
+    labels = _check_tokens(trace, tokens)
+    files: dict[str, str] = {}
+    for name in _fields_to_export(trace):
+        grad = getattr(gradients, name, None)
+        if not isinstance(grad, torch.Tensor):
+            continue  # the mask and the dropout mask have no gradient
+        for stem, matrix in _matrices(trace, name, grad):
+            files[f"gradients/d_{stem}.csv"] = _csv_text(name, matrix, labels)
+    return files
+
+
+def export_gradients(trace: AttentionTrace) -> Any:
+    """The backward pass of ``trace`` for the export (loss = the sum of the output), or None.
+
+    None where the backward pass is too large to compute (see
+    ``attention.gradients.MAX_GRADIENT_CELLS``): the zip then holds the forward pass only.
+    """
+    from .gradients import trace_gradients  # the backward pass is only built when asked for
+
+    try:
+        gradients = trace_gradients(trace.inputs, trace.config, loss="sum")
+    except AttentionInputError:
+        return None
+    if not torch.equal(gradients.trace.output, trace.output):  # pragma: no cover - a safeguard
+        raise AssertionError("the backward pass did not see the exported forward pass")
+    return gradients
+
+
+def export_files(
+    trace: AttentionTrace,
+    tokens: Sequence[str],
+    environment: dict[str, Any] | None = None,
+    gradients: Any = None,
+) -> dict[str, str]:
+    """Every file of the export by name: the CSVs, README.txt, trace.json, reproduce_attention.py.
+
+    With ``gradients`` (a :class:`~attention.gradients.GradientTrace` of this trace), also one CSV
+    per step of the backward pass under ``gradients/``.
+    """
     files = trace_csv_files(trace, tokens)
-    result = {"README.txt": _readme(trace, list(files))}
+    grad_files = {} if gradients is None else gradient_csv_files(trace, gradients, tokens)
+    result = {"README.txt": _readme(trace, list(files), gradients)}
     result.update(files)
+    result.update(grad_files)
     result["trace.json"] = trace_json(trace, tokens, environment)
     result["reproduce_attention.py"] = reproduce_snippet(trace, tokens)
     return result
 
 
 def export_zip(
-    trace: AttentionTrace, tokens: Sequence[str], environment: dict[str, Any] | None = None
+    trace: AttentionTrace,
+    tokens: Sequence[str],
+    environment: dict[str, Any] | None = None,
+    gradients: Any = None,
 ) -> bytes:
     """One zip with every file of :func:`export_files` (CSVs with a UTF-8 byte-order mark).
 
@@ -584,7 +644,7 @@ def export_zip(
     """
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for name, text in export_files(trace, tokens, environment).items():
+        for name, text in export_files(trace, tokens, environment, gradients).items():
             info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16

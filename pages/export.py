@@ -18,6 +18,7 @@ from attention.export import (
     attention_cells,
     csv_field,
     csv_file_names,
+    export_gradients,
     export_zip,
     exportable,
     reproduce_snippet,
@@ -85,7 +86,7 @@ if exportable(trace):
     with zip_column:
         st.download_button(
             t("export.zip.label"),
-            data=lambda: export_zip(trace, tokens, environment_info()),
+            data=lambda: export_zip(trace, tokens, environment_info(), export_gradients(trace)),
             file_name="attention_lab_export.zip",
             mime="application/zip",
             key="export_zip",

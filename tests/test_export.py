@@ -336,3 +336,26 @@ def test_book_snippet_uses_the_books_recipe() -> None:
     )
     with pytest.raises(ValueError, match="style"):
         reproduce_snippet(book_trace(), TOKENS, style="nope")
+
+
+def test_the_zip_holds_the_backward_pass_with_exact_zeros_under_the_mask() -> None:
+    """/export's zip adds d loss / d step for loss = sum, the same numbers as trace_gradients."""
+    from attention.export import export_gradients, export_zip
+    from attention.gradients import trace_gradients
+
+    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5, seed=123))
+    gradients = export_gradients(trace)
+    archive = zipfile.ZipFile(io.BytesIO(export_zip(trace, BOOK_TOKENS, None, gradients)))
+    names = archive.namelist()
+    assert "gradients/d_attn_scores.csv" in names and "gradients/d_W_query.csv" in names
+    assert "gradients/d_mask.csv" not in names  # a mask has no gradient
+    assert "gradients/d_dropout_mask.csv" not in names
+    text = archive.read("gradients/d_attn_scores.csv").decode("utf-8-sig")
+    rows = [row[1:] for row in list(csv.reader(io.StringIO(text)))[1:]]  # (6, 6), no labels
+    expected = trace_gradients(BOOK_EMBEDDINGS, trace.config, loss="sum").attn_scores[0]
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row):
+            assert float(cell) == float(expected[i, j])
+            if j > i:
+                assert float(cell) == 0.0  # a hidden score gets no gradient
+    assert "loss = sum" in archive.read("README.txt").decode()
