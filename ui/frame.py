@@ -84,7 +84,7 @@ def run_app(default_page: str = "step") -> None:
         )
         sections.setdefault(t(spec.section), []).append(page)
         pages[spec.name] = page
-    current = st.navigation(sections)
+    current = st.navigation(sections, expanded=True)  # every page listed, none behind "View more"
     state.render_sidebar(current.url_path)
     state.sync_url()
     state.show_url_warnings()
