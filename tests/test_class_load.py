@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import urllib.parse
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -23,6 +24,12 @@ from tests.e2e.server import start_streamlit
 def server_url() -> Iterator[str]:
     with start_streamlit() as server:
         yield server.url
+
+
+def _run(coroutine: object) -> object:
+    """``asyncio.run`` in a fresh thread: browser tests earlier in the run leave a loop running here."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result(timeout=600)
 
 
 def _query(tab: StudentTab) -> dict[str, str]:
@@ -55,7 +62,7 @@ def test_each_kind_of_change_reruns_and_the_app_follows_the_tab(server_url: str)
             await first.close()
             await second.close()
 
-    asyncio.run(scenario())
+    _run(scenario())
 
 
 def test_a_session_that_shows_other_numbers_is_an_error(server_url: str) -> None:
@@ -70,12 +77,12 @@ def test_a_session_that_shows_other_numbers_is_an_error(server_url: str) -> None
         finally:
             await tab.close()
 
-    asyncio.run(scenario())
+    _run(scenario())
 
 
 def test_a_short_class_of_two_students_runs_without_errors(server_url: str) -> None:
     plan = ClassPlan(students=2, seconds=15, interval=0.5, ramp=0.5, timeout=60)
-    result = asyncio.run(run_class(server_url, plan))
+    result = _run(run_class(server_url, plan))
     assert result["errors"] == 0, result["error_samples"]
     assert result["reruns"] > 0
     assert result["opens"] == 2

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import gc
 import sys
 
 from attention import AttentionConfig
@@ -57,10 +56,11 @@ def test_release_drops_the_large_traces_collects_and_trims() -> None:
 
 
 def test_the_frame_registers_every_session_for_the_release() -> None:
-    gc.collect()  # end the sessions of earlier tests now, not in the middle of this one
-    before = memory.open_sessions()
+    # counted as registrations: earlier tests' sessions may end (and leave the open count) meanwhile
+    before = memory.registered_sessions()
     app = run_page("quiz")
     assert not app.exception
-    assert memory.open_sessions() == before + 1  # one marker for this session
+    assert memory.registered_sessions() == before + 1  # one marker for this session
+    assert memory.open_sessions() >= 1
     app.run()
-    assert memory.open_sessions() == before + 1  # reruns do not count again
+    assert memory.registered_sessions() == before + 1  # reruns do not count again

@@ -43,6 +43,7 @@ RELEASE_DELAYS_S = (3.0, 30.0)
 
 _lock = threading.Lock()
 _open_sessions = 0  # sessions whose marker exists (created by their first run, released at end)
+_registered_total = 0  # sessions registered so far (for tests and logs)
 _wanted = False  # a session ended since the release worker last looked
 _worker: threading.Thread | None = None
 
@@ -109,6 +110,11 @@ def release_memory(*, drop_large_traces: bool) -> Release:
     return release
 
 
+def registered_sessions() -> int:
+    """How many sessions have registered since the server started (never decreases)."""
+    return _registered_total
+
+
 def open_sessions() -> int:
     """Sessions that have run the app and not ended yet (as seen by :func:`track_session`)."""
     return _open_sessions
@@ -159,9 +165,10 @@ def _session_ended(_marker: _SessionMarker) -> None:
 
 @st.cache_resource(scope="session", on_release=_session_ended, show_spinner=False)
 def _session_marker() -> _SessionMarker:
-    global _open_sessions
+    global _open_sessions, _registered_total
     with _lock:
         _open_sessions += 1
+        _registered_total += 1
     return _SessionMarker()
 
 
