@@ -305,7 +305,9 @@ def show_summary(outcome: TrainOutcome, current: TrainConfig | None) -> None:
 def show_maps(outcome: TrainOutcome, palette: str) -> None:
     cfg = outcome.config
     st.subheader(t("train.maps.title"), anchor="maps")
-    st.markdown(t("train.maps.body", tokens=" ".join(outcome.labels)))
+    joiner = "" if cfg.task == "text" else " "  # characters read as text; tokens one by one
+    sequence = escape_markdown(joiner.join(outcome.labels))  # an uploaded text is user text
+    st.markdown(t("train.maps.body", tokens=sequence))
     weights = outcome.attention  # (layers, heads, T, T)
     layers, heads, num_tokens, _ = weights.shape
     first, last = 0, layers
