@@ -307,7 +307,7 @@ def attention_maps_figure(
                 col=head + 1,
             )
     for annotation in figure.layout.annotations:  # panel titles above the key labels on top
-        annotation.update(yshift=22, font={"size": 13})
+        annotation.update(yshift=30, font={"size": 13})
     panel_px = min(MAP_MAX_PANEL_PX, 80 + MAP_ROW_PX * num_tokens)
     figure.update_layout(
         height=num_layers * (panel_px + 60) + 60,
