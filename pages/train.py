@@ -63,8 +63,8 @@ OUTCOME_KEY = "train_outcome"  # the TrainOutcome shown
 COMPARE_JOB_KEY = "train_compare_job"
 COMPARE_KEY = "train_compare"  # the DropoutComparison shown
 CACHED_SUFFIX = "_cached"  # train_outcome_cached: True when the result came from the cache
-NOTICE_KEY = "train_notice"
-ERROR_KEY = "train_error"  # why the last training failed (shown once)  # a message key to show once (stopped, left a shared training)
+NOTICE_KEY = "train_notice"  # a message key to show once (stopped, left a shared training)
+ERROR_KEY = "train_error"  # why the last training failed (shown once)
 POLL_S = 0.25  # how often a watching run redraws the status line (a rerun can stop it then)
 MAX_MAP_CELLS = 40_000  # layers × heads × T × T drawn at once; above, one layer at a time
 LITTLE_GAP = 0.05  # a validation − training loss gap below this is "hardly overfits"
@@ -90,8 +90,9 @@ def _config_now() -> TrainConfig | None:
 
 def _start_training() -> None:
     cfg = _config_now()
-    if cfg is None:
-        return
+    running: Job | None = st.session_state.get(JOB_KEY)
+    if cfg is None or (running is not None and running.key == cfg and not running.done):
+        return  # nothing to train, or this very training is on its way already
     _leave(JOB_KEY)
     st.session_state[JOB_KEY] = QUEUE.submit(cfg)
     st.session_state.pop(NOTICE_KEY, None)
@@ -101,8 +102,12 @@ def _start_comparison() -> None:
     cfg = _config_now()
     if cfg is None or cfg.dropout <= 0:
         return
+    key = CompareKey(cfg, cfg.dropout)
+    running: Job | None = st.session_state.get(COMPARE_JOB_KEY)
+    if running is not None and running.key == key and not running.done:
+        return
     _leave(COMPARE_JOB_KEY)
-    st.session_state[COMPARE_JOB_KEY] = QUEUE.submit(CompareKey(cfg, cfg.dropout))
+    st.session_state[COMPARE_JOB_KEY] = QUEUE.submit(key)
 
 
 def _leave(job_key: str) -> None:
@@ -132,15 +137,16 @@ def _watching() -> bool:
 # --- watching a job --------------------------------------------------------------------------
 
 
-def _status_text(snapshot: Any, steps: int, waited: float) -> str:
+def _status_text(snapshot: Any, steps: int) -> str:
+    seconds = round(snapshot.seconds)
     if snapshot.stopping:
         return t("train.progress.stopping")
     if snapshot.state == "queued":
         return t(
-            "train.queue.waiting", place=snapshot.place, running=snapshot.running, waited=waited
+            "train.queue.waiting", place=snapshot.place, running=snapshot.running, waited=seconds
         )
     done = _last_step(snapshot.progress)
-    return t("train.progress.running", step=done, steps=steps, seconds=waited)
+    return t("train.progress.running", step=done, steps=steps, seconds=seconds)
 
 
 def _last_step(progress: tuple[Any, ...]) -> int:
@@ -158,12 +164,10 @@ def watch(job: Job, steps: int, draw_curves: Any, label: str) -> None:
     this run at that call (and rerun), so Stop and other controls answer while a job runs.
     """
     status, bar, curves = st.empty(), st.empty(), st.empty()
-    started = time.monotonic()
     shown = -1
     while True:
         snapshot = job.snapshot()
-        waited = round(time.monotonic() - started)
-        status.caption(f"{label} · {_status_text(snapshot, steps, waited)}")
+        status.caption(f"{label} · {_status_text(snapshot, steps)}")
         total = 2 * steps if isinstance(job.key, CompareKey) else steps
         done = _last_step(snapshot.progress)
         if isinstance(job.key, CompareKey) and any(p[0] == "with" for p in snapshot.progress):
@@ -304,7 +308,9 @@ def show_summary(outcome: TrainOutcome, current: TrainConfig | None) -> None:
 def show_maps(outcome: TrainOutcome, palette: str) -> None:
     cfg = outcome.config
     st.subheader(t("train.maps.title"), anchor="maps")
-    st.markdown(t("train.maps.body", tokens=" ".join(outcome.labels)))
+    joiner = "" if cfg.task == "text" else " "  # characters read as text; tokens one by one
+    sequence = escape_markdown(joiner.join(outcome.labels))  # an uploaded text is user text
+    st.markdown(t("train.maps.body", tokens=sequence))
     weights = outcome.attention  # (layers, heads, T, T)
     layers, heads, num_tokens, _ = weights.shape
     first, last = 0, layers

@@ -57,7 +57,7 @@ def test_a_link_trains_and_the_page_shows_what_the_training_measured() -> None:
     text = page_text(at)
     assert "**Trained:** Sort digits · layers 2 · heads 2 · width 64" in text
     assert "steps 12 · seed 3" in text
-    assert " ".join(outcome.labels) in text, "the held-out sequence is named"
+    assert f"**{' '.join(outcome.labels)}**" in text, "the held-out sequence is named"
     assert "no pattern score" in text, "sort has no single right position: said, not faked"
 
     figures = plotly_figures(at)

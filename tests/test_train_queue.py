@@ -7,15 +7,18 @@ only so that a broken queue fails instead of hanging; nothing is timed.
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Hashable
 from typing import Any
 
+import pytest
 import torch
 
 from attention.training import TrainConfig, train
-from ui.train_jobs import CompareKey, TrainOutcome, use_threads_here
+from ui.train_jobs import CompareKey, TrainOutcome, lower_priority_here, use_threads_here
 from ui.train_jobs import _work as train_work
 from ui.train_queue import DONE, DROPPED, FAILED, QUEUED, RUNNING, TrainingQueue
 
@@ -185,6 +188,23 @@ def test_use_threads_here_changes_this_thread_only() -> None:
     assert seen["worker"] == 1
     assert seen["new thread"] == default, "other sessions' new threads keep torch's default"
     assert torch.get_num_threads() == default
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own nice is Linux's")
+def test_lower_priority_here_lowers_this_thread_only() -> None:
+    before = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    seen: dict[str, int] = {}
+
+    def worker() -> None:
+        assert lower_priority_here(19)
+        seen["worker"] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join()
+    assert seen["worker"] == 19
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == before
+    assert os.getpriority(os.PRIO_PROCESS, os.getpid()) == before, "not the whole process"
 
 
 TINY = TrainConfig(task="copy", seed=3, steps=12, log_every=4).resolved()

@@ -30,6 +30,7 @@ What it guarantees:
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -53,6 +54,7 @@ class JobSnapshot:
     running: int  # jobs running on the server right now
     progress: tuple[Any, ...]  # every report so far, oldest first
     stopping: bool  # every requester has left; the job stops at its next report
+    seconds: float  # how long the job has been waiting (queued) or running so far
 
 
 class Job:
@@ -71,6 +73,7 @@ class Job:
         self.outcome: Any = None
         self.error: BaseException | None = None
         self.from_cache = False
+        self._since = time.monotonic()  # when it entered its current state (queued, running)
 
     @property
     def done(self) -> bool:
@@ -183,6 +186,7 @@ class TrainingQueue:
                 running=self._running,
                 progress=tuple(job._progress),
                 stopping=job.stopping and not job.done,
+                seconds=time.monotonic() - job._since,
             )
 
     def _leave(self, job: Job) -> bool:
@@ -217,6 +221,7 @@ class TrainingQueue:
                     self._lock.wait()
                 job = self._waiting.popleft()
                 job.state = RUNNING
+                job._since = time.monotonic()
                 self._running += 1
                 self.runs += 1
             self._run(job)

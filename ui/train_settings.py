@@ -37,6 +37,7 @@ from attention.training import LIMITS, TASK_DEFAULTS, TrainConfig
 from attention.validate import AttentionInputError
 
 from .i18n import current_language, t
+from .markdown_text import escape_markdown
 from .state import (
     MAX_APP_SEED,
     PageParams,
@@ -264,10 +265,18 @@ def render_controls() -> None:
                 )
                 bad = st.session_state.get(UPLOAD_PROBLEM_KEY)
                 if bad is not None:
-                    st.error(t("train.upload.bad", name=bad[0], detail=bad[1]))
+                    st.error(
+                        t(
+                            "train.upload.bad",
+                            name=escape_markdown(bad[0]),
+                            detail=escape_markdown(bad[1]),
+                        )
+                    )
                 good = st.session_state.get(UPLOADED_KEY)
                 if good is not None:
-                    st.caption(t("train.upload.using", name=good[0], size=len(good[1])))
+                    st.caption(
+                        t("train.upload.using", name=escape_markdown(good[0]), size=len(good[1]))
+                    )
     with model:
         st.slider(
             t("train.control.layers"),

@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 BLUE, ORANGE, GREEN, PURPLE = "#0072B2", "#E69F00", "#009E73", "#CC79A7"
-MAP_PANEL_WIDTH = 1100  # px the page gives the map grid (wide layout), to decide on numbers
+MAP_PANEL_WIDTH = 850  # px the page gives the map grid (wide layout at 1366 px), to decide on labels
 MAP_NUMBERS_CELL_PX = 34  # numbers (2 decimals) go into the cells when a cell is this wide
 MAP_ROW_PX = 22  # px per token row of a map panel (at most MAP_MAX_PANEL_PX)
 MAP_MAX_PANEL_PX = 420
@@ -138,6 +138,7 @@ def loss_curves_figure(
         figure.update_yaxes(
             title={"text": plain(accuracy_name or "")},
             range=[0, 1.02],
+            tickvals=[0, 0.25, 0.5, 0.75, 1],
             tickformat=".0%",
             showgrid=False,
             secondary_y=True,
@@ -205,7 +206,8 @@ def attention_maps_figure(
     Args:
         weights: ``(layers, heads, T, T)`` softmax weights (``TrainResult.attention``); row ``i``
             of a panel = query ``i``, column ``j`` = key ``j``.
-        tokens: the ``T`` token labels, on both axes of every panel (user text: escaped here).
+        tokens: the ``T`` token labels, on both axes of every panel (user text: escaped here;
+            the keys on top, every k-th one when they do not fit; the hover names each cell).
         layer_names, head_names: one name per layer and per head (``"Layer 1"``, ``"head 2"``);
             a panel's title is ``"{layer} · {head}"``.
         palette: the page's palette; weights use its sequential scale on 0 … 1.
@@ -240,6 +242,9 @@ def attention_maps_figure(
     hidden = np.triu(np.ones((num_tokens, num_tokens), dtype=bool), k=1)  # future keys
     cell_px = panel_width / num_heads / max(1, num_tokens)
     annotate = cell_px >= MAP_NUMBERS_CELL_PX
+    # a key label every k-th column when labels are wider than the cells (≈ 6.5 px a character)
+    label_px = 6.5 * max(len(tick) for tick in ticks) + 6
+    tick_step = max(1, math.ceil(label_px / cell_px))
     query = np.array(names, dtype=object)[:, None].repeat(num_tokens, axis=1)
     key = np.array(names, dtype=object)[None, :].repeat(num_tokens, axis=0)
     customdata = np.stack([query, key], axis=-1)  # (T, T, 2)
@@ -275,7 +280,7 @@ def attention_maps_figure(
                 row=layer + 1,
                 col=head + 1,
             )
-            tick_positions = list(range(0, num_tokens, max(1, math.ceil(num_tokens / 32))))
+            tick_positions = list(range(0, num_tokens, tick_step))
             figure.update_xaxes(
                 tickmode="array",
                 tickvals=tick_positions,
@@ -285,7 +290,6 @@ def attention_maps_figure(
                 side="top",
                 showgrid=False,
                 zeroline=False,
-                title={"text": plain(col_title)} if layer == 0 else None,
                 row=layer + 1,
                 col=head + 1,
             )
@@ -303,7 +307,7 @@ def attention_maps_figure(
                 col=head + 1,
             )
     for annotation in figure.layout.annotations:  # panel titles above the key labels on top
-        annotation.update(yshift=22, font={"size": 13})
+        annotation.update(yshift=30, font={"size": 13})
     panel_px = min(MAP_MAX_PANEL_PX, 80 + MAP_ROW_PX * num_tokens)
     figure.update_layout(
         height=num_layers * (panel_px + 60) + 60,

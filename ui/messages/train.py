@@ -212,10 +212,10 @@ MESSAGES = {
         "zh": "每一层、每个头的注意力图",
     },
     "train.maps.body": {
-        "en": "One held-out sequence the model never saw: `{tokens}`. Row = the query (the token "
+        "en": "One held-out sequence the model never saw: **{tokens}**. Row = the query (the token "
         "that is looking), column = the key it looks at; grey = the future, hidden by the "
         "causal mask.",
-        "zh": "一个模型从未见过的留出序列：`{tokens}`。行是查询（正在“看”的词元），列是它关注的键；"
+        "zh": "一个模型从未见过的留出序列：**{tokens}**。行是查询（正在“看”的词元），列是它关注的键；"
         "灰色表示未来的位置，被因果掩码遮住。",
     },
     "train.maps.layer": {"en": "Layer shown", "zh": "显示的层"},
