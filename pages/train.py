@@ -15,7 +15,6 @@ only watches its job from the session's script thread and draws what the job rep
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import replace
 from typing import Any
 
