@@ -49,7 +49,7 @@ import torch.nn as nn
 from .examples import unique_labels
 from .modules import CausalAttention, MultiHeadAttention, MultiHeadAttentionWrapper
 from .safe_csv import CSV_ENCODING, safe_csv_text
-from .trace import AttentionTrace
+from .trace import PER_HEAD_STEPS, AttentionTrace
 from .validate import AttentionInputError
 
 __all__ = [
@@ -181,18 +181,7 @@ _LAYOUTS: dict[str, _Layout] = {
     "output": _Layout("tokens", "o", _TOKEN_ROWS),
 }
 
-_PER_HEAD_STEPS = {
-    "queries",
-    "keys",
-    "values",
-    "attn_scores",
-    "masked_scores",
-    "scaled_scores",
-    "attn_weights",
-    "dropout_mask",
-    "dropped_weights",
-    "head_context",
-}
+_PER_HEAD_STEPS = {*PER_HEAD_STEPS, "head_context"}
 
 README_LINES = {
     "inputs": "the embedding vectors x, one row per token",

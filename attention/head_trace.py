@@ -23,22 +23,12 @@ from dataclasses import replace
 
 import torch
 
-from .trace import AttentionTrace
+from .trace import PER_HEAD_STEPS, AttentionTrace
 from .validate import check_int
 
 __all__ = ["one_head"]
 
-_PER_HEAD_STEPS = (
-    "queries",
-    "keys",
-    "values",
-    "attn_scores",
-    "masked_scores",
-    "scaled_scores",
-    "attn_weights",
-    "dropout_mask",
-    "dropped_weights",
-)
+_PER_HEAD_STEPS = PER_HEAD_STEPS
 
 
 def _head_weight(

@@ -140,6 +140,20 @@ STEP_NAMES = (
 )
 
 
+# The steps that each head computes on its own: with several heads they get a head axis.
+PER_HEAD_STEPS = (
+    "queries",
+    "keys",
+    "values",
+    "attn_scores",
+    "masked_scores",
+    "scaled_scores",
+    "attn_weights",
+    "dropout_mask",
+    "dropped_weights",
+)
+
+
 @dataclass(frozen=True)
 class AttentionTrace:
     """Every intermediate tensor of one forward pass, named as the book names them.
@@ -380,17 +394,7 @@ def _trace_wrapper(
     traced: dict[str, Any] = {}
     for name in ("W_query", "W_key", "W_value", "b_query", "b_key", "b_value"):
         traced[name] = _stack_optional([h[name] for h in heads], dim=0)  # (h, …)
-    for name in (
-        "queries",
-        "keys",
-        "values",
-        "attn_scores",
-        "masked_scores",
-        "scaled_scores",
-        "attn_weights",
-        "dropout_mask",
-        "dropped_weights",
-    ):
+    for name in PER_HEAD_STEPS:
         traced[name] = _stack_optional([h[name] for h in heads], dim=1)  # (b, h, …)
     head_context = [h["context"] for h in heads]
     traced["head_context"] = torch.stack(head_context, dim=1)  # (b, h, T, d_out)
