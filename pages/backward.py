@@ -40,16 +40,16 @@ from ui.gradient_state import (
 )
 from ui.i18n import current_language, t
 from ui.markdown_text import escape_markdown
-from ui.show import show_figure, show_numbers
+from ui.show import figure_words, show_figure, show_matrix, show_numbers
 from ui.state import current_config, current_table, message, trace_cells
 from viz.gradients import (
     autograd_dot,
-    gradient_heatmap,
+    gradient_view,
     loss_curve_figure,
     without_negative_zero,
 )
-from viz.heatmap import matrix_heatmap
 from viz.labels import unique_labels
+from viz.matrix import MatrixView
 from viz.steps import feature_labels
 
 require_frame()
@@ -109,7 +109,7 @@ def gradient_block(
 ) -> None:
     """One gradient: the heatmap, then its numbers as a table (the accessible alternative)."""
     values = without_negative_zero(values)  # an exact zero is written 0.0000, not −0.0000
-    figure = gradient_heatmap(
+    view = gradient_view(
         values,
         row_labels,
         col_labels,
@@ -118,8 +118,14 @@ def gradient_block(
         col_title=col_title,
         value_name=name,
     )
-    show_figure(figure, key=f"backward_{key}")
-    show_numbers(values, row_labels, col_labels, label=t("backward.numbers", name=name))
+    show_matrix(view, figure_words(), key=f"backward_{key}")
+    show_numbers(
+        values,
+        row_labels,
+        col_labels,
+        key=f"backward_numbers_{key}",
+        label=t("backward.numbers", name=name),
+    )
 
 
 def step_header(step: str) -> None:
@@ -574,10 +580,10 @@ for column, (name, prefix) in zip(
 ):
     with column:
         updated = t("backward.learn.updated", name=WEIGHT_LATEX[name])
-        figure = matrix_heatmap(
-            matrix(getattr(after.trace, name)),
-            x_labels,
-            feature_labels(prefix, cfg.d_out),
+        view = MatrixView(
+            values=matrix(getattr(after.trace, name)),
+            row_labels=tuple(x_labels),
+            col_labels=tuple(feature_labels(prefix, cfg.d_out)),
             kind="diverging",
             palette=palette,
             row_title=t("backward.axis.input_feature"),
@@ -585,11 +591,12 @@ for column, (name, prefix) in zip(
             value_name=updated,
             colorbar_title=WEIGHT_LATEX[name],
         )
-        show_figure(figure, key=f"backward_updated_{name}")
+        show_matrix(view, figure_words(), key=f"backward_updated_{name}")
         show_numbers(
             matrix(getattr(after.trace, name)),
             x_labels,
             feature_labels(prefix, cfg.d_out),
+            key=f"backward_numbers_updated_{name}",
             label=t("backward.numbers", name=updated),
         )
 

@@ -22,7 +22,7 @@ import streamlit as st
 from attention import AttentionConfig, AttentionInputError, AttentionTrace
 from ui.frame import require_frame
 from ui.i18n import t
-from ui.show import show_figure, show_numbers
+from ui.show import figure_words, show_matrix, show_numbers
 from ui.state import (
     COMPARE_B_FIELDS,
     COMPARE_B_STORE,
@@ -34,7 +34,7 @@ from ui.state import (
     current_config,
     current_table,
 )
-from viz.heatmap import matrix_heatmap
+from viz.matrix import MatrixView
 from viz.vocabulary import DECIMALS, context_labels, format_number
 
 require_frame()
@@ -187,10 +187,15 @@ def show_differences(a: dict[str, object], b: dict[str, object]) -> None:
 def _heatmap(
     values: np.ndarray, rows: list[str], cols: list[str], key: str, **options: object
 ) -> None:
-    """One annotated heatmap (see ``viz.heatmap.matrix_heatmap``) at the column's width."""
+    """One annotated heatmap (see ``viz.matrix.MatrixView``) at the column's width."""
     options.setdefault("decimals", DECIMALS)
-    figure = matrix_heatmap(values, rows, cols, **options)  # type: ignore[arg-type]
-    show_figure(figure, key=key)
+    view = MatrixView(
+        values=values,
+        row_labels=tuple(rows),
+        col_labels=tuple(cols),
+        **options,  # type: ignore[arg-type]
+    )
+    show_matrix(view, figure_words(), key=key)
 
 
 def show_weights(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str) -> None:
@@ -235,7 +240,9 @@ def show_weights(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str)
     with right:
         st.metric(t("compare.max_weight_diff"), format_number(float(np.abs(difference).max())))
         st.caption(t("compare.diff_explain"))
-        show_numbers(difference, tokens, tokens, label=t("compare.numbers_diff"))
+        show_numbers(
+            difference, tokens, tokens, key="compare_numbers_diff", label=t("compare.numbers_diff")
+        )
 
 
 def show_contexts(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str) -> None:
@@ -271,7 +278,9 @@ def show_contexts(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str
     names = [f"A {name}" for name in context_labels(context_a.shape[1])]
     names += [f"B {name}" for name in context_labels(context_b.shape[1])]
     if not same_width:
-        show_numbers(joined, tokens, names, label=t("compare.numbers_context"))
+        show_numbers(
+            joined, tokens, names, key="compare_numbers_context", label=t("compare.numbers_context")
+        )
         return
     difference = context_b - context_a  # (T, d_out)
     left, right = st.columns(2)
@@ -288,7 +297,9 @@ def show_contexts(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str
         )
     with right:
         st.metric(t("compare.max_context_diff"), format_number(float(np.abs(difference).max())))
-        show_numbers(joined, tokens, names, label=t("compare.numbers_context"))
+        show_numbers(
+            joined, tokens, names, key="compare_numbers_context", label=t("compare.numbers_context")
+        )
 
 
 def main() -> None:

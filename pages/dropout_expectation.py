@@ -17,10 +17,10 @@ import torch
 from attention.experiments import dropout_average, dropout_average_error
 from ui.frame import require_frame
 from ui.i18n import t
-from ui.show import show_figure, show_numbers
+from ui.show import figure_words, show_figure, show_matrix, show_numbers
 from ui.state import current_table, current_trace
 from viz.experiments import dropout_error_figure
-from viz.heatmap import matrix_heatmap
+from viz.matrix import MatrixView
 from viz.vocabulary import format_number, format_short
 
 require_frame()
@@ -150,10 +150,10 @@ def main() -> None:
     ):
         with column:
             st.markdown(f"**{title}**")  # above the figure: a plot title would meet the axis title
-            heatmap = matrix_heatmap(
-                values,
-                tokens,
-                tokens,
+            view = MatrixView(
+                values=values,
+                row_labels=tuple(tokens),
+                col_labels=tuple(tokens),
                 kind="sequential",
                 zrange=(0.0, top),
                 palette=palette,
@@ -161,11 +161,12 @@ def main() -> None:
                 col_title=t("dropout_expectation.key"),
                 value_name=t("dropout_expectation.weight"),
             )
-            show_figure(heatmap, key=f"dropout_expectation_{name}")
+            show_matrix(view, figure_words(), key=f"dropout_expectation_{name}")
             show_numbers(
                 values,
                 tokens,
                 tokens,
+                key=f"dropout_expectation_numbers_{name}",
                 label=t(f"dropout_expectation.numbers_{name}"),
             )
 

@@ -18,9 +18,9 @@ import streamlit as st
 from attention.masking import causal_mask, compare_masking
 from ui.frame import require_frame
 from ui.i18n import t
-from ui.show import show_figure, show_numbers
+from ui.show import figure_words, show_matrix, show_numbers
 from ui.state import current_table, current_trace
-from viz.heatmap import matrix_heatmap
+from viz.matrix import MatrixView
 from viz.vocabulary import format_short
 
 require_frame()
@@ -56,10 +56,10 @@ def heatmap(
     colour_bar: bool = True,
 ) -> None:
     """One stage as an annotated heatmap (rows = queries, columns = keys unless told)."""
-    figure = matrix_heatmap(
-        values,
-        tokens,
-        tokens if col_labels is None else col_labels,
+    view = MatrixView(
+        values=values,
+        row_labels=tuple(tokens),
+        col_labels=tuple(tokens if col_labels is None else col_labels),
         kind=kind,
         palette=palette,
         hidden=hidden,
@@ -67,10 +67,9 @@ def heatmap(
         row_title=query_title,
         col_title=key_title if col_title is None else col_title,
         value_name=value_name,
+        colour_bar=colour_bar,
     )
-    if not colour_bar:
-        figure.update_traces(showscale=False)
-    show_figure(figure, key=f"masking_{key}")
+    show_matrix(view, figure_words(), key=f"masking_{key}")
 
 
 weight_name = t("masking.value.weight")
@@ -85,7 +84,13 @@ with scores_column:
 with scores_text:
     st.markdown(t("masking.scores.text", d_k=trace.d_k, scale=format_short(trace.scale)))
     st.latex(r"\omega_{ij} = q_i \cdot k_j \;\longrightarrow\; \frac{\omega_{ij}}{\sqrt{d_k}}")
-    show_numbers(attn_scores.numpy(), tokens, tokens, label=t("masking.numbers.scores"))
+    show_numbers(
+        attn_scores.numpy(),
+        tokens,
+        tokens,
+        key="masking_numbers_scores",
+        label=t("masking.numbers.scores"),
+    )
 
 # --- the two methods, side by side ----------------------------------------------------------------
 left, right = st.columns(2, gap="large")
@@ -139,6 +144,7 @@ with left:
         method1["attn_weights"].numpy(),
         tokens,
         tokens,
+        key="masking_numbers_method1",
         label=t("masking.numbers.method1"),
     )
 
@@ -170,6 +176,7 @@ with right:
         method2["attn_weights"].numpy(),
         tokens,
         tokens,
+        key="masking_numbers_method2",
         label=t("masking.numbers.method2"),
     )
     st.info(t("masking.method2.why"))

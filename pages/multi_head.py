@@ -20,10 +20,10 @@ from attention import AttentionTrace
 from ui.frame import require_frame
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
-from ui.show import numbers_frame, show_figure
+from ui.show import figure_words, numbers_frame, show_figure, show_matrix
 from ui.state import book_table, commit_table, current_config, current_table, current_trace
-from viz.heatmap import matrix_heatmap
 from viz.labels import unique_labels
+from viz.matrix import MatrixView
 from viz.multi_head import (
     ShapeStep,
     fits_grid,
@@ -77,26 +77,33 @@ def show_weights(trace: AttentionTrace, variant: str) -> None:
     st.caption(t("multi_head.weights.caption"))
     if trace.dropout_active:
         st.caption(t("multi_head.weights.dropped"))
-    labels = {
-        "row_title": t("multi_head.axis.query"),
-        "col_title": t("multi_head.axis.key"),
-        "value_name": t("multi_head.value.weight"),
-        "zrange": (0.0, max(1.0, float(weights.max()))),
-        "palette": palette,
-    }
+    top = max(1.0, float(weights.max()))  # one colour range for every head
+    views = [
+        MatrixView(
+            values=weights[head],
+            row_labels=tuple(tokens),
+            col_labels=tuple(tokens),
+            palette=palette,
+            kind="sequential",
+            zrange=(0.0, top),
+            title=title,
+            row_title=t("multi_head.axis.query"),
+            col_title=t("multi_head.axis.key"),
+            value_name=t("multi_head.value.weight"),
+        )
+        for head, title in enumerate(titles)
+    ]
+    words = figure_words()
     if fits_grid(len(tokens)):
-        figure = head_weights_grid(weights, tokens, head_titles=titles, **labels)
+        figure = head_weights_grid(views, words)
         # one head alone would stretch over the whole page: give it half of it
         with st.columns(2)[0] if num_heads == 1 else st.container():
             show_figure(figure, key=f"multi_head_{variant}_weights")
     else:
         columns = st.columns(2)
-        for head, title in enumerate(titles):
+        for head, view in enumerate(views):
             with columns[head % 2]:
-                figure = matrix_heatmap(
-                    weights[head], tokens, tokens, title=title, kind="sequential", **labels
-                )
-                show_figure(figure, key=f"multi_head_{variant}_weights_{head}")
+                show_matrix(view, words, key=f"multi_head_{variant}_weights_{head}")
     if len(tokens) <= MAX_TABLE_TOKENS:
         with st.expander(t("multi_head.numbers")):
             for title, head_weights in zip(titles, weights, strict=True):

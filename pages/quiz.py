@@ -130,6 +130,7 @@ def show_reveal(
         values[np.newaxis, :],
         [labels[question.query]],
         labels,
+        key="quiz_numbers",
         hidden=np.asarray([hidden]) if row_kind == "masked_scores" else None,
         label=t("quiz.numbers"),
         expanded=True,

@@ -13,6 +13,7 @@ exactly where to look:
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
 import inspect
 import pkgutil
@@ -268,8 +269,9 @@ def test_every_message_key_used_in_pages_and_ui_exists() -> None:
 
 
 def palette_builders() -> set[str]:
-    """Names of the figure builders in ``viz`` that take a ``palette`` argument."""
-    names = set()
+    """Names of the figure builders in ``viz`` that take a ``palette`` argument, and of
+    :class:`viz.matrix.MatrixView` (a matrix figure's description holds its palette)."""
+    names = {"MatrixView"}
     for module_info in pkgutil.iter_modules(viz.__path__):
         module = importlib.import_module(f"viz.{module_info.name}")
         for name, function in inspect.getmembers(module, inspect.isfunction):
@@ -279,8 +281,12 @@ def palette_builders() -> set[str]:
     return names
 
 
-def test_matrix_heatmap_takes_a_palette() -> None:
-    assert "matrix_heatmap" in palette_builders()
+def test_a_matrix_view_must_name_its_palette() -> None:
+    from viz.matrix import MatrixView
+
+    palette = next(field for field in dataclasses.fields(MatrixView) if field.name == "palette")
+    assert palette.default is dataclasses.MISSING, "no matrix figure may fall back to a palette"
+    assert {"embeddings_view", "scores_view", "weights_view"} <= palette_builders()
 
 
 def test_pages_pass_the_palette_to_every_figure_builder() -> None:

@@ -15,7 +15,7 @@ from PIL import Image
 from attention import AttentionConfig, trace_attention
 from attention.examples import embed_words
 from viz.colors import HIDDEN_COLOR, colorscale
-from viz.heatmap import MAX_TICK_LABELS, matrix_heatmap, value_range
+from viz.heatmap import MAX_TICK_LABELS, matrix_figure, value_range
 from viz.image_heatmap import (
     COLOUR_LEVELS,
     HIDDEN_INDEX,
@@ -26,14 +26,29 @@ from viz.image_heatmap import (
     colour_lut,
     hover_template,
     image_heatmap,
-    large_matrix_of,
+    pixel_factors,
     use_image,
-    window,
 )
+from viz.matrix import BinaryLook, MatrixView, window
+from viz.words import FigureWords
+
+WORDS = FigureWords()
 
 
 def _words(count: int) -> list[str]:
     return [f"w{i}" for i in range(count)]
+
+
+def _view(values, rows=None, cols=None, **options) -> MatrixView:  # noqa: ANN001
+    """A view of ``values`` labelled w0, w1, … unless told (the default palette)."""
+    values = np.asarray(values)
+    return MatrixView(
+        values=values,
+        row_labels=tuple(rows if rows is not None else _words(values.shape[0])),
+        col_labels=tuple(cols if cols is not None else _words(values.shape[1])),
+        palette=options.pop("palette", "default"),
+        **options,
+    )
 
 
 def _causal(count: int) -> np.ndarray:
@@ -62,20 +77,25 @@ def test_threshold_is_forty_by_forty_cells() -> None:
     assert use_image(1024, 2)  # a tall (T, d_out) matrix too
 
 
-def test_matrix_heatmap_switches_to_an_image_above_the_threshold() -> None:
-    small = matrix_heatmap(np.zeros((40, 40)), _words(40), _words(40))
-    large = matrix_heatmap(np.zeros((41, 41)), _words(41), _words(41))
-    assert large_matrix_of(small) is None and len(small.layout.images) == 0
-    assert large_matrix_of(large) is not None and len(large.layout.images) == 1
-    forced = matrix_heatmap(np.zeros((41, 41)), _words(41), _words(41), large="numeric")
-    assert large_matrix_of(forced) is None
+def test_the_views_size_chooses_numbers_or_an_image() -> None:
+    small, large, tall = (
+        _view(np.zeros((40, 40))),
+        _view(np.zeros((41, 41))),
+        _view(np.zeros((1024, 2))),
+    )
+    assert not small.large and large.large and tall.large
+    assert len(matrix_figure(small, WORDS).layout.images) == 0
+    assert len(matrix_figure(large, WORDS).layout.images) == 1
+    assert len(matrix_figure(tall, WORDS).layout.images) == 1
+    for name in ("_attention_lab_matrix", "_view", "view"):  # nothing rides on the figure
+        assert not hasattr(matrix_figure(large, WORDS), name)
 
 
 def test_lut_ends_are_the_colour_scale_ends() -> None:
     for kind in ("diverging", "sequential"):
         for palette in ("default", "colorblind"):
             scale = plotly.colors.get_colorscale(colorscale(kind, palette))
-            lut = colour_lut(kind, palette)
+            lut = colour_lut(colorscale(kind, palette))
             assert lut.shape == (COLOUR_LEVELS, 3)
             assert tuple(lut[0]) == _rgb(scale[0][1])
             assert tuple(lut[-1]) == _rgb(scale[-1][1])
@@ -112,12 +132,13 @@ def test_pixels_are_the_scale_colours_of_block_means_and_hidden_is_grey() -> Non
     rng = np.random.default_rng(1)
     values = rng.uniform(0, 1, size=(count, count))
     hidden = _causal(count)
-    figure = image_heatmap(values, _words(count), _words(count), hidden=hidden,
-                           kind="sequential", zrange=(0.0, 1.0))  # fmt: skip
+    figure = image_heatmap(
+        _view(values, hidden=hidden, kind="sequential", zrange=(0.0, 1.0)), WORDS
+    )
     pixels = _png(figure)
     repeat = pixels.shape[0] // count
     assert pixels.shape == (count * repeat, count * repeat, 3)
-    lut = colour_lut("sequential")
+    lut = colour_lut(colorscale("sequential"))
     for i, j in [(5, 2), (50, 49), (99, 0), (2, 80)]:
         pixel = tuple(pixels[i * repeat, j * repeat])
         if hidden[i, j]:
@@ -130,12 +151,11 @@ def test_pixels_are_the_scale_colours_of_block_means_and_hidden_is_grey() -> Non
 def test_large_matrix_is_shrunk_to_block_means() -> None:
     count = 1024
     values = np.tile(np.arange(count, dtype=np.float64), (count, 1))  # column j holds j
-    figure = image_heatmap(values, _words(count), _words(count), kind="sequential")
-    matrix = large_matrix_of(figure)
-    assert (matrix.row_factor, matrix.col_factor) == (2, 2)
+    figure = image_heatmap(_view(values, kind="sequential"), WORDS)
+    assert pixel_factors(count, count) == (2, 2)
     pixels = _png(figure)
     assert pixels.shape[:2] == (MAX_IMAGE_SIDE, MAX_IMAGE_SIDE)
-    lut = colour_lut("sequential")
+    lut = colour_lut(colorscale("sequential"))
     zmin, zmax = 0.0, count - 1.0
     for j in (0, 100, 511):
         mean = (2 * j + 2 * j + 1) / 2  # mean of columns 2j and 2j + 1
@@ -145,30 +165,29 @@ def test_large_matrix_is_shrunk_to_block_means() -> None:
 
 def test_colour_bar_has_the_numeric_heatmaps_range_and_scale() -> None:
     values = np.linspace(-3, 1, 50 * 50).reshape(50, 50)
-    figure = image_heatmap(values, _words(50), _words(50), kind="diverging",
-                           colorbar_title="score")  # fmt: skip
+    figure = image_heatmap(_view(values, kind="diverging", colorbar_title="score"), WORDS)
     blocks = figure.data[0]
     assert len(figure.data) == 1 and blocks.type == "heatmap"
     assert (blocks.zmin, blocks.zmax) == value_range(values, "diverging") == (-3.0, 3.0)
     assert blocks.showscale is not False and blocks.colorbar.title.text == "score"
     assert blocks.opacity == 0.0  # the image shows the colours
-    scaled = image_heatmap(values, _words(50), _words(50), kind="sequential", zrange=(0, 1))
+    scaled = image_heatmap(_view(values, kind="sequential", zrange=(0, 1)), WORDS)
     assert (scaled.data[0].zmin, scaled.data[0].zmax) == (0, 1)
 
 
-def test_page_updates_of_heatmap_traces_still_work() -> None:
-    figure = matrix_heatmap(np.ones((64, 64)), _words(64), _words(64))
-    figure.update_traces(showscale=False)  # what a page may do to any heatmap figure
-    figure.update_traces(colorbar_title_side="right", selector={"type": "heatmap"})
-    assert figure.data[0].showscale is False
+def test_the_view_decides_the_colour_bar_of_the_image_too() -> None:
+    hidden_bar = matrix_figure(_view(np.ones((64, 64)), colour_bar=False), WORDS)
+    assert hidden_bar.data[0].showscale is False
+    upright = matrix_figure(_view(np.ones((64, 64)), upright_colorbar=True), WORDS)
+    assert upright.data[0].colorbar.title.side == "right"
 
 
 def test_hover_reports_block_ranges_and_statistics() -> None:
     count = 200
     values = np.arange(count * count, dtype=np.float64).reshape(count, count)
     hidden = _causal(count)
-    figure = image_heatmap(values, _words(count), _words(count), hidden=hidden,
-                           row_title="query", col_title="key", value_name="score")  # fmt: skip
+    view = _view(values, hidden=hidden, row_title="query", col_title="key", value_name="score")
+    figure = image_heatmap(view, WORDS)
     blocks = figure.data[0]
     customdata = np.asarray(blocks.customdata)
     z = np.asarray(blocks.z, dtype=np.float64)
@@ -191,13 +210,14 @@ def test_hover_reports_block_ranges_and_statistics() -> None:
 
 def test_user_text_is_escaped_in_hover_ticks_and_titles() -> None:
     tokens = [f"<img src=x onerror=alert({i})>" for i in range(50)]
-    figure = image_heatmap(np.zeros((50, 50)), tokens, tokens, title="<b>t</b>",
-                           row_title="<a href='x'>q</a>", value_name="<br>v")  # fmt: skip
+    view = _view(np.zeros((50, 50)), tokens, tokens, title="<b>t</b>",
+                 row_title="<a href='x'>q</a>", value_name="<br>v")  # fmt: skip
+    figure = image_heatmap(view, WORDS)
     text = json.dumps(figure.to_plotly_json()["layout"]) + figure.data[0].hovertemplate
     assert "<img" not in text and "<a " not in text and "<b>" not in text
     assert "&lt;img src=x onerror=alert(0)&gt;"[:12] in " ".join(figure.layout.yaxis.ticktext)
     assert "&lt;br&gt;v" in figure.data[0].hovertemplate
-    template = hover_template({"mean": "<i>m</i>"}, value_name="v")
+    template = hover_template(_view(np.zeros((2, 2)), value_name="v"), FigureWords(mean="<i>m</i>"))
     assert "&lt;i&gt;m&lt;/i&gt;" in template
 
 
@@ -206,7 +226,7 @@ def test_figure_json_stays_small_at_1024_and_4096_tokens() -> None:
         words = _words(count)
         trace = trace_attention(embed_words(words), AttentionConfig(dropout=0.1))
         scores = trace.attn_scores[0].numpy()  # (T, T): noisy, the hardest case for PNG
-        figure = matrix_heatmap(scores, words, words, value_name="score")
+        figure = matrix_figure(_view(scores, words, words, value_name="score"), WORDS)
         size = len(pio.to_json(figure, validate=False))
         assert size < 400_000, f"{count} tokens: {size} bytes"
         assert "_attention_lab_matrix" not in pio.to_json(figure, validate=False)
@@ -215,31 +235,40 @@ def test_figure_json_stays_small_at_1024_and_4096_tokens() -> None:
 def test_window_gives_exact_values_with_position_labels_and_clips() -> None:
     count = 100
     values = np.arange(count * count, dtype=np.float32).reshape(count, count) / 7
-    figure = image_heatmap(values, _words(count), _words(count), hidden=_causal(count))
-    matrix = large_matrix_of(figure)
-    cut = window(matrix, 16, 10, 12)
-    assert cut.values.shape == (12, 12)
-    assert cut.values[0, 0] == values[16, 10]  # exact, not a block mean
-    assert cut.row_labels[0] == "17 · w16" and cut.col_labels[-1] == "22 · w21"
-    assert cut.hidden[0, 7]  # row 17 (0-based 16) cannot see column 18 (0-based 17)
-    clipped = window(matrix, 95, 200, 24)
-    assert clipped.values.shape == (5, 1) and clipped.row_start == 95 and clipped.col_start == 99
+    view = _view(values, hidden=_causal(count), kind="sequential")
+    cut = window(view, 16, 10, 12)
+    part = cut.view
+    assert part.values.shape == (12, 12)
+    assert part.values[0, 0] == values[16, 10]  # exact, not a block mean
+    assert part.row_labels[0] == "17 · w16" and part.col_labels[-1] == "22 · w21"
+    assert part.hidden[0, 7]  # row 17 (0-based 16) cannot see column 18 (0-based 17)
+    # the window keeps the whole matrix's colours (its image's colour bar), not its own range
+    assert part.zrange == (
+        image_heatmap(view, WORDS).data[0].zmin,
+        image_heatmap(view, WORDS).data[0].zmax,
+    )
+    assert part.zrange == (0.0, float(values[~_causal(count)].max()))
+    assert part.kind == "sequential" and not part.large
+    clipped = window(view, 95, 200, 24)
+    assert (
+        clipped.view.values.shape == (5, 1) and clipped.row_start == 95 and clipped.col_start == 99
+    )
 
 
 def test_numeric_heatmap_thins_tick_labels_of_long_axes() -> None:
-    figure = matrix_heatmap(np.zeros((256, 2)), _words(256), ["q1", "q2"])
+    figure = matrix_figure(_view(np.zeros((256, 2)), cols=["q1", "q2"]), WORDS)
     assert len(figure.layout.yaxis.tickvals) <= MAX_TICK_LABELS
     assert list(figure.layout.xaxis.tickvals) == [0, 1]
-    small = matrix_heatmap(np.zeros((6, 6)), _words(6), _words(6))
+    small = matrix_figure(_view(np.zeros((6, 6))), WORDS)
     assert list(small.layout.yaxis.tickvals) == list(range(6))
 
 
-def test_custom_two_colour_scale_for_yes_no_grids() -> None:
+def test_a_large_yes_no_grid_is_drawn_in_its_two_colours() -> None:
     flags = np.zeros((64, 64))
     flags[:, 32:] = 1.0
-    scale = [[0.0, "#f4d6d6"], [1.0, "#d6ecd2"]]
-    figure = image_heatmap(flags, _words(64), _words(64), kind="sequential", zrange=(0, 1),
-                           scale=scale, colorbar_ticks=([0, 1], ["dropped", "kept"]))  # fmt: skip
+    look = BinaryLook(true_text="✓", false_text="✗", true_name="kept", false_name="dropped",
+                      true_color="#d6ecd2", false_color="#f4d6d6")  # fmt: skip
+    figure = matrix_figure(_view(flags, kind="binary", binary=look), WORDS)
     pixels = _png(figure)
     assert tuple(pixels[0, 0]) == _rgb("#f4d6d6")
     assert tuple(pixels[0, -1]) == _rgb("#d6ecd2")

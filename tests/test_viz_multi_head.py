@@ -8,16 +8,18 @@ import torch
 
 from attention import AttentionConfig, AttentionTrace, MultiHeadAttention, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
+from viz.matrix import MatrixView
 from viz.multi_head import (
     fits_grid,
     format_number,
     format_shape,
     fused_shape_steps,
     grid_layout,
-    head_weights_grid,
     output_frame,
     wrapper_shape_steps,
 )
+from viz.multi_head import head_weights_grid as grid_of_views
+from viz.words import FigureWords
 
 
 def _trace(heads: int, variant: str, d_out: int = 2) -> AttentionTrace:
@@ -27,6 +29,24 @@ def _trace(heads: int, variant: str, d_out: int = 2) -> AttentionTrace:
 
 def _titles(count: int) -> list[str]:
     return [f"Head {k + 1}" for k in range(count)]
+
+
+def head_weights_grid(weights, tokens, *, head_titles, zrange=(0.0, 1.0), **titles):  # noqa: ANN001, ANN201
+    """The grid of one view per head, as the page builds them (weights ``(h, T, T)``)."""
+    views = [
+        MatrixView(
+            values=np.asarray(head, dtype=np.float64),
+            row_labels=tuple(tokens),
+            col_labels=tuple(tokens),
+            palette="default",
+            kind="sequential",
+            zrange=zrange,
+            title=title,
+            **titles,
+        )
+        for head, title in zip(np.asarray(weights), head_titles, strict=True)
+    ]
+    return grid_of_views(views, FigureWords())
 
 
 # --- the grid of heads ---------------------------------------------------------------------------
@@ -92,8 +112,14 @@ def test_grid_refuses_matrices_too_large_for_numbers() -> None:
         head_weights_grid(
             np.zeros((2, 41, 41)), [f"t{i}" for i in range(41)], head_titles=["a", "b"]
         )
-    with pytest.raises(ValueError, match="one title per head"):
-        head_weights_grid(np.zeros((2, 3, 3)), ["a", "b", "c"], head_titles=["a"])
+    square = MatrixView(
+        values=np.zeros((3, 3)), row_labels="abc", col_labels="abc", palette="default"
+    )
+    wide = MatrixView(
+        values=np.zeros((3, 4)), row_labels="abc", col_labels="abcd", palette="default"
+    )
+    with pytest.raises(ValueError, match="same"):
+        grid_of_views([square, wide], FigureWords())
 
 
 # --- shapes --------------------------------------------------------------------------------------

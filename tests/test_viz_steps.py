@@ -12,9 +12,17 @@ from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from viz import steps
 from viz.colors import DROPPED_COLOR, HIDDEN_COLOR
-from viz.heatmap import MINUS_INFINITY
+from viz.heatmap import MINUS_INFINITY, matrix_figure
+from viz.matrix import MatrixView
+from viz.words import FigureWords
 
 TOKENS = list(BOOK_TOKENS)
+WORDS = FigureWords()
+
+
+def draw(view: MatrixView):  # noqa: ANN201 - a go.Figure
+    """The figure the app draws for a step's view."""
+    return matrix_figure(view, WORDS)
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +44,7 @@ def text_of(figure, index: int = 0) -> np.ndarray:
 
 
 def test_masked_scores_hide_the_future_as_nan_written_minus_infinity(book_trace) -> None:
-    figure = steps.scores_figure(book_trace, "masked_scores", TOKENS)
+    figure = draw(steps.scores_view(book_trace, "masked_scores", TOKENS, WORDS, palette="default"))
     hidden = book_trace.mask.numpy()  # (6, 6), True above the diagonal
     z = z_of(figure)
     assert np.isnan(z[hidden]).all()
@@ -50,12 +58,12 @@ def test_masked_scores_hide_the_future_as_nan_written_minus_infinity(book_trace)
 
 
 def test_scaled_scores_are_the_traces_and_raw_scores_hide_nothing(book_trace) -> None:
-    scaled = steps.scores_figure(book_trace, "scaled_scores", TOKENS)
+    scaled = draw(steps.scores_view(book_trace, "scaled_scores", TOKENS, WORDS, palette="default"))
     hidden = book_trace.mask.numpy()
     np.testing.assert_array_equal(
         z_of(scaled)[~hidden], book_trace.scaled_scores[0].numpy()[~hidden]
     )
-    raw = steps.scores_figure(book_trace, "attn_scores", TOKENS)
+    raw = draw(steps.scores_view(book_trace, "attn_scores", TOKENS, WORDS, palette="default"))
     assert len(raw.data) == 1
     np.testing.assert_array_equal(z_of(raw), book_trace.attn_scores[0].numpy())
     assert MINUS_INFINITY not in text_of(raw)
@@ -64,12 +72,12 @@ def test_scaled_scores_are_the_traces_and_raw_scores_hide_nothing(book_trace) ->
 def test_token_labels_are_escaped_everywhere(book_trace) -> None:
     tokens = ["<b>b</b>", "a&b", "<a href='x'>link</a>", "with", "one", "step"]
     figures = [
-        steps.embeddings_figure(book_trace, tokens),
-        steps.projection_figure(book_trace, "queries", tokens),
-        steps.scores_figure(book_trace, "masked_scores", tokens),
-        steps.causal_mask_figure(book_trace, tokens),
-        steps.weights_figure(book_trace, tokens),
-        steps.context_figure(book_trace, tokens),
+        draw(steps.embeddings_view(book_trace, tokens, WORDS, palette="default")),
+        draw(steps.projection_view(book_trace, "queries", tokens, WORDS, palette="default")),
+        draw(steps.scores_view(book_trace, "masked_scores", tokens, WORDS, palette="default")),
+        draw(steps.causal_mask_view(book_trace, tokens, WORDS, palette="default")),
+        draw(steps.weights_view(book_trace, tokens, WORDS, palette="default")),
+        draw(steps.context_view(book_trace, tokens, WORDS, palette="default")),
     ]
     for figure in figures:
         serialized = figure.to_json()
@@ -83,9 +91,9 @@ def test_token_labels_are_escaped_everywhere(book_trace) -> None:
 def test_long_labels_are_shortened_before_they_are_escaped(book_trace) -> None:
     tokens = ["<" * 20, "&" * 20, "with", "one", "step", "journey"]
     for figure in (
-        steps.causal_mask_figure(book_trace, tokens),
-        steps.weights_figure(book_trace, tokens),
-        steps.scores_figure(book_trace, "attn_scores", tokens),
+        draw(steps.causal_mask_view(book_trace, tokens, WORDS, palette="default")),
+        draw(steps.weights_view(book_trace, tokens, WORDS, palette="default")),
+        draw(steps.scores_view(book_trace, "attn_scores", tokens, WORDS, palette="default")),
     ):
         for tick in [*figure.layout.xaxis.ticktext, *figure.layout.yaxis.ticktext]:
             assert not re.search(r"&[a-z]*…", tick), f"an entity was cut in half: {tick!r}"
@@ -93,9 +101,8 @@ def test_long_labels_are_shortened_before_they_are_escaped(book_trace) -> None:
 
 
 def test_axis_titles_and_hover_names_are_escaped_too(book_trace) -> None:
-    figure = steps.weights_figure(
-        book_trace, TOKENS, row_title="<i>q</i>", col_title="k", value_name="<b>w</b>"
-    )
+    words = FigureWords(query="<i>q</i>", key="k", attention_weight="<b>w</b>")
+    figure = matrix_figure(steps.weights_view(book_trace, TOKENS, words, palette="default"), words)
     assert figure.layout.yaxis.title.text == "&lt;i&gt;q&lt;/i&gt;"
     assert "&lt;b&gt;w&lt;/b&gt;" in figure.data[0].hovertemplate
     assert "<b>w" not in figure.to_json()
@@ -104,14 +111,14 @@ def test_axis_titles_and_hover_names_are_escaped_too(book_trace) -> None:
 @pytest.mark.parametrize(
     "build",
     [
-        lambda tr: steps.embeddings_figure(tr, TOKENS),
-        lambda tr: steps.weight_figure(tr, "W_key"),
-        lambda tr: steps.projection_figure(tr, "values", TOKENS),
-        lambda tr: steps.scores_figure(tr, "attn_scores", TOKENS),
-        lambda tr: steps.scores_figure(tr, "scaled_scores", TOKENS),
-        lambda tr: steps.weights_figure(tr, TOKENS),
-        lambda tr: steps.dropped_weights_figure(tr, TOKENS),
-        lambda tr: steps.context_figure(tr, TOKENS),
+        lambda tr: draw(steps.embeddings_view(tr, TOKENS, WORDS, palette="default")),
+        lambda tr: draw(steps.weight_view(tr, "W_key", WORDS, palette="default")),
+        lambda tr: draw(steps.projection_view(tr, "values", TOKENS, WORDS, palette="default")),
+        lambda tr: draw(steps.scores_view(tr, "attn_scores", TOKENS, WORDS, palette="default")),
+        lambda tr: draw(steps.scores_view(tr, "scaled_scores", TOKENS, WORDS, palette="default")),
+        lambda tr: draw(steps.weights_view(tr, TOKENS, WORDS, palette="default")),
+        lambda tr: draw(steps.dropped_weights_view(tr, TOKENS, WORDS, palette="default")),
+        lambda tr: draw(steps.context_view(tr, TOKENS, WORDS, palette="default")),
     ],
 )
 def test_every_value_figure_hovers_the_exact_value_and_has_a_colour_bar(build, book_trace) -> None:
@@ -127,23 +134,24 @@ def test_every_value_figure_hovers_the_exact_value_and_has_a_colour_bar(build, b
 
 def test_step_figures_show_the_traces_tensors(book_trace) -> None:
     np.testing.assert_array_equal(
-        z_of(steps.embeddings_figure(book_trace, TOKENS)), BOOK_EMBEDDINGS.numpy()
+        z_of(draw(steps.embeddings_view(book_trace, TOKENS, WORDS, palette="default"))),
+        BOOK_EMBEDDINGS.numpy(),
     )
-    weight = steps.weight_figure(book_trace, "W_query")
+    weight = draw(steps.weight_view(book_trace, "W_query", WORDS, palette="default"))
     np.testing.assert_array_equal(z_of(weight), book_trace.W_query.numpy())
     assert list(weight.layout.xaxis.ticktext) == ["q1", "q2"]
     assert list(weight.layout.yaxis.ticktext) == ["x1", "x2", "x3"]
     for name, prefix in steps.PROJECTIONS.items():
-        figure = steps.projection_figure(book_trace, name, TOKENS)
+        figure = draw(steps.projection_view(book_trace, name, TOKENS, WORDS, palette="default"))
         np.testing.assert_array_equal(z_of(figure), getattr(book_trace, name)[0].numpy())
         assert list(figure.layout.xaxis.ticktext) == [f"{prefix}1", f"{prefix}2"]
-    context = steps.context_figure(book_trace, TOKENS)
+    context = draw(steps.context_view(book_trace, TOKENS, WORDS, palette="default"))
     np.testing.assert_array_equal(z_of(context), book_trace.context[0].numpy())
     assert list(context.layout.yaxis.ticktext) == TOKENS
 
 
 def test_the_causal_mask_is_written_as_the_buffer_holds_it(book_trace) -> None:
-    figure = steps.causal_mask_figure(book_trace, TOKENS)
+    figure = draw(steps.causal_mask_view(book_trace, TOKENS, WORDS, palette="default"))
     hidden = book_trace.mask.numpy()
     np.testing.assert_array_equal(z_of(figure), hidden.astype(float))
     np.testing.assert_array_equal(
@@ -156,7 +164,7 @@ def test_the_causal_mask_is_written_as_the_buffer_holds_it(book_trace) -> None:
 
 
 def test_weights_are_on_a_zero_to_one_scale_and_masked_cells_are_grey_zeros(book_trace) -> None:
-    figure = steps.weights_figure(book_trace, TOKENS)
+    figure = draw(steps.weights_view(book_trace, TOKENS, WORDS, palette="default"))
     hidden = book_trace.mask.numpy()
     main = figure.data[0]
     assert (main.zmin, main.zmax) == (0.0, 1.0)
@@ -171,7 +179,7 @@ def test_weights_are_on_a_zero_to_one_scale_and_masked_cells_are_grey_zeros(book
 
 
 def test_dropped_weights_show_kept_cells_scaled_and_dropped_cells_pink(dropout_trace) -> None:
-    figure = steps.dropped_weights_figure(dropout_trace, TOKENS)
+    figure = draw(steps.dropped_weights_view(dropout_trace, TOKENS, WORDS, palette="default"))
     hidden = dropout_trace.mask.numpy()
     keep = dropout_trace.dropout_mask[0].numpy()
     kept, dropped = keep & ~hidden, ~keep & ~hidden
@@ -191,7 +199,7 @@ def test_dropped_weights_show_kept_cells_scaled_and_dropped_cells_pink(dropout_t
 
 
 def test_without_dropout_the_dropped_weights_are_the_weights(book_trace) -> None:
-    figure = steps.dropped_weights_figure(book_trace, TOKENS)
+    figure = draw(steps.dropped_weights_view(book_trace, TOKENS, WORDS, palette="default"))
     assert len(figure.data) == 2  # the weights and the grey masked cells: nothing dropped
     hidden = book_trace.mask.numpy()
     np.testing.assert_array_equal(
@@ -202,19 +210,19 @@ def test_without_dropout_the_dropped_weights_are_the_weights(book_trace) -> None
 def test_the_keep_mask_marks_kept_and_dropped_and_needs_active_dropout(
     book_trace, dropout_trace
 ) -> None:
-    figure = steps.keep_mask_figure(dropout_trace, TOKENS)
+    figure = draw(steps.keep_mask_view(dropout_trace, TOKENS, WORDS, palette="default"))
     keep = dropout_trace.dropout_mask[0].numpy()
     np.testing.assert_array_equal(z_of(figure), keep.astype(float))
     np.testing.assert_array_equal(text_of(figure), np.where(keep, "✓", "✗"))
     with pytest.raises(ValueError, match="inactive"):
-        steps.keep_mask_figure(book_trace, TOKENS)
+        draw(steps.keep_mask_view(book_trace, TOKENS, WORDS, palette="default"))
 
 
 def test_bias_figures_exist_only_with_qkv_bias(book_trace) -> None:
     with pytest.raises(ValueError, match="qkv_bias"):
-        steps.bias_figure(book_trace, "b_query")
+        draw(steps.bias_view(book_trace, "b_query", WORDS, palette="default"))
     biased = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(qkv_bias=True))
-    figure = steps.bias_figure(biased, "b_value")
+    figure = draw(steps.bias_view(biased, "b_value", WORDS, palette="default"))
     np.testing.assert_array_equal(z_of(figure), biased.b_value.numpy()[None, :])
 
 
@@ -222,9 +230,9 @@ def test_thirty_tokens_leave_numbers_out_of_the_cells_but_keep_the_hover() -> No
     words = [f"w{i}" for i in range(30)]  # 900 cells: more than 24 × 24, fewer than 40 × 40
     trace = trace_attention(torch.rand(30, 3, generator=torch.Generator().manual_seed(0)))
     for figure in (
-        steps.scores_figure(trace, "masked_scores", words),
-        steps.weights_figure(trace, words),
-        steps.causal_mask_figure(trace, words),
+        draw(steps.scores_view(trace, "masked_scores", words, WORDS, palette="default")),
+        draw(steps.weights_view(trace, words, WORDS, palette="default")),
+        draw(steps.causal_mask_view(trace, words, WORDS, palette="default")),
     ):
         assert all(layer.texttemplate is None for layer in figure.data)
         assert "%{customdata[0]}" in figure.data[0].hovertemplate
@@ -237,10 +245,10 @@ def test_sixty_tokens_are_handed_to_the_large_matrix_drawing() -> None:
         torch.rand(60, 3, generator=torch.Generator().manual_seed(0)), AttentionConfig(dropout=0.3)
     )
     figures = [
-        steps.weights_figure(trace, words),
-        steps.dropped_weights_figure(trace, words),
-        steps.keep_mask_figure(trace, words),
-        steps.causal_mask_figure(trace, words),
+        draw(steps.weights_view(trace, words, WORDS, palette="default")),
+        draw(steps.dropped_weights_view(trace, words, WORDS, palette="default")),
+        draw(steps.keep_mask_view(trace, words, WORDS, palette="default")),
+        draw(steps.causal_mask_view(trace, words, WORDS, palette="default")),
     ]
     for figure in figures:
         heatmaps = [layer for layer in figure.data if layer.type == "heatmap"]
@@ -251,8 +259,8 @@ def test_sixty_tokens_are_handed_to_the_large_matrix_drawing() -> None:
 def test_builders_refuse_a_multi_head_trace_and_wrong_labels(book_trace) -> None:
     multi = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(num_heads=2, d_out=4))
     with pytest.raises(ValueError, match="one head"):
-        steps.scores_figure(multi, "attn_scores", TOKENS)
+        draw(steps.scores_view(multi, "attn_scores", TOKENS, WORDS, palette="default"))
     with pytest.raises(ValueError, match="labels"):
-        steps.context_figure(book_trace, TOKENS[:3])
+        draw(steps.context_view(book_trace, TOKENS[:3], WORDS, palette="default"))
     with pytest.raises(ValueError, match="stage"):
-        steps.scores_figure(book_trace, "attn_weights", TOKENS)
+        draw(steps.scores_view(book_trace, "attn_weights", TOKENS, WORDS, palette="default"))

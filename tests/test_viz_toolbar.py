@@ -11,16 +11,27 @@ import numpy as np
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from viz import steps
-from viz.heatmap import matrix_heatmap
+from viz.heatmap import matrix_figure
+from viz.matrix import MatrixView
 from viz.multi_head import head_weights_grid
 from viz.toolbar import TOOLBAR_BAND, leave_room_for_toolbar, placed_above_plot, toolbar_band
+from viz.words import FigureWords
 
 TOKENS = list(BOOK_TOKENS)
+WORDS = FigureWords()
+
+
+def matrix_heatmap(values, rows, cols, **options):  # noqa: ANN001, ANN201
+    """The figure of a small matrix view (the default palette)."""
+    view = MatrixView(values=values, row_labels=rows, col_labels=cols, palette="default", **options)
+    return matrix_figure(view, WORDS)
 
 
 def test_a_heatmap_with_keys_on_top_gets_a_blank_title_that_holds_the_band() -> None:
     trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig())
-    figure = steps.scores_figure(trace, "attn_scores", TOKENS, row_title="query", col_title="key")
+    figure = matrix_figure(
+        steps.scores_view(trace, "attn_scores", TOKENS, WORDS, palette="default"), WORDS
+    )
     height = figure.layout.height
     leave_room_for_toolbar(figure)
     title = figure.layout.title
@@ -47,7 +58,13 @@ def test_applying_it_twice_changes_nothing_more() -> None:
 
 def test_subplot_titles_in_the_top_margin_move_down_by_the_band() -> None:
     weights = np.full((2, 6, 6), 1 / 6)
-    figure = head_weights_grid(weights, TOKENS, head_titles=["head 1", "head 2"])
+    views = [
+        MatrixView(
+            values=head, row_labels=TOKENS, col_labels=TOKENS, palette="default", title=title
+        )
+        for head, title in zip(weights, ["head 1", "head 2"], strict=True)
+    ]
+    figure = head_weights_grid(views, WORDS)
     assert placed_above_plot(figure)
     top = figure.layout.margin.t
     leave_room_for_toolbar(figure)

@@ -20,7 +20,7 @@ from viz import steps
 from viz.vocabulary import DECIMALS, context_labels, format_number, format_short, input_labels
 
 from .i18n import t
-from .show import show_figure, show_numbers
+from .show import figure_words, show_matrix, show_numbers
 
 MAX_LISTED_SUMS = 12  # row sums listed one by one up to this many rows, as a range beyond
 
@@ -57,9 +57,7 @@ class StepPage:
         self.num_tokens = trace.num_tokens
         self.d_out = int(trace.queries.shape[-1])
         self.hidden = steps.as_array(trace.mask)  # (T, T) bool, True = a future token
-        self.query = t("step.axis.query")
-        self.key = t("step.axis.key")
-        self.token = t("step.axis.token")
+        self.words = figure_words()  # the figures' words in the page's language
 
     # --- layout helpers ----------------------------------------------------------------------
 
@@ -74,12 +72,20 @@ class StepPage:
         cols: list[str],
         *,
         hidden: np.ndarray | None = None,
-        name: str | None = None,
+        name: str,
         decimals: int = DECIMALS,
     ) -> None:
         """The heatmap's numbers as a table (``show_numbers`` windows a large matrix itself)."""
         label = t("step.numbers_of", name=name) if name else None
-        show_numbers(values, rows, cols, hidden=hidden, label=label, decimals=decimals)
+        show_numbers(
+            values,
+            rows,
+            cols,
+            key=f"{self.key_prefix}_numbers_{name}",
+            hidden=hidden,
+            label=label,
+            decimals=decimals,
+        )
 
     def three_places(self) -> list[DeltaGenerator]:
         """Three figures side by side while they are narrow (d_out ≤ 3), else one below another."""
@@ -112,15 +118,9 @@ class StepPage:
             st.latex(r"x^{(i)} = X_{i,:} \in \mathbb{R}^{d_{in}}")
 
         def figure() -> None:
-            show_figure(
-                steps.embeddings_figure(
-                    trace,
-                    self.tokens,
-                    palette=self.palette,
-                    row_title=self.token,
-                    col_title=t("step.axis.feature"),
-                    value_name=t("step.value.embedding"),
-                ),
+            show_matrix(
+                steps.embeddings_view(trace, self.tokens, self.words, palette=self.palette),
+                self.words,
                 key=f"{self.key_prefix}_fig_inputs",
             )
             self.numbers(inputs, self.tokens, input_labels(trace.d_in), name="X")
@@ -144,26 +144,15 @@ class StepPage:
         for column, name in zip(self.three_places(), steps.WEIGHTS, strict=True):
             bias_name, prefix = steps.WEIGHTS[name]
             with column:
-                show_figure(
-                    steps.weight_figure(
-                        trace,
-                        name,
-                        palette=self.palette,
-                        row_title=t("step.axis.input_feature"),
-                        col_title=t("step.axis.output_feature"),
-                        value_name=t("step.value.weight"),
-                    ),
+                show_matrix(
+                    steps.weight_view(trace, name, self.words, palette=self.palette),
+                    self.words,
                     key=f"{self.key_prefix}_fig_{name}",
                 )
                 if getattr(trace, bias_name) is not None:
-                    show_figure(
-                        steps.bias_figure(
-                            trace,
-                            bias_name,
-                            palette=self.palette,
-                            col_title="",  # the weight's heatmap just above names the columns
-                            value_name=t("step.value.bias"),
-                        ),
+                    show_matrix(
+                        steps.bias_view(trace, bias_name, self.words, palette=self.palette),
+                        self.words,
                         key=f"{self.key_prefix}_fig_{bias_name}",
                     )
                 weight = steps.as_array(getattr(trace, name))  # (d_in, d_out)
@@ -194,16 +183,11 @@ class StepPage:
         places = self.three_places()
         for column, (name, prefix) in zip(places, steps.PROJECTIONS.items(), strict=True):
             with column:
-                show_figure(
-                    steps.projection_figure(
-                        trace,
-                        name,
-                        self.tokens,
-                        palette=self.palette,
-                        row_title=self.token,
-                        col_title=t("step.axis.feature"),
-                        value_name=t(f"step.value.{name}"),
+                show_matrix(
+                    steps.projection_view(
+                        trace, name, self.tokens, self.words, palette=self.palette
                     ),
+                    self.words,
                     key=f"{self.key_prefix}_fig_{name}",
                 )
                 self.numbers(
@@ -218,7 +202,6 @@ class StepPage:
     ) -> None:
         trace = self.trace
         hidden = None if stage == "attn_scores" else self.hidden
-        value_name = t("step.value.scaled" if stage == "scaled_scores" else "step.value.score")
 
         def text() -> None:
             self.heading(number, **values)
@@ -226,16 +209,9 @@ class StepPage:
                 st.latex(formula)
 
         def figure() -> None:
-            show_figure(
-                steps.scores_figure(
-                    trace,
-                    stage,
-                    self.tokens,
-                    palette=self.palette,
-                    row_title=self.query,
-                    col_title=self.key,
-                    value_name=value_name,
-                ),
+            show_matrix(
+                steps.scores_view(trace, stage, self.tokens, self.words, palette=self.palette),
+                self.words,
                 key=f"{self.key_prefix}_fig_{stage}",
             )
             self.numbers(
@@ -264,15 +240,9 @@ class StepPage:
             st.latex(r"M_{ij} = 1 \iff j > i")
 
         def figure() -> None:
-            show_figure(
-                steps.causal_mask_figure(
-                    trace,
-                    self.tokens,
-                    row_title=self.query,
-                    col_title=self.key,
-                    hidden_name=t("step.state.hidden"),
-                    visible_name=t("step.state.visible"),
-                ),
+            show_matrix(
+                steps.causal_mask_view(trace, self.tokens, self.words, palette=self.palette),
+                self.words,
                 key=f"{self.key_prefix}_fig_mask",
             )
             st.caption(t("step.5.legend"))
@@ -347,16 +317,9 @@ class StepPage:
             self._sums_caption("step.8.sums", sums)
 
         def figure() -> None:
-            show_figure(
-                steps.weights_figure(
-                    trace,
-                    self.tokens,
-                    palette=self.palette,
-                    row_title=self.query,
-                    col_title=self.key,
-                    value_name=t("step.value.weights"),
-                    hidden_name=t("step.state.masked"),
-                ),
+            show_matrix(
+                steps.weights_view(trace, self.tokens, self.words, palette=self.palette),
+                self.words,
                 key=f"{self.key_prefix}_fig_attn_weights",
             )
             values, cols = self._with_row_sums(weights, sums)
@@ -395,15 +358,9 @@ class StepPage:
         keep_col, weights_col = st.columns(2, gap="medium")
         with keep_col:
             st.markdown(f"**{t('step.9.keep_title')}**")
-            show_figure(
-                steps.keep_mask_figure(
-                    trace,
-                    self.tokens,
-                    row_title=self.query,
-                    col_title=self.key,
-                    kept_name=t("step.state.kept"),
-                    dropped_name=t("step.state.dropped"),
-                ),
+            show_matrix(
+                steps.keep_mask_view(trace, self.tokens, self.words, palette=self.palette),
+                self.words,
                 key=f"{self.key_prefix}_fig_dropout_mask",
             )
             self.numbers(
@@ -411,17 +368,9 @@ class StepPage:
             )
         with weights_col:
             st.markdown(f"**{t('step.9.dropped_title')}**")
-            show_figure(
-                steps.dropped_weights_figure(
-                    trace,
-                    self.tokens,
-                    palette=self.palette,
-                    row_title=self.query,
-                    col_title=self.key,
-                    value_name=t("step.value.dropped"),
-                    hidden_name=t("step.state.masked"),
-                    dropped_name=t("step.state.dropped"),
-                ),
+            show_matrix(
+                steps.dropped_weights_view(trace, self.tokens, self.words, palette=self.palette),
+                self.words,
                 key=f"{self.key_prefix}_fig_dropped_weights",
             )
             values, cols = self._with_row_sums(dropped_weights, sums)
@@ -436,15 +385,9 @@ class StepPage:
             st.latex(r"z^{(i)} = \textstyle\sum_{j \le i} a_{ij}\, v^{(j)}")
 
         def figure() -> None:
-            show_figure(
-                steps.context_figure(
-                    trace,
-                    self.tokens,
-                    palette=self.palette,
-                    row_title=self.token,
-                    col_title=t("step.axis.feature"),
-                    value_name=t("step.value.context"),
-                ),
+            show_matrix(
+                steps.context_view(trace, self.tokens, self.words, palette=self.palette),
+                self.words,
                 key=f"{self.key_prefix}_fig_context",
             )
             self.numbers(

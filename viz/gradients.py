@@ -2,8 +2,8 @@
 
 Pure functions of numbers that :mod:`attention.gradients` computed (no Streamlit, no torch math):
 
-- :func:`gradient_heatmap`: ``d loss / d step`` as an annotated heatmap on a diverging scale
-  centred on 0, so an exact zero (a masked score, a dropped weight) is the scale's neutral colour
+- :func:`gradient_view`: ``d loss / d step`` as a matrix view (drawn by ``viz.heatmap``) on a
+  diverging scale centred on 0, so an exact zero (a masked score, a dropped weight) is the scale's neutral colour
   and is written ``0.0000`` in its cell;
 - :func:`loss_curve_figure`: the loss after each learning step, the last one marked;
 - :func:`autograd_dot`: the autograd graph as Graphviz DOT text, each node filled with the colour
@@ -19,8 +19,8 @@ import plotly.graph_objects as go
 
 from attention.autograd_graph import AutogradGraph
 
-from .heatmap import matrix_heatmap
 from .labels import plain
+from .matrix import MatrixView
 
 # Which steps share a colour in the graph: the order a learner meets them going backward.
 STEP_GROUPS: dict[str, tuple[str, ...]] = {
@@ -73,28 +73,26 @@ def without_negative_zero(values: np.ndarray) -> np.ndarray:
     return np.asarray(values, dtype=np.float64) + 0.0
 
 
-def gradient_heatmap(
+def gradient_view(
     values: np.ndarray,
     row_labels: Sequence[str],
     col_labels: Sequence[str],
     *,
-    palette: str = "default",
+    palette: str,
     row_title: str = "",
     col_title: str = "",
     value_name: str = "d loss / d x",
-    decimals: int = 4,
-) -> go.Figure:
-    """One gradient as a heatmap: negative ↔ positive around a neutral 0, numbers in the cells.
+) -> MatrixView:
+    """One gradient as a matrix view: negative ↔ positive around a neutral 0.
 
     Nothing is greyed out: a hidden score's gradient is a real number, and it is exactly 0.
     """
-    return matrix_heatmap(
-        without_negative_zero(values),
-        row_labels,
-        col_labels,
-        kind="diverging",
+    return MatrixView(
+        values=without_negative_zero(values),
+        row_labels=tuple(row_labels),
+        col_labels=tuple(col_labels),
         palette=palette,
-        decimals=decimals,
+        kind="diverging",
         row_title=row_title,
         col_title=col_title,
         value_name=value_name,

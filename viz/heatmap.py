@@ -1,26 +1,33 @@
 """Annotated heatmaps of the matrices of attention: rows are queries, columns are keys.
 
-:func:`matrix_heatmap` draws one matrix with its numbers written in the cells (readable as page
-text), token labels on both axes, the exact value in the hover, and a colour bar. Hidden cells (the
-causal mask) are drawn grey and labelled −∞: they are never a colour on the scale.
+:func:`matrix_figure` draws one :class:`~viz.matrix.MatrixView`: its numbers written in the cells
+(readable as page text), token labels on both axes, the exact value in the hover, and a colour
+bar. Hidden cells (the causal mask) are drawn grey and written −∞ (a score) or 0 (a weight): they
+are never a colour on the scale; weights dropped by dropout are pink and written 0; a yes/no grid
+(``kind="binary"``) has two colours and no scale. Above 40 × 40 cells the same view is drawn as a
+colour image (:func:`viz.image_heatmap.image_heatmap`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
 
-from .colors import HIDDEN_COLOR, HIDDEN_TEXT_COLOR, colorscale
-from .image_heatmap import image_heatmap, use_image
+from .colors import DROPPED_COLOR, HIDDEN_COLOR, HIDDEN_TEXT_COLOR, colorscale
+from .image_heatmap import image_heatmap
 from .labels import plain, short, unique_labels
-from .vocabulary import DECIMALS, HOVER_DECIMALS, format_number
+from .matrix import MatrixView, colour_range, shown_values, value_range
+from .vocabulary import HOVER_DECIMALS, format_number
+from .words import FigureWords
+
+__all__ = ["MINUS_INFINITY", "cell_texts", "matrix_figure", "tick_positions", "value_range"]
 
 MINUS_INFINITY = "−∞"
 MAX_ANNOTATED_CELLS = 24 * 24  # above this, numbers are left out of the cells (hover still works)
 MAX_TICK_LABELS = 32  # above this many rows (columns), only every k-th is labelled
+DROPPED_TEXT_COLOR = "#8a1c1c"
 
 
 def cell_texts(values: np.ndarray, hidden: np.ndarray | None, decimals: int) -> list[list[str]]:
@@ -37,86 +44,45 @@ def cell_texts(values: np.ndarray, hidden: np.ndarray | None, decimals: int) -> 
     ]
 
 
-def value_range(values: np.ndarray, kind: str) -> tuple[float, float]:
-    """The colour range: symmetric around 0 for a diverging scale, data range for sequential."""
-    finite = values[np.isfinite(values)]
-    if finite.size == 0:
-        return (-1.0, 1.0) if kind == "diverging" else (0.0, 1.0)
-    if kind == "diverging":
-        bound = float(np.abs(finite).max()) or 1.0
-        return -bound, bound
-    low, high = float(finite.min()), float(finite.max())
-    return (low, high) if high > low else (low, low + 1.0)
+def matrix_figure(view: MatrixView, words: FigureWords) -> go.Figure:
+    """The figure of ``view``: an annotated heatmap, a yes/no grid, or (large) a colour image.
 
-
-def matrix_heatmap(
-    values: np.ndarray | Sequence[Sequence[float]],
-    row_labels: Sequence[str],
-    col_labels: Sequence[str],
-    *,
-    title: str = "",
-    kind: str = "diverging",
-    hidden: np.ndarray | None = None,
-    palette: str = "default",
-    decimals: int = DECIMALS,
-    row_title: str = "",
-    col_title: str = "",
-    value_name: str = "value",
-    zrange: tuple[float, float] | None = None,
-    colorbar_title: str = "",
-    height: int | None = None,
-    large: str = "auto",
-) -> go.Figure:
-    """A heatmap of ``values`` (rows × cols) with labelled axes, numbers in cells and a colour bar.
-
-    Args:
-        values: the matrix; −inf/NaN cells must be marked in ``hidden``.
-        row_labels, col_labels: token (or feature) labels; user text, escaped here.
-        kind: ``"diverging"`` (centred on 0) or ``"sequential"`` (e.g. weights in [0, 1]).
-        hidden: bool matrix, True where a cell is masked: drawn grey, written −∞.
-        zrange: fix the colour range (e.g. (0, 1) for weights) instead of the data's.
-        large: ``"auto"`` draws a matrix of more than ``MAX_NUMERIC_CELLS`` (40 × 40) cells as a
-            colour image with a block hover (:func:`viz.image_heatmap.image_heatmap`: kilobytes
-            instead of megabytes at 1024 tokens); ``"image"`` always, ``"numeric"`` never.
+    ``words`` gives the hover's words in the page's language. The figure is only what the
+    browser gets; ``ui.show.show_matrix`` reads ``view`` itself for the zoom window.
     """
-    array = np.asarray(values)
-    if large == "image" or (large == "auto" and array.ndim == 2 and use_image(*array.shape)):
-        return image_heatmap(
-            array,
-            row_labels,
-            col_labels,
-            title=title,
-            kind=kind,
-            hidden=hidden,
-            palette=palette,
-            decimals=decimals,
-            row_title=row_title,
-            col_title=col_title,
-            value_name=value_name,
-            zrange=zrange,
-            colorbar_title=colorbar_title,
-            height=height,
-        )
-    values = np.asarray(array, dtype=np.float64)
-    rows, cols = values.shape
-    hidden_mask = None if hidden is None else np.asarray(hidden, dtype=bool)
-    shown = values.copy()
-    if hidden_mask is not None:
-        shown[hidden_mask] = np.nan  # never a colour on the scale
-    shown[~np.isfinite(shown)] = np.nan
-    zmin, zmax = zrange if zrange is not None else value_range(shown, kind)
+    if view.large:
+        return image_heatmap(view, words)
+    if view.binary is not None:
+        return _binary_grid(view, words)
+    return _numeric_heatmap(view, words)
 
-    row_plain = unique_labels(list(row_labels))  # user text: escaped below, after shortening
-    col_plain = unique_labels(list(col_labels))
-    row_names = [plain(label) for label in row_plain]
-    col_names = [plain(label) for label in col_plain]
-    customdata = np.empty((rows, cols, 2), dtype=object)
-    for i in range(rows):
-        for j in range(cols):
-            customdata[i, j, 0] = row_names[i]
-            customdata[i, j, 1] = col_names[j]
+
+def _numeric_heatmap(view: MatrixView, words: FigureWords) -> go.Figure:
+    values = np.asarray(view.values, dtype=np.float64)
+    rows, cols = values.shape
+    hidden = np.zeros((rows, cols), dtype=bool) if view.hidden is None else view.hidden
+    dropped = np.zeros_like(hidden) if view.dropped is None else view.dropped & ~hidden
+    shown = shown_values(view)  # NaN where hidden or dropped: never a colour on the scale
+    zmin, zmax = colour_range(view, shown)
+    names = _hover_names(view)
     annotate = rows * cols <= MAX_ANNOTATED_CELLS
-    texts = cell_texts(values, hidden_mask, decimals)
+    font = _font_size(rows, cols)
+    head = _hover_head(view, words)
+    value_name = plain(view.value_name)
+
+    texts = np.array(cell_texts(values, view.hidden, view.decimals), dtype=object)
+    if view.hidden_value is not None:
+        texts[hidden] = ""  # the grey layer writes the hidden value
+    texts[dropped] = ""
+    scaled = view.undropped is not None and view.dropout_scale != 1.0
+    if scaled:
+        before = np.vectorize(lambda v: f"{v:.{HOVER_DECIMALS}f}")(view.undropped)
+        customdata = _customdata(*names, before)
+        factor = f"{view.dropout_scale:.6g}"
+        hover = f"{head}{value_name}: %{{z:.{HOVER_DECIMALS}f}} = %{{customdata[2]}} × {factor}"
+    else:
+        customdata = _customdata(*names)
+        hover = f"{head}{value_name}: %{{z:.{HOVER_DECIMALS}f}}"
 
     figure = go.Figure()
     figure.add_trace(
@@ -126,70 +92,93 @@ def matrix_heatmap(
             y=list(range(rows)),
             zmin=zmin,
             zmax=zmax,
-            zmid=0.0 if kind == "diverging" else None,
-            colorscale=colorscale(kind, palette),
-            colorbar={"title": {"text": plain(colorbar_title or value_name)}, "thickness": 14},
-            text=texts,
+            zmid=0.0 if view.kind == "diverging" else None,
+            colorscale=colorscale(view.colour_kind, view.palette),
+            colorbar=colorbar(view),
+            showscale=view.colour_bar,
+            text=texts.tolist(),
             texttemplate="%{text}" if annotate else None,
-            textfont={"size": 12 if max(rows, cols) <= 8 else 10},
+            textfont={"size": font},
             customdata=customdata,
-            hovertemplate=(
-                f"{plain(row_title) or 'row'}: %{{customdata[0]}}<br>"
-                f"{plain(col_title) or 'column'}: %{{customdata[1]}}<br>"
-                f"{plain(value_name)}: %{{z:.{HOVER_DECIMALS}f}}<extra></extra>"
-            ),
+            hovertemplate=hover + "<extra></extra>",
             xgap=1,
             ygap=1,
         )
     )
-    if hidden_mask is not None and hidden_mask.any():
-        grey = np.where(hidden_mask, 0.0, np.nan)
+    hidden_text = (
+        MINUS_INFINITY if view.hidden_value is None else format_number(view.hidden_value, 0)
+    )
+    overlays = (
+        (hidden, HIDDEN_COLOR, HIDDEN_TEXT_COLOR, hidden_text, view.hidden_name or words.masked),
+        (dropped, DROPPED_COLOR, DROPPED_TEXT_COLOR, "0", view.dropped_name or words.dropped),
+    )
+    plain_names = _customdata(*names)
+    for cells, color, text_color, text, label in overlays:
+        if not cells.any():
+            continue
         figure.add_trace(
             go.Heatmap(
-                z=grey,
+                z=np.where(cells, 0.0, np.nan),
                 x=list(range(cols)),
                 y=list(range(rows)),
-                colorscale=[[0, HIDDEN_COLOR], [1, HIDDEN_COLOR]],
+                colorscale=[[0, color], [1, color]],
                 showscale=False,
-                # only the hidden cells: Plotly writes a template in NaN cells too
-                text=np.where(hidden_mask, MINUS_INFINITY, "").tolist(),
+                text=np.where(cells, text, "").tolist(),  # Plotly writes in NaN cells too
                 texttemplate="%{text}" if annotate else None,
-                textfont={"color": HIDDEN_TEXT_COLOR, "size": 12 if max(rows, cols) <= 8 else 10},
-                customdata=customdata,
-                hovertemplate=(
-                    f"{plain(row_title) or 'row'}: %{{customdata[0]}}<br>"
-                    f"{plain(col_title) or 'column'}: %{{customdata[1]}}<br>"
-                    f"{plain(value_name)}: {MINUS_INFINITY} (masked)<extra></extra>"
-                ),
+                textfont={"size": font, "color": text_color},
+                customdata=plain_names,
+                hovertemplate=f"{head}{value_name}: {text} ({plain(label)})<extra></extra>",
                 xgap=1,
                 ygap=1,
             )
         )
-    figure.update_layout(
-        title={"text": plain(title)} if title else None,
-        margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
-        height=height or _auto_height(rows),
-        plot_bgcolor="white",
-        xaxis={
-            "tickmode": "array",
-            "tickvals": tick_positions(cols),
-            "ticktext": [plain(short(col_plain[j])) for j in tick_positions(cols)],
-            "title": {"text": plain(col_title)},
-            "side": "top",
-            "showgrid": False,
-            "zeroline": False,
-        },
-        yaxis={
-            "tickmode": "array",
-            "tickvals": tick_positions(rows),
-            "ticktext": [plain(short(row_plain[i])) for i in tick_positions(rows)],
-            "title": {"text": plain(row_title)},
-            "autorange": "reversed",
-            "showgrid": False,
-            "zeroline": False,
-        },
-    )
+    _layout(figure, view)
     return figure
+
+
+def _binary_grid(view: MatrixView, words: FigureWords) -> go.Figure:
+    """A grid of yes/no cells in two colours, each written as its state (no colour bar).
+
+    The two colours are not a scale: the cells carry their meaning in text and hover.
+    """
+    look = view.binary
+    assert look is not None
+    flags = np.asarray(view.values, dtype=bool)
+    rows, cols = flags.shape
+    states = np.where(flags, plain(look.true_name), plain(look.false_name))
+    figure = go.Figure(
+        go.Heatmap(
+            z=flags.astype(np.float64),
+            x=list(range(cols)),
+            y=list(range(rows)),
+            zmin=0.0,
+            zmax=1.0,
+            colorscale=[
+                [0.0, look.false_color],
+                [0.5, look.false_color],
+                [0.5, look.true_color],
+                [1.0, look.true_color],
+            ],
+            showscale=False,
+            text=np.where(flags, look.true_text, look.false_text).tolist(),
+            texttemplate="%{text}" if rows * cols <= MAX_ANNOTATED_CELLS else None,
+            textfont={"size": _font_size(rows, cols), "color": HIDDEN_TEXT_COLOR},
+            customdata=_customdata(*_hover_names(view), states),
+            hovertemplate=_hover_head(view, words) + "%{customdata[2]}<extra></extra>",
+            xgap=1,
+            ygap=1,
+        )
+    )
+    _layout(figure, view)
+    return figure
+
+
+def colorbar(view: MatrixView) -> dict[str, object]:
+    """The colour bar: titled by what it measures, along the bar when ``upright_colorbar``."""
+    title: dict[str, object] = {"text": plain(view.colorbar_title or view.value_name)}
+    if view.upright_colorbar:
+        title["side"] = "right"  # a title across the bar eats a narrow plot's width
+    return {"title": title, "thickness": 14}
 
 
 def tick_positions(count: int, limit: int = MAX_TICK_LABELS) -> list[int]:
@@ -202,5 +191,73 @@ def tick_positions(count: int, limit: int = MAX_TICK_LABELS) -> list[int]:
     return list(range(0, count, step))
 
 
-def _auto_height(rows: int) -> int:
+def _font_size(rows: int, cols: int) -> int:
+    return 12 if max(rows, cols) <= 8 else 10
+
+
+def _hover_names(view: MatrixView) -> tuple[list[str], list[str]]:
+    """Row and column names for the hover: told apart, then escaped (user text)."""
+    return (
+        [plain(label) for label in unique_labels(list(view.row_labels))],
+        [plain(label) for label in unique_labels(list(view.col_labels))],
+    )
+
+
+def _hover_head(view: MatrixView, words: FigureWords) -> str:
+    return (
+        f"{plain(view.row_title or words.row)}: %{{customdata[0]}}<br>"
+        f"{plain(view.col_title or words.column)}: %{{customdata[1]}}<br>"
+    )
+
+
+def _customdata(
+    row_names: list[str], col_names: list[str], third: np.ndarray | None = None
+) -> np.ndarray:
+    """Per cell: (row name, column name[, a third string]) for the hover."""
+    rows, cols = len(row_names), len(col_names)
+    data = np.empty((rows, cols, 2 if third is None else 3), dtype=object)
+    data[:, :, 0] = np.asarray(row_names, dtype=object)[:, None]
+    data[:, :, 1] = np.asarray(col_names, dtype=object)[None, :]
+    if third is not None:
+        data[:, :, 2] = third
+    return data
+
+
+def _layout(figure: go.Figure, view: MatrixView) -> None:
+    """Keys on top, queries down the side, row 1 first; thinned ticks on long axes.
+
+    Labels are user text: told apart, shortened, *then* escaped (shortening an escaped label could
+    cut an entity such as ``&lt;`` in half).
+    """
+    rows, cols = view.shape
+    row_plain = unique_labels(list(view.row_labels))
+    col_plain = unique_labels(list(view.col_labels))
+    figure.update_layout(
+        title={"text": plain(view.title)} if view.title else None,
+        margin={"l": 10, "r": 10, "t": 40 if view.title else 10, "b": 10},
+        height=view.height or auto_height(rows),
+        plot_bgcolor="white",
+        xaxis={
+            "tickmode": "array",
+            "tickvals": tick_positions(cols),
+            "ticktext": [plain(short(col_plain[j])) for j in tick_positions(cols)],
+            "title": {"text": plain(view.col_title)},
+            "side": "top",
+            "showgrid": False,
+            "zeroline": False,
+        },
+        yaxis={
+            "tickmode": "array",
+            "tickvals": tick_positions(rows),
+            "ticktext": [plain(short(row_plain[i])) for i in tick_positions(rows)],
+            "title": {"text": plain(view.row_title)},
+            "autorange": "reversed",
+            "showgrid": False,
+            "zeroline": False,
+        },
+    )
+
+
+def auto_height(rows: int) -> int:
+    """38 pixels a row between 180 and 720 pixels."""
     return int(min(720, max(180, 60 + 38 * rows)))

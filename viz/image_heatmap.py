@@ -16,11 +16,10 @@ a picture instead:
 3. **Keep the numbers reachable.** A transparent heatmap of at most :data:`HOVER_BLOCKS` ×
    :data:`HOVER_BLOCKS` blocks lies over the image: hovering reports the block's rows, columns,
    mean, min and max. It also carries the colour bar (zmin/zmax of the image). For *exact* values
-   ``ui.show`` offers a zoom window (:func:`window`) drawn as the usual annotated heatmap.
+   ``ui.show.show_matrix`` offers a zoom window (:func:`viz.matrix.window`), drawn from the same
+   :class:`~viz.matrix.MatrixView` as the usual annotated heatmap.
 
-The figure remembers its matrix as :class:`LargeMatrix` in ``figure._attention_lab_matrix``
-(a plain Python attribute: it is never sent to the browser), so that ``ui.show.show_figure`` can
-add the zoom window under any large heatmap without the page doing anything.
+The figure carries nothing but what the browser draws: the description stays with the caller.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from __future__ import annotations
 import base64
 import io
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,99 +37,38 @@ from PIL import Image
 
 from .colors import HIDDEN_COLOR, colorscale
 from .labels import plain, short
-from .vocabulary import DECIMALS
+from .matrix import MAX_NUMERIC_CELLS, MatrixView, colour_range, shown_values, use_image
+from .words import FigureWords
 
-MAX_NUMERIC_CELLS = 40 * 40  # above this many cells a matrix is drawn as an image (measured)
+__all__ = ["MAX_NUMERIC_CELLS", "image_heatmap", "use_image"]
+
 MAX_IMAGE_SIDE = 512  # pixels a side at most: a screen shows no more than that
 MIN_DRAWN_SIDE = 400  # smaller images are enlarged (pixels repeated) to stay sharp
 HOVER_BLOCKS = 32  # the hover layer has at most this many blocks a side
 COLOUR_LEVELS = 255  # colours of the scale in the PNG palette; index 255 is the hidden grey
 HIDDEN_INDEX = COLOUR_LEVELS
 MAX_TICKS = 9
-MATRIX_ATTRIBUTE = "_attention_lab_matrix"  # where the figure keeps its LargeMatrix
-
-ENGLISH_WORDS = {
-    "rows": "rows",
-    "columns": "columns",
-    "mean": "mean",
-    "min": "min",
-    "max": "max",
-    "masked": "masked (−∞) cells",
-}
 
 
 ColourScale = str | Sequence[Sequence[object]]  # a Plotly scale name or [[position, colour], …]
 
 
-def use_image(rows: int, cols: int) -> bool:
-    """True when a ``rows × cols`` matrix is too large for an annotated numeric heatmap."""
-    return rows * cols > MAX_NUMERIC_CELLS
+def pixel_factors(rows: int, cols: int, max_side: int = MAX_IMAGE_SIDE) -> tuple[int, int]:
+    """Cells per pixel (vertically, horizontally): ``⌈T / 512⌉``, 1 up to 512 cells a side."""
+    return _factor(rows, max_side), _factor(cols, max_side)
 
 
-@dataclass(frozen=True)
-class LargeMatrix:
-    """What a large heatmap shows, kept (server side only) for the zoom window of ``ui.show``."""
-
-    values: np.ndarray  # (rows, cols), as given
-    hidden: np.ndarray | None  # (rows, cols) bool, True = masked
-    row_labels: tuple[str, ...]  # user text, not escaped
-    col_labels: tuple[str, ...]
-    kind: str
-    palette: str
-    zrange: tuple[float, float]  # the colour range of the whole matrix
-    decimals: int
-    row_title: str
-    col_title: str
-    value_name: str
-    colorbar_title: str
-    row_factor: int  # cells per pixel, vertically
-    col_factor: int  # cells per pixel, horizontally
-    scale: ColourScale | None = None  # a colour scale replacing kind/palette's, if any
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return int(self.values.shape[0]), int(self.values.shape[1])
-
-    @property
-    def image_shape(self) -> tuple[int, int]:
-        rows, cols = self.shape
-        return math.ceil(rows / self.row_factor), math.ceil(cols / self.col_factor)
+def image_shape(rows: int, cols: int, max_side: int = MAX_IMAGE_SIDE) -> tuple[int, int]:
+    """The image's size in pixels (before :func:`sharp` repeats them) for ``rows × cols``."""
+    row_factor, col_factor = pixel_factors(rows, cols, max_side)
+    return math.ceil(rows / row_factor), math.ceil(cols / col_factor)
 
 
-@dataclass(frozen=True)
-class Window:
-    """A window of a large matrix: exact values, with labels that say where they come from."""
-
-    values: np.ndarray  # (size_r, size_c) float64
-    hidden: np.ndarray | None
-    row_labels: list[str]  # "17 · cat": 1-based position and token (not escaped)
-    col_labels: list[str]
-    row_start: int  # 0-based
-    col_start: int
-
-
-def large_matrix_of(figure: go.Figure) -> LargeMatrix | None:
-    """The :class:`LargeMatrix` behind an image heatmap, or None for any other figure."""
-    return getattr(figure, MATRIX_ATTRIBUTE, None)
-
-
-def window(matrix: LargeMatrix, row_start: int, col_start: int, size: int) -> Window:
-    """Rows ``row_start…`` and columns ``col_start…`` (0-based, clipped) of at most ``size``."""
-    rows, cols = matrix.shape
-    size = max(1, int(size))
-    r0 = min(max(0, int(row_start)), max(0, rows - 1))
-    c0 = min(max(0, int(col_start)), max(0, cols - 1))
-    r1, c1 = min(rows, r0 + size), min(cols, c0 + size)
-    values = np.asarray(matrix.values[r0:r1, c0:c1], dtype=np.float64)
-    hidden = None if matrix.hidden is None else np.asarray(matrix.hidden[r0:r1, c0:c1], dtype=bool)
-    return Window(
-        values=values,
-        hidden=hidden,
-        row_labels=[f"{i + 1} · {matrix.row_labels[i]}" for i in range(r0, r1)],
-        col_labels=[f"{j + 1} · {matrix.col_labels[j]}" for j in range(c0, c1)],
-        row_start=r0,
-        col_start=c0,
-    )
+def view_scale(view: MatrixView) -> ColourScale:
+    """The colour scale of ``view``: its kind's in its palette, or a yes/no grid's two colours."""
+    if view.binary is not None:  # a pixel's colour is then the share of "yes" in its block
+        return [[0.0, view.binary.false_color], [1.0, view.binary.true_color]]
+    return colorscale(view.colour_kind, view.palette)
 
 
 # --- colours -------------------------------------------------------------------------------------
@@ -144,26 +82,19 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     return round(red), round(green), round(blue)
 
 
-def colour_lut(
-    kind: str,
-    palette: str = "default",
-    levels: int = COLOUR_LEVELS,
-    *,
-    scale: ColourScale | None = None,
-) -> np.ndarray:
-    """``levels`` colours ``(levels, 3)`` uint8, sampled evenly from the page's colour scale.
+def colour_lut(scale: ColourScale, levels: int = COLOUR_LEVELS) -> np.ndarray:
+    """``levels`` colours ``(levels, 3)`` uint8, sampled evenly from a Plotly colour scale.
 
+    ``scale`` is a scale name (``colorscale(kind, palette)``) or ``[[position, colour], …]``.
     Level 0 is the colour of ``zmin``, level ``levels − 1`` the colour of ``zmax``: exactly what
-    Plotly's colour bar shows for the same scale. ``scale`` (a Plotly scale name or a list of
-    ``[position, colour]`` pairs) replaces the scale of ``kind`` and ``palette``.
+    Plotly's colour bar shows for the same scale.
     """
-    chosen = colorscale(kind, palette) if scale is None else scale
-    scale = (
-        plotly.colors.get_colorscale(chosen)
-        if isinstance(chosen, str)
-        else [[float(position), str(colour)] for position, colour in chosen]
+    pairs = (
+        plotly.colors.get_colorscale(scale)
+        if isinstance(scale, str)
+        else [[float(position), str(colour)] for position, colour in scale]
     )
-    samples = plotly.colors.sample_colorscale(scale, list(np.linspace(0.0, 1.0, levels)))
+    samples = plotly.colors.sample_colorscale(pairs, list(np.linspace(0.0, 1.0, levels)))
     return np.array([_rgb(colour) for colour in samples], dtype=np.uint8)
 
 
@@ -279,44 +210,26 @@ def merge_blocks(blocks: Blocks, row_factor: int, col_factor: int) -> Blocks:
     )
 
 
-def image_value_range(shown: np.ndarray, kind: str) -> tuple[float, float]:
-    """The colour range, as :func:`viz.heatmap.value_range` computes it (NaN = hidden, ignored)."""
-    if not np.isfinite(shown).any():
-        return (-1.0, 1.0) if kind == "diverging" else (0.0, 1.0)
-    low, high = float(np.nanmin(shown)), float(np.nanmax(shown))
-    if kind == "diverging":
-        bound = max(abs(low), abs(high)) or 1.0
-        return -bound, bound
-    return (low, high) if high > low else (low, low + 1.0)
-
-
 # --- the figure ----------------------------------------------------------------------------------
 
 
-def hover_template(
-    words: Mapping[str, str] | None = None,
-    *,
-    row_title: str = "",
-    col_title: str = "",
-    value_name: str = "value",
-    decimals: int = DECIMALS,
-) -> str:
+def hover_template(view: MatrixView, words: FigureWords) -> str:
     """The hover text of one block: its rows, columns, mean, min and max (and masked cells).
 
     ``customdata`` of a block is ``[first row, last row, first col, last col, min, max, masked]``
-    (1-based positions); ``z`` is the block's mean. Titles are escaped (user-influenced text).
+    (1-based positions); ``z`` is the block's mean. Every word is escaped (titles are
+    user-influenced text; translated words are not trusted as markup either).
     """
-    word = {**ENGLISH_WORDS, **(words or {})}
-    number = f".{decimals}f"
+    number = f".{view.decimals}f"
     return (
-        f"{plain(row_title) or plain(word['rows'])}: "
+        f"{plain(view.row_title or words.rows)}: "
         "%{customdata[0]:.0f}–%{customdata[1]:.0f}<br>"
-        f"{plain(col_title) or plain(word['columns'])}: "
+        f"{plain(view.col_title or words.columns)}: "
         "%{customdata[2]:.0f}–%{customdata[3]:.0f}<br>"
-        f"{plain(value_name)}: {plain(word['mean'])} %{{z:{number}}}<br>"
-        f"{plain(word['min'])} %{{customdata[4]:{number}}}, "
-        f"{plain(word['max'])} %{{customdata[5]:{number}}}<br>"
-        f"{plain(word['masked'])}: %{{customdata[6]:.0f}}<extra></extra>"
+        f"{plain(view.value_name)}: {plain(words.mean)} %{{z:{number}}}<br>"
+        f"{plain(words.min)} %{{customdata[4]:{number}}}, "
+        f"{plain(words.max)} %{{customdata[5]:{number}}}<br>"
+        f"{plain(words.masked_cells)}: %{{customdata[6]:.0f}}<extra></extra>"
     )
 
 
@@ -335,57 +248,32 @@ def _factor(count: int, limit: int) -> int:
 
 
 def image_heatmap(
-    values: np.ndarray | Sequence[Sequence[float]],
-    row_labels: Sequence[str],
-    col_labels: Sequence[str],
+    view: MatrixView,
+    words: FigureWords,
     *,
-    title: str = "",
-    kind: str = "diverging",
-    hidden: np.ndarray | None = None,
-    palette: str = "default",
-    decimals: int = DECIMALS,
-    row_title: str = "",
-    col_title: str = "",
-    value_name: str = "value",
-    zrange: tuple[float, float] | None = None,
-    colorbar_title: str = "",
-    height: int | None = None,
-    words: Mapping[str, str] | None = None,
     max_side: int = MAX_IMAGE_SIDE,
     hover_blocks: int = HOVER_BLOCKS,
-    scale: ColourScale | None = None,
-    colorbar_ticks: tuple[Sequence[float], Sequence[str]] | None = None,
 ) -> go.Figure:
     """A large matrix as a colour image with a colour bar and a block-statistics hover.
 
-    Same arguments as :func:`viz.heatmap.matrix_heatmap` (which calls this one above
-    :data:`MAX_NUMERIC_CELLS` cells), plus ``words`` (the hover's words in the page's language)
-    and the two size limits. ``scale`` replaces the colour scale of ``kind``/``palette`` (e.g.
-    ``[[0, pink], [1, green]]`` for a yes/no grid: a pixel's colour is then the share of "yes" in
-    its block) and ``colorbar_ticks`` = (positions, texts) names the colour bar's ticks.
-    Returns a figure whose only trace is a ``go.Heatmap`` (so that a page's
-    ``figure.update_traces(showscale=False)`` and the like keep working): the transparent block
-    grid that gives the hover and draws the colour bar. The picture is a layout image
-    (``figure.layout.images[0]``, a PNG data URI) under it. The matrix itself stays on the server
-    in ``figure._attention_lab_matrix``.
+    ``viz.heatmap.matrix_figure`` calls this one above :data:`MAX_NUMERIC_CELLS` cells. A yes/no
+    grid (``view.binary``) is coloured between its two colours (a pixel's colour is the share of
+    "yes" in its block) and its colour bar names the two states.
+    Returns a figure whose only trace is a ``go.Heatmap``: the transparent block grid that gives
+    the hover and draws the colour bar. The picture is a layout image (``figure.layout.images[0]``,
+    a PNG data URI) under it.
     """
-    array = np.asarray(values)
-    if array.ndim != 2:
-        raise ValueError(f"image_heatmap needs a 2-D matrix, got shape {array.shape}.")
-    rows, cols = array.shape
+    rows, cols = view.shape
     # float32 is plenty for colours and block statistics, and halves the work at 4096 tokens;
-    # the exact values (zoom window) are read from ``array`` itself.
-    shown = np.array(array, dtype=np.float32)
-    hidden_mask = None if hidden is None else np.asarray(hidden, dtype=bool)
-    if hidden_mask is not None:
-        np.copyto(shown, np.float32(np.nan), where=hidden_mask)  # never a colour on the scale
-    np.copyto(shown, np.float32(np.nan), where=~np.isfinite(shown))
-    zmin, zmax = zrange if zrange is not None else image_value_range(shown, kind)
+    # the exact values (zoom window) are read from the view itself. Hidden and non-finite cells
+    # are NaN: never a colour on the scale.
+    shown = shown_values(view, np.float32, hide_dropped=False)
+    zmin, zmax = colour_range(view, shown)
 
-    row_factor, col_factor = _factor(rows, max_side), _factor(cols, max_side)
+    row_factor, col_factor = pixel_factors(rows, cols, max_side)
     pixels = block_stats(shown, row_factor, col_factor)  # (R, C) image grid
-    lut = colour_lut(kind, palette, scale=scale)
-    source = png_data_uri(sharp(colour_indices(pixels.mean, zmin, zmax)), lut)
+    scale = view_scale(view)
+    source = png_data_uri(sharp(colour_indices(pixels.mean, zmin, zmax)), colour_lut(scale))
 
     image_rows, image_cols = pixels.total.shape
     hover_r, hover_c = _factor(image_rows, hover_blocks), _factor(image_cols, hover_blocks)
@@ -427,35 +315,30 @@ def image_heatmap(
             y=row_edges - 0.5,
             zmin=zmin,
             zmax=zmax,
-            colorscale=colorscale(kind, palette) if scale is None else scale,
+            colorscale=scale,
             opacity=0.0,  # invisible: the image shows the colours, this layer the numbers
-            colorbar=_colorbar(colorbar_title or value_name, colorbar_ticks),
+            colorbar=_colorbar(view),
+            showscale=view.colour_bar,
             customdata=customdata,
             hoverongaps=False,
-            hovertemplate=hover_template(
-                words,
-                row_title=row_title,
-                col_title=col_title,
-                value_name=value_name,
-                decimals=decimals,
-            ),
+            hovertemplate=hover_template(view, words),
             name="blocks",
         )
     )
-    xticks, xtexts = _ticks(cols, col_labels, with_labels=False)
-    yticks, ytexts = _ticks(rows, row_labels, with_labels=True)
+    xticks, xtexts = _ticks(cols, view.col_labels, with_labels=False)
+    yticks, ytexts = _ticks(rows, view.row_labels, with_labels=True)
     square = rows == cols
     figure.update_layout(
-        title={"text": plain(title)} if title else None,
-        margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
-        height=height or _image_height(rows, cols),
+        title={"text": plain(view.title)} if view.title else None,
+        margin={"l": 10, "r": 10, "t": 40 if view.title else 10, "b": 10},
+        height=view.height or _image_height(rows, cols),
         plot_bgcolor="white",
         xaxis={
             "range": [-0.5, cols - 0.5],
             "tickmode": "array",
             "tickvals": xticks,
             "ticktext": xtexts,
-            "title": {"text": plain(col_title)},
+            "title": {"text": plain(view.col_title)},
             "side": "top",
             "showgrid": False,
             "zeroline": False,
@@ -467,45 +350,26 @@ def image_heatmap(
             "tickmode": "array",
             "tickvals": yticks,
             "ticktext": ytexts,
-            "title": {"text": plain(row_title)},
+            "title": {"text": plain(view.row_title)},
             "showgrid": False,
             "zeroline": False,
             "scaleanchor": "x" if square else False,  # square cells for a square matrix
             "constrain": "domain",
         },
     )
-    setattr(
-        figure,
-        MATRIX_ATTRIBUTE,
-        LargeMatrix(
-            values=array,
-            hidden=hidden_mask,
-            row_labels=tuple(str(label) for label in row_labels),
-            col_labels=tuple(str(label) for label in col_labels),
-            kind=kind,
-            palette=palette,
-            zrange=(float(zmin), float(zmax)),
-            decimals=decimals,
-            row_title=row_title,
-            col_title=col_title,
-            value_name=value_name,
-            colorbar_title=colorbar_title,
-            row_factor=row_factor,
-            col_factor=col_factor,
-            scale=scale,
-        ),
-    )
     return figure
 
 
-def _colorbar(title: str, ticks: tuple[Sequence[float], Sequence[str]] | None) -> dict[str, object]:
-    colorbar: dict[str, object] = {"title": {"text": plain(title)}, "thickness": 14}
-    if ticks is not None:
-        positions, texts = ticks
+def _colorbar(view: MatrixView) -> dict[str, object]:
+    title: dict[str, object] = {"text": plain(view.colorbar_title or view.value_name)}
+    if view.upright_colorbar:
+        title["side"] = "right"
+    colorbar: dict[str, object] = {"title": title, "thickness": 14}
+    if view.binary is not None:  # the two ends are the two states
         colorbar.update(
             tickmode="array",
-            tickvals=list(positions),
-            ticktext=[plain(text) for text in texts],
+            tickvals=[0.0, 1.0],
+            ticktext=[plain(view.binary.false_name), plain(view.binary.true_name)],
         )
     return colorbar
 

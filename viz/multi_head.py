@@ -1,8 +1,9 @@
 """Figures and tables of multi-head attention: one small heatmap per head, shapes, outputs.
 
 :func:`head_weights_grid` draws the attention weights of every head side by side (rows are
-queries, columns are keys, one shared 0…1 colour bar), reusing :func:`viz.heatmap.matrix_heatmap`
-for each panel so labels, escaping and hover work as everywhere else.
+queries, columns are keys, one shared 0…1 colour bar) from one :class:`~viz.matrix.MatrixView` per
+head, drawn by :func:`viz.heatmap.matrix_figure` so labels, escaping and hover work as everywhere
+else (a page shows the same views one by one, with a zoom window, when they are too large).
 
 :func:`wrapper_shape_steps` and :func:`fused_shape_steps` list the tensor shapes of the book's two
 multi-head classes, read off a real :class:`~attention.trace.AttentionTrace` (never recomputed):
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -27,10 +28,11 @@ from plotly.subplots import make_subplots
 from attention.trace import AttentionTrace
 
 from . import vocabulary
-from .heatmap import matrix_heatmap
-from .image_heatmap import use_image
+from .heatmap import matrix_figure
 from .labels import plain, short, unique_labels
+from .matrix import MatrixView, use_image
 from .vocabulary import COMPACT_DECIMALS, DECIMALS
+from .words import FigureWords
 
 __all__ = [
     "ShapeStep",
@@ -50,7 +52,7 @@ def fits_grid(num_tokens: int) -> bool:
     """True when ``T × T`` weights are small enough for numeric panels in one grid figure.
 
     Larger matrices are drawn as images (:mod:`viz.image_heatmap`); show those one figure per
-    head with ``matrix_heatmap`` instead, which also gives them a zoom window in ``ui.show``.
+    head with ``ui.show.show_matrix`` instead, which also gives them a zoom window.
     """
     return not use_image(num_tokens, num_tokens)
 
@@ -62,47 +64,40 @@ def grid_layout(num_heads: int, max_columns: int = 4) -> tuple[int, int]:
 
 
 def head_weights_grid(
-    weights: np.ndarray | torch.Tensor,
-    tokens: Sequence[str],
-    *,
-    head_titles: Sequence[str],
-    palette: str = "default",
-    row_title: str = "",
-    col_title: str = "",
-    value_name: str = "weight",
-    colorbar_title: str = "",
-    zrange: tuple[float, float] = (0.0, 1.0),
-    max_columns: int = 4,
+    heads: Sequence[MatrixView], words: FigureWords, *, max_columns: int = 4
 ) -> go.Figure:
     """A grid of annotated heatmaps, one per head, sharing one colour bar.
 
     Args:
-        weights: ``(h, T, T)``: head ``k``'s attention weights, row = query, column = key.
-        tokens: the ``T`` token labels (user text; escaped by the panels).
-        head_titles: one title per head (``"Head 1"`` …), written above its panel.
-        zrange: the colour range shared by all panels (weights: 0 to 1, more after dropout).
+        heads: one view per head: its ``(T, T)`` attention weights (row = query, column = key),
+            its title (``"Head 1"`` …, written above its panel), the same labels, axis titles
+            and colour range (weights: 0 to 1, more after dropout) for every head.
+        words: the figure words (the hover's fallbacks).
         max_columns: panels per grid row; numbers get 2 decimals when more than 2 share a row.
 
     Returns:
         A figure with one heatmap trace per head (``name`` = its title, in head order), each
         hover naming the head, the query, the key and the weight; only the first shows the
-        colour bar, which holds for all since they share ``zrange``.
+        colour bar, which holds for all since they share the colour range.
     """
-    weights = np.asarray(weights, dtype=np.float64)
-    if weights.ndim != 3 or weights.shape[1] != weights.shape[2]:
-        raise ValueError(f"weights must be (heads, T, T), got {weights.shape}")
-    num_heads, num_tokens, _ = weights.shape
-    if len(head_titles) != num_heads:
-        raise ValueError("one title per head is needed")
+    if not heads:
+        raise ValueError("at least one head is needed")
+    first = heads[0]
+    num_tokens = first.shape[0]
+    for head in heads:
+        if head.shape != (num_tokens, num_tokens) or head.zrange != first.zrange:
+            raise ValueError("every head needs the same (T, T) shape and colour range")
     if not fits_grid(num_tokens):
         raise ValueError(f"{num_tokens} tokens are too many for a grid: draw one figure per head")
+    num_heads = len(heads)
     grid_rows, grid_columns = grid_layout(num_heads, max_columns)
     decimals = DECIMALS if grid_columns <= 2 else COMPACT_DECIMALS
     # Numbers in the cells only when they fit: about 45 px per cell with 4 decimals, 30 with 2.
     panel_width = 900 / grid_columns
     annotate = num_tokens * (45 if decimals == DECIMALS else 30) <= panel_width
+    row_title, col_title = first.row_title, first.col_title
 
-    titles = [plain(title) for title in head_titles]
+    titles = [plain(head.title) for head in heads]
     figure = make_subplots(
         rows=grid_rows,
         cols=grid_columns,
@@ -110,22 +105,9 @@ def head_weights_grid(
         horizontal_spacing=0.04 if grid_columns > 1 else 0.0,
         vertical_spacing=min(0.3, 0.5 / grid_rows) if grid_rows > 1 else 0.0,
     )
-    labels = unique_labels(list(tokens))  # user text: shortened first, then escaped
+    labels = unique_labels(list(first.row_labels))  # user text: shortened first, then escaped
     for head in range(num_heads):
-        panel = matrix_heatmap(
-            weights[head],
-            tokens,
-            tokens,
-            kind="sequential",
-            palette=palette,
-            decimals=decimals,
-            row_title=row_title,
-            col_title=col_title,
-            value_name=value_name,
-            zrange=zrange,
-            colorbar_title=colorbar_title,
-            large="numeric",  # fits_grid checked the size
-        )
+        panel = matrix_figure(replace(heads[head], decimals=decimals, title=""), words)
         row, column = divmod(head, grid_columns)
         for trace in panel.data:
             trace.update(

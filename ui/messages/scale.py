@@ -1,7 +1,7 @@
 """Messages of large matrices (image heatmaps, zoom windows) and the random-tokens generator."""
 
 MESSAGES = {
-    # the image heatmap of a large matrix (ui.show.show_figure)
+    # the image heatmap of a large matrix (ui.show.show_matrix)
     "scale.image_note": {
         "en": (
             "{rows} × {cols} numbers drawn as a {height} × {width}-pixel image ({pixel}); grey "
@@ -23,6 +23,10 @@ MESSAGES = {
     "scale.hover.min": {"en": "min", "zh": "最小值"},
     "scale.hover.max": {"en": "max", "zh": "最大值"},
     "scale.hover.masked": {"en": "masked (−∞) cells", "zh": "被掩码（−∞）的单元格"},
+    # words of any heatmap's hover (ui.show.figure_words)
+    "figure.row": {"en": "row", "zh": "行"},
+    "figure.column": {"en": "column", "zh": "列"},
+    "figure.masked": {"en": "masked", "zh": "被掩码"},
     # the zoom window (exact values of a window of a large matrix)
     "scale.zoom.title": {
         "en": "Exact values: zoom into a window of the matrix",
