@@ -315,3 +315,15 @@ def test_page_titles_exist_in_both_languages(lang: str) -> None:
     for spec in PAGE_SPECS:
         assert t(f"page.{spec.name}.title", lang=lang).strip()
         assert t(spec.section, lang=lang).strip()
+
+
+def test_figure_words_come_from_the_catalogue_in_both_languages() -> None:
+    from ui.show import FIGURE_WORD_KEYS, figure_words
+    from viz.words import FigureWords
+
+    assert set(FIGURE_WORD_KEYS) == {field.name for field in dataclasses.fields(FigureWords)}
+    english, chinese = figure_words("en"), figure_words("zh")
+    for name, key in FIGURE_WORD_KEYS.items():
+        assert getattr(english, name) == t(key, lang="en")
+        assert getattr(chinese, name) == t(key, lang="zh")
+    assert (chinese.mean, chinese.query) == ("均值", "查询")

@@ -19,6 +19,7 @@ from tests.apptest_support import run_page
 from ui import state
 from ui.frame import PAGE_SPECS
 from ui.state import random_words
+from viz.colors import DROPPED_COLOR
 
 
 def _array(value: object) -> np.ndarray:
@@ -82,6 +83,34 @@ def test_zoom_window_shows_exact_values_of_the_large_matrix() -> None:
     np.testing.assert_allclose(shown, expected, rtol=1e-6)
     assert window["data"][0]["texttemplate"] == "%{text}"  # the numbers are written in the cells
     assert window["layout"]["yaxis"]["ticktext"][0] == "40 · " + words[39]
+
+
+def test_zoom_window_of_dropped_weights_keeps_the_views_masks_and_chinese_words() -> None:
+    """The window is cut from the same description as the image: its exact weights, the
+    dropout's pink cells where the keep-mask dropped, the grey ones where the mask hides; the
+    image's block hover and the window's hover speak the page's language."""
+    words = random_words(60)
+    at = run_page("step", {"text": " ".join(words), "dropout": "0.5", "lang": "zh"})
+    image = _chart(at, "step_fig_dropped_weights")
+    hover = image["data"][0]["hovertemplate"]
+    assert "均值" in hover and "查询" in hover and "被掩码（−∞）的单元格" in hover
+    at.session_state["step_fig_dropped_weights__zoom"] = True
+    at.run()
+    at.number_input(key="step_fig_dropped_weights__zoom__row").set_value(11).run()
+    assert not at.exception
+    window = _chart(at, "step_fig_dropped_weights__zoom__figure")  # rows 11–18, columns 1–8
+    trace = trace_attention(embed_words(words), AttentionConfig(dropout=0.5))
+    dropped = trace.dropped_weights[0, 10:18, 0:8].double().numpy()
+    keep = trace.dropout_mask[0, 10:18, 0:8].numpy().astype(bool)
+    visible = ~trace.mask[10:18, 0:8].numpy()
+    shown = _array(window["data"][0]["z"])
+    np.testing.assert_allclose(shown[keep & visible], dropped[keep & visible], rtol=1e-6)
+    assert np.isnan(shown[~keep | ~visible]).all()
+    layers = {layer["colorscale"][0][1]: layer for layer in window["data"][1:]}
+    pink = np.asarray(layers[DROPPED_COLOR]["text"], dtype=object)
+    assert (pink[~keep & visible] == "0").all() and (pink[keep | ~visible] == "").all()
+    assert "丢弃" in layers[DROPPED_COLOR]["hovertemplate"]
+    assert window["data"][0]["zmax"] == image["data"][0]["zmax"], "the image's colour range"
 
 
 def test_zoom_window_is_clamped_when_the_sentence_gets_shorter() -> None:
