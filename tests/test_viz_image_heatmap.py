@@ -268,8 +268,9 @@ def test_a_large_yes_no_grid_is_drawn_in_its_two_colours() -> None:
     flags[:, 32:] = 1.0
     look = BinaryLook(true_text="✓", false_text="✗", true_name="kept", false_name="dropped",
                       true_color="#d6ecd2", false_color="#f4d6d6")  # fmt: skip
-    figure = matrix_figure(_view(flags, kind="binary", binary=look), WORDS)
+    figure = matrix_figure(_view(flags, kind="binary", binary=look, decimals=0), WORDS)
     pixels = _png(figure)
     assert tuple(pixels[0, 0]) == _rgb("#f4d6d6")
     assert tuple(pixels[0, -1]) == _rgb("#d6ecd2")
     assert list(figure.data[0].colorbar.ticktext) == ["dropped", "kept"]
+    assert "mean %{z:.2f}" in figure.data[0].hovertemplate, "a share of kept cells, not 0 or 1"

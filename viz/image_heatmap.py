@@ -220,7 +220,9 @@ def hover_template(view: MatrixView, words: FigureWords) -> str:
     (1-based positions); ``z`` is the block's mean. Every word is escaped (titles are
     user-influenced text; translated words are not trusted as markup either).
     """
-    number = f".{view.decimals}f"
+    # a yes/no grid's block mean is a share of "yes" (0.49), not a state: never 0 decimals
+    decimals = view.decimals if view.binary is None else max(view.decimals, 2)
+    number = f".{decimals}f"
     return (
         f"{plain(view.row_title or words.rows)}: "
         "%{customdata[0]:.0f}–%{customdata[1]:.0f}<br>"
