@@ -196,6 +196,8 @@ def test_dropped_weights_show_kept_cells_scaled_and_dropped_cells_pink(dropout_t
     pink_text = np.asarray(pink.text, dtype=object)
     assert (pink_text[dropped] == "0").all() and (pink_text[~dropped] == "").all()
     assert "dropped" in pink.hovertemplate
+    # a kept cell under the pink layer hovers its weight, never the layer's "0 (dropped)"
+    assert all(layer.hoverongaps is False for layer in figure.data[1:])
 
 
 def test_without_dropout_the_dropped_weights_are_the_weights(book_trace) -> None:

@@ -128,6 +128,7 @@ def _numeric_heatmap(view: MatrixView, words: FigureWords) -> go.Figure:
                 textfont={"size": font, "color": text_color},
                 customdata=plain_names,
                 hovertemplate=f"{head}{value_name}: {text} ({plain(label)})<extra></extra>",
+                hoverongaps=False,  # elsewhere the value below answers, not this layer's "0"
                 xgap=1,
                 ygap=1,
             )
