@@ -65,4 +65,5 @@ def test_first_visit_of_a_page_url_runs_the_frame(
         1, timeout=WAIT_MS
     )
     assert_no_exception(page)
-    assert page.locator("[data-testid='stSidebar'] [data-testid='stNumberInput']").count() >= 1
+    seed_input = page.locator("[data-testid='stSidebar'] [data-testid='stNumberInput']").first
+    expect(seed_input).to_be_visible(timeout=WAIT_MS)  # the frame's sidebar, not the page alone
