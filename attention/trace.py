@@ -59,6 +59,7 @@ __all__ = [
     "run_traced_forward",
     "trace_module",
     "config_of",
+    "json_ready",
     "STEP_NAMES",
 ]
 
@@ -252,12 +253,13 @@ class AttentionTrace:
         result: dict[str, Any] = {"config": self.config.to_dict(), "d_k": self.d_k}
         result["dropout_scale"] = self.dropout_scale
         for name, tensor in self.tensors().items():
-            result[name] = _json_ready(tensor)
+            result[name] = json_ready(tensor)
             result[f"{name}_shape"] = list(tensor.shape)
         return result
 
 
-def _json_ready(tensor: torch.Tensor) -> Any:
+def json_ready(tensor: torch.Tensor) -> Any:
+    """``tensor`` as nested lists for JSON, ``None`` where a value is not finite (a hidden −∞)."""
     if tensor.dtype == torch.bool:
         return tensor.tolist()
     values = tensor.detach().to(torch.float64)
