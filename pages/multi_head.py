@@ -216,9 +216,7 @@ elif not splits_evenly(d_out, num_heads):
 else:
     fused = current_trace(num_heads=num_heads, variant="fused")
     if fused is not None:
-        st.markdown(
-            t("multi_head.fused.text", heads=num_heads, d_out=d_out, head_dim=d_out // num_heads)
-        )
+        st.markdown(t("multi_head.fused.text", heads=num_heads, d_out=d_out, head_dim=fused.d_k))
         show_weights(fused, "fused")
         shapes_and_outputs(
             fused,
