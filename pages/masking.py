@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from attention.masking import causal_mask, compare_masking
+from attention.masking import compare_masking
 from ui.frame import require_frame
 from ui.i18n import t
 from ui.show import figure_words, show_matrix, show_numbers
@@ -39,7 +39,7 @@ method2 = comparison.neg_inf
 
 tokens = list(current_table().tokens)
 palette = str(st.session_state.get("palette", "default"))
-hidden = causal_mask(len(tokens)).numpy()  # (T, T) bool, True above the diagonal
+hidden = trace.mask.numpy()  # (T, T) bool, the book's mask: True above the diagonal
 query_title, key_title = t("masking.axis.query"), t("masking.axis.key")
 
 

@@ -30,4 +30,4 @@ def test_importing_the_frame_freezes_what_the_libraries_created_at_import() -> N
     assert gc.get_freeze_count() > 50_000
     # long-lived import-time objects sit in the permanent generation, out of the collector's walk
     assert id(torch.nn.Linear) not in tracked
-    assert id(viz.heatmap.matrix_heatmap) not in tracked
+    assert id(viz.heatmap.matrix_figure) not in tracked

@@ -20,7 +20,7 @@ import streamlit as st
 from attention import AttentionConfig, AttentionInputError
 from attention.gradients import LOSS_NAMES, MAX_DESCENT_STEPS, Descent, gradient_descent
 
-from .table import Table, TableProblem, problem
+from .table import Table, TableProblem, problem, shorten
 
 LEARNING_RATE_DEFAULT = 0.1
 LEARNING_RATE_LOW = 0.001
@@ -43,10 +43,6 @@ __all__ = [
 ]
 
 
-def _shorten(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def target_numbers(text: str) -> tuple[float, ...]:
     """The numbers of a typed target (``"0.5, -0.5"``); empty text gives ``()`` (the zero vector).
 
@@ -63,10 +59,10 @@ def target_numbers(text: str) -> tuple[float, ...]:
             value = float(part.replace("−", "-"))
         except ValueError:
             raise problem(
-                "backward.target.not_number", position=index + 1, value=_shorten(part)
+                "backward.target.not_number", position=index + 1, value=shorten(part)
             ) from None
         if not math.isfinite(value) or abs(value) > 1e6:
-            raise problem("backward.target.not_finite", position=index + 1, value=_shorten(part))
+            raise problem("backward.target.not_finite", position=index + 1, value=shorten(part))
         numbers.append(value)
     return tuple(numbers)
 
@@ -95,12 +91,12 @@ def parse_learning_rate(raw: str, name: str = "lr") -> float:
     try:
         value = float(raw.strip())
     except ValueError:
-        raise problem("url.not_number", name=name, value=_shorten(raw)) from None
+        raise problem("url.not_number", name=name, value=shorten(raw)) from None
     if not math.isfinite(value) or not LEARNING_RATE_LOW <= value <= LEARNING_RATE_HIGH:
         raise problem(
             "url.out_of_range",
             name="lr",
-            value=_shorten(raw),
+            value=shorten(raw),
             low=LEARNING_RATE_LOW,
             high=LEARNING_RATE_HIGH,
         )

@@ -40,6 +40,7 @@ from .table import (
     TableProblem,
     emb_to_text,
     problem,
+    shorten,
     table_from_rows,
     table_from_text_and_emb,
 )
@@ -59,14 +60,16 @@ DROPOUT_STEP = 0.01  # the dropout sliders' step: a URL value between steps is r
 D_OUT_MAX = 8
 
 
-def _parse_int(low: int, high: int) -> Callable[[str, str], int]:
+def parse_int(low: int, high: int) -> Callable[[str, str], int]:
+    """A URL parser for whole numbers from ``low`` to ``high`` (a clear problem otherwise)."""
+
     def parse(raw: str, name: str) -> int:
         text = raw.strip()
         if not re.fullmatch(r"[+-]?\d{1,40}", text):
-            raise problem("url.not_integer", name=name, value=_shorten(raw))
+            raise problem("url.not_integer", name=name, value=shorten(raw))
         value = int(text)
         if not low <= value <= high:
-            raise problem("url.out_of_range", name=name, value=_shorten(raw), low=low, high=high)
+            raise problem("url.out_of_range", name=name, value=shorten(raw), low=low, high=high)
         return value
 
     return parse
@@ -76,9 +79,9 @@ def _parse_dropout(raw: str, name: str) -> float:
     try:
         value = float(raw.strip())
     except ValueError:
-        raise problem("url.not_number", name=name, value=_shorten(raw)) from None
+        raise problem("url.not_number", name=name, value=shorten(raw)) from None
     if not math.isfinite(value) or not 0.0 <= value <= DROPOUT_MAX:
-        raise problem("url.out_of_range", name=name, value=_shorten(raw), low=0, high=DROPOUT_MAX)
+        raise problem("url.out_of_range", name=name, value=shorten(raw), low=0, high=DROPOUT_MAX)
     return value
 
 
@@ -88,14 +91,16 @@ def _parse_bool(raw: str, name: str) -> bool:
         return True
     if text in ("0", "false", "no", "off"):
         return False
-    raise problem("url.not_bool", name=name, value=_shorten(raw))
+    raise problem("url.not_bool", name=name, value=shorten(raw))
 
 
-def _parse_choice(choices: tuple[str, ...]) -> Callable[[str, str], str]:
+def parse_choice(choices: tuple[str, ...]) -> Callable[[str, str], str]:
+    """A URL parser for one of ``choices`` (a clear problem naming them otherwise)."""
+
     def parse(raw: str, name: str) -> str:
         if raw.strip() not in choices:
             raise problem(
-                "url.not_choice", name=name, value=_shorten(raw), choices=", ".join(choices)
+                "url.not_choice", name=name, value=shorten(raw), choices=", ".join(choices)
             )
         return raw.strip()
 
@@ -135,7 +140,7 @@ class Setting:
         note = problem(
             "url.rounded",
             name=name,
-            value=_shorten(raw),
+            value=shorten(raw),
             used=self.to_url(used),
             step=self.to_url(self.step),
         )
@@ -143,23 +148,23 @@ class Setting:
 
 
 SETTINGS: dict[str, Setting] = {
-    "seed": Setting(123, _parse_int(0, MAX_APP_SEED)),
+    "seed": Setting(123, parse_int(0, MAX_APP_SEED)),
     "dropout": Setting(0.0, _parse_dropout, step=DROPOUT_STEP),
     "train": Setting(True, _parse_bool),
-    "d_out": Setting(2, _parse_int(1, D_OUT_MAX)),
+    "d_out": Setting(2, parse_int(1, D_OUT_MAX)),
     "qkv_bias": Setting(False, _parse_bool),
-    "heads": Setting(1, _parse_int(1, 8)),
-    "lang": Setting("en", _parse_choice(tuple(LANGUAGES))),
-    "palette": Setting("default", _parse_choice(PALETTES)),
+    "heads": Setting(1, parse_int(1, 8)),
+    "lang": Setting("en", parse_choice(tuple(LANGUAGES))),
+    "palette": Setting("default", parse_choice(PALETTES)),
     # the backward page's own settings (ui/gradient_state.py)
-    "loss": Setting("sum", _parse_choice(backward.LOSS_NAMES)),
+    "loss": Setting("sum", parse_choice(backward.LOSS_NAMES)),
     "target": Setting("", backward.parse_target),
     "lr": Setting(
         backward.LEARNING_RATE_DEFAULT,
         backward.parse_learning_rate,
         step=10**-backward.LEARNING_RATE_DECIMALS,
     ),
-    "grad_steps": Setting(1, _parse_int(1, backward.MAX_DESCENT_STEPS)),
+    "grad_steps": Setting(1, parse_int(1, backward.MAX_DESCENT_STEPS)),
 }
 
 # Compare A/B: B's settings are a copy of A's (the sidebar's) with some changed. They live in
@@ -190,10 +195,6 @@ PAGE_PARAMS: list[PageParams] = []
 def register_page_params(params: PageParams) -> None:
     """Let the URL carry a page's own parameters (idempotent: a re-import registers once)."""
     PAGE_PARAMS[:] = [p for p in PAGE_PARAMS if p.names != params.names] + [params]
-
-
-def _shorten(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # --- the embedding table ----------------------------------------------------------------------
@@ -422,7 +423,7 @@ def init_session() -> None:
         known.update(page_params.names)
     for name in params:
         if name not in known:
-            warnings.append(problem("url.unknown", name=_shorten(name)))
+            warnings.append(problem("url.unknown", name=shorten(name)))
     commit_table(table)
     st.session_state["url_warnings"] = warnings
     st.session_state["url_notes"] = notes
@@ -478,7 +479,7 @@ def show_stale_table_notice() -> bool:
         t(
             "table.stale_notice",
             tokens=table.num_tokens,
-            sentence=escape_markdown(_shorten(" ".join(table.tokens), 60)),
+            sentence=escape_markdown(shorten(" ".join(table.tokens), 60)),
         ),
         icon="⚠️",
     )

@@ -43,6 +43,11 @@ def problem(key: str, **values: object) -> TableProblem:
     return TableProblem(key, tuple(values.items()))
 
 
+def shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis marks the cut), for quoting in a message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 @dataclass(frozen=True)
 class Table:
     """A valid embedding table: one label and ``d_in`` numbers per token."""

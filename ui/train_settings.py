@@ -32,6 +32,7 @@ from typing import Any
 
 import streamlit as st
 
+from attention.head_split import splits_evenly
 from attention.tasks import TASK_NAMES, check_text
 from attention.training import LIMITS, TASK_DEFAULTS, TrainConfig
 from attention.validate import AttentionInputError
@@ -42,12 +43,11 @@ from .state import (
     MAX_APP_SEED,
     PageParams,
     Setting,
-    _parse_choice,
-    _parse_int,
-    _shorten,
+    parse_choice,
+    parse_int,
     register_page_params,
 )
-from .table import TableProblem, problem
+from .table import TableProblem, problem, shorten
 
 __all__ = [
     "MAX_TRAIN_DROPOUT",
@@ -94,10 +94,10 @@ def _parse_dropout(raw: str, name: str) -> float:
     try:
         value = float(raw.strip())
     except ValueError:
-        raise problem("url.not_number", name=name, value=_shorten(raw)) from None
+        raise problem("url.not_number", name=name, value=shorten(raw)) from None
     if not math.isfinite(value) or not 0.0 <= value <= MAX_TRAIN_DROPOUT:
         raise problem(
-            "url.out_of_range", name=name, value=_shorten(raw), low=0, high=MAX_TRAIN_DROPOUT
+            "url.out_of_range", name=name, value=shorten(raw), low=0, high=MAX_TRAIN_DROPOUT
         )
     return value
 
@@ -105,17 +105,17 @@ def _parse_dropout(raw: str, name: str) -> float:
 def _settings() -> dict[str, Setting]:
     """Each ``train_*`` URL value's parser; dropout moves in steps of 0.01 (a rounded link says so)."""
     settings: dict[str, Setting] = {
-        name: Setting(None, _parse_int(*LIMITS[name])) for name in ("layers", "heads", "width")
+        name: Setting(None, parse_int(*LIMITS[name])) for name in ("layers", "heads", "width")
     }
-    settings["steps"] = Setting(None, _parse_int(*LIMITS["steps"]))
-    settings["seed"] = Setting(None, _parse_int(0, MAX_APP_SEED))
+    settings["steps"] = Setting(None, parse_int(*LIMITS["steps"]))
+    settings["seed"] = Setting(None, parse_int(0, MAX_APP_SEED))
     settings["dropout"] = Setting(None, _parse_dropout, step=0.01)
     return settings
 
 
 def config_problem(values: dict[str, Any]) -> TableProblem | None:
     """What is wrong with a combination of settings (each value alone is in range), or None."""
-    if values["width"] % values["heads"]:
+    if not splits_evenly(values["width"], values["heads"]):
         heads = values["heads"]
         nearest = max(heads, round(values["width"] / heads) * heads)
         if nearest > LIMITS["width"][1]:
@@ -133,7 +133,7 @@ def read_url(params: dict[str, str]) -> list[TableProblem]:
     raw_task = params.get(PREFIX + "task")
     if raw_task is not None:
         try:
-            task = _parse_choice(TASK_NAMES)(raw_task, PREFIX + "task")
+            task = parse_choice(TASK_NAMES)(raw_task, PREFIX + "task")
         except TableProblem as error:
             warnings.append(error)
     values = default_values(task)
