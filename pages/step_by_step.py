@@ -21,7 +21,7 @@ from ui.frame import require_frame
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
 from ui.state import current_table, current_trace
-from ui.step_view import StepPage, brief_number
+from ui.step_view import StepPage, brief_number, show_steps
 from viz import steps
 from viz.labels import unique_labels
 from viz.vocabulary import context_labels, format_number
@@ -103,16 +103,7 @@ def render() -> None:
 
     page = StepPage(trace, tokens, st.session_state.get("palette", "default"))
     st.divider()
-    show_all = st.toggle(t("step.all_toggle"), key="step_all", help=t("step.all_toggle_help"))
-    if show_all:
-        for draw in page.all_steps():
-            with st.container(border=True):
-                draw()
-    else:
-        tabs = st.tabs([t(f"step.tab.{number}") for number in range(1, 11)])
-        for tab, draw in zip(tabs, page.all_steps(), strict=True):
-            with tab:
-                draw()
+    show_steps(page, key="step_tabs", all_toggle="step_all")
 
 
 render()
