@@ -15,15 +15,13 @@ import streamlit as st
 import torch
 
 from attention.experiments import dropout_average, dropout_average_error
-from ui.frame import require_frame
+from ui.frame import page
 from ui.i18n import t
 from ui.show import show_figure, show_numbers
-from ui.state import current_table, current_trace
+from ui.view import View
 from viz.experiments import dropout_error_figure
 from viz.heatmap import matrix_heatmap
 from viz.vocabulary import format_number, format_short
-
-require_frame()
 
 MAX_DRAWS = 2000
 MAX_BLOCK_TOKENS = 12  # the first tokens' weights form a self-contained causal block
@@ -68,7 +66,8 @@ def choose_p(trace_dropout_active: bool, sidebar_p: float, training: bool) -> fl
     )
 
 
-def main() -> None:
+@page
+def render(view: View) -> None:
     st.title(t("page.dropout_expectation.title"))
     st.markdown(t("dropout_expectation.intro"))
     st.latex(
@@ -77,13 +76,13 @@ def main() -> None:
         r"\quad\Rightarrow\quad \mathbb{E}\!\left[w\,\frac{m}{1-p}\right] = w"
     )
     st.markdown(t("dropout_expectation.after_formula"))
-    trace = current_trace()
+    trace = view.trace()
     if trace is None:
         return
     cfg = trace.config
     p = choose_p(trace.dropout_active, cfg.dropout, cfg.training)
 
-    tokens = list(current_table().tokens)
+    tokens = list(view.table.tokens)
     used = min(len(tokens), MAX_BLOCK_TOKENS)
     if used < len(tokens):
         st.caption(t("dropout_expectation.block_note", total=len(tokens), used=used))
@@ -119,7 +118,7 @@ def main() -> None:
         t("dropout_expectation.theory_at_n", n=n),
         format_number(float(curve["reference"][n - 1])),
     )
-    palette = st.session_state.get("palette", "default")
+    palette = view.palette
     figure = dropout_error_figure(
         curve["draws"],
         curve["rms_error"],
@@ -168,6 +167,3 @@ def main() -> None:
                 tokens,
                 label=t(f"dropout_expectation.numbers_{name}"),
             )
-
-
-main()

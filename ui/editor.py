@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from .i18n import t
-from .state import message, on_table_edit, table_problem
-from .table import TOKEN_COLUMN
+from .table import TOKEN_COLUMN, message
+from .table_state import on_table_edit, table_problem
 
 
 def embedding_editor(where: str, *, height: int | None = None) -> None:
