@@ -145,7 +145,11 @@ def test_step_page_works_at_4096_tokens_with_images_only() -> None:
 
 def test_large_traces_go_to_the_small_cache() -> None:
     assert computation.trace_cells(6, 1) <= computation.LARGE_TRACE_CELLS
-    assert computation.trace_cells(256, 1) <= computation.LARGE_TRACE_CELLS < computation.trace_cells(257, 1)
+    assert (
+        computation.trace_cells(256, 1)
+        <= computation.LARGE_TRACE_CELLS
+        < computation.trace_cells(257, 1)
+    )
     assert computation.TRACE_CACHE_LARGE["max_entries"] <= 2
     assert computation.TRACE_CACHE_SMALL["max_entries"] * computation.LARGE_TRACE_CELLS * 22 < 200e6
     for settings in (computation.TRACE_CACHE_SMALL, computation.TRACE_CACHE_LARGE):

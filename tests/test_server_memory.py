@@ -34,7 +34,9 @@ def test_large_traces_go_to_a_cache_of_two_entries() -> None:
     assert computation.TRACE_CACHE_SMALL["max_entries"] == 64
     computation.drop_large_traces()
     cfg = AttentionConfig()
-    first, second, third = (computation.compute_trace(_large_table(seed), cfg) for seed in (1, 2, 3))
+    first, second, third = (
+        computation.compute_trace(_large_table(seed), cfg) for seed in (1, 2, 3)
+    )
     assert computation.compute_trace(_large_table(3), cfg) is third  # cached
     assert computation.compute_trace(_large_table(2), cfg) is second
     assert computation.compute_trace(_large_table(1), cfg) is not first  # the oldest was evicted

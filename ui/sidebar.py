@@ -42,7 +42,6 @@ def _resend_sidebar_values() -> None:
             st.session_state[key] = st.session_state[key]
 
 
-
 def render_sidebar(page: str = "") -> None:
     """The shared controls, in the order of :data:`ui.settings.SIDEBAR`.
 
@@ -100,5 +99,3 @@ def random_tokens_control() -> None:
         done = st.session_state.pop("random_tokens_done", None)
         if done is not None:
             st.caption(t("scale.random.done", count=done))
-
-

@@ -110,7 +110,9 @@ TRAIN_SETTINGS: dict[str, Setting] = {
     "layers": _declared("layers", "slider", *LIMITS["layers"], 1),
     "heads": _declared("heads", "number", *LIMITS["heads"], 1),
     "width": _declared("width", "number", *LIMITS["width"], 8),
-    "dropout": _declared("dropout", "slider", 0.0, MAX_TRAIN_DROPOUT, 0.01),  # a rounded link says so
+    "dropout": _declared(
+        "dropout", "slider", 0.0, MAX_TRAIN_DROPOUT, 0.01
+    ),  # a rounded link says so
     "steps": _declared("steps", "number", *LIMITS["steps"], 50),
     "seed": _declared("seed", "number", 0, MAX_APP_SEED, 1),
 }
