@@ -124,8 +124,8 @@ def step_header(step: str) -> None:
     st.subheader(t(f"backward.{step}.header"))
 
 
-def _another_step() -> None:
-    st.session_state[STEPS_KEY] = int(st.session_state.get(STEPS_KEY, 1)) + 1
+def _another_step(steps_wanted: int) -> None:
+    st.session_state[STEPS_KEY] = steps_wanted + 1
 
 
 def _start_over() -> None:
@@ -509,6 +509,7 @@ def render(view: View) -> None:
         st.button(
             t("backward.learn.another"),
             on_click=_another_step,
+            args=(steps_wanted,),
             disabled=steps_taken >= step_limit or descent.diverged,
             key="backward_another",
             type="primary",

@@ -17,6 +17,7 @@ import torch
 from attention.experiments import dropout_average, dropout_average_error
 from ui.frame import page
 from ui.i18n import t
+from ui.settings import SETTINGS
 from ui.show import show_figure, show_numbers
 from ui.view import View
 from viz.experiments import dropout_error_figure
@@ -59,7 +60,7 @@ def choose_p(trace_dropout_active: bool, sidebar_p: float, training: bool) -> fl
         st.slider(
             t("dropout_expectation.page_p"),
             min_value=0.05,
-            max_value=0.95,
+            max_value=SETTINGS["dropout"].high,
             step=0.05,
             key="dropout_expectation_p",
         )

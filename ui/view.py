@@ -20,8 +20,8 @@ from attention import AttentionConfig, AttentionInputError, AttentionTrace
 from .computation import compute_trace, config_of
 from .i18n import current_language, t
 from .settings import SETTINGS
-from .table import Table, TableProblem
-from .table_state import current_table, table_problem
+from .table import Table
+from .table_state import current_table
 
 
 @dataclass(frozen=True)
@@ -30,8 +30,8 @@ class View:
 
     ``config``: the sidebar's settings as one ``CausalAttention`` head (``num_heads=1``);
     ``heads``: the sidebar's number of heads, for the pages that show several;
-    ``table``: the committed embedding table (the last valid one; ``table_problem`` says what
-    is wrong with the draft, if anything); ``settings``: every value of
+    ``table``: the committed embedding table (the last valid one: while the draft has an error
+    the frame says so above the page); ``settings``: every value of
     :data:`ui.settings.SETTINGS` by URL name (read-only); ``url``: the query parameters of this
     view (what a shared link carries); ``page``: the URL path of the page shown.
     """
@@ -41,7 +41,6 @@ class View:
     palette: str
     language: str
     table: Table
-    table_problem: TableProblem | None
     settings: Mapping[str, Any]
     url: Mapping[str, str]
     page: str = ""
@@ -75,7 +74,6 @@ def build_view(page: str = "", url: Mapping[str, str] | None = None) -> View:
         palette=str(settings["palette"]),
         language=current_language(),
         table=current_table(),
-        table_problem=table_problem(),
         settings=MappingProxyType(settings),
         url=MappingProxyType(dict(url or {})),
         page=page,
