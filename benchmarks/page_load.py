@@ -159,7 +159,7 @@ def baseline_path(tokens: int) -> str:
     return f"/?n={tokens}&dropout={DROPOUT}"
 
 
-def _wait_settled(page: Page, mark: float, quiet: float, timeout_s: float) -> float | None:
+def wait_settled(page: Page, mark: float, quiet: float, timeout_s: float) -> float | None:
     """Seconds from ``mark`` to the last DOM change before the page settled, or None."""
     try:
         page.wait_for_function(SETTLED_JS, arg=[mark, quiet], timeout=timeout_s * 1000, polling=100)
@@ -195,7 +195,7 @@ def measure(
     counter = FrameCounter(page)
     try:
         page.goto(base_url + path, wait_until="commit", timeout=timeout_s * 1000)
-        seconds = _wait_settled(page, 0.0, quiet, timeout_s)
+        seconds = wait_settled(page, 0.0, quiet, timeout_s)
         result.load = counter.take()
         result.load.seconds = seconds
         if _message_limit_hit(page):
@@ -208,7 +208,7 @@ def measure(
         slider.focus()
         mark = page.evaluate("() => performance.now()")
         page.keyboard.press("ArrowRight")
-        seconds = _wait_settled(page, mark, quiet, timeout_s)
+        seconds = wait_settled(page, mark, quiet, timeout_s)
         result.step = counter.take()
         result.step.seconds = seconds
         if _message_limit_hit(page):

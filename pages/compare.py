@@ -20,6 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from attention import AttentionConfig, AttentionInputError, AttentionTrace
+from attention.differences import context_difference, weights_difference
 from ui.computation import compute_trace, config_of  # config_of(b): B's one-head config
 from ui.frame import page
 from ui.i18n import t
@@ -65,7 +66,7 @@ def _preset(kind: str, a: dict[str, object]) -> None:
     """Button callback: B = A (the view's settings ``a``) with one change (``copy``: none)."""
     b = dict(a)
     if kind == "dropout":
-        if a["train"] and float(a["dropout"]) > 0.0:  # type: ignore[arg-type]
+        if config_of(a).dropout_active:
             b["dropout"] = 0.0
         else:
             b["dropout"], b["train"] = 0.5, True
@@ -136,11 +137,7 @@ def show_differences(a: dict[str, object], b: dict[str, object]) -> None:
         else:
             st.info(t("compare.same_settings"))
         active = {
-            key: t(
-                "compare.active"
-                if values["train"] and float(values["dropout"]) > 0
-                else "compare.inactive"
-            )  # type: ignore[arg-type]
+            key: t("compare.active" if config_of(values).dropout_active else "compare.inactive")
             for key, values in (("a", a), ("b", b))
         }
         st.caption(t("compare.inactive_note", **active))
@@ -162,7 +159,8 @@ def show_weights(
     """A's and B's weights after dropout side by side, then B − A (diverging, centred at 0)."""
     weights_a = trace_a.dropped_weights[0].numpy().astype(np.float64)  # (T, T)
     weights_b = trace_b.dropped_weights[0].numpy().astype(np.float64)  # (T, T)
-    difference = weights_b - weights_a  # (T, T)
+    weights_diff = weights_difference(trace_a, trace_b)  # B − A and its largest |·|
+    difference = weights_diff.values.numpy()  # (T, T)
     st.subheader(t("compare.weights_header"))
     st.caption(t("compare.weights_caption"))
     top = max(1.0, float(weights_a.max()), float(weights_b.max()))  # dropout can exceed 1
@@ -197,7 +195,7 @@ def show_weights(
             **axes,
         )
     with right:
-        st.metric(t("compare.max_weight_diff"), format_number(float(np.abs(difference).max())))
+        st.metric(t("compare.max_weight_diff"), format_number(weights_diff.max_abs))
         st.caption(t("compare.diff_explain"))
         show_numbers(difference, tokens, tokens, label=t("compare.numbers_diff"))
 
@@ -210,7 +208,8 @@ def show_contexts(
     context_b = trace_b.context[0].numpy().astype(np.float64)  # (T, d_out of B)
     st.subheader(t("compare.context_header"))
     st.caption(t("compare.context_caption"))
-    same_width = context_a.shape == context_b.shape
+    context_diff = context_difference(trace_a, trace_b)  # None when the widths differ
+    same_width = context_diff is not None
     if not same_width:
         st.warning(t("compare.widths_differ", a=context_a.shape[1], b=context_b.shape[1]))
     bound = max(float(np.abs(context_a).max()), float(np.abs(context_b).max())) or 1.0
@@ -235,10 +234,10 @@ def show_contexts(
     joined = np.concatenate([context_a, context_b], axis=1)  # (T, d_A + d_B)
     names = [f"A {name}" for name in context_labels(context_a.shape[1])]
     names += [f"B {name}" for name in context_labels(context_b.shape[1])]
-    if not same_width:
+    if context_diff is None:
         show_numbers(joined, tokens, names, label=t("compare.numbers_context"))
         return
-    difference = context_b - context_a  # (T, d_out)
+    difference = context_diff.values.numpy()  # (T, d_out)
     left, right = st.columns(2)
     with left:
         _heatmap(
@@ -252,7 +251,7 @@ def show_contexts(
             **axes,
         )
     with right:
-        st.metric(t("compare.max_context_diff"), format_number(float(np.abs(difference).max())))
+        st.metric(t("compare.max_context_diff"), format_number(context_diff.max_abs))
         show_numbers(joined, tokens, names, label=t("compare.numbers_context"))
 
 

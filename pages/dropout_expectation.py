@@ -14,6 +14,7 @@ import numpy as np
 import streamlit as st
 import torch
 
+from attention.dropout import dropout_scale
 from attention.experiments import dropout_average, dropout_average_error
 from ui.frame import page
 from ui.i18n import t
@@ -139,7 +140,7 @@ def render(view: View) -> None:
 
     st.subheader(t("dropout_expectation.heatmaps_header"))
     if n == 1:
-        st.caption(t("dropout_expectation.n_one_note", scale=format_short(1.0 / (1.0 - p))))
+        st.caption(t("dropout_expectation.n_one_note", scale=format_short(dropout_scale(p))))
     average = _average(*key, n)  # (t, t)
     true_weights = weights.astype(np.float64)  # (t, t)
     top = max(1.0, float(average.max()))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from attention.masking import causal_mask, compare_masking
+from attention.masking import compare_masking
 from ui.frame import page
 from ui.i18n import t
 from ui.show import show_figure, show_numbers
@@ -40,7 +40,7 @@ def render(view: View) -> None:
 
     tokens = list(view.table.tokens)
     palette = view.palette
-    hidden = causal_mask(len(tokens)).numpy()  # (T, T) bool, True above the diagonal
+    hidden = trace.mask.numpy()  # (T, T) bool, the book's mask: True above the diagonal
     query_title, key_title = t("masking.axis.query"), t("masking.axis.key")
 
     def heatmap(

@@ -17,6 +17,7 @@ import streamlit as st
 import torch
 
 from attention import AttentionTrace
+from attention.head_split import splits_evenly, valid_head_counts, valid_widths
 from ui.frame import page
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
@@ -163,8 +164,8 @@ def shapes_and_outputs(
 
 def valid_values(d_out: int, num_heads: int) -> tuple[str, str]:
     """Head counts that divide ``d_out``, and ``d_out`` values divisible by ``num_heads``."""
-    heads = [h for h in range(1, MAX_SIDEBAR_HEADS + 1) if d_out % h == 0]
-    widths = [d for d in range(1, MAX_SIDEBAR_D_OUT + 1) if d % num_heads == 0]
+    heads = valid_head_counts(d_out, MAX_SIDEBAR_HEADS)
+    widths = valid_widths(num_heads, MAX_SIDEBAR_D_OUT)
     return ", ".join(map(str, heads)), ", ".join(map(str, widths))
 
 
@@ -213,7 +214,7 @@ def render(view: View) -> None:
     st.subheader(t("multi_head.fused.header"))
     if num_heads == 1:
         st.info(t("multi_head.one_head"))
-    elif d_out % num_heads:
+    elif not splits_evenly(d_out, num_heads):
         valid_heads, valid_d_out = valid_values(d_out, num_heads)
         st.warning(
             t(
@@ -232,7 +233,7 @@ def render(view: View) -> None:
                     "multi_head.fused.text",
                     heads=num_heads,
                     d_out=d_out,
-                    head_dim=d_out // num_heads,
+                    head_dim=fused.d_k,
                 )
             )
             show_weights(fused, "fused", tokens, palette)

@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from attention.by_hand import dot_product_terms, softmax_by_hand, weighted_value_terms
+from attention.dropout import dropout_counts
 from ui.frame import page
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
@@ -189,7 +190,8 @@ def render(view: View) -> None:
         if softmax.shift != 0.0:
             st.caption(t("one_query.step5_shift"))
         st.subheader(t("one_query.step6"))
-        if keep is None:
+        counts = dropout_counts(trace, query=i)  # row i's visible weights, kept and dropped
+        if keep is None or counts is None:
             st.latex(rf"\alpha'_{{{qp},{kp}}} = \alpha_{{{qp},{kp}}} = {number(float(weights[j]))}")
             off = "one_query.dropout_off_zero" if cfg.training else "one_query.dropout_off_eval"
             st.caption(t(off))
@@ -205,15 +207,13 @@ def render(view: View) -> None:
                 float(dropped[j]),
             )
         )
-        visible = [index for index, hide in enumerate(hidden_list) if not hide]
-        kept = sum(bool(keep[index]) for index in visible)
         st.caption(
             t(
                 "one_query.dropout_on",
                 p=format_short(cfg.dropout),
-                visible=len(visible),
-                kept=kept,
-                dropped=len(visible) - kept,
+                visible=counts.visible,
+                kept=counts.kept,
+                dropped=counts.dropped,
                 scale=number(trace.dropout_scale),
                 total=number(float(dropped.sum())),
             )

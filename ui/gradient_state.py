@@ -19,7 +19,7 @@ import streamlit as st
 from attention import AttentionConfig, AttentionInputError
 from attention.gradients import LOSS_NAMES, MAX_DESCENT_STEPS, Descent, gradient_descent
 
-from .table import Table, TableProblem, problem
+from .table import Table, TableProblem, problem, shorten
 
 LEARNING_RATE_DEFAULT = 0.1
 LEARNING_RATE_LOW = 0.001
@@ -41,10 +41,6 @@ __all__ = [
 ]
 
 
-def _shorten(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def target_numbers(text: str) -> tuple[float, ...]:
     """The numbers of a typed target (``"0.5, -0.5"``); empty text gives ``()`` (the zero vector).
 
@@ -61,10 +57,10 @@ def target_numbers(text: str) -> tuple[float, ...]:
             value = float(part.replace("−", "-"))
         except ValueError:
             raise problem(
-                "backward.target.not_number", position=index + 1, value=_shorten(part)
+                "backward.target.not_number", position=index + 1, value=shorten(part)
             ) from None
         if not math.isfinite(value) or abs(value) > 1e6:
-            raise problem("backward.target.not_finite", position=index + 1, value=_shorten(part))
+            raise problem("backward.target.not_finite", position=index + 1, value=shorten(part))
         numbers.append(value)
     return tuple(numbers)
 

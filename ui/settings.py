@@ -29,17 +29,12 @@ from attention.gradients import LOSS_NAMES, MAX_DESCENT_STEPS
 
 from . import gradient_state as backward
 from .i18n import LANGUAGES, current_language, t
-from .table import TableProblem, problem
+from .table import TableProblem, problem, shorten
 
 MAX_APP_SEED = 2**53 - 1  # the largest integer a browser's number field holds exactly
 PALETTES = ("default", "colorblind")
 
 Widget = Literal["number", "slider", "toggle", "checkbox", "select", "radio", "text", "none"]
-
-
-def shorten(text: str, limit: int = 40) -> str:
-    """``text`` cut to ``limit`` characters with "…" (for messages that quote user input)."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _plain(number: float) -> str:
@@ -334,6 +329,5 @@ __all__ = [
     "parse_choice",
     "parse_float",
     "parse_int",
-    "shorten",
     "widget",
 ]

@@ -63,6 +63,11 @@ def message(item: TableProblem) -> str:
     return t(item.key, **values)
 
 
+def shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis marks the cut), for quoting in a message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 @dataclass(frozen=True)
 class Table:
     """A valid embedding table: one label and ``d_in`` numbers per token."""

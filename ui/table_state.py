@@ -21,8 +21,7 @@ from attention.validate import MAX_TOKENS
 
 from .i18n import t
 from .markdown_text import escape_markdown
-from .settings import shorten
-from .table import TOKEN_COLUMN, Table, TableProblem, problem, table_from_rows
+from .table import TOKEN_COLUMN, Table, TableProblem, problem, shorten, table_from_rows
 
 MAX_TEXT_CHARS = 100_000
 

@@ -34,6 +34,7 @@ from typing import Any
 
 import streamlit as st
 
+from attention.head_split import splits_evenly
 from attention.tasks import TASK_NAMES, check_text
 from attention.training import LIMITS, TASK_DEFAULTS, TrainConfig
 from attention.validate import AttentionInputError
@@ -123,7 +124,7 @@ TRAIN_SETTINGS: dict[str, Setting] = {
 
 def config_problem(values: dict[str, Any]) -> TableProblem | None:
     """What is wrong with a combination of settings (each value alone is in range), or None."""
-    if values["width"] % values["heads"]:
+    if not splits_evenly(values["width"], values["heads"]):
         heads = values["heads"]
         nearest = max(heads, round(values["width"] / heads) * heads)
         if nearest > LIMITS["width"][1]:

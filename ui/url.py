@@ -19,8 +19,15 @@ import streamlit as st
 
 from attention.examples import BOOK_TOKENS
 
-from .settings import COMPARE_B_FIELDS, COMPARE_B_PREFIX, COMPARE_B_STORE, SETTINGS, shorten
-from .table import TableProblem, emb_to_text, message, problem, table_from_text_and_emb
+from .settings import COMPARE_B_FIELDS, COMPARE_B_PREFIX, COMPARE_B_STORE, SETTINGS
+from .table import (
+    TableProblem,
+    emb_to_text,
+    message,
+    problem,
+    shorten,
+    table_from_text_and_emb,
+)
 from .table_state import book_table, commit_table, current_table, parse_sentence, table_for_words
 
 
