@@ -133,7 +133,10 @@ def page(render: PageFunction) -> PageFunction:
     So the first visitor of a deep link (``/masking``) on a fresh server gets
     ``pages/masking.py`` executed on its own as ``__main__``, without ``app.py``: no shared
     state, no sidebar. The folder keeps its name (the owner asked for ``pages/``), and there is
-    no public setting to turn the legacy mode off; so the one place that knows is here. When the
+    no public setting to turn the legacy mode off. (Page files in sub-folders of ``pages/`` do
+    get the frame on a first visit, since the legacy mode only lists ``pages/*.py``, but then
+    Streamlit shows "Page not found … Running the app's main page.") So the one place that
+    knows is here, on public API only. When the
     marked function belongs to a module run as ``__main__``, it calls the public
     ``st.navigation`` with every page (hidden: nothing is drawn), which switches Streamlit to
     navigation mode for good, and ``st.rerun()``: the rerun executes ``app.py``, whose
