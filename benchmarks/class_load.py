@@ -11,7 +11,7 @@ Usage (from the repository root)::
 Each student is a :class:`benchmarks.streamlit_protocol.StudentTab`: no browser, Streamlit's own
 websocket protocol (the protobuf messages the browser sends and receives). Students arrive at
 random moments of the first ``--ramp`` seconds (default: one interval) and open the app on the
-same link (the book's six tokens, or ``--tokens T`` made-up words of ``ui.state.random_words``,
+same link (the book's six tokens, or ``--tokens T`` made-up words of ``ui.table_state.random_words``,
 what "Random tokens" gives), the way a class follows the teacher's link. Then, every
 ``--interval`` seconds on average (uniformly 0.5 to 1.5 intervals apart, so they do not click in
 step), each one changes a setting in turn: a new seed, a new dropout rate, a cell of the
@@ -87,7 +87,7 @@ from benchmarks.streamlit_protocol import FINISHED, RunFailed, RunResult, Studen
 from tests.e2e.helpers import SETTLED_SELECTOR  # noqa: E402
 from tests.e2e.server import start_streamlit  # noqa: E402
 from ui.i18n import t  # noqa: E402
-from ui.state import random_words  # noqa: E402
+from ui.table_state import random_words  # noqa: E402
 from ui.train_jobs import MAX_RUNNING  # noqa: E402
 
 BOOK_TOKENS = 6

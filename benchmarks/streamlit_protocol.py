@@ -29,7 +29,7 @@ read for the kinds of widget the app's pages use (number input, slider, select s
 checkbox/toggle, select box, radio, text input); the data editor's state is the edits made in this tab.
 
 Every run is checked, not just timed: a run must end with ``FINISHED_SUCCESSFULLY``, draw no
-exception and no error box, and the URL the app writes from its state (``ui.state.sync_url``)
+exception and no error box, and the URL the app writes from its state (``ui.url.sync_url``)
 must show exactly the seed, dropout and table cells this tab set (and Compare's ``b_seed`` and
 ``b_dropout`` where the B this tab got on its first visit of Compare differs from A), so a session that showed
 another session's numbers, or lost its own, counts as an error.
@@ -57,7 +57,7 @@ HOST_CONFIG_PATH = "/_stcore/host-config"
 XSRF_COOKIE = "_streamlit_xsrf"
 WIDGET_ID_PREFIX = "$$ID-"
 EDITOR_KEY_PREFIX = "table_editor_"  # ui/editor.py: table_editor_{page}_{version}
-DEFAULT_SEED = 123  # ui.state.SETTINGS: a value equal to its default is left out of the URL
+DEFAULT_SEED = 123  # ui.settings.SETTINGS: a value equal to its default is left out of the URL
 DEFAULT_DROPOUT = 0.0
 COMPARE_PAGE = "compare"  # url path of Compare A/B (ui.frame.PAGE_SPECS)
 FINISHED = ForwardMsg.ScriptFinishedStatus

@@ -1,6 +1,6 @@
 """Compare A/B: the sidebar's settings (A) against settings chosen on this page (B).
 
-Both are computed with ``ui.state.compute_trace`` (cached) on the same table; the page shows the
+Both are computed with ``ui.computation.compute_trace`` (cached) on the same table; the page shows the
 weights after dropout and the context vectors of both, and their differences B − A. Changing one
 setting at a time makes visible what each one does: the seed changes the random weights, dropout
 zeroes and rescales some weights, ``qkv_bias`` adds a bias to the projections, ``d_out`` changes
@@ -8,8 +8,8 @@ the width of the context vectors.
 
 B's controls live in session state under ``compare_b_*`` keys. Streamlit forgets the state of a
 widget that is not drawn (another page is open), so B's values are also kept in
-``ui.state.COMPARE_B_STORE`` and put back into the widgets when the page is opened again. That
-store is also what the URL carries (``b_seed=8``… where B differs from A, see ``ui/state.py``),
+``ui.settings.COMPARE_B_STORE`` and put back into the widgets when the page is opened again. That
+store is also what the URL carries (``b_seed=8``… where B differs from A, see ``ui/url.py``),
 so a shared link opens the same comparison.
 """
 
@@ -21,24 +21,14 @@ import streamlit as st
 
 from attention import AttentionConfig, AttentionInputError, AttentionTrace
 from attention.differences import context_difference, weights_difference
-from ui.frame import require_frame
+from ui.computation import compute_trace, config_of  # config_of(b): B's one-head config
+from ui.frame import page
 from ui.i18n import t
+from ui.settings import COMPARE_B_FIELDS, COMPARE_B_STORE, MAX_APP_SEED, SETTINGS, widget
 from ui.show import figure_words, show_matrix, show_numbers
-from ui.state import (
-    COMPARE_B_FIELDS,
-    COMPARE_B_STORE,
-    D_OUT_MAX,
-    DROPOUT_MAX,
-    DROPOUT_STEP,
-    MAX_APP_SEED,
-    compute_trace,
-    current_config,
-    current_table,
-)
+from ui.view import View
 from viz.matrix import MatrixView
 from viz.vocabulary import DECIMALS, context_labels, format_number
-
-require_frame()
 
 B_FIELDS = COMPARE_B_FIELDS  # the settings B can change
 STORE_KEY = COMPARE_B_STORE
@@ -60,17 +50,6 @@ def settings_of(cfg: AttentionConfig) -> dict[str, object]:
     }
 
 
-def config_of(settings: dict[str, object]) -> AttentionConfig:
-    """One-head config for B's settings."""
-    return AttentionConfig(
-        d_out=int(settings["d_out"]),  # type: ignore[arg-type]
-        dropout=float(settings["dropout"]),  # type: ignore[arg-type]
-        seed=int(settings["seed"]),  # type: ignore[arg-type]
-        qkv_bias=bool(settings["qkv_bias"]),
-        training=bool(settings["train"]),
-    )
-
-
 def _set_b(settings: dict[str, object]) -> None:
     """Make ``settings`` B's values: in the store and in the widgets."""
     st.session_state[STORE_KEY] = dict(settings)
@@ -83,9 +62,8 @@ def _save_b() -> None:
     st.session_state[STORE_KEY] = {name: st.session_state[widget_key(name)] for name in B_FIELDS}
 
 
-def _preset(kind: str) -> None:
-    """Button callback: B = A with one change (``copy`` changes nothing)."""
-    a = settings_of(current_config())
+def _preset(kind: str, a: dict[str, object]) -> None:
+    """Button callback: B = A (the view's settings ``a``) with one change (``copy``: none)."""
     b = dict(a)
     if kind == "dropout":
         if config_of(a).dropout_active:
@@ -108,35 +86,20 @@ def init_b(a_settings: dict[str, object]) -> None:
             st.session_state[widget_key(name)] = st.session_state[STORE_KEY][name]
 
 
-def b_controls() -> dict[str, object]:
-    """Draw B's controls and presets; return B's settings."""
+def b_controls(a: dict[str, object]) -> dict[str, object]:
+    """Draw B's controls (the sidebar's declarations, B's keys and labels) and presets; return
+    B's settings."""
     st.subheader(t("compare.b_header"))
     columns = st.columns([1.3, 1.3, 1, 1, 1.3])
-    columns[0].number_input(
-        t("compare.seed"),
-        min_value=0,
-        max_value=MAX_APP_SEED,
-        step=1,
-        key=widget_key("seed"),
-        on_change=_save_b,
-    )
-    columns[1].slider(
-        t("compare.dropout"),
-        min_value=0.0,
-        max_value=DROPOUT_MAX,
-        step=DROPOUT_STEP,
-        key=widget_key("dropout"),
-        on_change=_save_b,
-    )
-    columns[2].toggle(t("compare.train"), key=widget_key("train"), on_change=_save_b)
-    columns[3].checkbox(t("compare.qkv_bias"), key=widget_key("qkv_bias"), on_change=_save_b)
-    columns[4].slider(
-        t("compare.d_out"),
-        min_value=1,
-        max_value=D_OUT_MAX,
-        key=widget_key("d_out"),
-        on_change=_save_b,
-    )
+    for column, name in zip(columns, B_FIELDS, strict=True):
+        widget(
+            SETTINGS[name],
+            key=widget_key(name),
+            label=f"compare.{name}",
+            container=column,
+            on_change=_save_b,
+            with_help=False,
+        )
     st.caption(t("compare.presets"))
     buttons = st.columns(4)
     for column, kind in zip(buttons, ("copy", "dropout", "seed", "bias"), strict=True):
@@ -145,7 +108,7 @@ def b_controls() -> dict[str, object]:
             key=f"compare_preset_{kind}",
             help=t(f"compare.preset.{kind}_help"),
             on_click=_preset,
-            args=(kind,),
+            args=(kind, a),
             width="stretch",
         )
     return {name: st.session_state[widget_key(name)] for name in B_FIELDS}
@@ -186,18 +149,19 @@ def _heatmap(
 ) -> None:
     """One annotated heatmap (see ``viz.matrix.MatrixView``) at the column's width."""
     options.setdefault("decimals", DECIMALS)
-    view = MatrixView(
+    matrix = MatrixView(
         values=values,
         row_labels=tuple(rows),
         col_labels=tuple(cols),
         **options,  # type: ignore[arg-type]
     )
-    show_matrix(view, figure_words(), key=key)
+    show_matrix(matrix, figure_words(), key=key)
 
 
-def show_weights(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str) -> None:
+def show_weights(
+    trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str, tokens: list[str]
+) -> None:
     """A's and B's weights after dropout side by side, then B − A (diverging, centred at 0)."""
-    tokens = list(current_table().tokens)
     weights_a = trace_a.dropped_weights[0].numpy().astype(np.float64)  # (T, T)
     weights_b = trace_b.dropped_weights[0].numpy().astype(np.float64)  # (T, T)
     weights_diff = weights_difference(trace_a, trace_b)  # B − A and its largest |·|
@@ -243,9 +207,10 @@ def show_weights(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str)
         )
 
 
-def show_contexts(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str) -> None:
+def show_contexts(
+    trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str, tokens: list[str]
+) -> None:
     """Both context matrices side by side, then B − A when they have the same width."""
-    tokens = list(current_table().tokens)
     context_a = trace_a.context[0].numpy().astype(np.float64)  # (T, d_out of A)
     context_b = trace_b.context[0].numpy().astype(np.float64)  # (T, d_out of B)
     st.subheader(t("compare.context_header"))
@@ -301,14 +266,15 @@ def show_contexts(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str
         )
 
 
-def main() -> None:
+@page
+def render(view: View) -> None:
     st.title(t("page.compare.title"))
     st.markdown(t("compare.intro"))
-    cfg_a = current_config()
+    cfg_a = view.config
     a = settings_of(cfg_a)
     init_b(a)
-    b = b_controls()
-    table = current_table()
+    b = b_controls(a)
+    table = view.table
     try:
         trace_a = compute_trace(table, cfg_a)
     except AttentionInputError as error:
@@ -320,9 +286,5 @@ def main() -> None:
         st.error(t("compare.error_b", detail=str(error)))
         return
     show_differences(a, b)
-    palette = st.session_state.get("palette", "default")
-    show_weights(trace_a, trace_b, palette)
-    show_contexts(trace_a, trace_b, palette)
-
-
-main()
+    show_weights(trace_a, trace_b, view.palette, view.tokens)
+    show_contexts(trace_a, trace_b, view.palette, view.tokens)

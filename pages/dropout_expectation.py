@@ -16,15 +16,14 @@ import torch
 
 from attention.dropout import dropout_scale
 from attention.experiments import dropout_average, dropout_average_error
-from ui.frame import require_frame
+from ui.frame import page
 from ui.i18n import t
+from ui.settings import SETTINGS
 from ui.show import figure_words, show_figure, show_matrix, show_numbers
-from ui.state import current_table, current_trace
+from ui.view import View
 from viz.experiments import dropout_error_figure
 from viz.matrix import MatrixView
 from viz.vocabulary import format_number, format_short
-
-require_frame()
 
 MAX_DRAWS = 2000
 MAX_BLOCK_TOKENS = 12  # the first tokens' weights form a self-contained causal block
@@ -62,14 +61,15 @@ def choose_p(trace_dropout_active: bool, sidebar_p: float, training: bool) -> fl
         st.slider(
             t("dropout_expectation.page_p"),
             min_value=0.05,
-            max_value=0.95,
+            max_value=SETTINGS["dropout"].high,
             step=0.05,
             key="dropout_expectation_p",
         )
     )
 
 
-def main() -> None:
+@page
+def render(view: View) -> None:
     st.title(t("page.dropout_expectation.title"))
     st.markdown(t("dropout_expectation.intro"))
     st.latex(
@@ -78,13 +78,13 @@ def main() -> None:
         r"\quad\Rightarrow\quad \mathbb{E}\!\left[w\,\frac{m}{1-p}\right] = w"
     )
     st.markdown(t("dropout_expectation.after_formula"))
-    trace = current_trace()
+    trace = view.trace()
     if trace is None:
         return
     cfg = trace.config
     p = choose_p(trace.dropout_active, cfg.dropout, cfg.training)
 
-    tokens = list(current_table().tokens)
+    tokens = list(view.table.tokens)
     used = min(len(tokens), MAX_BLOCK_TOKENS)
     if used < len(tokens):
         st.caption(t("dropout_expectation.block_note", total=len(tokens), used=used))
@@ -120,7 +120,7 @@ def main() -> None:
         t("dropout_expectation.theory_at_n", n=n),
         format_number(float(curve["reference"][n - 1])),
     )
-    palette = st.session_state.get("palette", "default")
+    palette = view.palette
     figure = dropout_error_figure(
         curve["draws"],
         curve["rms_error"],
@@ -151,7 +151,7 @@ def main() -> None:
     ):
         with column:
             st.markdown(f"**{title}**")  # above the figure: a plot title would meet the axis title
-            view = MatrixView(
+            heatmap = MatrixView(
                 values=values,
                 row_labels=tuple(tokens),
                 col_labels=tuple(tokens),
@@ -162,7 +162,7 @@ def main() -> None:
                 col_title=t("dropout_expectation.key"),
                 value_name=t("dropout_expectation.weight"),
             )
-            show_matrix(view, figure_words(), key=f"dropout_expectation_{name}")
+            show_matrix(heatmap, figure_words(), key=f"dropout_expectation_{name}")
             show_numbers(
                 values,
                 tokens,
@@ -170,6 +170,3 @@ def main() -> None:
                 key=f"dropout_expectation_numbers_{name}",
                 label=t(f"dropout_expectation.numbers_{name}"),
             )
-
-
-main()

@@ -31,12 +31,12 @@ from attention.training_export import (
     weights_fingerprint,
 )
 from attention.validate import AttentionInputError
-from ui.frame import require_frame
+from ui.frame import page
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
 from ui.show import PLOTLY_CONFIG
-from ui.state import message
-from ui.step_view import StepPage, brief_number
+from ui.step_view import StepPage, brief_number, show_steps
+from ui.table import message
 from ui.train_jobs import QUEUE, CompareKey, TrainOutcome
 from ui.train_queue import DROPPED, FAILED, Job
 from ui.train_settings import (
@@ -47,6 +47,7 @@ from ui.train_settings import (
     train_config,
     uploaded_text,
 )
+from ui.view import View
 from viz.training import (
     attention_maps_figure,
     dropout_curves_figure,
@@ -54,8 +55,6 @@ from viz.training import (
     pattern_scores_figure,
 )
 from viz.vocabulary import format_number
-
-require_frame()
 
 JOB_KEY = "train_job"  # the Job this session watches (training)
 OUTCOME_KEY = "train_outcome"  # the TrainOutcome shown
@@ -67,7 +66,7 @@ ERROR_KEY = "train_error"  # why the last training failed (shown once)
 POLL_S = 0.25  # how often a watching run redraws the status line (a rerun can stop it then)
 MAX_MAP_CELLS = 40_000  # layers × heads × T × T drawn at once; above, one layer at a time
 LITTLE_GAP = 0.05  # a validation − training loss gap below this is "hardly overfits"
-STEP_NOTES = {1: "train.step.1.body", 2: "train.step.2.body"}
+STEP_NOTES = {"embeddings": "train.step.embeddings.body", "weights": "train.step.weights.body"}
 # attention_layer_inputs() hooks the shared (cached) model for one forward pass: one at a time
 _INSPECT_LOCK = threading.Lock()
 
@@ -409,10 +408,7 @@ def show_head_steps(outcome: TrainOutcome, palette: str) -> None:
         notes=STEP_NOTES,
         seeded_weights=False,
     )
-    tabs = st.tabs([t(f"step.tab.{number}") for number in range(1, 11)])
-    for tab, draw in zip(tabs, view.all_steps(), strict=True):
-        with tab:
-            draw()
+    show_steps(view, key="train_step_tabs")
 
 
 def show_export(outcome: TrainOutcome) -> None:
@@ -546,7 +542,8 @@ def compare_section(cfg: TrainConfig | None) -> None:
 # --- the page --------------------------------------------------------------------------------
 
 
-def render() -> None:
+@page
+def render(view: View) -> None:
     st.title(t("page.train.title"))
     st.markdown(t("train.intro"))
     with st.container(border=True):
@@ -608,7 +605,7 @@ def render() -> None:
     if outcome is None:
         st.info(t("train.results.none"), icon="ℹ️")
     else:
-        palette = st.session_state.get("palette", "default")
+        palette = view.palette
         show_summary(outcome, cfg)
         show_maps(outcome, palette)
         show_scores(outcome)
@@ -616,6 +613,3 @@ def render() -> None:
         show_export(outcome)
     st.divider()
     compare_section(cfg)
-
-
-render()

@@ -14,14 +14,12 @@ from typing import Any
 import streamlit as st
 
 from attention.experiments import saturation_example_row, score_variance, softmax_saturation
-from ui.frame import require_frame
+from ui.frame import page
 from ui.i18n import t
 from ui.show import show_figure
-from ui.state import current_trace
+from ui.view import View
 from viz.experiments import saturation_figure, weight_row_bars
 from viz.vocabulary import format_number
-
-require_frame()
 
 D_K_CHOICES = tuple(2**i for i in range(10))  # 1, 2, 4, …, 512
 NUM_KEYS = 8
@@ -87,10 +85,10 @@ def show_curves(seed: int, d_k: int, palette: str) -> None:
     st.caption(t("why_sqrt_dk.curves_caption"))
 
 
-def show_trace_numbers() -> None:
+def show_trace_numbers(view: View) -> None:
     """The current trace's raw and scaled score variances (unmasked cells, one head)."""
     st.subheader(t("why_sqrt_dk.trace_header"))
-    trace = current_trace()
+    trace = view.trace()
     if trace is None:
         return
     raw = score_variance(trace.attn_scores[0], trace.mask)  # q·k, before the mask and scaling
@@ -102,7 +100,8 @@ def show_trace_numbers() -> None:
     st.caption(t("why_sqrt_dk.trace_caption", scale=format_number(trace.scale), d_k=trace.d_k))
 
 
-def main() -> None:
+@page
+def render(view: View) -> None:
     st.title(t("page.why_sqrt_dk.title"))
     st.markdown(t("why_sqrt_dk.intro"))
     st.latex(
@@ -111,8 +110,8 @@ def main() -> None:
         r"\mathrm{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right) = 1"
     )
     st.markdown(t("why_sqrt_dk.explain"))
-    seed = int(st.session_state["seed"])
-    palette = st.session_state.get("palette", "default")
+    seed = view.config.seed
+    palette = view.palette
     for key, default in (("why_sqrt_dk_scaled", True), ("why_sqrt_dk_dk", 64)):
         if key not in st.session_state:
             st.session_state[key] = default
@@ -134,7 +133,4 @@ def main() -> None:
     )
     show_example_row(seed, scaled, d_k, palette)
     show_curves(seed, d_k, palette)
-    show_trace_numbers()
-
-
-main()
+    show_trace_numbers(view)
