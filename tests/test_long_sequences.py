@@ -42,6 +42,12 @@ def _chart(at: AppTest, key: str) -> dict:
     return found[0]
 
 
+def _all_steps(query: dict[str, str], timeout: float = 60) -> AppTest:
+    """The step page with every step drawn ("all steps on one page"; a tab draws only its own)."""
+    at = run_page("step", query, timeout=timeout)
+    return at.toggle(key="step_all").set_value(True).run()
+
+
 def test_random_words_are_reproducible_short_and_bounded() -> None:
     words = random_words(4096)
     assert len(words) == 4096 and words == random_words(4096)
@@ -65,7 +71,7 @@ def test_generate_button_fills_the_sentence_and_the_link() -> None:
 
 def test_zoom_window_shows_exact_values_of_the_large_matrix() -> None:
     words = random_words(100)
-    at = run_page("step", {"text": " ".join(words)})
+    at = _all_steps({"text": " ".join(words)})
     scores = _chart(at, "step_fig_attn_scores")
     assert scores["layout"]["images"][0]["source"].startswith("data:image/png;base64,")
     assert not any(i.endswith("step_fig_attn_scores__zoom__figure") for i in _charts(at))
@@ -90,7 +96,7 @@ def test_zoom_window_of_dropped_weights_keeps_the_views_masks_and_chinese_words(
     dropout's pink cells where the keep-mask dropped, the grey ones where the mask hides; the
     image's block hover and the window's hover speak the page's language."""
     words = random_words(60)
-    at = run_page("step", {"text": " ".join(words), "dropout": "0.5", "lang": "zh"})
+    at = _all_steps({"text": " ".join(words), "dropout": "0.5", "lang": "zh"})
     image = _chart(at, "step_fig_dropped_weights")
     hover = image["data"][0]["hovertemplate"]
     assert "均值" in hover and "查询" in hover and "被掩码（−∞）的单元格" in hover
@@ -114,7 +120,7 @@ def test_zoom_window_of_dropped_weights_keeps_the_views_masks_and_chinese_words(
 
 
 def test_zoom_window_is_clamped_when_the_sentence_gets_shorter() -> None:
-    at = run_page("step", {"text": " ".join(random_words(100))})
+    at = _all_steps({"text": " ".join(random_words(100))})
     at.session_state["step_fig_attn_weights__zoom"] = True
     at.run()
     at.number_input(key="step_fig_attn_weights__zoom__row").set_value(95).run()
@@ -167,7 +173,7 @@ def test_every_page_works_at_1024_tokens(page: str) -> None:
 
 
 def test_step_page_works_at_4096_tokens_with_images_only() -> None:
-    at = run_page("step", {"text": " ".join(random_words(4096)), "dropout": "0.1"}, timeout=600)
+    at = _all_steps({"text": " ".join(random_words(4096)), "dropout": "0.1"}, timeout=600)
     assert not at.exception, [str(e.value)[:500] for e in at.exception]
     specs = _charts(at)
     total = sum(len(json.dumps(spec)) for spec in specs.values())
