@@ -2,7 +2,8 @@
 
 ``lab.py`` (the script ``app.py`` serves) calls :func:`run_app`. Tests call it too with another
 ``default_page`` (see ``tests/page_harness.py``): Streamlit's ``AppTest.switch_page`` runs a file
-of ``pages/`` without this frame, so the harness makes the wanted page the default one instead, frame included.
+of ``pages/`` without this frame, so the harness makes the wanted page the default one instead,
+frame included.
 """
 
 from __future__ import annotations
