@@ -26,6 +26,7 @@ require_frame()
 D_K_CHOICES = tuple(2**i for i in range(10))  # 1, 2, 4, …, 512
 NUM_KEYS = 8
 NUM_QUERIES = 256
+VIEW_TABS = ("why_sqrt_dk.tab.row", "why_sqrt_dk.tab.curves")
 
 
 @st.cache_data(max_entries=16, ttl=1800, show_spinner=False)
@@ -102,17 +103,13 @@ def show_trace_numbers() -> None:
     st.caption(t("why_sqrt_dk.trace_caption", scale=format_number(trace.scale), d_k=trace.d_k))
 
 
-def main() -> None:
-    st.title(t("page.why_sqrt_dk.title"))
-    st.markdown(t("why_sqrt_dk.intro"))
-    st.latex(
-        r"\mathrm{Var}(q\cdot k) = \sum_{i=1}^{d_k} \mathrm{Var}(q_i k_i) = d_k"
-        r"\qquad\Rightarrow\qquad"
-        r"\mathrm{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right) = 1"
-    )
-    st.markdown(t("why_sqrt_dk.explain"))
-    seed = int(st.session_state["seed"])
-    palette = st.session_state.get("palette", "default")
+@st.fragment
+def experiment(seed: int, palette: str) -> None:
+    """The page's own controls and the experiment they steer: the example row and the curves.
+
+    A fragment: the toggle, the d_k slider and a tab switch rerun only this part, not the frame.
+    The lazy tabs (``on_change="rerun"`` + ``.open``) draw one chart per run, not both.
+    """
     for key, default in (("why_sqrt_dk_scaled", True), ("why_sqrt_dk_dk", 64)):
         if key not in st.session_state:
             st.session_state[key] = default
@@ -132,8 +129,29 @@ def main() -> None:
             uniform=_fmt(math.log(NUM_KEYS)),
         )
     )
-    show_example_row(seed, scaled, d_k, palette)
-    show_curves(seed, d_k, palette)
+    row_tab, curves_tab = st.tabs(
+        [t(key) for key in VIEW_TABS], key="why_sqrt_dk_view", on_change="rerun"
+    )
+    if row_tab.open:
+        with row_tab:
+            show_example_row(seed, scaled, d_k, palette)
+    if curves_tab.open:
+        with curves_tab:
+            show_curves(seed, d_k, palette)
+
+
+def main() -> None:
+    st.title(t("page.why_sqrt_dk.title"))
+    st.markdown(t("why_sqrt_dk.intro"))
+    st.latex(
+        r"\mathrm{Var}(q\cdot k) = \sum_{i=1}^{d_k} \mathrm{Var}(q_i k_i) = d_k"
+        r"\qquad\Rightarrow\qquad"
+        r"\mathrm{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right) = 1"
+    )
+    st.markdown(t("why_sqrt_dk.explain"))
+    seed = int(st.session_state["seed"])
+    palette = st.session_state.get("palette", "default")
+    experiment(seed, palette)
     show_trace_numbers()
 
 
