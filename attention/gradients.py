@@ -51,7 +51,7 @@ import torch.nn as nn
 
 from .autograd_graph import AutogradGraph, GraphNode, build_graph, walk
 from .modules import MultiHeadAttention, MultiHeadAttentionWrapper
-from .trace import AttentionConfig, AttentionTrace, _json_ready, run_traced_forward
+from .trace import AttentionConfig, AttentionTrace, json_ready, run_traced_forward
 from .validate import (
     MAX_ABS_VALUE,
     AttentionInputError,
@@ -367,7 +367,7 @@ class GradientTrace:
         }
         gradients = {}
         for name, tensor in self.gradients().items():
-            gradients[name] = _json_ready(tensor)
+            gradients[name] = json_ready(tensor)
             gradients[f"{name}_shape"] = list(tensor.shape)
         result["gradients"] = gradients
         result["graph"] = self.graph.to_dict()

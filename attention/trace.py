@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 import torch
 import torch.nn as nn
 
+from .dropout import dropout_scale
+from .head_split import splits_evenly
 from .modules import CausalAttention, MultiHeadAttention, MultiHeadAttentionWrapper
 from .randomness import draws_from, dropout_noise, private_generator
 from .validate import (
@@ -57,6 +59,7 @@ __all__ = [
     "run_traced_forward",
     "trace_module",
     "config_of",
+    "json_ready",
     "STEP_NAMES",
 ]
 
@@ -79,7 +82,7 @@ class AttentionConfig:
         d_out = check_int("d_out", self.d_out, 1, MAX_WIDTH, "the output width, at least 1")
         num_heads = check_int("num_heads", self.num_heads, 1, MAX_HEADS, "the number of heads")
         variant = check_variant(self.variant)
-        if num_heads > 1 and variant == "fused" and d_out % num_heads:
+        if num_heads > 1 and variant == "fused" and not splits_evenly(d_out, num_heads):
             raise AttentionInputError(
                 f"d_out = {d_out} cannot be split evenly into {num_heads} heads: the fused "
                 "MultiHeadAttention gives each head d_out / num_heads features, so d_out must be "
@@ -235,10 +238,7 @@ class AttentionTrace:
 
         With ``p = 1`` every weight is dropped and this is 0 (PyTorch multiplies by zero).
         """
-        if not self.dropout_active:
-            return 1.0
-        p = self.config.dropout
-        return 0.0 if p >= 1.0 else 1.0 / (1.0 - p)
+        return dropout_scale(self.config.dropout) if self.dropout_active else 1.0
 
     def tensors(self) -> dict[str, torch.Tensor]:
         """All tensor fields that are set, by name (weights first, then the steps in order)."""
@@ -253,12 +253,13 @@ class AttentionTrace:
         result: dict[str, Any] = {"config": self.config.to_dict(), "d_k": self.d_k}
         result["dropout_scale"] = self.dropout_scale
         for name, tensor in self.tensors().items():
-            result[name] = _json_ready(tensor)
+            result[name] = json_ready(tensor)
             result[f"{name}_shape"] = list(tensor.shape)
         return result
 
 
-def _json_ready(tensor: torch.Tensor) -> Any:
+def json_ready(tensor: torch.Tensor) -> Any:
+    """``tensor`` as nested lists for JSON, ``None`` where a value is not finite (a hidden −∞)."""
     if tensor.dtype == torch.bool:
         return tensor.tolist()
     values = tensor.detach().to(torch.float64)
@@ -568,8 +569,3 @@ def trace_attention(inputs: Any, cfg: AttentionConfig | None = None) -> Attentio
             field="inputs",
         )
     return AttentionTrace(config=cfg, inputs=x, **traced)
-
-
-def with_config(trace: AttentionTrace, **changes: Any) -> AttentionTrace:
-    """Trace the same inputs again with some settings changed (``seed=7``, ``dropout=0.5``…)."""
-    return trace_attention(trace.inputs, replace(trace.config, **changes))

@@ -65,6 +65,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from .head_split import splits_evenly
 from .modules import MultiHeadAttention
 from .tasks import (
     IGNORE,
@@ -219,7 +220,7 @@ class TrainConfig:
                 checked[name] = check_int(name, values[name], low, high, _WHAT[name])
             else:
                 checked[name] = None  # not used by this task: keep the config canonical
-        if checked["width"] % checked["heads"]:
+        if not splits_evenly(checked["width"], checked["heads"]):
             raise AttentionInputError(
                 f"width = {checked['width']} cannot be split evenly into {checked['heads']} heads: "
                 "MultiHeadAttention gives each head width / heads features, so width must be "

@@ -26,7 +26,7 @@ import torch  # noqa: E402
 
 from attention import AttentionConfig, trace_attention  # noqa: E402
 from attention.examples import embed_words  # noqa: E402
-from ui.state import random_words  # noqa: E402
+from ui.table_state import random_words  # noqa: E402
 
 
 def baseline_matrices(count: int, dropout: float) -> dict[str, torch.Tensor]:

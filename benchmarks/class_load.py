@@ -6,11 +6,12 @@ Usage (from the repository root)::
     python benchmarks/class_load.py --students 10 --tokens 1024 --json /tmp/class.json
     python benchmarks/class_load.py --students 30 --url http://127.0.0.1:8080   # e.g. deploy/serve.sh
     python benchmarks/class_load.py --students 10 --browsers 3              # + 3 real Chromium tabs
+    python benchmarks/class_load.py --students 10 --trainings 2             # while 2 trainings run
 
 Each student is a :class:`benchmarks.streamlit_protocol.StudentTab`: no browser, Streamlit's own
 websocket protocol (the protobuf messages the browser sends and receives). Students arrive at
 random moments of the first ``--ramp`` seconds (default: one interval) and open the app on the
-same link (the book's six tokens, or ``--tokens T`` made-up words of ``ui.state.random_words``,
+same link (the book's six tokens, or ``--tokens T`` made-up words of ``ui.table_state.random_words``,
 what "Random tokens" gives), the way a class follows the teacher's link. Then, every
 ``--interval`` seconds on average (uniformly 0.5 to 1.5 intervals apart, so they do not click in
 step), each one changes a setting in turn: a new seed, a new dropout rate, a cell of the
@@ -37,6 +38,11 @@ timed from the key press to Streamlit's ``data-test-script-state`` going back to
 Playwright's websocket events): the comparison with the simulated students shows what share of a
 browser's wait is the server's (``benchmarks/README.md``: the rest is the browser's own work).
 
+``--trainings K`` first starts K trainings of "Train it" (K Chromium tabs on ``/train`` with their
+own seeds and ``--train-steps`` steps, Train pressed; the server runs two at once and queues the
+rest), then runs the class while they train, and stops them after; the JSON's
+``training_steps_during_class`` gives the steps each made meanwhile (that they really ran).
+
 The reference of each run, measured just before the class arrives: one student alone makes each
 kind of change twice. The output gives the class's p50 and p95 as ratios to that student's
 median (how much the class slows a change down).
@@ -58,6 +64,7 @@ import json
 import math
 import os
 import random
+import re
 import sys
 import time
 import urllib.parse
@@ -80,7 +87,8 @@ from benchmarks.streamlit_protocol import FINISHED, RunFailed, RunResult, Studen
 from tests.e2e.helpers import SETTLED_SELECTOR  # noqa: E402
 from tests.e2e.server import start_streamlit  # noqa: E402
 from ui.i18n import t  # noqa: E402
-from ui.state import random_words  # noqa: E402
+from ui.table_state import random_words  # noqa: E402
+from ui.train_jobs import MAX_RUNNING  # noqa: E402
 
 BOOK_TOKENS = 6
 STEP_PAGE = ""  # url path of the default page (the step-by-step page)
@@ -99,6 +107,8 @@ class ClassPlan:
     ramp: float | None = None  # arrivals spread over this many seconds (None: one interval)
     timeout: float = 60.0  # a rerun that takes longer is an error
     browsers: int = 0
+    trainings: int = 0  # "Train it" runs started in Chromium tabs before the class arrives
+    train_steps: int = 20_000  # long enough to outlast the class (each is stopped at the end)
     seed: int = 0  # of the students' random choices
 
     @property
@@ -355,6 +365,61 @@ async def browser_student(
         await context.close()
 
 
+# --- trainings running beside the class ----------------------------------------------------------
+
+_TRAIN_STEP = re.compile(r"step (\d+) of (\d+)")
+
+
+async def _training_step(page: Any) -> int | None:
+    """The step the tab's progress line shows ("step 812 of 20000"), or None if none is shown."""
+    with contextlib.suppress(Exception):  # the line is being redrawn: not seen this time
+        texts = await page.get_by_text(_TRAIN_STEP).all_inner_texts()
+        steps = [int(m.group(1)) for text in texts if (m := _TRAIN_STEP.search(text))]
+        return max(steps) if steps else None
+    return None
+
+
+async def start_trainings(browser: Any, base_url: str, plan: ClassPlan) -> list[Any]:
+    """``plan.trainings`` tabs on ``/train``, each with its own seed, Train pressed.
+
+    The Train page runs at most ``ui.train_jobs.MAX_RUNNING`` trainings at once (the others wait
+    in its queue), in threads of the same server process as the students' pages, at a low CPU
+    priority. Returns the tabs once every one shows its progress bar and the running ones (the
+    first ``MAX_RUNNING``) have shown a step above 0.
+    """
+    timeout_ms = plan.timeout * 1000
+    pages = []
+    for index in range(plan.trainings):
+        context = await browser.new_context(viewport=VIEWPORT)
+        page = await context.new_page()
+        query = f"train_steps={plan.train_steps}&train_seed={plan.seed * 1000 + 700 + index}"
+        await page.goto(f"{base_url}/train?{query}", timeout=timeout_ms)
+        await page.wait_for_selector(SETTLED_SELECTOR, timeout=timeout_ms)
+        await page.locator(".st-key-train_run button").click()
+        await page.get_by_test_id("stProgress").wait_for(timeout=timeout_ms)
+        pages.append(page)
+    for page in pages[:MAX_RUNNING]:  # the ones not queued: wait until each has trained a step
+        deadline = asyncio.get_running_loop().time() + plan.timeout
+        while not await _training_step(page):
+            if asyncio.get_running_loop().time() > deadline:
+                raise RunFailed("timeout", f"a training showed no step after {plan.timeout:g} s")
+            await asyncio.sleep(0.5)
+    return pages
+
+
+async def stop_trainings(pages: list[Any], timeout_s: float) -> list[int | None]:
+    """The step each training had reached, then Stop pressed and the tab closed."""
+    reached = [await _training_step(page) for page in pages]
+    for page in pages:
+        with contextlib.suppress(Exception):  # a finished training has no Stop to press
+            await page.locator(".st-key-train_stop button").click(timeout=timeout_s * 1000)
+    for page in pages:
+        with contextlib.suppress(Exception):
+            await page.wait_for_selector(SETTLED_SELECTOR, timeout=timeout_s * 1000)
+        await page.context.close()
+    return reached
+
+
 # --- the class -----------------------------------------------------------------------------------
 
 
@@ -362,19 +427,27 @@ async def run_class(base_url: str, plan: ClassPlan) -> dict[str, Any]:
     """Run the class against ``base_url``; returns the tally as a JSON-ready dict."""
     tally = Tally()
     loop = asyncio.get_running_loop()
-    start = loop.time()
-    tasks = [student(i, base_url, plan, start, tally) for i in range(plan.students)]
     playwright = browser = None
-    if plan.browsers:
+    training_pages: list[Any] = []
+    reached: list[int | None] = []
+    steps_at_start: list[int | None] = []
+    if plan.browsers or plan.trainings:
         from playwright.async_api import async_playwright
 
         playwright = await async_playwright().start()
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    try:
+        if plan.trainings:
+            training_pages = await start_trainings(browser, base_url, plan)
+            steps_at_start = [await _training_step(page) for page in training_pages]
+        start = loop.time()
+        tasks = [student(i, base_url, plan, start, tally) for i in range(plan.students)]
         tasks += [
             browser_student(i, browser, base_url, plan, start, tally) for i in range(plan.browsers)
         ]
-    try:
         await asyncio.gather(*tasks)
+        if training_pages:
+            reached = await stop_trainings(training_pages, plan.timeout)
     finally:
         if browser is not None:
             await browser.close()
@@ -386,6 +459,7 @@ async def run_class(base_url: str, plan: ClassPlan) -> dict[str, Any]:
     result: dict[str, Any] = {
         "students": plan.students,
         "browsers": plan.browsers,
+        "trainings": plan.trainings,
         "tokens": plan.tokens,
         "interval_s": plan.interval,
         "seconds": plan.seconds,
@@ -400,6 +474,13 @@ async def run_class(base_url: str, plan: ClassPlan) -> dict[str, Any]:
         "by_kind": {kind: summary(values) for kind, values in sorted(tally.seconds.items())},
         "mb_received": tally.bytes_received / 1e6,
     }
+    if plan.trainings:
+        # Steps each training made while the class ran (None: its progress line was not read).
+        result["training_steps_at_start"] = steps_at_start
+        result["training_steps_during_class"] = [
+            None if a is None or b is None else b - a
+            for a, b in zip(steps_at_start, reached, strict=True)
+        ]
     if plan.browsers:
         settled = tally.seconds.get("browser_dropout", []) + tally.seconds.get("browser_seed", [])
         result["browser"] = summary(settled)
@@ -522,6 +603,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--timeout", type=float, default=ClassPlan.timeout)
     parser.add_argument("--browsers", type=int, default=0, help="real Chromium tabs beside them")
+    parser.add_argument(
+        "--trainings", type=int, default=0, help='"Train it" runs started before the class'
+    )
+    parser.add_argument("--train-steps", type=int, default=ClassPlan.train_steps)
     parser.add_argument("--seed", type=int, default=0, help="of the students' random choices")
     parser.add_argument("--url", default=None, help="a running app (default: start one)")
     parser.add_argument("--json", type=Path, default=None, help="write the results here")
@@ -534,6 +619,8 @@ def main(argv: list[str] | None = None) -> int:
         ramp=args.ramp,
         timeout=args.timeout,
         browsers=args.browsers,
+        trainings=args.trainings,
+        train_steps=args.train_steps,
         seed=args.seed,
     )
     result = measure(plan, args.url.rstrip("/") if args.url else None)

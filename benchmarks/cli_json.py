@@ -6,7 +6,7 @@ Usage (from the repository root)::
     python benchmarks/cli_json.py --tokens 1024 --skip-legacy
 
 Each run is a fresh ``python -m attention --text "<T words>" --json`` subprocess (the words are
-``ui.state.random_words(T)``, what the app's "Random tokens" gives). Its standard output is read
+``ui.table_state.random_words(T)``, what the app's "Random tokens" gives). Its standard output is read
 through a pipe in 1 MB chunks and counted, never kept; its peak resident memory is ``ru_maxrss`` of
 that child alone (``os.wait4``).
 
@@ -30,7 +30,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from ui.state import random_words  # noqa: E402
+from ui.table_state import random_words  # noqa: E402
 
 LEGACY = """
 import json, sys, torch

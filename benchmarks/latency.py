@@ -27,7 +27,7 @@ not counted):
   straightforward page);
 - ``cell``: an edit of row 1, x1 of the step page's embedding table (type, Enter);
 - ``seed1024``: the seed click on the step page showing 1024 made-up words (``/?text=…``, the
-  words of the sidebar's "Random tokens" generator for 1024, ``ui.state.random_words``);
+  words of the sidebar's "Random tokens" generator for 1024, ``ui.table_state.random_words``);
 - ``first``: the first visit of each page (``/``, ``/masking``…) on a fresh server, from
   navigation start (loading Streamlit's JavaScript, the first script run, its imports);
 - ``burst``: 30 quick ArrowRight presses on the dropout slider; the time from the last press until
@@ -79,7 +79,7 @@ from tests.e2e.helpers import open_first_row_cell  # noqa: E402
 from tests.e2e.server import DEFAULT_APP, StreamlitServer, start_streamlit  # noqa: E402
 from ui.frame import PAGE_SPECS  # noqa: E402
 from ui.i18n import t  # noqa: E402
-from ui.state import random_words  # noqa: E402
+from ui.table_state import random_words  # noqa: E402
 
 FLOOR_APP = REPO_ROOT / "benchmarks" / "floor_app.py"
 STRAIGHTFORWARD_APP = REPO_ROOT / "benchmarks" / "straightforward_app.py"

@@ -8,7 +8,7 @@ Usage (from the repository root; needs Playwright and /usr/bin/chromium, like th
 Starts two real ``streamlit run`` servers on loopback ports: the app (``app.py``) and the baseline
 (``benchmarks/baseline_app.py``: every matrix of the trace as a numeric ``px.imshow(text_auto)``
 heatmap). For each token count it opens each page in a fresh headless Chromium context with the
-same ``N`` made-up words (the app's "Random tokens", ``ui.state.random_words``) and dropout 0.1, so
+same ``N`` made-up words (the app's "Random tokens", ``ui.table_state.random_words``) and dropout 0.1, so
 that every step of the page, dropout included, is drawn. Then it measures:
 
 - **load**: bytes received on the websocket (every frame's payload, as Chromium delivers it) from
@@ -45,7 +45,7 @@ if str(REPO_ROOT) not in sys.path:
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 from tests.e2e.server import start_streamlit  # noqa: E402
-from ui.state import random_words  # noqa: E402
+from ui.table_state import random_words  # noqa: E402
 
 BASELINE_APP = REPO_ROOT / "benchmarks" / "baseline_app.py"
 CHROMIUM = "/usr/bin/chromium"
@@ -159,7 +159,7 @@ def baseline_path(tokens: int) -> str:
     return f"/?n={tokens}&dropout={DROPOUT}"
 
 
-def _wait_settled(page: Page, mark: float, quiet: float, timeout_s: float) -> float | None:
+def wait_settled(page: Page, mark: float, quiet: float, timeout_s: float) -> float | None:
     """Seconds from ``mark`` to the last DOM change before the page settled, or None."""
     try:
         page.wait_for_function(SETTLED_JS, arg=[mark, quiet], timeout=timeout_s * 1000, polling=100)
@@ -195,7 +195,7 @@ def measure(
     counter = FrameCounter(page)
     try:
         page.goto(base_url + path, wait_until="commit", timeout=timeout_s * 1000)
-        seconds = _wait_settled(page, 0.0, quiet, timeout_s)
+        seconds = wait_settled(page, 0.0, quiet, timeout_s)
         result.load = counter.take()
         result.load.seconds = seconds
         if _message_limit_hit(page):
@@ -208,7 +208,7 @@ def measure(
         slider.focus()
         mark = page.evaluate("() => performance.now()")
         page.keyboard.press("ArrowRight")
-        seconds = _wait_settled(page, mark, quiet, timeout_s)
+        seconds = wait_settled(page, mark, quiet, timeout_s)
         result.step = counter.take()
         result.step.seconds = seconds
         if _message_limit_hit(page):

@@ -49,7 +49,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from benchmarks.page_load import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, machine  # noqa: E402
 from tests.e2e.helpers import APP_SELECTOR, wait_settled  # noqa: E402
 from tests.e2e.server import start_streamlit  # noqa: E402
-from ui.state import random_words  # noqa: E402
+from ui.table_state import random_words  # noqa: E402
 
 # glibc keeps freed memory of its per-thread arenas for reuse, and raises its mmap threshold up to
 # 32 MB after big frees, so a long-running multi-threaded server's RSS stays at its high-water

@@ -26,7 +26,7 @@ import torch  # noqa: E402
 
 from attention import AttentionConfig, AttentionTrace, trace_attention  # noqa: E402
 from attention.examples import BOOK_TOKENS, embed_words  # noqa: E402
-from ui.state import random_words  # noqa: E402
+from ui.table_state import random_words  # noqa: E402
 
 SEED_LABEL = "Seed"  # benchmarks/latency.py finds the controls by these labels
 DROPOUT_LABEL = "Dropout rate p"

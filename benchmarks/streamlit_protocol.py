@@ -29,8 +29,9 @@ read for the kinds of widget the app's pages use (number input, slider, select s
 checkbox/toggle, select box, radio, text input); the data editor's state is the edits made in this tab.
 
 Every run is checked, not just timed: a run must end with ``FINISHED_SUCCESSFULLY``, draw no
-exception and no error box, and the URL the app writes from its state (``ui.state.sync_url``)
-must show exactly the seed, dropout and table cells this tab set, so a session that showed
+exception and no error box, and the URL the app writes from its state (``ui.url.sync_url``)
+must show exactly the seed, dropout and table cells this tab set (and Compare's ``b_seed`` and
+``b_dropout`` where the B this tab got on its first visit of Compare differs from A), so a session that showed
 another session's numbers, or lost its own, counts as an error.
 """
 
@@ -47,6 +48,7 @@ from typing import Any
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.NumberInput_pb2 import NumberInput
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 STREAM_PATH = "/_stcore/stream"
@@ -55,11 +57,11 @@ HOST_CONFIG_PATH = "/_stcore/host-config"
 XSRF_COOKIE = "_streamlit_xsrf"
 WIDGET_ID_PREFIX = "$$ID-"
 EDITOR_KEY_PREFIX = "table_editor_"  # ui/editor.py: table_editor_{page}_{version}
-DEFAULT_SEED = 123  # ui.state.SETTINGS: a value equal to its default is left out of the URL
+DEFAULT_SEED = 123  # ui.settings.SETTINGS: a value equal to its default is left out of the URL
 DEFAULT_DROPOUT = 0.0
+COMPARE_PAGE = "compare"  # url path of Compare A/B (ui.frame.PAGE_SPECS)
 FINISHED = ForwardMsg.ScriptFinishedStatus
 ALERT_ERROR = 1  # streamlit.proto.Alert.Format.ERROR
-NUMBER_INPUT_INT = 1  # streamlit.proto.NumberInput.DataType.INT
 CACHE_RUNS = 2  # a cached message not used in this many runs is forgotten (like the browser)
 
 
@@ -117,7 +119,7 @@ def _element_values(element_type: str, proto: Any) -> tuple[WidgetState | None, 
     """(value set by the server or None, default value or None) of a widget element."""
     set_value, default = WidgetState(id=proto.id), WidgetState(id=proto.id)
     if element_type == "number_input":
-        if proto.data_type == NUMBER_INPUT_INT:
+        if proto.data_type == NumberInput.DataType.INT:  # the enum, not a copied number
             set_value.int_value, default.int_value = int(proto.value), int(proto.default)
         else:
             set_value.double_value, default.double_value = proto.value, proto.default
@@ -173,6 +175,9 @@ class StudentTab:
         self.cells: dict[tuple[int, int], str] = {}  # (row, column) -> text typed
         self.pages: dict[str, str] = {}  # url path ("" = the default page) -> page script hash
         self.page = ""  # url path of the page on screen
+        # Compare's B: a copy of A (seed, dropout) made on the first visit of that page; later it
+        # stays as it was while A changes, and the URL holds b_seed/b_dropout where they differ.
+        self.compare_b: tuple[int, float] | None = None
         self._page_hash = ""
         self._main_script_hash = ""
         self._websocket: websockets.ClientConnection | None = None
@@ -269,6 +274,8 @@ class StudentTab:
         self._editor_edits = {}
         self.page = path
         self.query_string = ""
+        if path == COMPARE_PAGE and self.compare_b is None:
+            self.compare_b = (self.seed, self.dropout)
         return await self._rerun(page_hash=self.pages[path])
 
     # --- one run -------------------------------------------------------------------------------
@@ -414,9 +421,18 @@ class StudentTab:
     def _check_url(self) -> None:
         """The URL the app wrote must hold exactly this tab's settings."""
         params = urllib.parse.parse_qs(self.query_string)
-        others = sorted(set(params) - {"seed", "dropout", "emb", "text"})
+        others = sorted(set(params) - {"seed", "dropout", "emb", "text", "b_seed", "b_dropout"})
         if others:  # settings this tab never touched must keep their defaults
             raise RunFailed("wrong_state", f"the app changed {', '.join(others)} by itself")
+        b_seed, b_dropout = self.compare_b or (self.seed, self.dropout)
+        shown_b_seed = int(params.get("b_seed", [self.seed])[0])
+        shown_b_dropout = float(params.get("b_dropout", [self.dropout])[0])
+        if shown_b_seed != b_seed or abs(shown_b_dropout - b_dropout) > 1e-9:
+            raise RunFailed(
+                "wrong_state",
+                f"Compare's B shows seed {shown_b_seed}, dropout {shown_b_dropout:g}; "
+                f"this tab's B is seed {b_seed}, dropout {b_dropout:g}",
+            )
         if params.get("text", [None])[0] != self.text:
             raise RunFailed("wrong_state", "the app shows another sentence than the link's")
         seed = int(params.get("seed", [DEFAULT_SEED])[0])

@@ -47,8 +47,8 @@ from benchmarks.page_load import (  # noqa: E402
     CHROMIUM_ARGS,
     VIEWPORT,
     WATCH_JS,
-    _wait_settled,
     machine,
+    wait_settled,
 )
 from tests.e2e.server import start_streamlit  # noqa: E402
 
@@ -62,7 +62,7 @@ def open_student(browser: Browser, base_url: str) -> Page:
     context.add_init_script(WATCH_JS)
     page = context.new_page()
     page.goto(base_url + "/", wait_until="commit", timeout=TIMEOUT_S * 1000)
-    if _wait_settled(page, 0.0, QUIET_MS, TIMEOUT_S) is None:
+    if wait_settled(page, 0.0, QUIET_MS, TIMEOUT_S) is None:
         raise RuntimeError("the default page did not settle")
     return page
 
@@ -75,7 +75,7 @@ def reruns(page: Page, count: int, direction: str) -> list[float]:
         slider.focus()
         mark = page.evaluate("() => performance.now()")
         page.keyboard.press(direction)
-        seconds = _wait_settled(page, mark, QUIET_MS, TIMEOUT_S)
+        seconds = wait_settled(page, mark, QUIET_MS, TIMEOUT_S)
         if seconds is None:
             raise RuntimeError("a rerun did not settle")
         times.append(seconds)

@@ -1,6 +1,6 @@
 """Compare A/B: the sidebar's settings (A) against settings chosen on this page (B).
 
-Both are computed with ``ui.state.compute_trace`` (cached) on the same table; the page shows the
+Both are computed with ``ui.computation.compute_trace`` (cached) on the same table; the page shows the
 weights after dropout and the context vectors of both, and their differences B − A. Changing one
 setting at a time makes visible what each one does: the seed changes the random weights, dropout
 zeroes and rescales some weights, ``qkv_bias`` adds a bias to the projections, ``d_out`` changes
@@ -8,8 +8,8 @@ the width of the context vectors.
 
 B's controls live in session state under ``compare_b_*`` keys. Streamlit forgets the state of a
 widget that is not drawn (another page is open), so B's values are also kept in
-``ui.state.COMPARE_B_STORE`` and put back into the widgets when the page is opened again. That
-store is also what the URL carries (``b_seed=8``… where B differs from A, see ``ui/state.py``),
+``ui.settings.COMPARE_B_STORE`` and put back into the widgets when the page is opened again. That
+store is also what the URL carries (``b_seed=8``… where B differs from A, see ``ui/url.py``),
 so a shared link opens the same comparison.
 """
 
@@ -20,24 +20,15 @@ import pandas as pd
 import streamlit as st
 
 from attention import AttentionConfig, AttentionInputError, AttentionTrace
-from ui.frame import require_frame
+from attention.differences import context_difference, weights_difference
+from ui.computation import compute_trace, config_of  # config_of(b): B's one-head config
+from ui.frame import page
 from ui.i18n import t
+from ui.settings import COMPARE_B_FIELDS, COMPARE_B_STORE, MAX_APP_SEED, SETTINGS, widget
 from ui.show import show_figure, show_numbers
-from ui.state import (
-    COMPARE_B_FIELDS,
-    COMPARE_B_STORE,
-    D_OUT_MAX,
-    DROPOUT_MAX,
-    DROPOUT_STEP,
-    MAX_APP_SEED,
-    compute_trace,
-    current_config,
-    current_table,
-)
+from ui.view import View
 from viz.heatmap import matrix_heatmap
 from viz.vocabulary import DECIMALS, context_labels, format_number
-
-require_frame()
 
 B_FIELDS = COMPARE_B_FIELDS  # the settings B can change
 STORE_KEY = COMPARE_B_STORE
@@ -59,17 +50,6 @@ def settings_of(cfg: AttentionConfig) -> dict[str, object]:
     }
 
 
-def config_of(settings: dict[str, object]) -> AttentionConfig:
-    """One-head config for B's settings."""
-    return AttentionConfig(
-        d_out=int(settings["d_out"]),  # type: ignore[arg-type]
-        dropout=float(settings["dropout"]),  # type: ignore[arg-type]
-        seed=int(settings["seed"]),  # type: ignore[arg-type]
-        qkv_bias=bool(settings["qkv_bias"]),
-        training=bool(settings["train"]),
-    )
-
-
 def _set_b(settings: dict[str, object]) -> None:
     """Make ``settings`` B's values: in the store and in the widgets."""
     st.session_state[STORE_KEY] = dict(settings)
@@ -82,12 +62,11 @@ def _save_b() -> None:
     st.session_state[STORE_KEY] = {name: st.session_state[widget_key(name)] for name in B_FIELDS}
 
 
-def _preset(kind: str) -> None:
-    """Button callback: B = A with one change (``copy`` changes nothing)."""
-    a = settings_of(current_config())
+def _preset(kind: str, a: dict[str, object]) -> None:
+    """Button callback: B = A (the view's settings ``a``) with one change (``copy``: none)."""
     b = dict(a)
     if kind == "dropout":
-        if a["train"] and float(a["dropout"]) > 0.0:  # type: ignore[arg-type]
+        if config_of(a).dropout_active:
             b["dropout"] = 0.0
         else:
             b["dropout"], b["train"] = 0.5, True
@@ -107,35 +86,20 @@ def init_b(a_settings: dict[str, object]) -> None:
             st.session_state[widget_key(name)] = st.session_state[STORE_KEY][name]
 
 
-def b_controls() -> dict[str, object]:
-    """Draw B's controls and presets; return B's settings."""
+def b_controls(a: dict[str, object]) -> dict[str, object]:
+    """Draw B's controls (the sidebar's declarations, B's keys and labels) and presets; return
+    B's settings."""
     st.subheader(t("compare.b_header"))
     columns = st.columns([1.3, 1.3, 1, 1, 1.3])
-    columns[0].number_input(
-        t("compare.seed"),
-        min_value=0,
-        max_value=MAX_APP_SEED,
-        step=1,
-        key=widget_key("seed"),
-        on_change=_save_b,
-    )
-    columns[1].slider(
-        t("compare.dropout"),
-        min_value=0.0,
-        max_value=DROPOUT_MAX,
-        step=DROPOUT_STEP,
-        key=widget_key("dropout"),
-        on_change=_save_b,
-    )
-    columns[2].toggle(t("compare.train"), key=widget_key("train"), on_change=_save_b)
-    columns[3].checkbox(t("compare.qkv_bias"), key=widget_key("qkv_bias"), on_change=_save_b)
-    columns[4].slider(
-        t("compare.d_out"),
-        min_value=1,
-        max_value=D_OUT_MAX,
-        key=widget_key("d_out"),
-        on_change=_save_b,
-    )
+    for column, name in zip(columns, B_FIELDS, strict=True):
+        widget(
+            SETTINGS[name],
+            key=widget_key(name),
+            label=f"compare.{name}",
+            container=column,
+            on_change=_save_b,
+            with_help=False,
+        )
     st.caption(t("compare.presets"))
     buttons = st.columns(4)
     for column, kind in zip(buttons, ("copy", "dropout", "seed", "bias"), strict=True):
@@ -144,7 +108,7 @@ def b_controls() -> dict[str, object]:
             key=f"compare_preset_{kind}",
             help=t(f"compare.preset.{kind}_help"),
             on_click=_preset,
-            args=(kind,),
+            args=(kind, a),
             width="stretch",
         )
     return {name: st.session_state[widget_key(name)] for name in B_FIELDS}
@@ -173,11 +137,7 @@ def show_differences(a: dict[str, object], b: dict[str, object]) -> None:
         else:
             st.info(t("compare.same_settings"))
         active = {
-            key: t(
-                "compare.active"
-                if values["train"] and float(values["dropout"]) > 0
-                else "compare.inactive"
-            )  # type: ignore[arg-type]
+            key: t("compare.active" if config_of(values).dropout_active else "compare.inactive")
             for key, values in (("a", a), ("b", b))
         }
         st.caption(t("compare.inactive_note", **active))
@@ -193,12 +153,14 @@ def _heatmap(
     show_figure(figure, key=key)
 
 
-def show_weights(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str) -> None:
+def show_weights(
+    trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str, tokens: list[str]
+) -> None:
     """A's and B's weights after dropout side by side, then B − A (diverging, centred at 0)."""
-    tokens = list(current_table().tokens)
     weights_a = trace_a.dropped_weights[0].numpy().astype(np.float64)  # (T, T)
     weights_b = trace_b.dropped_weights[0].numpy().astype(np.float64)  # (T, T)
-    difference = weights_b - weights_a  # (T, T)
+    weights_diff = weights_difference(trace_a, trace_b)  # B − A and its largest |·|
+    difference = weights_diff.values.numpy()  # (T, T)
     st.subheader(t("compare.weights_header"))
     st.caption(t("compare.weights_caption"))
     top = max(1.0, float(weights_a.max()), float(weights_b.max()))  # dropout can exceed 1
@@ -233,19 +195,21 @@ def show_weights(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str)
             **axes,
         )
     with right:
-        st.metric(t("compare.max_weight_diff"), format_number(float(np.abs(difference).max())))
+        st.metric(t("compare.max_weight_diff"), format_number(weights_diff.max_abs))
         st.caption(t("compare.diff_explain"))
         show_numbers(difference, tokens, tokens, label=t("compare.numbers_diff"))
 
 
-def show_contexts(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str) -> None:
+def show_contexts(
+    trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str, tokens: list[str]
+) -> None:
     """Both context matrices side by side, then B − A when they have the same width."""
-    tokens = list(current_table().tokens)
     context_a = trace_a.context[0].numpy().astype(np.float64)  # (T, d_out of A)
     context_b = trace_b.context[0].numpy().astype(np.float64)  # (T, d_out of B)
     st.subheader(t("compare.context_header"))
     st.caption(t("compare.context_caption"))
-    same_width = context_a.shape == context_b.shape
+    context_diff = context_difference(trace_a, trace_b)  # None when the widths differ
+    same_width = context_diff is not None
     if not same_width:
         st.warning(t("compare.widths_differ", a=context_a.shape[1], b=context_b.shape[1]))
     bound = max(float(np.abs(context_a).max()), float(np.abs(context_b).max())) or 1.0
@@ -270,10 +234,10 @@ def show_contexts(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str
     joined = np.concatenate([context_a, context_b], axis=1)  # (T, d_A + d_B)
     names = [f"A {name}" for name in context_labels(context_a.shape[1])]
     names += [f"B {name}" for name in context_labels(context_b.shape[1])]
-    if not same_width:
+    if context_diff is None:
         show_numbers(joined, tokens, names, label=t("compare.numbers_context"))
         return
-    difference = context_b - context_a  # (T, d_out)
+    difference = context_diff.values.numpy()  # (T, d_out)
     left, right = st.columns(2)
     with left:
         _heatmap(
@@ -287,18 +251,19 @@ def show_contexts(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str
             **axes,
         )
     with right:
-        st.metric(t("compare.max_context_diff"), format_number(float(np.abs(difference).max())))
+        st.metric(t("compare.max_context_diff"), format_number(context_diff.max_abs))
         show_numbers(joined, tokens, names, label=t("compare.numbers_context"))
 
 
-def main() -> None:
+@page
+def render(view: View) -> None:
     st.title(t("page.compare.title"))
     st.markdown(t("compare.intro"))
-    cfg_a = current_config()
+    cfg_a = view.config
     a = settings_of(cfg_a)
     init_b(a)
-    b = b_controls()
-    table = current_table()
+    b = b_controls(a)
+    table = view.table
     try:
         trace_a = compute_trace(table, cfg_a)
     except AttentionInputError as error:
@@ -310,14 +275,16 @@ def main() -> None:
         st.error(t("compare.error_b", detail=str(error)))
         return
     show_differences(a, b)
-    show_views(trace_a, trace_b, st.session_state.get("palette", "default"))
+    show_views(trace_a, trace_b, view.palette, list(view.tokens))
 
 
 VIEW_TABS = ("compare.weights_header", "compare.context_header")
 
 
 @st.fragment
-def show_views(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str) -> None:
+def show_views(
+    trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str, tokens: list[str]
+) -> None:
     """The weights and the context vectors of A and B, each in a tab that runs only when open.
 
     ``on_change="rerun"`` + ``.open``: a change of A or B redraws the open tab's three heatmaps,
@@ -328,10 +295,7 @@ def show_views(trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str) -
     )
     if weights_tab.open:
         with weights_tab:
-            show_weights(trace_a, trace_b, palette)
+            show_weights(trace_a, trace_b, palette, tokens)
     if context_tab.open:
         with context_tab:
-            show_contexts(trace_a, trace_b, palette)
-
-
-main()
+            show_contexts(trace_a, trace_b, palette, tokens)

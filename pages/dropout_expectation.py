@@ -14,23 +14,21 @@ import numpy as np
 import streamlit as st
 import torch
 
+from attention.dropout import dropout_scale
 from attention.experiments import dropout_average, dropout_average_error
-from ui.frame import require_frame
+from ui.frame import page
 from ui.i18n import t
+from ui.settings import SETTINGS
 from ui.show import show_figure, show_numbers
-from ui.state import current_table, current_trace
+from ui.view import View
 from viz.experiments import dropout_error_figure
 from viz.heatmap import matrix_heatmap
 from viz.vocabulary import format_number, format_short
-
-require_frame()
 
 MAX_DRAWS = 2000
 MAX_BLOCK_TOKENS = 12  # the first tokens' weights form a self-contained causal block
 N_CHOICES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000)
 DEFAULT_PAGE_P = 0.5
-# Lazy tabs (``on_change="rerun"`` + ``.open``): a change redraws the open tab's charts only.
-VIEW_TABS = ("dropout_expectation.tab.curve", "dropout_expectation.tab.heatmaps")
 
 
 @st.cache_data(max_entries=16, ttl=1800, show_spinner=False)
@@ -63,14 +61,19 @@ def choose_p(trace_dropout_active: bool, sidebar_p: float, training: bool) -> fl
         st.slider(
             t("dropout_expectation.page_p"),
             min_value=0.05,
-            max_value=0.95,
+            max_value=SETTINGS["dropout"].high,
             step=0.05,
             key="dropout_expectation_p",
         )
     )
 
 
-def main() -> None:
+# Lazy tabs (``on_change="rerun"`` + ``.open``): a change redraws the open tab's charts only.
+VIEW_TABS = ("dropout_expectation.tab.curve", "dropout_expectation.tab.heatmaps")
+
+
+@page
+def render(view: View) -> None:
     st.title(t("page.dropout_expectation.title"))
     st.markdown(t("dropout_expectation.intro"))
     st.latex(
@@ -79,13 +82,13 @@ def main() -> None:
         r"\quad\Rightarrow\quad \mathbb{E}\!\left[w\,\frac{m}{1-p}\right] = w"
     )
     st.markdown(t("dropout_expectation.after_formula"))
-    trace = current_trace()
+    trace = view.trace()
     if trace is None:
         return
     cfg = trace.config
     p = choose_p(trace.dropout_active, cfg.dropout, cfg.training)
 
-    tokens = list(current_table().tokens)
+    tokens = list(view.table.tokens)
     used = min(len(tokens), MAX_BLOCK_TOKENS)
     if used < len(tokens):
         st.caption(t("dropout_expectation.block_note", total=len(tokens), used=used))
@@ -120,7 +123,7 @@ def main() -> None:
         t("dropout_expectation.theory_at_n", n=n),
         format_number(float(curve["reference"][n - 1])),
     )
-    palette = st.session_state.get("palette", "default")
+    palette = view.palette
     curve_tab, heatmaps_tab = st.tabs(
         [t(key) for key in VIEW_TABS], key="dropout_expectation_view", on_change="rerun"
     )
@@ -148,7 +151,9 @@ def main() -> None:
         with heatmaps_tab:
             st.subheader(t("dropout_expectation.heatmaps_header"))
             if n == 1:
-                st.caption(t("dropout_expectation.n_one_note", scale=format_short(1.0 / (1.0 - p))))
+                st.caption(
+                    t("dropout_expectation.n_one_note", scale=format_short(dropout_scale(p)))
+                )
             average = _average(*key, n)  # (t, t)
             true_weights = weights.astype(np.float64)  # (t, t)
             top = max(1.0, float(average.max()))
@@ -178,6 +183,3 @@ def main() -> None:
                         tokens,
                         label=t(f"dropout_expectation.numbers_{name}"),
                     )
-
-
-main()

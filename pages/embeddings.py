@@ -1,6 +1,6 @@
 """Embeddings: the numbers attention works on. Edit, resize, reset, upload, download, plot.
 
-Every change goes through a widget callback that calls :func:`ui.state.commit_table`, so the table
+Every change goes through a widget callback that calls :func:`ui.table_state.commit_table`, so the table
 all pages share changes in one place; a bad upload leaves the table as it was and says why.
 """
 
@@ -9,14 +9,20 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.editor import embedding_editor
-from ui.frame import require_frame
+from ui.frame import page
 from ui.i18n import t
 from ui.show import show_figure
-from ui.state import book_table, commit_table, current_table, message, table_for_words
-from ui.table import MAX_UPLOAD_BYTES, TableProblem, problem, table_csv_file, table_from_csv
+from ui.table import (
+    MAX_UPLOAD_BYTES,
+    TableProblem,
+    message,
+    problem,
+    table_csv_file,
+    table_from_csv,
+)
+from ui.table_state import book_table, commit_table, current_table, table_for_words
+from ui.view import View
 from viz.scatter import embedding_scatter, plotted_features
-
-require_frame()
 
 D_IN_KEY = "embeddings_d_in"
 UPLOAD_KEY = "embeddings_upload"
@@ -34,7 +40,7 @@ def _on_d_in_change() -> None:
     """New embeddings of the chosen size for the current tokens (the book's at d_in = 3)."""
     d_in = int(st.session_state[D_IN_KEY])
     _forget_upload_messages()
-    commit_table(table_for_words(list(current_table().tokens), d_in))
+    commit_table(table_for_words(list(current_table().tokens), d_in))  # a callback: before the view
 
 
 def _on_reset() -> None:
@@ -70,69 +76,73 @@ def _plot_caption(d_in: int) -> str:
     return t("embeddings.plot_3d_first", d_in=d_in, rest=d_in - 3)
 
 
-st.title(t("page.embeddings.title"))
-st.markdown(t("embeddings.intro"))
+@page
+def render(view: View) -> None:
+    st.title(t("page.embeddings.title"))
+    st.markdown(t("embeddings.intro"))
 
-table = current_table()
-if st.session_state.get(D_IN_KEY) != table.d_in:
-    st.session_state[D_IN_KEY] = table.d_in  # follow the table (a sentence, upload or reset)
+    table = view.table
+    if st.session_state.get(D_IN_KEY) != table.d_in:
+        st.session_state[D_IN_KEY] = table.d_in  # follow the table (a sentence, upload or reset)
 
-left, right = st.columns([5, 6], gap="large")
-with left:
-    st.subheader(t("embeddings.table_header"))
-    st.caption(t("embeddings.table_help"))
-    embedding_editor("embeddings")
-    size_column, reset_column = st.columns([3, 2], vertical_alignment="bottom")
-    with size_column:
-        st.number_input(
-            t("embeddings.d_in"),
-            min_value=1,
-            max_value=max(MAX_D_IN_CONTROL, table.d_in),
-            step=1,
-            key=D_IN_KEY,
-            on_change=_on_d_in_change,
-            help=t("embeddings.d_in_help"),
+    left, right = st.columns([5, 6], gap="large")
+    with left:
+        st.subheader(t("embeddings.table_header"))
+        st.caption(t("embeddings.table_help"))
+        embedding_editor("embeddings")
+        size_column, reset_column = st.columns([3, 2], vertical_alignment="bottom")
+        with size_column:
+            st.number_input(
+                t("embeddings.d_in"),
+                min_value=1,
+                max_value=max(MAX_D_IN_CONTROL, table.d_in),
+                step=1,
+                key=D_IN_KEY,
+                on_change=_on_d_in_change,
+                help=t("embeddings.d_in_help"),
+            )
+        with reset_column:
+            st.button(
+                t("embeddings.reset"),
+                key="embeddings_reset",
+                on_click=_on_reset,
+                help=t("embeddings.reset_help"),
+                width="stretch",
+            )
+        st.caption(t("embeddings.d_in_note"))
+
+        st.subheader(t("embeddings.files_header"))
+        st.file_uploader(
+            t("embeddings.upload"),
+            type=["csv"],
+            key=UPLOAD_KEY,
+            on_change=_on_upload,
+            help=t("embeddings.upload_help"),
+            max_upload_size=1,
         )
-    with reset_column:
-        st.button(
-            t("embeddings.reset"),
-            key="embeddings_reset",
-            on_click=_on_reset,
-            help=t("embeddings.reset_help"),
-            width="stretch",
+        upload_problem: TableProblem | None = st.session_state.get(UPLOAD_PROBLEM_KEY)
+        if upload_problem is not None:
+            # the message may quote the file (a header, a cell): escape it for Markdown
+            st.error(
+                t("embeddings.upload_failed", detail=message(upload_problem))
+            )  # values escaped
+        loaded = st.session_state.get(UPLOAD_LOADED_KEY)
+        if loaded is not None:
+            st.success(t("embeddings.upload_loaded", rows=loaded[0], d_in=loaded[1]))
+        st.download_button(
+            t("embeddings.download"),
+            data=table_csv_file(table),
+            file_name="attention_lab_embeddings.csv",
+            mime="text/csv",
+            key="embeddings_download",
+            on_click="ignore",
         )
-    st.caption(t("embeddings.d_in_note"))
 
-    st.subheader(t("embeddings.files_header"))
-    st.file_uploader(
-        t("embeddings.upload"),
-        type=["csv"],
-        key=UPLOAD_KEY,
-        on_change=_on_upload,
-        help=t("embeddings.upload_help"),
-        max_upload_size=1,
-    )
-    upload_problem: TableProblem | None = st.session_state.get(UPLOAD_PROBLEM_KEY)
-    if upload_problem is not None:
-        # the message may quote the file (a header, a cell): escape it for Markdown
-        st.error(t("embeddings.upload_failed", detail=message(upload_problem)))  # values escaped
-    loaded = st.session_state.get(UPLOAD_LOADED_KEY)
-    if loaded is not None:
-        st.success(t("embeddings.upload_loaded", rows=loaded[0], d_in=loaded[1]))
-    st.download_button(
-        t("embeddings.download"),
-        data=table_csv_file(table),
-        file_name="attention_lab_embeddings.csv",
-        mime="text/csv",
-        key="embeddings_download",
-        on_click="ignore",
-    )
-
-with right:
-    st.subheader(t("embeddings.plot_header"))
-    st.caption(_plot_caption(table.d_in))
-    figure = embedding_scatter(
-        table.values, table.tokens, title=t("embeddings.plot_title"), height=520
-    )
-    show_figure(figure, key=f"embeddings_scatter_{plotted_features(table.d_in)}d")
-    st.caption(t("embeddings.next"))
+    with right:
+        st.subheader(t("embeddings.plot_header"))
+        st.caption(_plot_caption(table.d_in))
+        figure = embedding_scatter(
+            table.values, table.tokens, title=t("embeddings.plot_title"), height=520
+        )
+        show_figure(figure, key=f"embeddings_scatter_{plotted_features(table.d_in)}d")
+        st.caption(t("embeddings.next"))

@@ -15,78 +15,73 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from attention.masking import causal_mask, compare_masking
-from ui.frame import require_frame
+from attention.masking import compare_masking
+from ui.frame import page
 from ui.i18n import t
 from ui.show import show_figure, show_numbers
-from ui.state import current_table, current_trace
+from ui.view import View
 from viz.heatmap import matrix_heatmap
 from viz.vocabulary import format_short
 
-require_frame()
-
-st.title(t("page.masking.title"))
-st.markdown(t("masking.intro"))
-
-trace = current_trace()  # one CausalAttention head: attn_scores (1, T, T)
-if trace is None:
-    st.stop()
-
-attn_scores = trace.attn_scores[0]  # (T, T): raw q_i · k_j, nothing hidden yet
-comparison = compare_masking(attn_scores, trace.d_k)
-method1 = comparison.after_softmax
-method2 = comparison.neg_inf
-
-tokens = list(current_table().tokens)
-palette = str(st.session_state.get("palette", "default"))
-hidden = causal_mask(len(tokens)).numpy()  # (T, T) bool, True above the diagonal
-query_title, key_title = t("masking.axis.query"), t("masking.axis.key")
-
-
-def heatmap(
-    values: np.ndarray,
-    key: str,
-    *,
-    kind: str,
-    value_name: str,
-    zrange: tuple[float, float] | None = None,
-    hidden: np.ndarray | None = None,
-    col_labels: list[str] | None = None,
-    col_title: str | None = None,
-    colour_bar: bool = True,
-) -> None:
-    """One stage as an annotated heatmap (rows = queries, columns = keys unless told)."""
-    figure = matrix_heatmap(
-        values,
-        tokens,
-        tokens if col_labels is None else col_labels,
-        kind=kind,
-        palette=palette,
-        hidden=hidden,
-        zrange=zrange,
-        row_title=query_title,
-        col_title=key_title if col_title is None else col_title,
-        value_name=value_name,
-    )
-    if not colour_bar:
-        figure.update_traces(showscale=False)
-    show_figure(figure, key=f"masking_{key}")
-
-
-weight_name = t("masking.value.weight")
-
-# --- the stages, one lazy tab each -----------------------------------------------------------
-# Only the open tab runs and sends its heatmaps (``on_change="rerun"`` + ``.open``), and the
-# fragment makes a tab switch rerun only these tabs, not the frame: a seed change redraws one to
-# four heatmaps instead of seven (benchmarks/README.md, "After issue 9").
 STAGE_TABS = ("masking.tab.scores", "masking.tab.method1", "masking.tab.method2")
 
 
-@st.fragment
-def stages() -> None:
-    """The raw scores and the two methods' stages, each in a tab that runs only when open."""
-    tabs = st.tabs([t(key) for key in STAGE_TABS], key="masking_stage", on_change="rerun")
-    scores_tab, method1_tab, method2_tab = tabs
+@page
+def render(view: View) -> None:
+    st.title(t("page.masking.title"))
+    st.markdown(t("masking.intro"))
+
+    trace = view.trace()  # one CausalAttention head: attn_scores (1, T, T)
+    if trace is None:
+        st.stop()
+
+    attn_scores = trace.attn_scores[0]  # (T, T): raw q_i · k_j, nothing hidden yet
+    comparison = compare_masking(attn_scores, trace.d_k)
+    method1 = comparison.after_softmax
+    method2 = comparison.neg_inf
+
+    tokens = list(view.table.tokens)
+    palette = view.palette
+    hidden = trace.mask.numpy()  # (T, T) bool, the book's mask: True above the diagonal
+    query_title, key_title = t("masking.axis.query"), t("masking.axis.key")
+
+    def heatmap(
+        values: np.ndarray,
+        key: str,
+        *,
+        kind: str,
+        value_name: str,
+        zrange: tuple[float, float] | None = None,
+        hidden: np.ndarray | None = None,
+        col_labels: list[str] | None = None,
+        col_title: str | None = None,
+        colour_bar: bool = True,
+    ) -> None:
+        """One stage as an annotated heatmap (rows = queries, columns = keys unless told)."""
+        figure = matrix_heatmap(
+            values,
+            tokens,
+            tokens if col_labels is None else col_labels,
+            kind=kind,
+            palette=palette,
+            hidden=hidden,
+            zrange=zrange,
+            row_title=query_title,
+            col_title=key_title if col_title is None else col_title,
+            value_name=value_name,
+        )
+        if not colour_bar:
+            figure.update_traces(showscale=False)
+        show_figure(figure, key=f"masking_{key}")
+
+    weight_name = t("masking.value.weight")
+
+    # --- the stages, one lazy tab each ------------------------------------------------------
+    # Only the open tab runs and sends its heatmaps (``on_change="rerun"`` + ``.open``): a seed
+    # change redraws one to four heatmaps instead of seven (benchmarks/README.md, "After issue 9").
+    scores_tab, method1_tab, method2_tab = st.tabs(
+        [t(key) for key in STAGE_TABS], key="masking_stage", on_change="rerun"
+    )
     if scores_tab.open:
         with scores_tab:
             st.subheader(t("masking.scores.header"))
@@ -201,29 +196,26 @@ def stages() -> None:
                 )
             st.info(t("masking.method2.why"))
 
+    # --- how far apart, and why that is not leakage ---------------------------------------------------
+    st.divider()
+    st.subheader(t("masking.compare.header"))
+    metric_column, metric_text = st.columns([1, 2], gap="large")
+    difference = comparison.max_abs_difference
+    with metric_column:
+        st.metric(
+            t("masking.compare.metric"),
+            f"{difference:.2e}",
+            help=t("masking.compare.metric_help", exact=repr(difference)),
+        )
+    with metric_text:
+        st.markdown(t("masking.compare.text"))
 
-stages()
-
-# --- how far apart, and why that is not leakage ---------------------------------------------------
-st.divider()
-st.subheader(t("masking.compare.header"))
-metric_column, metric_text = st.columns([1, 2], gap="large")
-difference = comparison.max_abs_difference
-with metric_column:
-    st.metric(
-        t("masking.compare.metric"),
-        f"{difference:.2e}",
-        help=t("masking.compare.metric_help", exact=repr(difference)),
+    st.subheader(t("masking.leak.header"))
+    st.markdown(t("masking.leak.before"))
+    st.latex(
+        r"\frac{A_{ij}}{\sum_{k \le i} A_{ik}}"
+        r" = \frac{e^{\omega_{ij}/\sqrt{d_k}} \,/\, \sum_{k=1}^{T} e^{\omega_{ik}/\sqrt{d_k}}}"
+        r"{\sum_{k \le i} e^{\omega_{ik}/\sqrt{d_k}} \,/\, \sum_{k=1}^{T} e^{\omega_{ik}/\sqrt{d_k}}}"
+        r" = \frac{e^{\omega_{ij}/\sqrt{d_k}}}{\sum_{k \le i} e^{\omega_{ik}/\sqrt{d_k}}}"
     )
-with metric_text:
-    st.markdown(t("masking.compare.text"))
-
-st.subheader(t("masking.leak.header"))
-st.markdown(t("masking.leak.before"))
-st.latex(
-    r"\frac{A_{ij}}{\sum_{k \le i} A_{ik}}"
-    r" = \frac{e^{\omega_{ij}/\sqrt{d_k}} \,/\, \sum_{k=1}^{T} e^{\omega_{ik}/\sqrt{d_k}}}"
-    r"{\sum_{k \le i} e^{\omega_{ik}/\sqrt{d_k}} \,/\, \sum_{k=1}^{T} e^{\omega_{ik}/\sqrt{d_k}}}"
-    r" = \frac{e^{\omega_{ij}/\sqrt{d_k}}}{\sum_{k \le i} e^{\omega_{ik}/\sqrt{d_k}}}"
-)
-st.markdown(t("masking.leak.after"))
+    st.markdown(t("masking.leak.after"))

@@ -5,7 +5,7 @@
 (b) ``MultiHeadAttention``: one ``W_query`` (``W_key``, ``W_value``) of width ``d_out`` split into
 heads of ``head_dim = d_out / num_heads`` by ``view``/``transpose``, then ``out_proj``.
 
-Both traces come from :func:`ui.state.current_trace` (``variant="wrapper"`` / ``"fused"``); the
+Both traces come from :meth:`ui.view.View.trace` (``variant="wrapper"`` / ``"fused"``); the
 page shows each head's weights, the tensor shapes step by step and the outputs, and says when the
 settings are the book's (seed 123, 2 heads, ``d_out = 2``: the book's printed numbers).
 """
@@ -17,11 +17,14 @@ import streamlit as st
 import torch
 
 from attention import AttentionTrace
-from ui.frame import require_frame
+from attention.head_split import splits_evenly, valid_head_counts, valid_widths
+from ui.frame import page
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
+from ui.settings import SETTINGS
 from ui.show import numbers_frame, show_figure
-from ui.state import book_table, commit_table, current_config, current_table, current_trace
+from ui.table_state import book_table, commit_table
+from ui.view import View
 from viz.heatmap import matrix_heatmap
 from viz.labels import unique_labels
 from viz.multi_head import (
@@ -34,11 +37,9 @@ from viz.multi_head import (
     wrapper_shape_steps,
 )
 
-require_frame()
-
 BOOK_SETTINGS = {"heads": 2, "seed": 123, "d_out": 2, "dropout": 0.0, "qkv_bias": False}
-MAX_SIDEBAR_HEADS = 8  # the sidebar's slider range, for the suggestions of valid values
-MAX_SIDEBAR_D_OUT = 8
+MAX_SIDEBAR_HEADS = int(SETTINGS["heads"].high)  # the sidebar's ranges, for the suggestions
+MAX_SIDEBAR_D_OUT = int(SETTINGS["d_out"].high)
 NO_BREAK = "\u00a0"  # keeps a shape such as (1, 2, 6, 6) on one line
 MAX_TABLE_TOKENS = 40  # above this, numbers go to a scrollable grid or a figure's zoom window
 
@@ -49,11 +50,11 @@ def load_book_example() -> None:
     commit_table(book_table())
 
 
-def is_book_setup(num_heads: int) -> bool:
+def is_book_setup(view: View, num_heads: int) -> bool:
     """True when the page shows exactly the book's multi-head examples."""
-    cfg = current_config()
+    cfg = view.config
     return (
-        current_table() == book_table()
+        view.table == book_table()
         and num_heads == BOOK_SETTINGS["heads"]
         and cfg.seed == BOOK_SETTINGS["seed"]
         and cfg.d_out == BOOK_SETTINGS["d_out"]
@@ -68,7 +69,7 @@ def heads_first(tensor: torch.Tensor, num_heads: int) -> torch.Tensor:
     return row if num_heads > 1 else row.unsqueeze(0)
 
 
-def show_weights(trace: AttentionTrace, variant: str) -> None:
+def show_weights(trace: AttentionTrace, variant: str, tokens: list[str], palette: str) -> None:
     """Each head's weights: one grid of heatmaps (one figure per head when the matrix is large)."""
     num_heads = trace.config.num_heads
     weights = heads_first(trace.dropped_weights, num_heads).numpy()  # (h, T, T): what context uses
@@ -132,8 +133,9 @@ def show_shapes(steps: list[ShapeStep], variant: str, trace: AttentionTrace) -> 
     )
 
 
-def show_outputs(trace: AttentionTrace, columns: list[str]) -> None:
+def show_outputs(trace: AttentionTrace, columns: list[str], tokens: list[str]) -> None:
     """The output rows with 4 decimals and an ASCII minus, as PyTorch prints them."""
+    safe_tokens = [escape_markdown(label) for label in unique_labels(tokens)]  # for st.table
     st.markdown(f"**{t('multi_head.outputs.label')}**")
     values = trace.output[0].numpy()  # (T, width)
     if len(tokens) <= MAX_TABLE_TOKENS:
@@ -143,7 +145,11 @@ def show_outputs(trace: AttentionTrace, columns: list[str]) -> None:
 
 
 def shapes_and_outputs(
-    trace: AttentionTrace, steps: list[ShapeStep], variant: str, columns: list[str]
+    trace: AttentionTrace,
+    steps: list[ShapeStep],
+    variant: str,
+    columns: list[str],
+    tokens: list[str],
 ) -> None:
     """Shapes and outputs side by side when the output is narrow, one above the other if wide."""
     if len(columns) <= 6:
@@ -153,79 +159,92 @@ def shapes_and_outputs(
     with shapes_column:
         show_shapes(steps, variant, trace)
     with outputs_column:
-        show_outputs(trace, columns)
+        show_outputs(trace, columns, tokens)
 
 
 def valid_values(d_out: int, num_heads: int) -> tuple[str, str]:
     """Head counts that divide ``d_out``, and ``d_out`` values divisible by ``num_heads``."""
-    heads = [h for h in range(1, MAX_SIDEBAR_HEADS + 1) if d_out % h == 0]
-    widths = [d for d in range(1, MAX_SIDEBAR_D_OUT + 1) if d % num_heads == 0]
+    heads = valid_head_counts(d_out, MAX_SIDEBAR_HEADS)
+    widths = valid_widths(num_heads, MAX_SIDEBAR_D_OUT)
     return ", ".join(map(str, heads)), ", ".join(map(str, widths))
 
 
 # --- the page -----------------------------------------------------------------------------------
 
-st.title(t("page.multi_head.title"))
-num_heads = int(st.session_state["heads"])
-d_out = int(st.session_state["d_out"])
-tokens = list(current_table().tokens)
-safe_tokens = [escape_markdown(label) for label in unique_labels(tokens)]  # for st.table
-palette = str(st.session_state.get("palette", "default"))
 
-st.markdown(t("multi_head.intro", heads=num_heads))
-if is_book_setup(num_heads):
-    st.success(t("multi_head.book"))
-else:
-    note, button = st.columns([3, 1], vertical_alignment="center")
-    note.info(t("multi_head.not_book"))
-    button.button(t("multi_head.book_button"), on_click=load_book_example, key="multi_head_book")
+@page
+def render(view: View) -> None:
+    st.title(t("page.multi_head.title"))
+    num_heads = view.heads
+    d_out = view.config.d_out
+    tokens = view.tokens
+    palette = view.palette
 
-# (a) the wrapper: always possible
-st.subheader(t("multi_head.wrapper.header"))
-wrapper = current_trace(num_heads=num_heads, variant="wrapper")
-if wrapper is not None:
-    st.markdown(t("multi_head.wrapper.text", heads=num_heads, d_out=d_out, width=num_heads * d_out))
-    show_weights(wrapper, "wrapper")
-    shapes_and_outputs(
-        wrapper,
-        wrapper_shape_steps(wrapper),
-        "wrapper",
-        [
-            t("multi_head.outputs.wrapper_column", head=head + 1, index=index + 1)
-            for head in range(num_heads)
-            for index in range(d_out)
-        ],
-    )
-
-# (b) the fused class: needs 2+ heads that divide d_out
-st.subheader(t("multi_head.fused.header"))
-if num_heads == 1:
-    st.info(t("multi_head.one_head"))
-elif d_out % num_heads:
-    valid_heads, valid_d_out = valid_values(d_out, num_heads)
-    st.warning(
-        t(
-            "multi_head.fused.not_divisible",
-            d_out=d_out,
-            heads=num_heads,
-            valid_heads=valid_heads,
-            valid_d_out=valid_d_out,
+    st.markdown(t("multi_head.intro", heads=num_heads))
+    if is_book_setup(view, num_heads):
+        st.success(t("multi_head.book"))
+    else:
+        note, button = st.columns([3, 1], vertical_alignment="center")
+        note.info(t("multi_head.not_book"))
+        button.button(
+            t("multi_head.book_button"), on_click=load_book_example, key="multi_head_book"
         )
-    )
-else:
-    fused = current_trace(num_heads=num_heads, variant="fused")
-    if fused is not None:
+
+    # (a) the wrapper: always possible
+    st.subheader(t("multi_head.wrapper.header"))
+    wrapper = view.trace(num_heads=num_heads, variant="wrapper")
+    if wrapper is not None:
         st.markdown(
-            t("multi_head.fused.text", heads=num_heads, d_out=d_out, head_dim=d_out // num_heads)
+            t("multi_head.wrapper.text", heads=num_heads, d_out=d_out, width=num_heads * d_out)
         )
-        show_weights(fused, "fused")
+        show_weights(wrapper, "wrapper", tokens, palette)
         shapes_and_outputs(
-            fused,
-            fused_shape_steps(fused),
-            "fused",
-            [t("multi_head.outputs.fused_column", index=index + 1) for index in range(d_out)],
+            wrapper,
+            wrapper_shape_steps(wrapper),
+            "wrapper",
+            [
+                t("multi_head.outputs.wrapper_column", head=head + 1, index=index + 1)
+                for head in range(num_heads)
+                for index in range(d_out)
+            ],
+            tokens,
         )
 
-st.divider()
-st.subheader(t("multi_head.difference.header"))
-st.markdown(t("multi_head.difference.text", wrapper_width=num_heads * d_out, d_out=d_out))
+    # (b) the fused class: needs 2+ heads that divide d_out
+    st.subheader(t("multi_head.fused.header"))
+    if num_heads == 1:
+        st.info(t("multi_head.one_head"))
+    elif not splits_evenly(d_out, num_heads):
+        valid_heads, valid_d_out = valid_values(d_out, num_heads)
+        st.warning(
+            t(
+                "multi_head.fused.not_divisible",
+                d_out=d_out,
+                heads=num_heads,
+                valid_heads=valid_heads,
+                valid_d_out=valid_d_out,
+            )
+        )
+    else:
+        fused = view.trace(num_heads=num_heads, variant="fused")
+        if fused is not None:
+            st.markdown(
+                t(
+                    "multi_head.fused.text",
+                    heads=num_heads,
+                    d_out=d_out,
+                    head_dim=fused.d_k,
+                )
+            )
+            show_weights(fused, "fused", tokens, palette)
+            shapes_and_outputs(
+                fused,
+                fused_shape_steps(fused),
+                "fused",
+                [t("multi_head.outputs.fused_column", index=index + 1) for index in range(d_out)],
+                tokens,
+            )
+
+    st.divider()
+    st.subheader(t("multi_head.difference.header"))
+    st.markdown(t("multi_head.difference.text", wrapper_width=num_heads * d_out, d_out=d_out))

@@ -16,16 +16,14 @@ import streamlit as st
 
 from attention import AttentionTrace
 from attention.experiments import MAX_QUIZ_TOKENS, QuizQuestion, quiz_question
-from ui.frame import require_frame
+from ui.frame import page
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
 from ui.show import show_figure, show_numbers
-from ui.state import current_table, current_trace
+from ui.view import View
 from viz.experiments import weight_row_bars
 from viz.labels import unique_labels
 from viz.vocabulary import format_number, format_short
-
-require_frame()
 
 DEFAULTS = {
     "quiz_number": 0,
@@ -136,15 +134,16 @@ def show_reveal(
     )
 
 
-def main() -> None:
+@page
+def render(view: View) -> None:
     st.title(t("page.quiz.title"))
     st.markdown(t("quiz.intro"))
     for key, value in DEFAULTS.items():
         st.session_state.setdefault(key, value)
-    trace = current_trace()
+    trace = view.trace()
     if trace is None:
         return
-    labels = unique_labels(list(current_table().tokens))
+    labels = unique_labels(list(view.table.tokens))
     number = int(st.session_state["quiz_number"])
     question = quiz_question(trace, number)
     revealed = bool(st.session_state["quiz_revealed"])
@@ -190,7 +189,4 @@ def main() -> None:
     )
     buttons[1].button(t("quiz.next"), key="quiz_next", on_click=_on_next, width="stretch")
     if revealed:
-        show_reveal(question, labels, trace, st.session_state.get("palette", "default"))
-
-
-main()
+        show_reveal(question, labels, trace, view.palette)

@@ -6,6 +6,7 @@ page only shows them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from urllib.parse import quote, urlencode, urlsplit
 
 import pandas as pd
@@ -20,12 +21,10 @@ from attention.environment import (
     recompute_check,
 )
 from attention.export import attention_cells
-from ui.frame import PAGE_SPECS, require_frame
+from ui.frame import PAGE_SPECS, page
 from ui.i18n import t
 from ui.show import numbers_frame
-from ui.state import current_trace, url_state
-
-require_frame()
+from ui.view import View
 
 THIS_PAGE = "reproducibility"
 DEFAULT_PAGE = "step"  # the page app.py opens at "/" (ui.frame.run_app's default_page)
@@ -76,9 +75,10 @@ def app_base_url() -> str:
     return f"{parts.scheme}://{parts.netloc}{path}"
 
 
-def share_link(page_name: str, base: str = "") -> str:
-    """The link that opens ``page_name`` with the current sentence, embeddings and settings."""
-    query = urlencode(url_state(), quote_via=quote)
+def share_link(page_name: str, url: Mapping[str, str], base: str = "") -> str:
+    """The link that opens ``page_name`` with the view's query ``url`` (``View.url``: the
+    sentence, embeddings and every setting that differs from its default)."""
+    query = urlencode(dict(url), quote_via=quote)
     path = "/" if page_name == DEFAULT_PAGE else f"/{page_name}"
     return f"{base}{path}" + (f"?{query}" if query else "")
 
@@ -93,91 +93,96 @@ def facts_table(rows: list[tuple[str, object]]) -> pd.DataFrame:
     ).set_index(t("repro.table.fact"))
 
 
-st.title(t("page.reproducibility.title"))
-st.caption(t("repro.intro"))
+@page
+def render(view: View) -> None:
+    st.title(t("page.reproducibility.title"))
+    st.caption(t("repro.intro"))
 
-# --- this machine --------------------------------------------------------------------------------
-machine_column, dropout_column = st.columns(2)
-with machine_column:
-    st.subheader(t("repro.machine.header"))
-    info = environment_info()
-    rows: list[tuple[str, object]] = [(t("repro.fact.seed"), st.session_state["seed"])]
-    rows += [(t(f"repro.fact.{name}"), info[name]) for name in MACHINE_FACTS]
-    st.table(facts_table(rows))
-with dropout_column:
-    st.subheader(t("repro.dropout.header"))
-    st.info(t("repro.dropout.note"))
-    with st.expander(t("repro.dropout.expander")):
-        st.code(
-            "torch.manual_seed(123)\ntorch.nn.Dropout(0.5)(torch.ones(6, 6))", language="python"
-        )
-        st.caption(t("repro.dropout.caption"))
-        mask = dropout_on_ones(seed=123, p=0.5, size=6).numpy()  # (6, 6): 0 or 2
-        labels = [str(i + 1) for i in range(mask.shape[0])]
-        st.table(numbers_frame(mask, labels, labels, decimals=0))
+    # --- this machine --------------------------------------------------------------------------------
+    machine_column, dropout_column = st.columns(2)
+    with machine_column:
+        st.subheader(t("repro.machine.header"))
+        info = environment_info()
+        rows: list[tuple[str, object]] = [(t("repro.fact.seed"), view.config.seed)]
+        rows += [(t(f"repro.fact.{name}"), info[name]) for name in MACHINE_FACTS]
+        st.table(facts_table(rows))
+    with dropout_column:
+        st.subheader(t("repro.dropout.header"))
+        st.info(t("repro.dropout.note"))
+        with st.expander(t("repro.dropout.expander")):
+            st.code(
+                "torch.manual_seed(123)\ntorch.nn.Dropout(0.5)(torch.ones(6, 6))", language="python"
+            )
+            st.caption(t("repro.dropout.caption"))
+            mask = dropout_on_ones(seed=123, p=0.5, size=6).numpy()  # (6, 6): 0 or 2
+            labels = [str(i + 1) for i in range(mask.shape[0])]
+            st.table(numbers_frame(mask, labels, labels, decimals=0))
 
-# --- the book ------------------------------------------------------------------------------------
-st.subheader(t("repro.book.header"))
-st.caption(t("repro.book.intro"))
-checks = book_checks()
-st.table(
-    pd.DataFrame(
-        {
-            t("repro.book.check"): [t(f"repro.check.{check.name}") for check in checks],
-            t("repro.book.recipe"): [check.recipe for check in checks],
-            t("repro.book.result"): [
-                t("repro.book.agrees" if check.passed else "repro.book.differs") for check in checks
-            ],
-            t("repro.book.difference"): [f"{check.max_abs_difference:.1e}" for check in checks],
-        }
-    ).set_index(t("repro.book.check"))
-)
-failed = sum(not check.passed for check in checks)
-if failed:
-    st.error(t("repro.book.some_fail", failed=failed, count=len(checks)), icon=":material/error:")
-else:
-    st.success(t("repro.book.all_pass", count=len(checks)), icon=":material/check_circle:")
-with st.expander(t("repro.book.numbers")):
-    causal = checks[0]
-    both = [
-        list(printed) + list(now)
-        for printed, now in zip(CAUSAL_SEED_123, causal.actual, strict=True)
-    ]
-    printed_name, now_name = t("repro.book.printed"), t("repro.book.now")
-    columns = [f"{printed_name} z1", f"{printed_name} z2", f"{now_name} z1", f"{now_name} z2"]
-    st.table(numbers_frame(both, [str(i + 1) for i in range(len(both))], columns, decimals=6))
-
-# --- the current view ----------------------------------------------------------------------------
-st.subheader(t("repro.current.header"))
-st.caption(t("repro.current.intro"))
-trace = current_trace()
-if trace is not None and attention_cells(trace) > MAX_RECHECK_CELLS:
-    st.info(t("repro.current.too_large", cells=attention_cells(trace), limit=MAX_RECHECK_CELLS))
-elif trace is not None:
-    inputs = trace.inputs[0].numpy()  # (T, d_in)
-    result = view_check(inputs.tobytes(), inputs.shape, trace.config, trace)
-    if result.reproducible:
-        st.success(
-            t("repro.current.ok", fields=result.fields_compared, runs=result.runs),
-            icon=":material/check_circle:",
+    # --- the book ------------------------------------------------------------------------------------
+    st.subheader(t("repro.book.header"))
+    st.caption(t("repro.book.intro"))
+    checks = book_checks()
+    st.table(
+        pd.DataFrame(
+            {
+                t("repro.book.check"): [t(f"repro.check.{check.name}") for check in checks],
+                t("repro.book.recipe"): [check.recipe for check in checks],
+                t("repro.book.result"): [
+                    t("repro.book.agrees" if check.passed else "repro.book.differs")
+                    for check in checks
+                ],
+                t("repro.book.difference"): [f"{check.max_abs_difference:.1e}" for check in checks],
+            }
+        ).set_index(t("repro.book.check"))
+    )
+    failed = sum(not check.passed for check in checks)
+    if failed:
+        st.error(
+            t("repro.book.some_fail", failed=failed, count=len(checks)), icon=":material/error:"
         )
     else:
-        st.error(
-            t("repro.current.fail", names=", ".join(result.differing)), icon=":material/error:"
-        )
+        st.success(t("repro.book.all_pass", count=len(checks)), icon=":material/check_circle:")
+    with st.expander(t("repro.book.numbers")):
+        causal = checks[0]
+        both = [
+            list(printed) + list(now)
+            for printed, now in zip(CAUSAL_SEED_123, causal.actual, strict=True)
+        ]
+        printed_name, now_name = t("repro.book.printed"), t("repro.book.now")
+        columns = [f"{printed_name} z1", f"{printed_name} z2", f"{now_name} z1", f"{now_name} z2"]
+        st.table(numbers_frame(both, [str(i + 1) for i in range(len(both))], columns, decimals=6))
 
-# --- the link ------------------------------------------------------------------------------------
-st.subheader(t("repro.link.header"))
-st.caption(t("repro.link.explain"))
-page_names = [spec.name for spec in PAGE_SPECS]
-link_page = st.selectbox(
-    t("repro.link.page"),
-    page_names,
-    index=page_names.index(DEFAULT_PAGE),
-    format_func=lambda name: t(f"page.{name}.title"),
-    key="repro_link_page",
-)
-base = app_base_url()
-st.code(share_link(link_page, base), language=None)
-if not base:
-    st.caption(t("repro.link.relative"))
+    # --- the current view ----------------------------------------------------------------------------
+    st.subheader(t("repro.current.header"))
+    st.caption(t("repro.current.intro"))
+    trace = view.trace()
+    if trace is not None and attention_cells(trace) > MAX_RECHECK_CELLS:
+        st.info(t("repro.current.too_large", cells=attention_cells(trace), limit=MAX_RECHECK_CELLS))
+    elif trace is not None:
+        inputs = trace.inputs[0].numpy()  # (T, d_in)
+        result = view_check(inputs.tobytes(), inputs.shape, trace.config, trace)
+        if result.reproducible:
+            st.success(
+                t("repro.current.ok", fields=result.fields_compared, runs=result.runs),
+                icon=":material/check_circle:",
+            )
+        else:
+            st.error(
+                t("repro.current.fail", names=", ".join(result.differing)), icon=":material/error:"
+            )
+
+    # --- the link ------------------------------------------------------------------------------------
+    st.subheader(t("repro.link.header"))
+    st.caption(t("repro.link.explain"))
+    page_names = [spec.name for spec in PAGE_SPECS]
+    link_page = st.selectbox(
+        t("repro.link.page"),
+        page_names,
+        index=page_names.index(DEFAULT_PAGE),
+        format_func=lambda name: t(f"page.{name}.title"),
+        key="repro_link_page",
+    )
+    base = app_base_url()
+    st.code(share_link(link_page, view.url, base), language=None)
+    if not base:
+        st.caption(t("repro.link.relative"))

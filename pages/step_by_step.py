@@ -5,7 +5,7 @@ whole forward pass as one formula, and the input (the editable embedding table) 
 (the context vectors). Below, ten steps, one per tab (or all on one page with a toggle), each with
 a sentence or two that teach, the formula, a heatmap and its numbers as a table.
 
-Every number comes from :func:`ui.state.current_trace` (one head, row 0 of a batch of one): the
+Every number comes from :meth:`ui.view.View.trace` (one head, row 0 of a batch of one): the
 page never computes attention itself. Sums shown for reading (row sums) are the trace's tensors
 summed, ``attn_weights.sum(-1)``, exactly as a learner would check them in a notebook.
 """
@@ -17,16 +17,14 @@ import streamlit as st
 
 from attention import AttentionTrace
 from ui.editor import embedding_editor
-from ui.frame import require_frame
+from ui.frame import page
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
-from ui.state import current_table, current_trace
 from ui.step_view import StepPage, brief_number
+from ui.view import View
 from viz import steps
 from viz.labels import unique_labels
 from viz.vocabulary import context_labels, format_number
-
-require_frame()
 
 MAX_CONTEXT_ROWS = 64  # rows of the always-visible context table
 SCROLLING_CONTEXT_ROWS = 10  # above this many rows the context table scrolls inside a fixed height
@@ -66,15 +64,16 @@ def settings_line(trace: AttentionTrace) -> str:
     )
 
 
-def render() -> None:
+@page
+def render(view: View) -> None:
     """Draw the page."""
     st.title(t("page.step.title"))
     st.markdown(t("step.intro"))
-    trace = current_trace()  # cached; shows the reason and returns None if it cannot be computed
-    tokens = list(current_table().tokens)
+    trace = view.trace()  # cached; shows the reason and returns None if it cannot be computed
+    tokens = list(view.table.tokens)
     if trace is not None:
         st.markdown(settings_line(trace))
-        heads = int(st.session_state.get("heads", 1))
+        heads = view.heads
         if heads > 1:
             st.caption(t("step.heads_note", heads=heads))
     st.latex(PIPELINE_LATEX)
@@ -101,7 +100,7 @@ def render() -> None:
     if trace is None:
         return
 
-    page = StepPage(trace, tokens, st.session_state.get("palette", "default"))
+    page = StepPage(trace, tokens, view.palette)
     st.divider()
     show_all = st.toggle(t("step.all_toggle"), key="step_all", help=t("step.all_toggle_help"))
     if show_all:
@@ -113,6 +112,3 @@ def render() -> None:
         for tab, draw in zip(tabs, page.all_steps(), strict=True):
             with tab:
                 draw()
-
-
-render()

@@ -31,12 +31,12 @@ from attention.training_export import (
     weights_fingerprint,
 )
 from attention.validate import AttentionInputError
-from ui.frame import require_frame
+from ui.frame import page
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
 from ui.show import PLOTLY_CONFIG
-from ui.state import message
 from ui.step_view import StepPage, brief_number
+from ui.table import message
 from ui.train_jobs import QUEUE, CompareKey, TrainOutcome
 from ui.train_queue import DROPPED, FAILED, Job
 from ui.train_settings import (
@@ -47,6 +47,7 @@ from ui.train_settings import (
     train_config,
     uploaded_text,
 )
+from ui.view import View
 from viz.training import (
     attention_maps_figure,
     dropout_curves_figure,
@@ -54,8 +55,6 @@ from viz.training import (
     pattern_scores_figure,
 )
 from viz.vocabulary import format_number
-
-require_frame()
 
 JOB_KEY = "train_job"  # the Job this session watches (training)
 OUTCOME_KEY = "train_outcome"  # the TrainOutcome shown
@@ -546,7 +545,8 @@ def compare_section(cfg: TrainConfig | None) -> None:
 # --- the page --------------------------------------------------------------------------------
 
 
-def render() -> None:
+@page
+def render(view: View) -> None:
     st.title(t("page.train.title"))
     st.markdown(t("train.intro"))
     with st.container(border=True):
@@ -608,7 +608,7 @@ def render() -> None:
     if outcome is None:
         st.info(t("train.results.none"), icon="ℹ️")
     else:
-        palette = st.session_state.get("palette", "default")
+        palette = view.palette
         show_summary(outcome, cfg)
         show_maps(outcome, palette)
         show_scores(outcome)
@@ -616,6 +616,3 @@ def render() -> None:
         show_export(outcome)
     st.divider()
     compare_section(cfg)
-
-
-render()

@@ -14,19 +14,16 @@ from typing import Any
 import streamlit as st
 
 from attention.experiments import saturation_example_row, score_variance, softmax_saturation
-from ui.frame import require_frame
+from ui.frame import page
 from ui.i18n import t
 from ui.show import show_figure
-from ui.state import current_trace
+from ui.view import View
 from viz.experiments import saturation_figure, weight_row_bars
 from viz.vocabulary import format_number
-
-require_frame()
 
 D_K_CHOICES = tuple(2**i for i in range(10))  # 1, 2, 4, …, 512
 NUM_KEYS = 8
 NUM_QUERIES = 256
-VIEW_TABS = ("why_sqrt_dk.tab.row", "why_sqrt_dk.tab.curves")
 
 
 @st.cache_data(max_entries=16, ttl=1800, show_spinner=False)
@@ -88,10 +85,10 @@ def show_curves(seed: int, d_k: int, palette: str) -> None:
     st.caption(t("why_sqrt_dk.curves_caption"))
 
 
-def show_trace_numbers() -> None:
+def show_trace_numbers(view: View) -> None:
     """The current trace's raw and scaled score variances (unmasked cells, one head)."""
     st.subheader(t("why_sqrt_dk.trace_header"))
-    trace = current_trace()
+    trace = view.trace()
     if trace is None:
         return
     raw = score_variance(trace.attn_scores[0], trace.mask)  # q·k, before the mask and scaling
@@ -101,6 +98,9 @@ def show_trace_numbers() -> None:
     columns[1].metric(t("why_sqrt_dk.raw_variance"), format_number(raw))
     columns[2].metric(t("why_sqrt_dk.scaled_variance"), format_number(scaled))
     st.caption(t("why_sqrt_dk.trace_caption", scale=format_number(trace.scale), d_k=trace.d_k))
+
+
+VIEW_TABS = ("why_sqrt_dk.tab.row", "why_sqrt_dk.tab.curves")
 
 
 @st.fragment
@@ -140,7 +140,8 @@ def experiment(seed: int, palette: str) -> None:
             show_curves(seed, d_k, palette)
 
 
-def main() -> None:
+@page
+def render(view: View) -> None:
     st.title(t("page.why_sqrt_dk.title"))
     st.markdown(t("why_sqrt_dk.intro"))
     st.latex(
@@ -149,10 +150,7 @@ def main() -> None:
         r"\mathrm{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right) = 1"
     )
     st.markdown(t("why_sqrt_dk.explain"))
-    seed = int(st.session_state["seed"])
-    palette = st.session_state.get("palette", "default")
+    seed = view.config.seed
+    palette = view.palette
     experiment(seed, palette)
-    show_trace_numbers()
-
-
-main()
+    show_trace_numbers(view)

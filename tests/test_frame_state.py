@@ -7,8 +7,8 @@ from streamlit.testing.v1 import AppTest
 
 from attention.examples import BOOK_TOKENS
 from tests.apptest_support import run_page
-from ui.state import table_for_words
 from ui.table import emb_to_text
+from ui.table_state import table_for_words
 
 
 def test_default_url_is_clean_and_view_is_the_book() -> None:

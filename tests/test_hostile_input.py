@@ -6,7 +6,7 @@ Three kinds of input, each with its own cases:
   the page shows the default result (the book's context vectors) without an exception.
 - **Table cells** typed into the embedding editor: each bad cell gives an error naming its row and
   column, the last valid table stays on screen, and the draft keeps exactly what was typed. The
-  edit goes through the editor's own callback (:func:`ui.state.on_table_edit`) with the delta a
+  edit goes through the editor's own callback (:func:`ui.table_state.on_table_edit`) with the delta a
   ``st.data_editor`` stores in session state, before the script body, as Streamlit runs it.
 - **Uploads** of a CSV file: each bad file is a :class:`ui.table.TableProblem` with a message.
 
@@ -27,8 +27,8 @@ from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from tests.apptest_support import run_page
 from ui.i18n import t
-from ui.state import book_table, random_words
 from ui.table import MAX_UPLOAD_BYTES, TableProblem, table_from_csv, table_from_rows, table_to_csv
+from ui.table_state import book_table, random_words
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BOOK_CONTEXT_ROW_1 = ["-0.4519", "0.2216"]  # REFERENCE.md: CausalAttention, seed 123, row 1
@@ -137,7 +137,7 @@ def _editing_app() -> None:
     import streamlit as st
 
     from ui.frame import run_app
-    from ui.state import on_table_edit
+    from ui.table_state import on_table_edit
 
     delta = st.session_state.pop("pending_edit", None)
     if delta is not None:  # Streamlit runs on_change callbacks before the script body, like this

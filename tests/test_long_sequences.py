@@ -16,9 +16,9 @@ from streamlit.testing.v1 import AppTest
 from attention import AttentionConfig, trace_attention
 from attention.examples import embed_words
 from tests.apptest_support import run_page
-from ui import state
+from ui import computation
 from ui.frame import PAGE_SPECS
-from ui.state import random_words
+from ui.table_state import random_words
 
 
 def _array(value: object) -> np.ndarray:
@@ -144,9 +144,13 @@ def test_step_page_works_at_4096_tokens_with_images_only() -> None:
 
 
 def test_large_traces_go_to_the_small_cache() -> None:
-    assert state.trace_cells(6, 1) <= state.LARGE_TRACE_CELLS
-    assert state.trace_cells(256, 1) <= state.LARGE_TRACE_CELLS < state.trace_cells(257, 1)
-    assert state.TRACE_CACHE_LARGE["max_entries"] <= 2
-    assert state.TRACE_CACHE_SMALL["max_entries"] * state.LARGE_TRACE_CELLS * 22 < 200e6
-    for settings in (state.TRACE_CACHE_SMALL, state.TRACE_CACHE_LARGE):
+    assert computation.trace_cells(6, 1) <= computation.LARGE_TRACE_CELLS
+    assert (
+        computation.trace_cells(256, 1)
+        <= computation.LARGE_TRACE_CELLS
+        < computation.trace_cells(257, 1)
+    )
+    assert computation.TRACE_CACHE_LARGE["max_entries"] <= 2
+    assert computation.TRACE_CACHE_SMALL["max_entries"] * computation.LARGE_TRACE_CELLS * 22 < 200e6
+    for settings in (computation.TRACE_CACHE_SMALL, computation.TRACE_CACHE_LARGE):
         assert settings["ttl"] <= 1800

@@ -8,7 +8,7 @@ from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.export import SNIPPET_FILE_NAMES, reproduce_snippet, trace_csv_file
 from tests.apptest_support import page_text, run_page
-from ui.state import table_for_words
+from ui.table_state import table_for_words
 
 
 def python_code(at: AppTest) -> str:

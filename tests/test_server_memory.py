@@ -18,37 +18,39 @@ import sys
 
 from attention import AttentionConfig
 from tests.apptest_support import run_page
-from ui import memory, state
+from ui import computation, memory, table_state
 from ui.table import Table
 
-LARGE = 257  # tokens: 257² attention cells > state.LARGE_TRACE_CELLS, a 1.5 MB trace
+LARGE = 257  # tokens: 257² attention cells > computation.LARGE_TRACE_CELLS, a 1.5 MB trace
 
 
 def _large_table(seed: int) -> Table:
-    return state.table_for_words(state.random_words(LARGE, seed=seed))
+    return table_state.table_for_words(table_state.random_words(LARGE, seed=seed))
 
 
 def test_large_traces_go_to_a_cache_of_two_entries() -> None:
-    assert state.trace_cells(LARGE, 1) > state.LARGE_TRACE_CELLS
-    assert state.TRACE_CACHE_LARGE["max_entries"] == 2
-    assert state.TRACE_CACHE_SMALL["max_entries"] == 64
-    state.drop_large_traces()
+    assert computation.trace_cells(LARGE, 1) > computation.LARGE_TRACE_CELLS
+    assert computation.TRACE_CACHE_LARGE["max_entries"] == 2
+    assert computation.TRACE_CACHE_SMALL["max_entries"] == 64
+    computation.drop_large_traces()
     cfg = AttentionConfig()
-    first, second, third = (state.compute_trace(_large_table(seed), cfg) for seed in (1, 2, 3))
-    assert state.compute_trace(_large_table(3), cfg) is third  # cached
-    assert state.compute_trace(_large_table(2), cfg) is second
-    assert state.compute_trace(_large_table(1), cfg) is not first  # the oldest was evicted
+    first, second, third = (
+        computation.compute_trace(_large_table(seed), cfg) for seed in (1, 2, 3)
+    )
+    assert computation.compute_trace(_large_table(3), cfg) is third  # cached
+    assert computation.compute_trace(_large_table(2), cfg) is second
+    assert computation.compute_trace(_large_table(1), cfg) is not first  # the oldest was evicted
 
 
 def test_release_drops_the_large_traces_collects_and_trims() -> None:
     cfg = AttentionConfig()
-    kept = state.compute_trace(_large_table(4), cfg)
+    kept = computation.compute_trace(_large_table(4), cfg)
     release = memory.release_memory(drop_large_traces=False)
-    assert state.compute_trace(_large_table(4), cfg) is kept  # without drop: still cached
+    assert computation.compute_trace(_large_table(4), cfg) is kept  # without drop: still cached
     assert not release.large_traces_dropped
 
     release = memory.release_memory(drop_large_traces=True)
-    assert state.compute_trace(_large_table(4), cfg) is not kept  # recomputed
+    assert computation.compute_trace(_large_table(4), cfg) is not kept  # recomputed
     assert release.large_traces_dropped and release.collected >= 0
     assert release.rss_before_mb > 0 and release.rss_after_mb > 0
     on_glibc = sys.platform == "linux" and ctypes.util.find_library("c") is not None

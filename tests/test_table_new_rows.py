@@ -1,6 +1,6 @@
 """A new row of the embedding table starts as a word and its embedding; a bad table is announced.
 
-The edits are sent through the editor's own callback (``ui.state.on_table_edit``), as the browser
+The edits are sent through the editor's own callback (``ui.table_state.on_table_edit``), as the browser
 sends them: added rows, edited cells. The real-browser version is in
 ``tests/e2e/test_embeddings_and_one_query.py``.
 """
@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention.examples import BOOK_TOKENS, embed_words
-from ui.state import table_for_words
+from ui.table_state import table_for_words
 
 
 def _editing_app() -> None:
@@ -19,7 +19,7 @@ def _editing_app() -> None:
     import streamlit as st
 
     from ui.frame import run_app
-    from ui.state import on_table_edit
+    from ui.table_state import on_table_edit
 
     delta = st.session_state.pop("pending_edit", None)
     if delta is not None:  # Streamlit runs on_change callbacks before the script body, like this

@@ -19,7 +19,7 @@ import torch
 
 from attention.training import TrainConfig, train
 from ui.train_jobs import CompareKey, TrainOutcome, lower_priority_here, use_threads_here
-from ui.train_jobs import _work as train_work
+from ui.train_jobs import run_job as train_work
 from ui.train_queue import DONE, DROPPED, FAILED, QUEUED, RUNNING, TrainingQueue
 
 DEADLINE_S = 60

@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from .i18n import t
-from .state import message, on_table_edit, table_problem
-from .table import TOKEN_COLUMN
+from .table import TOKEN_COLUMN, message
+from .table_state import on_table_edit, table_problem
 
 
 def embedding_editor(where: str, *, height: int | None = None) -> None:
@@ -14,7 +14,7 @@ def embedding_editor(where: str, *, height: int | None = None) -> None:
 
     ``where`` makes the widget key unique per page. Cells are text, so whatever is typed stays
     visible (even "abc"); the numbers on the page come from the last valid table until the draft
-    is valid again. Every edit is handled by :func:`ui.state.on_table_edit`.
+    is valid again. Every edit is handled by :func:`ui.table_state.on_table_edit`.
     """
     columns = st.session_state["table_columns"]
     editor_key = f"table_editor_{where}_{st.session_state['table_version']}"

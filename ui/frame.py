@@ -1,28 +1,31 @@
 """The frame around every page: page config, shared state, sidebar, URL, navigation.
 
 ``lab.py`` (the script ``app.py`` serves) calls :func:`run_app`. Tests call it too with another
-``default_page`` (see ``tests/page_harness.py``): Streamlit's ``AppTest.switch_page`` runs a file
-of ``pages/`` without this frame, so the harness makes the wanted page the default one instead,
-frame included.
+``default_page`` (see ``tests/page_harness.py``), so that an ``AppTest`` runs the wanted page inside the frame.
+
+A page is a function of a :class:`~ui.view.View`, ``render(view)``, in its file of ``pages/``,
+marked with :func:`page`. The frame registers each as a *callable* ``st.Page`` (not a file), so a
+page module is imported once and its ``render`` called on every run with the view of that run.
 """
 
 from __future__ import annotations
 
 import gc
-import threading
+import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import streamlit as st
 
-from . import memory, state, train_settings  # noqa: F401 - train_settings registers its URL parameters
+from . import memory, train_settings  # noqa: F401 - train_settings registers its URL parameters
 from .i18n import t
 from .preload import import_page_modules
+from .sidebar import render_sidebar
+from .table_state import show_stale_table_notice
+from .url import init_session, show_url_warnings, sync_url
+from .view import View, build_view
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-
-# Set while run_app() runs a page in this thread (each session's script runs in one thread).
-_FRAME = threading.local()
+PageFunction = Callable[[View], None]
 
 
 def _freeze_import_time_objects() -> None:
@@ -45,8 +48,17 @@ _freeze_import_time_objects()
 @dataclass(frozen=True)
 class PageSpec:
     name: str  # url path and message key: page.{name}.title
-    file: str
+    file: str  # the page's file; its ``render(view)`` is what runs
     section: str  # message key of the navigation section
+
+    @property
+    def module(self) -> str:
+        """The page file's module name (``pages/masking.py`` → ``pages.masking``)."""
+        return self.file.removesuffix(".py").replace("/", ".")
+
+    def render(self) -> PageFunction:
+        """The page's function (importing its module the first time)."""
+        return importlib.import_module(self.module).render
 
 
 PAGE_SPECS = (
@@ -69,47 +81,71 @@ PAGE_SPECS = (
 TABLE_PAGE = "embeddings"  # where the embedding table is edited (the notice links to it)
 
 
-def run_app(default_page: str = "step") -> None:
-    """Set up the page and shared state, draw the sidebar, then run the chosen page."""
-    st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
-    state.init_session()
-    memory.track_session()  # its end frees memory (ui/memory.py)
+def _registered_pages(
+    view_of_run: list[View], default_page: str | None
+) -> tuple[dict[str, list[st.Page]], dict[str, st.Page]]:
+    """Every page as a callable ``st.Page``, by navigation section and by name.
+
+    Each callable runs the page's ``render`` with the view the frame puts in ``view_of_run``
+    (built after the sidebar, so it holds this run's values).
+    """
     sections: dict[str, list[st.Page]] = {}
     pages: dict[str, st.Page] = {}
     for spec in PAGE_SPECS:
-        page = st.Page(
-            REPO_ROOT / spec.file,
+        render = spec.render()
+
+        def run_page(render: PageFunction = render) -> None:
+            render(view_of_run[0])
+
+        page_object = st.Page(
+            run_page,
             title=t(f"page.{spec.name}.title"),
             url_path=spec.name,
             default=spec.name == default_page,
         )
-        sections.setdefault(t(spec.section), []).append(page)
-        pages[spec.name] = page
+        sections.setdefault(t(spec.section), []).append(page_object)
+        pages[spec.name] = page_object
+    return sections, pages
+
+
+def run_app(default_page: str = "step") -> None:
+    """Set up the page and shared state, draw the sidebar, then run the chosen page."""
+    st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
+    init_session()
+    memory.track_session()  # its end frees memory (ui/memory.py)
+    view_of_run: list[View] = []
+    sections, pages = _registered_pages(view_of_run, default_page)
     current = st.navigation(sections, expanded=True)  # every page listed, none behind "View more"
-    state.render_sidebar(current.url_path)
-    state.sync_url()
-    state.show_url_warnings()
-    if state.show_stale_table_notice() and current.url_path != TABLE_PAGE:
+    render_sidebar(current.url_path)
+    url = sync_url()
+    show_url_warnings()
+    if show_stale_table_notice() and current.url_path != TABLE_PAGE:
         st.page_link(pages[TABLE_PAGE], label=t("table.stale_link"), icon=":material/edit:")
-    _FRAME.active = True
-    try:
-        current.run()
-    finally:
-        _FRAME.active = False
+    view_of_run.append(build_view(current.url_path, url))
+    current.run()
 
 
-def require_frame() -> None:
-    """Make sure this page runs inside the frame; call it first in every page file.
+def page(render: PageFunction) -> PageFunction:
+    """Mark a page's function: ``@page`` above ``def render(view: View) -> None`` in ``pages/``.
 
-    Streamlit decides once per server whether an app with a ``pages/`` folder is a legacy
-    multipage app. Until ``st.navigation`` has run once, the first visitor of ``/masking`` on a
-    fresh server gets ``pages/masking.py`` executed on its own, without ``app.py`` (no shared
-    state, no sidebar). Here the page notices, switches Streamlit to ``st.navigation`` mode for
-    good and reruns: the rerun executes ``app.py``, which resolves the same page by its URL path.
+    Why this is needed at all: Streamlit decides once per server whether an app with a folder
+    named ``pages/`` is a *legacy* multipage app, and until ``st.navigation`` has run once it is.
+    So the first visitor of a deep link (``/masking``) on a fresh server gets
+    ``pages/masking.py`` executed on its own as ``__main__``, without ``app.py``: no shared
+    state, no sidebar. The folder keeps its name (the owner asked for ``pages/``), and there is
+    no public setting to turn the legacy mode off. (Page files in sub-folders of ``pages/`` do
+    get the frame on a first visit, since the legacy mode only lists ``pages/*.py``, but then
+    Streamlit shows "Page not found … Running the app's main page.") So the one place that
+    knows is here, on public API only. When the
+    marked function belongs to a module run as ``__main__``, it calls the public
+    ``st.navigation`` with every page (hidden: nothing is drawn), which switches Streamlit to
+    navigation mode for good, and ``st.rerun()``: the rerun executes ``app.py``, whose
+    ``st.navigation`` resolves the same page by its URL path. No "Page not found" notice appears
+    (the page exists in both modes), and ``tests/e2e/test_masking_and_multi_head.py`` pins it in
+    a real browser. Imported normally (by the frame), the mark does nothing.
     """
-    if getattr(_FRAME, "active", False):
-        return
-    from streamlit.runtime.pages_manager import PagesManager
-
-    PagesManager.uses_pages_directory = False
-    st.rerun()
+    if render.__module__ == "__main__":
+        _sections, pages = _registered_pages([], None)
+        st.navigation(list(pages.values()), position="hidden")
+        st.rerun()
+    return render

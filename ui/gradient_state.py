@@ -1,17 +1,16 @@
 """The backward page's own settings (loss, target, learning rate, steps taken) and its computation.
 
 The settings live in session state under their URL names (``loss``, ``target``, ``lr``,
-``grad_steps``), declared with the shared ones in :data:`ui.state.SETTINGS` so that the URL reads
-and writes them like every other setting; the parsers are here. The computation is
+``grad_steps``), declared with the shared ones in :data:`ui.settings.SETTINGS` (from the limits
+and the target's parser here) so that the URL reads and writes them like every other setting. The computation is
 :func:`attention.gradients.gradient_descent` on the current table and sidebar settings, cached
-across runs and sessions like the trace (two caches by size, see ``ui.state``).
+across runs and sessions like the trace (two caches by size, see ``ui.computation``).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import astuple
 from typing import Any
 
 import numpy as np
@@ -20,7 +19,7 @@ import streamlit as st
 from attention import AttentionConfig, AttentionInputError
 from attention.gradients import LOSS_NAMES, MAX_DESCENT_STEPS, Descent, gradient_descent
 
-from .table import Table, TableProblem, problem
+from .table import Table, TableProblem, problem, shorten
 
 LEARNING_RATE_DEFAULT = 0.1
 LEARNING_RATE_LOW = 0.001
@@ -36,15 +35,10 @@ __all__ = [
     "LOSS_NAMES",
     "MAX_DESCENT_STEPS",
     "compute_descent",
-    "parse_learning_rate",
     "parse_target",
     "target_numbers",
     "target_for_width",
 ]
-
-
-def _shorten(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def target_numbers(text: str) -> tuple[float, ...]:
@@ -63,10 +57,10 @@ def target_numbers(text: str) -> tuple[float, ...]:
             value = float(part.replace("−", "-"))
         except ValueError:
             raise problem(
-                "backward.target.not_number", position=index + 1, value=_shorten(part)
+                "backward.target.not_number", position=index + 1, value=shorten(part)
             ) from None
         if not math.isfinite(value) or abs(value) > 1e6:
-            raise problem("backward.target.not_finite", position=index + 1, value=_shorten(part))
+            raise problem("backward.target.not_finite", position=index + 1, value=shorten(part))
         numbers.append(value)
     return tuple(numbers)
 
@@ -89,24 +83,6 @@ def parse_target(raw: str, name: str = "target") -> str:
     return raw.strip()
 
 
-def parse_learning_rate(raw: str, name: str = "lr") -> float:
-    """The URL's ``lr``: a number in ``[0.001, 10]`` (its Setting rounds it to the input's step
-    and says so)."""
-    try:
-        value = float(raw.strip())
-    except ValueError:
-        raise problem("url.not_number", name=name, value=_shorten(raw)) from None
-    if not math.isfinite(value) or not LEARNING_RATE_LOW <= value <= LEARNING_RATE_HIGH:
-        raise problem(
-            "url.out_of_range",
-            name="lr",
-            value=_shorten(raw),
-            low=LEARNING_RATE_LOW,
-            high=LEARNING_RATE_HIGH,
-        )
-    return value
-
-
 def usable_target(text: str, width: int) -> tuple[tuple[float, ...], TableProblem | None]:
     """The target to compute with, and the problem of the typed text if it cannot be used.
 
@@ -124,13 +100,13 @@ def usable_target(text: str, width: int) -> tuple[tuple[float, ...], TableProble
 
 # --- the computation ----------------------------------------------------------------------------
 
-SMALL_CELLS = 256 * 256  # as ui.state.LARGE_TRACE_CELLS: above, a pass holds megabytes
+SMALL_CELLS = 256 * 256  # as ui.computation.LARGE_TRACE_CELLS: above, a pass holds megabytes
 
 
 def _descent(
     values: bytes,
     shape: tuple[int, int],
-    config_fields: tuple[Any, ...],
+    cfg: AttentionConfig,
     loss: str,
     target: tuple[float, ...] | None,
     learning_rate: float,
@@ -139,7 +115,7 @@ def _descent(
     inputs = np.frombuffer(values, dtype=np.float64).reshape(shape).astype(np.float32)
     return gradient_descent(
         inputs,
-        AttentionConfig(*config_fields),
+        cfg,
         loss,
         target=None if target is None else list(target),
         learning_rate=learning_rate,
@@ -175,7 +151,7 @@ def compute_descent(
     key = (
         array.tobytes(),
         tuple(array.shape),
-        astuple(cfg),
+        cfg,  # the frozen config itself: every field is part of the key
         loss,
         target if loss == "squared_distance" else None,
         float(learning_rate),

@@ -8,7 +8,7 @@ three reasons, none of which frees anything on its own while no one uses the ser
    cycles (frames, figures, tensors). Streamlit's collection after every run is off
    (``runner.postScriptGC``, see ``benchmarks/gc_pause.py``) and an idle server allocates
    nothing that would start one.
-2. **Cached traces**: the large-trace cache (``ui.state``) keeps up to two traces of up to
+2. **Cached traces**: the large-trace cache (``ui.computation``) keeps up to two traces of up to
    370 MB each; its ``ttl`` only acts when the cache is next called.
 3. **glibc's arenas** (584 MB): freed memory stays in the allocator's per-thread arenas for
    reuse (Streamlit runs each session's script in its own thread) until ``malloc_trim``.
@@ -32,7 +32,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.logger import get_logger
 
-from . import state
+from . import computation
 
 _LOG = get_logger(__name__)
 
@@ -88,7 +88,7 @@ def release_memory(*, drop_large_traces: bool) -> Release:
     """Free what closed sessions left: large cached traces (if asked), cycles, allocator arenas."""
     before = resident_mb()
     if drop_large_traces:
-        state.drop_large_traces()
+        computation.drop_large_traces()
     collected = gc.collect()
     trimmed = _malloc_trim()
     release = Release(

@@ -16,6 +16,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from attention import AttentionTrace
+from attention.dropout import dropout_counts
 from viz import steps
 from viz.vocabulary import DECIMALS, context_labels, format_number, format_short, input_labels
 
@@ -373,20 +374,19 @@ class StepPage:
         with formula_col:
             st.latex(r"\text{dropped}_{ij} = \frac{m_{ij}}{1 - p}\;\text{attn\_weights}_{ij}")
             st.latex(r"m_{ij} \sim \operatorname{Bernoulli}(1 - p)")
-        if trace.dropout_mask is None:
+        counts = dropout_counts(trace)  # visible, kept and dropped weights; None if inactive
+        if trace.dropout_mask is None or counts is None:
             st.info(t("step.9.inactive_p0" if cfg.training else "step.9.inactive_eval"), icon="ℹ️")
             return
         keep = steps.batch_row(trace.dropout_mask).astype(bool)  # (T, T)
-        visible = ~self.hidden
-        kept = int((keep & visible).sum())  # counted for the caption only
         st.markdown(
             t(
                 "step.9.active",
                 p=brief_number(cfg.dropout),
                 scale=brief_number(trace.dropout_scale),
-                visible=int(visible.sum()),
-                kept=kept,
-                dropped=int(visible.sum()) - kept,
+                visible=counts.visible,
+                kept=counts.kept,
+                dropped=counts.dropped,
             )
         )
         dropped_weights = steps.batch_row(trace.dropped_weights)  # (T, T)

@@ -22,6 +22,9 @@ from attention.safe_csv import csv_bytes, from_csv_safe, safe_csv_text
 from attention.validate import MAX_ABS_VALUE, MAX_TOKENS
 from viz.vocabulary import input_labels
 
+from .i18n import t
+from .markdown_text import escape_markdown
+
 TOKEN_COLUMN = "token"
 MAX_D_IN = 64  # columns of the embedding table the app offers (the core accepts more)
 MAX_UPLOAD_BYTES = 1024 * 1024
@@ -41,6 +44,28 @@ class TableProblem(Exception):
 
 def problem(key: str, **values: object) -> TableProblem:
     return TableProblem(key, tuple(values.items()))
+
+
+def message(item: TableProblem) -> str:
+    """A TableProblem in the current language (nested problems are rendered too).
+
+    Values may come from the user (a token, a cell, a URL value): they are escaped so that the
+    Markdown of ``st.error``/``st.warning`` shows them literally.
+    """
+    values = {
+        name: message(value)
+        if isinstance(value, TableProblem)
+        else escape_markdown(value)
+        if isinstance(value, str)
+        else value
+        for name, value in item.kwargs.items()
+    }
+    return t(item.key, **values)
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis marks the cut), for quoting in a message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass(frozen=True)

@@ -159,7 +159,8 @@ def outcome_of(result: TrainResult, threads: int = TRAIN_THREADS) -> TrainOutcom
     )
 
 
-def _work(key: Any, report: Report) -> TrainOutcome | DropoutComparison:
+def run_job(key: Any, report: Report) -> TrainOutcome | DropoutComparison:
+    """The queue's work: train ``key`` (a ``TrainConfig``) or compare dropout (a ``CompareKey``)."""
     use_threads_here(TRAIN_THREADS)
     lower_priority_here(TRAIN_NICE)
     if isinstance(key, CompareKey):
@@ -183,4 +184,4 @@ def _cacheable(outcome: Any) -> bool:
 # Memory: a cached outcome holds its model (copy 1 layer width 64: ~0.1 MB; text defaults about
 # 0.5 MB) and its task (an uploaded 1 MB text: ~9 MB with its encoded tensor), so 16 entries stay
 # under ~150 MB even when every one is an uploaded text.
-QUEUE = TrainingQueue(_work, max_running=MAX_RUNNING, max_cached=MAX_CACHED, cacheable=_cacheable)
+QUEUE = TrainingQueue(run_job, max_running=MAX_RUNNING, max_cached=MAX_CACHED, cacheable=_cacheable)

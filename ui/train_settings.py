@@ -15,6 +15,9 @@ steps      number                                1 … 20,000
 seed       number                                0 … 2⁵³ − 1 (what a browser holds exactly)
 =========  ====================================  ==========================================
 
+Each is one :class:`ui.settings.Setting` in :data:`TRAIN_SETTINGS` (URL name, range, step,
+widget, label and help keys): the URL reader, the URL writer and the controls loop over them.
+
 The values live in one plain dict in session state (``train_values``), not only in the widgets:
 Streamlit forgets a widget's value on a run that does not draw it (any other page), while the
 URL and the page must keep the settings across pages. Each widget starts from the dict and
@@ -27,32 +30,26 @@ cannot carry: the page says so.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import streamlit as st
 
+from attention.head_split import splits_evenly
 from attention.tasks import TASK_NAMES, check_text
 from attention.training import LIMITS, TASK_DEFAULTS, TrainConfig
 from attention.validate import AttentionInputError
 
 from .i18n import current_language, t
 from .markdown_text import escape_markdown
-from .state import (
-    MAX_APP_SEED,
-    PageParams,
-    Setting,
-    _parse_choice,
-    _parse_int,
-    _shorten,
-    register_page_params,
-)
+from .settings import MAX_APP_SEED, Setting, widget
 from .table import TableProblem, problem
+from .url import PageParams, register_page_params
 
 __all__ = [
     "MAX_TRAIN_DROPOUT",
     "NAMES",
     "TEXT_CONTEXT",
+    "TRAIN_SETTINGS",
     "config_problem",
     "current_values",
     "default_values",
@@ -87,35 +84,47 @@ def default_values(task: str = DEFAULT_TASK, seed: int = 0) -> dict[str, Any]:
     }
 
 
+def _declared(name: str, widget_kind: str, low: float, high: float, step: float) -> Setting:
+    """The declaration of ``train_<name>`` (label and help keys ``train.control.<name>[_help]``)."""
+    return Setting(
+        PREFIX + name,
+        default_values()[name],
+        widget_kind,  # type: ignore[arg-type]
+        f"train.control.{name}",
+        f"train.control.{name}_help",
+        low,
+        high,
+        step,
+    )
+
+
+TRAIN_SETTINGS: dict[str, Setting] = {
+    "task": Setting(
+        PREFIX + "task",
+        DEFAULT_TASK,
+        "select",
+        "train.control.task",
+        "train.control.task_help",
+        options=TASK_NAMES,
+        option_label=lambda name, lang: t(f"train.task.{name}", lang),
+    ),
+    "layers": _declared("layers", "slider", *LIMITS["layers"], 1),
+    "heads": _declared("heads", "number", *LIMITS["heads"], 1),
+    "width": _declared("width", "number", *LIMITS["width"], 8),
+    "dropout": _declared(
+        "dropout", "slider", 0.0, MAX_TRAIN_DROPOUT, 0.01
+    ),  # a rounded link says so
+    "steps": _declared("steps", "number", *LIMITS["steps"], 50),
+    "seed": _declared("seed", "number", 0, MAX_APP_SEED, 1),
+}
+
+
 # --- the URL ---------------------------------------------------------------------------------
-
-
-def _parse_dropout(raw: str, name: str) -> float:
-    try:
-        value = float(raw.strip())
-    except ValueError:
-        raise problem("url.not_number", name=name, value=_shorten(raw)) from None
-    if not math.isfinite(value) or not 0.0 <= value <= MAX_TRAIN_DROPOUT:
-        raise problem(
-            "url.out_of_range", name=name, value=_shorten(raw), low=0, high=MAX_TRAIN_DROPOUT
-        )
-    return value
-
-
-def _settings() -> dict[str, Setting]:
-    """Each ``train_*`` URL value's parser; dropout moves in steps of 0.01 (a rounded link says so)."""
-    settings: dict[str, Setting] = {
-        name: Setting(None, _parse_int(*LIMITS[name])) for name in ("layers", "heads", "width")
-    }
-    settings["steps"] = Setting(None, _parse_int(*LIMITS["steps"]))
-    settings["seed"] = Setting(None, _parse_int(0, MAX_APP_SEED))
-    settings["dropout"] = Setting(None, _parse_dropout, step=0.01)
-    return settings
 
 
 def config_problem(values: dict[str, Any]) -> TableProblem | None:
     """What is wrong with a combination of settings (each value alone is in range), or None."""
-    if values["width"] % values["heads"]:
+    if not splits_evenly(values["width"], values["heads"]):
         heads = values["heads"]
         nearest = max(heads, round(values["width"] / heads) * heads)
         if nearest > LIMITS["width"][1]:
@@ -133,16 +142,16 @@ def read_url(params: dict[str, str]) -> list[TableProblem]:
     raw_task = params.get(PREFIX + "task")
     if raw_task is not None:
         try:
-            task = _parse_choice(TASK_NAMES)(raw_task, PREFIX + "task")
+            task, _ = TRAIN_SETTINGS["task"].read(raw_task, PREFIX + "task")
         except TableProblem as error:
             warnings.append(error)
     values = default_values(task)
-    for name, setting in _settings().items():
-        raw = params.get(PREFIX + name)
-        if raw is None:
+    for name, setting in TRAIN_SETTINGS.items():
+        raw = params.get(setting.name)
+        if raw is None or name == "task":
             continue
         try:
-            values[name], note = setting.read(raw, PREFIX + name)
+            values[name], note = setting.read(raw, setting.name)
         except TableProblem as error:
             warnings.append(error)
         else:
@@ -232,20 +241,21 @@ def _widget(name: str, values: dict[str, Any]) -> str:
     return key
 
 
+def _control(name: str, values: dict[str, Any], **arguments: Any) -> None:
+    """The control of ``train_<name>``, from its declaration; a change goes to the stored values."""
+    arguments.setdefault("on_change", _store)
+    if arguments["on_change"] is _store:
+        arguments["args"] = (name,)
+    widget(TRAIN_SETTINGS[name], key=_widget(name, values), **arguments)
+
+
 def render_controls() -> None:
     """The settings as widgets, in three columns; changes go to the stored values at once."""
     values = current_values()
     lang = current_language()  # bound now: AppTest calls format_func outside the session
     what, model, run = st.columns([4, 5, 5], gap="medium")
     with what:
-        st.selectbox(
-            t("train.control.task"),
-            TASK_NAMES,
-            format_func=lambda name: t(f"train.task.{name}", lang),
-            key=_widget("task", values),
-            on_change=_choose_task,
-            help=t("train.control.task_help"),
-        )
+        _control("task", values, on_change=_choose_task)
         st.caption(t(f"train.task.{values['task']}.about"))
         if values["task"] == "text":
             st.radio(
@@ -278,68 +288,19 @@ def render_controls() -> None:
                         t("train.upload.using", name=escape_markdown(good[0]), size=len(good[1]))
                     )
     with model:
-        st.slider(
-            t("train.control.layers"),
-            *LIMITS["layers"],
-            key=_widget("layers", values),
-            on_change=_store,
-            args=("layers",),
-            help=t("train.control.layers_help"),
-        )
+        _control("layers", values)
         heads_col, width_col = st.columns(2)
         with heads_col:
-            st.number_input(
-                t("train.control.heads"),
-                *LIMITS["heads"],
-                step=1,
-                key=_widget("heads", values),
-                on_change=_store,
-                args=("heads",),
-                help=t("train.control.heads_help"),
-            )
+            _control("heads", values)
         with width_col:
-            st.number_input(
-                t("train.control.width"),
-                *LIMITS["width"],
-                step=8,
-                key=_widget("width", values),
-                on_change=_store,
-                args=("width",),
-                help=t("train.control.width_help"),
-            )
+            _control("width", values)
     with run:
-        st.slider(
-            t("train.control.dropout"),
-            0.0,
-            MAX_TRAIN_DROPOUT,
-            step=0.01,
-            key=_widget("dropout", values),
-            on_change=_store,
-            args=("dropout",),
-            help=t("train.control.dropout_help"),
-        )
+        _control("dropout", values)
         steps_col, seed_col = st.columns(2)
         with steps_col:
-            st.number_input(
-                t("train.control.steps"),
-                *LIMITS["steps"],
-                step=50,
-                key=_widget("steps", values),
-                on_change=_store,
-                args=("steps",),
-                help=t("train.control.steps_help"),
-            )
+            _control("steps", values)
         with seed_col:
-            st.number_input(
-                t("train.control.seed"),
-                0,
-                MAX_APP_SEED,
-                step=1,
-                key=_widget("seed", values),
-                on_change=_store,
-                args=("seed",),
-                help=t("train.control.seed_help"),
-            )
+            _control("seed", values)
 
 
 def train_config(values: dict[str, Any], text: bytes | None = None) -> TrainConfig:

@@ -168,7 +168,7 @@ def matrix_heatmap(
     figure.update_layout(
         title={"text": plain(title)} if title else None,
         margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
-        height=height or _auto_height(rows),
+        height=height or auto_height(rows),
         plot_bgcolor="white",
         xaxis={
             "tickmode": "array",
@@ -202,5 +202,6 @@ def tick_positions(count: int, limit: int = MAX_TICK_LABELS) -> list[int]:
     return list(range(0, count, step))
 
 
-def _auto_height(rows: int) -> int:
+def auto_height(rows: int) -> int:
+    """A figure height in px for ``rows`` rows of cells: 38 px a row, between 180 and 720."""
     return int(min(720, max(180, 60 + 38 * rows)))

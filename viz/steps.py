@@ -26,7 +26,7 @@ import torch
 from attention import AttentionTrace
 
 from .colors import DROPPED_COLOR, HIDDEN_COLOR, HIDDEN_TEXT_COLOR, colorscale
-from .heatmap import MAX_ANNOTATED_CELLS, _auto_height, cell_texts, matrix_heatmap
+from .heatmap import MAX_ANNOTATED_CELLS, auto_height, cell_texts, matrix_heatmap
 from .labels import plain, short, unique_labels
 from .vocabulary import (
     DECIMALS,
@@ -610,7 +610,7 @@ def _layout(
     col_names = [plain(short(label)) for label in unique_labels(list(col_labels))]
     figure.update_layout(
         margin={"l": 10, "r": 10, "t": 10, "b": 10},
-        height=_auto_height(len(row_names)),
+        height=auto_height(len(row_names)),
         plot_bgcolor="white",
         xaxis={
             "tickmode": "array",

@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, embed_words
 from tests.e2e.helpers import APP_SELECTOR, assert_no_exception, wait_settled
-from ui.state import random_words
+from ui.table_state import random_words
 
 APPEAR_MS = 60_000
 SESSIONS = [  # seed, dropout, sentence (None: the book's six tokens)

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser
 from tests.e2e.conftest import VIEWPORT, StreamlitFactory
 from tests.e2e.helpers import APP_SELECTOR, wait_settled
 from tests.e2e.server import DEFAULT_APP
-from ui.state import random_words
+from ui.table_state import random_words
 
 RELEASED = re.compile(
     r"Released memory after sessions ended: \d+ MB -> \d+ MB \(collected \d+ objects, "

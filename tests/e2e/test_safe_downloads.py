@@ -25,7 +25,7 @@ from attention.export import PACKAGE_INSTALL, SNIPPET_FILE_NAMES, reproduce_snip
 from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
 from tests.isolated_script import printed_context, run_isolated
 from ui.i18n import t
-from ui.state import table_for_words
+from ui.table_state import table_for_words
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

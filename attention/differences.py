@@ -1,0 +1,72 @@
+"""How two traces of the same tokens differ: B − A, matrix by matrix, and its largest size.
+
+Comparing two settings (A and B: another seed, dropout on or off, a bias, another width) on the
+same embeddings shows what one setting does. The differences are taken in float64, so that the
+difference of two float32 numbers is exact and a 0 means the two traces agree bitwise::
+
+    a = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=123))
+    b = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=124))
+    weights_difference(a, b).values     # (6, 6): B's weights after dropout minus A's
+    weights_difference(a, b).max_abs    # the largest |B − A|
+    context_difference(a, b)            # None when d_out differs: nothing to subtract
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import torch
+
+if TYPE_CHECKING:
+    from .trace import AttentionTrace
+
+__all__ = ["Difference", "difference", "weights_difference", "context_difference"]
+
+
+@dataclass(frozen=True)
+class Difference:
+    """``B − A`` of two tensors of one shape, and the largest absolute entry of it."""
+
+    values: torch.Tensor  # float64, the shape of A and B
+    max_abs: float  # max |B − A|; 0.0 when they are equal (or empty)
+
+
+def difference(a: torch.Tensor, b: torch.Tensor) -> Difference | None:
+    """``b − a`` in float64 with its largest absolute value; ``None`` if the shapes differ."""
+    if a.shape != b.shape:
+        return None
+    values = b.detach().to(torch.float64) - a.detach().to(torch.float64)  # (same shape)
+    max_abs = float(values.abs().max()) if values.numel() else 0.0
+    return Difference(values=values, max_abs=max_abs)
+
+
+def _same_tokens(trace_a: AttentionTrace, trace_b: AttentionTrace) -> None:
+    if trace_a.inputs.shape != trace_b.inputs.shape:
+        raise ValueError(
+            f"the two traces must run on inputs of one shape to be compared; got "
+            f"{tuple(trace_a.inputs.shape)} and {tuple(trace_b.inputs.shape)}"
+        )
+
+
+def weights_difference(
+    trace_a: AttentionTrace, trace_b: AttentionTrace, *, batch: int = 0
+) -> Difference:
+    """B's attention weights after dropout minus A's, ``(T, T)`` (one head; ``(h, T, T)`` with more).
+
+    The weights after dropout are the ones the context vectors are made of. Both traces must run
+    on the same number of tokens (and heads), so the matrices always have one shape.
+    """
+    _same_tokens(trace_a, trace_b)
+    result = difference(trace_a.dropped_weights[batch], trace_b.dropped_weights[batch])
+    if result is None:
+        raise ValueError("the two traces have a different number of heads")
+    return result
+
+
+def context_difference(
+    trace_a: AttentionTrace, trace_b: AttentionTrace, *, batch: int = 0
+) -> Difference | None:
+    """B's context vectors minus A's, ``(T, d_out)``; ``None`` when the widths ``d_out`` differ."""
+    _same_tokens(trace_a, trace_b)
+    return difference(trace_a.context[batch], trace_b.context[batch])

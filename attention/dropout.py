@@ -1,0 +1,74 @@
+"""What dropout did to the attention weights: the scale of the kept ones and how many were kept.
+
+In training mode ``nn.Dropout(p)`` keeps each attention weight with probability ``1 − p`` and
+multiplies the kept ones by ``1/(1 − p)``, so each weight keeps its value on average. A trace
+records which weights were kept (``trace.dropout_mask``, ``True`` = kept). The mask is drawn over
+the whole ``(T, T)`` matrix, future positions included, but those weights are already 0 after the
+causal mask: only the *visible* weights (on or below the diagonal) count as kept or dropped::
+
+    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5))
+    dropout_scale(0.5)                 # 2.0
+    counts = dropout_counts(trace)     # over the whole (6, 6) matrix: 21 visible weights
+    counts.kept + counts.dropped       # 21
+    dropout_counts(trace, query=5)     # the last query's row: 6 visible weights
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import torch
+
+if TYPE_CHECKING:
+    from .trace import AttentionTrace
+
+__all__ = ["DropoutCounts", "count_kept", "dropout_counts", "dropout_scale"]
+
+
+def dropout_scale(p: float) -> float:
+    """The factor ``1/(1 − p)`` that dropout multiplies kept weights by (2.0 for ``p = 0.5``).
+
+    With ``p = 1`` every weight is dropped and PyTorch multiplies by 0, so this is 0.
+    """
+    return 0.0 if p >= 1.0 else 1.0 / (1.0 - p)
+
+
+@dataclass(frozen=True)
+class DropoutCounts:
+    """How many visible weights (not hidden by the causal mask) dropout kept and dropped."""
+
+    visible: int  # weights on or below the diagonal: what the queries can see
+    kept: int  # visible weights the dropout mask kept (scaled by 1/(1 − p))
+    dropped: int  # visible weights set to 0: visible − kept
+
+
+def count_kept(dropout_mask: torch.Tensor, mask: torch.Tensor) -> DropoutCounts:
+    """Count the kept and dropped weights among the visible ones.
+
+    Args:
+        dropout_mask: bool keep-mask, ``True`` = kept: a matrix ``(…, T, T)`` or one row ``(T,)``.
+        mask: the causal mask, ``True`` = hidden (a future token), of the same trailing shape
+            (``(T, T)`` for a matrix, ``(T,)`` for a row); broadcast over leading axes.
+    """
+    visible = (~mask.bool()).expand_as(dropout_mask)  # (…, T, T) or (T,): True where seen
+    kept = int((dropout_mask.bool() & visible).sum())
+    total = int(visible.sum())
+    return DropoutCounts(visible=total, kept=kept, dropped=total - kept)
+
+
+def dropout_counts(
+    trace: AttentionTrace, *, query: int | None = None, batch: int = 0
+) -> DropoutCounts | None:
+    """The kept/dropped counts of one batch row of ``trace`` (``None`` when dropout is inactive).
+
+    ``query`` (0-based) counts only that query's row of weights; by default the whole matrix.
+    With several heads the counts add up over the heads.
+    """
+    if trace.dropout_mask is None:
+        return None
+    keep = trace.dropout_mask[batch]  # (T, T), or (h, T, T) with several heads
+    mask = trace.mask  # (T, T) bool, True = hidden
+    if query is not None:
+        keep, mask = keep[..., query, :], mask[query]  # (T,) or (h, T); (T,)
+    return count_kept(keep, mask)

@@ -1,0 +1,74 @@
+"""attention.dropout: the scale of kept weights and the kept/dropped counts the pages print."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from attention import AttentionConfig, trace_attention
+from attention.dropout import DropoutCounts, count_kept, dropout_counts, dropout_scale
+from attention.examples import BOOK_EMBEDDINGS
+from tests.book_recipe import book_module, random_inputs
+
+
+def book_dropped_weights(inputs: torch.Tensor, *, seed: int, p: float) -> torch.Tensor:
+    """The book's recipe, and what its ``self.dropout(attn_weights)`` returned: ``(1, T, T)``."""
+    seen: list[torch.Tensor] = []
+    module = book_module(
+        inputs.shape[-1], d_out=2, seed=seed, context_length=inputs.shape[0], dropout=p
+    )
+    module.dropout.register_forward_hook(lambda _layer, _args, output: seen.append(output))
+    with torch.no_grad():
+        module(inputs.unsqueeze(0))
+    return seen[0]
+
+
+def test_dropout_scale_is_one_over_one_minus_p() -> None:
+    assert dropout_scale(0.5) == 2.0  # the book's nn.Dropout(0.5): kept ones become 2.0
+    assert dropout_scale(0.0) == 1.0
+    assert dropout_scale(0.2) == pytest.approx(1.25)
+    assert dropout_scale(1.0) == 0.0  # everything dropped: PyTorch multiplies by 0
+
+
+@pytest.mark.parametrize(("seed", "p"), [(123, 0.5), (7, 0.2)])
+def test_counts_equal_the_nonzero_weights_of_the_books_dropout(seed: int, p: float) -> None:
+    dropped = book_dropped_weights(BOOK_EMBEDDINGS, seed=seed, p=p)[0]  # (6, 6)
+    visible = torch.tril(torch.ones(6, 6, dtype=torch.bool))  # softmax > 0 there: 0 = dropped
+    kept = int((dropped[visible] != 0).sum())
+    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=seed, dropout=p))
+    assert dropout_counts(trace) == DropoutCounts(visible=21, kept=kept, dropped=21 - kept)
+    assert 0 < kept < 21  # both kinds occur, so a swapped count would fail
+
+
+def test_the_rows_counts_add_up_to_the_matrix_count() -> None:
+    trace = trace_attention(random_inputs((9, 3), seed=1), AttentionConfig(dropout=0.5))
+    rows = [dropout_counts(trace, query=i) for i in range(9)]
+    assert [row.visible for row in rows if row] == list(range(1, 10))  # row i sees i + 1 keys
+    whole = dropout_counts(trace)
+    assert whole is not None
+    assert sum(row.kept for row in rows if row) == whole.kept
+    last = trace.dropout_mask[0, 8]  # (9,): the last row sees every key
+    assert rows[8] == DropoutCounts(9, int(last.sum()), 9 - int(last.sum()))
+
+
+def test_future_positions_are_never_counted() -> None:
+    keep = torch.ones(4, 4, dtype=torch.bool)  # everything kept, the future too
+    mask = torch.triu(torch.ones(4, 4, dtype=torch.bool), diagonal=1)
+    assert count_kept(keep, mask) == DropoutCounts(visible=10, kept=10, dropped=0)
+    assert count_kept(~keep, mask) == DropoutCounts(visible=10, kept=0, dropped=10)
+    assert count_kept(keep[1], mask[1]) == DropoutCounts(visible=2, kept=2, dropped=0)
+
+
+def test_no_counts_when_dropout_does_nothing() -> None:
+    assert dropout_counts(trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.0))) is None
+    eval_mode = AttentionConfig(dropout=0.5, training=False)
+    assert dropout_counts(trace_attention(BOOK_EMBEDDINGS, eval_mode)) is None
+
+
+def test_several_heads_add_up_over_the_heads() -> None:
+    cfg = AttentionConfig(dropout=0.5, num_heads=2, d_out=4)
+    trace = trace_attention(BOOK_EMBEDDINGS, cfg)
+    counts = dropout_counts(trace)
+    assert counts is not None and counts.visible == 2 * 21
+    visible = ~trace.mask  # (6, 6)
+    assert counts.kept == sum(int(trace.dropout_mask[0, h][visible].sum()) for h in range(2))

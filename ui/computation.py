@@ -1,0 +1,100 @@
+"""The cached computation: the trace of a table and a config, shared by every page and session.
+
+:func:`compute_trace` is ``trace_attention(embeddings, cfg)`` with a cache around it. The cache
+key is the table's values and the frozen :class:`~attention.AttentionConfig` itself (Streamlit
+hashes a dataclass by all its fields), so a field added to the config is part of the key
+without anyone remembering to add it (``tests/test_trace_cache_key.py`` pins that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import streamlit as st
+import torch
+
+from attention import AttentionConfig, AttentionTrace, trace_attention
+
+from .table import Table
+
+
+def config_of(
+    settings: Mapping[str, Any], *, num_heads: int = 1, variant: str = "fused"
+) -> AttentionConfig:
+    """The settings (by URL name: seed, dropout, train, d_out, qkv_bias) as an AttentionConfig.
+
+    One head unless asked: most pages show one ``CausalAttention`` head; the sidebar's ``heads``
+    is for the pages that show several.
+    """
+    return AttentionConfig(
+        d_out=int(settings["d_out"]),
+        dropout=float(settings["dropout"]),
+        seed=int(settings["seed"]),
+        qkv_bias=bool(settings["qkv_bias"]),
+        training=bool(settings["train"]),
+        context_length=None,
+        num_heads=num_heads,
+        variant=variant,
+    )
+
+
+# Cache sizing (measured, see benchmarks/README.md): a trace keeps five float32 (heads × T × T)
+# matrices and two bool masks, about 22 bytes per attention cell: 1 KB at 6 tokens, 23 MB at 1024,
+# 370 MB at 4096 (1.5 GB with 4 heads, the most validate.MAX_ATTENTION_CELLS allows there). One
+# cache of 12 entries could reach 4–18 GB, so traces go to one of two caches by their size:
+#   - small (up to LARGE_TRACE_CELLS cells, ≤ 1.5 MB each): 64 entries, 30 min, ≤ 95 MB in all;
+#   - large: 2 entries, 10 min, ≤ 0.75 GB at 4096 tokens and one head (≤ 3 GB with 4 heads).
+# Two entries is enough for what caching buys at that size (a rerun of the same view after a widget
+# changes: a zoom window, a page switch); sessions with different large views recompute (about
+# 1 s at 4096 tokens) instead of holding gigabytes.
+LARGE_TRACE_CELLS = 256 * 256
+TRACE_CACHE_SMALL = {"max_entries": 64, "ttl": 1800}
+TRACE_CACHE_LARGE = {"max_entries": 2, "ttl": 600}
+
+
+def _trace_from_bytes(
+    values: bytes, shape: tuple[int, int], cfg: AttentionConfig
+) -> AttentionTrace:
+    inputs = torch.from_numpy(np.frombuffer(values, dtype=np.float64).reshape(shape).copy())
+    return trace_attention(inputs.to(torch.float32), cfg)
+
+
+@st.cache_resource(**TRACE_CACHE_SMALL, show_spinner=False)
+def _cached_trace(values: bytes, shape: tuple[int, int], cfg: AttentionConfig) -> AttentionTrace:
+    return _trace_from_bytes(values, shape, cfg)
+
+
+@st.cache_resource(**TRACE_CACHE_LARGE, show_spinner=False)
+def _cached_large_trace(
+    values: bytes, shape: tuple[int, int], cfg: AttentionConfig
+) -> AttentionTrace:
+    return _trace_from_bytes(values, shape, cfg)
+
+
+def drop_large_traces() -> None:
+    """Empty the large-trace cache (``ui.memory`` calls it when the last session has ended).
+
+    Its ``ttl`` only acts when the cache is next called, so on an idle server the traces (up to
+    370 MB each) would stay; the next visitor recomputes a large trace in about a second.
+    """
+    _cached_large_trace.clear()
+
+
+def trace_cells(num_tokens: int, num_heads: int) -> int:
+    """Cells of one attention matrix of a trace (heads × T × T): what its memory grows with."""
+    return num_heads * num_tokens * num_tokens
+
+
+def compute_trace(table: Table, cfg: AttentionConfig) -> AttentionTrace:
+    """``trace_attention(embeddings, cfg)`` for the table (a batch of one), cached across runs.
+
+    The cache is shared by all sessions (read-only results), bounded in entries and time, and
+    sized by the trace's memory: large traces (more than 256 × 256 attention cells) go to a cache
+    of two entries (see ``TRACE_CACHE_LARGE``).
+    """
+    array = np.asarray(table.values, dtype=np.float64)  # (T, d_in)
+    if trace_cells(array.shape[0], cfg.num_heads) > LARGE_TRACE_CELLS:
+        return _cached_large_trace(array.tobytes(), tuple(array.shape), cfg)
+    return _cached_trace(array.tobytes(), tuple(array.shape), cfg)

@@ -1,0 +1,333 @@
+"""Every shared setting, declared once: URL name, default, range and step, widget, label and help.
+
+A :class:`Setting` is all there is to know about one setting. Everything else is a loop over
+:data:`SETTINGS`:
+
+- the sidebar draws ``widget(setting)`` for each of :data:`SIDEBAR`;
+- the URL reader checks each query value with :meth:`Setting.read` (``ui/url.py``), the writer
+  writes :meth:`Setting.to_url` for each value that differs from its default;
+- Compare's B controls are ``widget(setting, key="compare_b_…", label=f"compare.{name}")`` for
+  each of :data:`COMPARE_B_FIELDS`, in the URL as ``b_<name>``;
+- the share links of the Reproducibility page are the URL writer's output.
+
+Adding a setting is one entry in :data:`SETTINGS` (plus its label and help in ``ui/messages``);
+it then has a URL parameter, a check with clear messages and, if listed in :data:`SIDEBAR`, a
+control. Session-state keys equal the URL names.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import streamlit as st
+
+from attention.gradients import LOSS_NAMES, MAX_DESCENT_STEPS
+
+from . import gradient_state as backward
+from .i18n import LANGUAGES, current_language, t
+from .table import TableProblem, problem, shorten
+
+MAX_APP_SEED = 2**53 - 1  # the largest integer a browser's number field holds exactly
+PALETTES = ("default", "colorblind")
+
+Widget = Literal["number", "slider", "toggle", "checkbox", "select", "radio", "text", "none"]
+
+
+def _plain(number: float) -> str:
+    """A range end as a message writes it: ``0``, ``0.95``, ``10`` (no trailing ``.0``)."""
+    return f"{number:g}" if isinstance(number, float) else str(number)
+
+
+# --- URL parsers: the raw URL text and its name in, a value out (or TableProblem) -------------
+#
+# The name is the parameter the user wrote (``dropout`` or Compare's ``b_dropout``), so a
+# message names it.
+
+
+def parse_int(low: int, high: int) -> Callable[[str, str], int]:
+    """A parser of whole numbers in ``[low, high]``."""
+
+    def parse(raw: str, name: str) -> int:
+        text = raw.strip()
+        if not re.fullmatch(r"[+-]?\d{1,40}", text):
+            raise problem("url.not_integer", name=name, value=shorten(raw))
+        value = int(text)
+        if not low <= value <= high:
+            raise problem("url.out_of_range", name=name, value=shorten(raw), low=low, high=high)
+        return value
+
+    return parse
+
+
+def parse_float(low: float, high: float) -> Callable[[str, str], float]:
+    """A parser of finite numbers in ``[low, high]``."""
+
+    def parse(raw: str, name: str) -> float:
+        try:
+            value = float(raw.strip())
+        except ValueError:
+            raise problem("url.not_number", name=name, value=shorten(raw)) from None
+        if not math.isfinite(value) or not low <= value <= high:
+            raise problem(
+                "url.out_of_range",
+                name=name,
+                value=shorten(raw),
+                low=_plain(low),
+                high=_plain(high),
+            )
+        return value
+
+    return parse
+
+
+def parse_bool(raw: str, name: str) -> bool:
+    """``1/true/yes/on`` or ``0/false/no/off`` (any case)."""
+    text = raw.strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise problem("url.not_bool", name=name, value=shorten(raw))
+
+
+def parse_choice(choices: tuple[str, ...]) -> Callable[[str, str], str]:
+    """A parser that accepts exactly one of ``choices``."""
+
+    def parse(raw: str, name: str) -> str:
+        if raw.strip() not in choices:
+            raise problem(
+                "url.not_choice", name=name, value=shorten(raw), choices=", ".join(choices)
+            )
+        return raw.strip()
+
+    return parse
+
+
+# --- the declaration ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One URL-bound setting, everything about it in one place.
+
+    ``low``/``high``: the range (numbers), checked in the URL and given to the widget.
+    ``step``: the widget's step. ``resolution``: a float setting only takes multiples of it
+    (the slider's step unless said otherwise), so a URL value between two is rounded to the
+    nearest one, and :meth:`read` says so (a link never changes silently).
+    ``label``/``help``: message keys. ``options``: the choices of a select or radio;
+    ``option_label(option, lang)`` writes one. ``check``: a parser for text settings
+    (the generic ones are derived from the default's type and the range).
+    ``widget="none"``: set by buttons of a page, not by a control of its own.
+    """
+
+    name: str
+    default: Any
+    widget: Widget
+    label: str = ""
+    help: str | None = None
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
+    resolution: float | None = None
+    options: tuple[str, ...] = ()
+    option_label: Callable[[str, str], str] | None = None
+    check: Callable[[str, str], Any] | None = None
+    number_format: str | None = None
+    max_chars: int | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)  # more arguments of the widget
+
+    @property
+    def is_float(self) -> bool:
+        return isinstance(self.default, float)
+
+    def parse(self, raw: str, name: str) -> Any:
+        """The value of URL text ``raw`` (parameter ``name``); raises TableProblem if unusable."""
+        if self.check is not None:
+            return self.check(raw, name)
+        if self.options:
+            return parse_choice(self.options)(raw, name)
+        if isinstance(self.default, bool):
+            return parse_bool(raw, name)
+        if isinstance(self.default, int):
+            return parse_int(int(self.low), int(self.high))(raw, name)  # type: ignore[arg-type]
+        if self.is_float:
+            return parse_float(self.low, self.high)(raw, name)  # type: ignore[arg-type]
+        raise TypeError(f"setting {self.name!r} needs a check for its URL text")
+
+    def to_url(self, value: Any) -> str:
+        """The URL text of ``value`` (``true``/``false`` for switches)."""
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value)
+
+    def read(self, raw: str, name: str) -> tuple[Any, TableProblem | None]:
+        """The value of URL text ``raw`` and, if it had to be rounded, a note saying so.
+
+        Raises:
+            TableProblem: the text is not a valid value (the caller keeps the default).
+        """
+        value = self.parse(raw, name)
+        resolution = self.resolution or (self.step if self.is_float else None)
+        if resolution is None:
+            return value, None
+        decimals = max(0, -math.floor(math.log10(resolution)))
+        used = round(round(value / resolution) * resolution, decimals)
+        if used == value:
+            return used, None
+        note = problem(
+            "url.rounded",
+            name=name,
+            value=shorten(raw),
+            used=self.to_url(used),
+            step=self.to_url(resolution),
+        )
+        return used, note
+
+
+def widget(
+    setting: Setting,
+    *,
+    key: str | None = None,
+    label: str | None = None,
+    container: Any = None,
+    on_change: Callable[..., None] | None = None,
+    label_values: Mapping[str, Any] | None = None,
+    with_help: bool = True,
+    **arguments: Any,
+) -> Any:
+    """Draw ``setting``'s control (its value in session state under ``key``, the URL name by
+    default) and return its value.
+
+    ``label`` replaces the label's message key (Compare's ``compare.seed``), ``label_values``
+    fill its placeholders; ``arguments`` go to the widget as they are (``disabled=``…).
+    """
+    where = container if container is not None else st
+    text = t(label or setting.label, **(label_values or {}))
+    common: dict[str, Any] = {"key": key or setting.name, **setting.extra, **arguments}
+    if on_change is not None:
+        common["on_change"] = on_change
+    if with_help and setting.help is not None:
+        common["help"] = t(setting.help, **(label_values or {}))
+    number = float if setting.is_float else int
+    if setting.widget in ("number", "slider"):
+        common |= {"min_value": number(setting.low), "max_value": number(setting.high)}
+        if setting.step is not None:
+            common["step"] = number(setting.step)
+        if setting.number_format is not None:
+            common["format"] = setting.number_format
+        draw = where.number_input if setting.widget == "number" else where.slider
+        return draw(text, **common)
+    if setting.widget == "toggle":
+        return where.toggle(text, **common)
+    if setting.widget == "checkbox":
+        return where.checkbox(text, **common)
+    if setting.widget in ("select", "radio"):
+        lang = current_language()  # bound now: AppTest calls format_func later, outside the run
+        write = setting.option_label
+        if write is not None:
+            common["format_func"] = lambda option: write(option, lang)
+        draw = where.selectbox if setting.widget == "select" else where.radio
+        return draw(text, options=list(setting.options), **common)
+    if setting.widget == "text":
+        return where.text_input(text, max_chars=setting.max_chars, **common)
+    raise ValueError(f"setting {setting.name!r} has no control of its own")
+
+
+def _translated(prefix: str) -> Callable[[str, str], str]:
+    return lambda option, lang: t(f"{prefix}.{option}", lang)
+
+
+SETTINGS: dict[str, Setting] = {
+    setting.name: setting
+    for setting in (
+        Setting(
+            "seed", 123, "number", "sidebar.seed", "sidebar.seed_help", 0, MAX_APP_SEED, step=1
+        ),
+        Setting(
+            "dropout", 0.0, "slider", "sidebar.dropout", "sidebar.dropout_help", 0.0, 0.95, 0.01
+        ),
+        Setting("train", True, "toggle", "sidebar.train", "sidebar.train_help"),
+        Setting("d_out", 2, "slider", "sidebar.d_out", "sidebar.d_out_help", 1, 8),
+        Setting("qkv_bias", False, "checkbox", "sidebar.qkv_bias", "sidebar.qkv_bias_help"),
+        Setting("heads", 1, "slider", "sidebar.heads", "sidebar.heads_help", 1, 8),
+        Setting(
+            "lang",
+            "en",
+            "select",
+            "sidebar.lang",
+            options=tuple(LANGUAGES),
+            option_label=lambda option, lang: LANGUAGES[option],
+        ),
+        Setting(
+            "palette",
+            "default",
+            "select",
+            "sidebar.palette",
+            options=PALETTES,
+            option_label=_translated("sidebar.palette"),
+        ),
+        # the backward page's own settings (drawn on that page; parsers in ui/gradient_state.py)
+        Setting(
+            "loss",
+            "sum",
+            "radio",
+            "backward.loss.label",
+            "backward.loss.help",
+            options=LOSS_NAMES,
+            option_label=_translated("backward.loss"),
+            extra={"horizontal": True},
+        ),
+        Setting(
+            "target",
+            "",
+            "text",
+            "backward.target.label",
+            "backward.target.help",
+            check=backward.parse_target,
+            max_chars=backward.MAX_TARGET_CHARS,
+        ),
+        Setting(
+            "lr",
+            backward.LEARNING_RATE_DEFAULT,
+            "number",
+            "backward.learn.lr",
+            "backward.learn.lr_help",
+            backward.LEARNING_RATE_LOW,
+            backward.LEARNING_RATE_HIGH,
+            step=0.01,
+            resolution=10**-backward.LEARNING_RATE_DECIMALS,
+            number_format=f"%.{backward.LEARNING_RATE_DECIMALS}f",
+        ),
+        Setting("grad_steps", 1, "none", low=1, high=MAX_DESCENT_STEPS),
+    )
+}
+
+SIDEBAR = ("lang", "seed", "dropout", "train", "d_out", "qkv_bias", "heads", "palette")
+SIDEBAR_TEXT_AFTER = "lang"  # the sentence box (and random tokens) come right after this one
+
+# Compare A/B: B's settings are a copy of A's (the sidebar's) with some changed. They live in
+# ``st.session_state[COMPARE_B_STORE]`` (a dict by name) and in the URL as ``b_<name>``, written
+# only where B differs from A: a link with ``seed=7&b_seed=8`` means "B = A, but seed 8".
+COMPARE_B_FIELDS = ("seed", "dropout", "train", "qkv_bias", "d_out")  # names of SETTINGS
+COMPARE_B_STORE = "compare_b_store"
+COMPARE_B_PREFIX = "b_"
+
+__all__ = [
+    "COMPARE_B_FIELDS",
+    "COMPARE_B_PREFIX",
+    "COMPARE_B_STORE",
+    "MAX_APP_SEED",
+    "PALETTES",
+    "SETTINGS",
+    "SIDEBAR",
+    "Setting",
+    "parse_bool",
+    "parse_choice",
+    "parse_float",
+    "parse_int",
+    "widget",
+]

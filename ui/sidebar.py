@@ -1,0 +1,101 @@
+"""The shared sidebar: a control for each setting of :data:`ui.settings.SIDEBAR`, the sentence box
+and the random-tokens generator. Values live in session state under their URL names.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention.validate import MAX_TOKENS
+from viz.vocabulary import DECIMALS, HOVER_DECIMALS
+
+from .i18n import t
+from .settings import SETTINGS, SIDEBAR, SIDEBAR_TEXT_AFTER, widget
+from .table import message
+from .table_state import (
+    MAX_TEXT_CHARS,
+    RANDOM_TOKENS_DEFAULT,
+    commit_table,
+    current_table,
+    on_text_change,
+    random_words,
+    table_for_words,
+)
+
+RESENT_KEYS = (*SETTINGS, "text")
+
+
+def _resend_sidebar_values() -> None:
+    """Write each sidebar value back to its own key, so this run sends it to the browser again.
+
+    The widgets take their values from session state (``key=``), so their element carries a
+    value only in a run where the key was *written*; otherwise the browser keeps its own copy.
+    On a page switch the browser can lose that copy and fall back to the element's default, the
+    widget's minimum (seed 0, d_out 1, training off): it shows it and sends it back with the
+    next click, silently replacing the user's settings (seen in CI). Writing the key back
+    (Streamlit's documented way to keep widget values across pages) makes the run carry the
+    value. Only on a page switch: in every run it would also send back the value of a run that
+    quick key presses have already overtaken, and the slider would jump back under the finger.
+    """
+    for key in RESENT_KEYS:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
+def render_sidebar(page: str = "") -> None:
+    """The shared controls, in the order of :data:`ui.settings.SIDEBAR`.
+
+    ``page`` names the page this run shows; on a switch to another page the values are sent to
+    the browser again (see :func:`_resend_sidebar_values`).
+    """
+    if st.session_state.get("sidebar_page") != page:
+        _resend_sidebar_values()
+        st.session_state["sidebar_page"] = page
+    with st.sidebar:
+        for name in SIDEBAR:
+            widget(SETTINGS[name])
+            if name == SIDEBAR_TEXT_AFTER:
+                _sentence_box()
+                random_tokens_control()
+        st.caption(t("glossary.line", decimals=DECIMALS, hover=HOVER_DECIMALS))
+
+
+def _sentence_box() -> None:
+    """The sentence: typed words become the table's tokens (each with its own embedding)."""
+    st.text_input(
+        t("sidebar.text"),
+        key="text",
+        on_change=on_text_change,
+        help=t("sidebar.text_help"),
+        max_chars=MAX_TEXT_CHARS,
+    )
+    text_problem = st.session_state.get("text_problem")
+    if text_problem is not None:
+        st.error(message(text_problem))
+
+
+# --- random tokens: long sequences in one click ------------------------------------------------
+
+
+def _on_generate_random() -> None:
+    count = int(st.session_state.get("random_tokens_count", RANDOM_TOKENS_DEFAULT))
+    commit_table(table_for_words(random_words(count), d_in=current_table().d_in))
+    st.session_state["random_tokens_done"] = count
+
+
+def random_tokens_control() -> None:
+    """A sidebar expander: "Random tokens: N [Generate]" replaces the sentence by N made-up words."""
+    with st.expander(t("scale.random.title"), icon=":material/casino:"):
+        st.number_input(
+            t("scale.random.count"),
+            min_value=1,
+            max_value=MAX_TOKENS,
+            value=RANDOM_TOKENS_DEFAULT,
+            step=1,
+            key="random_tokens_count",
+            help=t("scale.random.count_help", limit=MAX_TOKENS),
+        )
+        st.button(t("scale.random.generate"), on_click=_on_generate_random, key="random_generate")
+        done = st.session_state.pop("random_tokens_done", None)
+        if done is not None:
+            st.caption(t("scale.random.done", count=done))

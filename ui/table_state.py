@@ -1,0 +1,228 @@
+"""The embedding table every page computes from: its draft (as typed) and its commit (valid).
+
+Session state holds two versions (see ``ui/table.py`` for why): ``table`` (the committed
+:class:`~ui.table.Table`, the last valid one: every number on screen comes from it) and
+``table_draft`` (rows of strings exactly as typed, shown in every editor), with
+``table_columns`` and ``table_version`` (a new version gives the editors a fresh widget). The
+sentence box and the editors change them only through :func:`commit_table` and
+:func:`on_table_edit`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import streamlit as st
+import torch
+
+from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS, embed_words, split_words
+from attention.validate import MAX_TOKENS
+
+from .i18n import t
+from .markdown_text import escape_markdown
+from .table import TOKEN_COLUMN, Table, TableProblem, problem, shorten, table_from_rows
+
+MAX_TEXT_CHARS = 100_000
+
+
+def _rows_of(embeddings: torch.Tensor) -> tuple[tuple[float, ...], ...]:
+    """float32 values as the shortest decimals that read back as the same float32 (0.43)."""
+    return tuple(
+        tuple(float(str(np.float32(v))) for v in row) for row in embeddings.numpy().tolist()
+    )
+
+
+def book_table() -> Table:
+    """The book's six tokens and 3-dimensional embeddings."""
+    return Table(BOOK_TOKENS, _rows_of(BOOK_EMBEDDINGS))
+
+
+def table_for_words(words: list[str], d_in: int = 3) -> Table:
+    """Labels ``words`` with reproducible embeddings (the book's for the book's words at d_in 3)."""
+    embeddings = embed_words(words, d_in=d_in)  # (T, d_in)
+    return Table(tuple(words), _rows_of(embeddings))
+
+
+def parse_sentence(text: str) -> list[str]:
+    """The sentence's words, or a TableProblem if it is empty or too long."""
+    if len(text) > MAX_TEXT_CHARS:
+        raise problem("text.too_long_chars", chars=len(text), limit=MAX_TEXT_CHARS)
+    words = split_words(text)
+    if not words:
+        raise problem("text.empty")
+    if len(words) > MAX_TOKENS:
+        raise problem("text.too_many_words", words=len(words), limit=MAX_TOKENS)
+    for index, word in enumerate(words):
+        if len(word) > 100:
+            raise problem("table.long_token", row=index + 1)
+    return words
+
+
+def commit_table(table: Table, *, reset_draft: bool = True) -> None:
+    """Make ``table`` the valid table every page shows; refresh the editors' drafts."""
+    st.session_state["table"] = table
+    st.session_state["text"] = " ".join(table.tokens)
+    st.session_state.pop("text_problem", None)
+    st.session_state.pop("table_problem", None)
+    if reset_draft:
+        _set_draft(table.to_draft(), [TOKEN_COLUMN, *table.column_names()])
+
+
+def _set_draft(rows: list[dict[str, str]], columns: list[str]) -> None:
+    st.session_state["table_draft"] = rows
+    st.session_state["table_columns"] = columns
+    st.session_state["table_version"] = st.session_state.get("table_version", 0) + 1
+
+
+def current_table() -> Table:
+    """The last valid embedding table (what every number on screen is computed from)."""
+    return st.session_state["table"]
+
+
+def on_text_change() -> None:
+    text = st.session_state.get("text", "")
+    try:
+        words = parse_sentence(text)
+    except TableProblem as error:
+        st.session_state["text_problem"] = error
+        return
+    table = table_for_words(words, d_in=current_table().d_in)
+    commit_table(table)
+
+
+def _start_values(word: str, columns: list[str]) -> dict[str, str]:
+    """The value cells a row of ``word`` starts with: the word's own embedding, as text.
+
+    The same numbers the sentence box gives the word (:func:`table_for_words`), so a token
+    added in the table and the same token typed in the sentence get the same embedding.
+    """
+    value_columns = [c for c in columns if c != TOKEN_COLUMN]
+    start = table_for_words([word], d_in=len(value_columns)).to_draft()[0]
+    return {c: start[c] for c in value_columns}
+
+
+def _placeholder_word(rows: list[dict[str, object]]) -> str:
+    """A word for a new row whose token is not typed yet: ``token7`` (unused in the table)."""
+    used = {str(row.get(TOKEN_COLUMN, "")).strip() for row in rows}
+    number = len(rows) + 1
+    while t("table.new_token", n=number) in used:
+        number += 1
+    return t("table.new_token", n=number)
+
+
+def _has_start_values(row: dict[str, object], columns: list[str]) -> bool:
+    """True while a row's numbers are still its token's own embedding (none typed by hand)."""
+    token = str(row.get(TOKEN_COLUMN, "")).strip()
+    if not token:
+        return False
+    start = _start_values(token, columns)
+    return all(str(row.get(c, "")).strip() == text for c, text in start.items())
+
+
+def _draft_from_editor(editor_key: str) -> list[dict[str, object]]:
+    """Apply a data editor's edits (edited, added, deleted rows) to the current draft.
+
+    A new row starts as a word and its embedding, never as empty cells: the token typed in it,
+    or a placeholder word (``token7``) when none is typed yet; value cells left empty get the
+    word's embedding. A row whose numbers are still its token's embedding follows its token: type
+    another word and the row gets that word's embedding, as the sentence box would give it. Once
+    a number is typed by hand, the row keeps its numbers.
+    """
+    delta = st.session_state.get(editor_key) or {}
+    columns = st.session_state["table_columns"]
+    rows = [dict(row) for row in st.session_state["table_draft"]]
+    for position, changes in (delta.get("edited_rows") or {}).items():
+        index = int(position)
+        if not 0 <= index < len(rows):
+            continue
+        typed = {k: _cell_text(v) for k, v in changes.items() if k in columns}
+        renamed_only = set(typed) == {TOKEN_COLUMN} and typed[TOKEN_COLUMN].strip() != ""
+        follows_token = renamed_only and _has_start_values(rows[index], columns)
+        rows[index].update(typed)
+        if follows_token:
+            rows[index].update(_start_values(typed[TOKEN_COLUMN].strip(), columns))
+    deleted = {int(i) for i in delta.get("deleted_rows") or []}
+    rows = [row for i, row in enumerate(rows) if i not in deleted]
+    for added in delta.get("added_rows") or []:
+        row = {c: _cell_text(added.get(c)) for c in columns}
+        word = row[TOKEN_COLUMN].strip() or _placeholder_word(rows)
+        row[TOKEN_COLUMN] = row[TOKEN_COLUMN] or word
+        for column, text in _start_values(word, columns).items():
+            if row[column].strip() == "":
+                row[column] = text
+        rows.append(row)
+    return rows
+
+
+def _cell_text(value: object) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    return str(value)
+
+
+def on_table_edit(editor_key: str) -> None:
+    """Callback of every embedding editor: keep the typed draft, commit it if it is valid."""
+    rows = _draft_from_editor(editor_key)
+    columns = st.session_state["table_columns"]
+    _set_draft([{c: _cell_text(row.get(c)) for c in columns} for row in rows], columns)
+    try:
+        table = table_from_rows(rows, columns)
+    except TableProblem as error:
+        st.session_state["table_problem"] = error
+        return
+    commit_table(table, reset_draft=False)
+
+
+def table_problem() -> TableProblem | None:
+    """The problem of the current draft (None when what is shown is what was typed)."""
+    return st.session_state.get("table_problem")
+
+
+# --- session start: defaults, then the URL ---------------------------------------------------
+
+
+def show_stale_table_notice() -> bool:
+    """While the edited table has an error, say that the numbers shown are the last valid table's.
+
+    Called by the frame on every page (one notice for all of them). Returns True if shown.
+    """
+    if table_problem() is None:
+        return False
+    table = current_table()
+    st.warning(
+        t(
+            "table.stale_notice",
+            tokens=table.num_tokens,
+            sentence=escape_markdown(shorten(" ".join(table.tokens), 60)),
+        ),
+        icon="⚠️",
+    )
+    return True
+
+
+# --- random tokens: long sequences in one click ------------------------------------------------
+
+_SYLLABLE_STARTS = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "")
+_SYLLABLE_VOWELS = ("a", "e", "i", "o", "u")
+RANDOM_TOKENS_DEFAULT = 1024
+
+
+def random_words(count: int, seed: int = 0) -> list[str]:
+    """``count`` made-up words (``"tavo"``, ``"mi"``…), the same for the same count and seed.
+
+    A private NumPy generator draws 1 to 3 syllables per word, so the global RNGs are untouched
+    and 4096 words stay short (about 25 KB of text, so the ``text`` URL value still works).
+    """
+    count = max(0, min(int(count), MAX_TOKENS))
+    generator = np.random.default_rng([seed, count])
+    lengths = generator.integers(1, 4, size=count)  # syllables per word
+    starts = generator.integers(0, len(_SYLLABLE_STARTS), size=(count, 3))
+    vowels = generator.integers(0, len(_SYLLABLE_VOWELS), size=(count, 3))
+    return [
+        "".join(
+            _SYLLABLE_STARTS[starts[i, k]] + _SYLLABLE_VOWELS[vowels[i, k]]
+            for k in range(lengths[i])
+        )
+        for i in range(count)
+    ]

@@ -1,0 +1,80 @@
+"""What a page sees: one frozen :class:`View` of the shared settings, built once per run.
+
+The frame (``ui/frame.py``) reads the session's shared settings into a ``View`` after drawing the
+sidebar and calls the page with it. A page reads its settings there, never from
+``st.session_state`` (a page's *own* widgets may keep their state there), so what a page shows
+is a function of its view: the same view, the same page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any
+
+import streamlit as st
+
+from attention import AttentionConfig, AttentionInputError, AttentionTrace
+
+from .computation import compute_trace, config_of
+from .i18n import current_language, t
+from .settings import SETTINGS
+from .table import Table
+from .table_state import current_table
+
+
+@dataclass(frozen=True)
+class View:
+    """The shared settings of one run, read once by the frame.
+
+    ``config``: the sidebar's settings as one ``CausalAttention`` head (``num_heads=1``);
+    ``heads``: the sidebar's number of heads, for the pages that show several;
+    ``table``: the committed embedding table (the last valid one: while the draft has an error
+    the frame says so above the page); ``settings``: every value of
+    :data:`ui.settings.SETTINGS` by URL name (read-only); ``url``: the query parameters of this
+    view (what a shared link carries); ``page``: the URL path of the page shown.
+    """
+
+    config: AttentionConfig
+    heads: int
+    palette: str
+    language: str
+    table: Table
+    settings: Mapping[str, Any]
+    url: Mapping[str, str]
+    page: str = ""
+
+    @property
+    def tokens(self) -> list[str]:
+        """The table's token labels (a fresh list)."""
+        return list(self.table.tokens)
+
+    def config_with(self, *, num_heads: int = 1, variant: str = "fused") -> AttentionConfig:
+        """The view's config with ``num_heads`` heads of the fused or wrapper class."""
+        return replace(self.config, num_heads=num_heads, variant=variant)
+
+    def trace(self, *, num_heads: int = 1, variant: str = "fused") -> AttentionTrace | None:
+        """The trace of the view (cached), or None after showing why it cannot be computed."""
+        try:
+            return compute_trace(self.table, self.config_with(num_heads=num_heads, variant=variant))
+        except AttentionInputError as error:
+            st.error(t("error.attention", detail=str(error)))
+            return None
+
+
+def build_view(page: str = "", url: Mapping[str, str] | None = None) -> View:
+    """The session's shared settings now, frozen (the frame calls it once per run)."""
+    settings = {
+        name: st.session_state.get(name, setting.default) for name, setting in SETTINGS.items()
+    }
+    return View(
+        config=config_of(settings),
+        heads=int(settings["heads"]),
+        palette=str(settings["palette"]),
+        language=current_language(),
+        table=current_table(),
+        settings=MappingProxyType(settings),
+        url=MappingProxyType(dict(url or {})),
+        page=page,
+    )
