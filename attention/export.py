@@ -39,7 +39,6 @@ import io
 import json
 import zipfile
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -49,7 +48,8 @@ import torch.nn as nn
 from .examples import unique_labels
 from .modules import CausalAttention, MultiHeadAttention, MultiHeadAttentionWrapper
 from .safe_csv import CSV_ENCODING, safe_csv_text
-from .trace import PER_HEAD_STEPS, AttentionTrace
+from .steps import FIELDS, Field
+from .trace import AttentionTrace
 from .validate import AttentionInputError
 
 __all__ = [
@@ -143,70 +143,9 @@ def _names(prefix: str, count: int) -> list[str]:
     return [f"{prefix}{i + 1}" for i in range(count)]
 
 
-@dataclass(frozen=True)
-class _Layout:
-    """How to label one field of the trace: rows and columns, and which axes are heads."""
-
-    rows: str  # "tokens", "features" (x1…), "bias" (one row), "context" (z1…)
-    cols: str  # "tokens" or a component prefix: "x", "q", "k", "v", "z", "o"
-    corner: str
-
-
-_TOKEN_ROWS = "token"
-_QUERY_KEY = "query \\ key"  # rows are queries, columns are keys
-
-# In the order a forward pass produces them (README.txt lists the same order).
-_LAYOUTS: dict[str, _Layout] = {
-    "inputs": _Layout("tokens", "x", _TOKEN_ROWS),
-    "W_query": _Layout("features", "q", "W_query"),
-    "b_query": _Layout("bias", "q", "b_query"),
-    "W_key": _Layout("features", "k", "W_key"),
-    "b_key": _Layout("bias", "k", "b_key"),
-    "W_value": _Layout("features", "v", "W_value"),
-    "b_value": _Layout("bias", "v", "b_value"),
-    "queries": _Layout("tokens", "q", _TOKEN_ROWS),
-    "keys": _Layout("tokens", "k", _TOKEN_ROWS),
-    "values": _Layout("tokens", "v", _TOKEN_ROWS),
-    "attn_scores": _Layout("tokens", "tokens", _QUERY_KEY),
-    "mask": _Layout("tokens", "tokens", _QUERY_KEY),
-    "masked_scores": _Layout("tokens", "tokens", _QUERY_KEY),
-    "scaled_scores": _Layout("tokens", "tokens", _QUERY_KEY),
-    "attn_weights": _Layout("tokens", "tokens", _QUERY_KEY),
-    "dropout_mask": _Layout("tokens", "tokens", _QUERY_KEY),
-    "dropped_weights": _Layout("tokens", "tokens", _QUERY_KEY),
-    "head_context": _Layout("tokens", "z", _TOKEN_ROWS),
-    "context": _Layout("tokens", "z", _TOKEN_ROWS),
-    "W_out": _Layout("context", "o", "W_out"),
-    "b_out": _Layout("bias", "o", "b_out"),
-    "output": _Layout("tokens", "o", _TOKEN_ROWS),
-}
-
-_PER_HEAD_STEPS = {*PER_HEAD_STEPS, "head_context"}
-
-README_LINES = {
-    "inputs": "the embedding vectors x, one row per token",
-    "W_query": "query weights (x @ W_query = queries); rows x1…, columns q1…",
-    "b_query": "query bias (only with qkv_bias)",
-    "W_key": "key weights (x @ W_key = keys)",
-    "b_key": "key bias (only with qkv_bias)",
-    "W_value": "value weights (x @ W_value = values)",
-    "b_value": "value bias (only with qkv_bias)",
-    "queries": "query vectors q, one row per token",
-    "keys": "key vectors k",
-    "values": "value vectors v",
-    "attn_scores": "raw scores q · k (rows = queries, columns = keys)",
-    "mask": "the causal mask: 1 = a future token, hidden",
-    "masked_scores": "scores with the future set to -inf",
-    "scaled_scores": "masked scores divided by sqrt(d_k)",
-    "attn_weights": "softmax of each row: the attention weights (each row sums to 1)",
-    "dropout_mask": "dropout's keep-mask: 1 = kept, 0 = dropped (only when dropout acts)",
-    "dropped_weights": "weights after dropout: kept ones multiplied by 1/(1-p), dropped ones 0",
-    "head_context": "each head's context vectors",
-    "context": "context vectors z = weights @ values (heads joined)",
-    "W_out": "out_proj weights of MultiHeadAttention (context @ W_out + b_out = output)",
-    "b_out": "out_proj bias of MultiHeadAttention",
-    "output": "the layer's output: out_proj(context)",
-}
+# In the order a forward pass produces them, as attention.steps lists them (README.txt too).
+_FIELDS: dict[str, Field] = {field.name: field for field in FIELDS}
+README_LINES: dict[str, str] = {name: field.readme for name, field in _FIELDS.items()}
 
 
 def _is_multi_head(trace: AttentionTrace) -> bool:
@@ -225,7 +164,7 @@ def _check_tokens(trace: AttentionTrace, tokens: Sequence[str]) -> list[str]:
 
 
 def _fields_to_export(trace: AttentionTrace) -> list[str]:
-    names = [name for name in _LAYOUTS if getattr(trace, name, None) is not None]
+    names = [name for name in _FIELDS if getattr(trace, name, None) is not None]
     if trace.W_out is None:  # one head, or the wrapper: output is the context itself
         names.remove("output")
     return names
@@ -249,11 +188,11 @@ def _matrices(
     ``tensor`` replaces the trace's own field (its gradient, of the same shape).
     """
     tensor = (getattr(trace, name) if tensor is None else tensor).detach()
-    if name in ("b_query", "b_key", "b_value", "b_out"):
+    if _FIELDS[name].rows == "bias":
         tensor = tensor.unsqueeze(-2)  # (…, 1, d): a bias is one row
     if name == "mask":
         return [(name, tensor)]
-    if name in _LAYOUTS and _LAYOUTS[name].rows in ("tokens",):
+    if _FIELDS[name].rows == "tokens":
         tensor = tensor[0]  # the batch of one
     per_head = tensor.dim() == 3  # (h, rows, cols): steps of several heads, wrapper weights
     if per_head:
@@ -269,7 +208,7 @@ def _csv_plan(trace: AttentionTrace) -> Iterator[tuple[str, str, torch.Tensor]]:
 
 
 def _csv_text(name: str, matrix: torch.Tensor, labels: list[str]) -> str:
-    layout = _LAYOUTS[name]
+    layout = _FIELDS[name]
     rows, cols = matrix.shape[-2], matrix.shape[-1]
     row_labels = _labels(layout.rows, labels, rows)
     col_labels = unique_labels(labels) if layout.cols == "tokens" else _names(layout.cols, cols)

@@ -23,12 +23,11 @@ from dataclasses import replace
 
 import torch
 
-from .trace import PER_HEAD_STEPS, AttentionTrace
+from .steps import PER_HEAD_FIELDS
+from .trace import AttentionTrace
 from .validate import check_int
 
 __all__ = ["one_head"]
-
-_PER_HEAD_STEPS = PER_HEAD_STEPS
 
 
 def _head_weight(
@@ -59,7 +58,7 @@ def one_head(trace: AttentionTrace, head: int) -> AttentionTrace:
     head_dim = int(head_context.shape[-1])
     steps = {
         name: None if getattr(trace, name) is None else getattr(trace, name)[:, head]
-        for name in _PER_HEAD_STEPS
+        for name in PER_HEAD_FIELDS
     }
     weights = {
         name: _head_weight(getattr(trace, name), head, head_dim, fused)

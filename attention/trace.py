@@ -37,6 +37,7 @@ from .dropout import dropout_scale
 from .head_split import splits_evenly
 from .modules import CausalAttention, MultiHeadAttention, MultiHeadAttentionWrapper
 from .randomness import draws_from, dropout_noise, private_generator
+from .steps import PER_HEAD_FIELDS, STEP_FIELDS
 from .validate import (
     MAX_HEADS,
     MAX_TOKENS,
@@ -127,34 +128,10 @@ class AttentionConfig:
         return asdict(self)
 
 
-STEP_NAMES = (
-    "queries",
-    "keys",
-    "values",
-    "attn_scores",
-    "mask",
-    "masked_scores",
-    "scaled_scores",
-    "attn_weights",
-    "dropout_mask",
-    "dropped_weights",
-    "context",
-    "output",
-)
-
+STEP_NAMES = STEP_FIELDS  # queries … output, in the order of the pass (attention.steps)
 
 # The steps that each head computes on its own: with several heads they get a head axis.
-PER_HEAD_STEPS = (
-    "queries",
-    "keys",
-    "values",
-    "attn_scores",
-    "masked_scores",
-    "scaled_scores",
-    "attn_weights",
-    "dropout_mask",
-    "dropped_weights",
-)
+PER_HEAD_STEPS = PER_HEAD_FIELDS  # Q, K, V and every (T, T) step but the shared mask
 
 
 @dataclass(frozen=True)

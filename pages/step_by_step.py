@@ -20,7 +20,7 @@ from ui.editor import embedding_editor
 from ui.frame import page
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
-from ui.step_view import StepPage, brief_number
+from ui.step_view import StepPage, brief_number, show_steps
 from ui.view import View
 from viz import steps
 from viz.labels import unique_labels
@@ -102,13 +102,4 @@ def render(view: View) -> None:
 
     page = StepPage(trace, tokens, view.palette)
     st.divider()
-    show_all = st.toggle(t("step.all_toggle"), key="step_all", help=t("step.all_toggle_help"))
-    if show_all:
-        for draw in page.all_steps():
-            with st.container(border=True):
-                draw()
-    else:
-        tabs = st.tabs([t(f"step.tab.{number}") for number in range(1, 11)])
-        for tab, draw in zip(tabs, page.all_steps(), strict=True):
-            with tab:
-                draw()
+    show_steps(page, key="step_tabs", all_toggle="step_all")

@@ -35,7 +35,7 @@ from ui.frame import page
 from ui.i18n import t
 from ui.markdown_text import escape_markdown
 from ui.show import PLOTLY_CONFIG
-from ui.step_view import StepPage, brief_number
+from ui.step_view import StepPage, brief_number, show_steps
 from ui.table import message
 from ui.train_jobs import QUEUE, CompareKey, TrainOutcome
 from ui.train_queue import DROPPED, FAILED, Job
@@ -66,7 +66,7 @@ ERROR_KEY = "train_error"  # why the last training failed (shown once)
 POLL_S = 0.25  # how often a watching run redraws the status line (a rerun can stop it then)
 MAX_MAP_CELLS = 40_000  # layers × heads × T × T drawn at once; above, one layer at a time
 LITTLE_GAP = 0.05  # a validation − training loss gap below this is "hardly overfits"
-STEP_NOTES = {1: "train.step.1.body", 2: "train.step.2.body"}
+STEP_NOTES = {"embeddings": "train.step.embeddings.body", "weights": "train.step.weights.body"}
 # attention_layer_inputs() hooks the shared (cached) model for one forward pass: one at a time
 _INSPECT_LOCK = threading.Lock()
 
@@ -408,10 +408,7 @@ def show_head_steps(outcome: TrainOutcome, palette: str) -> None:
         notes=STEP_NOTES,
         seeded_weights=False,
     )
-    tabs = st.tabs([t(f"step.tab.{number}") for number in range(1, 11)])
-    for tab, draw in zip(tabs, view.all_steps(), strict=True):
-        with tab:
-            draw()
+    show_steps(view, key="train_step_tabs")
 
 
 def show_export(outcome: TrainOutcome) -> None:

@@ -66,3 +66,17 @@ def figure_array(value: Any) -> np.ndarray:
             array = array.reshape(dims)
         return array
     return np.asarray(value, dtype=np.float64)
+
+
+def open_step_tab(at: AppTest, key: str, name: str) -> AppTest:
+    """Open the tab of step ``name`` (``attention.steps``) of the step tabs ``key``, then rerun.
+
+    The step tabs keep their open tab's label in the session state (``ui.step_view.show_steps``),
+    so setting it is what a click on the tab does; only the open tab's step is drawn.
+    """
+    from attention.steps import step_number
+
+    prefix = f"{step_number(name)} · "
+    (label,) = [tab.label for tab in at.tabs if tab.label.startswith(prefix)]
+    at.session_state[key] = label
+    return at.run()

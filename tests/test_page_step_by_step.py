@@ -8,13 +8,20 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import torch
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
-from tests.apptest_support import page_text, run_page
+from tests.apptest_support import (
+    figure_array,
+    open_step_tab,
+    page_text,
+    plotly_figures,
+    run_page,
+)
 from ui.markdown_text import escape_markdown
 
 SEED_DOCUMENT_CONTEXT = [
@@ -64,15 +71,19 @@ def test_default_page_shows_the_seed_documents_context_vectors() -> None:
     assert [tab.label for tab in at.tabs][0] == "1 · Embeddings" and len(at.tabs) == 10
     text = page_text(at)
     assert "seed 123" in text and "d_out = 2" in text and "6 tokens" in text
+    assert "Step 1 · The embedding table X" in text
+    text = page_text(open_step_tab(at, "step_tabs", "mask"))
     assert "register_buffer" in text and "state_dict" in text
-    assert "√d_k = 1.4142" in text
+    assert "√d_k = 1.4142" in page_text(open_step_tab(at, "step_tabs", "scaled"))
+    text = page_text(open_step_tab(at, "step_tabs", "softmax"))
     assert "Row sums, `attn_weights.sum(-1)`: 1.0000, 1.0000" in text
+    open_step_tab(at, "step_tabs", "dropout")
     assert any("does nothing" in info.value and "p = 0" in info.value for info in at.info)
 
 
 def test_dropout_slider_shows_the_traces_dropped_weights_and_context() -> None:
-    at = run_page("step")
-    at.slider(key="dropout").set_value(0.5).run()
+    at = open_step_tab(run_page("step"), "step_tabs", "dropout")
+    at.slider(key="dropout").set_value(0.5).run()  # the dropout tab stays open
     assert not at.exception
     cfg = AttentionConfig(dropout=0.5)
     trace = trace_attention(BOOK_EMBEDDINGS, cfg)
@@ -100,7 +111,9 @@ def test_dropout_slider_shows_the_traces_dropped_weights_and_context() -> None:
 
 
 def test_eval_mode_says_dropout_does_nothing_and_uses_every_weight() -> None:
-    at = run_page("step", {"dropout": "0.5", "train": "false"})
+    at = open_step_tab(
+        run_page("step", {"dropout": "0.5", "train": "false"}), "step_tabs", "dropout"
+    )
     assert not at.exception
     notes = [info.value for info in at.info]
     assert any("does nothing" in note and "eval mode" in note for note in notes), notes
@@ -142,9 +155,13 @@ def test_chinese_page_has_chinese_headings() -> None:
     assert at.title[0].value == "注意力，一步一步"
     headings = [subheader.value for subheader in at.subheader]
     assert "输入：嵌入向量表 X" in headings and "输出：上下文向量" in headings
-    assert "第 5 步 · 因果掩码" in headings and "第 10 步 · 上下文向量" in headings
+    assert "第 1 步 · 嵌入向量表 X" in headings
     assert [tab.label for tab in at.tabs][9] == "10 · 上下文向量"
+    open_step_tab(at, "step_tabs", "mask")
+    assert "第 5 步 · 因果掩码" in [subheader.value for subheader in at.subheader]
     assert "缓冲区" in page_text(at)
+    open_step_tab(at, "step_tabs", "context")
+    assert "第 10 步 · 上下文向量" in [subheader.value for subheader in at.subheader]
     assert shown_context(at) == SEED_DOCUMENT_CONTEXT
 
 
@@ -171,9 +188,9 @@ def test_all_steps_toggle_puts_every_step_on_one_page() -> None:
 def test_bias_heads_and_wide_outputs_render() -> None:
     at = run_page("step", {"qkv_bias": "true", "heads": "2", "d_out": "8"})
     assert not at.exception and not at.error
-    text = page_text(at)
-    assert "qkv_bias is on" in text
-    assert "number of heads (2)" in text
+    assert "number of heads (2)" in page_text(at)
+    assert "qkv_bias is on" in page_text(open_step_tab(at, "step_tabs", "weights"))
+    open_step_tab(at, "step_tabs", "qkv")
     assert any("b_q" in latex.value for latex in at.latex)
     cfg = AttentionConfig(qkv_bias=True, d_out=8)
     assert shown_context(at) == expected_context(BOOK_EMBEDDINGS, cfg)
@@ -184,3 +201,31 @@ def test_sixty_tokens_run_and_list_every_context_row() -> None:
     at = run_page("step", {"text": words, "dropout": "0.2"})
     assert not at.exception and not at.error
     assert len(shown_context(at)) == 60
+
+
+def test_only_the_open_tabs_figure_is_sent() -> None:
+    at = run_page("step")
+    assert set(plotly_figures(at)) == {"step_fig_inputs"}, "closed tabs draw nothing"
+    open_step_tab(at, "step_tabs", "softmax")
+    assert set(plotly_figures(at)) == {"step_fig_attn_weights"}
+    assert [h.value for h in at.subheader if h.value.startswith("Step ")] == [
+        "Step 8 · Softmax: the attention weights"
+    ]
+
+
+def test_switching_tabs_shows_the_new_tabs_numbers() -> None:
+    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=5))
+    at = open_step_tab(run_page("step", {"seed": "5"}), "step_tabs", "softmax")
+    weights = trace.attn_weights[0]  # (6, 6), each row sums to 1
+    assert expander_table(at, "Numbers of attn_weights as a table") == [
+        [f"{v:.4f}" for v in row] + [f"{s:.4f}"]
+        for row, s in zip(weights.tolist(), weights.sum(-1).tolist(), strict=True)
+    ]
+    open_step_tab(at, "step_tabs", "scores")
+    scores = expander_table(at, "Numbers of attn_scores as a table")  # a minus sign is "−"
+    assert [[cell.replace("−", "-") for cell in row] for row in scores] == [
+        [f"{v:.4f}" for v in row] for row in trace.attn_scores[0].tolist()
+    ]
+    assert not [e for e in at.expander if e.label == "Numbers of attn_weights as a table"]
+    shown = figure_array(plotly_figures(at)["step_fig_attn_scores"]["data"][0]["z"])
+    assert np.allclose(shown, trace.attn_scores[0].numpy(), atol=1e-6)

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 
 from attention.training import TrainConfig
-from tests.apptest_support import figure_array, page_text, plotly_figures, run_page
+from tests.apptest_support import figure_array, open_step_tab, page_text, plotly_figures, run_page
 from ui.train_jobs import QUEUE, CompareKey
 
 SORT_LINK = {"train_task": "sort", "train_steps": "12", "train_seed": "3"}
@@ -74,11 +74,15 @@ def test_a_link_trains_and_the_page_shows_what_the_training_measured() -> None:
         round(record["val_loss"], 6) for record in outcome.result.history
     ]
     # the trained head, step by step: layer 1, head 1 of the trained model on the same sequence
-    step_weights = figures["train_step_fig_attn_weights"]["data"][0]["z"]
+    assert "train_step_fig_attn_weights" not in figures, "a closed tab draws nothing"
+    open_step_tab(at, "train_step_tabs", "softmax")
+    step_weights = plotly_figures(at)["train_step_fig_attn_weights"]["data"][0]["z"]
     shown = figure_array(step_weights)
     expected = outcome.attention[0, 0].numpy()
     lower = np.tril(np.ones(expected.shape, dtype=bool))
     assert np.allclose(shown[lower], expected[lower], atol=1e-6)
+    text = page_text(open_step_tab(at, "train_step_tabs", "weights"))
+    assert "Step 2 · The weight matrices W_query, W_key, W_value" in text
     assert "torch.manual_seed" not in text, "trained weights are not a seed's draw"
     assert "from its cache" not in text, "this session trained it just now"
     assert [b.label for b in at.get("download_button")] == [

@@ -1,6 +1,8 @@
 """The ten steps of one attention forward pass, drawn from a one-head trace (shared by pages).
 
-:class:`StepPage` draws each step of :mod:`viz.steps` with its explanation, formula and numbers.
+:class:`StepPage` draws each step of :mod:`viz.steps` with its explanation, formula and numbers;
+:data:`STEP_DRAWINGS` binds each step of the registry :data:`attention.steps.STEPS` to its
+drawing by name, and :func:`show_steps` shows them, one lazy tab per step.
 The step page ("Attention, step by step") draws it for the sidebar's settings and embeddings; the
 Train page draws it for one head of a *trained* model, traced by ``attention.trace_module``
 through the same step code (``notes`` then replaces the sentences that speak of the sidebar and
@@ -17,6 +19,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from attention import AttentionTrace
 from attention.dropout import dropout_counts
+from attention.steps import STEPS, step_number
 from viz import steps
 from viz.vocabulary import DECIMALS, context_labels, format_number, format_short, input_labels
 
@@ -43,12 +46,12 @@ class StepPage:
         palette: str,
         *,
         key_prefix: str = "step",
-        notes: Mapping[int, str] | None = None,
+        notes: Mapping[str, str] | None = None,
         seeded_weights: bool = True,
     ) -> None:
-        """``key_prefix`` starts every figure's key; ``notes`` maps a step number to the message
-        key that replaces its body text (``step.{n}.body``); ``seeded_weights=False`` leaves out
-        the ``torch.manual_seed`` line of step 2 (the weights were trained, not drawn)."""
+        """``key_prefix`` starts every figure's key; ``notes`` maps a step's name to the message
+        key that replaces its body text (``step.<name>.body``); ``seeded_weights=False`` leaves
+        out the ``torch.manual_seed`` line of the weights step (trained weights, not drawn)."""
         self.trace = trace
         self.tokens = tokens
         self.palette = palette
@@ -64,9 +67,11 @@ class StepPage:
 
     # --- layout helpers ----------------------------------------------------------------------
 
-    def heading(self, number: int, **values: object) -> None:
-        st.subheader(t(f"step.{number}.title"), anchor=f"step-{number}")
-        st.markdown(t(self.notes.get(number, f"step.{number}.body"), **values))
+    def heading(self, name: str, **values: object) -> None:
+        """The step's heading, numbered by its place in the registry, and its body text."""
+        title = t("step.heading", number=step_number(name), title=t(f"step.{name}.title"))
+        st.subheader(title, anchor=f"step-{name}")
+        st.markdown(t(self.notes.get(name, f"step.{name}.body"), **values))
 
     def numbers(
         self,
@@ -100,12 +105,12 @@ class StepPage:
 
     # --- the ten steps -----------------------------------------------------------------------
 
-    def step_1(self) -> None:
+    def step_embeddings(self) -> None:
         trace = self.trace
         inputs = steps.batch_row(trace.inputs)  # (T, d_in)
 
         def text() -> None:
-            self.heading(1, tokens=self.num_tokens, d_in=trace.d_in)
+            self.heading("embeddings", tokens=self.num_tokens, d_in=trace.d_in)
             st.latex(
                 rf"X \in \mathbb{{R}}^{{T \times d_{{in}}}} = \mathbb{{R}}^{{{self.num_tokens}"
                 rf" \times {trace.d_in}}}"
@@ -128,12 +133,12 @@ class StepPage:
 
         self.text_and_figure(text, figure)
 
-    def step_2(self) -> None:
+    def step_weights(self) -> None:
         trace = self.trace
         text_col, formula_col = st.columns([3, 2], gap="medium")
         with text_col:
-            self.heading(2, seed=trace.config.seed, d_out=self.d_out)
-            st.caption(t("step.2.linear"))
+            self.heading("weights", seed=trace.config.seed, d_out=self.d_out)
+            st.caption(t("step.weights.linear"))
         with formula_col:
             st.latex(
                 rf"W_q, W_k, W_v \in \mathbb{{R}}^{{d_{{in}} \times d_{{out}}}} = "
@@ -141,7 +146,9 @@ class StepPage:
             )
             if self.seeded_weights:
                 st.code(f"torch.manual_seed({trace.config.seed})", language="python")
-            st.markdown(t("step.2.bias_on" if trace.config.qkv_bias else "step.2.bias_off"))
+            st.markdown(
+                t("step.weights.bias_on" if trace.config.qkv_bias else "step.weights.bias_off")
+            )
         for column, name in zip(self.three_places(), steps.WEIGHTS, strict=True):
             bias_name, prefix = steps.WEIGHTS[name]
             with column:
@@ -175,11 +182,11 @@ class StepPage:
                     name=name,
                 )
 
-    def step_3(self) -> None:
+    def step_qkv(self) -> None:
         trace = self.trace
         text_col, formula_col = st.columns([3, 2], gap="medium")
         with text_col:
-            self.heading(3, d_out=self.d_out)
+            self.heading("qkv", d_out=self.d_out)
         with formula_col:
             if trace.config.qkv_bias:
                 st.latex(
@@ -215,14 +222,14 @@ class StepPage:
                 )
 
     def _scores_step(
-        self, number: int, stage: str, formulas: tuple[str, ...], **values: object
+        self, name: str, stage: str, formulas: tuple[str, ...], **values: object
     ) -> None:
         trace = self.trace
         hidden = None if stage == "attn_scores" else self.hidden
         value_name = t("step.value.scaled" if stage == "scaled_scores" else "step.value.score")
 
         def text() -> None:
-            self.heading(number, **values)
+            self.heading(name, **values)
             for formula in formulas:
                 st.latex(formula)
 
@@ -249,18 +256,18 @@ class StepPage:
 
         self.text_and_figure(text, figure)
 
-    def step_4(self) -> None:
+    def step_scores(self) -> None:
         self._scores_step(
-            4,
+            "scores",
             "attn_scores",
             (r"\text{attn\_scores} = Q K^{\top}", r"\omega_{ij} = q^{(i)} \cdot k^{(j)}"),
         )
 
-    def step_5(self) -> None:
+    def step_mask(self) -> None:
         trace = self.trace
 
         def text() -> None:
-            self.heading(5)
+            self.heading("mask")
             st.latex(r"M = \operatorname{triu}\left(\mathbf{1}_{T \times T},\ 1\right)")
             st.latex(r"M_{ij} = 1 \iff j > i")
 
@@ -276,7 +283,7 @@ class StepPage:
                 ),
                 key=f"{self.key_prefix}_fig_mask",
             )
-            st.caption(t("step.5.legend"))
+            st.caption(t("step.mask.legend"))
             self.numbers(
                 self.hidden.astype(np.float64), self.tokens, self.tokens, name="mask", decimals=0
             )
@@ -284,7 +291,7 @@ class StepPage:
         self.text_and_figure(text, figure)
         buffer_text, buffer_code = st.columns([3, 2], gap="medium")
         with buffer_text:
-            st.markdown(t("step.5.buffer"))
+            st.markdown(t("step.mask.buffer"))
         with buffer_code:
             st.code(
                 "# CausalAttention.__init__\n"
@@ -296,9 +303,9 @@ class StepPage:
                 language="python",
             )
 
-    def step_6(self) -> None:
+    def step_masked(self) -> None:
         self._scores_step(
-            6,
+            "masked",
             "masked_scores",
             (
                 r"\text{masked}_{ij} = \begin{cases} \omega_{ij} & j \le i \\ -\infty & j > i"
@@ -306,11 +313,11 @@ class StepPage:
             ),
         )
 
-    def step_7(self) -> None:
+    def step_scaled(self) -> None:
         trace = self.trace
         sqrt_dk = format_number(trace.scale)
         self._scores_step(
-            7,
+            "scaled",
             "scaled_scores",
             (
                 r"\text{scaled\_scores} = \frac{\text{masked\_scores}}{\sqrt{d_k}}",
@@ -336,16 +343,16 @@ class StepPage:
                 )
             )
 
-    def step_8(self) -> None:
+    def step_softmax(self) -> None:
         trace = self.trace
         weights = steps.batch_row(trace.attn_weights)  # (T, T)
         sums = steps.batch_row(trace.attn_weights.sum(-1, keepdim=True))[:, 0]  # (T,)
 
         def text() -> None:
-            self.heading(8)
+            self.heading("softmax")
             st.latex(r"a_{ij} = \frac{e^{s_{ij}}}{\sum_{j' \le i} e^{s_{ij'}}}")
             st.latex(r"\textstyle\sum_j a_{ij} = 1,\qquad a = \text{attn\_weights}")
-            self._sums_caption("step.8.sums", sums)
+            self._sums_caption("step.softmax.sums", sums)
 
         def figure() -> None:
             show_figure(
@@ -365,23 +372,26 @@ class StepPage:
 
         self.text_and_figure(text, figure)
 
-    def step_9(self) -> None:
+    def step_dropout(self) -> None:
         trace = self.trace
         cfg = trace.config
         text_col, formula_col = st.columns([3, 2], gap="medium")
         with text_col:
-            self.heading(9)
+            self.heading("dropout")
         with formula_col:
             st.latex(r"\text{dropped}_{ij} = \frac{m_{ij}}{1 - p}\;\text{attn\_weights}_{ij}")
             st.latex(r"m_{ij} \sim \operatorname{Bernoulli}(1 - p)")
         counts = dropout_counts(trace)  # visible, kept and dropped weights; None if inactive
         if trace.dropout_mask is None or counts is None:
-            st.info(t("step.9.inactive_p0" if cfg.training else "step.9.inactive_eval"), icon="ℹ️")
+            st.info(
+                t("step.dropout.inactive_p0" if cfg.training else "step.dropout.inactive_eval"),
+                icon="ℹ️",
+            )
             return
         keep = steps.batch_row(trace.dropout_mask).astype(bool)  # (T, T)
         st.markdown(
             t(
-                "step.9.active",
+                "step.dropout.active",
                 p=brief_number(cfg.dropout),
                 scale=brief_number(trace.dropout_scale),
                 visible=counts.visible,
@@ -391,10 +401,10 @@ class StepPage:
         )
         dropped_weights = steps.batch_row(trace.dropped_weights)  # (T, T)
         sums = steps.batch_row(trace.dropped_weights.sum(-1, keepdim=True))[:, 0]  # (T,)
-        self._sums_caption("step.9.sums", sums)
+        self._sums_caption("step.dropout.sums", sums)
         keep_col, weights_col = st.columns(2, gap="medium")
         with keep_col:
-            st.markdown(f"**{t('step.9.keep_title')}**")
+            st.markdown(f"**{t('step.dropout.keep_title')}**")
             show_figure(
                 steps.keep_mask_figure(
                     trace,
@@ -410,7 +420,7 @@ class StepPage:
                 keep.astype(np.float64), self.tokens, self.tokens, name="dropout_mask", decimals=0
             )
         with weights_col:
-            st.markdown(f"**{t('step.9.dropped_title')}**")
+            st.markdown(f"**{t('step.dropout.dropped_title')}**")
             show_figure(
                 steps.dropped_weights_figure(
                     trace,
@@ -427,11 +437,11 @@ class StepPage:
             values, cols = self._with_row_sums(dropped_weights, sums)
             self.numbers(values, self.tokens, cols, name="dropped_weights")
 
-    def step_10(self) -> None:
+    def step_context(self) -> None:
         trace = self.trace
 
         def text() -> None:
-            self.heading(10, d_out=self.d_out)
+            self.heading("context", d_out=self.d_out)
             st.latex(r"\text{context\_vec} = \text{dropped\_weights}\; V")
             st.latex(r"z^{(i)} = \textstyle\sum_{j \le i} a_{ij}\, v^{(j)}")
 
@@ -456,5 +466,48 @@ class StepPage:
 
         self.text_and_figure(text, figure)
 
-    def all_steps(self) -> list[Callable[[], None]]:
-        return [getattr(self, f"step_{number}") for number in range(1, 11)]
+
+# Which method draws which step of ``attention.steps.STEPS``, by the step's name (a test checks
+# that every step has one drawing and no drawing is left over).
+STEP_DRAWINGS: dict[str, Callable[[StepPage], None]] = {
+    "embeddings": StepPage.step_embeddings,
+    "weights": StepPage.step_weights,
+    "qkv": StepPage.step_qkv,
+    "scores": StepPage.step_scores,
+    "mask": StepPage.step_mask,
+    "masked": StepPage.step_masked,
+    "scaled": StepPage.step_scaled,
+    "softmax": StepPage.step_softmax,
+    "dropout": StepPage.step_dropout,
+    "context": StepPage.step_context,
+}
+
+
+def tab_label(name: str) -> str:
+    """The short label of a step's tab, numbered by its place in the registry: "8 · Softmax"."""
+    return t("step.tab_label", number=step_number(name), tab=t(f"step.{name}.tab"))
+
+
+@st.fragment
+def show_steps(page: StepPage, *, key: str, all_toggle: str | None = None) -> None:
+    """The steps of ``page``, one tab per step of ``attention.steps.STEPS``; only the open tab runs.
+
+    The tabs keep their state (``on_change="rerun"``, the open tab's label under ``key`` in the
+    session state, so a new seed keeps the tab a learner is reading), and only the open tab's
+    step is drawn: its figure is the only one sent to the browser. The whole thing is a fragment,
+    so a tab switch reruns only this function, not the page above it, and a tab switch costs what
+    drawing one step costs. ``all_toggle``: the key of an "all steps on one page" toggle shown
+    above the tabs (then every step is drawn, one below another, in bordered boxes).
+    """
+    if all_toggle is not None and st.toggle(
+        t("step.all_toggle"), key=all_toggle, help=t("step.all_toggle_help")
+    ):
+        for step in STEPS:
+            with st.container(border=True):
+                STEP_DRAWINGS[step.name](page)
+        return
+    tabs = st.tabs([tab_label(step.name) for step in STEPS], key=key, on_change="rerun")
+    for step, tab in zip(STEPS, tabs, strict=True):
+        if tab.open:
+            with tab:
+                STEP_DRAWINGS[step.name](page)

@@ -99,6 +99,7 @@ def test_markup_in_the_sentence_runs_nothing_and_shows_literally(
         bold = chart.locator("tspan[style*='bold']").all_text_contents()  # Streamlit's theme
         assert not any("bold" in text for text in bold), bold  # makes empty bold titles
         # hover over the heatmap: the hover label is drawn from the same (escaped) strings
+        chart.scroll_into_view_if_needed()  # a lazy tab is drawn after the click's scroll
         box = chart.locator(".nsewdrag").first.bounding_box()
         assert box is not None
         page.mouse.move(box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.7)

@@ -158,3 +158,33 @@ def test_moving_the_dropout_slider_updates_the_url_and_the_numbers(
     expect(dropout_tab).to_have_attribute("aria-selected", "true")  # still on step 9
     expect(page.get_by_text("Keep-mask: ✓ kept, ✗ dropped")).to_be_visible()
     assert_no_exception(page)
+
+
+def test_only_the_open_tab_is_drawn_and_a_switch_shows_the_new_steps_numbers(
+    page: Page, streamlit_server: str
+) -> None:
+    """The tabs are lazy: one chart in the page, and a tab switch draws that tab's step."""
+    open_app(page, streamlit_server, "/?seed=5")
+    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=5))
+    charts = page.get_by_test_id("stPlotlyChart")
+    expect(charts).to_have_count(1, timeout=APPEAR_MS)  # step 1's embeddings, nothing hidden
+    steps = page.get_by_role("heading", name=re.compile(r"^Step \d+ · "))
+    expect(steps).to_have_text(["Step 1 · The embedding table X"])
+
+    page.get_by_role("tab", name="8 · Softmax").click()
+    expect(steps).to_have_text(["Step 8 · Softmax: the attention weights"], timeout=APPEAR_MS)
+    wait_settled(page)
+    expect(charts).to_have_count(1)
+    weight = float(trace.attn_weights[0, 5, 2])  # row 6, column 3: visible, between 0 and 1
+    expect(charts.first.locator(".main-svg").first).to_be_attached(timeout=APPEAR_MS)
+    expect(charts.first).to_contain_text(f"{weight:.4f}")
+
+    page.get_by_role("tab", name="4 · Scores").click()
+    expect(steps).to_have_text(["Step 4 · Raw attention scores Q Kᵀ"], timeout=APPEAR_MS)
+    wait_settled(page)
+    expect(charts).to_have_count(1)
+    score = float(trace.attn_scores[0].max())  # a positive score: no minus sign to spell
+    assert score > 0
+    expect(charts.first.locator(".main-svg").first).to_be_attached(timeout=APPEAR_MS)
+    expect(charts.first).to_contain_text(f"{score:.4f}")
+    assert_no_exception(page)

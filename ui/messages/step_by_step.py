@@ -60,22 +60,15 @@ MESSAGES = {
     },
     "step.numbers_of": {"en": "Numbers of {name} as a table", "zh": "以表格显示 {name} 的数值"},
     "step.row_sum": {"en": "row sum", "zh": "行和"},
-    # tab labels (short) and step headings
-    "step.tab.1": {"en": "1 · Embeddings", "zh": "1 · 嵌入向量"},
-    "step.tab.2": {"en": "2 · Weights", "zh": "2 · 权重矩阵"},
-    "step.tab.3": {"en": "3 · Q, K, V", "zh": "3 · Q、K、V"},
-    "step.tab.4": {"en": "4 · Scores", "zh": "4 · 注意力分数"},
-    "step.tab.5": {"en": "5 · Mask", "zh": "5 · 掩码"},
-    "step.tab.6": {"en": "6 · Masked", "zh": "6 · 掩码后"},
-    "step.tab.7": {"en": "7 · Scaled", "zh": "7 · 缩放"},
-    "step.tab.8": {"en": "8 · Softmax", "zh": "8 · Softmax"},
-    "step.tab.9": {"en": "9 · Dropout", "zh": "9 · Dropout"},
-    "step.tab.10": {"en": "10 · Context", "zh": "10 · 上下文向量"},
-    "step.1.title": {
-        "en": "Step 1 · The embedding table X",
-        "zh": "第 1 步 · 嵌入向量表 X",
+    # a step's heading and tab label: its number comes from its place in attention.steps.STEPS
+    "step.heading": {"en": "Step {number} · {title}", "zh": "第 {number} 步 · {title}"},
+    "step.tab_label": {"en": "{number} · {tab}", "zh": "{number} · {tab}"},
+    "step.embeddings.tab": {"en": "Embeddings", "zh": "嵌入向量"},
+    "step.embeddings.title": {
+        "en": "The embedding table X",
+        "zh": "嵌入向量表 X",
     },
-    "step.1.body": {
+    "step.embeddings.body": {
         "en": "Attention never sees words, only numbers: each row is one token's embedding vector, "
         "here {tokens} tokens with d_in = {d_in} values each. Edit the values in the Input table "
         "at the top of the page, or type a new sentence into the sentence box in the sidebar.",
@@ -83,11 +76,12 @@ MESSAGES = {
         "每个有 d_in = {d_in} 个数值。可以在页面顶部的输入表格中修改数值，"
         "或在侧边栏的句子框中输入新句子。",
     },
-    "step.2.title": {
-        "en": "Step 2 · The weight matrices W_query, W_key, W_value",
-        "zh": "第 2 步 · 权重矩阵 W_query、W_key、W_value",
+    "step.weights.tab": {"en": "Weights", "zh": "权重矩阵"},
+    "step.weights.title": {
+        "en": "The weight matrices W_query, W_key, W_value",
+        "zh": "权重矩阵 W_query、W_key、W_value",
     },
-    "step.2.body": {
+    "step.weights.body": {
         "en": "Three trainable matrices turn every embedding into a query, a key and a value. "
         "They start out random: `torch.manual_seed({seed})` before the layer is built fixes them, "
         "so the same seed always gives the same weights (change the seed in the sidebar to draw "
@@ -96,27 +90,28 @@ MESSAGES = {
         "构建该层之前调用 `torch.manual_seed({seed})` 就固定了它们，所以同一个种子总是得到同样的权重"
         "（在侧边栏更换种子即可抽取别的权重）。行是输入特征 x1…，列是 d_out = {d_out} 个输出特征。",
     },
-    "step.2.linear": {
+    "step.weights.linear": {
         "en": "`nn.Linear(d_in, d_out)` stores its weight as (d_out, d_in) and computes x Wᵀ; it is "
         "shown here transposed, (d_in, d_out), so that Q = X W_query as in the book's "
         "`SelfAttention_v1`.",
         "zh": "`nn.Linear(d_in, d_out)` 把权重存成 (d_out, d_in) 并计算 x Wᵀ；这里显示的是转置后的 "
         "(d_in, d_out)，这样 Q = X W_query，与书中的 `SelfAttention_v1` 一致。",
     },
-    "step.2.bias_on": {
+    "step.weights.bias_on": {
         "en": "qkv_bias is on: each projection also adds a trainable bias vector, one value per "
         "output feature.",
         "zh": "qkv_bias 已打开：每个投影还会加上一个可训练的偏置向量，每个输出特征一个数值。",
     },
-    "step.2.bias_off": {
+    "step.weights.bias_off": {
         "en": "qkv_bias is off, as in the book: the projections have no bias.",
         "zh": "qkv_bias 已关闭，与书中一致：投影没有偏置。",
     },
-    "step.3.title": {
-        "en": "Step 3 · Queries, keys and values",
-        "zh": "第 3 步 · 查询、键和值",
+    "step.qkv.tab": {"en": "Q, K, V", "zh": "Q、K、V"},
+    "step.qkv.title": {
+        "en": "Queries, keys and values",
+        "zh": "查询、键和值",
     },
-    "step.3.body": {
+    "step.qkv.body": {
         "en": "Every token plays three roles. Its query says what it is looking for, its key what "
         "it offers to the others, its value what it passes on when it is attended to. Each is the "
         "embedding times a weight matrix: rows are tokens, columns the d_out = {d_out} features.",
@@ -124,26 +119,28 @@ MESSAGES = {
         "值表示它被关注时传递出去的内容。三者都是嵌入向量乘以一个权重矩阵：行是词元，"
         "列是 d_out = {d_out} 个特征。",
     },
-    "step.4.title": {
-        "en": "Step 4 · Raw attention scores Q Kᵀ",
-        "zh": "第 4 步 · 原始注意力分数 Q Kᵀ",
+    "step.scores.tab": {"en": "Scores", "zh": "注意力分数"},
+    "step.scores.title": {
+        "en": "Raw attention scores Q Kᵀ",
+        "zh": "原始注意力分数 Q Kᵀ",
     },
-    "step.4.body": {
+    "step.scores.body": {
         "en": "Cell (i, j) is the dot product of query i with key j: how well token j matches what "
         "token i is looking for. Rows are queries, columns are keys. Notice the upper-right "
         "triangle: here every token can still see the tokens that come after it.",
         "zh": "单元格 (i, j) 是查询 i 与键 j 的点积：词元 j 与词元 i 所寻找的内容有多匹配。"
         "行是查询，列是键。注意右上三角：此时每个词元仍然能看到它后面的词元。",
     },
-    "step.5.title": {"en": "Step 5 · The causal mask", "zh": "第 5 步 · 因果掩码"},
-    "step.5.body": {
+    "step.mask.tab": {"en": "Mask", "zh": "掩码"},
+    "step.mask.title": {"en": "The causal mask", "zh": "因果掩码"},
+    "step.mask.body": {
         "en": "A language model predicts the next token, so token i must not look at the tokens "
         "after it. The mask marks those future cells: 1 above the diagonal (hidden, grey), 0 on "
         "and below it (visible).",
         "zh": "语言模型要预测下一个词元，所以词元 i 不能看到它后面的词元。掩码标出这些“未来”的单元格："
         "对角线以上为 1（隐藏，灰色），对角线及以下为 0（可见）。",
     },
-    "step.5.buffer": {
+    "step.mask.buffer": {
         "en": "The mask is built once, in `__init__`, and stored with `register_buffer`. A buffer "
         "is not a parameter: it has no gradient and is never trained, but it is saved in the "
         "model's `state_dict` and moves with the model between devices (`model.to('cuda')`). "
@@ -153,20 +150,22 @@ MESSAGES = {
         "（`model.to('cuda')`）。`forward` 把它裁剪到句子的长度："
         "`self.mask.bool()[:num_tokens, :num_tokens]`。",
     },
-    "step.5.legend": {
+    "step.mask.legend": {
         "en": "1 = hidden (a future token) · 0 = visible",
         "zh": "1 = 隐藏（未来的词元）· 0 = 可见",
     },
-    "step.6.title": {"en": "Step 6 · Masked scores", "zh": "第 6 步 · 掩码后的注意力分数"},
-    "step.6.body": {
+    "step.masked.tab": {"en": "Masked", "zh": "掩码后"},
+    "step.masked.title": {"en": "Masked scores", "zh": "掩码后的注意力分数"},
+    "step.masked.body": {
         "en": "`masked_fill_` writes −∞ into every hidden cell (grey); the visible scores do not "
         "change. Why −∞ and not 0? Because e^(−∞) = 0: after softmax these cells get exactly zero "
         "weight, and the visible weights of each row still sum to 1.",
         "zh": "`masked_fill_` 把每个隐藏单元格（灰色）写成 −∞；可见的分数保持不变。为什么是 −∞ 而不是 0？"
         "因为 e^(−∞) = 0：softmax 之后这些单元格的权重恰好为 0，而每一行可见的权重之和仍然是 1。",
     },
-    "step.7.title": {"en": "Step 7 · Scaling by √d_k", "zh": "第 7 步 · 除以 √d_k 进行缩放"},
-    "step.7.body": {
+    "step.scaled.tab": {"en": "Scaled", "zh": "缩放"},
+    "step.scaled.title": {"en": "Scaling by √d_k", "zh": "除以 √d_k 进行缩放"},
+    "step.scaled.body": {
         "en": "The scores are divided by √d_k, where d_k = `keys.shape[-1]` is the width of a "
         "key: here d_k = {d_k}, so √d_k = {sqrt_dk}. Dot products of wider vectors grow larger; "
         "without this scaling, softmax would put almost all the weight on one token and the "
@@ -175,11 +174,12 @@ MESSAGES = {
         "所以 √d_k = {sqrt_dk}。向量越宽，点积越大；如果不缩放，softmax 会把几乎全部权重放在一个词元上，"
         "梯度会变得极小。隐藏的单元格仍然是 −∞。",
     },
-    "step.8.title": {
-        "en": "Step 8 · Softmax: the attention weights",
-        "zh": "第 8 步 · Softmax：注意力权重",
+    "step.softmax.tab": {"en": "Softmax", "zh": "Softmax"},
+    "step.softmax.title": {
+        "en": "Softmax: the attention weights",
+        "zh": "Softmax：注意力权重",
     },
-    "step.8.body": {
+    "step.softmax.body": {
         "en": "Softmax turns each row of scaled scores into weights between 0 and 1 that sum to 1: "
         "row i says how much token i attends to each token. The masked cells become exactly 0 "
         "(grey), so token i only mixes tokens 1 … i; the first token can only attend to itself, "
@@ -188,19 +188,20 @@ MESSAGES = {
         "第 i 行表示词元 i 对每个词元的关注程度。被掩码的单元格恰好变成 0（灰色），"
         "所以词元 i 只混合词元 1 … i；第一个词元只能关注它自己，权重为 1。",
     },
-    "step.8.sums": {
+    "step.softmax.sums": {
         "en": "Row sums, `attn_weights.sum(-1)`: {sums}",
         "zh": "各行之和，`attn_weights.sum(-1)`：{sums}",
     },
-    "step.8.sums_range": {
+    "step.softmax.sums_range": {
         "en": "Row sums, `attn_weights.sum(-1)`, lie between {low} and {high}.",
         "zh": "各行之和 `attn_weights.sum(-1)` 介于 {low} 与 {high} 之间。",
     },
-    "step.9.title": {
-        "en": "Step 9 · Dropout on the attention weights",
-        "zh": "第 9 步 · 对注意力权重做 dropout",
+    "step.dropout.tab": {"en": "Dropout", "zh": "Dropout"},
+    "step.dropout.title": {
+        "en": "Dropout on the attention weights",
+        "zh": "对注意力权重做 dropout",
     },
-    "step.9.body": {
+    "step.dropout.body": {
         "en": "In training, `nn.Dropout(p)` sets each weight to 0 with probability p and multiplies "
         "the kept ones by 1/(1 − p), so that every weight keeps its expected value. The model "
         "then cannot rely on any single connection. Which weights are dropped is drawn from the "
@@ -209,7 +210,7 @@ MESSAGES = {
         "这样每个权重的期望值保持不变。模型因此不能依赖任何单一的连接。哪些权重被丢弃由随机数生成器决定，"
         "所以种子也固定了它。",
     },
-    "step.9.active": {
+    "step.dropout.active": {
         "en": "p = {p}: kept weights × {scale} (= 1/(1 − {p})). Of the {visible} visible weights, "
         "{kept} were kept and {dropped} dropped (pink, set to 0). Cells above the diagonal are "
         "already 0, so dropping them changes nothing.",
@@ -217,17 +218,17 @@ MESSAGES = {
         "保留了 {kept} 个，丢弃了 {dropped} 个（粉色，置为 0）。对角线以上的单元格本来就是 0，"
         "丢弃它们不会改变任何东西。",
     },
-    "step.9.sums": {
+    "step.dropout.sums": {
         "en": "After dropout the rows no longer sum to 1. Row sums, `dropped_weights.sum(-1)`: "
         "{sums}",
         "zh": "dropout 之后，各行之和不再是 1。各行之和 `dropped_weights.sum(-1)`：{sums}",
     },
-    "step.9.sums_range": {
+    "step.dropout.sums_range": {
         "en": "After dropout the rows no longer sum to 1: row sums, `dropped_weights.sum(-1)`, "
         "lie between {low} and {high}.",
         "zh": "dropout 之后，各行之和不再是 1：`dropped_weights.sum(-1)` 介于 {low} 与 {high} 之间。",
     },
-    "step.9.inactive_eval": {
+    "step.dropout.inactive_eval": {
         "en": "Dropout does nothing here: the layer is in eval mode (`module.eval()`). As in "
         "PyTorch, dropout acts only in training mode with p > 0, so dropped_weights = "
         "attn_weights and every row still sums to 1. Switch training mode on in the sidebar to "
@@ -236,7 +237,7 @@ MESSAGES = {
         "dropout 只在训练模式且 p > 0 时生效，所以 dropped_weights = attn_weights，"
         "每一行之和仍然是 1。在侧边栏打开训练模式即可看到它的作用。",
     },
-    "step.9.inactive_p0": {
+    "step.dropout.inactive_p0": {
         "en": "Dropout does nothing here: p = 0. As in PyTorch, dropout acts only in training "
         "mode with p > 0, so dropped_weights = attn_weights and every row still sums to 1. Move "
         "the dropout slider in the sidebar to see it act.",
@@ -244,13 +245,17 @@ MESSAGES = {
         "所以 dropped_weights = attn_weights，每一行之和仍然是 1。拖动侧边栏中的 dropout 滑块"
         "即可看到它的作用。",
     },
-    "step.9.keep_title": {"en": "Keep-mask: ✓ kept, ✗ dropped", "zh": "保留掩码：✓ 保留，✗ 丢弃"},
-    "step.9.dropped_title": {
+    "step.dropout.keep_title": {
+        "en": "Keep-mask: ✓ kept, ✗ dropped",
+        "zh": "保留掩码：✓ 保留，✗ 丢弃",
+    },
+    "step.dropout.dropped_title": {
         "en": "Weights after dropout (`dropped_weights`)",
         "zh": "dropout 之后的权重（`dropped_weights`）",
     },
-    "step.10.title": {"en": "Step 10 · Context vectors", "zh": "第 10 步 · 上下文向量"},
-    "step.10.body": {
+    "step.context.tab": {"en": "Context", "zh": "上下文向量"},
+    "step.context.title": {"en": "Context vectors", "zh": "上下文向量"},
+    "step.context.body": {
         "en": "Each context vector is a weighted sum of the value vectors: row i of the weights "
         "says how much of each token's value goes into token i's context vector, and token i "
         "mixes only tokens 1 … i. Each token is now represented by a {d_out}-dimensional vector: "

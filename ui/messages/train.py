@@ -301,14 +301,14 @@ MESSAGES = {
         "this head works with {head_dim} features (width / heads).",
         "zh": "{tokens} 个词元；该层的输入是这个块经过归一化的输入，宽度为 {width}；这个头使用 {head_dim} 个特征（width / heads）。",
     },
-    "train.step.1.body": {
+    "train.step.embeddings.body": {
         "en": "The input of this attention layer: for each of the {tokens} tokens, its embedding "
         "plus position embedding (after the earlier blocks and this block's layer norm), "
         "d_in = {d_in} values each. These are learned numbers, not a table you type.",
         "zh": "这个注意力层的输入：{tokens} 个词元中的每一个，都是它的词嵌入加位置嵌入"
         "（经过前面的块以及本块的层归一化），每个有 d_in = {d_in} 个数值。这些数字是学出来的，不是你输入的表格。",
     },
-    "train.step.2.body": {
+    "train.step.weights.body": {
         "en": "This head's columns of the trained W_query, W_key and W_value: they started random "
         "and were changed by every training step. Rows are the input features x1…, columns the "
         "head's d_out = {d_out} output features.",
