@@ -286,5 +286,27 @@ def render(view: View) -> None:
         st.error(t("compare.error_b", detail=str(error)))
         return
     show_differences(a, b)
-    show_weights(trace_a, trace_b, view.palette, view.tokens)
-    show_contexts(trace_a, trace_b, view.palette, view.tokens)
+    show_views(trace_a, trace_b, view.palette, list(view.tokens))
+
+
+VIEW_TABS = ("compare.weights_header", "compare.context_header")
+
+
+@st.fragment
+def show_views(
+    trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str, tokens: list[str]
+) -> None:
+    """The weights and the context vectors of A and B, each in a tab that runs only when open.
+
+    ``on_change="rerun"`` + ``.open``: a change of A or B redraws the open tab's three heatmaps,
+    not all six; the fragment makes a tab switch rerun only these tabs, not the frame.
+    """
+    weights_tab, context_tab = st.tabs(
+        [t(key) for key in VIEW_TABS], key="compare_view", on_change="rerun"
+    )
+    if weights_tab.open:
+        with weights_tab:
+            show_weights(trace_a, trace_b, palette, tokens)
+    if context_tab.open:
+        with context_tab:
+            show_contexts(trace_a, trace_b, palette, tokens)

@@ -68,6 +68,10 @@ def choose_p(trace_dropout_active: bool, sidebar_p: float, training: bool) -> fl
     )
 
 
+# Lazy tabs (``on_change="rerun"`` + ``.open``): a change redraws the open tab's charts only.
+VIEW_TABS = ("dropout_expectation.tab.curve", "dropout_expectation.tab.heatmaps")
+
+
 @page
 def render(view: View) -> None:
     st.title(t("page.dropout_expectation.title"))
@@ -106,7 +110,6 @@ def render(view: View) -> None:
         )
     )
 
-    st.subheader(t("dropout_expectation.curve_header"))
     metrics = st.columns(3)
     metrics[0].metric(
         t("dropout_expectation.slope"),
@@ -121,52 +124,63 @@ def render(view: View) -> None:
         format_number(float(curve["reference"][n - 1])),
     )
     palette = view.palette
-    figure = dropout_error_figure(
-        curve["draws"],
-        curve["rms_error"],
-        curve["max_abs_error"],
-        curve["reference"],
-        rms_name=t("dropout_expectation.rms"),
-        max_name=t("dropout_expectation.max_abs"),
-        reference_name=t("dropout_expectation.reference"),
-        x_title=t("dropout_expectation.x_title"),
-        y_title=t("dropout_expectation.y_title"),
-        highlight=n,
-        highlight_name=t("dropout_expectation.marker"),
-        palette=palette,
+    curve_tab, heatmaps_tab = st.tabs(
+        [t(key) for key in VIEW_TABS], key="dropout_expectation_view", on_change="rerun"
     )
-    show_figure(figure, key="dropout_expectation_curve")
-    st.markdown(t("dropout_expectation.monte_carlo"))
-
-    st.subheader(t("dropout_expectation.heatmaps_header"))
-    if n == 1:
-        st.caption(t("dropout_expectation.n_one_note", scale=format_short(dropout_scale(p))))
-    average = _average(*key, n)  # (t, t)
-    true_weights = weights.astype(np.float64)  # (t, t)
-    top = max(1.0, float(average.max()))
-    left, right = st.columns(2)
-    for column, values, title, name in (
-        (left, average, t("dropout_expectation.average_title", n=n), "average"),
-        (right, true_weights, t("dropout_expectation.true_title"), "true"),
-    ):
-        with column:
-            st.markdown(f"**{title}**")  # above the figure: a plot title would meet the axis title
-            heatmap = MatrixView(
-                values=values,
-                row_labels=tuple(tokens),
-                col_labels=tuple(tokens),
-                kind="sequential",
-                zrange=(0.0, top),
+    if curve_tab.open:
+        with curve_tab:
+            st.subheader(t("dropout_expectation.curve_header"))
+            figure = dropout_error_figure(
+                curve["draws"],
+                curve["rms_error"],
+                curve["max_abs_error"],
+                curve["reference"],
+                rms_name=t("dropout_expectation.rms"),
+                max_name=t("dropout_expectation.max_abs"),
+                reference_name=t("dropout_expectation.reference"),
+                x_title=t("dropout_expectation.x_title"),
+                y_title=t("dropout_expectation.y_title"),
+                highlight=n,
+                highlight_name=t("dropout_expectation.marker"),
                 palette=palette,
-                row_title=t("dropout_expectation.query"),
-                col_title=t("dropout_expectation.key"),
-                value_name=t("dropout_expectation.weight"),
             )
-            show_matrix(heatmap, figure_words(), key=f"dropout_expectation_{name}")
-            show_numbers(
-                values,
-                tokens,
-                tokens,
-                key=f"dropout_expectation_numbers_{name}",
-                label=t(f"dropout_expectation.numbers_{name}"),
-            )
+            show_figure(figure, key="dropout_expectation_curve")
+            st.markdown(t("dropout_expectation.monte_carlo"))
+
+    if heatmaps_tab.open:
+        with heatmaps_tab:
+            st.subheader(t("dropout_expectation.heatmaps_header"))
+            if n == 1:
+                st.caption(
+                    t("dropout_expectation.n_one_note", scale=format_short(dropout_scale(p)))
+                )
+            average = _average(*key, n)  # (t, t)
+            true_weights = weights.astype(np.float64)  # (t, t)
+            top = max(1.0, float(average.max()))
+            left, right = st.columns(2)
+            for column, values, title, name in (
+                (left, average, t("dropout_expectation.average_title", n=n), "average"),
+                (right, true_weights, t("dropout_expectation.true_title"), "true"),
+            ):
+                with column:
+                    # above the figure: a plot title would meet the axis title
+                    st.markdown(f"**{title}**")
+                    heatmap = MatrixView(
+                        values=values,
+                        row_labels=tuple(tokens),
+                        col_labels=tuple(tokens),
+                        kind="sequential",
+                        zrange=(0.0, top),
+                        palette=palette,
+                        row_title=t("dropout_expectation.query"),
+                        col_title=t("dropout_expectation.key"),
+                        value_name=t("dropout_expectation.weight"),
+                    )
+                    show_matrix(heatmap, figure_words(), key=f"dropout_expectation_{name}")
+                    show_numbers(
+                        values,
+                        tokens,
+                        tokens,
+                        key=f"dropout_expectation_numbers_{name}",
+                        label=t(f"dropout_expectation.numbers_{name}"),
+                    )

@@ -23,6 +23,8 @@ from ui.view import View
 from viz.matrix import MatrixView
 from viz.vocabulary import format_short
 
+STAGE_TABS = ("masking.tab.scores", "masking.tab.method1", "masking.tab.method2")
+
 
 @page
 def render(view: View) -> None:
@@ -73,112 +75,133 @@ def render(view: View) -> None:
 
     weight_name = t("masking.value.weight")
 
-    # --- the raw scores both methods start from -----------------------------------------------------
-    st.subheader(t("masking.scores.header"))
-    scores_column, scores_text = st.columns([3, 2], gap="large")
-    with scores_column:
-        heatmap(
-            attn_scores.numpy(), kind="diverging", value_name=t("masking.value.score"), key="scores"
-        )
-    with scores_text:
-        st.markdown(t("masking.scores.text", d_k=trace.d_k, scale=format_short(trace.scale)))
-        st.latex(r"\omega_{ij} = q_i \cdot k_j \;\longrightarrow\; \frac{\omega_{ij}}{\sqrt{d_k}}")
-        show_numbers(
-            attn_scores.numpy(),
-            tokens,
-            tokens,
-            key="masking_numbers_scores",
-            label=t("masking.numbers.scores"),
-        )
-
-    # --- the two methods, side by side ----------------------------------------------------------------
-    left, right = st.columns(2, gap="large")
-    with left:
-        st.subheader(t("masking.method1.header"))
-        st.markdown(t("masking.method1.step1"))
-        st.latex(
-            r"A_{ij} = \frac{e^{\omega_{ij}/\sqrt{d_k}}}{\sum_{k=1}^{T} e^{\omega_{ik}/\sqrt{d_k}}}"
-        )
-        heatmap(
-            method1["unmasked_weights"].numpy(),
-            kind="sequential",
-            value_name=weight_name,
-            zrange=(0.0, 1.0),
-            key="unmasked",
-        )
-        st.markdown(t("masking.method1.step2"))
-        st.latex(r"\tilde A = A \odot \operatorname{tril}(\mathbf{1}_{T \times T})")
-        heatmap(
-            method1["masked_simple"].numpy(),
-            kind="sequential",
-            value_name=weight_name,
-            zrange=(0.0, 1.0),
-            key="zeroed",
-        )
-        sums_figure, sums_text = st.columns([2, 3])
-        with sums_text:
-            st.markdown(t("masking.method1.step3"))
-            st.latex(r"r_i = \sum_{j \le i} \tilde A_{ij} \;\le\; 1")
-        with sums_figure:
-            heatmap(
-                method1["row_sums"].numpy(),  # (T, 1)
-                kind="sequential",
-                value_name=t("masking.value.row_sum"),
-                zrange=(0.0, 1.0),
-                col_labels=[t("masking.col.row_sum")],
-                col_title="",
-                colour_bar=False,  # the numbers say it all; a bar would crowd the narrow column
-                key="row_sums",
-            )
-        st.markdown(t("masking.method1.step4"))
-        st.latex(r"\hat A_{ij} = \frac{\tilde A_{ij}}{r_i}")
-        heatmap(
-            method1["attn_weights"].numpy(),
-            kind="sequential",
-            value_name=weight_name,
-            zrange=(0.0, 1.0),
-            key="method1",
-        )
-        show_numbers(
-            method1["attn_weights"].numpy(),
-            tokens,
-            tokens,
-            key="masking_numbers_method1",
-            label=t("masking.numbers.method1"),
-        )
-
-    with right:
-        st.subheader(t("masking.method2.header"))
-        st.markdown(t("masking.method2.step1"))
-        st.latex(r"\omega_{ij} \leftarrow -\infty \qquad (j > i)")
-        heatmap(
-            method2["masked_scores"].numpy(),
-            kind="diverging",
-            value_name=t("masking.value.score"),
-            hidden=hidden,
-            key="neg_inf",
-        )
-        st.markdown(t("masking.method2.step2"))
-        st.latex(
-            r"\hat A_{ij} = \frac{e^{\omega_{ij}/\sqrt{d_k}}}"
-            r"{\sum_{k \le i} e^{\omega_{ik}/\sqrt{d_k}} + \sum_{k > i} e^{-\infty}},"
-            r"\qquad e^{-\infty} = 0"
-        )
-        heatmap(
-            method2["attn_weights"].numpy(),
-            kind="sequential",
-            value_name=weight_name,
-            zrange=(0.0, 1.0),
-            key="method2",
-        )
-        show_numbers(
-            method2["attn_weights"].numpy(),
-            tokens,
-            tokens,
-            key="masking_numbers_method2",
-            label=t("masking.numbers.method2"),
-        )
-        st.info(t("masking.method2.why"))
+    # --- the stages, one lazy tab each ------------------------------------------------------
+    # Only the open tab runs and sends its heatmaps (``on_change="rerun"`` + ``.open``): a seed
+    # change redraws one to four heatmaps instead of seven (benchmarks/README.md, "After issue 9").
+    scores_tab, method1_tab, method2_tab = st.tabs(
+        [t(key) for key in STAGE_TABS], key="masking_stage", on_change="rerun"
+    )
+    if scores_tab.open:
+        with scores_tab:
+            st.subheader(t("masking.scores.header"))
+            scores_column, scores_text = st.columns([3, 2], gap="large")
+            with scores_column:
+                heatmap(
+                    attn_scores.numpy(),
+                    kind="diverging",
+                    value_name=t("masking.value.score"),
+                    key="scores",
+                )
+            with scores_text:
+                st.markdown(
+                    t("masking.scores.text", d_k=trace.d_k, scale=format_short(trace.scale))
+                )
+                st.latex(
+                    r"\omega_{ij} = q_i \cdot k_j \;\longrightarrow\; \frac{\omega_{ij}}{\sqrt{d_k}}"
+                )
+                show_numbers(
+                    attn_scores.numpy(),
+                    tokens,
+                    tokens,
+                    key="masking_numbers_scores",
+                    label=t("masking.numbers.scores"),
+                )
+    if method1_tab.open:
+        with method1_tab:
+            st.subheader(t("masking.method1.header"))
+            step1, step2 = st.columns(2, gap="large")
+            with step1:
+                st.markdown(t("masking.method1.step1"))
+                st.latex(
+                    r"A_{ij} = \frac{e^{\omega_{ij}/\sqrt{d_k}}}{\sum_{k=1}^{T} e^{\omega_{ik}/\sqrt{d_k}}}"
+                )
+                heatmap(
+                    method1["unmasked_weights"].numpy(),
+                    kind="sequential",
+                    value_name=weight_name,
+                    zrange=(0.0, 1.0),
+                    key="unmasked",
+                )
+            with step2:
+                st.markdown(t("masking.method1.step2"))
+                st.latex(r"\tilde A = A \odot \operatorname{tril}(\mathbf{1}_{T \times T})")
+                heatmap(
+                    method1["masked_simple"].numpy(),
+                    kind="sequential",
+                    value_name=weight_name,
+                    zrange=(0.0, 1.0),
+                    key="zeroed",
+                )
+            step3, step4 = st.columns(2, gap="large")
+            with step3:
+                sums_figure, sums_text = st.columns([2, 3])
+                with sums_text:
+                    st.markdown(t("masking.method1.step3"))
+                    st.latex(r"r_i = \sum_{j \le i} \tilde A_{ij} \;\le\; 1")
+                with sums_figure:
+                    heatmap(
+                        method1["row_sums"].numpy(),  # (T, 1)
+                        kind="sequential",
+                        value_name=t("masking.value.row_sum"),
+                        zrange=(0.0, 1.0),
+                        col_labels=[t("masking.col.row_sum")],
+                        col_title="",
+                        colour_bar=False,  # the numbers say it all; a bar would crowd the narrow column
+                        key="row_sums",
+                    )
+            with step4:
+                st.markdown(t("masking.method1.step4"))
+                st.latex(r"\hat A_{ij} = \frac{\tilde A_{ij}}{r_i}")
+                heatmap(
+                    method1["attn_weights"].numpy(),
+                    kind="sequential",
+                    value_name=weight_name,
+                    zrange=(0.0, 1.0),
+                    key="method1",
+                )
+                show_numbers(
+                    method1["attn_weights"].numpy(),
+                    tokens,
+                    tokens,
+                    key="masking_numbers_method1",
+                    label=t("masking.numbers.method1"),
+                )
+    if method2_tab.open:
+        with method2_tab:
+            st.subheader(t("masking.method2.header"))
+            step1, step2 = st.columns(2, gap="large")
+            with step1:
+                st.markdown(t("masking.method2.step1"))
+                st.latex(r"\omega_{ij} \leftarrow -\infty \qquad (j > i)")
+                heatmap(
+                    method2["masked_scores"].numpy(),
+                    kind="diverging",
+                    value_name=t("masking.value.score"),
+                    hidden=hidden,
+                    key="neg_inf",
+                )
+            with step2:
+                st.markdown(t("masking.method2.step2"))
+                st.latex(
+                    r"\hat A_{ij} = \frac{e^{\omega_{ij}/\sqrt{d_k}}}"
+                    r"{\sum_{k \le i} e^{\omega_{ik}/\sqrt{d_k}} + \sum_{k > i} e^{-\infty}},"
+                    r"\qquad e^{-\infty} = 0"
+                )
+                heatmap(
+                    method2["attn_weights"].numpy(),
+                    kind="sequential",
+                    value_name=weight_name,
+                    zrange=(0.0, 1.0),
+                    key="method2",
+                )
+                show_numbers(
+                    method2["attn_weights"].numpy(),
+                    tokens,
+                    tokens,
+                    key="masking_numbers_method2",
+                    label=t("masking.numbers.method2"),
+                )
+            st.info(t("masking.method2.why"))
 
     # --- how far apart, and why that is not leakage ---------------------------------------------------
     st.divider()

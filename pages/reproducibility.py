@@ -12,8 +12,14 @@ from urllib.parse import quote, urlencode, urlsplit
 import pandas as pd
 import streamlit as st
 
-from attention.book_outputs import CAUSAL_SEED_123, check_book_outputs
-from attention.environment import dropout_on_ones, environment_info, recompute_check
+from attention import AttentionConfig, AttentionTrace
+from attention.book_outputs import CAUSAL_SEED_123, BookCheck, check_book_outputs
+from attention.environment import (
+    RecomputeCheck,
+    dropout_on_ones,
+    environment_info,
+    recompute_check,
+)
 from attention.export import attention_cells
 from ui.frame import PAGE_SPECS, page
 from ui.i18n import t
@@ -33,6 +39,28 @@ MACHINE_FACTS = (
     "cpu_count",
     "default_dtype",
 )
+
+
+@st.cache_resource(show_spinner=False)
+def book_checks() -> list[BookCheck]:
+    """The book's examples recomputed on this machine, once per server process.
+
+    They depend on no setting, so every later run shows the same computed result (recomputing
+    them took most of this page's run: about 0.15 s of every seed change).
+    """
+    return check_book_outputs()
+
+
+@st.cache_resource(max_entries=64, ttl=1800, show_spinner=False)
+def view_check(
+    values: bytes, shape: tuple[int, ...], cfg: AttentionConfig, _trace: AttentionTrace
+) -> RecomputeCheck:
+    """:func:`recompute_check` of a view, once per view (table values and settings).
+
+    ``_trace`` (the trace the pages show, not hashed: it is the cached trace of this view) is
+    compared with the two fresh traces as well.
+    """
+    return recompute_check(_trace.inputs[0], cfg, reference=_trace)
 
 
 def app_base_url() -> str:
@@ -93,7 +121,7 @@ def render(view: View) -> None:
     # --- the book ------------------------------------------------------------------------------------
     st.subheader(t("repro.book.header"))
     st.caption(t("repro.book.intro"))
-    checks = check_book_outputs()
+    checks = book_checks()
     st.table(
         pd.DataFrame(
             {
@@ -131,7 +159,8 @@ def render(view: View) -> None:
     if trace is not None and attention_cells(trace) > MAX_RECHECK_CELLS:
         st.info(t("repro.current.too_large", cells=attention_cells(trace), limit=MAX_RECHECK_CELLS))
     elif trace is not None:
-        result = recompute_check(trace.inputs[0], trace.config, reference=trace)
+        inputs = trace.inputs[0].numpy()  # (T, d_in)
+        result = view_check(inputs.tobytes(), inputs.shape, trace.config, trace)
         if result.reproducible:
             st.success(
                 t("repro.current.ok", fields=result.fields_compared, runs=result.runs),

@@ -100,18 +100,16 @@ def show_trace_numbers(view: View) -> None:
     st.caption(t("why_sqrt_dk.trace_caption", scale=format_number(trace.scale), d_k=trace.d_k))
 
 
-@page
-def render(view: View) -> None:
-    st.title(t("page.why_sqrt_dk.title"))
-    st.markdown(t("why_sqrt_dk.intro"))
-    st.latex(
-        r"\mathrm{Var}(q\cdot k) = \sum_{i=1}^{d_k} \mathrm{Var}(q_i k_i) = d_k"
-        r"\qquad\Rightarrow\qquad"
-        r"\mathrm{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right) = 1"
-    )
-    st.markdown(t("why_sqrt_dk.explain"))
-    seed = view.config.seed
-    palette = view.palette
+VIEW_TABS = ("why_sqrt_dk.tab.row", "why_sqrt_dk.tab.curves")
+
+
+@st.fragment
+def experiment(seed: int, palette: str) -> None:
+    """The page's own controls and the experiment they steer: the example row and the curves.
+
+    A fragment: the toggle, the d_k slider and a tab switch rerun only this part, not the frame.
+    The lazy tabs (``on_change="rerun"`` + ``.open``) draw one chart per run, not both.
+    """
     for key, default in (("why_sqrt_dk_scaled", True), ("why_sqrt_dk_dk", 64)):
         if key not in st.session_state:
             st.session_state[key] = default
@@ -131,6 +129,28 @@ def render(view: View) -> None:
             uniform=_fmt(math.log(NUM_KEYS)),
         )
     )
-    show_example_row(seed, scaled, d_k, palette)
-    show_curves(seed, d_k, palette)
+    row_tab, curves_tab = st.tabs(
+        [t(key) for key in VIEW_TABS], key="why_sqrt_dk_view", on_change="rerun"
+    )
+    if row_tab.open:
+        with row_tab:
+            show_example_row(seed, scaled, d_k, palette)
+    if curves_tab.open:
+        with curves_tab:
+            show_curves(seed, d_k, palette)
+
+
+@page
+def render(view: View) -> None:
+    st.title(t("page.why_sqrt_dk.title"))
+    st.markdown(t("why_sqrt_dk.intro"))
+    st.latex(
+        r"\mathrm{Var}(q\cdot k) = \sum_{i=1}^{d_k} \mathrm{Var}(q_i k_i) = d_k"
+        r"\qquad\Rightarrow\qquad"
+        r"\mathrm{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right) = 1"
+    )
+    st.markdown(t("why_sqrt_dk.explain"))
+    seed = view.config.seed
+    palette = view.palette
+    experiment(seed, palette)
     show_trace_numbers(view)

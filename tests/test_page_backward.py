@@ -13,6 +13,16 @@ from attention.gradients import gradient_descent
 from tests.apptest_support import figure_array, page_text, plotly_figures, run_page
 
 NUM_CHARTS = 17  # 12 gradients, the Jacobian, the loss curve, 3 updated weights
+CHARTS_PER_TAB = (7, 6, 0, 4)  # lazy tabs: to the scores, to Q/K/V and W, graph, learning steps
+SECTION_KEY = "backward_section"  # the tabs' key: its value is the open tab's label
+
+
+def open_tab(at: Any, index: int) -> Any:
+    """Open section tab ``index`` (only the open tab runs and sends its charts)."""
+    at.session_state[SECTION_KEY] = at.tabs[index].label
+    at.run()
+    assert not at.exception
+    return at
 
 
 def shown(value: float) -> str:
@@ -41,9 +51,13 @@ def dot_text(at: Any) -> str:
 def test_backward_page_runs_in_both_languages_with_the_graph(lang: str) -> None:
     at = run_page("backward", {"lang": lang, "dropout": "0.5"})
     assert not at.exception
-    assert len(at.get("plotly_chart")) == NUM_CHARTS
-    assert len(at.get("graphviz_chart")) == 1
-    dot = dot_text(at)
+    assert len(at.get("plotly_chart")) == CHARTS_PER_TAB[0], "first paint: the open tab only"
+    assert len(at.get("graphviz_chart")) == 0
+    for index, charts in enumerate(CHARTS_PER_TAB):
+        assert len(open_tab(at, index).get("plotly_chart")) == charts
+        assert len(at.get("graphviz_chart")) == (index == 2)
+    assert sum(CHARTS_PER_TAB) == NUM_CHARTS
+    dot = dot_text(open_tab(at, 2))
     for name in ("UnsafeViewBackward0", "SoftmaxBackward0", "MaskedFillBackward0", "MulBackward0"):
         assert name in dot
     assert ("上下文向量" in dot) == (lang == "zh")  # the steps' labels are translated
@@ -54,7 +68,8 @@ def test_loss_and_gradients_shown_are_the_backward_pass_of_the_current_view() ->
     expected = descent(dropout=0.5, seed=7)
     grads = expected.start
     assert metric(at, 0) == shown(grads.loss)
-    figures = plotly_figures(at)
+    text = page_text(at)
+    figures = plotly_figures(at) | plotly_figures(open_tab(at, 1))
     scores = figure_array(figures["backward_attn_scores"]["data"][0]["z"])
     np.testing.assert_allclose(scores, grads.attn_scores[0].double().numpy(), rtol=0, atol=0)
     assert np.all(np.triu(scores, k=1) == 0)  # the masked upper triangle: exactly zero
@@ -63,12 +78,11 @@ def test_loss_and_gradients_shown_are_the_backward_pass_of_the_current_view() ->
     assert dropped.any() and np.all(weights[dropped] == 0)
     w_query = figure_array(figures["backward_W_query"]["data"][0]["z"])
     np.testing.assert_allclose(w_query, grads.W_query.double().numpy(), rtol=0, atol=0)
-    text = page_text(at)
     assert f"{int(dropped.sum())} dropped weights get exactly 0" in text
 
 
 def test_another_step_lowers_the_loss_as_gradient_descent_says_and_start_over_resets() -> None:
-    at = run_page("backward")
+    at = open_tab(run_page("backward"), 3)  # the learning steps' tab
     first = descent(steps=1)
     assert metric(at, 1) == shown(first.before.loss) and metric(at, 2) == shown(first.after.loss)
     at.button(key="backward_another").click().run()
@@ -111,8 +125,10 @@ def test_bad_url_values_are_reported_and_replaced_by_defaults() -> None:
 
 
 def test_page_settings_survive_a_visit_to_another_page() -> None:
-    at = run_page("backward")
+    at = open_tab(run_page("backward"), 3)  # the learning rate is in the learning steps' tab
     at.number_input(key="lr").set_value(0.05).run()
+    open_tab(at, 0)  # the rate stays while its tab is closed
+    assert at.query_params["lr"] == "0.05"
     at.radio(key="loss").set_value("squared_distance").run()
     at.session_state["harness_page"] = "step"
     at.run()
@@ -120,6 +136,6 @@ def test_page_settings_survive_a_visit_to_another_page() -> None:
     assert at.query_params["lr"] == "0.05" and at.query_params["loss"] == "squared_distance"
     at.session_state["harness_page"] = "backward"
     at.run()
-    assert at.number_input(key="lr").value == 0.05
+    assert open_tab(at, 3).number_input(key="lr").value == 0.05
     expected = descent(loss="squared_distance", target=[0.0, 0.0])
     assert metric(at, 0) == shown(expected.start.loss)

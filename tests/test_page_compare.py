@@ -22,7 +22,17 @@ def _context(**changes: object) -> np.ndarray:
     return trace_attention(BOOK_EMBEDDINGS, cfg).context[0].double().numpy()
 
 
+VIEW_KEY = "compare_view"  # the lazy tabs (weights, context vectors): value = open tab's label
+
+
+def _open(at: AppTest, view: str) -> AppTest:
+    """Open the tab "weights" or "context" (only the open tab runs and sends its charts)."""
+    at.session_state[VIEW_KEY] = at.tabs[("weights", "context").index(view)].label
+    return at.run()
+
+
 def _z(at: AppTest, key: str) -> np.ndarray:
+    _open(at, "context" if key.startswith("compare_context") else "weights")
     return figure_array(plotly_figures(at)[key]["data"][0]["z"])
 
 
@@ -95,6 +105,7 @@ def test_different_widths_are_shown_side_by_side_not_subtracted() -> None:
     at = run_page("compare")
     at.slider(key="compare_b_d_out").set_value(3).run()
     assert not at.exception
+    _open(at, "context")
     assert any("cannot be subtracted" in w.value for w in at.warning)
     figures = plotly_figures(at)
     assert "compare_context_diff" not in figures
@@ -118,9 +129,9 @@ def test_b_controls_are_restored_from_the_store_after_leaving_the_page() -> None
 def test_compare_page_in_chinese() -> None:
     at = run_page("compare", {"lang": "zh"})
     assert not at.exception
-    text = page_text(at)
-    assert "A/B 对比" in text and "哪些设置不同" in text and "上下文向量" in text
     assert any(m.label == "权重的最大 |B − A|" for m in at.metric)
+    text = page_text(at) + page_text(_open(at, "context"))
+    assert "A/B 对比" in text and "哪些设置不同" in text and "上下文向量" in text
 
 
 def test_b_settings_round_trip_through_the_share_link() -> None:
@@ -141,8 +152,23 @@ def test_b_settings_round_trip_through_the_share_link() -> None:
 
 
 def test_context_columns_are_named_as_on_the_step_page() -> None:
-    at = run_page("compare")
+    at = _open(run_page("compare"), "context")
     (box,) = [e for e in at.expander if e.label == "Numbers: context vectors (A, B)"]
     assert list(box.table[0].value.columns) == ["A z1", "A z2", "B z1", "B z2"]
     step = run_page("step")
     assert list(step.table[0].value.columns) == context_labels(2) == ["z1", "z2"]
+
+
+def test_only_the_open_tab_sends_its_heatmaps() -> None:
+    """First paint: A's, B's and B − A's weights; the context vectors only once their tab opens."""
+    at = run_page("compare")
+    assert set(plotly_figures(at)) == {
+        "compare_weights_a",
+        "compare_weights_b",
+        "compare_weights_diff",
+    }
+    assert set(plotly_figures(_open(at, "context"))) == {
+        "compare_context_a",
+        "compare_context_b",
+        "compare_context_diff",
+    }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
@@ -21,6 +23,25 @@ def _book_weights(**changes: object):  # noqa: ANN202 - a test helper
     return trace_attention(BOOK_EMBEDDINGS, cfg).attn_weights[0]
 
 
+VIEW_KEY = "dropout_expectation_view"  # lazy tabs: the curve, then the two heatmaps
+
+
+def _figure(at: AppTest, name: str) -> dict[str, Any]:
+    """Figure ``dropout_expectation_{name}``, its tab opened first (only the open tab runs)."""
+    tab = 0 if name == "curve" else 1
+    at.session_state[VIEW_KEY] = at.tabs[tab].label
+    at.run()
+    assert not at.exception
+    return plotly_figures(at)[f"dropout_expectation_{name}"]
+
+
+def test_only_the_open_tab_sends_its_charts() -> None:
+    at = run_page("dropout_expectation")
+    assert set(plotly_figures(at)) == {"dropout_expectation_curve"}
+    _figure(at, "true")
+    assert set(plotly_figures(at)) == {"dropout_expectation_average", "dropout_expectation_true"}
+
+
 def test_without_dropout_the_page_offers_its_own_p() -> None:
     at = run_page("dropout_expectation")
     assert not at.exception
@@ -28,13 +49,13 @@ def test_without_dropout_the_page_offers_its_own_p() -> None:
     assert at.slider(key="dropout_expectation_p").value == 0.5
     weights = _book_weights()
     curve = dropout_average_error(weights, 0.5, 2000, seed=123)
-    figure = plotly_figures(at)["dropout_expectation_curve"]
+    figure = _figure(at, "curve")
     assert figure["layout"]["xaxis"]["type"] == "log"
     assert np.allclose(figure_array(figure["data"][0]["y"]), curve["rms_error"].numpy())
     assert _metrics(at)[0] == format_number(float(curve["slope"]), minus="−")  # 4 decimals
-    true_z = figure_array(plotly_figures(at)["dropout_expectation_true"]["data"][0]["z"])
+    true_z = figure_array(_figure(at, "true")["data"][0]["z"])
     assert np.allclose(true_z, weights.double().numpy())
-    average_z = figure_array(plotly_figures(at)["dropout_expectation_average"]["data"][0]["z"])
+    average_z = figure_array(_figure(at, "average")["data"][0]["z"])
     assert np.allclose(average_z, dropout_average(weights, 0.5, 100, seed=123).numpy())
 
 
@@ -48,7 +69,7 @@ def test_changing_p_and_n_changes_the_results() -> None:
     at.select_slider(key="dropout_expectation_n").set_value(1).run()
     assert not at.exception
     assert _metrics(at)[1] != after_p[1]
-    average_z = figure_array(plotly_figures(at)["dropout_expectation_average"]["data"][0]["z"])
+    average_z = figure_array(_figure(at, "average")["data"][0]["z"])
     single = dropout_average(_book_weights(), 0.2, 1, seed=123).numpy()
     assert np.allclose(average_z, single)  # N = 1 is one dropout draw
     assert "N = 1 is a single dropout draw" in page_text(at)
@@ -60,7 +81,7 @@ def test_sidebar_dropout_is_used_when_it_acts() -> None:
     assert any("p = 0.3" in info.value for info in at.info)
     assert not [s for s in at.slider if s.key == "dropout_expectation_p"]
     curve = dropout_average_error(_book_weights(dropout=0.3, seed=7), 0.3, 2000, seed=7)
-    figure = plotly_figures(at)["dropout_expectation_curve"]
+    figure = _figure(at, "curve")
     assert np.allclose(figure_array(figure["data"][2]["y"]), curve["reference"].numpy())
 
 
@@ -82,6 +103,6 @@ def test_long_sentence_uses_a_block_of_the_first_tokens() -> None:
     at = run_page("dropout_expectation", {"text": " ".join(f"w{i}" for i in range(30))})
     assert not at.exception
     assert "this page uses the first 12" in page_text(at)
-    true_z = figure_array(plotly_figures(at)["dropout_expectation_true"]["data"][0]["z"])
+    true_z = figure_array(_figure(at, "true")["data"][0]["z"])
     assert true_z.shape == (12, 12)
     assert np.allclose(true_z.sum(axis=1), 1.0, atol=1e-6)  # a causal block: rows still sum to 1

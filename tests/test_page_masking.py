@@ -17,6 +17,8 @@ from tests.apptest_support import page_text, run_page
 NUM_CHARTS = (
     7  # raw scores; method 1: softmax, zeroed, row sums, renormalized; method 2: −∞, softmax
 )
+CHARTS_PER_TAB = (1, 4, 2)  # the lazy stage tabs: raw scores, method 1, method 2
+STAGE_KEY = "masking_stage"  # the tabs' key: its value is the open tab's label
 
 
 def _comparison(seed: int) -> Any:
@@ -25,7 +27,17 @@ def _comparison(seed: int) -> Any:
 
 
 def _figures(at: Any) -> list[dict[str, Any]]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    """The figures of every stage tab, in page order (each tab opened in turn, then the first)."""
+    figures = []
+    labels = [tab.label for tab in at.tabs]
+    for label in labels:
+        at.session_state[STAGE_KEY] = label
+        at.run()
+        assert not at.exception
+        figures += [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    at.session_state[STAGE_KEY] = labels[0]
+    at.run()
+    return figures
 
 
 def _z(trace_spec: dict[str, Any]) -> np.ndarray:
@@ -44,8 +56,27 @@ def _z(trace_spec: dict[str, Any]) -> np.ndarray:
 def test_masking_page_runs_in_both_languages(lang: str) -> None:
     at = run_page("masking", {"lang": lang})
     assert not at.exception
-    assert len(at.get("plotly_chart")) == NUM_CHARTS
-    assert len(at.latex) >= 6, "each stage has its formula"
+    latex = 0
+    for tab, charts in zip(at.tabs, CHARTS_PER_TAB, strict=True):
+        at.session_state[STAGE_KEY] = tab.label
+        at.run()
+        assert not at.exception
+        assert len(at.get("plotly_chart")) == charts
+        latex += len(at.latex)
+    assert sum(CHARTS_PER_TAB) == NUM_CHARTS
+    assert latex >= 6, "each stage has its formula"
+
+
+def test_only_the_open_stage_tab_runs_and_sends_its_heatmaps() -> None:
+    """First paint: the raw scores' one heatmap; method 2's tab sends only its own two."""
+    at = run_page("masking")
+    assert [len(at.tabs), len(at.get("plotly_chart"))] == [3, 1]
+    assert "masking_scores" in at.get("plotly_chart")[0].proto.id
+    at.session_state[STAGE_KEY] = at.tabs[2].label
+    at.run()
+    ids = [chart.proto.id for chart in at.get("plotly_chart")]
+    assert len(ids) == 2 and all("masking_neg_inf" in i or "masking_method2" in i for i in ids)
+    assert at.metric[0].value, "the comparison below the tabs is always shown"
 
 
 def test_max_abs_difference_shown_equals_compare_masking_for_seed_123() -> None:
@@ -97,8 +128,18 @@ def test_row_sums_are_below_one_except_the_last_row() -> None:
     assert row_sums[-1] == pytest.approx(1.0, abs=1e-6)
 
 
+def _text_of_every_tab(at: Any) -> str:
+    """The page's text with each stage tab opened in turn."""
+    parts = []
+    for label in [tab.label for tab in at.tabs]:
+        at.session_state[STAGE_KEY] = label
+        at.run()
+        parts.append(page_text(at))
+    return "\n".join(parts)
+
+
 def test_page_explains_rounding_and_leakage() -> None:
-    text = page_text(run_page("masking"))
+    text = _text_of_every_tab(run_page("masking"))
     assert "float32" in text
     assert "e^(−∞) = 0" in text
     assert "leak" in text

@@ -25,6 +25,10 @@ def test_default_view_shows_the_scaled_row_and_both_curves() -> None:
     assert not at.exception
     expected = saturation_example_row(64, 8, seed=123, scaled=True)
     assert np.allclose(_row_heights(at), expected["weights"].numpy())
+    assert set(plotly_figures(at)) == {"why_sqrt_dk_row"}, "lazy tabs: only the open one runs"
+    at.session_state["why_sqrt_dk_view"] = at.tabs[1].label  # the curves' tab
+    at.run()
+    assert set(plotly_figures(at)) == {"why_sqrt_dk_curves"}
     curves = plotly_figures(at)["why_sqrt_dk_curves"]["data"]
     unscaled = softmax_saturation([2**i for i in range(10)], 8, 123, scaled=False)
     raw_entropy = next(c for c in curves if c["name"] == "no scaling")

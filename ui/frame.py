@@ -1,7 +1,7 @@
 """The frame around every page: page config, shared state, sidebar, URL, navigation.
 
-``app.py`` calls :func:`run_app`. Tests call it too with another ``default_page`` (see
-``tests/page_harness.py``), so that an ``AppTest`` runs the wanted page inside the frame.
+``lab.py`` (the script ``app.py`` serves) calls :func:`run_app`. Tests call it too with another
+``default_page`` (see ``tests/page_harness.py``), so that an ``AppTest`` runs the wanted page inside the frame.
 
 A page is a function of a :class:`~ui.view.View`, ``render(view)``, in its file of ``pages/``,
 marked with :func:`page`. The frame registers each as a *callable* ``st.Page`` (not a file), so a

@@ -153,8 +153,11 @@ def _playwright() -> Iterator[Playwright]:
     error = _playwright_import_error()
     if error is not None:
         browser_unavailable(error)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # expect(...) waits 5 s by default: on 2 busy cores a rerun can take longer. It is an upper
+    # bound on waiting for the page's own state, never a timed assertion.
+    expect.set_options(timeout=DEFAULT_TIMEOUT_MS)
     with sync_playwright() as pw:
         yield pw
 

@@ -53,6 +53,7 @@ def test_backward_page_shows_loss_graph_and_a_falling_loss(
         _shown(start.losses[0]), timeout=60_000
     )
 
+    page.get_by_test_id("stTab").nth(2).click()  # lazy tabs: the graph is drawn once opened
     graph = page.locator("[data-testid='stGraphVizChart'] svg")
     expect(graph).to_have_count(1, timeout=60_000)  # drawn in the browser, without internet
     graph.scroll_into_view_if_needed()
@@ -60,6 +61,7 @@ def test_backward_page_shows_loss_graph_and_a_falling_loss(
     expect(graph).to_contain_text("UnsafeViewBackward0")
     expect(graph).to_contain_text("SoftmaxBackward0")
 
+    page.get_by_test_id("stTab").nth(3).click()  # the learning steps
     after = _metric(page, t("backward.learn.loss_after", lang=lang, step=1))
     expect(after).to_have_text(_shown(start.losses[1]))
     page.get_by_role("button", name=t("backward.learn.another", lang=lang)).click()

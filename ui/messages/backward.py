@@ -371,4 +371,14 @@ MESSAGES = {
         "en": "This view is too large to download as JSON.",
         "zh": "这个视图太大，无法下载为 JSON。",
     },
+    "backward.tab.scores": {
+        "en": "2a · From the loss back to the scores",
+        "zh": "2a · 从损失回到注意力分数",
+    },
+    "backward.tab.projections": {
+        "en": "2b · Into Q, K, V and the weights",
+        "zh": "2b · 到 Q、K、V 和权重矩阵",
+    },
+    "backward.tab.graph": {"en": "3 · The autograd graph", "zh": "3 · 自动求导图"},
+    "backward.tab.learn": {"en": "4 · Learning steps", "zh": "4 · 学习的步伐"},
 }

@@ -120,4 +120,9 @@ MESSAGES = {
         "zh": "N = 1 就是单次 dropout 抽样：被丢弃的权重为 0，保留的权重乘以 1/(1 − p) = {scale}，"
         "所以每行之和不再是 1。",
     },
+    "dropout_expectation.tab.curve": {"en": "Error against N", "zh": "误差随 N 的变化"},
+    "dropout_expectation.tab.heatmaps": {
+        "en": "Average of N draws and true weights",
+        "zh": "N 次抽样的平均值与真实权重",
+    },
 }

@@ -129,4 +129,13 @@ MESSAGES = {
         "en": "Method 2's weights as a table",
         "zh": "以表格显示方法 2 的权重",
     },
+    "masking.tab.scores": {"en": "1 · Raw scores", "zh": "1 · 原始分数"},
+    "masking.tab.method1": {
+        "en": "2 · Method 1: softmax, then mask",
+        "zh": "2 · 方法 1：先 softmax，再掩码",
+    },
+    "masking.tab.method2": {
+        "en": "3 · Method 2: −∞, then softmax",
+        "zh": "3 · 方法 2：先填 −∞，再 softmax",
+    },
 }

@@ -97,4 +97,6 @@ MESSAGES = {
         "原始方差本身取决于你的嵌入向量和层的随机初始权重（nn.Linear 的初始权重很小），"
         "所以这里常常远小于 d_k；当向量很宽、权重经过训练后，分数可能变得很大，缩放防的正是这种情况。",
     },
+    "why_sqrt_dk.tab.row": {"en": "One query's weights", "zh": "一个查询的权重"},
+    "why_sqrt_dk.tab.curves": {"en": "Against d_k", "zh": "随 d_k 的变化"},
 }
