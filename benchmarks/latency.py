@@ -87,9 +87,10 @@ DEFAULT_PAGE = "step"  # ui.frame.run_app's default page, served at /
 MEASURES = ("seed", "tab", "slider", "cell", "seed1024", "first", "burst")
 BURST_PRESSES = 30
 LONG_TOKENS = 1024
-# Pages that show nothing computed with the seed (the embedding table; the quiz before a reveal):
-# there a seed change is settled when its run is over, with no changed text to wait for.
-SEED_INDEPENDENT_PAGES = frozenset({"embeddings", "quiz"})
+# Pages that show nothing computed with the sidebar's seed (the embedding table; the quiz before a
+# reveal; Train it, whose model has its own seed): there a seed change is settled when its run is
+# over, with no changed text to wait for.
+SEED_INDEPENDENT_PAGES = frozenset({"embeddings", "quiz", "train"})
 TABS = (3, 7)  # 0-based: "4 · Scores" and "8 · Softmax", both with a (T, T) heatmap
 CONTEXT_TABLE = "[data-testid='stMain'] [data-testid='stTable']"  # the first one: context_vec
 MAIN = "[data-testid='stMain']"
