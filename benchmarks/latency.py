@@ -35,8 +35,9 @@ not counted):
 
 **Click to settled.** A listener installed before Streamlit loads notes the time of the
 interaction's own ``pointerdown``/``keydown`` event. The page counts as settled when, all at once:
-Streamlit's script state is ``notRunning`` and it ran since the interaction (``tab`` needs no
-run: the switch happens in the browser), no ``stSkeleton`` is shown, the watched element's text
+Streamlit's script state is ``notRunning`` and it ran since the interaction (the state was seen
+``running``, or a server message arrived: a quick run can start and end within one browser frame,
+and then the state never shows ``running``; ``tab`` needs no run), no ``stSkeleton`` is shown, the watched element's text
 differs from before the interaction (the context table on the step page and the two reference
 pages; the whole main area elsewhere; the selected tab for ``tab``), every visible Plotly chart
 has drawn its SVG, and nothing in the DOM has changed for ``--quiet`` ms (a MutationObserver
@@ -102,8 +103,20 @@ SELECTED_TAB = "[data-testid='stTab'][aria-selected='true']"
 WATCH_JS = """
 (() => {
   const lat = {armed: false, actionAt: null, lastKey: null,
-               lastMutation: performance.now(), lastRunning: -1};
+               lastMutation: performance.now(), lastRunning: -1, lastMessage: -1};
   window.__latency = lat;
+  // The server's messages: a quick run can start and end within one frame of the browser, and
+  // React then never writes data-test-script-state="running"; a message after the interaction
+  // is the other proof that the script ran.
+  const Native = window.WebSocket;
+  function Watched(url, protocols) {
+    const socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
+    socket.addEventListener("message", () => { lat.lastMessage = performance.now(); });
+    return socket;
+  }
+  Watched.prototype = Native.prototype;
+  Object.assign(Watched, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+  window.WebSocket = Watched;
   const onInput = (event) => {
     const now = performance.now();
     if (event.type === "keydown") lat.lastKey = now;
@@ -116,13 +129,16 @@ WATCH_JS = """
       const now = performance.now();
       lat.lastMutation = now;
       for (const r of records) {
+        // A quick run can go running -> notRunning before this callback: both records arrive
+        // together and the element already says notRunning, so the old value counts too.
         if (r.type === "attributes" && r.attributeName === "data-test-script-state"
-            && r.target.getAttribute("data-test-script-state") === "running") {
+            && (r.oldValue === "running"
+                || r.target.getAttribute("data-test-script-state") === "running")) {
           lat.lastRunning = now;
         }
       }
     }).observe(document, {subtree: true, childList: true, attributes: true,
-                          characterData: true});
+                          attributeOldValue: true, characterData: true});
   };
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", watch);
@@ -140,7 +156,7 @@ SETTLED_JS = """
   if (!lat) return false;
   const app = document.querySelector("[data-testid='stApp']");
   if (!app || app.getAttribute("data-test-script-state") !== "notRunning") return false;
-  if (requireRun && lat.lastRunning < since) return false;
+  if (requireRun && lat.lastRunning < since && lat.lastMessage < since) return false;
   if (document.querySelector("[data-testid='stSkeleton']")) return false;
   const watched = document.querySelector(selector);
   if (!watched) return false;

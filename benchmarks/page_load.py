@@ -84,13 +84,15 @@ WATCH_JS = """
     new MutationObserver((records) => {
       window.__lastMutation = performance.now();
       for (const r of records) {
+        // A quick run can go running -> notRunning before this callback: the old value counts.
         if (r.type === "attributes" && r.attributeName === "data-test-script-state"
-            && r.target.getAttribute("data-test-script-state") === "running") {
+            && (r.oldValue === "running"
+                || r.target.getAttribute("data-test-script-state") === "running")) {
           window.__lastRunning = performance.now();
         }
       }
     }).observe(document, {subtree: true, childList: true, attributes: true,
-                          characterData: true});
+                          attributeOldValue: true, characterData: true});
   };
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", watch);
