@@ -36,7 +36,6 @@ from ui.gradient_state import (
     usable_target,
 )
 from ui.i18n import t
-from ui.markdown_text import escape_markdown
 from ui.settings import SETTINGS, widget
 from ui.show import figure_words, show_figure, show_matrix, show_numbers
 from ui.table import message
@@ -48,6 +47,7 @@ from viz.gradients import (
     without_negative_zero,
 )
 from viz.labels import unique_labels
+from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
 from viz.steps import feature_labels
 

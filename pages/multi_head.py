@@ -20,12 +20,12 @@ from attention import AttentionTrace
 from attention.head_split import splits_evenly, valid_head_counts, valid_widths
 from ui.frame import page
 from ui.i18n import t
-from ui.markdown_text import escape_markdown
 from ui.settings import SETTINGS
 from ui.show import figure_words, numbers_frame, show_figure, show_matrix
 from ui.table_state import book_table, commit_table
 from ui.view import View
 from viz.labels import unique_labels
+from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
 from viz.multi_head import (
     ShapeStep,
@@ -36,6 +36,7 @@ from viz.multi_head import (
     output_frame,
     wrapper_shape_steps,
 )
+from viz.table_heatmap import use_table
 
 BOOK_SETTINGS = {"heads": 2, "seed": 123, "d_out": 2, "dropout": 0.0, "qkv_bias": False}
 MAX_SIDEBAR_HEADS = int(SETTINGS["heads"].high)  # the sidebar's ranges, for the suggestions
@@ -95,7 +96,8 @@ def show_weights(trace: AttentionTrace, variant: str, tokens: list[str], palette
         for head, title in enumerate(titles)
     ]
     words = figure_words()
-    if fits_grid(len(tokens)):
+    # a table of numbers per head while they fit (the browser draws them at once), else a grid
+    if fits_grid(len(tokens)) and not use_table(len(tokens), len(tokens)):
         figure = head_weights_grid(heads, words)
         # one head alone would stretch over the whole page: give it half of it
         with st.columns(2)[0] if num_heads == 1 else st.container():

@@ -15,10 +15,10 @@ from attention.by_hand import dot_product_terms, softmax_by_hand, weighted_value
 from attention.dropout import dropout_counts
 from ui.frame import page
 from ui.i18n import t
-from ui.markdown_text import escape_markdown
 from ui.show import show_figure
 from ui.view import View
 from viz.labels import unique_labels
+from viz.markdown_text import escape_markdown
 from viz.one_query import (
     context_latex,
     dot_product_latex,

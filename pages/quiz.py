@@ -18,11 +18,11 @@ from attention import AttentionTrace
 from attention.experiments import MAX_QUIZ_TOKENS, QuizQuestion, quiz_question
 from ui.frame import page
 from ui.i18n import t
-from ui.markdown_text import escape_markdown
 from ui.show import show_figure, show_numbers
 from ui.view import View
 from viz.experiments import weight_row_bars
 from viz.labels import unique_labels
+from viz.markdown_text import escape_markdown
 from viz.vocabulary import format_number, format_short
 
 DEFAULTS = {

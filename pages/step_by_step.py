@@ -19,11 +19,11 @@ from attention import AttentionTrace
 from ui.editor import embedding_editor
 from ui.frame import page
 from ui.i18n import t
-from ui.markdown_text import escape_markdown
 from ui.step_view import StepPage, brief_number, show_steps
 from ui.view import View
 from viz import steps
 from viz.labels import unique_labels
+from viz.markdown_text import escape_markdown
 from viz.vocabulary import context_labels, format_number
 
 MAX_CONTEXT_ROWS = 64  # rows of the always-visible context table

@@ -33,7 +33,6 @@ from attention.training_export import (
 from attention.validate import AttentionInputError
 from ui.frame import page
 from ui.i18n import t
-from ui.markdown_text import escape_markdown
 from ui.show import PLOTLY_CONFIG
 from ui.step_view import StepPage, brief_number, show_steps
 from ui.table import message
@@ -48,6 +47,7 @@ from ui.train_settings import (
     uploaded_text,
 )
 from ui.view import View
+from viz.markdown_text import escape_markdown
 from viz.training import (
     attention_maps_figure,
     dropout_curves_figure,

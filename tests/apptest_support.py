@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -54,6 +56,64 @@ def plotly_figures(at: AppTest) -> dict[str, dict[str, Any]]:
         key = proto.id.split("-", 2)[-1] if proto.id.startswith("$$ID-") else proto.id
         figures[key] = json.loads(proto.spec)
     return figures
+
+
+MATRIX_PREFIX = "matrix_"  # ui.show.show_matrix_table: the table's container key
+
+
+def matrix_tables(at: Any) -> dict[str, pd.DataFrame]:
+    """Every matrix drawn as a coloured table, by the ``key`` given to ``show_matrix``.
+
+    Each value is the table as the page shows it: token labels (Markdown-escaped) and the cell
+    texts (``"0.3111"``, ``"−∞"``, ``"✓"``). ``at`` is an AppTest or any block of its tree.
+    """
+    tables: dict[str, pd.DataFrame] = {}
+
+    def walk(node: Any) -> None:
+        proto_id = getattr(getattr(node, "proto", None), "id", "") or ""
+        if isinstance(proto_id, str) and f"-{MATRIX_PREFIX}" in proto_id:
+            key = proto_id.split(f"-{MATRIX_PREFIX}", 1)[1]
+            found = [child for child in node.children.values() if child.type == "table"]
+            tables[key] = found[0].value
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree if hasattr(at, "_tree") else at)
+    return tables
+
+
+def matrix_cell_styles(at: Any, key: str) -> dict[tuple[int, int], dict[str, str]]:
+    """The CSS of each cell of the matrix table ``key``: ``{(row, col): {"background-color": …}}``.
+
+    Read from the ``Styler`` rules Streamlit sends (``#T_<uuid>_row{i}_col{j} { … }``).
+    """
+    tables: list[Any] = []
+
+    def walk(node: Any) -> None:
+        proto_id = getattr(getattr(node, "proto", None), "id", "") or ""
+        if isinstance(proto_id, str) and proto_id.endswith(f"-{MATRIX_PREFIX}{key}"):
+            tables.extend(child for child in node.children.values() if child.type == "table")
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree if hasattr(at, "_tree") else at)
+    assert tables, f"no matrix table {key!r}"
+    styles: dict[tuple[int, int], dict[str, str]] = {}
+    for rule in tables[0].proto.arrow_data.styler.styles.splitlines():
+        match = re.search(r"_row(\d+)_col(\d+)\s*\{(.*)\}", rule)
+        if match:
+            declarations = (part.split(":", 1) for part in match.group(3).split(";") if ":" in part)
+            styles[(int(match.group(1)), int(match.group(2)))] = {
+                name.strip(): value.strip() for name, value in declarations
+            }
+    return styles
+
+
+def table_numbers(frame: pd.DataFrame) -> np.ndarray:
+    """A matrix table's cells as floats (−∞ as -inf; ``−`` is the typographic minus)."""
+    return np.vectorize(lambda text: float(str(text).replace("−∞", "-inf").replace("−", "-")))(
+        frame.to_numpy()
+    )
 
 
 def figure_array(value: Any) -> np.ndarray:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ui.markdown_text import escape_markdown
+from viz.markdown_text import escape_markdown
 
 WORD_JOINER = "\u2060"
 

@@ -22,7 +22,7 @@ from tests.apptest_support import (
     plotly_figures,
     run_page,
 )
-from ui.markdown_text import escape_markdown
+from viz.markdown_text import escape_markdown
 
 SEED_DOCUMENT_CONTEXT = [
     ["-0.4519", "0.2216"],

@@ -30,13 +30,14 @@ import streamlit as st
 from viz.heatmap import cell_texts, matrix_figure
 from viz.image_heatmap import image_shape, pixel_factors
 from viz.labels import unique_labels
+from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView, Window, use_image, window
+from viz.table_heatmap import legend_table, matrix_table, use_table
 from viz.toolbar import leave_room_for_toolbar
 from viz.vocabulary import COMPACT_DECIMALS, DECIMALS
 from viz.words import FigureWords
 
 from .i18n import current_language, t
-from .markdown_text import escape_markdown
 
 PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
 MAX_WINDOW = 24  # a zoom window shows at most this many rows and columns (annotated heatmap)
@@ -97,15 +98,39 @@ def show_figure(figure: go.Figure, key: str) -> None:
 
 
 def show_matrix(view: MatrixView, words: FigureWords, *, key: str) -> None:
-    """Draw ``view``'s figure; a large one also gets a note and an "Exact values" zoom window.
+    """Draw ``view``: a coloured table when small, else its figure (and for an image a zoom window).
 
-    ``key`` names the chart; the zoom window's expander and inputs use ``{key}__zoom…``.
+    Up to 40 rows × 12 columns (``viz.table_heatmap.use_table``) the matrix is a coloured table
+    of its numbers with a legend row under it, in a container keyed ``matrix_{key}``: the browser
+    draws it as fast as any table, where an annotated Plotly heatmap costs it about 0.1 s per
+    change. Larger, ``key`` names the Plotly chart; an image also gets a note and an "Exact
+    values" zoom window (expander and inputs ``{key}__zoom…``).
     """
+    if use_table(*view.shape):
+        show_matrix_table(view, words, key=key)
+        return
     show_figure(matrix_figure(view, words), key=key)
     if view.large:
         zoom_title = t("scale.zoom.title")  # no sizes: the window stays open for a new sentence
         st.caption(_image_note(view, zoom_title))
         zoom_window(view, words, key=f"{key}__zoom", label=zoom_title)
+
+
+def show_matrix_table(view: MatrixView, words: FigureWords, *, key: str) -> None:
+    """``view`` as a coloured table (``viz.table_heatmap``), titled, with its legend row."""
+    rows, cols = view.shape
+    name = view.title or view.colorbar_title or view.value_name
+    with st.container(key=f"matrix_{key}"):
+        if view.title:
+            st.markdown(f"**{escape_markdown(view.title)}**")
+        st.table(
+            matrix_table(view, words),
+            width="content",
+            alt=t("show.table_alt", name=name, rows=rows, cols=cols),
+        )
+        legend = legend_table(view, words)
+        if legend is not None:
+            st.table(legend, width="content", hide_index=True, hide_header=True)
 
 
 def numbers_frame(
@@ -187,7 +212,7 @@ def zoom_window(view: MatrixView, words: FigureWords, *, key: str, label: str) -
         part = cut.view
         if part.shape[1] > COMPACT_WINDOW:
             part = replace(part, decimals=min(part.decimals, COMPACT_DECIMALS))
-        show_figure(matrix_figure(part, words), key=f"{key}__figure")
+        show_matrix(part, words, key=f"{key}__figure")
 
 
 def _window_controls(key: str, rows: int, cols: int) -> tuple[int, int, int]:

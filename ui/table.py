@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 from attention.safe_csv import csv_bytes, from_csv_safe, safe_csv_text
 from attention.validate import MAX_ABS_VALUE, MAX_TOKENS
+from viz.markdown_text import escape_markdown
 from viz.vocabulary import input_labels
 
 from .i18n import t
-from .markdown_text import escape_markdown
 
 TOKEN_COLUMN = "token"
 MAX_D_IN = 64  # columns of the embedding table the app offers (the core accepts more)

@@ -18,9 +18,9 @@ import torch
 
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS, embed_words, split_words
 from attention.validate import MAX_TOKENS
+from viz.markdown_text import escape_markdown
 
 from .i18n import t
-from .markdown_text import escape_markdown
 from .table import TOKEN_COLUMN, Table, TableProblem, problem, shorten, table_from_rows
 
 MAX_TEXT_CHARS = 100_000

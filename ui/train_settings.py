@@ -38,9 +38,9 @@ from attention.head_split import splits_evenly
 from attention.tasks import TASK_NAMES, check_text
 from attention.training import LIMITS, TASK_DEFAULTS, TrainConfig
 from attention.validate import AttentionInputError
+from viz.markdown_text import escape_markdown
 
 from .i18n import current_language, t
-from .markdown_text import escape_markdown
 from .settings import MAX_APP_SEED, Setting, widget
 from .table import TableProblem, problem
 from .url import PageParams, register_page_params

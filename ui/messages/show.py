@@ -2,4 +2,8 @@
 
 MESSAGES = {
     "show.numbers": {"en": "Numbers as a table", "zh": "以表格显示数值"},
+    "show.table_alt": {
+        "en": "{name}: a {rows} × {cols} table of numbers, coloured by value",
+        "zh": "{name}：{rows} × {cols} 的数值表，按数值着色",
+    },
 }
