@@ -99,11 +99,11 @@ def matrix_cell_styles(at: Any, key: str) -> dict[tuple[int, int], dict[str, str
     walk(at._tree if hasattr(at, "_tree") else at)
     assert tables, f"no matrix table {key!r}"
     styles: dict[tuple[int, int], dict[str, str]] = {}
-    for rule in tables[0].proto.arrow_data.styler.styles.splitlines():
-        match = re.search(r"_row(\d+)_col(\d+)\s*\{(.*)\}", rule)
-        if match:
-            declarations = (part.split(":", 1) for part in match.group(3).split(";") if ":" in part)
-            styles[(int(match.group(1)), int(match.group(2)))] = {
+    # pandas writes cells of equal style as one rule: "#T_x_row0_col1, #T_x_row2_col3 { … }"
+    for rule in re.finditer(r"([^{}]*)\{([^{}]*)\}", tables[0].proto.arrow_data.styler.styles):
+        declarations = [part.split(":", 1) for part in rule.group(2).split(";") if ":" in part]
+        for row, col in re.findall(r"_row(\d+)_col(\d+)\b", rule.group(1)):
+            styles[(int(row), int(col))] = {
                 name.strip(): value.strip() for name, value in declarations
             }
     return styles
