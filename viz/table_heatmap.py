@@ -96,17 +96,15 @@ def legend_table(view: MatrixView, words: FigureWords) -> Styler | None:
     low, high = colour_range(view, shown_values(view))
     samples = np.linspace(low, high, LEGEND_STEPS)
     colours = scale_colours(samples[None, :], view)[0]
-    texts: list[str] = [
-        format_number(float(value), view.decimals, minus="−") for value in samples
-    ]
+    texts: list[str] = [format_number(float(value), view.decimals, minus="−") for value in samples]
     css = [_cell_css(colour or "#ffffff", text_colour(colour)) for colour in colours]
     hidden = view.hidden is not None and bool(view.hidden.any())
     if hidden:
         value = MINUS_INFINITY if view.hidden_value is None else format_number(view.hidden_value, 0)
-        texts.append(f"{value}: {words.masked}")
+        texts.append(f"{value}: {view.hidden_name or words.masked}")  # as the figure names them
         css.append(_cell_css(HIDDEN_COLOR, HIDDEN_TEXT_COLOR))
     if view.dropped is not None and bool((view.dropped & ~_mask(view.hidden, view)).any()):
-        texts.append(f"0: {words.dropped}")
+        texts.append(f"0: {view.dropped_name or words.dropped}")
         css.append(_cell_css(DROPPED_COLOR, DROPPED_TEXT_COLOR))
     texts.insert(0, escape_markdown(view.colorbar_title or view.value_name))  # user text
     css.insert(0, f"font-style: italic; {CELL_CSS}")
