@@ -131,10 +131,18 @@ def text_colour(background: str | None) -> str:
     """Dark text on a light background, white on a dark one (relative luminance, WCAG)."""
     if background is None:
         return DARK_TEXT
-    red, green, blue = (_linear(channel / 255) for channel in _rgb(background))
-    luminance = 0.2126 * red + 0.7152 * green + 0.0722 * blue
-    # the luminance where black and white text have the same contrast ratio
-    return DARK_TEXT if luminance > 0.179 else LIGHT_TEXT
+    # the text with the higher contrast ratio (L1 + 0.05) / (L2 + 0.05): DARK_TEXT is not black,
+    # so the usual cut at luminance 0.179 (black vs white) would pick it where white reads better
+    shade = _luminance(background)
+    dark = (shade + 0.05) / (_luminance(DARK_TEXT) + 0.05)
+    light = (_luminance(LIGHT_TEXT) + 0.05) / (shade + 0.05)
+    return DARK_TEXT if dark >= light else LIGHT_TEXT
+
+
+def _luminance(colour: str) -> float:
+    """WCAG relative luminance of ``#rrggbb`` or ``rgb(r, g, b)``: 0 black … 1 white."""
+    red, green, blue = (_linear(channel / 255) for channel in _rgb(colour))
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
 
 
 def _rgb(colour: str) -> tuple[float, float, float]:
