@@ -35,7 +35,7 @@ __all__ = ["MAX_TABLE_COLUMNS", "MAX_TABLE_ROWS", "legend_table", "matrix_table"
 MAX_TABLE_COLUMNS = 12  # wider, a table of 4-decimal numbers no longer fits the page's column
 MAX_TABLE_ROWS = 40  # longer, a figure (with its thinned ticks) reads better than a long table
 LEGEND_STEPS = 3  # sample values on the legend's scale: both ends and the middle
-DARK_TEXT, LIGHT_TEXT = "#1f1f1f", "#ffffff"
+DARK_TEXT, LIGHT_TEXT = "#000000", "#ffffff"  # black: at least 4.58:1 on every colour of the scales
 CELL_CSS = "text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap"
 
 
@@ -131,8 +131,7 @@ def text_colour(background: str | None) -> str:
     """Dark text on a light background, white on a dark one (relative luminance, WCAG)."""
     if background is None:
         return DARK_TEXT
-    # the text with the higher contrast ratio (L1 + 0.05) / (L2 + 0.05): DARK_TEXT is not black,
-    # so the usual cut at luminance 0.179 (black vs white) would pick it where white reads better
+    # the text with the higher contrast ratio (L1 + 0.05) / (L2 + 0.05)
     shade = _luminance(background)
     dark = (shade + 0.05) / (_luminance(DARK_TEXT) + 0.05)
     light = (_luminance(LIGHT_TEXT) + 0.05) / (shade + 0.05)
