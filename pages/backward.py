@@ -123,6 +123,7 @@ def gradient_block(
         row_labels,
         col_labels,
         key=f"backward_numbers_{key}",
+        beside_matrix=True,
         label=t("backward.numbers", name=name),
     )
 
@@ -626,6 +627,7 @@ def render(view: View) -> None:
                         x_labels,
                         feature_labels(prefix, cfg.d_out),
                         key=f"backward_numbers_updated_{name}",
+                        beside_matrix=True,
                         label=t("backward.numbers", name=updated),
                     )
 

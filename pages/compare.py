@@ -203,7 +203,12 @@ def show_weights(
         st.metric(t("compare.max_weight_diff"), format_number(weights_diff.max_abs))
         st.caption(t("compare.diff_explain"))
         show_numbers(
-            difference, tokens, tokens, key="compare_numbers_diff", label=t("compare.numbers_diff")
+            difference,
+            tokens,
+            tokens,
+            key="compare_numbers_diff",
+            label=t("compare.numbers_diff"),
+            beside_matrix=True,
         )
 
 

@@ -182,5 +182,6 @@ def render(view: View) -> None:
                         tokens,
                         tokens,
                         key=f"dropout_expectation_numbers_{name}",
+                        beside_matrix=True,
                         label=t(f"dropout_expectation.numbers_{name}"),
                     )

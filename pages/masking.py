@@ -164,6 +164,7 @@ def render(view: View) -> None:
                     tokens,
                     tokens,
                     key="masking_numbers_method1",
+                    beside_matrix=True,
                     label=t("masking.numbers.method1"),
                 )
     if method2_tab.open:
@@ -199,6 +200,7 @@ def render(view: View) -> None:
                     tokens,
                     tokens,
                     key="masking_numbers_method2",
+                    beside_matrix=True,
                     label=t("masking.numbers.method2"),
                 )
             st.info(t("masking.method2.why"))

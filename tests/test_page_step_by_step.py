@@ -44,11 +44,6 @@ def expected_context(inputs: torch.Tensor, cfg: AttentionConfig) -> list[list[st
     return [[f"{v:.4f}" for v in row] for row in context.tolist()]
 
 
-def expander_table(at: AppTest, label: str) -> list[list[str]]:
-    (box,) = [e for e in at.expander if e.label == label]
-    return box.table[0].value.to_numpy().tolist()
-
-
 def edit_cells(at: AppTest, edited_rows: dict[str, dict[str, str]]) -> AppTest:
     """Send an edit of the embedding editor exactly as the browser does, then rerun.
 
@@ -92,16 +87,21 @@ def test_dropout_slider_shows_the_traces_dropped_weights_and_context() -> None:
 
     dropped = trace.dropped_weights[0]  # (6, 6)
     sums = dropped.sum(-1)  # (6,): rows no longer sum to 1
-    expected = [
-        [f"{v:.4f}" for v in row] + [f"{s:.4f}"]
-        for row, s in zip(dropped.tolist(), sums.tolist(), strict=True)
-    ]
-    assert expander_table(at, "Numbers of dropped_weights as a table") == expected
     keep = trace.dropout_mask[0]
-    assert expander_table(at, "Numbers of dropout_mask as a table") == [
-        ["1" if kept else "0" for kept in row] for row in keep.tolist()
+    visible = ~trace.mask  # (6, 6)
+    # the coloured tables are the numbers: no second table of the same numbers
+    assert not [e for e in at.expander if e.label.startswith("Numbers of")]
+    tables = matrix_tables(at)
+    assert set(tables) == {"step_fig_dropout_mask", "step_fig_dropped_weights"}
+    assert tables["step_fig_dropout_mask"].to_numpy().tolist() == [
+        ["✓" if kept else "✗" for kept in row] for row in keep.tolist()
     ]
-    visible = ~trace.mask
+    shown = tables["step_fig_dropped_weights"].to_numpy().tolist()
+    for i, row in enumerate(dropped.tolist()):
+        for j, value in enumerate(row):
+            # a kept weight is written to 4 decimals, a dropped or future one is 0
+            expected = f"{value:.4f}" if keep[i, j] and visible[i, j] else "0"
+            assert shown[i][j] == expected, (i, j)
     kept = int((keep & visible).sum())
     text = page_text(at)
     assert "kept weights × 2.0" in text
@@ -218,16 +218,13 @@ def test_switching_tabs_shows_the_new_tabs_numbers() -> None:
     trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=5))
     at = open_step_tab(run_page("step", {"seed": "5"}), "step_tabs", "softmax")
     weights = trace.attn_weights[0]  # (6, 6), each row sums to 1
-    assert expander_table(at, "Numbers of attn_weights as a table") == [
-        [f"{v:.4f}" for v in row] + [f"{s:.4f}"]
-        for row, s in zip(weights.tolist(), weights.sum(-1).tolist(), strict=True)
-    ]
+    shown = matrix_tables(at)["step_fig_attn_weights"].to_numpy().tolist()
+    for i, row in enumerate(weights.tolist()):
+        # visible weights to 4 decimals; a future token's weight is written 0 (grey)
+        assert shown[i] == [f"{v:.4f}" if j <= i else "0" for j, v in enumerate(row)]
+    sums = ", ".join(f"{s:.4f}" for s in weights.sum(-1).tolist())
+    assert f"Row sums, `attn_weights.sum(-1)`: {sums}" in page_text(at)
     open_step_tab(at, "step_tabs", "scores")
-    scores = expander_table(at, "Numbers of attn_scores as a table")  # a minus sign is "−"
-    assert [[cell.replace("−", "-") for cell in row] for row in scores] == [
-        [f"{v:.4f}" for v in row] for row in trace.attn_scores[0].tolist()
-    ]
-    assert not [e for e in at.expander if e.label == "Numbers of attn_weights as a table"]
     assert set(matrix_tables(at)) == {"step_fig_attn_scores"}
     shown = matrix_tables(at)["step_fig_attn_scores"]  # the coloured table of the open tab
     expected = trace.attn_scores[0].double().numpy()

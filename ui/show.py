@@ -160,8 +160,13 @@ def show_numbers(
     decimals: int = DECIMALS,
     expanded: bool = False,
     label: str | None = None,
+    beside_matrix: bool = False,
 ) -> None:
     """The numeric table alternative of a heatmap (an HTML table: screen readers read it).
+
+    ``beside_matrix=True`` says the numbers go with a ``show_matrix`` of the same matrix: if that
+    matrix is small enough to be drawn as a table of its numbers (``use_table``), it already is
+    this table, and nothing is drawn (the same numbers twice cost the browser as much again).
 
     Above 40 × 40 cells (or 64 rows) the table shows a window of at most 24 × 24 cells, chosen with
     number inputs (keys ``{key}__row`` …), and only once the expander (key ``key``) is opened: a
@@ -169,6 +174,8 @@ def show_numbers(
     """
     values = np.asarray(values)
     rows, cols = values.shape
+    if beside_matrix and use_table(rows, cols):
+        return
     if not use_image(rows, cols) and rows <= MAX_TABLE_ROWS:
         frame = numbers_frame(values, row_labels, col_labels, hidden=hidden, decimals=decimals)
         with st.expander(label or t("show.numbers"), expanded=expanded):

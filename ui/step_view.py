@@ -91,6 +91,7 @@ class StepPage:
             hidden=hidden,
             label=label,
             decimals=decimals,
+            beside_matrix=True,
         )
 
     def three_places(self) -> list[DeltaGenerator]:
