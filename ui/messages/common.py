@@ -60,10 +60,10 @@ MESSAGES = {
     "glossary.line": {
         "en": "Names on every page: x1, x2, … are the features of an embedding; q1, k1, v1, … "
         "those of a query, key and value vector; z1, z2, … those of a context vector (the book's "
-        "z). Numbers are rounded to {decimals} decimals; a heatmap's hover shows {hover}.",
+        "z). Numbers are rounded to {decimals} decimals; a chart's hover shows {hover}.",
         "zh": "各页面统一的名称：x1、x2、… 是嵌入向量的分量；q1、k1、v1、… 是查询、键、值向量的分量；"
         "z1、z2、… 是上下文向量的分量（书中记作 z）。数字保留 {decimals} 位小数；"
-        "热力图的悬停提示显示 {hover} 位。",
+        "图表的悬停提示显示 {hover} 位。",
     },
     # the embedding table
     "table.token": {"en": "token", "zh": "词元"},
