@@ -82,11 +82,8 @@ def matrix_tables(at: Any) -> dict[str, pd.DataFrame]:
     return tables
 
 
-def matrix_cell_styles(at: Any, key: str) -> dict[tuple[int, int], dict[str, str]]:
-    """The CSS of each cell of the matrix table ``key``: ``{(row, col): {"background-color": …}}``.
-
-    Read from the ``Styler`` rules Streamlit sends (``#T_<uuid>_row{i}_col{j} { … }``).
-    """
+def _matrix_block_tables(at: Any, key: str) -> list[Any]:
+    """The table elements in the container of matrix ``key``: the matrix, then its legend row."""
     tables: list[Any] = []
 
     def walk(node: Any) -> None:
@@ -98,14 +95,35 @@ def matrix_cell_styles(at: Any, key: str) -> dict[tuple[int, int], dict[str, str
 
     walk(at._tree if hasattr(at, "_tree") else at)
     assert tables, f"no matrix table {key!r}"
+    return tables
+
+
+def matrix_legend(at: Any, key: str) -> pd.DataFrame | None:
+    """The legend row under matrix table ``key`` (scale name, sample values, special cells)."""
+    tables = _matrix_block_tables(at, key)
+    return tables[1].value if len(tables) > 1 else None
+
+
+def matrix_cell_styles(
+    at: Any, key: str, *, legend: bool = False
+) -> dict[tuple[int, int], dict[str, str]]:
+    """The CSS of each cell of the matrix table ``key``: ``{(row, col): {"background-color": …}}``.
+
+    ``legend=True``: of its legend row instead. Read from the ``Styler`` rules Streamlit sends
+    (``#T_<uuid>_row{i}_col{j} { … }``); pandas writes cells of the same CSS as one rule with
+    several selectors (``#T_…_row0_col1, #T_…_row0_col2 { … }``), so every selector of a rule
+    gets its declarations.
+    """
+    table = _matrix_block_tables(at, key)[1 if legend else 0]
     styles: dict[tuple[int, int], dict[str, str]] = {}
-    for rule in tables[0].proto.arrow_data.styler.styles.splitlines():
-        match = re.search(r"_row(\d+)_col(\d+)\s*\{(.*)\}", rule)
-        if match:
-            declarations = (part.split(":", 1) for part in match.group(3).split(";") if ":" in part)
-            styles[(int(match.group(1)), int(match.group(2)))] = {
-                name.strip(): value.strip() for name, value in declarations
-            }
+    for rule in table.proto.arrow_data.styler.styles.splitlines():
+        match = re.search(r"^(.*)\{(.*)\}", rule)
+        if not match:
+            continue
+        declarations = [part.split(":", 1) for part in match.group(2).split(";") if ":" in part]
+        css = {name.strip(): value.strip() for name, value in declarations}
+        for row, col in re.findall(r"_row(\d+)_col(\d+)\b", match.group(1)):
+            styles[(int(row), int(col))] = dict(css)
     return styles
 
 

@@ -1,34 +1,28 @@
 """Long sequences in the app: random tokens, image heatmaps with a zoom window, windowed tables.
 
 AppTest runs of the real frame and pages at 100 to 4096 tokens. The exact values a zoom window
-shows are compared with ``trace_attention`` run in the test.
+shows (a coloured table of at most 24 × 24 numbers, ``ui.show.show_matrix``) are compared with
+``trace_attention`` run in the test.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 
 import numpy as np
 import pytest
+from plotly.colors import sample_colorscale
 from streamlit.testing.v1 import AppTest
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import embed_words
-from tests.apptest_support import run_page
+from tests.apptest_support import matrix_cell_styles, matrix_tables, run_page
 from ui import computation
 from ui.frame import PAGE_SPECS
 from ui.table_state import random_words
-from viz.colors import DROPPED_COLOR
-
-
-def _array(value: object) -> np.ndarray:
-    """A Plotly JSON array: a plain list or a typed array ``{"dtype", "bdata", "shape"}``."""
-    if isinstance(value, dict) and "bdata" in value:
-        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
-        shape = [int(part) for part in str(value.get("shape", flat.size)).split(",")]
-        return flat.reshape(shape)
-    return np.asarray(value, dtype=np.float64)
+from viz.colors import DROPPED_COLOR, HIDDEN_COLOR
+from viz.heatmap import cell_texts
+from viz.markdown_text import escape_markdown
 
 
 def _charts(at: AppTest) -> dict[str, dict]:
@@ -39,6 +33,23 @@ def _charts(at: AppTest) -> dict[str, dict]:
 def _chart(at: AppTest, key: str) -> dict:
     found = [spec for element_id, spec in _charts(at).items() if element_id.endswith(key)]
     assert len(found) == 1, f"{key}: {len(found)} charts"
+    return found[0]
+
+
+def _legend(at: AppTest, key: str) -> list[str]:
+    """The legend row under the matrix table ``key`` (its second table): scale name, samples…"""
+    found: list[list[str]] = []
+
+    def walk(node: object) -> None:
+        proto_id = str(getattr(getattr(node, "proto", None), "id", "") or "")
+        if proto_id.endswith(f"-matrix_{key}"):
+            tables = [child for child in node.children.values() if child.type == "table"]
+            found.append([str(text) for text in tables[1].value.iloc[0]])
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    assert len(found) == 1, f"{key}: {len(found)} legends"
     return found[0]
 
 
@@ -75,6 +86,7 @@ def test_zoom_window_shows_exact_values_of_the_large_matrix() -> None:
     scores = _chart(at, "step_fig_attn_scores")
     assert scores["layout"]["images"][0]["source"].startswith("data:image/png;base64,")
     assert not any(i.endswith("step_fig_attn_scores__zoom__figure") for i in _charts(at))
+    assert "step_fig_attn_scores__zoom__figure" not in matrix_tables(at)  # lazy: nothing sent
 
     at.session_state["step_fig_attn_scores__zoom"] = True  # open the lazy expander
     at.run()
@@ -82,19 +94,19 @@ def test_zoom_window_shows_exact_values_of_the_large_matrix() -> None:
     at.number_input(key="step_fig_attn_scores__zoom__col").set_value(31).run()
     at.number_input(key="step_fig_attn_scores__zoom__size").set_value(10).run()
     assert not at.exception
-    window = _chart(at, "step_fig_attn_scores__zoom__figure")
+    assert not any(i.endswith("step_fig_attn_scores__zoom__figure") for i in _charts(at))
+    window = matrix_tables(at)["step_fig_attn_scores__zoom__figure"]  # a table of its numbers
     trace = trace_attention(embed_words(words), AttentionConfig())
     expected = trace.attn_scores[0, 39:49, 30:40].double().numpy()  # rows 40–49, cols 31–40
-    shown = _array(window["data"][0]["z"])
-    np.testing.assert_allclose(shown, expected, rtol=1e-6)
-    assert window["data"][0]["texttemplate"] == "%{text}"  # the numbers are written in the cells
-    assert window["layout"]["yaxis"]["ticktext"][0] == "40 · " + words[39]
+    assert window.to_numpy().tolist() == cell_texts(expected, None, 4)  # written in the cells
+    assert list(window.index) == [escape_markdown(f"{i} · {words[i - 1]}") for i in range(40, 50)]
+    assert list(window.columns) == [escape_markdown(f"{j} · {words[j - 1]}") for j in range(31, 41)]
 
 
 def test_zoom_window_of_dropped_weights_keeps_the_views_masks_and_chinese_words() -> None:
-    """The window is cut from the same description as the image: its exact weights, the
-    dropout's pink cells where the keep-mask dropped, the grey ones where the mask hides; the
-    image's block hover and the window's hover speak the page's language."""
+    """The window is cut from the same description as the image: its exact weights on the
+    image's colours, the dropout's pink cells where the keep-mask dropped, the grey ones where
+    the mask hides; the image's block hover and the window's legend speak the page's language."""
     words = random_words(60)
     at = _all_steps({"text": " ".join(words), "dropout": "0.5", "lang": "zh"})
     image = _chart(at, "step_fig_dropped_weights")
@@ -103,20 +115,33 @@ def test_zoom_window_of_dropped_weights_keeps_the_views_masks_and_chinese_words(
     at.session_state["step_fig_dropped_weights__zoom"] = True
     at.run()
     at.number_input(key="step_fig_dropped_weights__zoom__row").set_value(11).run()
+    at.number_input(key="step_fig_dropped_weights__zoom__col").set_value(11).run()
     assert not at.exception
-    window = _chart(at, "step_fig_dropped_weights__zoom__figure")  # rows 11–18, columns 1–8
+    key = "step_fig_dropped_weights__zoom__figure"
+    assert not any(i.endswith(key) for i in _charts(at))
+    window = matrix_tables(at)[key].to_numpy()  # rows and columns 11–18: the diagonal's block
+    assert window.shape == (8, 8)
     trace = trace_attention(embed_words(words), AttentionConfig(dropout=0.5))
-    dropped = trace.dropped_weights[0, 10:18, 0:8].double().numpy()
-    keep = trace.dropout_mask[0, 10:18, 0:8].numpy().astype(bool)
-    visible = ~trace.mask[10:18, 0:8].numpy()
-    shown = _array(window["data"][0]["z"])
-    np.testing.assert_allclose(shown[keep & visible], dropped[keep & visible], rtol=1e-6)
-    assert np.isnan(shown[~keep | ~visible]).all()
-    layers = {layer["colorscale"][0][1]: layer for layer in window["data"][1:]}
-    pink = np.asarray(layers[DROPPED_COLOR]["text"], dtype=object)
-    assert (pink[~keep & visible] == "0").all() and (pink[keep | ~visible] == "").all()
-    assert "丢弃" in layers[DROPPED_COLOR]["hovertemplate"]
-    assert window["data"][0]["zmax"] == image["data"][0]["zmax"], "the image's colour range"
+    dropped = trace.dropped_weights[0, 10:18, 10:18].double().numpy()
+    keep = trace.dropout_mask[0, 10:18, 10:18].numpy().astype(bool)
+    visible = ~trace.mask[10:18, 10:18].numpy()
+    kept = keep & visible
+    assert kept.any() and (~keep & visible).any() and (~visible).any()
+    texts = np.asarray(cell_texts(dropped, None, 4), dtype=object)
+    assert (window[kept] == texts[kept]).all()  # the exact weights, written
+    assert (window[~keep & visible] == "0").all()  # a dropped weight is written 0 …
+    styles = matrix_cell_styles(at, key)
+    background = np.array([[styles[i, j]["background-color"] for j in range(8)] for i in range(8)])
+    assert (background[~keep & visible] == DROPPED_COLOR).all()  # … on pink, never the scale
+    assert (window[~visible] == "0").all() and (background[~visible] == HIDDEN_COLOR).all()
+    low, high = image["data"][0]["zmin"], image["data"][0]["zmax"]  # the image's colour range
+    scale = image["data"][0]["colorscale"]
+    on_image = sample_colorscale(scale, ((dropped[kept] - low) / (high - low)).tolist())
+    assert background[kept].tolist() == on_image, "a kept weight has the image's colour"
+    legend = _legend(at, key)
+    assert legend[1] == f"{low:.4f}" and legend[3] == f"{high:.4f}"  # the same range, written
+    assert legend[-2:] == ["0: 被掩码（未来的词元）", "0: 丢弃"]  # grey, pink: the page's language
+    assert "查询" in matrix_tables(at)[key].index.name  # the axes too
 
 
 def test_zoom_window_is_clamped_when_the_sentence_gets_shorter() -> None:

@@ -6,14 +6,26 @@ from typing import Any
 
 import numpy as np
 import pytest
+from plotly.colors import get_colorscale, sample_colorscale
 
 from attention import AttentionConfig
 from attention.examples import BOOK_EMBEDDINGS
 from attention.gradients import gradient_descent
-from tests.apptest_support import figure_array, page_text, plotly_figures, run_page
+from tests.apptest_support import (
+    figure_array,
+    matrix_cell_styles,
+    matrix_tables,
+    page_text,
+    plotly_figures,
+    run_page,
+)
+from viz.colors import colorscale
+from viz.heatmap import cell_texts
 
 NUM_CHARTS = 17  # 12 gradients, the Jacobian, the loss curve, 3 updated weights
 CHARTS_PER_TAB = (7, 6, 0, 4)  # lazy tabs: to the scores, to Q/K/V and W, graph, learning steps
+PLOTLY_PER_TAB = (0, 0, 0, 1)  # the loss curve; every 6-token matrix is a coloured table
+NEUTRAL = sample_colorscale(get_colorscale(colorscale("diverging")), [0.5])[0]  # a gradient of 0
 SECTION_KEY = "backward_section"  # the tabs' key: its value is the open tab's label
 
 
@@ -43,6 +55,11 @@ def metric(at: Any, index: int) -> str:
     return str(at.metric[index].value)
 
 
+def drawn(at: Any) -> dict[str, int]:
+    """How many matrix tables and Plotly charts the run sent (what a closed tab must not send)."""
+    return {"tables": len(matrix_tables(at)), "charts": len(at.get("plotly_chart"))}
+
+
 def dot_text(at: Any) -> str:
     return str(at.get("graphviz_chart")[0].proto.spec)
 
@@ -51,10 +68,11 @@ def dot_text(at: Any) -> str:
 def test_backward_page_runs_in_both_languages_with_the_graph(lang: str) -> None:
     at = run_page("backward", {"lang": lang, "dropout": "0.5"})
     assert not at.exception
-    assert len(at.get("plotly_chart")) == CHARTS_PER_TAB[0], "first paint: the open tab only"
+    first = {"tables": CHARTS_PER_TAB[0] - PLOTLY_PER_TAB[0], "charts": PLOTLY_PER_TAB[0]}
+    assert drawn(at) == first, "first paint: the open tab only"
     assert len(at.get("graphviz_chart")) == 0
-    for index, charts in enumerate(CHARTS_PER_TAB):
-        assert len(open_tab(at, index).get("plotly_chart")) == charts
+    for index, (charts, plotly) in enumerate(zip(CHARTS_PER_TAB, PLOTLY_PER_TAB, strict=True)):
+        assert drawn(open_tab(at, index)) == {"tables": charts - plotly, "charts": plotly}
         assert len(at.get("graphviz_chart")) == (index == 2)
     assert sum(CHARTS_PER_TAB) == NUM_CHARTS
     dot = dot_text(open_tab(at, 2))
@@ -69,15 +87,24 @@ def test_loss_and_gradients_shown_are_the_backward_pass_of_the_current_view() ->
     grads = expected.start
     assert metric(at, 0) == shown(grads.loss)
     text = page_text(at)
-    figures = plotly_figures(at) | plotly_figures(open_tab(at, 1))
-    scores = figure_array(figures["backward_attn_scores"]["data"][0]["z"])
-    np.testing.assert_allclose(scores, grads.attn_scores[0].double().numpy(), rtol=0, atol=0)
-    assert np.all(np.triu(scores, k=1) == 0)  # the masked upper triangle: exactly zero
-    weights = figure_array(figures["backward_attn_weights"]["data"][0]["z"])
+    tables = matrix_tables(at)
+    score_grads = grads.attn_scores[0].double().numpy()  # (6, 6)
+    scores = tables["backward_attn_scores"]
+    assert scores.to_numpy().tolist() == cell_texts(score_grads, None, 4)  # every cell as shown
+    upper = np.triu(np.ones((6, 6), dtype=bool), k=1)  # the masked upper triangle
+    assert np.all(score_grads[upper] == 0)  # exactly zero in the backward pass …
+    assert (scores.to_numpy()[upper] == "0.0000").all()  # … written as a zero, not −∞ …
+    styles = matrix_cell_styles(at, "backward_attn_scores")
+    middle = {styles[cell]["background-color"] for cell in zip(*np.nonzero(upper), strict=True)}
+    assert middle == {NEUTRAL}  # … on the diverging scale's neutral middle
+    weight_grads = grads.attn_weights[0].double().numpy()
+    weights = tables["backward_attn_weights"]
+    assert weights.to_numpy().tolist() == cell_texts(weight_grads, None, 4)
     dropped = ~grads.trace.dropout_mask[0].numpy()
-    assert dropped.any() and np.all(weights[dropped] == 0)
-    w_query = figure_array(figures["backward_W_query"]["data"][0]["z"])
-    np.testing.assert_allclose(w_query, grads.W_query.double().numpy(), rtol=0, atol=0)
+    assert dropped.any() and np.all(weight_grads[dropped] == 0)
+    assert (weights.to_numpy()[dropped] == "0.0000").all()
+    w_query = matrix_tables(open_tab(at, 1))["backward_W_query"]
+    assert w_query.to_numpy().tolist() == cell_texts(grads.W_query.double().numpy(), None, 4)
     assert f"{int(dropped.sum())} dropped weights get exactly 0" in text
 
 

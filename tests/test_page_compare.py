@@ -8,8 +8,9 @@ from streamlit.testing.v1 import AppTest
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
-from tests.apptest_support import HARNESS, figure_array, page_text, plotly_figures, run_page
-from viz.vocabulary import context_labels
+from tests.apptest_support import HARNESS, matrix_tables, page_text, plotly_figures, run_page
+from viz.heatmap import cell_texts
+from viz.vocabulary import DECIMALS, context_labels
 
 
 def _weights(**changes: object) -> np.ndarray:
@@ -31,9 +32,19 @@ def _open(at: AppTest, view: str) -> AppTest:
     return at.run()
 
 
-def _z(at: AppTest, key: str) -> np.ndarray:
+def _shown(at: AppTest, key: str) -> list[list[str]]:
+    """The cell texts of matrix table ``key``, its tab opened first."""
     _open(at, "context" if key.startswith("compare_context") else "weights")
-    return figure_array(plotly_figures(at)[key]["data"][0]["z"])
+    return matrix_tables(at)[key].to_numpy().tolist()
+
+
+def _written(values: np.ndarray | float, shape: tuple[int, int] = (6, 6)) -> list[list[str]]:
+    """``values`` (float64) as the page writes them in a matrix table (4 decimals, typographic −).
+
+    The page gets the same float32 trace values and the differences in float64
+    (``attention.differences``), so its texts equal these exactly.
+    """
+    return cell_texts(np.broadcast_to(np.asarray(values, dtype=np.float64), shape), None, DECIMALS)
 
 
 def _metric(at: AppTest, label_start: str) -> str:
@@ -58,10 +69,10 @@ def test_b_starts_as_a_copy_of_the_sidebar(default_run: AppTest) -> None:
     assert at.number_input(key="compare_b_seed").value == 123
     assert "B has the same settings as A" in page_text(at)
     assert _metric(at, "largest |B − A| of the weights") == "0.0000"
-    assert np.allclose(_z(at, "compare_weights_a"), _weights())
-    assert np.allclose(_z(at, "compare_weights_diff"), 0.0)
+    assert _shown(at, "compare_weights_a") == _written(_weights())
+    assert _shown(at, "compare_weights_diff") == _written(0.0)  # every cell "0.0000"
     # the book's context vectors for seed 123 (REFERENCE.md)
-    assert np.allclose(_z(at, "compare_context_a")[0], [-0.4519, 0.2216], atol=1e-4)
+    assert _shown(at, "compare_context_a")[0] == ["−0.4519", "0.2216"]
 
 
 def test_changing_b_seed_changes_the_difference() -> None:
@@ -69,11 +80,11 @@ def test_changing_b_seed_changes_the_difference() -> None:
     at.number_input(key="compare_b_seed").set_value(8).run()
     assert not at.exception
     expected = _weights(seed=8) - _weights(seed=7)
-    assert np.allclose(_z(at, "compare_weights_b"), _weights(seed=8))
-    assert np.allclose(_z(at, "compare_weights_diff"), expected, atol=1e-6)
+    assert _shown(at, "compare_weights_b") == _written(_weights(seed=8))
+    assert _shown(at, "compare_weights_diff") == _written(expected)
     assert _metric(at, "largest |B − A| of the weights") == f"{np.abs(expected).max():.4f}"
     context_diff = _context(seed=8) - _context(seed=7)
-    assert np.allclose(_z(at, "compare_context_diff"), context_diff, atol=1e-6)
+    assert _shown(at, "compare_context_diff") == _written(context_diff, context_diff.shape)
     assert "B differs from A in: seed." in page_text(at)
     assert at.session_state["compare_b_store"]["seed"] == 8
 
@@ -83,12 +94,12 @@ def test_dropout_preset_turns_dropout_on_in_b() -> None:
     at.button(key="compare_preset_dropout").click().run()
     assert not at.exception
     assert at.slider(key="compare_b_dropout").value == 0.5
-    assert np.allclose(_z(at, "compare_weights_b"), _weights(dropout=0.5))
-    assert np.allclose(_z(at, "compare_weights_diff"), _weights(dropout=0.5) - _weights())
+    assert _shown(at, "compare_weights_b") == _written(_weights(dropout=0.5))
+    assert _shown(at, "compare_weights_diff") == _written(_weights(dropout=0.5) - _weights())
     # and back: B = A
     at.button(key="compare_preset_copy").click().run()
     assert at.slider(key="compare_b_dropout").value == 0.0
-    assert np.allclose(_z(at, "compare_weights_diff"), 0.0)
+    assert _shown(at, "compare_weights_diff") == _written(0.0)
 
 
 def test_seed_and_bias_presets_change_one_setting() -> None:
@@ -98,7 +109,7 @@ def test_seed_and_bias_presets_change_one_setting() -> None:
     at.button(key="compare_preset_bias").click().run()
     store = at.session_state["compare_b_store"]
     assert (store["seed"], store["qkv_bias"]) == (5, True)
-    assert np.allclose(_z(at, "compare_weights_b"), _weights(seed=5, qkv_bias=True))
+    assert _shown(at, "compare_weights_b") == _written(_weights(seed=5, qkv_bias=True))
 
 
 def test_different_widths_are_shown_side_by_side_not_subtracted() -> None:
@@ -107,10 +118,10 @@ def test_different_widths_are_shown_side_by_side_not_subtracted() -> None:
     assert not at.exception
     _open(at, "context")
     assert any("cannot be subtracted" in w.value for w in at.warning)
-    figures = plotly_figures(at)
-    assert "compare_context_diff" not in figures
-    assert figure_array(figures["compare_context_b"]["data"][0]["z"]).shape == (6, 3)
-    assert np.allclose(_z(at, "compare_context_b"), _context(d_out=3))
+    tables = matrix_tables(at)
+    assert "compare_context_diff" not in tables and not plotly_figures(at)
+    assert tables["compare_context_b"].shape == (6, 3)
+    assert _shown(at, "compare_context_b") == _written(_context(d_out=3), (6, 3))
 
 
 def test_b_controls_are_restored_from_the_store_after_leaving_the_page() -> None:
@@ -123,7 +134,8 @@ def test_b_controls_are_restored_from_the_store_after_leaving_the_page() -> None
     assert not at.exception
     assert at.number_input(key="compare_b_seed").value == 99
     assert at.checkbox(key="compare_b_qkv_bias").value is True
-    assert np.allclose(_z(at, "compare_weights_b"), _weights(seed=99, dropout=0.25, qkv_bias=True))
+    expected = _weights(seed=99, dropout=0.25, qkv_bias=True)
+    assert _shown(at, "compare_weights_b") == _written(expected)
 
 
 def test_compare_page_in_chinese() -> None:
@@ -141,8 +153,8 @@ def test_b_settings_round_trip_through_the_share_link() -> None:
     assert at.number_input(key="compare_b_seed").value == 8
     assert at.slider(key="compare_b_dropout").value == 0.5
     assert at.checkbox(key="compare_b_qkv_bias").value is True
-    assert np.allclose(_z(at, "compare_weights_b"), _weights(seed=8, dropout=0.5, qkv_bias=True))
-    assert np.allclose(_z(at, "compare_weights_a"), _weights(seed=7))
+    assert _shown(at, "compare_weights_b") == _written(_weights(seed=8, dropout=0.5, qkv_bias=True))
+    assert _shown(at, "compare_weights_a") == _written(_weights(seed=7))
     assert dict(at.query_params) == query  # the link written back is the link read
     # B's controls write the link: a new B seed, then B = A again (no b_ parameter left)
     at.number_input(key="compare_b_seed").set_value(9).run()
@@ -160,15 +172,21 @@ def test_context_columns_are_named_as_on_the_step_page() -> None:
 
 
 def test_only_the_open_tab_sends_its_heatmaps() -> None:
-    """First paint: A's, B's and B − A's weights; the context vectors only once their tab opens."""
+    """First paint: A's, B's and B − A's weights; the context vectors only once their tab opens.
+
+    Each small matrix is a coloured table (``ui.show.show_matrix``): no Plotly chart is left.
+    """
     at = run_page("compare")
-    assert set(plotly_figures(at)) == {
+    assert set(matrix_tables(at)) == {
         "compare_weights_a",
         "compare_weights_b",
         "compare_weights_diff",
     }
-    assert set(plotly_figures(_open(at, "context"))) == {
+    assert not plotly_figures(at)
+    _open(at, "context")
+    assert set(matrix_tables(at)) == {
         "compare_context_a",
         "compare_context_b",
         "compare_context_diff",
     }
+    assert not plotly_figures(at)

@@ -5,13 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import torch
 from streamlit.testing.v1 import AppTest
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
 from attention.experiments import dropout_average, dropout_average_error
-from tests.apptest_support import figure_array, page_text, plotly_figures, run_page
-from viz.vocabulary import format_number
+from tests.apptest_support import (
+    figure_array,
+    matrix_tables,
+    page_text,
+    plotly_figures,
+    run_page,
+    table_numbers,
+)
+from viz.heatmap import cell_texts
+from viz.vocabulary import DECIMALS, format_number
 
 
 def _metrics(at: AppTest) -> list[str]:
@@ -26,20 +35,37 @@ def _book_weights(**changes: object):  # noqa: ANN202 - a test helper
 VIEW_KEY = "dropout_expectation_view"  # lazy tabs: the curve, then the two heatmaps
 
 
-def _figure(at: AppTest, name: str) -> dict[str, Any]:
-    """Figure ``dropout_expectation_{name}``, its tab opened first (only the open tab runs)."""
-    tab = 0 if name == "curve" else 1
+def _open(at: AppTest, tab: int) -> AppTest:
+    """Open tab ``tab`` (0: the curve, 1: the heatmaps) and rerun: only the open tab runs."""
     at.session_state[VIEW_KEY] = at.tabs[tab].label
     at.run()
     assert not at.exception
-    return plotly_figures(at)[f"dropout_expectation_{name}"]
+    return at
+
+
+def _figure(at: AppTest, name: str) -> dict[str, Any]:
+    """Figure ``dropout_expectation_{name}`` (the curve), its tab opened first."""
+    return plotly_figures(_open(at, 0))[f"dropout_expectation_{name}"]
+
+
+def _shown(at: AppTest, name: str) -> list[list[str]]:
+    """The cell texts of the matrix table ``dropout_expectation_{name}``, its tab opened first."""
+    return matrix_tables(_open(at, 1))[f"dropout_expectation_{name}"].to_numpy().tolist()
+
+
+def _written(values: np.ndarray) -> list[list[str]]:
+    """``values`` as the page writes them in a matrix table (4 decimals, typographic −)."""
+    return cell_texts(np.asarray(values, dtype=np.float64), None, DECIMALS)
 
 
 def test_only_the_open_tab_sends_its_charts() -> None:
+    """First paint: the curve only; the heatmaps tab sends its two matrix tables and no chart."""
     at = run_page("dropout_expectation")
     assert set(plotly_figures(at)) == {"dropout_expectation_curve"}
-    _figure(at, "true")
-    assert set(plotly_figures(at)) == {"dropout_expectation_average", "dropout_expectation_true"}
+    assert not matrix_tables(at)
+    _open(at, 1)
+    assert not plotly_figures(at)
+    assert set(matrix_tables(at)) == {"dropout_expectation_average", "dropout_expectation_true"}
 
 
 def test_without_dropout_the_page_offers_its_own_p() -> None:
@@ -53,10 +79,9 @@ def test_without_dropout_the_page_offers_its_own_p() -> None:
     assert figure["layout"]["xaxis"]["type"] == "log"
     assert np.allclose(figure_array(figure["data"][0]["y"]), curve["rms_error"].numpy())
     assert _metrics(at)[0] == format_number(float(curve["slope"]), minus="−")  # 4 decimals
-    true_z = figure_array(_figure(at, "true")["data"][0]["z"])
-    assert np.allclose(true_z, weights.double().numpy())
-    average_z = figure_array(_figure(at, "average")["data"][0]["z"])
-    assert np.allclose(average_z, dropout_average(weights, 0.5, 100, seed=123).numpy())
+    assert _shown(at, "true") == _written(weights.double().numpy())
+    average = dropout_average(weights, 0.5, 100, seed=123).numpy()
+    assert _shown(at, "average") == _written(average)
 
 
 def test_changing_p_and_n_changes_the_results() -> None:
@@ -69,9 +94,8 @@ def test_changing_p_and_n_changes_the_results() -> None:
     at.select_slider(key="dropout_expectation_n").set_value(1).run()
     assert not at.exception
     assert _metrics(at)[1] != after_p[1]
-    average_z = figure_array(_figure(at, "average")["data"][0]["z"])
     single = dropout_average(_book_weights(), 0.2, 1, seed=123).numpy()
-    assert np.allclose(average_z, single)  # N = 1 is one dropout draw
+    assert _shown(at, "average") == _written(single)  # N = 1 is one dropout draw
     assert "N = 1 is a single dropout draw" in page_text(at)
 
 
@@ -103,6 +127,12 @@ def test_long_sentence_uses_a_block_of_the_first_tokens() -> None:
     at = run_page("dropout_expectation", {"text": " ".join(f"w{i}" for i in range(30))})
     assert not at.exception
     assert "this page uses the first 12" in page_text(at)
-    true_z = figure_array(_figure(at, "true")["data"][0]["z"])
-    assert true_z.shape == (12, 12)
-    assert np.allclose(true_z.sum(axis=1), 1.0, atol=1e-6)  # a causal block: rows still sum to 1
+    shown = matrix_tables(_open(at, 1))["dropout_expectation_true"]
+    assert shown.shape == (12, 12)
+    # the page's own table (30 tokens) through the book's attention: its first 12 tokens' weights
+    embeddings = torch.tensor(at.session_state["table"].values, dtype=torch.float32)  # (30, 3)
+    block = trace_attention(embeddings, AttentionConfig()).attn_weights[0, :12, :12].double()
+    assert np.allclose(block.sum(dim=1).numpy(), 1.0, atol=1e-6)  # a causal block: rows sum to 1
+    assert shown.to_numpy().tolist() == _written(block.numpy())  # and these are what is shown
+    # what a reader adds up: each shown row is 1 within its 12 cells' rounding (half a digit each)
+    assert np.allclose(table_numbers(shown).sum(axis=1), 1.0, rtol=0, atol=12 * 0.5e-4)

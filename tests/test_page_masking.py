@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import json
 from typing import Any
 
 import numpy as np
@@ -12,12 +10,25 @@ import torch
 
 from attention import AttentionConfig, compare_masking, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
-from tests.apptest_support import page_text, run_page
-
-NUM_CHARTS = (
-    7  # raw scores; method 1: softmax, zeroed, row sums, renormalized; method 2: −∞, softmax
+from tests.apptest_support import (
+    matrix_cell_styles,
+    matrix_legend,
+    matrix_tables,
+    page_text,
+    run_page,
+    table_numbers,
 )
-CHARTS_PER_TAB = (1, 4, 2)  # the lazy stage tabs: raw scores, method 1, method 2
+from viz.colors import HIDDEN_COLOR
+from viz.heatmap import MINUS_INFINITY, cell_texts
+from viz.vocabulary import DECIMALS
+
+# raw scores; method 1: softmax, zeroed, row sums, renormalized; method 2: −∞, softmax
+MATRICES_PER_TAB = (
+    ("masking_scores",),
+    ("masking_unmasked", "masking_zeroed", "masking_row_sums", "masking_method1"),
+    ("masking_neg_inf", "masking_method2"),
+)
+NUM_MATRICES = 7
 STAGE_KEY = "masking_stage"  # the tabs' key: its value is the open tab's label
 
 
@@ -26,30 +37,29 @@ def _comparison(seed: int) -> Any:
     return compare_masking(trace.attn_scores[0], trace.d_k)
 
 
-def _figures(at: Any) -> list[dict[str, Any]]:
-    """The figures of every stage tab, in page order (each tab opened in turn, then the first)."""
-    figures = []
-    labels = [tab.label for tab in at.tabs]
-    for label in labels:
-        at.session_state[STAGE_KEY] = label
-        at.run()
-        assert not at.exception
-        figures += [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-    at.session_state[STAGE_KEY] = labels[0]
+def _open(at: Any, tab: int) -> Any:
+    """Open stage tab ``tab`` and rerun: only the open tab runs and sends its matrices."""
+    at.session_state[STAGE_KEY] = at.tabs[tab].label
     at.run()
-    return figures
+    assert not at.exception
+    return at
 
 
-def _z(trace_spec: dict[str, Any]) -> np.ndarray:
-    """A heatmap's z, decoded from Plotly's JSON (a list or a typed base64 array)."""
-    z = trace_spec["z"]
-    if isinstance(z, dict):
-        values = np.frombuffer(base64.b64decode(z["bdata"]), dtype=np.dtype(z["dtype"]))
-        shape = z.get("shape")
-        if isinstance(shape, str):  # Plotly writes "6, 6"
-            shape = [int(size) for size in shape.split(",")]
-        return values.reshape(shape) if shape is not None else values
-    return np.asarray(z, dtype=np.float64)
+def _tables(at: Any) -> dict[str, list[list[str]]]:
+    """The cell texts of every stage's matrix table by key (each tab opened in turn, then the
+    first)."""
+    tables: dict[str, list[list[str]]] = {}
+    for tab in range(len(at.tabs)):
+        tables.update(
+            {key: frame.to_numpy().tolist() for key, frame in matrix_tables(_open(at, tab)).items()}
+        )
+    _open(at, 0)
+    return tables
+
+
+def _written(values: torch.Tensor, hidden: np.ndarray | None = None) -> list[list[str]]:
+    """``values`` as the page writes them in a matrix table (4 decimals, −∞ where hidden)."""
+    return cell_texts(values.numpy().astype(np.float64), hidden, DECIMALS)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -57,25 +67,24 @@ def test_masking_page_runs_in_both_languages(lang: str) -> None:
     at = run_page("masking", {"lang": lang})
     assert not at.exception
     latex = 0
-    for tab, charts in zip(at.tabs, CHARTS_PER_TAB, strict=True):
-        at.session_state[STAGE_KEY] = tab.label
-        at.run()
-        assert not at.exception
-        assert len(at.get("plotly_chart")) == charts
+    for tab, keys in enumerate(MATRICES_PER_TAB):
+        _open(at, tab)
+        assert set(matrix_tables(at)) == set(keys)
+        assert not at.get("plotly_chart"), "every stage is a small matrix: a coloured table"
         latex += len(at.latex)
-    assert sum(CHARTS_PER_TAB) == NUM_CHARTS
+    assert sum(len(keys) for keys in MATRICES_PER_TAB) == NUM_MATRICES
     assert latex >= 6, "each stage has its formula"
 
 
 def test_only_the_open_stage_tab_runs_and_sends_its_heatmaps() -> None:
-    """First paint: the raw scores' one heatmap; method 2's tab sends only its own two."""
+    """First paint: the raw scores' one matrix; method 2's tab sends only its own two."""
     at = run_page("masking")
-    assert [len(at.tabs), len(at.get("plotly_chart"))] == [3, 1]
-    assert "masking_scores" in at.get("plotly_chart")[0].proto.id
-    at.session_state[STAGE_KEY] = at.tabs[2].label
-    at.run()
-    ids = [chart.proto.id for chart in at.get("plotly_chart")]
-    assert len(ids) == 2 and all("masking_neg_inf" in i or "masking_method2" in i for i in ids)
+    assert len(at.tabs) == 3
+    assert list(matrix_tables(at)) == ["masking_scores"]
+    assert not at.get("plotly_chart")
+    _open(at, 2)
+    assert sorted(matrix_tables(at)) == ["masking_method2", "masking_neg_inf"]
+    assert not at.get("plotly_chart")
     assert at.metric[0].value, "the comparison below the tabs is always shown"
 
 
@@ -88,44 +97,61 @@ def test_max_abs_difference_shown_equals_compare_masking_for_seed_123() -> None:
 
 def test_changing_the_seed_changes_the_weights_and_they_equal_the_trace() -> None:
     at = run_page("masking")
-    before = _figures(at)
+    before = _tables(at)
     at.number_input(key="seed").set_value(7).run()
     assert not at.exception
     comparison = _comparison(7)
     assert at.metric[0].value == f"{comparison.max_abs_difference:.2e}"
-    after = _figures(at)
-    # chart order: scores, unmasked, zeroed, row sums, method 1, −∞ scores, method 2
-    expected = [
-        comparison.after_softmax["unmasked_weights"],
-        comparison.after_softmax["masked_simple"],
-        comparison.after_softmax["row_sums"],
-        comparison.after_softmax["attn_weights"],
-    ]
-    for figure, tensor in zip(after[1:5], expected, strict=True):
-        assert np.allclose(_z(figure["data"][0]), tensor.numpy(), atol=1e-7)
-    method2 = _z(after[6]["data"][0])
-    assert np.allclose(method2, comparison.neg_inf["attn_weights"].numpy(), atol=1e-7)
-    assert not np.allclose(_z(before[6]["data"][0]), method2), "seed 7 gives other weights"
+    after = _tables(at)
+    expected = {
+        "masking_unmasked": comparison.after_softmax["unmasked_weights"],
+        "masking_zeroed": comparison.after_softmax["masked_simple"],
+        "masking_row_sums": comparison.after_softmax["row_sums"],
+        "masking_method1": comparison.after_softmax["attn_weights"],
+        "masking_method2": comparison.neg_inf["attn_weights"],
+    }
+    for key, tensor in expected.items():
+        assert after[key] == _written(tensor), key
+    assert before["masking_method2"] != after["masking_method2"], "seed 7 gives other weights"
 
 
 def test_method_2_hides_the_future_in_grey_minus_infinity_cells() -> None:
-    at = run_page("masking")
-    neg_inf_figure = _figures(at)[5]
-    main, grey = neg_inf_figure["data"]
-    z = _z(main)
+    at = _open(run_page("masking"), 2)
+    texts = np.asarray(matrix_tables(at)["masking_neg_inf"].to_numpy(), dtype=object)
     hidden = torch.triu(torch.ones(6, 6, dtype=torch.bool), diagonal=1).numpy()
-    assert np.isnan(z[hidden]).all(), "−∞ never reaches the colour scale"
-    assert np.isfinite(z[~hidden]).all()
-    assert grey["showscale"] is False
-    written = np.asarray(grey["text"], dtype=object)
-    assert (written[hidden] == "−∞").all(), "hidden cells are labelled −∞"
+    assert (texts[hidden] == MINUS_INFINITY).all(), "hidden cells are written −∞"
+    scores = _comparison(123).neg_inf["masked_scores"]
+    assert texts.tolist() == _written(scores, hidden), "the visible cells are the raw scores"
+    styles = matrix_cell_styles(at, "masking_neg_inf")
+    backgrounds = np.array(
+        [[styles[(i, j)]["background-color"] for j in range(6)] for i in range(6)]
+    )
+    assert (backgrounds[hidden] == HIDDEN_COLOR).all(), "hidden cells are grey"
+    # −∞ never reaches the colour scale: every visible cell has a scale colour, none is grey,
+    assert all(colour.startswith("rgb(") for colour in backgrounds[~hidden])
+    assert len(set(backgrounds[~hidden])) > 1, "visible cells are coloured by their value"
+    # and the scale (the legend row) spans the visible scores only (diverging: ± their largest
+    # |score|), the grey −∞ cell told apart after it, not as a value on the scale
+    legend = matrix_legend(at, "masking_neg_inf")
+    assert legend is not None
+    bound = float(scores[torch.isfinite(scores)].abs().max())
+    ends = [f"−{bound:.4f}", "0.0000", f"{bound:.4f}"]
+    assert legend.to_numpy().tolist() == [["score", *ends, f"{MINUS_INFINITY}: masked"]]
+    legend_styles = matrix_cell_styles(at, "masking_neg_inf", legend=True)
+    assert legend_styles[(0, 4)]["background-color"] == HIDDEN_COLOR
+    assert all(legend_styles[(0, j)]["background-color"].startswith("rgb(") for j in (1, 2, 3))
 
 
 def test_row_sums_are_below_one_except_the_last_row() -> None:
-    at = run_page("masking")
-    row_sums = _z(_figures(at)[3]["data"][0]).reshape(-1)
-    assert (row_sums[:-1] < 1).all()
-    assert row_sums[-1] == pytest.approx(1.0, abs=1e-6)
+    at = _open(run_page("masking"), 1)
+    shown = matrix_tables(at)["masking_row_sums"]
+    assert shown.shape == (6, 1)
+    row_sums = _comparison(123).after_softmax["row_sums"]  # (6, 1)
+    assert shown.to_numpy().tolist() == _written(row_sums)
+    written = table_numbers(shown).reshape(-1)
+    assert (written[:-1] < 1).all()
+    assert written[-1] == 1.0  # "1.0000"
+    assert float(row_sums[-1, 0]) == pytest.approx(1.0, abs=1e-6)
 
 
 def _text_of_every_tab(at: Any) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import torch
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
@@ -16,12 +15,13 @@ from streamlit.testing.v1 import AppTest
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
 from tests.apptest_support import (
-    figure_array,
+    matrix_tables,
     open_step_tab,
     page_text,
     plotly_figures,
     run_page,
 )
+from viz.heatmap import cell_texts
 from viz.markdown_text import escape_markdown
 
 SEED_DOCUMENT_CONTEXT = [
@@ -205,9 +205,10 @@ def test_sixty_tokens_run_and_list_every_context_row() -> None:
 
 def test_only_the_open_tabs_figure_is_sent() -> None:
     at = run_page("step")
-    assert set(plotly_figures(at)) == {"step_fig_inputs"}, "closed tabs draw nothing"
+    assert set(matrix_tables(at)) == {"step_fig_inputs"}, "closed tabs draw nothing"
+    assert not plotly_figures(at)  # a 6-token matrix is a coloured table, never also a chart
     open_step_tab(at, "step_tabs", "softmax")
-    assert set(plotly_figures(at)) == {"step_fig_attn_weights"}
+    assert set(matrix_tables(at)) == {"step_fig_attn_weights"} and not plotly_figures(at)
     assert [h.value for h in at.subheader if h.value.startswith("Step ")] == [
         "Step 8 · Softmax: the attention weights"
     ]
@@ -227,5 +228,7 @@ def test_switching_tabs_shows_the_new_tabs_numbers() -> None:
         [f"{v:.4f}" for v in row] for row in trace.attn_scores[0].tolist()
     ]
     assert not [e for e in at.expander if e.label == "Numbers of attn_weights as a table"]
-    shown = figure_array(plotly_figures(at)["step_fig_attn_scores"]["data"][0]["z"])
-    assert np.allclose(shown, trace.attn_scores[0].numpy(), atol=1e-6)
+    assert set(matrix_tables(at)) == {"step_fig_attn_scores"}
+    shown = matrix_tables(at)["step_fig_attn_scores"]  # the coloured table of the open tab
+    expected = trace.attn_scores[0].double().numpy()
+    assert shown.to_numpy().tolist() == cell_texts(expected, None, 4)

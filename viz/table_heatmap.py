@@ -35,7 +35,7 @@ __all__ = ["MAX_TABLE_COLUMNS", "MAX_TABLE_ROWS", "legend_table", "matrix_table"
 MAX_TABLE_COLUMNS = 12  # wider, a table of 4-decimal numbers no longer fits the page's column
 MAX_TABLE_ROWS = 40  # longer, a figure (with its thinned ticks) reads better than a long table
 LEGEND_STEPS = 3  # sample values on the legend's scale: both ends and the middle
-DARK_TEXT, LIGHT_TEXT = "#1f1f1f", "#ffffff"
+DARK_TEXT, LIGHT_TEXT = "#000000", "#ffffff"  # black: at least 4.58:1 on every colour of the scales
 CELL_CSS = "text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap"
 
 
@@ -96,17 +96,15 @@ def legend_table(view: MatrixView, words: FigureWords) -> Styler | None:
     low, high = colour_range(view, shown_values(view))
     samples = np.linspace(low, high, LEGEND_STEPS)
     colours = scale_colours(samples[None, :], view)[0]
-    texts: list[str] = [
-        format_number(float(value), view.decimals, minus="−") for value in samples
-    ]
+    texts: list[str] = [format_number(float(value), view.decimals, minus="−") for value in samples]
     css = [_cell_css(colour or "#ffffff", text_colour(colour)) for colour in colours]
     hidden = view.hidden is not None and bool(view.hidden.any())
     if hidden:
         value = MINUS_INFINITY if view.hidden_value is None else format_number(view.hidden_value, 0)
-        texts.append(f"{value}: {words.masked}")
+        texts.append(f"{value}: {view.hidden_name or words.masked}")  # as the figure names them
         css.append(_cell_css(HIDDEN_COLOR, HIDDEN_TEXT_COLOR))
     if view.dropped is not None and bool((view.dropped & ~_mask(view.hidden, view)).any()):
-        texts.append(f"0: {words.dropped}")
+        texts.append(f"0: {view.dropped_name or words.dropped}")
         css.append(_cell_css(DROPPED_COLOR, DROPPED_TEXT_COLOR))
     texts.insert(0, escape_markdown(view.colorbar_title or view.value_name))  # user text
     css.insert(0, f"font-style: italic; {CELL_CSS}")
@@ -133,10 +131,17 @@ def text_colour(background: str | None) -> str:
     """Dark text on a light background, white on a dark one (relative luminance, WCAG)."""
     if background is None:
         return DARK_TEXT
-    red, green, blue = (_linear(channel / 255) for channel in _rgb(background))
-    luminance = 0.2126 * red + 0.7152 * green + 0.0722 * blue
-    # the luminance where black and white text have the same contrast ratio
-    return DARK_TEXT if luminance > 0.179 else LIGHT_TEXT
+    # the text with the higher contrast ratio (L1 + 0.05) / (L2 + 0.05)
+    shade = _luminance(background)
+    dark = (shade + 0.05) / (_luminance(DARK_TEXT) + 0.05)
+    light = (_luminance(LIGHT_TEXT) + 0.05) / (shade + 0.05)
+    return DARK_TEXT if dark >= light else LIGHT_TEXT
+
+
+def _luminance(colour: str) -> float:
+    """WCAG relative luminance of ``#rrggbb`` or ``rgb(r, g, b)``: 0 black … 1 white."""
+    red, green, blue = (_linear(channel / 255) for channel in _rgb(colour))
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
 
 
 def _rgb(colour: str) -> tuple[float, float, float]:

@@ -1,0 +1,273 @@
+"""The coloured table of a small matrix (``viz.table_heatmap``) says what the heatmap said.
+
+Pure builders, no Streamlit: the table's data are the texts a reader sees, its cell styles the
+colours. Views come from the app's own builders (``viz.steps``) on real traces where they can.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from pandas.io.formats.style import Styler
+from plotly.colors import get_colorscale, sample_colorscale
+
+from attention import AttentionConfig, trace_attention
+from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS, unique_labels
+from viz import steps
+from viz.colors import DROPPED_COLOR, HIDDEN_COLOR, PALETTES, colorscale
+from viz.heatmap import MINUS_INFINITY, cell_texts
+from viz.markdown_text import escape_markdown
+from viz.matrix import MatrixView, colour_range
+from viz.table_heatmap import (
+    DARK_TEXT,
+    LIGHT_TEXT,
+    MAX_TABLE_COLUMNS,
+    MAX_TABLE_ROWS,
+    legend_table,
+    matrix_table,
+    use_table,
+)
+from viz.words import FigureWords
+
+TOKENS = list(BOOK_TOKENS)
+WORDS = FigureWords()
+
+
+@pytest.fixture(scope="module")
+def book_trace():
+    return trace_attention(BOOK_EMBEDDINGS, AttentionConfig())
+
+
+@pytest.fixture(scope="module")
+def dropout_trace():
+    return trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5))
+
+
+def texts(styler: Styler) -> np.ndarray:
+    return styler.data.to_numpy(dtype=object)
+
+
+def css(styler: Styler, name: str) -> np.ndarray:
+    """The CSS property ``name`` of every cell, as the Styler hands it to ``st.table``."""
+    styler._compute()  # pandas' own step before rendering: fills ``ctx`` {(i, j): [(k, v)]}
+    rows, cols = styler.data.shape
+    out = np.empty((rows, cols), dtype=object)
+    for (i, j), declarations in styler.ctx.items():
+        out[i, j] = dict(declarations).get(name)  # the legend's name cell has no background
+    return out
+
+
+def scale_colour(kind: str, palette: str, positions: list[float]) -> list[str]:
+    """Plotly's own sampling of the app's scale: the colours a heatmap would give."""
+    return sample_colorscale(get_colorscale(colorscale(kind, palette)), positions)
+
+
+def luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of ``#rrggbb`` or ``rgb(r, g, b)``."""
+    if colour.startswith("#"):
+        channels = [int(colour[k : k + 2], 16) for k in (1, 3, 5)]
+    else:
+        channels = [float(part) for part in re.findall(r"[\d.]+", colour)]
+    lin = [
+        c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4
+        for c in channels
+    ]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_cells_write_the_traces_scores_as_the_heatmap_did(book_trace) -> None:
+    view = steps.scores_view(book_trace, "masked_scores", TOKENS, WORDS, palette="default")
+    shown = texts(matrix_table(view, WORDS))
+    hidden = book_trace.mask.numpy()  # (6, 6) True above the diagonal
+    assert shown.tolist() == cell_texts(view.values, view.hidden, 4)
+    assert (shown[hidden] == MINUS_INFINITY).all() and hidden.any()
+    scores = book_trace.masked_scores[0].double().numpy()
+    assert shown[1, 0] == f"{scores[1, 0]:.4f}".replace("-", "−")  # typographic minus
+    assert not any("-" in text for text in shown.ravel())
+    assert (css(matrix_table(view, WORDS), "background-color")[hidden] == HIDDEN_COLOR).all()
+
+
+def test_a_weight_view_writes_its_hidden_cells_0_on_grey(book_trace) -> None:
+    view = steps.weights_view(book_trace, TOKENS, WORDS, palette="default")
+    table = matrix_table(view, WORDS)
+    hidden = book_trace.mask.numpy()
+    expected = np.array(cell_texts(view.values, None, 4), dtype=object)
+    expected[hidden] = "0"  # hidden_value=0: a weight of a future token is 0, not −∞
+    assert texts(table).tolist() == expected.tolist()
+    assert (css(table, "background-color")[hidden] == HIDDEN_COLOR).all()
+    assert HIDDEN_COLOR not in css(table, "background-color")[~hidden]
+
+
+def test_dropped_weights_are_0_on_pink_and_kept_ones_on_the_scale(dropout_trace) -> None:
+    view = steps.dropped_weights_view(dropout_trace, TOKENS, WORDS, palette="default")
+    table = matrix_table(view, WORDS)
+    hidden = dropout_trace.mask.numpy()
+    dropped = ~dropout_trace.dropout_mask[0].numpy().astype(bool) & ~hidden
+    kept = ~dropped & ~hidden
+    assert dropped.any() and kept.any()
+    shown, background = texts(table), css(table, "background-color")
+    assert (shown[dropped] == "0").all() and (background[dropped] == DROPPED_COLOR).all()
+    assert (background[hidden] == HIDDEN_COLOR).all()
+    values = dropout_trace.dropped_weights[0].double().numpy()
+    assert (
+        shown[kept].tolist() == np.array(cell_texts(values, None, 4), dtype=object)[kept].tolist()
+    )
+    low, high = colour_range(view)
+    assert background[kept].tolist() == scale_colour(
+        "sequential", "default", ((values[kept] - low) / (high - low)).tolist()
+    )
+
+
+@pytest.mark.parametrize("palette", sorted(PALETTES))
+def test_a_diverging_zero_is_the_scales_middle_and_plus_minus_max_its_ends(palette: str) -> None:
+    view = MatrixView(
+        values=np.array([[-2.5, 0.0, 2.5], [1.0, -1.0, 0.5]]),
+        row_labels=("a", "b"),
+        col_labels=("x", "y", "z"),
+        palette=palette,
+    )
+    background = css(matrix_table(view, WORDS), "background-color")
+    ends = scale_colour("diverging", palette, [0.0, 0.5, 1.0])
+    assert background[0].tolist() == ends
+    assert background[1].tolist() == scale_colour("diverging", palette, [0.7, 0.3, 0.6])
+    assert len(set(ends)) == 3
+
+
+def test_the_two_palettes_give_different_colours(book_trace) -> None:
+    colours = {
+        palette: css(
+            matrix_table(
+                steps.scores_view(book_trace, "attn_scores", TOKENS, WORDS, palette=palette), WORDS
+            ),
+            "background-color",
+        )
+        for palette in PALETTES
+    }
+    assert not (colours["default"] == colours["colorblind"]).any()
+
+
+@pytest.mark.parametrize("palette", sorted(PALETTES))
+@pytest.mark.parametrize("kind", ["diverging", "sequential"])
+def test_text_has_the_higher_contrast_on_every_colour_of_the_scale(kind: str, palette: str) -> None:
+    values = np.linspace(-1.0 if kind == "diverging" else 0.0, 1.0, 101).reshape(1, -1)
+    cells = values.shape[1]
+    view = MatrixView(
+        values=values,
+        row_labels=("r",),
+        col_labels=tuple(str(j) for j in range(cells)),
+        palette=palette,
+        kind=kind,  # type: ignore[arg-type]
+    )
+    table = matrix_table(view, WORDS)
+    for background, text in zip(
+        css(table, "background-color")[0], css(table, "color")[0], strict=True
+    ):
+        other = LIGHT_TEXT if text == DARK_TEXT else DARK_TEXT
+        assert contrast(text, background) >= contrast(other, background), (background, text)
+
+
+def test_fixed_colours_of_special_cells_are_readable(dropout_trace) -> None:
+    table = matrix_table(
+        steps.dropped_weights_view(dropout_trace, TOKENS, WORDS, palette="default"), WORDS
+    )
+    mask_table = matrix_table(
+        steps.causal_mask_view(dropout_trace, TOKENS, WORDS, palette="default"), WORDS
+    )
+    for styler in (table, mask_table):
+        pairs = zip(
+            css(styler, "background-color").ravel(), css(styler, "color").ravel(), strict=True
+        )
+        assert all(contrast(text, background) >= 4.5 for background, text in pairs)
+
+
+def test_a_yes_no_grid_writes_and_colours_its_states(dropout_trace) -> None:
+    for view, flags in (
+        (
+            steps.causal_mask_view(dropout_trace, TOKENS, WORDS, palette="default"),
+            dropout_trace.mask.numpy(),
+        ),
+        (
+            steps.keep_mask_view(dropout_trace, TOKENS, WORDS, palette="default"),
+            dropout_trace.dropout_mask[0].numpy().astype(bool),
+        ),
+    ):
+        look, table = view.binary, matrix_table(view, WORDS)
+        assert flags.any() and (~flags).any()
+        assert texts(table).tolist() == np.where(flags, look.true_text, look.false_text).tolist()
+        assert (
+            css(table, "background-color").tolist()
+            == np.where(flags, look.true_color, look.false_color).tolist()
+        )
+        assert legend_table(view, WORDS) is None  # its cells say their state
+
+
+def test_legend_samples_are_the_ranges_ends_and_middle(book_trace) -> None:
+    view = steps.scores_view(book_trace, "attn_scores", TOKENS, WORDS, palette="colorblind")
+    legend = legend_table(view, WORDS)
+    low, high = colour_range(view)
+    assert low == -high < 0
+    cells = texts(legend)[0].tolist()
+    written = [f"{value:.4f}".replace("-", "−") for value in (low, 0.0, high)]
+    assert cells == [escape_markdown(view.value_name), *written]  # nothing masked, nothing dropped
+    assert css(legend, "background-color")[0, 1:].tolist() == scale_colour(
+        "diverging", "colorblind", [0, 0.5, 1]
+    )
+
+
+def test_legend_lists_masked_and_dropped_cells_only_when_present(book_trace, dropout_trace) -> None:
+    weights = steps.weights_view(book_trace, TOKENS, WORDS, palette="default")
+    assert texts(legend_table(weights, WORDS))[0, 4:].tolist() == [f"0: {WORDS.future_masked}"]
+    masked = steps.scores_view(book_trace, "masked_scores", TOKENS, WORDS, palette="default")
+    assert texts(legend_table(masked, WORDS))[0, 4:].tolist() == [
+        f"{MINUS_INFINITY}: {WORDS.masked}"
+    ]
+    dropped = steps.dropped_weights_view(dropout_trace, TOKENS, WORDS, palette="default")
+    legend = legend_table(dropped, WORDS)
+    assert texts(legend)[0, 4:].tolist() == [f"0: {WORDS.future_masked}", f"0: {WORDS.dropped}"]
+    assert css(legend, "background-color")[0, 4:].tolist() == [HIDDEN_COLOR, DROPPED_COLOR]
+    # dropout also "drops" hidden weights (already 0): those are grey, never listed as dropped
+    only_hidden = MatrixView(
+        values=np.array([[0.5, 0.0], [0.4, 0.6]]),
+        row_labels=("a", "b"),
+        col_labels=("a", "b"),
+        palette="default",
+        kind="sequential",
+        hidden=np.array([[False, True], [False, False]]),
+        hidden_value=0.0,
+        dropped=np.array([[False, True], [False, False]]),
+    )
+    legend = texts(legend_table(only_hidden, WORDS))[0].tolist()
+    assert legend[-1] == f"0: {WORDS.masked}" and not any(WORDS.dropped in cell for cell in legend)
+    assert css(matrix_table(only_hidden, WORDS), "background-color")[0, 1] == HIDDEN_COLOR
+
+
+def test_token_labels_are_escaped_and_unique() -> None:
+    labels = ("**b**", "<img src=x onerror=alert(1)>", "[x](http://e.vil)", "**b**")
+    view = MatrixView(
+        values=np.eye(4),
+        row_labels=labels,
+        col_labels=labels,
+        palette="default",
+        row_title="*query*",
+        value_name="$x$",
+    )
+    frame = matrix_table(view, WORDS).data
+    expected = [escape_markdown(label) for label in unique_labels(list(labels))]
+    assert list(frame.index) == expected and list(frame.columns) == expected
+    assert len(set(frame.index)) == 4  # the two "**b**" stay two rows
+    assert expected[0] == r"\*\*b\*\*" and r"\<img" in expected[1] and "http:" not in expected[2]
+    assert frame.index.name == escape_markdown(f"*query* ↓ · {WORDS.column} →")
+    assert texts(legend_table(view, WORDS))[0, 0] == r"\$x\$"
+
+
+def test_use_table_bounds() -> None:
+    assert (MAX_TABLE_ROWS, MAX_TABLE_COLUMNS) == (40, 12)
+    assert use_table(1, 1) and use_table(6, 6) and use_table(40, 12)
+    assert not use_table(41, 12) and not use_table(40, 13) and not use_table(6, 100)
