@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -115,3 +117,79 @@ def eventually_equal(
         if got == expected or time.monotonic() > deadline:
             return got, expected
         time.sleep(0.5)
+
+
+# --- matrices drawn as coloured tables (ui.show.show_matrix, viz.table_heatmap) ------------------
+
+MATRIX_BLOCK_SELECTOR = "[class*='st-key-matrix_']"  # the container of each matrix table
+_MATRIX_KEY = re.compile(r"(?:^|\s)st-key-matrix_(\S+)")
+
+# What a person reads in a matrix table (the first st.table of its container): the corner
+# (axis names), the column and row labels, the cells' texts and their computed colours, the
+# alt text, and every element inside a label or cell that Markdown/HTML would have created.
+_READ_MATRIX_JS = """
+(table) => {
+  const text = (el) => el.innerText.trim();
+  const head = [...table.querySelectorAll('thead th')];
+  const rows = [...table.querySelectorAll('tbody tr')];
+  const labels = [...head, ...rows.map(r => r.querySelector('th'))];
+  return {
+    corner: head.length ? text(head[0]) : '',
+    columns: head.slice(1).map(text),
+    rows: rows.map(r => text(r.querySelector('th'))),
+    cells: rows.map(r => [...r.querySelectorAll('td')].map(text)),
+    backgrounds: rows.map(r => [...r.querySelectorAll('td')]
+      .map(td => getComputedStyle(td).backgroundColor)),
+    alt: table.querySelector('table').getAttribute('aria-label'),
+    made: [...labels, ...table.querySelectorAll('td')].flatMap(cell =>
+      [...cell.querySelectorAll('*')].map(el => el.tagName.toLowerCase())
+        .filter(tag => tag !== 'div' && tag !== 'p')),
+  };
+}
+"""
+
+
+@dataclass(frozen=True)
+class ShownMatrix:
+    """A matrix table as the browser shows it (texts with Unicode minus signs, ``rgb(…)`` colours)."""
+
+    corner: str
+    columns: list[str]
+    rows: list[str]
+    cells: list[list[str]]
+    backgrounds: list[list[str]]
+    alt: str | None
+    made: list[str]  # tags created inside labels/cells other than Streamlit's own <div><p>
+
+    def numbers(self) -> list[list[str]]:
+        """The cells with ASCII minus signs, as ``f"{v:.4f}"`` writes them."""
+        return [[cell.replace("−", "-") for cell in row] for row in self.cells]
+
+
+def matrix_table(page: Page, key: str) -> Locator:
+    """The matrix table of ``show_matrix(..., key=key)`` (its container's first st.table)."""
+    return page.locator(f".st-key-matrix_{key}").get_by_test_id("stTable").first
+
+
+def matrix_legend(page: Page, key: str) -> Locator:
+    """The legend row under the matrix table of ``key`` (its container's second st.table)."""
+    return page.locator(f".st-key-matrix_{key}").get_by_test_id("stTable").nth(1)
+
+
+def read_matrix(page: Page, key: str, *, timeout: float = 60000) -> ShownMatrix:
+    """Wait for the matrix table of ``key`` to be drawn, then read it."""
+    table = matrix_table(page, key)
+    table.locator("tbody tr").first.wait_for(state="visible", timeout=timeout)
+    return ShownMatrix(**table.evaluate(_READ_MATRIX_JS))
+
+
+def shown_matrix_keys(page: Page) -> list[str]:
+    """The keys of the matrix tables on the page that are visible, in page order."""
+    keys = []
+    blocks = page.locator(MATRIX_BLOCK_SELECTOR)
+    for index in range(blocks.count()):
+        block = blocks.nth(index)
+        match = _MATRIX_KEY.search(block.get_attribute("class") or "")
+        if match and block.is_visible():
+            keys.append(match.group(1))
+    return keys

@@ -3,29 +3,40 @@
 - ``/?lang=zh`` shows Chinese labels and titles; switching the language back changes them and the URL;
 - the sidebar's seed input and dropout slider can be reached with Tab, and the arrow keys move the
   slider (and the URL follows);
-- ``?palette=colorblind`` draws every heatmap with the colour-blind scales of ``viz.colors``;
+- ``?palette=colorblind`` colours every matrix table's cells with the colour-blind scales of
+  ``viz.colors`` (and each table carries its alt text);
 - every page opens in Chinese without an exception and with a Chinese title.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import zipfile
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-import plotly.graph_objects as go
+import numpy as np
 import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from plotly.colors import get_colorscale, unlabel_rgb
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.export import reproduce_snippet, trace_csv_files
-from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+from tests.e2e.helpers import (
+    MATRIX_BLOCK_SELECTOR,
+    assert_no_exception,
+    matrix_legend,
+    open_app,
+    read_matrix,
+    shown_matrix_keys,
+    wait_settled,
+)
 from ui.i18n import t
-from viz.colors import HIDDEN_COLOR, PALETTES
+from viz.colors import DROPPED_COLOR, HIDDEN_COLOR, PALETTES
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 ALL_PAGES = (
@@ -141,49 +152,106 @@ def test_keyboard_reaches_seed_and_dropout_and_arrows_move_the_slider(
     expect(slider).to_contain_text("0.01")
 
 
-def expected_scales(palette: str) -> list[list[list[object]]]:
-    """The colour scales ``viz.colors`` gives ``palette``, as Plotly sends them to the browser."""
-    scales = []
+# A table cell's colour is sampled from a Plotly scale (linear in RGB between its stops) and
+# rounded by the browser to whole channels: "on a scale" = within this RGB distance of it.
+ON_SCALE = 1.5
+# RdBu and PuOr (the two palettes' diverging scales) share their white middle, rgb(247, 247, 247):
+# a value near 0 lies on both. Away from it (measured: beyond 8.3) no colour lies on both palettes.
+SHARED_MIDDLE, NEAR_MIDDLE = np.array([247.0, 247.0, 247.0]), 10.0
+SPECIAL_COLOURS = {HIDDEN_COLOR, DROPPED_COLOR, "#ffffff"}  # masked, dropped, not finite
+STAGES = ("masking.tab.scores", "masking.tab.method1", "masking.tab.method2")
+
+
+def _rgb(colour: str) -> tuple[float, float, float]:
+    if colour.startswith("#"):
+        return tuple(float(int(colour[k : k + 2], 16)) for k in (1, 3, 5))  # type: ignore[return-value]
+    return tuple(unlabel_rgb(colour))  # type: ignore[return-value]
+
+
+def scale_segments(palette: str) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The straight RGB pieces of every colour scale ``viz.colors`` gives ``palette``."""
+    segments = []
     for name in PALETTES[palette].values():
-        resolved = go.Heatmap(colorscale=name).colorscale  # ((0.0, '#00224e'), …)
-        scales.append([[position, color] for position, color in resolved])
-    return scales
+        stops = [np.array(_rgb(colour)) for _, colour in get_colorscale(name)]
+        segments += list(itertools.pairwise(stops))
+    return segments
 
 
-def heatmap_scales(page: Page) -> list[list[list[object]]]:
-    """The colour scale of every heatmap trace drawn on the page (hidden-cell layers left out)."""
-    scales = page.evaluate(
-        """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
-            .flatMap(el => (el.data || []).filter(d => d.type === 'heatmap')
-            .map(d => d.colorscale))"""
-    )
-    return [s for s in scales if s and {color for _, color in s} != {HIDDEN_COLOR}]
+def distance_to(segments: list[tuple[np.ndarray, np.ndarray]], colour: np.ndarray) -> float:
+    """The RGB distance from ``colour`` to the nearest point of the scales' pieces."""
+    best = np.inf
+    for start, end in segments:
+        step = end - start
+        along = float(np.clip(np.dot(colour - start, step) / np.dot(step, step), 0.0, 1.0))
+        best = min(best, float(np.linalg.norm(colour - (start + along * step))))
+    return best
 
 
-def _same_scale(a: list[list[object]], b: list[list[object]]) -> bool:
-    return len(a) == len(b) and all(
-        abs(float(pa) - float(pb)) < 1e-9 and ca == cb
-        for (pa, ca), (pb, cb) in zip(a, b, strict=True)
-    )
+_BACKGROUNDS_JS = """(table) => [...table.querySelectorAll('td')]
+    .map(td => getComputedStyle(td).backgroundColor)"""
 
 
-def test_colorblind_palette_reaches_every_heatmap(streamlit_server: str, page: Page) -> None:
+def drawn_scale_colours(page: Page) -> dict[str, list[np.ndarray]]:
+    """Per visible matrix table: the background of every cell on a scale (matrix and legend).
+
+    Masked, dropped and non-finite cells have fixed colours and the legend's name cell none:
+    they are left out. Also checks that every matrix table carries its alt text.
+    """
+    special = {tuple(_rgb(colour)) for colour in SPECIAL_COLOURS}
+    found = {}
+    for key in shown_matrix_keys(page):
+        shown = read_matrix(page, key)
+        rows, cols = len(shown.rows), len(shown.columns)
+        # "score: a 6 × 6 table of numbers, coloured by value": the name, then the shape
+        tail = t("show.table_alt", lang="en", name="", rows=rows, cols=cols)
+        assert shown.alt is not None and shown.alt.endswith(tail), (key, shown.alt, tail)
+        assert len(shown.alt) > len(tail), (key, shown.alt)  # a name first
+        tables = page.locator(f".st-key-matrix_{key}").get_by_test_id("stTable").count()
+        legend = matrix_legend(page, key).evaluate(_BACKGROUNDS_JS) if tables == 2 else []
+        colours = [colour for row in shown.backgrounds for colour in row] + legend
+        found[key] = [
+            np.array(_rgb(colour))
+            for colour in colours
+            if colour.startswith("rgb(") and _rgb(colour) not in special
+        ]
+    return found
+
+
+def assert_on_palette(drawn: dict[str, list[np.ndarray]], palette: str, other: str) -> None:
+    """Every scale cell on ``palette``'s scales; none on ``other``'s, but for the shared white."""
+    wanted, unwanted = scale_segments(palette), scale_segments(other)
+    for key, colours in drawn.items():
+        assert colours, f"{key}: no cell on a colour scale"
+        off = [c.tolist() for c in colours if distance_to(wanted, c) > ON_SCALE]
+        assert off == [], f"{key}: cells not on the {palette} scales: {off}"
+        wrong = [
+            c.tolist()
+            for c in colours
+            if distance_to(unwanted, c) <= ON_SCALE
+            and np.linalg.norm(c - SHARED_MIDDLE) > NEAR_MIDDLE
+        ]
+        assert wrong == [], f"{key}: cells on the {other} scales: {wrong}"
+
+
+def test_colorblind_palette_reaches_every_matrix_table(streamlit_server: str, page: Page) -> None:
+    """Every stage of /masking: each table cell's background is on the colour-blind scales."""
     open_app(page, streamlit_server, "/masking?palette=colorblind")
     assert_no_exception(page)
-    expect(page.locator(".js-plotly-plot").first).to_be_attached(timeout=30_000)
-    colorblind, default = expected_scales("colorblind"), expected_scales("default")
-    drawn = heatmap_scales(page)
-    assert drawn, "no heatmap on /masking"
-    for scale in drawn:
-        assert any(_same_scale(scale, wanted) for wanted in colorblind), scale
-        assert not any(_same_scale(scale, other) for other in default)
+    seen: list[str] = []
+    for tab, stage in enumerate(STAGES):
+        if tab:
+            page.get_by_role("tab", name=t(stage, lang="en")).click()
+            wait_settled(page)
+        expect(page.locator(MATRIX_BLOCK_SELECTOR).first).to_be_visible(timeout=60_000)
+        drawn = drawn_scale_colours(page)
+        assert_on_palette(drawn, "colorblind", "default")
+        seen += drawn
+    assert len(seen) == len(set(seen)) >= len(STAGES), seen  # each stage drew its own tables
 
     choose(page, "Colours", "Standard")
     assert "palette" not in query(page)
-    drawn = heatmap_scales(page)
-    assert drawn
-    for scale in drawn:
-        assert any(_same_scale(scale, wanted) for wanted in default), scale
+    expect(page.locator(MATRIX_BLOCK_SELECTOR).first).to_be_visible(timeout=60_000)
+    assert_on_palette(drawn_scale_colours(page), "default", "colorblind")
 
 
 @pytest.mark.parametrize("path", ALL_PAGES)

@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+from attention.examples import BOOK_TOKENS as BOOK_TOKENS_TUPLE
+from tests.e2e.helpers import (
+    MATRIX_BLOCK_SELECTOR,
+    assert_no_exception,
+    open_app,
+    read_matrix,
+    shown_matrix_keys,
+    wait_settled,
+)
 from ui.i18n import t
 
 if TYPE_CHECKING:
@@ -18,6 +26,7 @@ if TYPE_CHECKING:
 
 BOOK_FUSED = ["0.3190", "0.4858", "0.2943", "0.3897", "0.2575", "0.4028"]
 BOOK_WRAPPER_FIRST_ROW = ["-0.4519", "0.2216", "0.4772", "0.1063"]
+BOOK_TOKENS = list(BOOK_TOKENS_TUPLE)
 WAIT_MS = 60_000
 
 
@@ -27,19 +36,33 @@ def frame_loaded(streamlit_server: str) -> str:
     return streamlit_server
 
 
+# Masking's lazy stage tabs and the matrix tables each one draws (raw scores, method 1, method 2)
+MASKING_STAGES = (
+    ["masking_scores"],
+    ["masking_unmasked", "masking_zeroed", "masking_row_sums", "masking_method1"],
+    ["masking_neg_inf", "masking_method2"],
+)
+_PLAIN_TABLES_JS = f"""() => [...document.querySelectorAll("[data-testid='stTable']")]
+    .filter(table => !table.closest("{MATRIX_BLOCK_SELECTOR}")).map(table => table.innerText)"""
+
+
 def _tables_text(page: Page) -> str:
-    return "\n".join(page.locator("[data-testid='stTable']").all_inner_texts())
+    """The text of the page's tables of numbers, the coloured matrix tables left out."""
+    return "\n".join(page.evaluate(_PLAIN_TABLES_JS))
 
 
 def test_masking_page_opens_with_both_methods(page: Page, frame_loaded: str) -> None:
     open_app(page, frame_loaded, "/masking")
     charts = page.locator("[data-testid='stPlotlyChart']")
-    # Lazy stage tabs: raw scores (1 heatmap), method 1 (4), method 2 (2); 7 in all, as before.
-    for tab, count in zip(range(3), (1, 4, 2), strict=True):
+    matrices = page.locator(MATRIX_BLOCK_SELECTOR)  # drawn or hidden: a closed tab sends none
+    # Lazy stage tabs: raw scores (1 matrix), method 1 (4), method 2 (2); 7 in all, as before.
+    for tab, keys in enumerate(MASKING_STAGES):
         if tab:
             page.get_by_test_id("stTab").nth(tab).click()
-        expect(charts).to_have_count(count, timeout=WAIT_MS)  # a busy machine may start late
+        expect(matrices).to_have_count(len(keys), timeout=WAIT_MS)  # a busy machine starts late
         wait_settled(page)
+        assert shown_matrix_keys(page) == keys
+        expect(charts).to_have_count(0)  # six tokens: every matrix is a coloured table
         assert_no_exception(page)
     value = page.locator("[data-testid='stMetricValue']").first.inner_text()
     assert re.fullmatch(r"\d\.\d\de[-+]\d\d", value.strip()), value
@@ -54,7 +77,19 @@ def test_multi_head_shows_the_books_numbers(page: Page, frame_loaded: str) -> No
     text = _tables_text(page)
     for number in BOOK_FUSED + BOOK_WRAPPER_FIRST_ROW:
         assert number in text, number
-    expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(2)  # one grid per class
+    # one table of weights per head and class, each 6 × 6 with the tokens on both sides
+    heads = [
+        f"multi_head_{variant}_weights_{head}"
+        for variant in ("wrapper", "fused")
+        for head in (0, 1)
+    ]
+    expect(page.locator(MATRIX_BLOCK_SELECTOR)).to_have_count(len(heads))
+    assert sorted(shown_matrix_keys(page)) == sorted(heads)
+    for key in heads:
+        shown = read_matrix(page, key)
+        assert (shown.rows, shown.columns) == (BOOK_TOKENS, BOOK_TOKENS), key
+        assert all(0.0 <= float(cell) <= 1.0 for row in shown.numbers() for cell in row), key
+    expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(0)
 
 
 def test_first_visit_of_a_page_url_runs_the_frame(

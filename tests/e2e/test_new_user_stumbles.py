@@ -151,13 +151,21 @@ def _toolbar_hits(page: Page) -> list[tuple[int, list[str]]]:
     return found
 
 
-# (path, charts per lazy tab): Compare's six heatmaps are in two tabs (weights, context vectors)
-@pytest.mark.parametrize(("path", "charts"), [("/", (1,)), ("/compare", (3, 3))])
+# Matrices up to 12 columns are coloured tables (no toolbar); 13 tokens make the score and weight
+# matrices Plotly heatmaps again. (path, [(lazy tab to open, charts it shows)]): the step page's
+# scores, Compare's three weight heatmaps.
+THIRTEEN_TOKENS = "+".join(f"w{k}" for k in range(1, 14))
+
+
+@pytest.mark.parametrize(
+    ("path", "tabs"),
+    [(f"/?text={THIRTEEN_TOKENS}", [(3, 1)]), (f"/compare?text={THIRTEEN_TOKENS}", [(0, 3)])],
+)
 def test_the_toolbar_covers_no_title_or_axis_title(
-    page: Page, frame_loaded: str, path: str, charts: tuple[int, ...]
+    page: Page, frame_loaded: str, path: str, tabs: list[tuple[int, int]]
 ) -> None:
     open_app(page, frame_loaded, path)
-    for tab, count in enumerate(charts):
+    for tab, count in tabs:
         if tab:
             page.get_by_test_id("stTab").nth(tab).click()
         visible = page.get_by_test_id("stPlotlyChart").locator("visible=true")

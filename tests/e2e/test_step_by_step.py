@@ -13,12 +13,15 @@ import torch
 from playwright.sync_api import Page, expect
 
 from attention import AttentionConfig, trace_attention
-from attention.examples import BOOK_EMBEDDINGS
+from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from tests.e2e.helpers import (
+    MATRIX_BLOCK_SELECTOR,
     assert_no_exception,
     eventually_equal,
     open_app,
     open_first_row_cell,
+    read_matrix,
+    shown_matrix_keys,
     wait_settled,
 )
 
@@ -163,28 +166,42 @@ def test_moving_the_dropout_slider_updates_the_url_and_the_numbers(
 def test_only_the_open_tab_is_drawn_and_a_switch_shows_the_new_steps_numbers(
     page: Page, streamlit_server: str
 ) -> None:
-    """The tabs are lazy: one chart in the page, and a tab switch draws that tab's step."""
+    """The tabs are lazy: one matrix in the page, and a tab switch draws that tab's step.
+
+    Small matrices are coloured tables (``ui.show.show_matrix``): every matrix container in the
+    page is counted, drawn or hidden, so a tab that sent its matrices while closed would fail.
+    """
     open_app(page, streamlit_server, "/?seed=5")
     trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=5))
+    tokens = list(BOOK_TOKENS)
+    matrices = page.locator(MATRIX_BLOCK_SELECTOR)
     charts = page.get_by_test_id("stPlotlyChart")
-    expect(charts).to_have_count(1, timeout=APPEAR_MS)  # step 1's embeddings, nothing hidden
+    expect(matrices).to_have_count(1, timeout=APPEAR_MS)  # step 1's embeddings, nothing hidden
+    expect(charts).to_have_count(0)
+    assert shown_matrix_keys(page) == ["step_fig_inputs"]
     steps = page.get_by_role("heading", name=re.compile(r"^Step \d+ · "))
     expect(steps).to_have_text(["Step 1 · The embedding table X"])
 
     page.get_by_role("tab", name="8 · Softmax").click()
     expect(steps).to_have_text(["Step 8 · Softmax: the attention weights"], timeout=APPEAR_MS)
     wait_settled(page)
-    expect(charts).to_have_count(1)
+    expect(matrices).to_have_count(1)
+    expect(charts).to_have_count(0)
+    assert shown_matrix_keys(page) == ["step_fig_attn_weights"]
+    weights = read_matrix(page, "step_fig_attn_weights")
+    assert (weights.rows, weights.columns) == (tokens, tokens)
     weight = float(trace.attn_weights[0, 5, 2])  # row 6, column 3: visible, between 0 and 1
-    expect(charts.first.locator(".main-svg").first).to_be_attached(timeout=APPEAR_MS)
-    expect(charts.first).to_contain_text(f"{weight:.4f}")
+    assert weights.numbers()[5][2] == f"{weight:.4f}"
 
     page.get_by_role("tab", name="4 · Scores").click()
     expect(steps).to_have_text(["Step 4 · Raw attention scores Q Kᵀ"], timeout=APPEAR_MS)
     wait_settled(page)
-    expect(charts).to_have_count(1)
-    score = float(trace.attn_scores[0].max())  # a positive score: no minus sign to spell
-    assert score > 0
-    expect(charts.first.locator(".main-svg").first).to_be_attached(timeout=APPEAR_MS)
-    expect(charts.first).to_contain_text(f"{score:.4f}")
+    expect(matrices).to_have_count(1)
+    expect(charts).to_have_count(0)
+    assert shown_matrix_keys(page) == ["step_fig_attn_scores"]
+    scores = read_matrix(page, "step_fig_attn_scores")
+    assert (scores.rows, scores.columns) == (tokens, tokens)
+    # every score in its cell (none is within 0.00005 of 0, where the sign could be spelt apart)
+    assert float(trace.attn_scores[0].abs().min()) > 5e-5
+    assert scores.numbers() == [[f"{v:.4f}" for v in row] for row in trace.attn_scores[0].tolist()]
     assert_no_exception(page)
