@@ -107,7 +107,8 @@ def show_weights(trace: AttentionTrace, variant: str, tokens: list[str], palette
         for head, matrix in enumerate(heads):
             with columns[head % 2]:
                 show_matrix(matrix, words, key=f"multi_head_{variant}_weights_{head}")
-    if len(tokens) <= MAX_TABLE_TOKENS:
+    # the tables above are already the numbers; a grid of figures gets them as tables below
+    if len(tokens) <= MAX_TABLE_TOKENS and not use_table(len(tokens), len(tokens)):
         with st.expander(t("multi_head.numbers")):
             for title, head_weights in zip(titles, weights, strict=True):
                 st.caption(title)

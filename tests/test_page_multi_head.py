@@ -9,7 +9,7 @@ import pytest
 
 from attention import AttentionConfig, AttentionTrace, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
-from tests.apptest_support import page_text, run_page
+from tests.apptest_support import matrix_tables, page_text, run_page
 from viz.multi_head import output_frame
 
 BOOK_WRAPPER_FIRST = ["-0.4519", "0.2216", "0.4772", "0.1063"]  # REFERENCE.md, row 1
@@ -77,7 +77,13 @@ def test_changing_heads_in_the_sidebar_recomputes_both_classes() -> None:
     assert _has_table(at, _expected(wrapper))
     assert _has_table(at, _expected(fused))
     assert [frame.values.tolist() for frame in _output_tables(at)] != before
-    assert len(at.get("plotly_chart")) == 2, "one grid of heads per class"
+    # one table of weights per head and class (six tokens: coloured tables, no chart)
+    assert set(matrix_tables(at)) == {
+        f"multi_head_{variant}_weights_{head}"
+        for variant in ("wrapper", "fused")
+        for head in range(4)
+    }
+    assert not at.get("plotly_chart")
 
 
 def test_changing_the_seed_recomputes() -> None:
@@ -96,7 +102,10 @@ def test_indivisible_d_out_warns_for_the_fused_class_and_keeps_the_wrapper() -> 
     assert "d_out = 3" in warning and "2 heads" in warning
     assert "1, 3" in warning and "2, 4, 6, 8" in warning, "suggests valid values"
     assert _has_table(at, _expected(_trace(2, "wrapper", d_out=3)))
-    assert len(at.get("plotly_chart")) == 1, "only the wrapper's heads are drawn"
+    assert set(matrix_tables(at)) == {
+        "multi_head_wrapper_weights_0",
+        "multi_head_wrapper_weights_1",
+    }, "only the wrapper's heads are drawn"
 
 
 def test_indivisible_warning_is_translated() -> None:

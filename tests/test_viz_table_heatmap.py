@@ -263,7 +263,9 @@ def test_token_labels_are_escaped_and_unique() -> None:
     assert list(frame.index) == expected and list(frame.columns) == expected
     assert len(set(frame.index)) == 4  # the two "**b**" stay two rows
     assert expected[0] == r"\*\*b\*\*" and r"\<img" in expected[1] and "http:" not in expected[2]
-    assert frame.index.name == escape_markdown(f"*query* ↓ · {WORDS.column} →")
+    # the corner breaks only between its two titles (no-break spaces inside each)
+    corner = f"*query*\u00a0↓\u00a0· {WORDS.column}\u00a0→"
+    assert frame.index.name == escape_markdown(corner)
     assert texts(legend_table(view, WORDS))[0, 0] == r"\$x\$"
 
 

@@ -36,7 +36,9 @@ MAX_TABLE_COLUMNS = 12  # wider, a table of 4-decimal numbers no longer fits the
 MAX_TABLE_ROWS = 40  # longer, a figure (with its thinned ticks) reads better than a long table
 LEGEND_STEPS = 3  # sample values on the legend's scale: both ends and the middle
 DARK_TEXT, LIGHT_TEXT = "#000000", "#ffffff"  # black: at least 4.58:1 on every colour of the scales
-CELL_CSS = "text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap"
+# Streamlit writes text-align: left on each cell itself: a number column reads at its decimal point
+CELL_CSS = "text-align: right !important; font-variant-numeric: tabular-nums; white-space: nowrap"
+NO_BREAK = "\u00a0"  # an axis title breaks only between the two titles of the corner
 
 
 def use_table(rows: int, cols: int) -> bool:
@@ -170,7 +172,11 @@ def _styled(view: MatrixView, words: FigureWords, texts: np.ndarray, css: np.nda
         texts.tolist(),  # numbers and state words: nothing Markdown would change
         index=pd.Index(
             [escape_markdown(label) for label in unique_labels(list(view.row_labels))],
-            name=escape_markdown(f"{row_title} ↓ · {col_title} →"),
+            name=escape_markdown(
+                f"{row_title} ↓ ·".replace(" ", NO_BREAK)
+                + " "
+                + f"{col_title} →".replace(" ", NO_BREAK)
+            ),
         ),
         columns=[escape_markdown(label) for label in unique_labels(list(view.col_labels))],
     )

@@ -83,9 +83,8 @@ MESSAGES = {
     },
     "multi_head.weights.caption": {
         "en": "One heatmap per head: rows are queries, columns are keys; the future keys have "
-        "weight 0 (the causal mask). Hover for exact values.",
-        "zh": "每个头一个热力图：行是查询，列是键；未来的键权重为 0（因果掩码）。"
-        "将鼠标悬停可查看精确数值。",
+        "weight 0 (the causal mask).",
+        "zh": "每个头一个热力图：行是查询，列是键；未来的键权重为 0（因果掩码）。",
     },
     "multi_head.weights.dropped": {
         "en": "Dropout is active: these are the weights after dropout (kept weights × 1/(1−p)), "
