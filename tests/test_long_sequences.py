@@ -140,7 +140,7 @@ def test_zoom_window_of_dropped_weights_keeps_the_views_masks_and_chinese_words(
     assert background[kept].tolist() == on_image, "a kept weight has the image's colour"
     legend = _legend(at, key)
     assert legend[1] == f"{low:.4f}" and legend[3] == f"{high:.4f}"  # the same range, written
-    assert legend[-2:] == ["0: 被掩码（未来的词元）", "0: 丢弃"]  # grey, pink: the page's language
+    assert legend[-2:] == ["0: 被掩码", "0: 丢弃"]  # grey, pink: the page's language
     assert "查询" in matrix_tables(at)[key].index.name  # the axes too
 
 

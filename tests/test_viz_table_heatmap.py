@@ -223,14 +223,14 @@ def test_legend_samples_are_the_ranges_ends_and_middle(book_trace) -> None:
 
 def test_legend_lists_masked_and_dropped_cells_only_when_present(book_trace, dropout_trace) -> None:
     weights = steps.weights_view(book_trace, TOKENS, WORDS, palette="default")
-    assert texts(legend_table(weights, WORDS))[0, 4:].tolist() == [f"0: {WORDS.future_masked}"]
+    assert texts(legend_table(weights, WORDS))[0, 4:].tolist() == [f"0: {WORDS.masked}"]
     masked = steps.scores_view(book_trace, "masked_scores", TOKENS, WORDS, palette="default")
     assert texts(legend_table(masked, WORDS))[0, 4:].tolist() == [
         f"{MINUS_INFINITY}: {WORDS.masked}"
     ]
     dropped = steps.dropped_weights_view(dropout_trace, TOKENS, WORDS, palette="default")
     legend = legend_table(dropped, WORDS)
-    assert texts(legend)[0, 4:].tolist() == [f"0: {WORDS.future_masked}", f"0: {WORDS.dropped}"]
+    assert texts(legend)[0, 4:].tolist() == [f"0: {WORDS.masked}", f"0: {WORDS.dropped}"]
     assert css(legend, "background-color")[0, 4:].tolist() == [HIDDEN_COLOR, DROPPED_COLOR]
     # dropout also "drops" hidden weights (already 0): those are grey, never listed as dropped
     only_hidden = MatrixView(

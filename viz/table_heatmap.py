@@ -37,7 +37,10 @@ MAX_TABLE_ROWS = 40  # longer, a figure (with its thinned ticks) reads better th
 LEGEND_STEPS = 3  # sample values on the legend's scale: both ends and the middle
 DARK_TEXT, LIGHT_TEXT = "#000000", "#ffffff"  # black: at least 4.58:1 on every colour of the scales
 # Streamlit writes text-align: left on each cell itself: a number column reads at its decimal point
-CELL_CSS = "text-align: right !important; font-variant-numeric: tabular-nums; white-space: nowrap"
+CELL_CSS = (
+    "text-align: right !important; font-variant-numeric: tabular-nums; "
+    "white-space: nowrap !important"
+)
 NO_BREAK = "\u00a0"  # an axis title breaks only between the two titles of the corner
 
 
@@ -103,10 +106,10 @@ def legend_table(view: MatrixView, words: FigureWords) -> Styler | None:
     hidden = view.hidden is not None and bool(view.hidden.any())
     if hidden:
         value = MINUS_INFINITY if view.hidden_value is None else format_number(view.hidden_value, 0)
-        texts.append(f"{value}: {view.hidden_name or words.masked}")  # as the figure names them
+        texts.append(f"{value}: {words.masked}")  # short: a legend row must fit a half column
         css.append(_cell_css(HIDDEN_COLOR, HIDDEN_TEXT_COLOR))
     if view.dropped is not None and bool((view.dropped & ~_mask(view.hidden, view)).any()):
-        texts.append(f"0: {view.dropped_name or words.dropped}")
+        texts.append(f"0: {words.dropped}")
         css.append(_cell_css(DROPPED_COLOR, DROPPED_TEXT_COLOR))
     texts.insert(0, escape_markdown(view.colorbar_title or view.value_name))  # user text
     css.insert(0, f"font-style: italic; {CELL_CSS}")
