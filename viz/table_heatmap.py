@@ -61,8 +61,8 @@ def matrix_table(view: MatrixView, words: FigureWords) -> Styler:
         texts = np.where(flags, look.true_text, look.false_text).astype(object)
         css = np.where(
             flags,
-            _cell_css(look.true_color, HIDDEN_TEXT_COLOR),
-            _cell_css(look.false_color, HIDDEN_TEXT_COLOR),
+            _cell_css(look.true_color, HIDDEN_TEXT_COLOR, "center"),
+            _cell_css(look.false_color, HIDDEN_TEXT_COLOR, "center"),
         ).astype(object)
         return _styled(view, words, texts, css)
 
@@ -159,8 +159,10 @@ def _linear(channel: float) -> float:
     return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
 
 
-def _cell_css(background: str, text: str) -> str:
-    return f"background-color: {background}; color: {text}; {CELL_CSS}"
+def _cell_css(background: str, text: str, align: str = "right") -> str:
+    """A cell's CSS: numbers on the right (they line up), a state's mark (✓, 1) centred."""
+    css = f"background-color: {background}; color: {text}; {CELL_CSS}"
+    return css if align == "right" else css.replace("text-align: right", f"text-align: {align}")
 
 
 def _mask(mask: np.ndarray | None, view: MatrixView) -> np.ndarray:
