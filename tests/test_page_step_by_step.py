@@ -13,7 +13,8 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
 
 from attention import AttentionConfig, trace_attention
-from attention.examples import BOOK_EMBEDDINGS
+from attention.examples import BOOK_EMBEDDINGS, embed_words
+from pages.step_by_step import MAX_CONTEXT_ROWS
 from tests.apptest_support import (
     matrix_tables,
     open_step_tab,
@@ -197,10 +198,21 @@ def test_bias_heads_and_wide_outputs_render() -> None:
 
 
 def test_sixty_tokens_run_and_list_every_context_row() -> None:
+    """The output box lists the first rows (cheap to redraw); step 10 lists all sixty."""
     words = " ".join(f"w{i}" for i in range(60))
     at = run_page("step", {"text": words, "dropout": "0.2"})
     assert not at.exception and not at.error
-    assert len(shown_context(at)) == 60
+    tokens = words.split()
+    trace = trace_attention(embed_words(tokens), AttentionConfig(dropout=0.2))
+    expected = [[f"{v:.4f}" for v in row] for row in trace.context[0].tolist()]
+    assert shown_context(at) == expected[:MAX_CONTEXT_ROWS] and MAX_CONTEXT_ROWS < 60
+    assert f"The first {MAX_CONTEXT_ROWS} of 60 rows are listed; step 10 shows them all." in (
+        page_text(at)
+    )
+    open_step_tab(at, "step_tabs", "context")
+    (box,) = [e for e in at.expander if e.label == "Numbers of context_vec as a table"]
+    listed = [[cell.replace("−", "-") for cell in row] for row in box.table[0].value.to_numpy()]
+    assert listed == expected  # every row, 4 decimals (a table writes the typographic minus)
 
 
 def test_only_the_open_tabs_figure_is_sent() -> None:

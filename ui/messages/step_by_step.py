@@ -45,9 +45,8 @@ MESSAGES = {
         "第 10 步解释它们从何而来。",
     },
     "step.output.truncated": {
-        "en": "The first {shown} of {tokens} rows are listed; hover over the heatmap of step 10 for "
-        "the others.",
-        "zh": "只列出 {tokens} 行中的前 {shown} 行；其余数值请把鼠标悬停在第 10 步的热力图上查看。",
+        "en": "The first {shown} of {tokens} rows are listed; step 10 shows them all.",
+        "zh": "只列出 {tokens} 行中的前 {shown} 行；第 10 步显示全部。",
     },
     "step.all_toggle": {
         "en": "Show all ten steps on one page",
