@@ -9,6 +9,7 @@ import numpy as np
 from attention.experiments import softmax_saturation
 from viz.colors import HIDDEN_COLOR
 from viz.experiments import (
+    MAX_CURVE_POINTS,
     dropout_error_figure,
     saturation_figure,
     series_colors,
@@ -62,6 +63,32 @@ def test_error_figure_marks_the_chosen_n_and_leaves_zero_errors_out() -> None:
         y_title="e",
     )
     assert math.isnan(zero.data[0].y[0]) and zero.data[0].y[1] == 0.5
+
+
+def test_a_long_error_curve_keeps_log_spaced_measured_points_and_the_chosen_n() -> None:
+    n = np.arange(1, 2001)
+    rms = 1 / np.sqrt(n) + 0.01 * np.sin(n)  # not a formula the figure could redraw itself
+    figure = dropout_error_figure(
+        n,
+        rms,
+        2 * rms,
+        1.1 / np.sqrt(n),
+        rms_name="RMS",
+        max_name="max",
+        reference_name="c/√N",
+        x_title="N",
+        y_title="error",
+        highlight=777,
+    )
+    x = np.asarray(figure.data[0].x)
+    assert len(x) <= MAX_CURVE_POINTS + 3 and x[0] == 1 and x[-1] == 2000 and 777 in x
+    assert np.array_equal(figure.data[0].y, rms[x.astype(int) - 1]), "measured values, not drawn"
+    gaps = np.diff(np.log(x))
+    steps = np.diff(x)
+    # spread evenly on the log axis: no gap wider than one step of the spread, except where
+    # consecutive N are drawn (near N = 1, where every N is kept)
+    assert ((gaps < 2 * np.log(2000) / MAX_CURVE_POINTS) | (steps == 1)).all()
+    assert figure.data[-1].y[0] == rms[776]  # the marker sits on its measured point
 
 
 def test_error_figure_escapes_its_labels() -> None:

@@ -47,6 +47,27 @@ def _number(value: float, decimals: int = DECIMALS) -> str:
     return format_number(value, decimals, minus="−")
 
 
+MAX_CURVE_POINTS = 200  # points per line of a log-log error curve
+
+
+def log_spaced(count: int, limit: int, *, always: int | None = None) -> np.ndarray:
+    """Indices ``0 … count − 1``: all of them up to ``limit``, else about ``limit`` of them spread
+    evenly on a log axis of ``index + 1`` (first and last included, and ``always`` if given)."""
+    if count <= limit:
+        return np.arange(count)
+    spread = np.round(np.geomspace(1, count, limit)).astype(np.int64) - 1
+    extra = [] if always is None else [always]
+    return np.unique(np.concatenate([spread, [0, count - 1], extra])).astype(np.int64)
+
+
+def _position(draws: Sequence[int], value: int | None) -> int | None:
+    """The index of ``value`` in the sorted ``draws`` (None if absent)."""
+    if value is None:
+        return None
+    index = int(np.searchsorted(np.asarray(draws), value))
+    return index if index < len(draws) and draws[index] == value else None
+
+
 def dropout_error_figure(
     draws: Sequence[int],
     rms_error: Sequence[float],
@@ -62,18 +83,24 @@ def dropout_error_figure(
     highlight_name: str = "",
     palette: str = "default",
     height: int = 380,
+    max_points: int = MAX_CURVE_POINTS,
 ) -> go.Figure:
     """Log-log plot of the error of the average of N dropout draws against N.
 
     Three lines: the RMS error, the largest absolute error, and the theory ``c/√N`` (dashed): a
     straight line of slope −1/2 on log-log axes. ``highlight`` marks the N shown in the heatmaps.
-    Points with error 0 cannot be drawn on a log axis and are left out.
+    Points with error 0 cannot be drawn on a log axis and are left out. Of more than
+    ``max_points`` values of N, the curve keeps about ``max_points`` spread evenly on the log
+    axis (the first, the last and ``highlight`` always), each with its measured value: on a log
+    axis the last thousand of 2000 points share one tenth of the width, and every point costs
+    the browser to send and draw.
     """
     colors = series_colors(palette)
-    x = np.asarray(draws, dtype=np.float64)
+    kept = log_spaced(len(draws), max_points, always=_position(draws, highlight))
+    x = np.asarray(draws, dtype=np.float64)[kept]
 
     def positive(values: Sequence[float]) -> np.ndarray:
-        array = np.asarray(values, dtype=np.float64)
+        array = np.asarray(values, dtype=np.float64)[kept]
         return np.where(array > 0, array, np.nan)  # log axis: no zeros
 
     hover = f"N = %{{x:d}}<br>{plain(y_title)}: %{{y:.{HOVER_DECIMALS}f}}<extra>%{{fullData.name}}</extra>"
