@@ -20,12 +20,14 @@ from viz.vocabulary import HOVER_DECIMALS
 EVIL = "<b>bold</b>"
 
 
-def _error_figure(**kwargs: object):  # noqa: ANN202 - a test helper
-    n = np.arange(1, 101)
+def _error_figure(count: int = 100, rms: np.ndarray | None = None, **kwargs: object):  # noqa: ANN202
+    """The error figure of N = 1 … count, RMS error ``rms`` (default 1/√N), max 2× it."""
+    n = np.arange(1, count + 1)
+    rms = 1 / np.sqrt(n) if rms is None else rms
     return dropout_error_figure(
         n,
-        1 / np.sqrt(n),
-        2 / np.sqrt(n),
+        rms,
+        2 * rms,
         1.1 / np.sqrt(n),
         rms_name="RMS",
         max_name="max",
@@ -68,18 +70,7 @@ def test_error_figure_marks_the_chosen_n_and_leaves_zero_errors_out() -> None:
 def test_a_long_error_curve_keeps_log_spaced_measured_points_and_the_chosen_n() -> None:
     n = np.arange(1, 2001)
     rms = 1 / np.sqrt(n) + 0.01 * np.sin(n)  # not a formula the figure could redraw itself
-    figure = dropout_error_figure(
-        n,
-        rms,
-        2 * rms,
-        1.1 / np.sqrt(n),
-        rms_name="RMS",
-        max_name="max",
-        reference_name="c/√N",
-        x_title="N",
-        y_title="error",
-        highlight=777,
-    )
+    figure = _error_figure(2000, rms, highlight=777)
     x = np.asarray(figure.data[0].x)
     assert len(x) <= MAX_CURVE_POINTS + 3 and x[0] == 1 and x[-1] == 2000 and 777 in x
     assert np.array_equal(figure.data[0].y, rms[x.astype(int) - 1]), "measured values, not drawn"

@@ -25,16 +25,6 @@ def draw(view: MatrixView):  # noqa: ANN201 - a go.Figure
     return matrix_figure(view, WORDS)
 
 
-@pytest.fixture(scope="module")
-def book_trace():
-    return trace_attention(BOOK_EMBEDDINGS, AttentionConfig())
-
-
-@pytest.fixture(scope="module")
-def dropout_trace():
-    return trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5))
-
-
 def z_of(figure, index: int = 0) -> np.ndarray:
     return np.asarray(figure.data[index].z, dtype=np.float64)
 
@@ -43,12 +33,14 @@ def text_of(figure, index: int = 0) -> np.ndarray:
     return np.asarray(figure.data[index].text, dtype=object)
 
 
-def test_masked_scores_hide_the_future_as_nan_written_minus_infinity(book_trace) -> None:
-    figure = draw(steps.scores_view(book_trace, "masked_scores", TOKENS, WORDS, palette="default"))
-    hidden = book_trace.mask.numpy()  # (6, 6), True above the diagonal
+def test_masked_scores_hide_the_future_as_nan_written_minus_infinity(six_token_trace) -> None:
+    figure = draw(
+        steps.scores_view(six_token_trace, "masked_scores", TOKENS, WORDS, palette="default")
+    )
+    hidden = six_token_trace.mask.numpy()  # (6, 6), True above the diagonal
     z = z_of(figure)
     assert np.isnan(z[hidden]).all()
-    np.testing.assert_array_equal(z[~hidden], book_trace.masked_scores[0].numpy()[~hidden])
+    np.testing.assert_array_equal(z[~hidden], six_token_trace.masked_scores[0].numpy()[~hidden])
     assert (text_of(figure)[hidden] == MINUS_INFINITY).all()
     grey = figure.data[1]
     assert grey.colorscale[0][1] == HIDDEN_COLOR
@@ -57,27 +49,29 @@ def test_masked_scores_hide_the_future_as_nan_written_minus_infinity(book_trace)
     assert (grey_text[~hidden] == "").all(), "the grey layer must not write over visible cells"
 
 
-def test_scaled_scores_are_the_traces_and_raw_scores_hide_nothing(book_trace) -> None:
-    scaled = draw(steps.scores_view(book_trace, "scaled_scores", TOKENS, WORDS, palette="default"))
-    hidden = book_trace.mask.numpy()
-    np.testing.assert_array_equal(
-        z_of(scaled)[~hidden], book_trace.scaled_scores[0].numpy()[~hidden]
+def test_scaled_scores_are_the_traces_and_raw_scores_hide_nothing(six_token_trace) -> None:
+    scaled = draw(
+        steps.scores_view(six_token_trace, "scaled_scores", TOKENS, WORDS, palette="default")
     )
-    raw = draw(steps.scores_view(book_trace, "attn_scores", TOKENS, WORDS, palette="default"))
+    hidden = six_token_trace.mask.numpy()
+    np.testing.assert_array_equal(
+        z_of(scaled)[~hidden], six_token_trace.scaled_scores[0].numpy()[~hidden]
+    )
+    raw = draw(steps.scores_view(six_token_trace, "attn_scores", TOKENS, WORDS, palette="default"))
     assert len(raw.data) == 1
-    np.testing.assert_array_equal(z_of(raw), book_trace.attn_scores[0].numpy())
+    np.testing.assert_array_equal(z_of(raw), six_token_trace.attn_scores[0].numpy())
     assert MINUS_INFINITY not in text_of(raw)
 
 
-def test_token_labels_are_escaped_everywhere(book_trace) -> None:
+def test_token_labels_are_escaped_everywhere(six_token_trace) -> None:
     tokens = ["<b>b</b>", "a&b", "<a href='x'>link</a>", "with", "one", "step"]
     figures = [
-        draw(steps.embeddings_view(book_trace, tokens, WORDS, palette="default")),
-        draw(steps.projection_view(book_trace, "queries", tokens, WORDS, palette="default")),
-        draw(steps.scores_view(book_trace, "masked_scores", tokens, WORDS, palette="default")),
-        draw(steps.causal_mask_view(book_trace, tokens, WORDS, palette="default")),
-        draw(steps.weights_view(book_trace, tokens, WORDS, palette="default")),
-        draw(steps.context_view(book_trace, tokens, WORDS, palette="default")),
+        draw(steps.embeddings_view(six_token_trace, tokens, WORDS, palette="default")),
+        draw(steps.projection_view(six_token_trace, "queries", tokens, WORDS, palette="default")),
+        draw(steps.scores_view(six_token_trace, "masked_scores", tokens, WORDS, palette="default")),
+        draw(steps.causal_mask_view(six_token_trace, tokens, WORDS, palette="default")),
+        draw(steps.weights_view(six_token_trace, tokens, WORDS, palette="default")),
+        draw(steps.context_view(six_token_trace, tokens, WORDS, palette="default")),
     ]
     for figure in figures:
         serialized = figure.to_json()
@@ -88,21 +82,23 @@ def test_token_labels_are_escaped_everywhere(book_trace) -> None:
         assert customdata[1, 0, 0] == "a&amp;b"
 
 
-def test_long_labels_are_shortened_before_they_are_escaped(book_trace) -> None:
+def test_long_labels_are_shortened_before_they_are_escaped(six_token_trace) -> None:
     tokens = ["<" * 20, "&" * 20, "with", "one", "step", "journey"]
     for figure in (
-        draw(steps.causal_mask_view(book_trace, tokens, WORDS, palette="default")),
-        draw(steps.weights_view(book_trace, tokens, WORDS, palette="default")),
-        draw(steps.scores_view(book_trace, "attn_scores", tokens, WORDS, palette="default")),
+        draw(steps.causal_mask_view(six_token_trace, tokens, WORDS, palette="default")),
+        draw(steps.weights_view(six_token_trace, tokens, WORDS, palette="default")),
+        draw(steps.scores_view(six_token_trace, "attn_scores", tokens, WORDS, palette="default")),
     ):
         for tick in [*figure.layout.xaxis.ticktext, *figure.layout.yaxis.ticktext]:
             assert not re.search(r"&[a-z]*…", tick), f"an entity was cut in half: {tick!r}"
         assert figure.layout.yaxis.ticktext[0] == "&lt;" * 13 + "…"
 
 
-def test_axis_titles_and_hover_names_are_escaped_too(book_trace) -> None:
+def test_axis_titles_and_hover_names_are_escaped_too(six_token_trace) -> None:
     words = FigureWords(query="<i>q</i>", key="k", attention_weight="<b>w</b>")
-    figure = matrix_figure(steps.weights_view(book_trace, TOKENS, words, palette="default"), words)
+    figure = matrix_figure(
+        steps.weights_view(six_token_trace, TOKENS, words, palette="default"), words
+    )
     assert figure.layout.yaxis.title.text == "&lt;i&gt;q&lt;/i&gt;"
     assert "&lt;b&gt;w&lt;/b&gt;" in figure.data[0].hovertemplate
     assert "<b>w" not in figure.to_json()
@@ -121,8 +117,10 @@ def test_axis_titles_and_hover_names_are_escaped_too(book_trace) -> None:
         lambda tr: draw(steps.context_view(tr, TOKENS, WORDS, palette="default")),
     ],
 )
-def test_every_value_figure_hovers_the_exact_value_and_has_a_colour_bar(build, book_trace) -> None:
-    figure = build(book_trace)
+def test_every_value_figure_hovers_the_exact_value_and_has_a_colour_bar(
+    build, six_token_trace
+) -> None:
+    figure = build(six_token_trace)
     main = figure.data[0]
     assert "%{z:.6f}" in main.hovertemplate
     assert main.showscale is not False
@@ -132,27 +130,29 @@ def test_every_value_figure_hovers_the_exact_value_and_has_a_colour_bar(build, b
     assert figure.layout.yaxis.autorange == "reversed"
 
 
-def test_step_figures_show_the_traces_tensors(book_trace) -> None:
+def test_step_figures_show_the_traces_tensors(six_token_trace) -> None:
     np.testing.assert_array_equal(
-        z_of(draw(steps.embeddings_view(book_trace, TOKENS, WORDS, palette="default"))),
+        z_of(draw(steps.embeddings_view(six_token_trace, TOKENS, WORDS, palette="default"))),
         BOOK_EMBEDDINGS.numpy(),
     )
-    weight = draw(steps.weight_view(book_trace, "W_query", WORDS, palette="default"))
-    np.testing.assert_array_equal(z_of(weight), book_trace.W_query.numpy())
+    weight = draw(steps.weight_view(six_token_trace, "W_query", WORDS, palette="default"))
+    np.testing.assert_array_equal(z_of(weight), six_token_trace.W_query.numpy())
     assert list(weight.layout.xaxis.ticktext) == ["q1", "q2"]
     assert list(weight.layout.yaxis.ticktext) == ["x1", "x2", "x3"]
     for name, prefix in steps.PROJECTIONS.items():
-        figure = draw(steps.projection_view(book_trace, name, TOKENS, WORDS, palette="default"))
-        np.testing.assert_array_equal(z_of(figure), getattr(book_trace, name)[0].numpy())
+        figure = draw(
+            steps.projection_view(six_token_trace, name, TOKENS, WORDS, palette="default")
+        )
+        np.testing.assert_array_equal(z_of(figure), getattr(six_token_trace, name)[0].numpy())
         assert list(figure.layout.xaxis.ticktext) == [f"{prefix}1", f"{prefix}2"]
-    context = draw(steps.context_view(book_trace, TOKENS, WORDS, palette="default"))
-    np.testing.assert_array_equal(z_of(context), book_trace.context[0].numpy())
+    context = draw(steps.context_view(six_token_trace, TOKENS, WORDS, palette="default"))
+    np.testing.assert_array_equal(z_of(context), six_token_trace.context[0].numpy())
     assert list(context.layout.yaxis.ticktext) == TOKENS
 
 
-def test_the_causal_mask_is_written_as_the_buffer_holds_it(book_trace) -> None:
-    figure = draw(steps.causal_mask_view(book_trace, TOKENS, WORDS, palette="default"))
-    hidden = book_trace.mask.numpy()
+def test_the_causal_mask_is_written_as_the_buffer_holds_it(six_token_trace) -> None:
+    figure = draw(steps.causal_mask_view(six_token_trace, TOKENS, WORDS, palette="default"))
+    hidden = six_token_trace.mask.numpy()
     np.testing.assert_array_equal(z_of(figure), hidden.astype(float))
     np.testing.assert_array_equal(
         text_of(figure), np.where(torch.triu(torch.ones(6, 6), 1).numpy() == 1, "1", "0")
@@ -163,14 +163,16 @@ def test_the_causal_mask_is_written_as_the_buffer_holds_it(book_trace) -> None:
     assert states[0, 1].startswith("1") and states[1, 0].startswith("0")
 
 
-def test_weights_are_on_a_zero_to_one_scale_and_masked_cells_are_grey_zeros(book_trace) -> None:
-    figure = draw(steps.weights_view(book_trace, TOKENS, WORDS, palette="default"))
-    hidden = book_trace.mask.numpy()
+def test_weights_are_on_a_zero_to_one_scale_and_masked_cells_are_grey_zeros(
+    six_token_trace,
+) -> None:
+    figure = draw(steps.weights_view(six_token_trace, TOKENS, WORDS, palette="default"))
+    hidden = six_token_trace.mask.numpy()
     main = figure.data[0]
     assert (main.zmin, main.zmax) == (0.0, 1.0)
     z = z_of(figure)
     assert np.isnan(z[hidden]).all()
-    np.testing.assert_array_equal(z[~hidden], book_trace.attn_weights[0].numpy()[~hidden])
+    np.testing.assert_array_equal(z[~hidden], six_token_trace.attn_weights[0].numpy()[~hidden])
     assert (text_of(figure)[hidden] == "").all()
     grey = figure.data[1]
     assert grey.colorscale[0][1] == HIDDEN_COLOR
@@ -178,20 +180,24 @@ def test_weights_are_on_a_zero_to_one_scale_and_masked_cells_are_grey_zeros(book
     assert (grey_text[hidden] == "0").all() and (grey_text[~hidden] == "").all()
 
 
-def test_dropped_weights_show_kept_cells_scaled_and_dropped_cells_pink(dropout_trace) -> None:
-    figure = draw(steps.dropped_weights_view(dropout_trace, TOKENS, WORDS, palette="default"))
-    hidden = dropout_trace.mask.numpy()
-    keep = dropout_trace.dropout_mask[0].numpy()
+def test_dropped_weights_show_kept_cells_scaled_and_dropped_cells_pink(
+    six_token_dropout_trace,
+) -> None:
+    figure = draw(
+        steps.dropped_weights_view(six_token_dropout_trace, TOKENS, WORDS, palette="default")
+    )
+    hidden = six_token_dropout_trace.mask.numpy()
+    keep = six_token_dropout_trace.dropout_mask[0].numpy()
     kept, dropped = keep & ~hidden, ~keep & ~hidden
     assert kept.any() and dropped.any()
     z = z_of(figure)
-    np.testing.assert_array_equal(z[kept], dropout_trace.dropped_weights[0].numpy()[kept])
+    np.testing.assert_array_equal(z[kept], six_token_dropout_trace.dropped_weights[0].numpy()[kept])
     assert np.isnan(z[dropped | hidden]).all()
     assert figure.data[0].zmax >= 2.0, "a kept weight × 2 must fit on the scale"
     assert "× 2" in figure.data[0].hovertemplate
     before = np.asarray(figure.data[0].customdata, dtype=object)[:, :, 2]
     row, col = np.argwhere(kept)[0]
-    assert before[row, col] == f"{float(dropout_trace.attn_weights[0, row, col]):.6f}"
+    assert before[row, col] == f"{float(six_token_dropout_trace.attn_weights[0, row, col]):.6f}"
     pink = next(trace for trace in figure.data[1:] if trace.colorscale[0][1] == DROPPED_COLOR)
     pink_text = np.asarray(pink.text, dtype=object)
     assert (pink_text[dropped] == "0").all() and (pink_text[~dropped] == "").all()
@@ -200,29 +206,29 @@ def test_dropped_weights_show_kept_cells_scaled_and_dropped_cells_pink(dropout_t
     assert all(layer.hoverongaps is False for layer in figure.data[1:])
 
 
-def test_without_dropout_the_dropped_weights_are_the_weights(book_trace) -> None:
-    figure = draw(steps.dropped_weights_view(book_trace, TOKENS, WORDS, palette="default"))
+def test_without_dropout_the_dropped_weights_are_the_weights(six_token_trace) -> None:
+    figure = draw(steps.dropped_weights_view(six_token_trace, TOKENS, WORDS, palette="default"))
     assert len(figure.data) == 2  # the weights and the grey masked cells: nothing dropped
-    hidden = book_trace.mask.numpy()
+    hidden = six_token_trace.mask.numpy()
     np.testing.assert_array_equal(
-        z_of(figure)[~hidden], book_trace.attn_weights[0].numpy()[~hidden]
+        z_of(figure)[~hidden], six_token_trace.attn_weights[0].numpy()[~hidden]
     )
 
 
 def test_the_keep_mask_marks_kept_and_dropped_and_needs_active_dropout(
-    book_trace, dropout_trace
+    six_token_trace, six_token_dropout_trace
 ) -> None:
-    figure = draw(steps.keep_mask_view(dropout_trace, TOKENS, WORDS, palette="default"))
-    keep = dropout_trace.dropout_mask[0].numpy()
+    figure = draw(steps.keep_mask_view(six_token_dropout_trace, TOKENS, WORDS, palette="default"))
+    keep = six_token_dropout_trace.dropout_mask[0].numpy()
     np.testing.assert_array_equal(z_of(figure), keep.astype(float))
     np.testing.assert_array_equal(text_of(figure), np.where(keep, "✓", "✗"))
     with pytest.raises(ValueError, match="inactive"):
-        draw(steps.keep_mask_view(book_trace, TOKENS, WORDS, palette="default"))
+        draw(steps.keep_mask_view(six_token_trace, TOKENS, WORDS, palette="default"))
 
 
-def test_bias_figures_exist_only_with_qkv_bias(book_trace) -> None:
+def test_bias_figures_exist_only_with_qkv_bias(six_token_trace) -> None:
     with pytest.raises(ValueError, match="qkv_bias"):
-        draw(steps.bias_view(book_trace, "b_query", WORDS, palette="default"))
+        draw(steps.bias_view(six_token_trace, "b_query", WORDS, palette="default"))
     biased = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(qkv_bias=True))
     figure = draw(steps.bias_view(biased, "b_value", WORDS, palette="default"))
     np.testing.assert_array_equal(z_of(figure), biased.b_value.numpy()[None, :])
@@ -258,11 +264,11 @@ def test_sixty_tokens_are_handed_to_the_large_matrix_drawing() -> None:
         assert len(figure.to_json()) < 500_000
 
 
-def test_builders_refuse_a_multi_head_trace_and_wrong_labels(book_trace) -> None:
+def test_builders_refuse_a_multi_head_trace_and_wrong_labels(six_token_trace) -> None:
     multi = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(num_heads=2, d_out=4))
     with pytest.raises(ValueError, match="one head"):
         draw(steps.scores_view(multi, "attn_scores", TOKENS, WORDS, palette="default"))
     with pytest.raises(ValueError, match="labels"):
-        draw(steps.context_view(book_trace, TOKENS[:3], WORDS, palette="default"))
+        draw(steps.context_view(six_token_trace, TOKENS[:3], WORDS, palette="default"))
     with pytest.raises(ValueError, match="stage"):
-        draw(steps.scores_view(book_trace, "attn_weights", TOKENS, WORDS, palette="default"))
+        draw(steps.scores_view(six_token_trace, "attn_weights", TOKENS, WORDS, palette="default"))

@@ -13,8 +13,7 @@ import pytest
 from pandas.io.formats.style import Styler
 from plotly.colors import get_colorscale, sample_colorscale
 
-from attention import AttentionConfig, trace_attention
-from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS, unique_labels
+from attention.examples import BOOK_TOKENS, unique_labels
 from viz import steps
 from viz.colors import DROPPED_COLOR, HIDDEN_COLOR, PALETTES, colorscale
 from viz.heatmap import MINUS_INFINITY, cell_texts
@@ -33,16 +32,6 @@ from viz.words import FigureWords
 
 TOKENS = list(BOOK_TOKENS)
 WORDS = FigureWords()
-
-
-@pytest.fixture(scope="module")
-def book_trace():
-    return trace_attention(BOOK_EMBEDDINGS, AttentionConfig())
-
-
-@pytest.fixture(scope="module")
-def dropout_trace():
-    return trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5))
 
 
 def texts(styler: Styler) -> np.ndarray:
@@ -82,22 +71,22 @@ def contrast(a: str, b: str) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-def test_cells_write_the_traces_scores_as_the_heatmap_did(book_trace) -> None:
-    view = steps.scores_view(book_trace, "masked_scores", TOKENS, WORDS, palette="default")
+def test_cells_write_the_traces_scores_as_the_heatmap_did(six_token_trace) -> None:
+    view = steps.scores_view(six_token_trace, "masked_scores", TOKENS, WORDS, palette="default")
     shown = texts(matrix_table(view, WORDS))
-    hidden = book_trace.mask.numpy()  # (6, 6) True above the diagonal
+    hidden = six_token_trace.mask.numpy()  # (6, 6) True above the diagonal
     assert shown.tolist() == cell_texts(view.values, view.hidden, 4)
     assert (shown[hidden] == MINUS_INFINITY).all() and hidden.any()
-    scores = book_trace.masked_scores[0].double().numpy()
+    scores = six_token_trace.masked_scores[0].double().numpy()
     assert shown[1, 0] == f"{scores[1, 0]:.4f}".replace("-", "−")  # typographic minus
     assert not any("-" in text for text in shown.ravel())
     assert (css(matrix_table(view, WORDS), "background-color")[hidden] == HIDDEN_COLOR).all()
 
 
-def test_a_weight_view_writes_its_hidden_cells_0_on_grey(book_trace) -> None:
-    view = steps.weights_view(book_trace, TOKENS, WORDS, palette="default")
+def test_a_weight_view_writes_its_hidden_cells_0_on_grey(six_token_trace) -> None:
+    view = steps.weights_view(six_token_trace, TOKENS, WORDS, palette="default")
     table = matrix_table(view, WORDS)
-    hidden = book_trace.mask.numpy()
+    hidden = six_token_trace.mask.numpy()
     expected = np.array(cell_texts(view.values, None, 4), dtype=object)
     expected[hidden] = "0"  # hidden_value=0: a weight of a future token is 0, not −∞
     assert texts(table).tolist() == expected.tolist()
@@ -105,17 +94,17 @@ def test_a_weight_view_writes_its_hidden_cells_0_on_grey(book_trace) -> None:
     assert HIDDEN_COLOR not in css(table, "background-color")[~hidden]
 
 
-def test_dropped_weights_are_0_on_pink_and_kept_ones_on_the_scale(dropout_trace) -> None:
-    view = steps.dropped_weights_view(dropout_trace, TOKENS, WORDS, palette="default")
+def test_dropped_weights_are_0_on_pink_and_kept_ones_on_the_scale(six_token_dropout_trace) -> None:
+    view = steps.dropped_weights_view(six_token_dropout_trace, TOKENS, WORDS, palette="default")
     table = matrix_table(view, WORDS)
-    hidden = dropout_trace.mask.numpy()
-    dropped = ~dropout_trace.dropout_mask[0].numpy().astype(bool) & ~hidden
+    hidden = six_token_dropout_trace.mask.numpy()
+    dropped = ~six_token_dropout_trace.dropout_mask[0].numpy().astype(bool) & ~hidden
     kept = ~dropped & ~hidden
     assert dropped.any() and kept.any()
     shown, background = texts(table), css(table, "background-color")
     assert (shown[dropped] == "0").all() and (background[dropped] == DROPPED_COLOR).all()
     assert (background[hidden] == HIDDEN_COLOR).all()
-    values = dropout_trace.dropped_weights[0].double().numpy()
+    values = six_token_dropout_trace.dropped_weights[0].double().numpy()
     assert (
         shown[kept].tolist() == np.array(cell_texts(values, None, 4), dtype=object)[kept].tolist()
     )
@@ -140,11 +129,12 @@ def test_a_diverging_zero_is_the_scales_middle_and_plus_minus_max_its_ends(palet
     assert len(set(ends)) == 3
 
 
-def test_the_two_palettes_give_different_colours(book_trace) -> None:
+def test_the_two_palettes_give_different_colours(six_token_trace) -> None:
     colours = {
         palette: css(
             matrix_table(
-                steps.scores_view(book_trace, "attn_scores", TOKENS, WORDS, palette=palette), WORDS
+                steps.scores_view(six_token_trace, "attn_scores", TOKENS, WORDS, palette=palette),
+                WORDS,
             ),
             "background-color",
         )
@@ -173,12 +163,12 @@ def test_text_has_the_higher_contrast_on_every_colour_of_the_scale(kind: str, pa
         assert contrast(text, background) >= contrast(other, background), (background, text)
 
 
-def test_fixed_colours_of_special_cells_are_readable(dropout_trace) -> None:
+def test_fixed_colours_of_special_cells_are_readable(six_token_dropout_trace) -> None:
     table = matrix_table(
-        steps.dropped_weights_view(dropout_trace, TOKENS, WORDS, palette="default"), WORDS
+        steps.dropped_weights_view(six_token_dropout_trace, TOKENS, WORDS, palette="default"), WORDS
     )
     mask_table = matrix_table(
-        steps.causal_mask_view(dropout_trace, TOKENS, WORDS, palette="default"), WORDS
+        steps.causal_mask_view(six_token_dropout_trace, TOKENS, WORDS, palette="default"), WORDS
     )
     for styler in (table, mask_table):
         pairs = zip(
@@ -187,15 +177,15 @@ def test_fixed_colours_of_special_cells_are_readable(dropout_trace) -> None:
         assert all(contrast(text, background) >= 4.5 for background, text in pairs)
 
 
-def test_a_yes_no_grid_writes_and_colours_its_states(dropout_trace) -> None:
+def test_a_yes_no_grid_writes_and_colours_its_states(six_token_dropout_trace) -> None:
     for view, flags in (
         (
-            steps.causal_mask_view(dropout_trace, TOKENS, WORDS, palette="default"),
-            dropout_trace.mask.numpy(),
+            steps.causal_mask_view(six_token_dropout_trace, TOKENS, WORDS, palette="default"),
+            six_token_dropout_trace.mask.numpy(),
         ),
         (
-            steps.keep_mask_view(dropout_trace, TOKENS, WORDS, palette="default"),
-            dropout_trace.dropout_mask[0].numpy().astype(bool),
+            steps.keep_mask_view(six_token_dropout_trace, TOKENS, WORDS, palette="default"),
+            six_token_dropout_trace.dropout_mask[0].numpy().astype(bool),
         ),
     ):
         look, table = view.binary, matrix_table(view, WORDS)
@@ -208,8 +198,8 @@ def test_a_yes_no_grid_writes_and_colours_its_states(dropout_trace) -> None:
         assert legend_table(view, WORDS) is None  # its cells say their state
 
 
-def test_legend_samples_are_the_ranges_ends_and_middle(book_trace) -> None:
-    view = steps.scores_view(book_trace, "attn_scores", TOKENS, WORDS, palette="colorblind")
+def test_legend_samples_are_the_ranges_ends_and_middle(six_token_trace) -> None:
+    view = steps.scores_view(six_token_trace, "attn_scores", TOKENS, WORDS, palette="colorblind")
     legend = legend_table(view, WORDS)
     low, high = colour_range(view)
     assert low == -high < 0
@@ -221,14 +211,16 @@ def test_legend_samples_are_the_ranges_ends_and_middle(book_trace) -> None:
     )
 
 
-def test_legend_lists_masked_and_dropped_cells_only_when_present(book_trace, dropout_trace) -> None:
-    weights = steps.weights_view(book_trace, TOKENS, WORDS, palette="default")
+def test_legend_lists_masked_and_dropped_cells_only_when_present(
+    six_token_trace, six_token_dropout_trace
+) -> None:
+    weights = steps.weights_view(six_token_trace, TOKENS, WORDS, palette="default")
     assert texts(legend_table(weights, WORDS))[0, 4:].tolist() == [f"0: {WORDS.masked}"]
-    masked = steps.scores_view(book_trace, "masked_scores", TOKENS, WORDS, palette="default")
+    masked = steps.scores_view(six_token_trace, "masked_scores", TOKENS, WORDS, palette="default")
     assert texts(legend_table(masked, WORDS))[0, 4:].tolist() == [
         f"{MINUS_INFINITY}: {WORDS.masked}"
     ]
-    dropped = steps.dropped_weights_view(dropout_trace, TOKENS, WORDS, palette="default")
+    dropped = steps.dropped_weights_view(six_token_dropout_trace, TOKENS, WORDS, palette="default")
     legend = legend_table(dropped, WORDS)
     assert texts(legend)[0, 4:].tolist() == [f"0: {WORDS.masked}", f"0: {WORDS.dropped}"]
     assert css(legend, "background-color")[0, 4:].tolist() == [HIDDEN_COLOR, DROPPED_COLOR]
