@@ -96,8 +96,9 @@ def show_weights(trace: AttentionTrace, variant: str, tokens: list[str], palette
         for head, title in enumerate(titles)
     ]
     words = figure_words()
-    # a table of numbers per head while they fit (the browser draws them at once), else a grid
-    if fits_grid(len(tokens)) and not use_table(len(tokens), len(tokens)):
+    # a coloured table of numbers per head while they fit (cheap to draw), else figures
+    as_tables = use_table(len(tokens), len(tokens))
+    if fits_grid(len(tokens)) and not as_tables:
         figure = head_weights_grid(heads, words)
         # one head alone would stretch over the whole page: give it half of it
         with st.columns(2)[0] if num_heads == 1 else st.container():
@@ -107,8 +108,7 @@ def show_weights(trace: AttentionTrace, variant: str, tokens: list[str], palette
         for head, matrix in enumerate(heads):
             with columns[head % 2]:
                 show_matrix(matrix, words, key=f"multi_head_{variant}_weights_{head}")
-    # the tables above are already the numbers; a grid of figures gets them as tables below
-    if len(tokens) <= MAX_TABLE_TOKENS and not use_table(len(tokens), len(tokens)):
+    if len(tokens) <= MAX_TABLE_TOKENS and not as_tables:  # tables are their own numbers
         with st.expander(t("multi_head.numbers")):
             for title, head_weights in zip(titles, weights, strict=True):
                 st.caption(title)

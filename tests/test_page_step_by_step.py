@@ -206,7 +206,7 @@ def test_sixty_tokens_run_and_list_every_context_row() -> None:
     trace = trace_attention(embed_words(tokens), AttentionConfig(dropout=0.2))
     expected = [[f"{v:.4f}" for v in row] for row in trace.context[0].tolist()]
     assert shown_context(at) == expected[:MAX_CONTEXT_ROWS] and MAX_CONTEXT_ROWS < 60
-    assert f"The first {MAX_CONTEXT_ROWS} of 60 rows are listed; step 10 shows them all." in (
+    assert f"The first {MAX_CONTEXT_ROWS} of 60 rows are listed; step 10 has all of them." in (
         page_text(at)
     )
     open_step_tab(at, "step_tabs", "context")

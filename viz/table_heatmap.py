@@ -67,14 +67,13 @@ def matrix_table(view: MatrixView, words: FigureWords) -> Styler:
         return _styled(view, words, texts, css)
 
     values = np.asarray(view.values, dtype=np.float64)
-    hidden = np.zeros((rows, cols), dtype=bool) if view.hidden is None else view.hidden
-    dropped = np.zeros_like(hidden) if view.dropped is None else view.dropped & ~hidden
+    hidden, dropped = special_cells(view)
     shown = shown_values(view)  # NaN where hidden, dropped or not finite: never on the scale
     texts = np.array(cell_texts(values, view.hidden, view.decimals), dtype=object)
     if view.hidden_value is not None:
         texts[hidden] = format_number(view.hidden_value, 0)
     texts[dropped] = "0"
-    backgrounds = scale_colours(shown, view)
+    backgrounds = scale_colours(shown, view, colour_range(view, shown))
     css = np.empty((rows, cols), dtype=object)
     for i in range(rows):
         for j in range(cols):
@@ -93,22 +92,22 @@ def legend_table(view: MatrixView, words: FigureWords) -> Styler | None:
     """The colour bar of ``view`` as one row: sample values on the scale, then special cells.
 
     The first cell names the scale (the view's colour-bar title or value name); masked and
-    dropped cells get a cell each when the matrix has any. Shown without index and header. None for a yes/no grid (its cells
-    say their state) or a view without a colour bar.
+    dropped cells get a cell each when the matrix has any. Shown without index and header.
+    None for a yes/no grid (its cells say their state) or a view without a colour bar.
     """
     if view.binary is not None or not view.colour_bar:
         return None
-    low, high = colour_range(view, shown_values(view))
-    samples = np.linspace(low, high, LEGEND_STEPS)
-    colours = scale_colours(samples[None, :], view)[0]
+    zrange = colour_range(view, shown_values(view))
+    samples = np.linspace(*zrange, LEGEND_STEPS)
+    colours = scale_colours(samples[None, :], view, zrange)[0]
     texts: list[str] = [format_number(float(value), view.decimals, minus="−") for value in samples]
     css = [_cell_css(colour or "#ffffff", text_colour(colour)) for colour in colours]
-    hidden = view.hidden is not None and bool(view.hidden.any())
-    if hidden:
+    hidden, dropped = special_cells(view)
+    if hidden.any():
         value = MINUS_INFINITY if view.hidden_value is None else format_number(view.hidden_value, 0)
         texts.append(f"{value}: {words.masked}")  # short: a legend row must fit a half column
         css.append(_cell_css(HIDDEN_COLOR, HIDDEN_TEXT_COLOR))
-    if view.dropped is not None and bool((view.dropped & ~_mask(view.hidden, view)).any()):
+    if dropped.any():
         texts.append(f"0: {words.dropped}")
         css.append(_cell_css(DROPPED_COLOR, DROPPED_TEXT_COLOR))
     texts.insert(0, escape_markdown(view.colorbar_title or view.value_name))  # user text
@@ -118,9 +117,20 @@ def legend_table(view: MatrixView, words: FigureWords) -> Styler | None:
     return frame.style.apply(lambda _: styles, axis=None)
 
 
-def scale_colours(shown: np.ndarray, view: MatrixView) -> list[list[str | None]]:
-    """The colour (``rgb(r, g, b)``) of each value on ``view``'s scale; None where NaN."""
-    low, high = colour_range(view, shown_values(view))
+def special_cells(view: MatrixView) -> tuple[np.ndarray, np.ndarray]:
+    """``(hidden, dropped)`` masks of ``view``: dropped counts only cells that are not hidden
+    (dropout "drops" future weights too, which are 0 already and stay grey)."""
+    hidden = np.zeros(view.shape, dtype=bool) if view.hidden is None else view.hidden
+    dropped = np.zeros_like(hidden) if view.dropped is None else view.dropped & ~hidden
+    return hidden, dropped
+
+
+def scale_colours(
+    shown: np.ndarray, view: MatrixView, zrange: tuple[float, float]
+) -> list[list[str | None]]:
+    """The colour (``rgb(r, g, b)``) of each value on ``view``'s scale over ``zrange``
+    (``viz.matrix.colour_range``); None where NaN."""
+    low, high = zrange
     span = high - low if high > low else 1.0
     scale = get_colorscale(colorscale(view.colour_kind, view.palette))
     positions = np.clip((np.asarray(shown, dtype=np.float64) - low) / span, 0.0, 1.0)
@@ -163,10 +173,6 @@ def _cell_css(background: str, text: str, align: str = "right") -> str:
     """A cell's CSS: numbers on the right (they line up), a state's mark (✓, 1) centred."""
     css = f"background-color: {background}; color: {text}; {CELL_CSS}"
     return css if align == "right" else css.replace("text-align: right", f"text-align: {align}")
-
-
-def _mask(mask: np.ndarray | None, view: MatrixView) -> np.ndarray:
-    return np.zeros(view.shape, dtype=bool) if mask is None else mask
 
 
 def _styled(view: MatrixView, words: FigureWords, texts: np.ndarray, css: np.ndarray) -> Styler:

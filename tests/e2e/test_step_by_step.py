@@ -182,23 +182,22 @@ def test_only_the_open_tab_is_drawn_and_a_switch_shows_the_new_steps_numbers(
     steps = page.get_by_role("heading", name=re.compile(r"^Step \d+ · "))
     expect(steps).to_have_text(["Step 1 · The embedding table X"])
 
-    page.get_by_role("tab", name="8 · Softmax").click()
-    expect(steps).to_have_text(["Step 8 · Softmax: the attention weights"], timeout=APPEAR_MS)
-    wait_settled(page)
-    expect(matrices).to_have_count(1)
-    expect(charts).to_have_count(0)
-    assert shown_matrix_keys(page) == ["step_fig_attn_weights"]
+    def open_tab(tab: str, heading: str, key: str) -> None:
+        """Click ``tab``; then only its step is drawn: one matrix table (``key``), no chart."""
+        page.get_by_role("tab", name=tab).click()
+        expect(steps).to_have_text([heading], timeout=APPEAR_MS)
+        wait_settled(page)
+        expect(matrices).to_have_count(1)
+        expect(charts).to_have_count(0)
+        assert shown_matrix_keys(page) == [key]
+
+    open_tab("8 · Softmax", "Step 8 · Softmax: the attention weights", "step_fig_attn_weights")
     weights = read_matrix(page, "step_fig_attn_weights")
     assert (weights.rows, weights.columns) == (tokens, tokens)
     weight = float(trace.attn_weights[0, 5, 2])  # row 6, column 3: visible, between 0 and 1
     assert weights.numbers()[5][2] == f"{weight:.4f}"
 
-    page.get_by_role("tab", name="4 · Scores").click()
-    expect(steps).to_have_text(["Step 4 · Raw attention scores Q Kᵀ"], timeout=APPEAR_MS)
-    wait_settled(page)
-    expect(matrices).to_have_count(1)
-    expect(charts).to_have_count(0)
-    assert shown_matrix_keys(page) == ["step_fig_attn_scores"]
+    open_tab("4 · Scores", "Step 4 · Raw attention scores Q Kᵀ", "step_fig_attn_scores")
     scores = read_matrix(page, "step_fig_attn_scores")
     assert (scores.rows, scores.columns) == (tokens, tokens)
     # every score in its cell (none is within 0.00005 of 0, where the sign could be spelt apart)

@@ -45,8 +45,8 @@ MESSAGES = {
         "第 10 步解释它们从何而来。",
     },
     "step.output.truncated": {
-        "en": "The first {shown} of {tokens} rows are listed; step 10 shows them all.",
-        "zh": "只列出 {tokens} 行中的前 {shown} 行；第 10 步显示全部。",
+        "en": "The first {shown} of {tokens} rows are listed; step 10 has all of them.",
+        "zh": "只列出 {tokens} 行中的前 {shown} 行；第 10 步包含全部各行。",
     },
     "step.all_toggle": {
         "en": "Show all ten steps on one page",
