@@ -7,11 +7,12 @@ Usage (from the repository root; Playwright and /usr/bin/chromium, like the brow
 
 One ``streamlit run benchmarks/element_cost_app.py`` server, one headless Chromium tab per way of
 drawing (``element_cost_app.WAYS``: nothing, the annotated Plotly heatmap the app used to draw,
-the same heatmap without its numbers, the coloured table the app draws now, the coloured table
-plus the numbers table it used to repeat). Each round clicks the sidebar's seed "+" once in every
-tab, in turn, and times click to settled page exactly as ``benchmarks/latency.py`` does (its
-``measure_seed``: script idle, the watched table changed, every Plotly chart drawn, no DOM change
-for ``--quiet`` ms). Prints the medians and each way's ratio to the floor (``none``) of the same
+the same heatmap without its numbers, the coloured ``st.table`` it drew next (alone and with the
+numbers table it used to repeat), its own table component that it draws now, and the app's
+sidebar controls without any matrix, rerun in full or with the table in a fragment). Each round
+clicks the sidebar's seed "+" once in every tab, in turn, and times click to settled page
+exactly as ``benchmarks/latency.py`` does (its ``measure_seed``: script idle, the watched table
+changed, every Plotly chart drawn, no DOM change for ``--quiet`` ms). Prints the medians and each way's ratio to the floor (``none``) of the same
 run, so that the machine's load cancels out.
 """
 
@@ -63,7 +64,7 @@ def main() -> None:
         browser.close()
     print("load average at end:", latency.load_average())
     floor = statistics.median(times["none"])
-    print("\n| way of drawing the (6, 6) weights | n | median s | min–max s | × floor |")
+    print("\n| way (the floor plus…) | n | median s | min–max s | × floor |")
     print("|---|---:|---:|---:|---:|")
     for way, values in times.items():
         median = statistics.median(values)

@@ -8,9 +8,17 @@ drawn by the app's own builders in one of these ways (``WAYS``):
 - ``heatmap_numbers``: ``viz.heatmap.matrix_figure`` as the app drew it before: an annotated
   Plotly heatmap, every number written in its cell;
 - ``heatmap_plain``: the same figure with the cell numbers left out (hover only);
-- ``table``: ``viz.table_heatmap.matrix_table`` and ``legend_table``, coloured ``st.table``s, as
-  the app draws a small matrix now;
-- ``table_twice``: the coloured table and, under it, the plain numbers table the app used to add.
+- ``st_table``: ``viz.table_heatmap.matrix_table`` and ``legend_table`` drawn as coloured
+  ``st.table``s (a pandas ``Styler`` of the same cells), as the app drew a small matrix before
+  its own table component: Streamlit renders each cell, index and header as Markdown;
+- ``st_table_twice``: that and, under it, the plain numbers table the app used to add;
+- ``table``: the same two tables drawn by ``ui.matrix_table.draw_table``, the app's component
+  that writes each cell as plain text (how the app draws a small matrix now);
+- ``sidebar``: no matrix, but the app's own sidebar controls beside the seed (every other
+  setting of ``ui.settings.SIDEBAR`` and the sentence box, unchanged by the click): what the
+  app's sidebar alone costs a rerun;
+- ``sidebar_fragment``: the same, with the floor's table in a keyed ``st.fragment`` that the
+  seed's ``on_change`` reruns alone (``st.rerun(key)``): the sidebar is not sent again.
 
 Run it alone with ``streamlit run benchmarks/element_cost_app.py``.
 """
@@ -24,24 +32,87 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:  # `streamlit run` puts only this folder on the path
     sys.path.insert(0, str(REPO_ROOT))
 
+import pandas as pd  # noqa: E402
 import streamlit as st  # noqa: E402
+from pandas.io.formats.style import Styler  # noqa: E402
 
 from attention import AttentionConfig, trace_attention  # noqa: E402
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS  # noqa: E402
 from benchmarks.floor_app import SEED_LABEL, numbers  # noqa: E402
+from ui.i18n import t  # noqa: E402
+from ui.matrix_table import draw_table  # noqa: E402
+from ui.settings import SETTINGS, SIDEBAR, widget  # noqa: E402
 from viz.heatmap import cell_texts, matrix_figure  # noqa: E402
+from viz.markdown_text import escape_markdown  # noqa: E402
 from viz.steps import weights_view  # noqa: E402
-from viz.table_heatmap import legend_table, matrix_table  # noqa: E402
+from viz.table_heatmap import ColouredTable, legend_table, matrix_table  # noqa: E402
 from viz.words import FigureWords  # noqa: E402
 
-WAYS = ("none", "heatmap_numbers", "heatmap_plain", "table", "table_twice")
+WAYS = (
+    "none",
+    "heatmap_numbers",
+    "heatmap_plain",
+    "st_table",
+    "st_table_twice",
+    "table",
+    "sidebar",
+    "sidebar_fragment",
+)
+FRAGMENT_KEY = "floor_table"
+
+
+def as_styler(table: ColouredTable) -> Styler:
+    """``table`` as the coloured ``st.table`` the app drew before (labels Markdown-escaped)."""
+    frame = pd.DataFrame(table.texts())
+    if table.col_labels:
+        frame.columns = [escape_markdown(label) for label in table.col_labels]
+    if table.row_labels:
+        frame.index = pd.Index([escape_markdown(label) for label in table.row_labels])
+    css = [
+        [
+            f"background-color: {c.background}; color: {c.colour}; "
+            f"text-align: {c.align} !important; white-space: nowrap !important"
+            for c in row
+        ]
+        for row in table.cells
+    ]
+    styles = pd.DataFrame(css, index=frame.index, columns=frame.columns)
+    return frame.style.apply(lambda _: styles, axis=None)
+
+
+def app_sidebar() -> None:
+    """The app's sidebar controls other than the seed, at their defaults (the click leaves them)."""
+    for name in SIDEBAR:
+        if name != "seed":
+            widget(SETTINGS[name], container=st.sidebar)
+    st.sidebar.text_input(t("sidebar.text"), value=" ".join(BOOK_TOKENS), key="text")
+    st.sidebar.caption(t("glossary.line", decimals=4, hover=6))
+
+
+@st.fragment(key=FRAGMENT_KEY)
+def floor_table() -> None:
+    st.table(numbers(int(st.session_state["seed"])))
 
 
 def render() -> None:
     way = st.query_params.get("draw", "none")
-    seed = st.sidebar.number_input(SEED_LABEL, min_value=0, max_value=2**53 - 1, value=123, step=1)
+    on_seed = (lambda: st.rerun(FRAGMENT_KEY)) if way == "sidebar_fragment" else None
+    seed = st.sidebar.number_input(
+        SEED_LABEL,
+        min_value=0,
+        max_value=2**53 - 1,
+        value=123,
+        step=1,
+        key="seed",
+        on_change=on_seed,
+    )
+    if way.startswith("sidebar"):
+        app_sidebar()
+    if way == "sidebar_fragment":
+        floor_table()
+        return
     st.table(numbers(int(seed)))  # the floor's table: what benchmarks/latency.py watches
-    if way == "none":
+    if way in ("none", "sidebar"):
         return
     trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=int(seed)))
     words = FigureWords()
@@ -52,11 +123,16 @@ def render() -> None:
             figure.update_traces(texttemplate=None)
         st.plotly_chart(figure, key="matrix")
         return
-    st.table(matrix_table(view, words), width="content")
-    legend = legend_table(view, words)
+    table, legend = matrix_table(view, words), legend_table(view, words)
+    if way == "table":
+        draw_table(table, key="matrix")
+        if legend is not None:
+            draw_table(legend, key="legend")
+        return
+    st.table(as_styler(table), width="content")
     if legend is not None:
-        st.table(legend, width="content", hide_index=True, hide_header=True)
-    if way == "table_twice":
+        st.table(as_styler(legend), width="content", hide_index=True, hide_header=True)
+    if way == "st_table_twice":
         st.table(cell_texts(view.values, view.hidden, view.decimals))
 
 

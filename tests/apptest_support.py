@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -61,47 +60,66 @@ def plotly_figures(at: AppTest) -> dict[str, dict[str, Any]]:
 MATRIX_PREFIX = "matrix_"  # ui.show.show_matrix_table: the table's container key
 
 
-def matrix_tables(at: Any) -> dict[str, pd.DataFrame]:
-    """Every matrix drawn as a coloured table, by the ``key`` given to ``show_matrix``.
+def _table_data(element: Any) -> dict[str, Any]:
+    """The data a matrix table component received (``ui.matrix_table``): labels, cells, colours."""
+    return json.loads(element.proto.json)
 
-    Each value is the table as the page shows it: token labels (Markdown-escaped) and the cell
-    texts (``"0.3111"``, ``"−∞"``, ``"✓"``). ``at`` is an AppTest or any block of its tree.
-    """
-    tables: dict[str, pd.DataFrame] = {}
+
+def _as_frame(data: dict[str, Any]) -> pd.DataFrame:
+    """A table's texts as a DataFrame labelled as the page shows it (labels exactly as typed)."""
+    texts = [[cell["text"] for cell in row] for row in data["cells"]]
+    frame = pd.DataFrame(texts, columns=data["columns"] or None)
+    if data["rows"]:
+        frame.index = pd.Index(data["rows"], name=data["corner"])
+    return frame
+
+
+def _matrix_blocks(at: Any) -> dict[str, list[dict[str, Any]]]:
+    """The tables in the container of each matrix, by ``show_matrix`` key: matrix, then legend."""
+    blocks: dict[str, list[dict[str, Any]]] = {}
 
     def walk(node: Any) -> None:
         proto_id = getattr(getattr(node, "proto", None), "id", "") or ""
         if isinstance(proto_id, str) and f"-{MATRIX_PREFIX}" in proto_id:
             key = proto_id.split(f"-{MATRIX_PREFIX}", 1)[1]
-            found = [child for child in node.children.values() if child.type == "table"]
-            tables[key] = found[0].value
+            blocks[key] = [
+                _table_data(child)
+                for child in node.children.values()
+                if child.type == "bidi_component"
+            ]
+            assert blocks[key], f"matrix container {key!r} holds no table"
         for child in getattr(node, "children", {}).values():
             walk(child)
 
     walk(at._tree if hasattr(at, "_tree") else at)
-    return tables
+    return blocks
 
 
-def _matrix_block_tables(at: Any, key: str) -> list[Any]:
-    """The table elements in the container of matrix ``key``: the matrix, then its legend row."""
-    tables: list[Any] = []
+def matrix_tables(at: Any) -> dict[str, pd.DataFrame]:
+    """Every matrix drawn as a coloured table, by the ``key`` given to ``show_matrix``.
 
-    def walk(node: Any) -> None:
-        proto_id = getattr(getattr(node, "proto", None), "id", "") or ""
-        if isinstance(proto_id, str) and proto_id.endswith(f"-{MATRIX_PREFIX}{key}"):
-            tables.extend(child for child in node.children.values() if child.type == "table")
-        for child in getattr(node, "children", {}).values():
-            walk(child)
+    Each value is the table as the page shows it: token labels (exactly as typed, told apart
+    when repeated), the corner naming the axes and the cell texts (``"0.3111"``, ``"−∞"``,
+    ``"✓"``). ``at`` is an AppTest or any block of its tree.
+    """
+    return {key: _as_frame(tables[0]) for key, tables in _matrix_blocks(at).items()}
 
-    walk(at._tree if hasattr(at, "_tree") else at)
+
+def _matrix_block_tables(at: Any, key: str) -> list[dict[str, Any]]:
+    tables = _matrix_blocks(at).get(key)
     assert tables, f"no matrix table {key!r}"
     return tables
+
+
+def matrix_description(at: Any, key: str, *, legend: bool = False) -> str:
+    """What a screen reader says of matrix table ``key`` (its ``aria-label``), or of its legend."""
+    return _matrix_block_tables(at, key)[1 if legend else 0]["description"]
 
 
 def matrix_legend(at: Any, key: str) -> pd.DataFrame | None:
     """The legend row under matrix table ``key`` (scale name, sample values, special cells)."""
     tables = _matrix_block_tables(at, key)
-    return tables[1].value if len(tables) > 1 else None
+    return _as_frame(tables[1]) if len(tables) > 1 else None
 
 
 def matrix_cell_styles(
@@ -109,21 +127,21 @@ def matrix_cell_styles(
 ) -> dict[tuple[int, int], dict[str, str]]:
     """The CSS of each cell of the matrix table ``key``: ``{(row, col): {"background-color": …}}``.
 
-    ``legend=True``: of its legend row instead. Read from the ``Styler`` rules Streamlit sends
-    (``#T_<uuid>_row{i}_col{j} { … }``); pandas writes cells of the same CSS as one rule with
-    several selectors (``#T_…_row0_col1, #T_…_row0_col2 { … }``), so every selector of a rule
-    gets its declarations.
+    ``legend=True``: of its legend row instead. Read from the data the table component draws
+    (``background-color``, ``color``, ``text-align``; ``font-style`` where italic).
     """
-    table = _matrix_block_tables(at, key)[1 if legend else 0]
+    data = _matrix_block_tables(at, key)[1 if legend else 0]
     styles: dict[tuple[int, int], dict[str, str]] = {}
-    for rule in table.proto.arrow_data.styler.styles.splitlines():
-        match = re.search(r"^(.*)\{(.*)\}", rule)
-        if not match:
-            continue
-        declarations = [part.split(":", 1) for part in match.group(2).split(";") if ":" in part]
-        css = {name.strip(): value.strip() for name, value in declarations}
-        for row, col in re.findall(r"_row(\d+)_col(\d+)\b", match.group(1)):
-            styles[(int(row), int(col))] = dict(css)
+    for i, row in enumerate(data["cells"]):
+        for j, cell in enumerate(row):
+            css = {
+                "background-color": cell["background"],
+                "color": cell["colour"],
+                "text-align": cell["align"],
+            }
+            if cell["italic"]:
+                css["font-style"] = "italic"
+            styles[(i, j)] = css
     return styles
 
 

@@ -16,13 +16,12 @@ from streamlit.testing.v1 import AppTest
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import embed_words
-from tests.apptest_support import matrix_cell_styles, matrix_tables, run_page
+from tests.apptest_support import matrix_cell_styles, matrix_legend, matrix_tables, run_page
 from ui import computation
 from ui.frame import PAGE_SPECS
 from ui.table_state import random_words
 from viz.colors import DROPPED_COLOR, HIDDEN_COLOR
 from viz.heatmap import cell_texts
-from viz.markdown_text import escape_markdown
 
 
 def _charts(at: AppTest) -> dict[str, dict]:
@@ -37,20 +36,10 @@ def _chart(at: AppTest, key: str) -> dict:
 
 
 def _legend(at: AppTest, key: str) -> list[str]:
-    """The legend row under the matrix table ``key`` (its second table): scale name, samples…"""
-    found: list[list[str]] = []
-
-    def walk(node: object) -> None:
-        proto_id = str(getattr(getattr(node, "proto", None), "id", "") or "")
-        if proto_id.endswith(f"-matrix_{key}"):
-            tables = [child for child in node.children.values() if child.type == "table"]
-            found.append([str(text) for text in tables[1].value.iloc[0]])
-        for child in getattr(node, "children", {}).values():
-            walk(child)
-
-    walk(at._tree)
-    assert len(found) == 1, f"{key}: {len(found)} legends"
-    return found[0]
+    """The legend row under the matrix table ``key``: scale name, samples, special cells."""
+    legend = matrix_legend(at, key)
+    assert legend is not None, f"{key}: no legend"
+    return [str(text) for text in legend.iloc[0]]
 
 
 def _all_steps(query: dict[str, str], timeout: float = 60) -> AppTest:
@@ -99,8 +88,8 @@ def test_zoom_window_shows_exact_values_of_the_large_matrix() -> None:
     trace = trace_attention(embed_words(words), AttentionConfig())
     expected = trace.attn_scores[0, 39:49, 30:40].double().numpy()  # rows 40–49, cols 31–40
     assert window.to_numpy().tolist() == cell_texts(expected, None, 4)  # written in the cells
-    assert list(window.index) == [escape_markdown(f"{i} · {words[i - 1]}") for i in range(40, 50)]
-    assert list(window.columns) == [escape_markdown(f"{j} · {words[j - 1]}") for j in range(31, 41)]
+    assert list(window.index) == [f"{i} · {words[i - 1]}" for i in range(40, 50)]  # as typed
+    assert list(window.columns) == [f"{j} · {words[j - 1]}" for j in range(31, 41)]
 
 
 def test_zoom_window_of_dropped_weights_keeps_the_views_masks_and_chinese_words() -> None:

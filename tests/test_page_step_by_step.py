@@ -16,12 +16,14 @@ from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, embed_words
 from pages.step_by_step import MAX_CONTEXT_ROWS
 from tests.apptest_support import (
+    matrix_description,
     matrix_tables,
     open_step_tab,
     page_text,
     plotly_figures,
     run_page,
 )
+from ui.i18n import t
 from viz.heatmap import cell_texts
 from viz.markdown_text import escape_markdown
 
@@ -172,6 +174,19 @@ def test_token_labels_are_escaped_in_the_context_table() -> None:
     index = at.table[0].value.index.tolist()
     assert index == [escape_markdown(w) for w in ("**bold**", "[a](http://x.org)", "<i>z</i>")]
     assert all("**bold**" not in heading.value for heading in at.subheader)
+
+
+def test_matrix_tables_show_markup_labels_as_typed_and_say_what_they_are() -> None:
+    """The matrix tables write labels as plain text (``ui.matrix_table``): exactly as typed."""
+    labels = ["**bold**", "[a](http://x.org)", "<i>z</i>"]
+    at = run_page("step", {"text": " ".join(labels)})
+    assert not at.exception
+    table = matrix_tables(at)["step_fig_inputs"]
+    assert list(table.index) == labels and list(table.columns) == ["x1", "x2", "x3"]
+    assert matrix_description(at, "step_fig_inputs").endswith(
+        t("show.table_alt", "en", name="", rows=3, cols=3)
+    )
+    assert matrix_description(at, "step_fig_inputs", legend=True).startswith("colour legend of")
 
 
 def test_all_steps_toggle_puts_every_step_on_one_page() -> None:

@@ -1,6 +1,6 @@
 """The coloured table of a small matrix (``viz.table_heatmap``) says what the heatmap said.
 
-Pure builders, no Streamlit: the table's data are the texts a reader sees, its cell styles the
+Pure builders, no Streamlit: a ``ColouredTable``'s cells hold the texts a reader sees and their
 colours. Views come from the app's own builders (``viz.steps``) on real traces where they can.
 """
 
@@ -10,20 +10,19 @@ import re
 
 import numpy as np
 import pytest
-from pandas.io.formats.style import Styler
 from plotly.colors import get_colorscale, sample_colorscale
 
 from attention.examples import BOOK_TOKENS, unique_labels
 from viz import steps
 from viz.colors import DROPPED_COLOR, HIDDEN_COLOR, PALETTES, colorscale
 from viz.heatmap import MINUS_INFINITY, cell_texts
-from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView, colour_range
 from viz.table_heatmap import (
     DARK_TEXT,
     LIGHT_TEXT,
     MAX_TABLE_COLUMNS,
     MAX_TABLE_ROWS,
+    ColouredTable,
     legend_table,
     matrix_table,
     use_table,
@@ -34,17 +33,20 @@ TOKENS = list(BOOK_TOKENS)
 WORDS = FigureWords()
 
 
-def texts(styler: Styler) -> np.ndarray:
-    return styler.data.to_numpy(dtype=object)
+def texts(table: ColouredTable) -> np.ndarray:
+    return np.array(table.texts(), dtype=object)
 
 
-def css(styler: Styler, name: str) -> np.ndarray:
-    """The CSS property ``name`` of every cell, as the Styler hands it to ``st.table``."""
-    styler._compute()  # pandas' own step before rendering: fills ``ctx`` {(i, j): [(k, v)]}
-    rows, cols = styler.data.shape
+CELL_FIELDS = {"background-color": "background", "color": "colour", "text-align": "align"}
+
+
+def css(table: ColouredTable, name: str) -> np.ndarray:
+    """The CSS property ``name`` of every cell, as the browser's table component sets it."""
+    rows, cols = table.shape
     out = np.empty((rows, cols), dtype=object)
-    for (i, j), declarations in styler.ctx.items():
-        out[i, j] = dict(declarations).get(name)  # the legend's name cell has no background
+    for i, row in enumerate(table.cells):
+        for j, cell in enumerate(row):
+            out[i, j] = getattr(cell, CELL_FIELDS[name])
     return out
 
 
@@ -205,7 +207,8 @@ def test_legend_samples_are_the_ranges_ends_and_middle(six_token_trace) -> None:
     assert low == -high < 0
     cells = texts(legend)[0].tolist()
     written = [f"{value:.4f}".replace("-", "−") for value in (low, 0.0, high)]
-    assert cells == [escape_markdown(view.value_name), *written]  # nothing masked, nothing dropped
+    assert cells == [view.value_name, *written]  # nothing masked, nothing dropped
+    assert legend.cells[0][0].italic and not legend.row_labels and not legend.col_labels
     assert css(legend, "background-color")[0, 1:].tolist() == scale_colour(
         "diverging", "colorblind", [0, 0.5, 1]
     )
@@ -240,7 +243,9 @@ def test_legend_lists_masked_and_dropped_cells_only_when_present(
     assert css(matrix_table(only_hidden, WORDS), "background-color")[0, 1] == HIDDEN_COLOR
 
 
-def test_token_labels_are_escaped_and_unique() -> None:
+def test_token_labels_are_kept_as_typed_and_unique() -> None:
+    """Labels are data, shown as plain text by the browser (``ui.matrix_table``): exactly as
+    typed, never Markdown-escaped, and told apart when repeated."""
     labels = ("**b**", "<img src=x onerror=alert(1)>", "[x](http://e.vil)", "**b**")
     view = MatrixView(
         values=np.eye(4),
@@ -250,15 +255,17 @@ def test_token_labels_are_escaped_and_unique() -> None:
         row_title="*query*",
         value_name="$x$",
     )
-    frame = matrix_table(view, WORDS).data
-    expected = [escape_markdown(label) for label in unique_labels(list(labels))]
-    assert list(frame.index) == expected and list(frame.columns) == expected
-    assert len(set(frame.index)) == 4  # the two "**b**" stay two rows
-    assert expected[0] == r"\*\*b\*\*" and r"\<img" in expected[1] and "http:" not in expected[2]
+    table = matrix_table(view, WORDS, "a description")
+    expected = tuple(unique_labels(list(labels)))
+    assert table.row_labels == expected and table.col_labels == expected
+    assert len(set(table.row_labels)) == 4  # the two "**b**" stay two rows
+    assert expected[:3] == labels[:3]
     # the corner breaks only between its two titles (no-break spaces inside each)
-    corner = f"*query*\u00a0↓\u00a0· {WORDS.column}\u00a0→"
-    assert frame.index.name == escape_markdown(corner)
-    assert texts(legend_table(view, WORDS))[0, 0] == r"\$x\$"
+    assert table.corner == f"*query*\u00a0↓\u00a0· {WORDS.column}\u00a0→"
+    assert texts(legend_table(view, WORDS))[0, 0] == "$x$"
+    data = table.to_data()  # what the browser receives: the same texts, as JSON data
+    assert data["rows"] == list(expected) and data["description"] == "a description"
+    assert [cell["text"] for cell in data["cells"][0]] == texts(table)[0].tolist()
 
 
 def test_use_table_bounds() -> None:

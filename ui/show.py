@@ -38,6 +38,7 @@ from viz.vocabulary import COMPACT_DECIMALS, DECIMALS
 from viz.words import FigureWords
 
 from .i18n import current_language, t
+from .matrix_table import draw_table
 
 PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
 MAX_WINDOW = 24  # a zoom window shows at most this many rows and columns (annotated heatmap)
@@ -101,10 +102,11 @@ def show_matrix(view: MatrixView, words: FigureWords, *, key: str) -> None:
     """Draw ``view``: a coloured table when small, else its figure (and for an image a zoom window).
 
     Up to 40 rows × 12 columns (``viz.table_heatmap.use_table``) the matrix is a coloured table
-    of its numbers with a legend row under it, in a container keyed ``matrix_{key}``: the browser
-    draws it as fast as any table, where an annotated Plotly heatmap costs it about 0.1 s per
-    change. Larger, ``key`` names the Plotly chart; an image also gets a note and an "Exact
-    values" zoom window (expander and inputs ``{key}__zoom…``).
+    of its numbers with a legend row under it (``ui.matrix_table``: cells written as plain text),
+    in a container keyed ``matrix_{key}``: the browser draws it in a few milliseconds, where an
+    annotated Plotly heatmap costs it about 0.1 s per change and a ``st.table`` ~0.5–1 ms per
+    cell (``benchmarks/element_cost.py``). Larger, ``key`` names the Plotly chart; an image
+    also gets a note and an "Exact values" zoom window (expander and inputs ``{key}__zoom…``).
     """
     if use_table(*view.shape):
         show_matrix_table(view, words, key=key)
@@ -117,20 +119,21 @@ def show_matrix(view: MatrixView, words: FigureWords, *, key: str) -> None:
 
 
 def show_matrix_table(view: MatrixView, words: FigureWords, *, key: str) -> None:
-    """``view`` as a coloured table (``viz.table_heatmap``), titled, with its legend row."""
+    """``view`` as a coloured table (``viz.table_heatmap``), titled, with its legend row.
+
+    The table's ``aria-label`` says what it is ("score: a 6 × 6 table of numbers, coloured by
+    value"), for screen readers.
+    """
     rows, cols = view.shape
     name = view.title or view.colorbar_title or view.value_name
     with st.container(key=f"matrix_{key}"):
         if view.title:
             st.markdown(f"**{escape_markdown(view.title)}**")
-        st.table(
-            matrix_table(view, words),
-            width="content",
-            alt=t("show.table_alt", name=name, rows=rows, cols=cols),
-        )
-        legend = legend_table(view, words)
+        alt = t("show.table_alt", name=name, rows=rows, cols=cols)
+        draw_table(matrix_table(view, words, alt), key=key)
+        legend = legend_table(view, words, t("show.legend_alt", name=name))
         if legend is not None:
-            st.table(legend, width="content", hide_index=True, hide_header=True)
+            draw_table(legend, key=f"{key}_legend")
 
 
 def numbers_frame(

@@ -2,46 +2,97 @@
 
 An annotated Plotly heatmap costs the browser about 0.1 s to redraw its cell texts on every change
 (measured in Chromium on this project's machine: a 6 × 6 heatmap with numbers 0.17 s after a
-seed change, the same heatmap without numbers 0.05 s, a coloured 6 × 6 table 0.05 s — what a
-plain table costs). So a matrix small enough to read as numbers is a table here: each cell
-shows its number on its colour, on the same scale, palette and range as the heatmap would use;
-hidden cells are grey and written −∞ (a score) or 0 (a weight), weights dropped by dropout pink
-and written 0, a yes/no grid written and coloured by state. :func:`legend_table` is the colour
-bar: a row of sample values on the scale, then the special cells that appear.
+seed change, the same heatmap without numbers 0.05 s). So a matrix small enough to read as
+numbers is a table here: each cell shows its number on its colour, on the same scale, palette
+and range as the heatmap would use; hidden cells are grey and written −∞ (a score) or 0 (a
+weight), weights dropped by dropout pink and written 0, a yes/no grid written and coloured by
+state. :func:`legend_table` is the colour bar: a row of sample values on the scale, then the
+special cells that appear.
 
-Both builders return a pandas ``Styler`` (no Streamlit): ``ui.show.show_matrix`` hands it to
-``st.table``. The table's *data* are the texts shown, so what a test reads is what a user reads.
-Streamlit renders every table cell, index and header as Markdown, so labels (user text) are
-escaped (:func:`viz.markdown_text.escape_markdown`); cells hold numbers and state words.
+Both builders return a :class:`ColouredTable` (no Streamlit, no HTML): texts, labels and the
+colours of each cell. ``ui.matrix_table`` draws it; the texts are set as plain text there, never
+parsed as Markdown or HTML, so labels (user text) are shown exactly as typed.
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
+from typing import Any
+
 import numpy as np
-import pandas as pd
-from pandas.io.formats.style import Styler
 from plotly.colors import get_colorscale, sample_colorscale, unlabel_rgb
 
 from .colors import DROPPED_COLOR, HIDDEN_COLOR, HIDDEN_TEXT_COLOR, colorscale
 from .heatmap import DROPPED_TEXT_COLOR, MINUS_INFINITY, cell_texts
 from .labels import unique_labels
-from .markdown_text import escape_markdown
 from .matrix import MatrixView, colour_range, shown_values
 from .vocabulary import format_number
 from .words import FigureWords
 
-__all__ = ["MAX_TABLE_COLUMNS", "MAX_TABLE_ROWS", "legend_table", "matrix_table", "use_table"]
+__all__ = [
+    "MAX_TABLE_COLUMNS",
+    "MAX_TABLE_ROWS",
+    "Cell",
+    "ColouredTable",
+    "legend_table",
+    "matrix_table",
+    "use_table",
+]
 
 MAX_TABLE_COLUMNS = 12  # wider, a table of 4-decimal numbers no longer fits the page's column
 MAX_TABLE_ROWS = 40  # longer, a figure (with its thinned ticks) reads better than a long table
 LEGEND_STEPS = 3  # sample values on the legend's scale: both ends and the middle
 DARK_TEXT, LIGHT_TEXT = "#000000", "#ffffff"  # black: at least 4.58:1 on every colour of the scales
-# Streamlit writes text-align: left on each cell itself: a number column reads at its decimal point
-CELL_CSS = (
-    "text-align: right !important; font-variant-numeric: tabular-nums; "
-    "white-space: nowrap !important"
-)
 NO_BREAK = "\u00a0"  # an axis title breaks only between the two titles of the corner
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell: its text, its colours (CSS colours) and where the text sits.
+
+    Numbers sit on the right, so that a column reads at its decimal point; a state's mark (✓, 1)
+    is centred. ``italic``: the legend's name of the scale.
+    """
+
+    text: str
+    background: str
+    colour: str
+    align: str = "right"
+    italic: bool = False
+
+
+@dataclass(frozen=True)
+class ColouredTable:
+    """A table of coloured cells: ``cells[i][j]``, with row and column labels and a corner.
+
+    ``row_labels``/``col_labels`` empty: no label column / header row (the legend row).
+    ``description``: what a screen reader says of the table (its ``aria-label``).
+    """
+
+    cells: tuple[tuple[Cell, ...], ...]
+    row_labels: tuple[str, ...] = ()
+    col_labels: tuple[str, ...] = ()
+    corner: str = ""
+    description: str = ""
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(rows, cols)`` of the cells (labels not counted)."""
+        return len(self.cells), len(self.cells[0]) if self.cells else 0
+
+    def texts(self) -> list[list[str]]:
+        """The cells' texts, row by row: what a reader reads."""
+        return [[cell.text for cell in row] for row in self.cells]
+
+    def to_data(self) -> dict[str, Any]:
+        """The table as JSON-ready data (what the browser's table component receives)."""
+        return {
+            "corner": self.corner,
+            "columns": list(self.col_labels),
+            "rows": list(self.row_labels),
+            "cells": [[asdict(cell) for cell in row] for row in self.cells],
+            "description": self.description,
+        }
 
 
 def use_table(rows: int, cols: int) -> bool:
@@ -49,22 +100,20 @@ def use_table(rows: int, cols: int) -> bool:
     return rows <= MAX_TABLE_ROWS and cols <= MAX_TABLE_COLUMNS
 
 
-def matrix_table(view: MatrixView, words: FigureWords) -> Styler:
+def matrix_table(view: MatrixView, words: FigureWords, description: str = "") -> ColouredTable:
     """``view`` as a coloured table: labels on both sides, each number on its colour.
 
     The corner names the axes ("query ↓ · key →"); ``words`` gives the defaults ("row", "column").
+    ``description``: the table's text for screen readers.
     """
     rows, cols = view.shape
     if view.binary is not None:
         flags = np.asarray(view.values, dtype=bool)
         look = view.binary
-        texts = np.where(flags, look.true_text, look.false_text).astype(object)
-        css = np.where(
-            flags,
-            _cell_css(look.true_color, HIDDEN_TEXT_COLOR, "center"),
-            _cell_css(look.false_color, HIDDEN_TEXT_COLOR, "center"),
-        ).astype(object)
-        return _styled(view, words, texts, css)
+        yes = Cell(look.true_text, look.true_color, HIDDEN_TEXT_COLOR, "center")
+        no = Cell(look.false_text, look.false_color, HIDDEN_TEXT_COLOR, "center")
+        cells = [[yes if flags[i, j] else no for j in range(cols)] for i in range(rows)]
+        return _labelled(view, words, cells, description)
 
     values = np.asarray(view.values, dtype=np.float64)
     hidden, dropped = special_cells(view)
@@ -74,47 +123,53 @@ def matrix_table(view: MatrixView, words: FigureWords) -> Styler:
         texts[hidden] = format_number(view.hidden_value, 0)
     texts[dropped] = "0"
     backgrounds = scale_colours(shown, view, colour_range(view, shown))
-    css = np.empty((rows, cols), dtype=object)
-    for i in range(rows):
-        for j in range(cols):
-            if hidden[i, j]:
-                css[i, j] = _cell_css(HIDDEN_COLOR, HIDDEN_TEXT_COLOR)
-            elif dropped[i, j]:
-                css[i, j] = _cell_css(DROPPED_COLOR, DROPPED_TEXT_COLOR)
-            elif backgrounds[i][j] is None:  # a non-finite value that is not hidden
-                css[i, j] = _cell_css("#ffffff", DARK_TEXT)
-            else:
-                css[i, j] = _cell_css(backgrounds[i][j], text_colour(backgrounds[i][j]))
-    return _styled(view, words, texts, css)
+
+    def cell(i: int, j: int) -> Cell:
+        text = str(texts[i, j])
+        if hidden[i, j]:
+            return Cell(text, HIDDEN_COLOR, HIDDEN_TEXT_COLOR)
+        if dropped[i, j]:
+            return Cell(text, DROPPED_COLOR, DROPPED_TEXT_COLOR)
+        background = backgrounds[i][j] or "#ffffff"  # None: a non-finite value, not hidden
+        return Cell(text, background, text_colour(backgrounds[i][j]))
+
+    cells = [[cell(i, j) for j in range(cols)] for i in range(rows)]
+    return _labelled(view, words, cells, description)
 
 
-def legend_table(view: MatrixView, words: FigureWords) -> Styler | None:
+def legend_table(
+    view: MatrixView, words: FigureWords, description: str = ""
+) -> ColouredTable | None:
     """The colour bar of ``view`` as one row: sample values on the scale, then special cells.
 
     The first cell names the scale (the view's colour-bar title or value name); masked and
-    dropped cells get a cell each when the matrix has any. Shown without index and header.
-    None for a yes/no grid (its cells say their state) or a view without a colour bar.
+    dropped cells get a cell each when the matrix has any. Shown without index and header;
+    ``description`` is its text for screen readers. None for a yes/no grid (its cells say
+    their state) or a view without a colour bar.
     """
     if view.binary is not None or not view.colour_bar:
         return None
     zrange = colour_range(view, shown_values(view))
     samples = np.linspace(*zrange, LEGEND_STEPS)
     colours = scale_colours(samples[None, :], view, zrange)[0]
-    texts: list[str] = [format_number(float(value), view.decimals, minus="−") for value in samples]
-    css = [_cell_css(colour or "#ffffff", text_colour(colour)) for colour in colours]
+    name = view.colorbar_title or view.value_name  # may hold user text: shown as text
+    cells = [Cell(name, "transparent", "inherit", "right", italic=True)]
+    cells += [
+        Cell(
+            format_number(float(value), view.decimals, minus="−"),
+            colour or "#ffffff",
+            text_colour(colour),
+        )
+        for value, colour in zip(samples, colours, strict=True)
+    ]
     hidden, dropped = special_cells(view)
     if hidden.any():
         value = MINUS_INFINITY if view.hidden_value is None else format_number(view.hidden_value, 0)
-        texts.append(f"{value}: {words.masked}")  # short: a legend row must fit a half column
-        css.append(_cell_css(HIDDEN_COLOR, HIDDEN_TEXT_COLOR))
+        # short: a legend row must fit a half column
+        cells.append(Cell(f"{value}: {words.masked}", HIDDEN_COLOR, HIDDEN_TEXT_COLOR))
     if dropped.any():
-        texts.append(f"0: {words.dropped}")
-        css.append(_cell_css(DROPPED_COLOR, DROPPED_TEXT_COLOR))
-    texts.insert(0, escape_markdown(view.colorbar_title or view.value_name))  # user text
-    css.insert(0, f"font-style: italic; {CELL_CSS}")
-    frame = pd.DataFrame([texts])
-    styles = pd.DataFrame([css], index=frame.index, columns=frame.columns)
-    return frame.style.apply(lambda _: styles, axis=None)
+        cells.append(Cell(f"0: {words.dropped}", DROPPED_COLOR, DROPPED_TEXT_COLOR))
+    return ColouredTable((tuple(cells),), description=description)
 
 
 def special_cells(view: MatrixView) -> tuple[np.ndarray, np.ndarray]:
@@ -169,27 +224,19 @@ def _linear(channel: float) -> float:
     return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
 
 
-def _cell_css(background: str, text: str, align: str = "right") -> str:
-    """A cell's CSS: numbers on the right (they line up), a state's mark (✓, 1) centred."""
-    css = f"background-color: {background}; color: {text}; {CELL_CSS}"
-    return css if align == "right" else css.replace("text-align: right", f"text-align: {align}")
-
-
-def _styled(view: MatrixView, words: FigureWords, texts: np.ndarray, css: np.ndarray) -> Styler:
-    """The texts with their cell styles; labels told apart and escaped, the corner named."""
+def _labelled(
+    view: MatrixView, words: FigureWords, cells: list[list[Cell]], description: str
+) -> ColouredTable:
+    """The cells with their labels (told apart when repeated) and the corner naming the axes."""
     row_title = view.row_title or words.row
     col_title = view.col_title or words.column
-    frame = pd.DataFrame(
-        texts.tolist(),  # numbers and state words: nothing Markdown would change
-        index=pd.Index(
-            [escape_markdown(label) for label in unique_labels(list(view.row_labels))],
-            name=escape_markdown(
-                f"{row_title} ↓ ·".replace(" ", NO_BREAK)
-                + " "
-                + f"{col_title} →".replace(" ", NO_BREAK)
-            ),
-        ),
-        columns=[escape_markdown(label) for label in unique_labels(list(view.col_labels))],
+    corner = (
+        f"{row_title} ↓ ·".replace(" ", NO_BREAK) + " " + f"{col_title} →".replace(" ", NO_BREAK)
     )
-    styles = pd.DataFrame(css.tolist(), index=frame.index, columns=frame.columns)
-    return frame.style.apply(lambda _: styles, axis=None)
+    return ColouredTable(
+        tuple(tuple(row) for row in cells),
+        row_labels=tuple(unique_labels(list(view.row_labels))),
+        col_labels=tuple(unique_labels(list(view.col_labels))),
+        corner=corner,
+        description=description,
+    )

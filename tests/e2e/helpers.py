@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ui.matrix_table import TABLE_CLASS
+
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
 
@@ -124,9 +126,9 @@ def eventually_equal(
 MATRIX_BLOCK_SELECTOR = "[class*='st-key-matrix_']"  # the container of each matrix table
 _MATRIX_KEY = re.compile(r"(?:^|\s)st-key-matrix_(\S+)")
 
-# What a person reads in a matrix table (the first st.table of its container): the corner
-# (axis names), the column and row labels, the cells' texts and their computed colours, the
-# alt text, and every element inside a label or cell that Markdown/HTML would have created.
+# What a person reads in a matrix table (the first table of its container, ui.matrix_table): the
+# corner (axis names), the column and row labels, the cells' texts and their computed colours,
+# the alt text, and every element inside a label or cell that Markdown/HTML would have created.
 _READ_MATRIX_JS = """
 (table) => {
   const text = (el) => el.innerText.trim();
@@ -140,10 +142,9 @@ _READ_MATRIX_JS = """
     cells: rows.map(r => [...r.querySelectorAll('td')].map(text)),
     backgrounds: rows.map(r => [...r.querySelectorAll('td')]
       .map(td => getComputedStyle(td).backgroundColor)),
-    alt: table.querySelector('table').getAttribute('aria-label'),
+    alt: table.getAttribute('aria-label'),
     made: [...labels, ...table.querySelectorAll('td')].flatMap(cell =>
-      [...cell.querySelectorAll('*')].map(el => el.tagName.toLowerCase())
-        .filter(tag => tag !== 'div' && tag !== 'p')),
+      [...cell.querySelectorAll('*')].map(el => el.tagName.toLowerCase())),
   };
 }
 """
@@ -159,21 +160,26 @@ class ShownMatrix:
     cells: list[list[str]]
     backgrounds: list[list[str]]
     alt: str | None
-    made: list[str]  # tags created inside labels/cells other than Streamlit's own <div><p>
+    made: list[str]  # tags of any element inside a label or cell (plain text: none)
 
     def numbers(self) -> list[list[str]]:
         """The cells with ASCII minus signs, as ``f"{v:.4f}"`` writes them."""
         return [[cell.replace("−", "-") for cell in row] for row in self.cells]
 
 
+def matrix_tables_of(page: Page, key: str) -> Locator:
+    """The tables in the container of ``show_matrix(..., key=key)``: the matrix, its legend."""
+    return page.locator(f".st-key-matrix_{key}").locator(f"table.{TABLE_CLASS}")
+
+
 def matrix_table(page: Page, key: str) -> Locator:
-    """The matrix table of ``show_matrix(..., key=key)`` (its container's first st.table)."""
-    return page.locator(f".st-key-matrix_{key}").get_by_test_id("stTable").first
+    """The matrix table of ``show_matrix(..., key=key)`` (its container's first table)."""
+    return matrix_tables_of(page, key).first
 
 
 def matrix_legend(page: Page, key: str) -> Locator:
-    """The legend row under the matrix table of ``key`` (its container's second st.table)."""
-    return page.locator(f".st-key-matrix_{key}").get_by_test_id("stTable").nth(1)
+    """The legend row under the matrix table of ``key`` (its container's second table)."""
+    return matrix_tables_of(page, key).nth(1)
 
 
 def read_matrix(page: Page, key: str, *, timeout: float = 60000) -> ShownMatrix:

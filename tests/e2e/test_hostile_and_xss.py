@@ -33,7 +33,7 @@ PAYLOADS = [
     '<a/href="javascript:window.__xss=1">x</a>',
     "<svg/onload=window.__xss=1>",
     "<b>bold</b>",
-    "**strong**",  # Markdown: st.table renders every label as Markdown
+    "**strong**",  # Markdown: st.table renders every label as Markdown (the context table)
     "[x](javascript:window.__xss=1)",
 ]
 # The same payloads as a person would type them, with spaces, for the sentence box.
@@ -97,8 +97,8 @@ def test_markup_in_the_sentence_runs_nothing_and_shows_literally(
     for payload in PAYLOADS:
         assert payload in table_text, (payload, table_text)
 
-    # literally in the matrix tables' row and column labels (Streamlit renders every table
-    # label as Markdown: nothing may become an element, no bold from <b>)
+    # literally in the matrix tables' row and column labels (ui.matrix_table writes them as
+    # plain text: nothing may become an element, no bold from <b> or **)
     for tab, key, columns in (
         ("1 · Embeddings", "step_fig_inputs", ["x1", "x2", "x3"]),
         ("4 · Scores", "step_fig_attn_scores", PAYLOADS),
@@ -108,7 +108,7 @@ def test_markup_in_the_sentence_runs_nothing_and_shows_literally(
         shown = read_matrix(page, key, timeout=APPEAR_MS)
         assert shown.rows == PAYLOADS, shown.rows
         assert shown.columns == columns, shown.columns
-        assert shown.made == [], shown.made  # only Streamlit's own <div><p> in every cell
+        assert shown.made == [], shown.made  # no element at all inside a label or cell
         _assert_nothing_ran(page)
 
 

@@ -30,6 +30,7 @@ from tests.e2e.helpers import (
     MATRIX_BLOCK_SELECTOR,
     assert_no_exception,
     matrix_legend,
+    matrix_tables_of,
     open_app,
     read_matrix,
     shown_matrix_keys,
@@ -206,8 +207,11 @@ def drawn_scale_colours(page: Page) -> dict[str, list[np.ndarray]]:
         tail = t("show.table_alt", lang="en", name="", rows=rows, cols=cols)
         assert shown.alt is not None and shown.alt.endswith(tail), (key, shown.alt, tail)
         assert len(shown.alt) > len(tail), (key, shown.alt)  # a name first
-        tables = page.locator(f".st-key-matrix_{key}").get_by_test_id("stTable").count()
-        legend = matrix_legend(page, key).evaluate(_BACKGROUNDS_JS) if tables == 2 else []
+        legend_block = page.locator(f".st-key-matrix_{key} .st-key-al-matrix-{key}_legend")
+        legend = []
+        if legend_block.count():  # the script sent a legend: wait for its table to be drawn
+            expect(matrix_tables_of(page, key)).to_have_count(2)
+            legend = matrix_legend(page, key).evaluate(_BACKGROUNDS_JS)
         colours = [colour for row in shown.backgrounds for colour in row] + legend
         found[key] = [
             np.array(_rgb(colour))

@@ -24,6 +24,7 @@ from tests.e2e.helpers import (
     shown_matrix_keys,
     wait_settled,
 )
+from ui.i18n import t
 
 SEED_DOCUMENT_CONTEXT = [
     ["-0.4519", "0.2216"],
@@ -203,4 +204,18 @@ def test_only_the_open_tab_is_drawn_and_a_switch_shows_the_new_steps_numbers(
     # every score in its cell (none is within 0.00005 of 0, where the sign could be spelt apart)
     assert float(trace.attn_scores[0].abs().min()) > 5e-5
     assert scores.numbers() == [[f"{v:.4f}" for v in row] for row in trace.attn_scores[0].tolist()]
+
+    # a new seed redraws the same table in place with the new trace's numbers
+    seed_input = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInput").filter(
+        has=page.get_by_label(t("sidebar.seed", "en"), exact=True)
+    )
+    seed_input.get_by_test_id("stNumberInputStepUp").click()
+    wait_settled(page)
+    seed_6 = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=6)).attn_scores[0]
+    got, expected = eventually_equal(
+        lambda: read_matrix(page, "step_fig_attn_scores").numbers(),
+        lambda: [[f"{v:.4f}" for v in row] for row in seed_6.tolist()],
+    )
+    assert got == expected
+    expect(page.locator("table.al-matrix")).to_have_count(2)  # the matrix and its legend, once
     assert_no_exception(page)
