@@ -72,7 +72,8 @@ export default function (component) {
 """.replace("__CLASS__", TABLE_CLASS)
 
 # Scoped to the table's class (the component shares the page's styles): Streamlit's own table
-# look, theme colours from the component's CSS variables, numbers in tabular figures.
+# look (labels in normal weight, but in the full text colour: Streamlit's faded header grey is
+# under 4.5:1), theme colours from the component's CSS variables, numbers in tabular figures.
 _CSS = f"""
 div.{TABLE_CLASS}-scroll {{
   max-width: 100%;
@@ -92,7 +93,7 @@ table.{TABLE_CLASS} th, table.{TABLE_CLASS} td {{
   white-space: nowrap;
 }}
 table.{TABLE_CLASS} th {{
-  font-weight: 600;
+  font-weight: 400;
   text-align: left;
 }}
 """
