@@ -111,9 +111,16 @@ def _matrix_block_tables(at: Any, key: str) -> list[dict[str, Any]]:
     return tables
 
 
+def _matrix_table_data(at: Any, key: str, *, legend: bool) -> dict[str, Any]:
+    """The data of matrix ``key``'s table, or of its legend row (``legend=True``)."""
+    tables = _matrix_block_tables(at, key)
+    assert len(tables) > (1 if legend else 0), f"matrix {key!r} has no legend"
+    return tables[1 if legend else 0]
+
+
 def matrix_description(at: Any, key: str, *, legend: bool = False) -> str:
     """What a screen reader says of matrix table ``key`` (its ``aria-label``), or of its legend."""
-    return _matrix_block_tables(at, key)[1 if legend else 0]["description"]
+    return _matrix_table_data(at, key, legend=legend)["description"]
 
 
 def matrix_legend(at: Any, key: str) -> pd.DataFrame | None:
@@ -130,7 +137,7 @@ def matrix_cell_styles(
     ``legend=True``: of its legend row instead. Read from the data the table component draws
     (``background-color``, ``color``, ``text-align``; ``font-style`` where italic).
     """
-    data = _matrix_block_tables(at, key)[1 if legend else 0]
+    data = _matrix_table_data(at, key, legend=legend)
     styles: dict[tuple[int, int], dict[str, str]] = {}
     for i, row in enumerate(data["cells"]):
         for j, cell in enumerate(row):

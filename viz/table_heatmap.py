@@ -130,8 +130,7 @@ def matrix_table(view: MatrixView, words: FigureWords, description: str = "") ->
             return Cell(text, HIDDEN_COLOR, HIDDEN_TEXT_COLOR)
         if dropped[i, j]:
             return Cell(text, DROPPED_COLOR, DROPPED_TEXT_COLOR)
-        background = backgrounds[i][j] or "#ffffff"  # None: a non-finite value, not hidden
-        return Cell(text, background, text_colour(backgrounds[i][j]))
+        return _on_scale(text, backgrounds[i][j])
 
     cells = [[cell(i, j) for j in range(cols)] for i in range(rows)]
     return _labelled(view, words, cells, description)
@@ -155,11 +154,7 @@ def legend_table(
     name = view.colorbar_title or view.value_name  # may hold user text: shown as text
     cells = [Cell(name, "transparent", "inherit", "right", italic=True)]
     cells += [
-        Cell(
-            format_number(float(value), view.decimals, minus="−"),
-            colour or "#ffffff",
-            text_colour(colour),
-        )
+        _on_scale(format_number(float(value), view.decimals, minus="−"), colour)
         for value, colour in zip(samples, colours, strict=True)
     ]
     hidden, dropped = special_cells(view)
@@ -170,6 +165,13 @@ def legend_table(
     if dropped.any():
         cells.append(Cell(f"0: {words.dropped}", DROPPED_COLOR, DROPPED_TEXT_COLOR))
     return ColouredTable((tuple(cells),), description=description)
+
+
+def _on_scale(text: str, background: str | None) -> Cell:
+    """A cell on the colour scale: its colour, and the text that reads best on it.
+
+    ``background`` None (a value that is not finite, and not hidden): white, dark text."""
+    return Cell(text, background or "#ffffff", text_colour(background))
 
 
 def special_cells(view: MatrixView) -> tuple[np.ndarray, np.ndarray]:
