@@ -18,7 +18,11 @@ drawn by the app's own builders in one of these ways (``WAYS``):
   setting of ``ui.settings.SIDEBAR`` and the sentence box, unchanged by the click): what the
   app's sidebar alone costs a rerun;
 - ``sidebar_fragment``: the same, with the floor's table in a keyed ``st.fragment`` that the
-  seed's ``on_change`` reruns alone (``st.rerun(key)``): the sidebar is not sent again.
+  seed's ``on_change`` reruns alone (``st.rerun(key)``): the sidebar is not sent again;
+- ``prose_<n>`` (``PROSE_COUNTS``): no matrix, ``n`` short paragraphs of text that the click leaves
+  as they are, each its own ``st.markdown``: what one more element costs a rerun, whatever it
+  shows;
+- ``prose_<n>_joined``: the same ``n`` paragraphs in one ``st.markdown`` (one element).
 
 Run it alone with ``streamlit run benchmarks/element_cost_app.py``.
 """
@@ -58,7 +62,24 @@ WAYS = (
     "sidebar",
     "sidebar_fragment",
 )
+PROSE_COUNTS = (4, 12, 24)  # paragraphs of the prose ways
+WAYS += tuple(f"prose_{n}" for n in PROSE_COUNTS) + tuple(f"prose_{n}_joined" for n in (12, 24))
 FRAGMENT_KEY = "floor_table"
+PARAGRAPH = (
+    "Paragraph {number}: the attention weights of each row sum to 1, and a token attends only "
+    "to itself and the tokens before it."
+)
+
+
+def prose(way: str) -> None:
+    """``prose_<n>``: n paragraphs, one ``st.markdown`` each; ``prose_<n>_joined``: one for all."""
+    count = int(way.split("_")[1])
+    paragraphs = [PARAGRAPH.format(number=number + 1) for number in range(count)]
+    if way.endswith("_joined"):
+        st.markdown("\n\n".join(paragraphs))
+    else:
+        for paragraph in paragraphs:
+            st.markdown(paragraph)
 
 
 def as_styler(table: ColouredTable) -> Styler:
@@ -112,6 +133,9 @@ def render() -> None:
         floor_table()
         return
     st.table(numbers(int(seed)))  # the floor's table: what benchmarks/latency.py watches
+    if way.startswith("prose_"):
+        prose(way)
+        return
     if way in ("none", "sidebar"):
         return
     trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=int(seed)))
