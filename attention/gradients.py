@@ -190,6 +190,8 @@ def _check_target(target: Any, output_shape: torch.Size) -> torch.Tensor:
         raise AttentionInputError(
             f"Every number of the target must be finite and at most {MAX_ABS_VALUE:g} in size.",
             field="target",
+            code="target_not_finite",
+            params={"maximum": MAX_ABS_VALUE},
         )
     try:
         shape = torch.broadcast_shapes(tensor.shape, output_shape)
@@ -384,6 +386,15 @@ def _check_size(x: torch.Tensor, cfg: AttentionConfig) -> None:
             f"{MAX_GRADIENT_CELLS:,}, about {math.isqrt(MAX_GRADIENT_CELLS)} tokens with one "
             "head). Use fewer tokens or heads.",
             field="inputs",
+            code="backward_too_large",
+            params={
+                "batch": batch,
+                "heads": cfg.num_heads,
+                "tokens": num_tokens,
+                "cells": cells,
+                "maximum": MAX_GRADIENT_CELLS,
+                "tokens_one_head": math.isqrt(MAX_GRADIENT_CELLS),
+            },
         )
 
 
@@ -477,11 +488,14 @@ def trace_gradients(
                 "The numbers overflowed float32 on the way through the layer; use smaller "
                 "embeddings (or, after learning steps, a smaller learning rate).",
                 field="inputs",
+                code="overflow_backward",
             )
         loss_name, loss_function = make_loss(loss, output.shape, target)
         loss_value = _scalar_loss(loss_function(output))
         if not bool(torch.isfinite(loss_value)):
-            raise AttentionInputError("The loss is not a finite number.", field="loss")
+            raise AttentionInputError(
+                "The loss is not a finite number.", field="loss", code="loss_not_finite"
+            )
         graph_nodes = {id(node) for node in walk(loss_value.grad_fn)}
         steps = {name: traced[name] for name in _COMPUTED_STEPS if traced.get(name) is not None}
         graph = build_graph(loss_value, steps, _leaf_steps(module, x))
@@ -651,6 +665,8 @@ def check_learning_rate(learning_rate: Any) -> float:
         raise AttentionInputError(
             f"The learning rate must be above 0 and at most {MAX_LEARNING_RATE:g}, got {value}.",
             field="learning_rate",
+            code="learning_rate_range",
+            params={"maximum": MAX_LEARNING_RATE, "value": value},
         )
     return value
 
@@ -711,6 +727,8 @@ def check_descent_size(grads: GradientTrace, steps: int) -> None:
             f"{steps} learning steps on {trace.num_tokens} tokens is too much work: at most "
             f"{limit} steps at this size.",
             field="steps",
+            code="too_many_steps",
+            params={"steps": steps, "tokens": trace.num_tokens, "limit": limit},
         )
 
 

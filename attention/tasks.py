@@ -284,6 +284,8 @@ def check_text(text: str | bytes, context_length: int) -> str:
         raise AttentionInputError(
             f"The text is too large: {size:,} bytes; at most {MAX_TEXT_BYTES:,} bytes (1 MB).",
             field="text",
+            code="text_too_large",
+            params={"size": size, "limit": MAX_TEXT_BYTES},
         )
     if isinstance(text, bytes):
         try:
@@ -293,6 +295,8 @@ def check_text(text: str | bytes, context_length: int) -> str:
                 f"The file is not UTF-8 text (byte {error.start + 1} cannot be read); "
                 "is it a binary file? Save it as plain UTF-8 text (.txt).",
                 field="text",
+                code="text_not_utf8",
+                params={"byte": error.start + 1},
             ) from None
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x00" in text:
@@ -300,6 +304,8 @@ def check_text(text: str | bytes, context_length: int) -> str:
             f"The text contains a NUL character (at character {text.index(chr(0)) + 1}): it looks "
             "like a binary file, not text.",
             field="text",
+            code="text_has_nul",
+            params={"position": text.index(chr(0)) + 1},
         )
     control = sum(1 for ch in text if unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\n\t")
     if control > max(0, len(text) // 100):
@@ -307,11 +313,14 @@ def check_text(text: str | bytes, context_length: int) -> str:
             f"The text contains {control:,} control characters: it looks like a binary file, "
             "not text.",
             field="text",
+            code="text_control_characters",
+            params={"count": control},
         )
     if not text.strip():
         raise AttentionInputError(
             "The text is empty (or only spaces and line breaks): give some text to learn from.",
             field="text",
+            code="text_empty",
         )
     minimum = minimum_text_length(context_length)
     if len(text) < minimum:
@@ -320,6 +329,13 @@ def check_text(text: str | bytes, context_length: int) -> str:
             f"{context_length} characters at least {minimum:,} are needed (the last "
             f"{TEXT_HELD_OUT_FRACTION:.0%} is held out for validation and must hold one context).",
             field="text",
+            code="text_too_short",
+            params={
+                "length": len(text),
+                "context": context_length,
+                "minimum": minimum,
+                "held_out": TEXT_HELD_OUT_FRACTION,
+            },
         )
     distinct = len(set(text))
     if distinct < MIN_DISTINCT_CHARACTERS:
@@ -327,12 +343,16 @@ def check_text(text: str | bytes, context_length: int) -> str:
             f"The text has only {distinct} distinct character: there is nothing to predict. "
             f"Give text with at least {MIN_DISTINCT_CHARACTERS} different characters.",
             field="text",
+            code="text_too_few_characters",
+            params={"distinct": distinct, "minimum": MIN_DISTINCT_CHARACTERS},
         )
     if distinct > MAX_VOCAB:
         raise AttentionInputError(
             f"The text has {distinct:,} distinct characters; a character-level model here "
             f"supports at most {MAX_VOCAB:,}.",
             field="text",
+            code="text_too_many_characters",
+            params={"distinct": distinct, "maximum": MAX_VOCAB},
         )
     return text
 
@@ -444,6 +464,8 @@ def make_task(
                 f"{num_digits} digits in sequences of {length} give only {num_digits**length} "
                 "different problems: too few to hold some out. Use longer sequences or more digits.",
                 field="length",
+                code="digit_problems_too_few",
+                params={"digits": num_digits, "length": length, "problems": num_digits**length},
             )
         return DigitTask(
             name=name,
@@ -465,6 +487,8 @@ def make_task(
                 f"A segment of {max_segment} tokens cannot appear twice in {context_length + 1} "
                 "tokens: make max_segment at most half the context.",
                 field="max_segment",
+                code="segment_too_long",
+                params={"segment": max_segment, "tokens": context_length + 1},
             )
         vocab_size = check_int("vocab_size", vocab_size, context_length + 1, MAX_VOCAB, "tokens")
         return InductionTask(

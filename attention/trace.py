@@ -89,11 +89,15 @@ class AttentionConfig:
                 "MultiHeadAttention gives each head d_out / num_heads features, so d_out must be "
                 "divisible by num_heads.",
                 field="d_out",
+                code="d_out_heads_split",
+                params={"d_out": d_out, "heads": num_heads},
             )
         if num_heads > 1 and variant == "wrapper" and d_out * num_heads > MAX_WIDTH:
             raise AttentionInputError(
                 f"d_out × num_heads = {d_out * num_heads} is too wide (at most {MAX_WIDTH}).",
                 field="d_out",
+                code="heads_too_wide",
+                params={"width": d_out * num_heads, "maximum": MAX_WIDTH},
             )
         context_length = self.context_length
         if context_length is None:
@@ -107,6 +111,8 @@ class AttentionConfig:
                     f"The input has {num_tokens} tokens but context_length is {context_length}: "
                     "the causal mask only covers context_length positions.",
                     field="context_length",
+                    code="longer_than_context",
+                    params={"tokens": num_tokens, "context": context_length},
                 )
         return AttentionConfig(
             d_out=d_out,
@@ -544,5 +550,6 @@ def trace_attention(inputs: Any, cfg: AttentionConfig | None = None) -> Attentio
         raise AttentionInputError(
             "The numbers overflowed float32 on the way through the layer; use smaller embeddings.",
             field="inputs",
+            code="overflow",
         )
     return AttentionTrace(config=cfg, inputs=x, **traced)

@@ -226,6 +226,8 @@ class TrainConfig:
                 "MultiHeadAttention gives each head width / heads features, so width must be "
                 "divisible by heads.",
                 field="width",
+                code="width_heads_split",
+                params={"width": checked["width"], "heads": checked["heads"]},
             )
         dropout = check_dropout(values["dropout"])
         if dropout >= 1.0:
@@ -233,6 +235,7 @@ class TrainConfig:
                 "dropout must be below 1 for training: with 1 every attention weight is dropped "
                 "and attention passes nothing on.",
                 field="dropout",
+                code="train_dropout_one",
             )
         checked["dropout"] = dropout
         checked["learning_rate"] = _check_learning_rate(values["learning_rate"])
@@ -855,7 +858,10 @@ def compare_dropout(
     dropout = check_dropout(dropout)
     if not 0.0 < dropout < 1.0:
         raise AttentionInputError(
-            f"To compare, dropout must be above 0 and below 1, got {dropout}.", field="dropout"
+            f"To compare, dropout must be above 0 and below 1, got {dropout}.",
+            field="dropout",
+            code="compare_dropout_range",
+            params={"value": dropout},
         )
 
     def progress_for(run: str) -> ProgressCallback | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -38,11 +38,18 @@ VARIANTS = ("fused", "wrapper")
 class AttentionInputError(ValueError):
     """A value the attention layer cannot work with, explained in plain words.
 
+    The message is English. A problem a user of the app can run into also has a ``code`` (such as
+    ``"text_not_utf8"``) and the values its message names (``params``, such as ``{"byte": 3}``),
+    so that an interface can say the same in the user's language (``ui/input_errors.py``).
+
     Attributes:
+        message: the explanation, in English.
         field: the name of the setting at fault (``"dropout"``, ``"seed"``, ``"inputs"``, …).
         row: for a bad cell, the 0-based token index (``None`` otherwise).
         column: for a bad cell, the 0-based feature index (``None`` otherwise).
         batch: for a bad cell of a 3-D input, the 0-based batch index (``None`` otherwise).
+        code: what went wrong, as a stable name (``None`` for a mistake only code can make).
+        params: the values the message is made of, by name (empty without a ``code``).
     """
 
     def __init__(
@@ -53,6 +60,8 @@ class AttentionInputError(ValueError):
         row: int | None = None,
         column: int | None = None,
         batch: int | None = None,
+        code: str | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -60,6 +69,8 @@ class AttentionInputError(ValueError):
         self.row = row
         self.column = column
         self.batch = batch
+        self.code = code
+        self.params: dict[str, Any] = dict(params or {})
 
 
 def _is_integer(value: Any) -> bool:

@@ -33,6 +33,7 @@ from attention.training_export import (
 from attention.validate import AttentionInputError
 from ui.frame import page
 from ui.i18n import t
+from ui.input_errors import explain
 from ui.show import PLOTLY_CONFIG
 from ui.step_view import StepPage, brief_number, show_steps
 from ui.table import message
@@ -239,8 +240,7 @@ def finish(job_key: str, result_key: str) -> None:
     """
     job: Job = st.session_state.pop(job_key)
     if job.state == FAILED:
-        detail = str(job.error) if isinstance(job.error, AttentionInputError) else repr(job.error)
-        st.session_state[ERROR_KEY] = detail
+        st.session_state[ERROR_KEY] = job.error  # shown (in the language of that moment) below
     elif job.state == DROPPED:
         st.session_state[NOTICE_KEY] = "train.stop.dropped"
     else:
@@ -558,7 +558,7 @@ def render(view: View) -> None:
         try:
             cfg = train_config(values, upload[1] if upload else None)
         except AttentionInputError as error:
-            st.error(t("error.attention", detail=escape_markdown(str(error))))
+            st.error(t("error.attention", detail=escape_markdown(explain(error))))
     if needs_upload():
         st.info(t("train.upload.needed"), icon="📄")
         cfg = None
@@ -587,7 +587,8 @@ def render(view: View) -> None:
         st.info(t(notice), icon="⏹️")
     failure = st.session_state.pop(ERROR_KEY, None)
     if failure is not None:
-        st.error(t("error.attention", detail=escape_markdown(failure)))
+        detail = explain(failure) if isinstance(failure, AttentionInputError) else repr(failure)
+        st.error(t("error.attention", detail=escape_markdown(detail)))
 
     job: Job | None = st.session_state.get(JOB_KEY)
     if job is not None:

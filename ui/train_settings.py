@@ -41,6 +41,7 @@ from attention.validate import AttentionInputError
 from viz.markdown_text import escape_markdown
 
 from .i18n import current_language, t
+from .input_errors import explain
 from .settings import MAX_APP_SEED, Setting, widget
 from .table import TableProblem, problem
 from .url import PageParams, register_page_params
@@ -64,7 +65,9 @@ VALUES_KEY = "train_values"
 SOURCE_KEY = "train_source"  # text task: "corpus" (built in) or "upload"
 UPLOAD_KEY = "train_upload"
 UPLOADED_KEY = "train_uploaded"  # (file name, bytes) of the last good upload
-UPLOAD_PROBLEM_KEY = "train_upload_problem"  # (file name, detail) of the last bad upload
+UPLOAD_PROBLEM_KEY = (
+    "train_upload_problem"  # (file name, AttentionInputError) of the last bad upload
+)
 MAX_TRAIN_DROPOUT = 0.9
 TEXT_CONTEXT = TASK_DEFAULTS["text"].context_length  # characters the text model sees
 DEFAULT_TASK = "copy"
@@ -210,7 +213,7 @@ def _on_upload() -> None:
     try:
         check_text(data, TEXT_CONTEXT)
     except AttentionInputError as error:
-        st.session_state[UPLOAD_PROBLEM_KEY] = (uploaded.name, str(error))
+        st.session_state[UPLOAD_PROBLEM_KEY] = (uploaded.name, error)
         return
     st.session_state[UPLOADED_KEY] = (uploaded.name, data)
 
@@ -279,7 +282,7 @@ def render_controls() -> None:
                         t(
                             "train.upload.bad",
                             name=escape_markdown(bad[0]),
-                            detail=escape_markdown(bad[1]),
+                            detail=escape_markdown(explain(bad[1])),
                         )
                     )
                 good = st.session_state.get(UPLOADED_KEY)

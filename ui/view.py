@@ -19,6 +19,7 @@ from attention import AttentionConfig, AttentionInputError, AttentionTrace
 
 from .computation import compute_trace, config_of
 from .i18n import current_language, t
+from .input_errors import explain
 from .settings import SETTINGS
 from .table import Table
 from .table_state import current_table
@@ -59,7 +60,7 @@ class View:
         try:
             return compute_trace(self.table, self.config_with(num_heads=num_heads, variant=variant))
         except AttentionInputError as error:
-            st.error(t("error.attention", detail=str(error)))
+            st.error(t("error.attention", detail=explain(error)))
             return None
 
 

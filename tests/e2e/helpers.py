@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 APP_SELECTOR = "[data-testid='stApp']"
 SETTLED_SELECTOR = "[data-testid='stApp'][data-test-script-state='notRunning']"
 EXCEPTION_SELECTOR = "[data-testid='stException']"
+SIDEBAR_SELECTOR = "[data-testid='stSidebar']"
 
 # Resolves once the app has been 'notRunning' for `quiet` ms in a row. Any other
 # state (initial, running, rerunRequested, ...) restarts the clock, so a rerun
@@ -199,3 +200,27 @@ def shown_matrix_keys(page: Page) -> list[str]:
         if match and block.is_visible():
             keys.append(match.group(1))
     return keys
+
+
+def choose(page: Page, selectbox_label: str, option: str) -> None:
+    """Pick ``option`` in the sidebar selectbox labelled ``selectbox_label``, then wait.
+
+    The dropdown can close again if the click lands while the page is still laying out
+    (charts resizing), so opening it is retried a few times.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    box = page.locator(f"{SIDEBAR_SELECTOR} [data-testid='stSelectbox']").filter(
+        has_text=selectbox_label
+    )
+    combobox = box.get_by_role("combobox")
+    wanted = page.get_by_role("option", name=option, exact=True)
+    for _ in range(5):
+        combobox.click()
+        try:
+            wanted.wait_for(state="visible", timeout=3_000)
+            break
+        except PlaywrightTimeoutError:
+            page.keyboard.press("Escape")
+    wanted.click()
+    wait_settled(page)

@@ -20,7 +20,6 @@ from urllib.parse import parse_qs, urlsplit
 import numpy as np
 import pytest
 from playwright.sync_api import Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from plotly.colors import get_colorscale, unlabel_rgb
 
 from attention import AttentionConfig, trace_attention
@@ -29,6 +28,7 @@ from attention.export import reproduce_snippet, trace_csv_files
 from tests.e2e.helpers import (
     MATRIX_BLOCK_SELECTOR,
     assert_no_exception,
+    choose,
     matrix_legend,
     matrix_tables_of,
     open_app,
@@ -59,26 +59,6 @@ MAX_TABS = 80
 
 def query(page: Page) -> dict[str, list[str]]:
     return parse_qs(urlsplit(page.url).query)
-
-
-def choose(page: Page, selectbox_label: str, option: str) -> None:
-    """Pick ``option`` in the sidebar selectbox labelled ``selectbox_label``, then wait.
-
-    The dropdown can close again if the click lands while the page is still laying out
-    (charts resizing), so opening it is retried a few times.
-    """
-    box = page.locator(f"{SIDEBAR} [data-testid='stSelectbox']").filter(has_text=selectbox_label)
-    combobox = box.get_by_role("combobox")
-    wanted = page.get_by_role("option", name=option, exact=True)
-    for _ in range(5):
-        combobox.click()
-        try:
-            wanted.wait_for(state="visible", timeout=3_000)
-            break
-        except PlaywrightTimeoutError:
-            page.keyboard.press("Escape")
-    wanted.click()
-    wait_settled(page)
 
 
 def h1_text(page: Page) -> str:

@@ -11,11 +11,16 @@ import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+from attention.tasks import check_text
+from attention.validate import AttentionInputError
+from tests.e2e.helpers import assert_no_exception, choose, open_app, wait_settled
 from ui.i18n import t
+from ui.input_errors import explain
+from ui.train_settings import TEXT_CONTEXT
 
 APPEAR_MS = 120_000  # a training plus its first drawing on a busy machine
 
@@ -110,3 +115,30 @@ def test_a_bad_upload_is_named_and_a_good_text_is_used(
     expect(page.get_by_text("Training on “story.txt”")).to_be_visible()
     expect(page.get_by_text("The file “picture.txt” cannot be used")).to_have_count(0)
     expect(page.locator(".st-key-train_run button")).to_be_enabled()
+
+
+def test_a_bad_upload_is_explained_in_chinese_and_again_in_english_after_a_switch(
+    page: Page, streamlit_server: str, tmp_path: Path
+) -> None:
+    binary = bytes(range(256)) * 40
+    with pytest.raises(AttentionInputError) as caught:
+        check_text(binary, TEXT_CONTEXT)
+    reason = caught.value
+    open_app(page, streamlit_server, "/train?train_task=text&lang=zh")
+    page.get_by_text(t("train.source.upload", lang="zh")).click()
+    wait_settled(page)
+    picture = tmp_path / "picture.txt"
+    picture.write_bytes(binary)
+    page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(picture))
+    wait_settled(page)
+    assert_no_exception(page)
+    alert = page.locator("[data-testid='stAlertContentError']")
+    expect(alert).to_contain_text("文件“picture.txt”无法使用")
+    expect(alert).to_contain_text(explain(reason, "zh"))
+    expect(alert).not_to_contain_text(reason.message)
+
+    choose(page, t("sidebar.lang", lang="zh"), "English")  # the same upload, now in English
+    assert_no_exception(page)
+    expect(alert).to_contain_text("The file “picture.txt” cannot be used")
+    expect(alert).to_contain_text(reason.message)
+    expect(alert).not_to_contain_text(explain(reason, "zh"))
