@@ -8,6 +8,7 @@ without anyone remembering to add it (``tests/test_trace_cache_key.py`` pins tha
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,6 +19,25 @@ import torch
 from attention import AttentionConfig, AttentionTrace, trace_attention
 
 from .table import Table
+
+# Intra-op threads of every computation a page runs (measured, benchmarks/README.md, "One
+# intra-op thread for the pages"). Streamlit runs each script run in a new thread, and with two
+# OpenMP threads each such thread that reaches a parallel torch kernel starts a team of its own,
+# which then spins for the cores that the server and, on one machine, the browser need: on the
+# 2-core machine here a seed change took 24 % less time with one thread on the default page, 23 %
+# less at 1024 tokens, 20 % less on Backward (and a class's sessions run side by side on the
+# cores anyway). Only a 4096-token trace on an idle machine is quicker with two (by 17 %). The
+# forward pass is bitwise the same either way; ``ATTENTION_LAB_PAGE_THREADS`` sets another count.
+PAGE_THREADS = int(os.environ.get("ATTENTION_LAB_PAGE_THREADS", "1"))
+
+
+def use_page_threads() -> None:
+    """Make :data:`PAGE_THREADS` torch's intra-op thread count here and in every later thread.
+
+    ``torch.set_num_threads`` sets the calling thread's count and the count new threads start
+    with; the frame calls this once at import, before Streamlit starts the threads of any run.
+    """
+    torch.set_num_threads(PAGE_THREADS)
 
 
 def config_of(

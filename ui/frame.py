@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from . import memory, train_settings  # noqa: F401 - train_settings registers its URL parameters
+from .computation import use_page_threads
 from .i18n import t
 from .preload import import_page_modules
 from .sidebar import render_sidebar
@@ -41,6 +42,8 @@ def _freeze_import_time_objects() -> None:
     gc.collect()
     gc.freeze()
 
+
+use_page_threads()  # before any script run's thread starts: they all inherit the count
 
 _freeze_import_time_objects()
 
