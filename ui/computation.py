@@ -20,14 +20,16 @@ from attention import AttentionConfig, AttentionTrace, trace_attention
 
 from .table import Table
 
-# Intra-op threads of every computation a page runs (measured, benchmarks/README.md, "One
+# Intra-op threads of every computation a page runs (measured: benchmarks/README.md, "One
 # intra-op thread for the pages"). Streamlit runs each script run in a new thread, and with two
-# OpenMP threads each such thread that reaches a parallel torch kernel starts a team of its own,
-# which then spins for the cores that the server and, on one machine, the browser need: on the
-# 2-core machine here a seed change took 24 % less time with one thread on the default page, 23 %
-# less at 1024 tokens, 20 % less on Backward (and a class's sessions run side by side on the
-# cores anyway). Only a 4096-token trace on an idle machine is quicker with two (by 17 %). The
-# forward pass is bitwise the same either way; ``ATTENTION_LAB_PAGE_THREADS`` sets another count.
+# OpenMP threads such a thread that reaches a parallel torch kernel starts a team of its own,
+# whose threads then compete for the cores the server and, on one machine, the browser need. In
+# one A/B run on the 2-core machine here (``benchmarks/ab_env.py``) a seed change took 14 % less
+# time on one thread on the default page, 12 % on Backward, 19 % at 1024 tokens, the same on
+# Masking, and 6 % more at 4096 tokens, where two threads compute the trace quicker (0.49 s
+# against 0.65 s on an idle machine). A class's sessions run side by side on the cores anyway.
+# The forward pass is bitwise the same either way (pinned by a test);
+# ``ATTENTION_LAB_PAGE_THREADS`` sets another count.
 PAGE_THREADS = int(os.environ.get("ATTENTION_LAB_PAGE_THREADS", "1"))
 
 
