@@ -20,6 +20,7 @@ from . import messages as _messages_package
 
 LANGUAGES = {"en": "English", "zh": "中文"}
 DEFAULT_LANGUAGE = "en"
+LANGUAGE_KEY = "lang"  # the language setting's session key and URL name (ui/settings.py)
 
 
 def _load_catalogue() -> dict[str, dict[str, str]]:
@@ -41,7 +42,7 @@ def current_language() -> str:
     try:
         import streamlit as st
 
-        lang = st.session_state.get("lang", DEFAULT_LANGUAGE)
+        lang = st.session_state.get(LANGUAGE_KEY, DEFAULT_LANGUAGE)
     except Exception:  # noqa: BLE001 - outside a Streamlit script run
         lang = DEFAULT_LANGUAGE
     return lang if lang in LANGUAGES else DEFAULT_LANGUAGE

@@ -28,7 +28,7 @@ import streamlit as st
 from attention.gradients import LOSS_NAMES, MAX_DESCENT_STEPS
 
 from . import gradient_state as backward
-from .i18n import LANGUAGES, current_language, t
+from .i18n import LANGUAGE_KEY, LANGUAGES, current_language, t
 from .table import TableProblem, problem, shorten
 
 MAX_APP_SEED = 2**53 - 1  # the largest integer a browser's number field holds exactly
@@ -255,7 +255,7 @@ SETTINGS: dict[str, Setting] = {
         Setting("qkv_bias", False, "checkbox", "sidebar.qkv_bias", "sidebar.qkv_bias_help"),
         Setting("heads", 1, "slider", "sidebar.heads", "sidebar.heads_help", 1, 8),
         Setting(
-            "lang",
+            LANGUAGE_KEY,
             "en",
             "select",
             "sidebar.lang",
@@ -306,8 +306,8 @@ SETTINGS: dict[str, Setting] = {
     )
 }
 
-SIDEBAR = ("lang", "seed", "dropout", "train", "d_out", "qkv_bias", "heads", "palette")
-SIDEBAR_TEXT_AFTER = "lang"  # the sentence box (and random tokens) come right after this one
+SIDEBAR = (LANGUAGE_KEY, "seed", "dropout", "train", "d_out", "qkv_bias", "heads", "palette")
+SIDEBAR_TEXT_AFTER = LANGUAGE_KEY  # the sentence box (and random tokens) come right after this one
 
 # Compare A/B: B's settings are a copy of A's (the sidebar's) with some changed. They live in
 # ``st.session_state[COMPARE_B_STORE]`` (a dict by name) and in the URL as ``b_<name>``, written

@@ -85,6 +85,40 @@ def test_chinese_from_the_url_and_back_to_english(streamlit_server: str, page: P
     assert "lang" not in query(page)
 
 
+def checked_option(page: Page, radio_label: str) -> str | None:
+    """The text of the option checked in the radio labelled ``radio_label`` (None: none is)."""
+    radio = page.locator("[data-testid='stRadio']").filter(has_text=radio_label).first
+    expect(radio).to_be_visible()
+    checked = radio.locator("label").filter(has=page.locator("input:checked"))
+    return checked.first.inner_text().strip() if checked.count() else None
+
+
+# (path, radio's message key, the option a learner picks, its message key): choices of a page's
+# own that are labelled in the page's language.
+CHOICES = [
+    ("/backward", "backward.loss.label", "backward.loss.squared_distance"),
+    ("/train?train_task=text", "train.control.source", "train.source.upload"),
+    ("/export?heads=2", "export.layer", "export.layer.wrapper"),
+]
+
+
+@pytest.mark.parametrize(("path", "radio", "option"), CHOICES)
+def test_a_language_switch_keeps_the_choices_a_learner_made(
+    streamlit_server: str, page: Page, path: str, radio: str, option: str
+) -> None:
+    open_app(page, streamlit_server, path + "&lang=zh" if "?" in path else path + "?lang=zh")
+    label_zh = t(radio, lang="zh")
+    picked = page.locator("[data-testid='stRadio']").filter(has_text=label_zh).first
+    picked.get_by_text(t(option, lang="zh", heads=2), exact=True).click()
+    wait_settled(page)
+    assert checked_option(page, label_zh) == t(option, lang="zh", heads=2)
+
+    choose(page, t("sidebar.lang", lang="zh"), "English")
+    assert_no_exception(page)
+    # the same option, in English: Streamlit would otherwise get the old label and show none
+    assert checked_option(page, t(radio, lang="en")) == t(option, lang="en", heads=2)
+
+
 def _focused() -> str:
     return """() => {
         const element = document.activeElement;
