@@ -9,6 +9,7 @@ import streamlit as st
 from attention.validate import MAX_TOKENS
 from viz.vocabulary import DECIMALS, HOVER_DECIMALS
 
+from .choices import keep_choices
 from .i18n import LANGUAGE_KEY, t
 from .settings import SETTINGS, SIDEBAR, SIDEBAR_TEXT_AFTER, widget
 from .table import message
@@ -42,35 +43,6 @@ def _resend_sidebar_values() -> None:
             st.session_state[key] = st.session_state[key]
 
 
-def _is_choice_value(value: object) -> bool:
-    """A value a choice widget can hold: text or a number, or a tuple or list of them."""
-    if isinstance(value, tuple | list):
-        return all(_is_choice_value(item) for item in value)
-    return isinstance(value, str | int | float) and not isinstance(value, bool)
-
-
-def keep_choices_in_the_new_language() -> None:
-    """``on_change`` of the language: write each choice back before the page redraws it.
-
-    A select box or radio tells the server which option is chosen by the option's *label*
-    ("平方距离…" for the loss ``squared_distance``). After a switch of language the browser still
-    sends the old label, which is no option's label any more: Streamlit would then hand the
-    page that label instead of the option, and the browser would show nothing chosen (a
-    learner's choices lost, seen on Backward, Export and Train it). A callback runs before the
-    page, while Streamlit still reads the labels in the old language: each value read here is the
-    option itself, and writing it back makes this run send it with its new label.
-
-    Only text and numbers are written back (what a choice holds; other session values are
-    written back unchanged too, which changes nothing). Buttons, toggles, uploads and data editors
-    hold other kinds of value and must not be written (Streamlit refuses it); none of them shows
-    a label that a language switch could orphan.
-    """
-    for key in list(st.session_state.keys()):
-        value = st.session_state[key]
-        if _is_choice_value(value):
-            st.session_state[key] = value
-
-
 def render_sidebar(page: str = "") -> None:
     """The shared controls, in the order of :data:`ui.settings.SIDEBAR`.
 
@@ -82,7 +54,7 @@ def render_sidebar(page: str = "") -> None:
         st.session_state["sidebar_page"] = page
     with st.sidebar:
         for name in SIDEBAR:
-            on_change = keep_choices_in_the_new_language if name == LANGUAGE_KEY else None
+            on_change = keep_choices if name == LANGUAGE_KEY else None
             widget(SETTINGS[name], on_change=on_change)
             if name == SIDEBAR_TEXT_AFTER:
                 _sentence_box()
@@ -108,6 +80,7 @@ def _sentence_box() -> None:
 
 
 def _on_generate_random() -> None:
+    keep_choices()  # the token labels change: see ui/choices.py
     count = int(st.session_state.get("random_tokens_count", RANDOM_TOKENS_DEFAULT))
     commit_table(table_for_words(random_words(count), d_in=current_table().d_in))
     st.session_state["random_tokens_done"] = count

@@ -20,6 +20,7 @@ from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS, embed_words, split_
 from attention.validate import MAX_TOKENS
 from viz.markdown_text import escape_markdown
 
+from .choices import keep_choices
 from .i18n import t
 from .table import TOKEN_COLUMN, Table, TableProblem, problem, shorten, table_from_rows
 
@@ -81,6 +82,8 @@ def current_table() -> Table:
 
 
 def on_text_change() -> None:
+    """``on_change`` of the sentence box: its words become the table's tokens."""
+    keep_choices()  # the token labels change: see ui/choices.py
     text = st.session_state.get("text", "")
     try:
         words = parse_sentence(text)

@@ -103,3 +103,29 @@ def test_one_query_page_shows_the_trace_numbers_of_a_chosen_query(
     for weight in trace.attn_weights[0, i].tolist():
         assert number(weight) in table
     assert "masked" in table
+
+
+def test_a_new_sentence_keeps_the_chosen_query_and_key_under_their_new_names(
+    page: Page, frame_loaded: str
+) -> None:
+    open_app(page, frame_loaded, "/one_query")
+    query_box = page.get_by_role("combobox", name="Query token (position: token)")
+    key_box = page.get_by_role("combobox", name="Key token (position: token)")
+    for box, option in ((query_box, "5: one"), (key_box, "3: starts")):
+        box.click()
+        page.get_by_role("option", name=option).click()
+        wait_settled(page)
+    sentence = page.locator("[data-testid='stSidebar'] [data-testid='stTextInput'] input").first
+    sentence.fill("My trip begins with a walk")  # six words again: every position still exists
+    sentence.press("Enter")
+    wait_settled(page)
+    assert_no_exception(page)
+    # the same positions under the new tokens' names (the option labels of the last run are gone)
+    expect(query_box).to_have_value("5: a")
+    expect(key_box).to_have_value("3: begins")
+    sentence.fill("Short one")  # two words: the chosen positions no longer exist
+    sentence.press("Enter")
+    wait_settled(page)
+    assert_no_exception(page)
+    expect(query_box).to_have_value("2: one")
+    expect(key_box).to_have_value("1: Short")
