@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import statistics
 import sys
 from pathlib import Path
 
@@ -59,7 +58,6 @@ def main() -> None:
         for tokens in args.long
     ]
     print("machine:", latency.machine())
-    times: dict[str, list[float]] = {}
     with contextlib.ExitStack() as stack, sync_playwright() as playwright:
         floor = stack.enter_context(start_streamlit(latency.FLOOR_APP))
         servers = {
@@ -72,22 +70,9 @@ def main() -> None:
             for name, server in servers.items():
                 page = latency.new_page(browser, server.url, target.path, settings)
                 tabs[f"{target.name}, {name}"] = (page, target)
-        for round_number in range(args.repeats + 1):  # round 0 warms up
-            for label, (page, target) in tabs.items():
-                seconds = latency.measure_seed(page, target, settings)
-                if round_number and seconds is not None:
-                    times.setdefault(label, []).append(seconds)
+        times = latency.seed_rounds(tabs, args.repeats, settings)
         browser.close()
-    print("load average at end:", latency.load_average())
-    floor_median = statistics.median(times["floor"])
-    print("\n| page, variant | n | median s | min–max s | × floor |")
-    print("|---|---:|---:|---:|---:|")
-    for label, values in times.items():
-        median = statistics.median(values)
-        print(
-            f"| {label} | {len(values)} | {median:.3f} | {min(values):.3f}–{max(values):.3f} "
-            f"| {median / floor_median:.2f}× |"
-        )
+    latency.print_ratios(times, "floor", "page, variant")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ run, so that the machine's load cancels out.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 from pathlib import Path
 
@@ -44,7 +43,6 @@ def main() -> None:
     parser.add_argument("--quiet", type=float, default=500.0, help="ms without DOM change")
     args = parser.parse_args()
     settings = latency.Settings(quiet_ms=args.quiet)
-    times: dict[str, list[float]] = {way: [] for way in WAYS}
     print("machine:", latency.machine())
     print("load average at start:", latency.load_average())
     with start_streamlit(APP) as server, sync_playwright() as playwright:
@@ -56,22 +54,9 @@ def main() -> None:
                 way, "element_cost", path, SEED_LABEL, None, latency.CONTEXT_TABLE
             )
             tabs[way] = (latency.new_page(browser, server.url, path, settings), target)
-        for round_number in range(args.repeats + 1):  # round 0 warms up
-            for way, (page, target) in tabs.items():
-                seconds = latency.measure_seed(page, target, settings)
-                if round_number and seconds is not None:
-                    times[way].append(seconds)
+        times = latency.seed_rounds(tabs, args.repeats, settings)
         browser.close()
-    print("load average at end:", latency.load_average())
-    floor = statistics.median(times["none"])
-    print("\n| way (the floor plus…) | n | median s | min–max s | × floor |")
-    print("|---|---:|---:|---:|---:|")
-    for way, values in times.items():
-        median = statistics.median(values)
-        print(
-            f"| {way} | {len(values)} | {median:.3f} | {min(values):.3f}–{max(values):.3f} "
-            f"| {median / floor:.2f}× |"
-        )
+    latency.print_ratios(times, "none", "way (the floor plus…)")
 
 
 if __name__ == "__main__":

@@ -408,6 +408,42 @@ def measure_first_visit(
 # --- the run -------------------------------------------------------------------------------
 
 
+def seed_rounds(
+    tabs: dict[str, tuple[Page, Target]], repeats: int, settings: Settings
+) -> dict[str, list[float]]:
+    """Seed clicks in every tab, in turn, round by round (round 0 warms up and is not counted).
+
+    Interleaved, so that a change of the machine's load hits every tab alike. A click that does
+    not settle is left out.
+    """
+    times: dict[str, list[float]] = {name: [] for name in tabs}
+    for round_number in range(repeats + 1):
+        for name, (page, target) in tabs.items():
+            seconds = measure_seed(page, target, settings)
+            if round_number and seconds is not None:
+                times[name].append(seconds)
+    return times
+
+
+def ratio_table(times: dict[str, list[float]], floor: str, heading: str) -> str:
+    """A Markdown table of the medians (min–max) and each one's ratio to the median of ``floor``."""
+    floor_median = statistics.median(times[floor])
+    lines = [f"| {heading} | n | median s | min–max s | × floor |", "|---|---:|---:|---:|---:|"]
+    for name, values in times.items():
+        median = statistics.median(values)
+        lines.append(
+            f"| {name} | {len(values)} | {median:.3f} | {min(values):.3f}–{max(values):.3f} "
+            f"| {median / floor_median:.2f}× |"
+        )
+    return "\n".join(lines)
+
+
+def print_ratios(times: dict[str, list[float]], floor: str, heading: str) -> None:
+    """Print the load average now (the run's end) and :func:`ratio_table` of ``times``."""
+    print("load average at end:", load_average())
+    print("\n" + ratio_table(times, floor, heading))
+
+
 def load_average() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
