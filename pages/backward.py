@@ -36,7 +36,7 @@ from ui.gradient_state import (
     usable_target,
 )
 from ui.i18n import t
-from ui.input_errors import explain
+from ui.input_errors import show_input_error
 from ui.settings import SETTINGS, widget
 from ui.show import figure_words, show_figure, show_matrix, show_numbers
 from ui.table import message
@@ -186,7 +186,7 @@ def render(view: View) -> None:
             table, cfg, str(loss_name), target, learning_rate, steps_taken
         )  # the backward pass of the seed's weights, then the learning steps
     except AttentionInputError as error:
-        st.error(t("error.attention", detail=explain(error)))
+        show_input_error(error)
         st.stop()
     grads = descent.start
     trace = grads.trace

@@ -24,7 +24,7 @@ from attention.differences import context_difference, weights_difference
 from ui.computation import compute_trace, config_of  # config_of(b): B's one-head config
 from ui.frame import page
 from ui.i18n import t
-from ui.input_errors import explain
+from ui.input_errors import show_input_error
 from ui.settings import COMPARE_B_FIELDS, COMPARE_B_STORE, MAX_APP_SEED, SETTINGS, widget
 from ui.show import figure_words, show_matrix, show_numbers
 from ui.view import View
@@ -284,12 +284,12 @@ def render(view: View) -> None:
     try:
         trace_a = compute_trace(table, cfg_a)
     except AttentionInputError as error:
-        st.error(t("error.attention", detail=explain(error)))
+        show_input_error(error)
         return
     try:
         trace_b = compute_trace(table, config_of(b))
     except AttentionInputError as error:
-        st.error(t("compare.error_b", detail=explain(error)))
+        show_input_error(error, "compare.error_b")
         return
     show_differences(a, b)
     show_views(trace_a, trace_b, view.palette, list(view.tokens))

@@ -15,6 +15,8 @@ with its new label. A page still checks that a chosen position exists in a short
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import streamlit as st
 
 
@@ -25,6 +27,18 @@ def _is_choice_value(value: object) -> bool:
     return isinstance(value, str | int | float) and not isinstance(value, bool)
 
 
+def write_back(keys: Iterable[str]) -> None:
+    """Write each of ``keys`` that the session holds back to itself, unchanged.
+
+    Writing a widget's key is how this run comes to *send* the widget its value (a run carries a
+    widget's value only where its key was written): the cure here, and the sidebar's on a page
+    switch (``ui.sidebar``).
+    """
+    for key in list(keys):
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
 def keep_choices() -> None:
     """Write every choice in the session back to its key (call it from an ``on_change``).
 
@@ -33,7 +47,4 @@ def keep_choices() -> None:
     editors hold other kinds of value and must not be written (Streamlit refuses it); none of
     them shows an option label that could be orphaned.
     """
-    for key in list(st.session_state.keys()):
-        value = st.session_state[key]
-        if _is_choice_value(value):
-            st.session_state[key] = value
+    write_back([key for key in st.session_state.keys() if _is_choice_value(st.session_state[key])])

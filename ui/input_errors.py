@@ -14,9 +14,11 @@ same placeholders as its ``params``.
 
 from __future__ import annotations
 
+import streamlit as st
+
 from attention.validate import AttentionInputError
 
-from .i18n import current_language
+from .i18n import current_language, t
 
 ZH: dict[str, str] = {
     # the text of the Train page's text task (attention/tasks.py, check_text)
@@ -75,3 +77,8 @@ def explain(error: AttentionInputError, lang: str | None = None) -> str:
     if template is None:
         return error.message
     return template.format(**error.params)
+
+
+def show_input_error(error: AttentionInputError, message: str = "error.attention") -> None:
+    """An error box: ``message`` (a catalogue key with a ``{detail}``) with :func:`explain`'s text."""
+    st.error(t(message, detail=explain(error)))

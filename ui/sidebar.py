@@ -9,7 +9,7 @@ import streamlit as st
 from attention.validate import MAX_TOKENS
 from viz.vocabulary import DECIMALS, HOVER_DECIMALS
 
-from .choices import keep_choices
+from .choices import keep_choices, write_back
 from .i18n import LANGUAGE_KEY, t
 from .settings import SETTINGS, SIDEBAR, SIDEBAR_TEXT_AFTER, widget
 from .table import message
@@ -38,9 +38,7 @@ def _resend_sidebar_values() -> None:
     value. Only on a page switch: in every run it would also send back the value of a run that
     quick key presses have already overtaken, and the slider would jump back under the finger.
     """
-    for key in RESENT_KEYS:
-        if key in st.session_state:
-            st.session_state[key] = st.session_state[key]
+    write_back(RESENT_KEYS)
 
 
 def render_sidebar(page: str = "") -> None:

@@ -18,8 +18,8 @@ import streamlit as st
 from attention import AttentionConfig, AttentionInputError, AttentionTrace
 
 from .computation import compute_trace, config_of
-from .i18n import current_language, t
-from .input_errors import explain
+from .i18n import current_language
+from .input_errors import show_input_error
 from .settings import SETTINGS
 from .table import Table
 from .table_state import current_table
@@ -60,7 +60,7 @@ class View:
         try:
             return compute_trace(self.table, self.config_with(num_heads=num_heads, variant=variant))
         except AttentionInputError as error:
-            st.error(t("error.attention", detail=explain(error)))
+            show_input_error(error)
             return None
 
 
