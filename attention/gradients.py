@@ -51,7 +51,13 @@ import torch.nn as nn
 
 from .autograd_graph import AutogradGraph, GraphNode, build_graph, walk
 from .modules import MultiHeadAttention, MultiHeadAttentionWrapper
-from .trace import AttentionConfig, AttentionTrace, json_ready, run_traced_forward
+from .trace import (
+    AttentionConfig,
+    AttentionTrace,
+    check_config_type,
+    json_ready,
+    run_traced_forward,
+)
 from .validate import (
     MAX_ABS_VALUE,
     AttentionInputError,
@@ -474,6 +480,7 @@ def trace_gradients(
     Raises:
         AttentionInputError: for bad inputs, settings, target or loss, or numbers that overflow.
     """
+    check_config_type(cfg)
     x = to_input_tensor(inputs)  # (b, T, d_in), float32, checked
     batch, num_tokens, _ = x.shape
     cfg = (cfg or AttentionConfig()).validated(num_tokens)

@@ -445,10 +445,59 @@ def run_traced_forward(
     generator = private_generator(cfg.seed)
     module = build_module(x.shape[-1], cfg, generator)
     if parameters is not None:
-        with torch.no_grad():
-            for name, parameter in module.named_parameters():
-                parameter.copy_(parameters[name])
+        _load_parameters(module, parameters)
     return module, _run_steps(module, x, generator)
+
+
+def _load_parameters(module: nn.Module, parameters: Any) -> None:
+    """Copy ``parameters`` (by ``named_parameters()`` name) into ``module``, after checking them.
+
+    Every one of the module's parameters must be given, none other, each with the module's shape
+    and finite values; the error names the first that is not.
+    """
+    if not isinstance(parameters, Mapping):
+        raise AttentionInputError(
+            "parameters must be a dict of tensors by named_parameters() name, got "
+            f"{type(parameters).__name__}.",
+            field="parameters",
+        )
+    expected = dict(module.named_parameters())
+    unknown = sorted(str(name) for name in parameters if name not in expected)
+    missing = [name for name in expected if name not in parameters]
+    if unknown or missing:
+        parts = []
+        if unknown:
+            parts.append(f"unknown: {', '.join(unknown)}")
+        if missing:
+            parts.append(f"missing: {', '.join(missing)}")
+        raise AttentionInputError(
+            f"parameters must name exactly the layer's parameters ({', '.join(expected)}); "
+            + "; ".join(parts)
+            + ".",
+            field="parameters",
+        )
+    with torch.no_grad():
+        for name, parameter in expected.items():
+            value = parameters[name]
+            try:
+                value = torch.as_tensor(value, dtype=parameter.dtype)
+            except (TypeError, ValueError, RuntimeError):
+                raise AttentionInputError(
+                    f"parameters[{name!r}] must be a tensor of numbers, got "
+                    f"{type(value).__name__}.",
+                    field="parameters",
+                ) from None
+            if value.shape != parameter.shape:
+                raise AttentionInputError(
+                    f"parameters[{name!r}] must have shape {tuple(parameter.shape)}, got "
+                    f"{tuple(value.shape)}.",
+                    field="parameters",
+                )
+            if not bool(torch.isfinite(value).all()):
+                raise AttentionInputError(
+                    f"parameters[{name!r}] holds NaN or infinite values.", field="parameters"
+                )
+            parameter.copy_(value)
 
 
 def _run_steps(module: nn.Module, x: torch.Tensor, generator: torch.Generator) -> dict[str, Any]:
@@ -518,6 +567,16 @@ def trace_module(module: nn.Module, inputs: Any, seed: int = 0) -> AttentionTrac
     return AttentionTrace(config=cfg, inputs=x, **traced)
 
 
+def check_config_type(cfg: Any) -> None:
+    """Raise a clear error unless ``cfg`` is an :class:`AttentionConfig` or None."""
+    if cfg is not None and not isinstance(cfg, AttentionConfig):
+        raise AttentionInputError(
+            f"cfg must be an AttentionConfig (or None for the book's settings); got a value of "
+            f"type {type(cfg).__name__}: {cfg!r:.80}. For a dict: AttentionConfig(**it).",
+            field="cfg",
+        )
+
+
 def trace_attention(inputs: Any, cfg: AttentionConfig | None = None) -> AttentionTrace:
     """Run the book's attention layer on ``inputs`` and return every intermediate tensor.
 
@@ -534,12 +593,7 @@ def trace_attention(inputs: Any, cfg: AttentionConfig | None = None) -> Attentio
     Raises:
         AttentionInputError: for any value the layer cannot work with, with a plain message.
     """
-    if cfg is not None and not isinstance(cfg, AttentionConfig):
-        raise AttentionInputError(
-            f"cfg must be an AttentionConfig (or None for the book's settings); got a value of "
-            f"type {type(cfg).__name__}: {cfg!r:.80}. For a dict: AttentionConfig(**it).",
-            field="cfg",
-        )
+    check_config_type(cfg)
     x = to_input_tensor(inputs)  # (b, T, d_in), float32, checked
     batch, num_tokens, d_in = x.shape
     cfg = (cfg or AttentionConfig()).validated(num_tokens)

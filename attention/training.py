@@ -172,7 +172,8 @@ class TrainConfig:
 
     Two configs that are equal train to bitwise the same model (see the module docstring), so a
     config is a good cache key. ``text`` is only for the text task: ``None`` trains on the built-in
-    corpus, a ``str`` or the ``bytes`` of a ``.txt`` file (≤ 1 MB) on that text.
+    corpus, a ``str`` or the ``bytes`` of a ``.txt`` file (≤ 1 MB) on that text; :meth:`resolved`
+    keeps it as UTF-8 ``bytes``, so the same text is one key however it was given.
     """
 
     task: str = "copy"  # one of TASK_NAMES
@@ -245,7 +246,7 @@ class TrainConfig:
             raise AttentionInputError(
                 f"text is only used by the text task, not by {self.task}.", field="text"
             )
-        checked["text"] = values["text"]
+        checked["text"] = _text_bytes(values["text"])
         return TrainConfig(**checked)
 
     def to_dict(self) -> dict[str, Any]:
@@ -267,6 +268,38 @@ _WHAT = {
     "context_length": "tokens the model sees",
 }
 _USES = {"length": ("copy", "reverse", "sort"), "context_length": ("induction", "text")}
+
+
+def _kind(value: Any) -> str:
+    """How an error message names a value of the wrong type: its type and a short repr."""
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{type(value).__name__} {text}"
+
+
+def _check_config(cfg: Any) -> TrainConfig:
+    """``cfg`` itself if it is a :class:`TrainConfig`; else an error saying what to pass."""
+    if not isinstance(cfg, TrainConfig):
+        raise AttentionInputError(
+            f"cfg must be a TrainConfig, e.g. TrainConfig(task='copy'), got {_kind(cfg)}.",
+            field="cfg",
+        )
+    return cfg
+
+
+def _text_bytes(text: Any) -> bytes | None:
+    """The text task's text as UTF-8 bytes (None stays None): one hashable form per text."""
+    if text is None or isinstance(text, bytes):
+        return text
+    if isinstance(text, bytearray | memoryview):
+        return bytes(text)
+    if isinstance(text, str):
+        return text.encode("utf-8", "surrogatepass")
+    raise AttentionInputError(
+        f"text must be a str or the bytes of a UTF-8 .txt file, got {_kind(text)}.",
+        field="text",
+    )
 
 
 def _check_learning_rate(value: Any) -> float:
@@ -724,16 +757,33 @@ def _record(
 ProgressCallback = Callable[[dict[str, float]], Any]
 
 
-def train(cfg: TrainConfig, on_progress: ProgressCallback | None = None) -> TrainResult:
+def train(
+    cfg: TrainConfig,
+    on_progress: ProgressCallback | None = None,
+    *,
+    should_stop: Callable[[], bool] | None = None,
+) -> TrainResult:
     """Train a :class:`TinyGPT` on ``cfg``'s task and return the model with its history.
 
     AdamW (weight decay 0.01), gradient norm clipped to 1, a warm-up then cosine learning rate.
     Every ``log_every`` steps (and at step 0 and the last step) both losses are measured and
     ``on_progress(record)`` is called with a copy of the record; return ``False`` from it to stop
-    early. Raises :class:`~attention.validate.AttentionInputError` for a bad config.
+    early. ``should_stop()``, if given, is asked before every step: True stops there (the losses
+    at that step are measured, so the history ends where the model stopped). Raises
+    :class:`~attention.validate.AttentionInputError` for a bad config.
     """
     wall_start, cpu_start = time.perf_counter(), time.process_time()
-    cfg = cfg.resolved()
+    cfg = _check_config(cfg).resolved()
+    if should_stop is not None and not callable(should_stop):
+        raise AttentionInputError(
+            f"should_stop must be a function of no arguments, got {_kind(should_stop)}.",
+            field="should_stop",
+        )
+    if on_progress is not None and not callable(on_progress):
+        raise AttentionInputError(
+            f"on_progress must be a function of one record, got {_kind(on_progress)}.",
+            field="on_progress",
+        )
     task = task_for(cfg)
     model = build_model(task, cfg, seeded_generator(cfg.seed, "init"))
     data = seeded_generator(cfg.seed, "data")
@@ -754,6 +804,11 @@ def train(cfg: TrainConfig, on_progress: ProgressCallback | None = None) -> Trai
         for step in range(1, cfg.steps + 1):
             if stopped:
                 break
+            if should_stop is not None and should_stop():
+                stopped = True
+                if history[-1]["step"] != steps_done:
+                    log(steps_done)
+                break
             for group in optimizer.param_groups:
                 group["lr"] = _learning_rate(cfg, step - 1)
             batch = task.sample(cfg.batch_size, data)
@@ -765,6 +820,7 @@ def train(cfg: TrainConfig, on_progress: ProgressCallback | None = None) -> Trai
             steps_done = step
             if step % cfg.log_every == 0 or step == cfg.steps:
                 stopped = log(step)
+    optimizer.zero_grad(set_to_none=True)  # the result keeps the weights, not the last gradients
     model.eval()
     return TrainResult(
         config=cfg,
@@ -843,6 +899,8 @@ def compare_dropout(
     cfg: TrainConfig | None = None,
     dropout: float | None = None,
     on_progress: Callable[[str, dict[str, float]], Any] | None = None,
+    *,
+    should_stop: Callable[[], bool] | None = None,
 ) -> DropoutComparison:
     """Train ``cfg`` twice, with dropout 0 and with ``dropout``, on the same data and seed.
 
@@ -850,9 +908,10 @@ def compare_dropout(
     default if that is 0). The data stream and the initial weights come from generators that do
     not depend on dropout, so the two runs differ only by the dropout masks.
     ``on_progress(run, record)`` is called with ``run`` = ``"without"`` or ``"with"``; return
-    ``False`` to stop (see :class:`DropoutComparison` for what a stopped comparison holds).
+    ``False`` to stop (see :class:`DropoutComparison` for what a stopped comparison holds);
+    ``should_stop()`` is asked before every step of both runs, as in :func:`train`.
     """
-    cfg = (cfg or TrainConfig(task="text")).resolved()
+    cfg = (TrainConfig(task="text") if cfg is None else _check_config(cfg)).resolved()
     if dropout is None:
         dropout = cfg.dropout if cfg.dropout > 0 else TASK_DEFAULTS["text"].dropout
     dropout = check_dropout(dropout)
@@ -869,10 +928,17 @@ def compare_dropout(
             return None
         return lambda record: on_progress(run, record)
 
-    without = train(replace(cfg, dropout=0.0), progress_for("without"))
+    if on_progress is not None and not callable(on_progress):
+        raise AttentionInputError(
+            f"on_progress must be a function of (run, record), got {_kind(on_progress)}.",
+            field="on_progress",
+        )
+    without = train(replace(cfg, dropout=0.0), progress_for("without"), should_stop=should_stop)
     with_dropout = None
     if not without.stopped_early:
-        with_dropout = train(replace(cfg, dropout=dropout), progress_for("with"))
+        with_dropout = train(
+            replace(cfg, dropout=dropout), progress_for("with"), should_stop=should_stop
+        )
     with_history = [] if with_dropout is None else with_dropout.history
     count = len(without.history) if with_dropout is None else len(with_history)
     return DropoutComparison(

@@ -8,8 +8,10 @@ second button trains the same settings with and without attention dropout, on th
 seed, and says what the four curves measured.
 
 Trainings run on the server's training queue (``ui/train_jobs.py``): cached by config, one run
-per identical request, at most two at once, the others waiting with their place shown. This page
-only watches its job from the session's script thread and draws what the job reports.
+per identical request, at most two at once, the others waiting with their place shown, each run
+bounded in time. A session holds at most one training and one comparison; Stop, a new request and
+the session's end withdraw it from its job, and a job nobody wants stops. This page only watches
+its job from the session's script thread and draws what the job reports.
 """
 
 from __future__ import annotations
@@ -34,11 +36,12 @@ from attention.validate import AttentionInputError
 from ui.frame import page
 from ui.i18n import t
 from ui.input_errors import explain
+from ui.memory import session_token, when_session_ends
 from ui.show import PLOTLY_CONFIG
 from ui.step_view import StepPage, brief_number, show_steps
 from ui.table import message
-from ui.train_jobs import QUEUE, CompareKey, TrainOutcome
-from ui.train_queue import DROPPED, FAILED, Job
+from ui.train_jobs import JOB_BUDGET, QUEUE, CompareKey, TrainOutcome
+from ui.train_queue import BUDGET, DROPPED, FAILED, Job, QueueFull
 from ui.train_settings import (
     config_problem,
     current_values,
@@ -62,7 +65,8 @@ OUTCOME_KEY = "train_outcome"  # the TrainOutcome shown
 COMPARE_JOB_KEY = "train_compare_job"
 COMPARE_KEY = "train_compare"  # the DropoutComparison shown
 CACHED_SUFFIX = "_cached"  # train_outcome_cached: True when the result came from the cache
-NOTICE_KEY = "train_notice"  # a message key to show once (stopped, left a shared training)
+REASON_SUFFIX = "_stop_reason"  # train_outcome_stop_reason: why the shown run stopped early
+NOTICE_KEY = "train_notice"  # (message key, values) to show once: stopped, left, queue full
 ERROR_KEY = "train_error"  # why the last training failed (shown once)
 POLL_S = 0.25  # how often a watching run redraws the status line (a rerun can stop it then)
 MAX_MAP_CELLS = 40_000  # layers × heads × T × T drawn at once; above, one layer at a time
@@ -70,6 +74,8 @@ LITTLE_GAP = 0.05  # a validation − training loss gap below this is "hardly ov
 STEP_NOTES = {"embeddings": "train.step.embeddings.body", "weights": "train.step.weights.body"}
 # attention_layer_inputs() hooks the shared (cached) model for one forward pass: one at a time
 _INSPECT_LOCK = threading.Lock()
+
+when_session_ends(QUEUE.leave_all)  # a closed tab's session leaves its jobs, as Stop does
 
 
 # --- the requests ----------------------------------------------------------------------------
@@ -87,38 +93,42 @@ def _config_now() -> TrainConfig | None:
         return None
 
 
+def _submit(job_key: str, key: Any, slot: str) -> None:
+    """Ask the queue for ``key`` in this session's ``slot`` (the slot's old job is left)."""
+    running: Job | None = st.session_state.get(job_key)
+    if running is not None and running.key == key and not running.done:
+        return  # this very job is on its way already
+    try:
+        st.session_state[job_key] = QUEUE.submit(key, session_token(), slot=slot)
+    except QueueFull as full:
+        st.session_state[NOTICE_KEY] = ("train.queue.full", {"waiting": full.waiting})
+        return
+    st.session_state.pop(NOTICE_KEY, None)
+
+
 def _start_training() -> None:
     cfg = _config_now()
-    running: Job | None = st.session_state.get(JOB_KEY)
-    if cfg is None or (running is not None and running.key == cfg and not running.done):
-        return  # nothing to train, or this very training is on its way already
-    _leave(JOB_KEY)
-    st.session_state[JOB_KEY] = QUEUE.submit(cfg)
-    st.session_state.pop(NOTICE_KEY, None)
+    if cfg is not None:
+        _submit(JOB_KEY, cfg, "train")
 
 
 def _start_comparison() -> None:
     cfg = _config_now()
-    if cfg is None or cfg.dropout <= 0:
-        return
-    key = CompareKey(cfg, cfg.dropout)
-    running: Job | None = st.session_state.get(COMPARE_JOB_KEY)
-    if running is not None and running.key == key and not running.done:
-        return
-    _leave(COMPARE_JOB_KEY)
-    st.session_state[COMPARE_JOB_KEY] = QUEUE.submit(key)
+    if cfg is not None and cfg.dropout > 0:
+        _submit(COMPARE_JOB_KEY, CompareKey(cfg, cfg.dropout), "compare")
 
 
 def _leave(job_key: str) -> None:
-    """Stop watching a job; if nobody else wants it, it stops (and its partial result shows)."""
+    """Stop watching a job: if nobody else wants it, it stops (and its partial result shows)."""
     job: Job | None = st.session_state.get(job_key)
     if job is None or job.done:
         return
-    if job.leave():
-        st.session_state[NOTICE_KEY] = "train.stop.stopping"
-    else:  # other sessions asked for the same training: it goes on for them
+    others = job.leave(session_token())
+    if others == 0:
+        st.session_state[NOTICE_KEY] = ("train.stop.stopping", {})
+    else:  # other sessions want the same job: it goes on for them
         st.session_state.pop(job_key)
-        st.session_state[NOTICE_KEY] = "train.stop.shared"
+        st.session_state[NOTICE_KEY] = ("train.stop.shared", {"others": others})
 
 
 def _stop() -> None:
@@ -139,6 +149,8 @@ def _watching() -> bool:
 def _status_text(snapshot: Any, steps: int) -> str:
     seconds = round(snapshot.seconds)
     if snapshot.stopping:
+        if snapshot.stop_reason == BUDGET:
+            return t("train.progress.out_of_time")
         return t("train.progress.stopping")
     if snapshot.state == "queued":
         return t(
@@ -242,11 +254,19 @@ def finish(job_key: str, result_key: str) -> None:
     if job.state == FAILED:
         st.session_state[ERROR_KEY] = job.error  # shown (in the language of that moment) below
     elif job.state == DROPPED:
-        st.session_state[NOTICE_KEY] = "train.stop.dropped"
+        st.session_state[NOTICE_KEY] = ("train.stop.dropped", {})
     else:
         st.session_state[result_key] = job.outcome
         st.session_state[result_key + CACHED_SUFFIX] = job.from_cache
+        st.session_state[result_key + REASON_SUFFIX] = job.stop_reason
     st.rerun()
+
+
+def _budget_values() -> dict[str, Any]:
+    return {
+        "cpu": brief_number(JOB_BUDGET.cpu_seconds),
+        "wall": brief_number(JOB_BUDGET.wall_seconds),
+    }
 
 
 # --- what a trained model shows --------------------------------------------------------------
@@ -290,7 +310,9 @@ def show_summary(outcome: TrainOutcome, current: TrainConfig | None) -> None:
     if st.session_state.get(OUTCOME_KEY + CACHED_SUFFIX):
         st.caption(t("train.results.cached"))
     if result.stopped_early:
-        st.warning(t("train.results.stopped", step=result.steps_done, steps=cfg.steps), icon="⏹️")
+        out_of_time = st.session_state.get(OUTCOME_KEY + REASON_SUFFIX) == BUDGET
+        key = "train.results.out_of_time" if out_of_time else "train.results.stopped"
+        st.warning(t(key, step=result.steps_done, steps=cfg.steps, **_budget_values()), icon="⏹️")
     st.caption(t("train.results.accuracy_note", n=1000))
     _chart(
         loss_curves_figure(
@@ -491,7 +513,9 @@ def show_comparison(comparison: DropoutComparison) -> None:
         key="train_fig_compare",
     )
     if stopped:
-        st.warning(t("train.compare.stopped"), icon="⏹️")
+        out_of_time = st.session_state.get(COMPARE_KEY + REASON_SUFFIX) == BUDGET
+        key = "train.compare.out_of_time" if out_of_time else "train.compare.stopped"
+        st.warning(t(key, **_budget_values()), icon="⏹️")
         return
     without_col, with_col = st.columns(2)
     without_col.metric(t("train.compare.gap_without"), format_number(comparison.gap_without))
@@ -534,6 +558,7 @@ def compare_section(cfg: TrainConfig | None) -> None:
         if cached is not None and st.session_state.get(COMPARE_KEY) is not cached:
             st.session_state[COMPARE_KEY] = cached
             st.session_state[COMPARE_KEY + CACHED_SUFFIX] = True
+            st.session_state[COMPARE_KEY + REASON_SUFFIX] = None
     comparison = st.session_state.get(COMPARE_KEY)
     if comparison is not None:
         show_comparison(comparison)
@@ -584,7 +609,8 @@ def render(view: View) -> None:
     share_col.caption(t("train.share.upload" if uploaded_text() else "train.share"))
     notice = st.session_state.pop(NOTICE_KEY, None)
     if notice:
-        st.info(t(notice), icon="⏹️")
+        notice_key, values = notice
+        st.info(t(notice_key, **values), icon="⏹️")
     failure = st.session_state.pop(ERROR_KEY, None)
     if failure is not None:
         detail = explain(failure) if isinstance(failure, AttentionInputError) else repr(failure)
@@ -601,6 +627,7 @@ def render(view: View) -> None:
             # e.g. a shared link the class already trained: shown at once
             st.session_state[OUTCOME_KEY] = cached
             st.session_state[OUTCOME_KEY + CACHED_SUFFIX] = True
+            st.session_state[OUTCOME_KEY + REASON_SUFFIX] = None
 
     outcome: TrainOutcome | None = st.session_state.get(OUTCOME_KEY)
     if outcome is None:

@@ -302,6 +302,41 @@ def test_bad_losses_and_targets_say_what_is_wrong(kwargs: dict[str, Any], field:
     assert error.value.field == field
 
 
+_W = torch.zeros(2, 3)  # one (d_out, d_in) weight of the book's layer
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "says"),
+    [
+        ({"cfg": {"d_out": 2}}, "cfg must be an AttentionConfig"),
+        ({"parameters": {"bogus": torch.zeros(1)}}, "unknown: bogus"),
+        ({"parameters": {"W_query.weight": _W}}, "missing: W_key.weight, W_value.weight"),
+        (
+            {
+                "parameters": {
+                    "W_query.weight": torch.zeros(3, 3),
+                    "W_key.weight": _W,
+                    "W_value.weight": _W,
+                }
+            },
+            "must have shape (2, 3), got (3, 3)",
+        ),
+        ({"parameters": [_W]}, "parameters must be a dict"),
+        (
+            {"parameters": {"W_query.weight": "x", "W_key.weight": _W, "W_value.weight": _W}},
+            "must be a tensor of numbers",
+        ),
+    ],
+    ids=["cfg_dict", "unknown_name", "partial", "wrong_shape", "not_a_dict", "not_numbers"],
+)
+def test_wrong_types_in_the_api_say_what_was_given_and_what_is_expected(
+    kwargs: dict[str, Any], says: str
+) -> None:
+    with pytest.raises(AttentionInputError) as error:
+        trace_gradients(BOOK_EMBEDDINGS, **kwargs)
+    assert says in str(error.value)
+
+
 def test_learning_rate_is_checked_and_the_global_generator_untouched() -> None:
     state = torch.get_rng_state()
     grads = trace_gradients(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5))

@@ -10,6 +10,7 @@ import math
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 import torch
@@ -340,7 +341,8 @@ BAD_CONFIGS = [
     (TrainConfig(task="text", text=b"a" * (MAX_TEXT_BYTES + 1)), "text", "too large"),
     (TrainConfig(task="text", text="a" * 1000), "text", "only 1 distinct character"),
     (TrainConfig(task="text", text="short text"), "text", "too short"),
-    (TrainConfig(task="text", text=12), "text", "string or the bytes"),  # type: ignore[arg-type]
+    (TrainConfig(task="text", text=12), "text", "str or the bytes"),  # type: ignore[arg-type]
+    (TrainConfig(task="text", text=12345), "text", "got int 12345"),  # type: ignore[arg-type]
 ]
 
 
@@ -351,6 +353,39 @@ def test_bad_settings_and_texts_give_a_clear_error_naming_the_field(
     with pytest.raises(AttentionInputError, match=message) as caught:
         train(cfg)
     assert caught.value.field == field
+
+
+@pytest.mark.parametrize("cfg", [None, {"task": "copy"}, "copy", 42])
+def test_a_config_of_the_wrong_type_is_named_in_train_and_compare_dropout(cfg: Any) -> None:
+    for function in (train, compare_dropout):
+        if cfg is None and function is compare_dropout:
+            continue  # None means "the text task's defaults" there
+        with pytest.raises(AttentionInputError, match="must be a TrainConfig") as caught:
+            function(cfg)
+        assert caught.value.field == "cfg" and type(cfg).__name__ in str(caught.value)
+
+
+def test_resolved_keeps_any_text_as_hashable_utf8_bytes() -> None:
+    text = "Tiny text, ünïcode too. " * 20
+    as_str = TrainConfig(task="text", text=text).resolved()
+    as_bytearray = TrainConfig(task="text", text=bytearray(text.encode())).resolved()
+    as_memoryview = TrainConfig(task="text", text=memoryview(text.encode())).resolved()
+    assert as_str.text == text.encode() and as_str == as_bytearray == as_memoryview
+    assert len({as_str, as_bytearray, as_memoryview}) == 1, "one cache key for one text"
+
+
+def test_should_stop_stops_before_the_next_step_and_measures_where_it_stopped() -> None:
+    asked: list[int] = []
+
+    def after_seven() -> bool:
+        asked.append(1)
+        return len(asked) > 7
+
+    result = train(TrainConfig(task="copy", steps=100, log_every=50), should_stop=after_seven)
+    assert result.stopped_early and result.steps_done == 7
+    assert [r["step"] for r in result.history] == [0, 7]
+    with pytest.raises(AttentionInputError, match="should_stop must be a function"):
+        train(TrainConfig(task="copy", steps=1), should_stop=True)  # type: ignore[arg-type]
 
 
 def test_a_user_text_trains_from_bytes_with_windows_line_endings() -> None:

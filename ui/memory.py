@@ -1,22 +1,24 @@
-"""Give the server's memory back to the system when sessions end.
+"""Give the server's memory back when sessions end, and tell others that a session ended.
 
-Measured (``benchmarks/README.md``, "Server memory after sessions end"): after 8 sessions of 2048
-tokens closed, the server stayed at 1204 MB (364 MB fresh) and did not come down while idle, for
-three reasons, none of which frees anything on its own while no one uses the server:
+A session's end (Streamlit drops it ``server.disconnectedSessionTTL`` after its tab closed) leaves
+memory that nothing frees on its own while nobody uses the server (``benchmarks/README.md``,
+"Server memory after sessions end"):
 
-1. **Garbage waiting for a collection** (191 MB): the sessions' last script runs leave reference
-   cycles (frames, figures, tensors). Streamlit's collection after every run is off
-   (``runner.postScriptGC``, see ``benchmarks/gc_pause.py``) and an idle server allocates
-   nothing that would start one.
-2. **Cached traces**: the large-trace cache (``ui.computation``) keeps up to two traces of up to
-   370 MB each; its ``ttl`` only acts when the cache is next called.
-3. **glibc's arenas** (584 MB): freed memory stays in the allocator's per-thread arenas for
-   reuse (Streamlit runs each session's script in its own thread) until ``malloc_trim``.
+1. **Garbage waiting for a collection**: the sessions' last script runs leave reference cycles
+   (frames, figures, tensors), and Streamlit's collection after every run is off
+   (``runner.postScriptGC``, see ``ui/frame.py``).
+2. **Cached traces**: the large-trace cache (``ui.computation``) keeps a few large traces; its
+   ``ttl`` only acts when the cache is next called.
+3. **glibc's arenas**: freed memory stays in the allocator's per-thread arenas (Streamlit runs
+   each session's script in its own thread) until ``malloc_trim``.
 
-So, when a session ends (Streamlit releases its session-scoped resources as the browser
-disconnects), :func:`release_memory` runs on a background thread 3 s and again 33 s later: it
-drops the large-trace cache if no session is left, runs a full collection and calls
-``malloc_trim(0)``. Each release is logged on the server's console.
+So, when a session ends, :func:`release_memory` runs on a background thread shortly after and
+again later (:data:`RELEASE_DELAYS_S`): it drops the large-trace cache if no session is left, runs
+a full collection and calls ``malloc_trim(0)``. Each release is logged on the server's console.
+
+Other parts of the app learn of a session's end through :func:`when_session_ends`: the training
+queue withdraws the session from every job it asked for (``pages/train.py``), keyed by the
+session's token (:func:`session_token`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import ctypes.util
 import gc
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +49,7 @@ _open_sessions = 0  # sessions whose marker exists (created by their first run, 
 _registered_total = 0  # sessions registered so far (for tests and logs)
 _wanted = False  # a session ended since the release worker last looked
 _worker: threading.Thread | None = None
+_end_hooks: list[Callable[[object], None]] = []  # called with the token of each ended session
 
 
 @dataclass(frozen=True)
@@ -156,10 +160,26 @@ class _SessionMarker:
         self.started = time.monotonic()
 
 
-def _session_ended(_marker: _SessionMarker) -> None:
+def when_session_ends(hook: Callable[[object], None]) -> None:
+    """Call ``hook(token)`` when a session ends, with that session's :func:`session_token`.
+
+    Registering the same hook again does nothing, so a module may register at import.
+    """
+    with _lock:
+        if hook not in _end_hooks:
+            _end_hooks.append(hook)
+
+
+def _session_ended(marker: _SessionMarker) -> None:
     global _open_sessions
     with _lock:
         _open_sessions = max(0, _open_sessions - 1)
+        hooks = list(_end_hooks)
+    for hook in hooks:
+        try:
+            hook(marker)
+        except Exception:  # noqa: BLE001 - one hook's failure must not keep the others from running
+            _LOG.exception("A session-end hook failed")
     _schedule_release()
 
 
@@ -175,3 +195,8 @@ def _session_marker() -> _SessionMarker:
 def track_session() -> None:
     """Register the running session (once; every run may call it) so its end frees memory."""
     _session_marker()
+
+
+def session_token() -> object:
+    """The running session's token: one object per session, handed to the end hooks at its end."""
+    return _session_marker()

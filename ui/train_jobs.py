@@ -19,14 +19,24 @@ would quietly slow other sessions' pages; :func:`use_threads_here` sets it for t
 and puts the default for new threads back.
 
 **Priority.** The workers run at a low CPU priority (:data:`TRAIN_NICE`), so that a student on
-another page still gets answers while the class trains (measured in ``benchmarks/``).
+another page still gets answers while the class trains (``benchmarks/README.md``, "Training while
+others browse").
+
+**Bounds.** At most :data:`MAX_RUNNING` jobs run and :data:`MAX_WAITING` wait; each run stops
+when it has used :data:`JOB_BUDGET` (the worker's CPU seconds, or wall-clock seconds on a busy
+machine) and keeps what it trained so far. The largest training the page allows would take hours
+(``benchmarks/README.md``, "Bounded trainings"), so the budget, not the limits, is what bounds a job.
+Finished outcomes are cached up to :data:`MAX_CACHED_BYTES`, weighed by :func:`weigh`, and
+forgotten after :data:`MAX_IDLE_S` seconds nobody asked for them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,12 +50,15 @@ from attention.training import (
     train,
 )
 
-from .train_queue import Report, TrainingQueue
+from .train_queue import Budget, Control, TrainingQueue
 
 __all__ = [
     "EVALUATE_SEQUENCES",
-    "MAX_CACHED",
+    "JOB_BUDGET",
+    "MAX_CACHED_BYTES",
+    "MAX_IDLE_S",
     "MAX_RUNNING",
+    "MAX_WAITING",
     "QUEUE",
     "TRAIN_NICE",
     "TRAIN_THREADS",
@@ -54,10 +67,18 @@ __all__ = [
     "lower_priority_here",
     "outcome_of",
     "use_threads_here",
+    "weigh",
 ]
 
 MAX_RUNNING = 2  # trainings at once on one server (one per core of the 2-core machine)
-MAX_CACHED = 16  # finished trainings kept for every session (each about 0.5–10 MB, see below)
+MAX_WAITING = 8  # trainings waiting for a worker; one more is refused with a clear message
+# each run's budget: CPU seconds of its worker thread, and wall-clock seconds (a busy machine)
+JOB_BUDGET = Budget(
+    cpu_seconds=float(os.environ.get("ATTENTION_LAB_JOB_CPU_S", "240")),
+    wall_seconds=float(os.environ.get("ATTENTION_LAB_JOB_WALL_S", "600")),
+)
+MAX_CACHED_BYTES = 256 * 2**20  # finished outcomes kept for every session, by weight
+MAX_IDLE_S = 1800.0  # a finished outcome nobody asked for in this long is forgotten
 # intra-op threads of each training (and of the exported script); the environment variable is
 # for benchmarks/train_contention.py, which measures what a different count does to the server
 TRAIN_THREADS = int(os.environ.get("ATTENTION_LAB_TRAIN_THREADS", "1"))
@@ -65,9 +86,7 @@ EVALUATE_SEQUENCES = 1000  # held-out sequences behind the accuracy the page sho
 EVALUATE_SEED = 7
 PATTERN_SEQUENCES = 200  # held-out sequences behind the pattern scores
 
-# The workers' CPU priority (Unix nice, 0 … 19): pages first, trainings with what is left. With
-# two trainings and a page rerun sharing two cores (and one GIL), a rerun took 3.4× its idle time
-# at nice 0 and 1.6× at nice 19 (benchmarks/README.md, "Training while others browse").
+# The workers' CPU priority (Unix nice, 0 … 19): pages first, trainings with what is left.
 TRAIN_NICE = int(os.environ.get("ATTENTION_LAB_TRAIN_NICE", "19"))
 
 _THREADS_LOCK = threading.Lock()
@@ -159,18 +178,56 @@ def outcome_of(result: TrainResult, threads: int = TRAIN_THREADS) -> TrainOutcom
     )
 
 
-def run_job(key: Any, report: Report) -> TrainOutcome | DropoutComparison:
-    """The queue's work: train ``key`` (a ``TrainConfig``) or compare dropout (a ``CompareKey``)."""
+def run_job(key: Any, control: Control) -> TrainOutcome | DropoutComparison:
+    """The queue's work: train ``key`` (a ``TrainConfig``) or compare dropout (a ``CompareKey``).
+
+    ``control`` receives every progress record and is asked before every step whether to stop
+    (nobody wants the job any more, or it is over its budget).
+    """
     use_threads_here(TRAIN_THREADS)
     lower_priority_here(TRAIN_NICE)
     if isinstance(key, CompareKey):
         return compare_dropout(
             key.config,
             key.dropout,
-            on_progress=lambda run, record: report((run, record)),
+            on_progress=lambda run, record: control((run, record)),
+            should_stop=control.should_stop,
         )
-    result = train(key, on_progress=report)
+    result = train(key, on_progress=control, should_stop=control.should_stop)
     return outcome_of(result)
+
+
+def weigh(value: Any) -> int:
+    """The bytes ``value`` holds in tensors, text and bytes, following what it refers to.
+
+    Walks dataclasses, modules (their parameters and buffers), mappings and sequences; a tensor's
+    storage and any object are counted once. What a cached outcome weighs in memory, near enough
+    to bound the cache by bytes.
+    """
+    seen: set[int] = set()
+    total = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, torch.Tensor):
+            storage = item.untyped_storage()
+            if storage.data_ptr() not in seen:
+                seen.add(storage.data_ptr())
+                total += storage.nbytes()
+        elif isinstance(item, str | bytes | bytearray):
+            total += sys.getsizeof(item)
+        elif isinstance(item, torch.nn.Module):
+            stack.extend(item.state_dict(keep_vars=True).values())
+        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+            stack.extend(getattr(item, f.name) for f in dataclasses.fields(item))
+        elif isinstance(item, Mapping):  # (its keys are names: a few bytes, not counted)
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple | set | frozenset):
+            stack.extend(item)
+    return total
 
 
 def _cacheable(outcome: Any) -> bool:
@@ -180,8 +237,22 @@ def _cacheable(outcome: Any) -> bool:
     return not outcome.result.stopped_early
 
 
+def _give_memory_back() -> None:
+    """After cached outcomes were forgotten: collect them and return the memory to the system."""
+    from .memory import release_memory  # (memory imports Streamlit; only the server gets here)
+
+    release_memory(drop_large_traces=False)
+
+
 # One per server process, shared by every session (module state lives as long as the server).
-# Memory: a cached outcome holds its model (copy 1 layer width 64: ~0.1 MB; text defaults about
-# 0.5 MB) and its task (an uploaded 1 MB text: ~9 MB with its encoded tensor), so 16 entries stay
-# under ~150 MB even when every one is an uploaded text.
-QUEUE = TrainingQueue(run_job, max_running=MAX_RUNNING, max_cached=MAX_CACHED, cacheable=_cacheable)
+QUEUE = TrainingQueue(
+    run_job,
+    max_running=MAX_RUNNING,
+    max_waiting=MAX_WAITING,
+    max_cached_bytes=MAX_CACHED_BYTES,
+    max_idle_s=MAX_IDLE_S,
+    budget=JOB_BUDGET,
+    size_of=weigh,
+    cacheable=_cacheable,
+    on_forget=_give_memory_back,
+)

@@ -133,8 +133,18 @@ MESSAGES = {
         "zh": "第 {step} 步，共 {steps} 步 · {seconds} 秒",
     },
     "train.progress.stopping": {
-        "en": "stopping at the next evaluation…",
-        "zh": "将在下一次评估时停止……",
+        "en": "stopping: nobody wants this training any more…",
+        "zh": "正在停止：已没有人需要这个训练……",
+    },
+    "train.progress.out_of_time": {
+        "en": "stopping: this training has used its time on the server…",
+        "zh": "正在停止：这个训练已用完它在服务器上的时间……",
+    },
+    "train.queue.full": {
+        "en": "The training queue is full: {waiting} trainings are already waiting on this server. "
+        "Try again in a few minutes, or choose settings the class has already trained (they come "
+        "from the cache at once).",
+        "zh": "训练队列已满：这台服务器上已有 {waiting} 个训练在等待。请几分钟后再试，或者选择全班已经训练过的设置（它们会立即从缓存中取出）。",
     },
     "train.queue.waiting": {
         "en": "waiting: place {place} in the queue ({running} trainings running on this server) · "
@@ -146,9 +156,10 @@ MESSAGES = {
         "zh": "已停止：下面显示的是到目前为止训练出的模型。",
     },
     "train.stop.shared": {
-        "en": "You stopped watching. Other people asked for exactly the same training, so it goes "
-        "on for them; press Train again to see it (it will then come from the cache).",
-        "zh": "你已停止观看。其他人请求了完全相同的训练，所以它会继续为他们进行；再次点击“训练”即可查看（届时会直接来自缓存）。",
+        "en": "You stopped watching. {others} other session(s) asked for exactly the same "
+        "training, so it goes on for them; press Train again to see it (once it has finished, it "
+        "comes from the cache).",
+        "zh": "你已停止观看。另有 {others} 个会话请求了完全相同的训练，所以它会继续为他们进行；再次点击“训练”即可查看（完成之后会直接来自缓存）。",
     },
     "train.stop.dropped": {
         "en": "Stopped before it started: the training left the queue.",
@@ -179,6 +190,13 @@ MESSAGES = {
         "en": "This server had already trained exactly these settings, so the result is shown "
         "from its cache (the time is that of the training then).",
         "zh": "服务器之前已经用完全相同的设置训练过，所以结果直接来自缓存（显示的用时是当时训练的用时）。",
+    },
+    "train.results.out_of_time": {
+        "en": "Stopped after step {step} of {steps}: each training on this shared server may use "
+        "{cpu} s of CPU ({wall} s of wall-clock time at most), and this one used it. Everything "
+        "below is the model as it was then. Fewer steps or a smaller model finish in time; the "
+        "exported script trains all the steps on your own computer.",
+        "zh": "在第 {step} 步（共 {steps} 步）后停止：在这台共享服务器上，每个训练最多可使用 {cpu} 秒 CPU 时间（墙钟时间最多 {wall} 秒），这个训练已经用完。下面的一切都是当时的模型。减少步数或缩小模型即可按时完成；导出的脚本可在你自己的电脑上训练全部步数。",
     },
     "train.results.stopped": {
         "en": "Stopped early, after step {step} of {steps}: everything below is the model as it "
@@ -402,6 +420,12 @@ MESSAGES = {
         "en": "Without dropout the gap is small here ({gap_without}): the model hardly overfits, "
         "so there is little for dropout to fix.",
         "zh": "这里不使用 dropout 时差距很小（{gap_without}）：模型几乎没有过拟合，所以 dropout 能改善的空间不大。",
+    },
+    "train.compare.out_of_time": {
+        "en": "The comparison used its time on this shared server ({cpu} s of CPU, {wall} s of "
+        "wall-clock time at most) before both trainings finished: no conclusion is drawn from "
+        "unfinished curves. Fewer steps or a smaller model finish in time.",
+        "zh": "在两次训练都完成之前，对比已用完它在这台共享服务器上的时间（最多 {cpu} 秒 CPU 时间、{wall} 秒墙钟时间）：不会从未完成的曲线得出结论。减少步数或缩小模型即可按时完成。",
     },
     "train.compare.stopped": {
         "en": "The comparison was stopped before both trainings finished: no conclusion is drawn "
