@@ -264,8 +264,8 @@ def finish(job_key: str, result_key: str) -> None:
 
 def _budget_values() -> dict[str, Any]:
     return {
-        "cpu": brief_number(JOB_BUDGET.cpu_seconds),
-        "wall": brief_number(JOB_BUDGET.wall_seconds),
+        "cpu": f"{JOB_BUDGET.cpu_seconds:g}",
+        "wall": f"{JOB_BUDGET.wall_seconds:g}",
     }
 
 

@@ -12,8 +12,8 @@ memory that nothing frees on its own while nobody uses the server (``benchmarks/
 3. **glibc's arenas**: freed memory stays in the allocator's per-thread arenas (Streamlit runs
    each session's script in its own thread) until ``malloc_trim``.
 
-So, when a session ends, :func:`release_memory` runs on a background thread shortly after and
-again later (:data:`RELEASE_DELAYS_S`): it drops the large-trace cache if no session is left, runs
+So, when a session's browser disconnects, :func:`release_memory` runs on a background thread
+shortly after and again later (:data:`RELEASE_DELAYS_S`): it drops the large-trace cache if no session is left, runs
 a full collection and calls ``malloc_trim(0)``. Each release is logged on the server's console.
 
 Other parts of the app learn of a session's end through :func:`when_session_ends`: the training
@@ -28,6 +28,7 @@ import ctypes.util
 import gc
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +50,8 @@ _open_sessions = 0  # sessions whose marker exists (created by their first run, 
 _registered_total = 0  # sessions registered so far (for tests and logs)
 _wanted = False  # a session ended since the release worker last looked
 _worker: threading.Thread | None = None
-_end_hooks: list[Callable[[object], None]] = []  # called with the token of each ended session
+_end_hooks: list[Callable[[str], None]] = []  # called with the token of each ended session
+_ending: dict[str, threading.Timer] = {}  # disconnected sessions → the timer that ends them
 
 
 @dataclass(frozen=True)
@@ -154,49 +156,81 @@ def _schedule_release() -> None:
 
 
 class _SessionMarker:
-    """One per session; Streamlit hands it to :func:`_session_ended` when the session ends."""
+    """One per session; Streamlit hands it to :func:`_session_disconnected` when it disconnects."""
 
-    def __init__(self) -> None:
+    def __init__(self, session_id: str) -> None:
+        self.session_id = session_id
         self.started = time.monotonic()
 
 
-def when_session_ends(hook: Callable[[object], None]) -> None:
+def when_session_ends(hook: Callable[[str], None]) -> None:
     """Call ``hook(token)`` when a session ends, with that session's :func:`session_token`.
 
-    Registering the same hook again does nothing, so a module may register at import.
+    A session ends when its browser has been gone for ``server.disconnectedSessionTTL`` seconds
+    (Streamlit's own time to keep a session for a reconnect); a session that reconnects before
+    then goes on. Registering the same hook again does nothing, so a module may register at import.
     """
     with _lock:
         if hook not in _end_hooks:
             _end_hooks.append(hook)
 
 
-def _session_ended(marker: _SessionMarker) -> None:
+def _disconnected_ttl_s() -> float:
+    try:
+        return max(0.0, float(st.get_option("server.disconnectedSessionTTL")))
+    except (RuntimeError, TypeError, ValueError):  # outside a server: Streamlit's default
+        return 120.0
+
+
+def _session_disconnected(marker: _SessionMarker) -> None:
+    """The session's browser went away: free memory soon; end the session if it stays away."""
     global _open_sessions
     with _lock:
         _open_sessions = max(0, _open_sessions - 1)
-        hooks = list(_end_hooks)
-    for hook in hooks:
-        try:
-            hook(marker)
-        except Exception:  # noqa: BLE001 - one hook's failure must not keep the others from running
-            _LOG.exception("A session-end hook failed")
+        timer = threading.Timer(_disconnected_ttl_s(), _session_ended, args=(marker.session_id,))
+        timer.daemon = True
+        timer.name = "attention-lab-session-end"
+        old = _ending.pop(marker.session_id, None)
+        _ending[marker.session_id] = timer
+    if old is not None:
+        old.cancel()
+    timer.start()
     _schedule_release()
 
 
-@st.cache_resource(scope="session", on_release=_session_ended, show_spinner=False)
-def _session_marker() -> _SessionMarker:
+def _session_ended(session_id: str) -> None:
+    with _lock:
+        if _ending.pop(session_id, None) is None:
+            return  # the session came back in time
+        hooks = list(_end_hooks)
+    for hook in hooks:
+        try:
+            hook(session_id)
+        except Exception:  # noqa: BLE001 - one hook's failure must not keep the others from running
+            _LOG.exception("A session-end hook failed")
+
+
+TOKEN_KEY = "session_token"  # st.session_state: this session's token (kept across reconnects)
+
+
+@st.cache_resource(scope="session", on_release=_session_disconnected, show_spinner=False)
+def _session_marker(session_id: str) -> _SessionMarker:
     global _open_sessions, _registered_total
     with _lock:
         _open_sessions += 1
         _registered_total += 1
-    return _SessionMarker()
+        back_in_time = _ending.pop(session_id, None)  # a reconnect: the session goes on
+    if back_in_time is not None:
+        back_in_time.cancel()
+    return _SessionMarker(session_id)
+
+
+def session_token() -> str:
+    """The running session's token, what end hooks receive at its end (registers the session)."""
+    token = st.session_state.setdefault(TOKEN_KEY, uuid.uuid4().hex)
+    return _session_marker(token).session_id
 
 
 def track_session() -> None:
     """Register the running session (once; every run may call it) so its end frees memory."""
-    _session_marker()
-
-
-def session_token() -> object:
-    """The running session's token: one object per session, handed to the end hooks at its end."""
-    return _session_marker()
+    session_token()
