@@ -55,6 +55,7 @@ from .validate import AttentionInputError
 __all__ = [
     "MAX_EXPORT_CELLS",
     "PACKAGE_INSTALL",
+    "PACKAGE_INSTALL_WHERE",
     "SNIPPET_FILE_NAMES",
     "SNIPPET_STYLES",
     "attention_cells",
@@ -74,10 +75,9 @@ __all__ = [
 
 SNIPPET_STYLES = ("book", "trace")  # the book's recipe, or attention.trace_attention
 SNIPPET_FILE_NAMES = {"book": "reproduce_attention.py", "trace": "reproduce_attention_trace.py"}
-PACKAGE_INSTALL = (  # how a user installs the package (README.md says the same)
-    'pip install "git+<URL of the Attention Lab repository>"',
-    "pip install <path of an Attention Lab folder>",
-)
+# how a user installs the package (README.md says the same): a sentence, then the command
+PACKAGE_INSTALL_WHERE = "in the Attention Lab folder (the one that holds pyproject.toml), run"
+PACKAGE_INSTALL = ("pip install .",)
 ZIP_DATE = (2024, 1, 1, 0, 0, 0)  # fixed file dates: the same trace always gives the same zip
 JSON_FORMAT = "attention-lab-trace"
 MAX_EXPORT_CELLS = 2**18  # heads × T × T: about 30 MB of CSV text; larger views get only the .py
@@ -339,7 +339,8 @@ def _snippet_header(style: str) -> list[str]:
         ]
     else:
         needs = [
-            "Needs the Attention Lab package `attention` (and PyTorch). Install it once with",
+            "Needs the Attention Lab package `attention` (and PyTorch). Install it once:",
+            PACKAGE_INSTALL_WHERE,
             *(f"    {line}" for line in PACKAGE_INSTALL),
             "then run this file in any folder:",
         ]
@@ -403,7 +404,8 @@ def _trace_body(trace: AttentionTrace, num_tokens: int) -> tuple[list[str], list
         '    if missing.name != "attention":',
         "        raise",
         "    raise SystemExit(",
-        '        "This script needs the Attention Lab package `attention`. Install it with:\\n"',
+        '        "This script needs the Attention Lab package `attention`. Install it once:\\n"',
+        f"        {(PACKAGE_INSTALL_WHERE + chr(10))!r}",
         *(f"        {('    ' + line + chr(10))!r}" for line in PACKAGE_INSTALL),
         '        "or use the book-style script of the Export page, which needs only PyTorch."',
         "    ) from None",

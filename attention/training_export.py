@@ -29,7 +29,7 @@ from dataclasses import fields
 import torch
 import torch.nn as nn
 
-from .export import PACKAGE_INSTALL
+from .export import PACKAGE_INSTALL, PACKAGE_INSTALL_WHERE
 from .training import TrainConfig
 
 __all__ = [
@@ -108,7 +108,8 @@ def retrain_script(
     lines = [
         '"""Retrain an Attention Lab model with the same settings and check it gets the same weights.',
         "",
-        "Needs the Attention Lab package `attention` (and PyTorch). Install it once with",
+        "Needs the Attention Lab package `attention` (and PyTorch). Install it once:",
+        PACKAGE_INSTALL_WHERE,
         *(f"    {line}" for line in PACKAGE_INSTALL),
         "then run this file in any folder:",
         f"    python {RETRAIN_SCRIPT_NAME}                           # compare with the fingerprint",
@@ -130,7 +131,8 @@ def retrain_script(
         '    if missing.name != "attention":',
         "        raise",
         "    raise SystemExit(",
-        '        "This script needs the Attention Lab package `attention`. Install it with:\\n"',
+        '        "This script needs the Attention Lab package `attention`. Install it once:\\n"',
+        f"        {(PACKAGE_INSTALL_WHERE + chr(10))!r}",
         *(f"        {('    ' + line + chr(10))!r}" for line in PACKAGE_INSTALL),
         "    ) from None",
         "",

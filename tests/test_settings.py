@@ -55,6 +55,8 @@ def test_every_default_survives_the_url(name: str) -> None:
         ("train", "maybe", "url.not_bool"),
         ("palette", "neon", "url.not_choice"),
         ("lr", "nan", "url.out_of_range"),
+        ("seed", "\u0663", "url.not_integer"),  # an Arabic-Indic 3: never taken as 3 in silence
+        ("dropout", "0.\u0665", "url.not_number"),
     ],
 )
 def test_a_value_outside_the_declaration_is_refused_with_its_reason(
@@ -64,6 +66,15 @@ def test_a_value_outside_the_declaration_is_refused_with_its_reason(
         SETTINGS[name].read(raw, name)
     assert caught.value.key == key
     assert caught.value.kwargs["name"] == name
+
+
+def test_a_training_link_with_non_ascii_digits_is_refused_with_a_note() -> None:
+    at = run_page("train", query={"train_steps": "\u0663"})
+    assert not at.exception
+    assert any("train\\_steps=\u0663" in warning.value for warning in at.warning), [
+        w.value for w in at.warning
+    ]
+    assert at.number_input(key="train_steps").value != 3
 
 
 def test_a_float_between_steps_is_rounded_with_a_note() -> None:

@@ -106,6 +106,8 @@ def test_retrain_script_reports_the_same_weights_and_catches_different_ones(tmp_
 
     script = retrain_script(result.config, fingerprint, threads=threads)
     assert script.startswith('"""Retrain') and "Needs the Attention Lab package" in script[:400]
+    install = script[: script.index("then run this file")]
+    assert "    pip install .\n" in install and "<" not in install, "a command a user can copy"
     completed = run_script(script, tmp_path, WEIGHTS_FILE_NAME)
     assert completed.returncode == 0, completed.stderr
     assert f"same as {WEIGHTS_FILE_NAME}: True" in completed.stdout

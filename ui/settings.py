@@ -53,7 +53,7 @@ def parse_int(low: int, high: int) -> Callable[[str, str], int]:
 
     def parse(raw: str, name: str) -> int:
         text = raw.strip()
-        if not re.fullmatch(r"[+-]?\d{1,40}", text):
+        if not re.fullmatch(r"[+-]?[0-9]{1,40}", text):  # ASCII digits: "٣" is not taken as 3
             raise problem("url.not_integer", name=name, value=shorten(raw))
         value = int(text)
         if not low <= value <= high:
@@ -68,6 +68,8 @@ def parse_float(low: float, high: float) -> Callable[[str, str], float]:
 
     def parse(raw: str, name: str) -> float:
         try:
+            if not raw.isascii():  # float() reads other scripts' digits ("٣" as 3) silently
+                raise ValueError(raw)
             value = float(raw.strip())
         except ValueError:
             raise problem("url.not_number", name=name, value=shorten(raw)) from None
