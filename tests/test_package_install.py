@@ -2,7 +2,8 @@
 
 The wheel is built from a copy of the project (so that no ``build/`` folder lands in the
 repository; every top-level folder is copied, so setuptools sees what ``pip install .`` sees) with the installed setuptools and no network, then installed into a fresh virtual
-environment that reuses the installed torch (``--system-site-packages``). ``pip install --no-index``
+environment that sees the test environment's packages (torch, plotly, …) through a ``.pth`` file,
+wherever they are installed (the system's Python or a user's virtual environment). ``pip install --no-index``
 also checks that the declared dependencies are satisfied by the versions this project pins.
 Everything then runs with ``python -I`` in an empty folder outside the repository.
 """
@@ -14,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tomllib
 import zipfile
 from dataclasses import dataclass
@@ -63,15 +65,24 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
     _run([*pip, "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", "dist", "./source"], root)  # fmt: skip
     (wheel,) = (root / "dist").glob("attention_lab-*.whl")
-    _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", "venv"], root)
+    _run([sys.executable, "-m", "venv", "--without-pip", "venv"], root)
     python = root / "venv" / "bin" / "python"
-    # the venv's python sees the installed pip and torch, and installs into the venv
-    _run([python, "-m", "pip", "install", "--no-index", "--no-input", "-q", wheel], root)
     site_packages = Path(
         _run([python, "-I", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], root)
         .stdout.strip()
     )  # fmt: skip
+    # The venv sees the packages of the environment running the tests (pip, torch, plotly, …)
+    # through a .pth file, wherever they live: the system's Python or a user's own virtual
+    # environment (whose packages --system-site-packages would not see).
+    (site_packages / "testing_environment.pth").write_text("\n".join(_environment_paths()) + "\n")
+    _run([python, "-m", "pip", "install", "--no-index", "--no-input", "-q", wheel], root)
     return Installed(wheel, python, site_packages)
+
+
+def _environment_paths() -> list[str]:
+    """The site-packages folders of the interpreter running the tests (venv or not)."""
+    paths = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}
+    return sorted(path for path in paths if path and Path(path).is_dir())
 
 
 def _requirement_pins() -> dict[str, str]:
