@@ -1,0 +1,130 @@
+"""How the Train page's jobs are bounded: one job's time, the cache's bytes, a class that leaves.
+
+Usage (from the repository root)::
+
+    python benchmarks/bounded_training.py weigh         # what the largest outcomes weigh
+    python benchmarks/bounded_training.py budget        # the largest training under the budget
+    python benchmarks/bounded_training.py tabs --tabs 15  # 15 tabs train the largest, then close
+
+- ``weigh``: trains the largest model of each task for a few steps (a model's size does not depend
+  on its steps) and weighs its outcome with ``ui.train_jobs.weigh``, the cache's scale, and the
+  text task with a 1 MB upload; prints how many such outcomes ``MAX_CACHED_BYTES`` holds.
+- ``budget``: runs the largest training the page allows through a ``TrainingQueue`` with the
+  page's ``JOB_BUDGET``, and prints the worker's CPU seconds, the wall-clock seconds, the steps
+  done and the steps per second.
+- ``tabs``: a real server (``server.disconnectedSessionTTL`` 2 s) and ``--tabs`` Chromium tabs
+  that each press Train on the largest settings with their own seed, then close together. Prints
+  the server's resident memory (``VmRSS``) before, with the tabs training, and after they left;
+  then a newcomer's 50-step training: the seconds from its click to its results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from attention.training import LIMITS, TrainConfig, train  # noqa: E402
+from ui.train_jobs import JOB_BUDGET, MAX_CACHED_BYTES, outcome_of, run_job, weigh  # noqa: E402
+from ui.train_queue import TrainingQueue  # noqa: E402
+
+LARGEST = {"layers": LIMITS["layers"][1], "heads": LIMITS["heads"][1], "width": LIMITS["width"][1]}
+LARGEST_URL = (
+    "/train?train_task=sort&train_layers={layers}&train_heads={heads}&train_width={width}"
+    "&train_steps={steps}".format(steps=LIMITS["steps"][1], **LARGEST)
+)
+
+
+def weigh_outcomes() -> None:
+    upload = ("A story of a lamp that turns. " * 40_000)[:1_000_000]
+    for task, text in (("copy", None), ("sort", None), ("induction", None), ("text", None),
+                       ("text", upload)):  # fmt: skip
+        cfg = TrainConfig(task=task, steps=3, log_every=3, text=text, **LARGEST)
+        size = weigh(outcome_of(train(cfg)))
+        name = task + (" (1 MB upload)" if text else "")
+        print(f"{name:24} {size / 2**20:7.1f} MiB   {MAX_CACHED_BYTES // size:4d} fit in the cache")
+    print(f"cache bound: {MAX_CACHED_BYTES} bytes ({MAX_CACHED_BYTES / 2**20:.0f} MiB)")
+
+
+def run_budget() -> None:
+    cfg = TrainConfig(task="sort", steps=LIMITS["steps"][1], **LARGEST).resolved()
+    cpu: dict[str, float] = {}
+
+    def work(key: TrainConfig, control) -> object:  # noqa: ANN001 - the queue's Control
+        start = time.thread_time()
+        outcome = run_job(key, control)
+        cpu["seconds"] = time.thread_time() - start
+        return outcome
+
+    queue = TrainingQueue(work, budget=JOB_BUDGET)
+    start = time.perf_counter()
+    job = queue.submit(cfg, "benchmark")
+    job.wait()
+    wall = time.perf_counter() - start
+    steps = job.outcome.result.steps_done
+    print(f"budget: {JOB_BUDGET.cpu_seconds:g} s CPU, {JOB_BUDGET.wall_seconds:g} s wall")
+    print(f"largest training: stop reason {job.stop_reason}, {steps} of {cfg.steps} steps")
+    print(f"worker CPU {cpu['seconds']:.1f} s (training and what the page shows), wall {wall:.1f} s")
+    print(f"{steps / job.outcome.result.cpu_seconds:.2f} steps per CPU second while training")
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def run_tabs(tabs: int) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.e2e.server import start_streamlit
+
+    launch = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+              "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+    with start_streamlit(ROOT / "app.py", ("--server.disconnectedSessionTTL", "2")) as server:
+        pid = server.process.pid
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=launch)
+            print(f"server before: {_rss_mb(pid):.0f} MB")
+            contexts = []
+            for seed in range(tabs):
+                context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                page = context.new_page()
+                page.goto(f"{server.url}{LARGEST_URL}&train_seed={7000 + seed}")
+                page.locator(".st-key-train_run button").click(timeout=120_000)
+                expect(page.locator("[data-testid='stProgress']")).to_be_visible(timeout=120_000)
+                contexts.append(context)
+            time.sleep(10)
+            print(f"server with {tabs} tabs training: {_rss_mb(pid):.0f} MB")
+            for context in contexts:
+                context.close()
+            time.sleep(40)  # the sessions end (2 s) and the memory releases run (3 s, 30 s)
+            print(f"server 40 s after the tabs closed: {_rss_mb(pid):.0f} MB")
+            page = browser.new_context().new_page()
+            page.goto(f"{server.url}/train?train_steps=50&train_seed=99")
+            page.locator(".st-key-train_run button").click(timeout=120_000)
+            start = time.perf_counter()
+            expect(page.get_by_text("Held-out accuracy")).to_be_visible(timeout=600_000)
+            print(f"a newcomer's 50-step training: results after {time.perf_counter() - start:.1f} s")
+            browser.close()
+        log = server.read_log()
+        print("server log mentions a traceback:", "Traceback" in log)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=("weigh", "budget", "tabs"))
+    parser.add_argument("--tabs", type=int, default=15)
+    args = parser.parse_args()
+    threading.current_thread().name = "benchmark"
+    {"weigh": weigh_outcomes, "budget": run_budget, "tabs": lambda: run_tabs(args.tabs)}[args.what]()
+
+
+if __name__ == "__main__":
+    main()
