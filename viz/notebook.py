@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from attention import AttentionTrace
 from attention.head_trace import one_head
-from attention.steps import STEPS
+from attention.steps import STEPS, step_number
 
 from . import steps as views
 from .matrix import MatrixView, window
@@ -120,6 +120,9 @@ class TableBlock:
     legend: ColouredTable | None = None
     note: str = ""
 
+    def __repr__(self) -> str:
+        return f"TableBlock({self.caption!r}, {self.table!r})"
+
     def _repr_html_(self) -> str:
         caption = f"<div><b>{_text(self.caption)}</b></div>" if self.caption else ""
         note = f"<div><i>{_text(self.note)}</i></div>" if self.note else ""
@@ -140,6 +143,9 @@ class StepSection:
     formula: str
     blocks: tuple[TableBlock, ...]
     note: str = ""
+
+    def __repr__(self) -> str:
+        return f"StepSection({self.number}, {self.name!r}, {len(self.blocks)} tables)"
 
     def _repr_html_(self) -> str:
         blocks = "".join(
@@ -166,6 +172,13 @@ class TraceView:
 
     summary: str
     sections: tuple[StepSection, ...]
+
+    def step(self, name: str) -> StepSection:
+        """One step by its name in :data:`attention.steps.STEPS` (``"softmax"``): shown alone."""
+        return self.sections[step_number(name) - 1]
+
+    def __repr__(self) -> str:
+        return f"TraceView({self.summary!r}, {len(self.sections)} steps)"
 
     def _repr_html_(self) -> str:
         body = "".join(section._repr_html_() for section in self.sections)

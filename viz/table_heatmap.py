@@ -102,6 +102,10 @@ class ColouredTable:
             "csv": self.csv,
         }
 
+    def __repr__(self) -> str:
+        rows, cols = self.shape
+        return f"ColouredTable({rows} × {cols}, {self.description or self.corner!r})"
+
     def _repr_html_(self) -> str:
         """The table as an HTML ``<table>`` (Jupyter shows it): every text escaped."""
         from .notebook import table_html  # viz.notebook builds on this module
