@@ -65,10 +65,17 @@ class Field:
 
 @dataclass(frozen=True)
 class Step:
-    """One step of the forward pass: its name (message keys ``step.<name>.*``) and its fields."""
+    """One step of the forward pass: its name (message keys ``step.<name>.*``) and its fields.
+
+    ``title``: its English title (the app's ``step.<name>.title`` in English is this text, the
+    notebook view writes it). ``formula``: what the step computes, in one line of plain text
+    with the book's names (a notebook shows it as it is, without a maths renderer).
+    """
 
     name: str
     fields: tuple[Field, ...]
+    title: str
+    formula: str
 
 
 _TOKEN = "token"  # the corner of a table whose rows are tokens
@@ -111,6 +118,8 @@ STEPS: tuple[Step, ...] = (
                 "the embedding vectors x, one row per token",
             ),
         ),
+        title="The embedding table X",
+        formula="X = inputs: one row x⁽ⁱ⁾ per token, shape (T, d_in)",
     ),
     Step(
         "weights",
@@ -119,6 +128,8 @@ STEPS: tuple[Step, ...] = (
             *_weight("key", "k", "key weights (x @ W_key = keys)"),
             *_weight("value", "v", "value weights (x @ W_value = values)"),
         ),
+        title="The weight matrices W_query, W_key, W_value",
+        formula="W_query, W_key, W_value: shape (d_in, d_out), nn.Linear's weights transposed",
     ),
     Step(
         "qkv",
@@ -138,8 +149,15 @@ STEPS: tuple[Step, ...] = (
                 "values", "step", "tokens", "v", _TOKEN, "(b, T, d_out)", "value vectors v", True
             ),
         ),
+        title="Queries, keys and values",
+        formula="Q = X W_query,  K = X W_key,  V = X W_value",
     ),
-    Step("scores", (_square("attn_scores", "raw scores q · k (rows = queries, columns = keys)"),)),
+    Step(
+        "scores",
+        (_square("attn_scores", "raw scores q · k (rows = queries, columns = keys)"),),
+        title="Raw attention scores Q Kᵀ",
+        formula="attn_scores = Q Kᵀ:  ω_ij = q⁽ⁱ⁾ · k⁽ʲ⁾",
+    ),
     Step(
         "mask",
         (
@@ -153,9 +171,21 @@ STEPS: tuple[Step, ...] = (
                 "the causal mask: 1 = a future token, hidden",
             ),
         ),
+        title="The causal mask",
+        formula="mask = triu(ones(T, T), diagonal=1):  1 where j > i (a future token)",
     ),
-    Step("masked", (_square("masked_scores", "scores with the future set to -inf"),)),
-    Step("scaled", (_square("scaled_scores", "masked scores divided by sqrt(d_k)"),)),
+    Step(
+        "masked",
+        (_square("masked_scores", "scores with the future set to -inf"),),
+        title="Masked scores",
+        formula="masked_scores = attn_scores with −∞ where mask = 1",
+    ),
+    Step(
+        "scaled",
+        (_square("scaled_scores", "masked scores divided by sqrt(d_k)"),),
+        title="Scaling by √d_k",
+        formula="scaled_scores = masked_scores / √d_k,  d_k = keys.shape[-1]",
+    ),
     Step(
         "softmax",
         (
@@ -163,6 +193,8 @@ STEPS: tuple[Step, ...] = (
                 "attn_weights", "softmax of each row: the attention weights (each row sums to 1)"
             ),
         ),
+        title="Softmax: the attention weights",
+        formula="attn_weights = softmax(scaled_scores, dim=-1): each row sums to 1",
     ),
     Step(
         "dropout",
@@ -176,6 +208,8 @@ STEPS: tuple[Step, ...] = (
                 "weights after dropout: kept ones multiplied by 1/(1-p), dropped ones 0",
             ),
         ),
+        title="Dropout on the attention weights",
+        formula="dropped_weights = attn_weights × m / (1 − p),  m ~ Bernoulli(1 − p)",
     ),
     Step(
         "context",
@@ -229,6 +263,8 @@ STEPS: tuple[Step, ...] = (
                 "the layer's output: out_proj(context)",
             ),
         ),
+        title="Context vectors",
+        formula="context_vec = dropped_weights V:  z⁽ⁱ⁾ = Σ_{j≤i} a_ij v⁽ʲ⁾",
     ),
 )
 

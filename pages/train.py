@@ -37,7 +37,7 @@ from ui.frame import page
 from ui.i18n import t
 from ui.input_errors import explain
 from ui.memory import session_token, when_session_ends
-from ui.show import PLOTLY_CONFIG
+from ui.show import plotly_config
 from ui.step_view import StepPage, brief_number, show_steps
 from ui.table import message
 from ui.train_jobs import JOB_BUDGET, QUEUE, CompareKey, TrainOutcome
@@ -196,7 +196,7 @@ def watch(job: Job, steps: int, draw_curves: Any, label: str) -> None:
 
 
 def _chart(figure: Any, key: str | None = None) -> None:
-    st.plotly_chart(figure, config=PLOTLY_CONFIG, width="stretch", key=key)
+    st.plotly_chart(figure, config=plotly_config(key or "training"), width="stretch", key=key)
 
 
 def _curve_names() -> dict[str, str]:

@@ -13,9 +13,16 @@ arrives as JSON *data* and is only ever assigned to ``textContent``: it is never
 or Markdown, so ``<script>`` or ``**bold**`` in a label is shown exactly as typed. Colours are
 computed by ``viz.table_heatmap`` (``rgb(…)`` or ``#rrggbb``) and set through
 ``element.style``, which ignores anything that is not a CSS colour. No ``innerHTML`` anywhere.
+
+The numbers as CSV: a matrix table carries its CSV text (``ColouredTable.csv``, written by the
+project's CSV writer: labels guarded against spreadsheet formulas); the component puts a small
+"Download as CSV" link under the table, a ``data:`` URL of that text. It is part of the same
+element, so it costs a rerun no element of its own.
 """
 
 from __future__ import annotations
+
+import re
 
 import streamlit as st
 
@@ -68,6 +75,20 @@ export default function (component) {
   table.replaceChildren(...parts);
   if (data.description) table.setAttribute('aria-label', data.description);
   else table.removeAttribute('aria-label');
+  let link = parentElement.querySelector('a.__CLASS__-csv');
+  if (data.csv && data.csv_label) {
+    if (!link) {
+      link = document.createElement('a');
+      link.className = '__CLASS__-csv';
+      parentElement.appendChild(link);
+    }
+    link.textContent = data.csv_label;
+    link.download = data.file_name;
+    // a byte-order mark first, as every CSV of the app (spreadsheets then read UTF-8)
+    link.href = 'data:text/csv;charset=utf-8,' + encodeURIComponent('\ufeff' + data.csv);
+  } else if (link) {
+    link.remove();
+  }
 }
 """.replace("__CLASS__", TABLE_CLASS)
 
@@ -96,6 +117,13 @@ table.{TABLE_CLASS} th {{
   font-weight: 400;
   text-align: left;
 }}
+a.{TABLE_CLASS}-csv {{
+  display: inline-block;
+  font-family: var(--st-font);
+  font-size: 0.8rem;
+  color: var(--st-text-color);
+  margin-bottom: 0.5rem;
+}}
 """
 
 _COMPONENT = st.components.v2.component(
@@ -103,8 +131,11 @@ _COMPONENT = st.components.v2.component(
 )
 
 
-def draw_table(table: ColouredTable, *, key: str) -> None:
+def draw_table(table: ColouredTable, *, key: str, csv_label: str = "") -> None:
     """Draw ``table`` (its texts as plain text) as the element keyed from ``key``.
+
+    ``csv_label``: the text of the link under a matrix table that downloads its numbers as CSV
+    (``{key}.csv``); empty: no link.
 
     A component's key may not contain ``__`` (Streamlit's delimiter for its events), which the
     app's zoom windows use (``{key}__zoom``): each ``__`` becomes ``-``, so ``key`` itself may
@@ -113,4 +144,10 @@ def draw_table(table: ColouredTable, *, key: str) -> None:
     """
     if "-" in key:
         raise ValueError(f"a matrix table's key has no '-': {key!r}")
-    _COMPONENT(data=table.to_data(), key=f"{TABLE_CLASS}-{key}".replace("__", "-"))
+    data = {**table.to_data(), "csv_label": csv_label, "file_name": f"{_file_name(key)}.csv"}
+    _COMPONENT(data=data, key=f"{TABLE_CLASS}-{key}".replace("__", "-"))
+
+
+def _file_name(key: str) -> str:
+    """A file name from a table's key: letters, digits, ``_`` and ``-`` only."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "_", key).strip("_") or "matrix"

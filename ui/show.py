@@ -40,7 +40,12 @@ from viz.words import FigureWords
 from .i18n import current_language, t
 from .matrix_table import draw_table
 
-PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
+# Plotly's toolbar: its camera button downloads the figure as SVG (vector: sharp on a slide)
+PLOTLY_CONFIG = {
+    "displaylogo": False,
+    "modeBarButtonsToRemove": ["lasso2d", "select2d"],
+    "toImageButtonOptions": {"format": "svg"},
+}
 MAX_WINDOW = 24  # a zoom window shows at most this many rows and columns (annotated heatmap)
 DEFAULT_WINDOW = 8  # fits a half-width column with 4 decimals in every cell
 MAX_TABLE_ROWS = 64  # a longer table is shown as a window (a 256-row table costs the browser)
@@ -92,10 +97,15 @@ def _figure_words(lang: str) -> FigureWords:  # the catalogue never changes whil
     return FigureWords(**{name: t(key, lang) for name, key in FIGURE_WORD_KEYS.items()})
 
 
+def plotly_config(key: str) -> dict[str, object]:
+    """:data:`PLOTLY_CONFIG` with the SVG download named after the chart's key (``{key}.svg``)."""
+    return {**PLOTLY_CONFIG, "toImageButtonOptions": {"format": "svg", "filename": key}}
+
+
 def show_figure(figure: go.Figure, key: str) -> None:
     """Draw a Plotly figure at full width, its top band left free for Plotly's toolbar."""
     leave_room_for_toolbar(figure)  # Plotly's toolbar must not cover a title or an axis title
-    st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch")
+    st.plotly_chart(figure, key=key, config=plotly_config(key), width="stretch")
 
 
 def show_matrix(view: MatrixView, words: FigureWords, *, key: str) -> None:
@@ -130,7 +140,7 @@ def show_matrix_table(view: MatrixView, words: FigureWords, *, key: str) -> None
         if view.title:
             st.markdown(f"**{escape_markdown(view.title)}**")
         alt = t("show.table_alt", name=name, rows=rows, cols=cols)
-        draw_table(matrix_table(view, words, alt), key=key)
+        draw_table(matrix_table(view, words, alt), key=key, csv_label=t("show.table_csv"))
         legend = legend_table(view, words, t("show.legend_alt", name=name))
         if legend is not None:
             draw_table(legend, key=f"{key}_legend")

@@ -9,9 +9,12 @@ weight), weights dropped by dropout pink and written 0, a yes/no grid written an
 state. :func:`legend_table` is the colour bar: a row of sample values on the scale, then the
 special cells that appear.
 
-Both builders return a :class:`ColouredTable` (no Streamlit, no HTML): texts, labels and the
-colours of each cell. ``ui.matrix_table`` draws it; the texts are set as plain text there, never
-parsed as Markdown or HTML, so labels (user text) are shown exactly as typed.
+Both builders return a :class:`ColouredTable` (no Streamlit): texts, labels and the colours of
+each cell, and a matrix table's numbers as CSV (the export's :func:`attention.export.matrix_csv`:
+labels guarded against spreadsheet formulas, numbers exact). ``ui.matrix_table`` draws it in the
+app, its texts set as plain text, never parsed as Markdown or HTML, so labels (user text) are
+shown exactly as typed; in Jupyter it draws itself (``_repr_html_``, every text escaped, see
+:mod:`viz.notebook`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from typing import Any
 
 import numpy as np
 from plotly.colors import get_colorscale, sample_colorscale, unlabel_rgb
+
+from attention.export import matrix_csv
 
 from .colors import DROPPED_COLOR, HIDDEN_COLOR, HIDDEN_TEXT_COLOR, colorscale
 from .heatmap import DROPPED_TEXT_COLOR, MINUS_INFINITY, cell_texts
@@ -66,7 +71,8 @@ class ColouredTable:
     """A table of coloured cells: ``cells[i][j]``, with row and column labels and a corner.
 
     ``row_labels``/``col_labels`` empty: no label column / header row (the legend row).
-    ``description``: what a screen reader says of the table (its ``aria-label``).
+    ``description``: what a screen reader says of the table (its ``aria-label``). ``csv``: the
+    matrix's numbers as CSV text (empty for a legend), what a reader copies into a spreadsheet.
     """
 
     cells: tuple[tuple[Cell, ...], ...]
@@ -74,6 +80,7 @@ class ColouredTable:
     col_labels: tuple[str, ...] = ()
     corner: str = ""
     description: str = ""
+    csv: str = ""
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -92,7 +99,18 @@ class ColouredTable:
             "rows": list(self.row_labels),
             "cells": [[asdict(cell) for cell in row] for row in self.cells],
             "description": self.description,
+            "csv": self.csv,
         }
+
+    def __repr__(self) -> str:
+        rows, cols = self.shape
+        return f"ColouredTable({rows} × {cols}, {self.description or self.corner!r})"
+
+    def _repr_html_(self) -> str:
+        """The table as an HTML ``<table>`` (Jupyter shows it): every text escaped."""
+        from .notebook import table_html  # viz.notebook builds on this module
+
+        return table_html(self)
 
 
 def use_table(rows: int, cols: int) -> bool:
@@ -235,10 +253,14 @@ def _labelled(
     corner = (
         f"{row_title} ↓ ·".replace(" ", NO_BREAK) + " " + f"{col_title} →".replace(" ", NO_BREAK)
     )
+    row_labels = tuple(unique_labels(list(view.row_labels)))
+    col_labels = tuple(unique_labels(list(view.col_labels)))
+    values = np.asarray(view.values, dtype=bool if view.binary is not None else np.float64)
     return ColouredTable(
         tuple(tuple(row) for row in cells),
-        row_labels=tuple(unique_labels(list(view.row_labels))),
-        col_labels=tuple(unique_labels(list(view.col_labels))),
+        row_labels=row_labels,
+        col_labels=col_labels,
         corner=corner,
         description=description,
+        csv=matrix_csv(values, row_labels, col_labels, corner.replace(NO_BREAK, " ")),
     )

@@ -34,7 +34,9 @@ __all__ = [
 ]
 
 BLUE, ORANGE, GREEN, PURPLE = "#0072B2", "#E69F00", "#009E73", "#CC79A7"
-MAP_PANEL_WIDTH = 850  # px the page gives the map grid (wide layout at 1366 px), to decide on labels
+MAP_PANEL_WIDTH = (
+    850  # px the page gives the map grid (wide layout at 1366 px), to decide on labels
+)
 MAP_NUMBERS_CELL_PX = 34  # numbers (2 decimals) go into the cells when a cell is this wide
 MAP_ROW_PX = 22  # px per token row of a map panel (at most MAP_MAX_PANEL_PX)
 MAP_MAX_PANEL_PX = 420

@@ -1,4 +1,9 @@
-"""Messages of the page "Attention, step by step" (``pages/step_by_step.py``)."""
+"""Messages of the page "Attention, step by step" (``pages/step_by_step.py``).
+
+A step's English title is the registry's (``attention.steps``), which the notebook view writes too.
+"""
+
+from attention.steps import step_named
 
 MESSAGES = {
     # top of the page
@@ -64,7 +69,7 @@ MESSAGES = {
     "step.tab_label": {"en": "{number} · {tab}", "zh": "{number} · {tab}"},
     "step.embeddings.tab": {"en": "Embeddings", "zh": "嵌入向量"},
     "step.embeddings.title": {
-        "en": "The embedding table X",
+        "en": step_named("embeddings").title,
         "zh": "嵌入向量表 X",
     },
     "step.embeddings.body": {
@@ -77,7 +82,7 @@ MESSAGES = {
     },
     "step.weights.tab": {"en": "Weights", "zh": "权重矩阵"},
     "step.weights.title": {
-        "en": "The weight matrices W_query, W_key, W_value",
+        "en": step_named("weights").title,
         "zh": "权重矩阵 W_query、W_key、W_value",
     },
     "step.weights.body": {
@@ -107,7 +112,7 @@ MESSAGES = {
     },
     "step.qkv.tab": {"en": "Q, K, V", "zh": "Q、K、V"},
     "step.qkv.title": {
-        "en": "Queries, keys and values",
+        "en": step_named("qkv").title,
         "zh": "查询、键和值",
     },
     "step.qkv.body": {
@@ -120,7 +125,7 @@ MESSAGES = {
     },
     "step.scores.tab": {"en": "Scores", "zh": "注意力分数"},
     "step.scores.title": {
-        "en": "Raw attention scores Q Kᵀ",
+        "en": step_named("scores").title,
         "zh": "原始注意力分数 Q Kᵀ",
     },
     "step.scores.body": {
@@ -131,7 +136,7 @@ MESSAGES = {
         "行是查询，列是键。注意右上三角：此时每个词元仍然能看到它后面的词元。",
     },
     "step.mask.tab": {"en": "Mask", "zh": "掩码"},
-    "step.mask.title": {"en": "The causal mask", "zh": "因果掩码"},
+    "step.mask.title": {"en": step_named("mask").title, "zh": "因果掩码"},
     "step.mask.body": {
         "en": "A language model predicts the next token, so token i must not look at the tokens "
         "after it. The mask marks those future cells: 1 above the diagonal (hidden, grey), 0 on "
@@ -154,7 +159,7 @@ MESSAGES = {
         "zh": "1 = 隐藏（未来的词元）· 0 = 可见",
     },
     "step.masked.tab": {"en": "Masked", "zh": "掩码后"},
-    "step.masked.title": {"en": "Masked scores", "zh": "掩码后的注意力分数"},
+    "step.masked.title": {"en": step_named("masked").title, "zh": "掩码后的注意力分数"},
     "step.masked.body": {
         "en": "`masked_fill_` writes −∞ into every hidden cell (grey); the visible scores do not "
         "change. Why −∞ and not 0? Because e^(−∞) = 0: after softmax these cells get exactly zero "
@@ -163,7 +168,7 @@ MESSAGES = {
         "因为 e^(−∞) = 0：softmax 之后这些单元格的权重恰好为 0，而每一行可见的权重之和仍然是 1。",
     },
     "step.scaled.tab": {"en": "Scaled", "zh": "缩放"},
-    "step.scaled.title": {"en": "Scaling by √d_k", "zh": "除以 √d_k 进行缩放"},
+    "step.scaled.title": {"en": step_named("scaled").title, "zh": "除以 √d_k 进行缩放"},
     "step.scaled.body": {
         "en": "The scores are divided by √d_k, where d_k = `keys.shape[-1]` is the width of a "
         "key: here d_k = {d_k}, so √d_k = {sqrt_dk}. Dot products of wider vectors grow larger; "
@@ -175,7 +180,7 @@ MESSAGES = {
     },
     "step.softmax.tab": {"en": "Softmax", "zh": "Softmax"},
     "step.softmax.title": {
-        "en": "Softmax: the attention weights",
+        "en": step_named("softmax").title,
         "zh": "Softmax：注意力权重",
     },
     "step.softmax.body": {
@@ -197,7 +202,7 @@ MESSAGES = {
     },
     "step.dropout.tab": {"en": "Dropout", "zh": "Dropout"},
     "step.dropout.title": {
-        "en": "Dropout on the attention weights",
+        "en": step_named("dropout").title,
         "zh": "对注意力权重做 dropout",
     },
     "step.dropout.body": {
@@ -253,7 +258,7 @@ MESSAGES = {
         "zh": "dropout 之后的权重（`dropped_weights`）",
     },
     "step.context.tab": {"en": "Context", "zh": "上下文向量"},
-    "step.context.title": {"en": "Context vectors", "zh": "上下文向量"},
+    "step.context.title": {"en": step_named("context").title, "zh": "上下文向量"},
     "step.context.body": {
         "en": "Each context vector is a weighted sum of the value vectors: row i of the weights "
         "says how much of each token's value goes into token i's context vector, and token i "

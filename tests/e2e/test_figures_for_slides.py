@@ -1,0 +1,85 @@
+"""Figures and numbers a teacher takes out of the app, in a real browser.
+
+- Plotly's toolbar camera button downloads the chart as SVG (a vector image for slides);
+  every Plotly chart of the app gets its config from ``ui.show.plotly_config``.
+- A coloured matrix table has a "Download as CSV" link (inside the table's own component) whose
+  file holds the trace's numbers and the tokens guarded against spreadsheet formulas.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+import torch
+from playwright.sync_api import Page, expect
+
+from attention import AttentionConfig, trace_attention
+from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+from tests.isolated_script import REPO_ROOT
+from ui.i18n import t
+from ui.matrix_table import TABLE_CLASS
+from ui.table_state import table_for_words
+
+APPEAR_MS = 60_000
+CAMERA = ".modebar-btn[data-title^='Download plot']"  # Plotly's title: "Download plot" for SVG
+
+
+def test_every_plotly_chart_of_the_app_takes_the_svg_config() -> None:
+    calls = []
+    for source in [*REPO_ROOT.glob("pages/*.py"), *REPO_ROOT.glob("ui/*.py")]:
+        calls += re.findall(r"st\.plotly_chart\((.*?)\)\n", source.read_text(), flags=re.S)
+    assert len(calls) == 2, calls  # ui.show.show_figure and the Train page's charts
+    assert all("config=plotly_config(" in call for call in calls), calls
+
+
+def test_the_toolbar_downloads_a_chart_as_svg(
+    page: Page, streamlit_server: str, tmp_path: Path
+) -> None:
+    open_app(page, streamlit_server, "/why_sqrt_dk")
+    chart = page.get_by_test_id("stPlotlyChart").first
+    expect(chart).to_be_visible(timeout=APPEAR_MS)
+    chart.scroll_into_view_if_needed()
+    chart.hover()  # Plotly shows its toolbar while the pointer is on the chart
+    with page.expect_download(timeout=APPEAR_MS) as download_info:
+        chart.locator(CAMERA).click()
+    saved = download_info.value
+    assert saved.suggested_filename == "why_sqrt_dk_row.svg"
+    path = tmp_path / saved.suggested_filename
+    saved.save_as(path)
+    svg = path.read_text(encoding="utf-8")
+    assert svg.lstrip().startswith(("<svg", "<?xml")), svg[:200]
+    assert "</svg>" in svg and "<text" in svg  # a vector drawing with its texts, not a picture
+    assert_no_exception(page)
+
+
+def test_a_matrix_tables_csv_link_downloads_the_traces_numbers(
+    page: Page, streamlit_server: str, tmp_path: Path
+) -> None:
+    words = ["=1+1", "@cmd", "cat", "<b>x</b>"]
+    open_app(page, streamlit_server, "/?lang=zh&text=" + quote(" ".join(words)))
+    page.get_by_role("tab", name=re.compile(r"^6 · ")).click()  # the masked scores
+    wait_settled(page)
+    block = page.locator("[class*='st-key-matrix_step_fig_masked_scores']")
+    link = block.locator(f"a.{TABLE_CLASS}-csv")
+    expect(link).to_have_text(t("show.table_csv", "zh"), timeout=APPEAR_MS)
+    expect(block.locator(f"a.{TABLE_CLASS}-csv")).to_have_count(1)  # the legend row has none
+    with page.expect_download(timeout=APPEAR_MS) as download_info:
+        link.click()
+    saved = download_info.value
+    assert saved.suggested_filename == "step_fig_masked_scores.csv"
+    path = tmp_path / saved.suggested_filename
+    saved.save_as(path)
+    data = path.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf")  # UTF-8 with a byte-order mark, as every app CSV
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    guarded = ["'=1+1", "'@cmd", "cat", "<b>x</b>"]  # a formula start gets a leading '
+    assert rows[0][1:] == guarded and [row[0] for row in rows[1:]] == guarded
+    inputs = torch.tensor(table_for_words(words).values)  # (4, 3): the app's embeddings
+    expected = trace_attention(inputs, AttentionConfig()).masked_scores[0]  # (4, 4), −inf above
+    values = torch.tensor([[float(cell) for cell in row[1:]] for row in rows[1:]])
+    assert torch.equal(values.to(torch.float32), expected)  # every bit, −inf included
+    assert_no_exception(page)
