@@ -25,9 +25,13 @@ the app never runs it.
 
 from __future__ import annotations
 
+import argparse
+import importlib.util
 import inspect
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -92,6 +96,7 @@ class CheckReport:
     likely_bugs: tuple[str, ...] = ()
     future_leak: bool = False
     leaked_tokens: tuple[int, ...] = field(default=())  # earlier tokens whose output moved
+    raised: int = 0  # cases where the learner's forward pass raised an exception
 
     def __str__(self) -> str:
         if self.passed:
@@ -115,6 +120,8 @@ class CheckReport:
                 bug = BUGS[name]
                 lines.append(f"  {name} ({bug.title}): {bug.spot}")
                 lines.extend(f"    {line}" for line in bug.diff.splitlines())
+        elif self.raised == self.cases:
+            lines.append("Its forward pass raised an exception in every case: fix that first.")
         elif self.first_difference is not None and self.first_difference.case is not None:
             lines.append("None of the gallery's bugs gives the same outputs.")
         return "\n".join(lines)
@@ -272,6 +279,7 @@ def _check(cls: type, multi_head: bool) -> CheckReport:
     matches = {bug.name: 0 for bug in gallery}  # cases where the bug gives the learner's output
     matches_where_differs = {bug.name: 0 for bug in gallery}
     leaked: tuple[int, ...] = ()
+    raised = 0
     modules: dict[float, nn.Module] = {}
     variants: dict[float, list[nn.Module]] = {}
     for case in cases:
@@ -295,6 +303,7 @@ def _check(cls: type, multi_head: bool) -> CheckReport:
         except Exception as error:  # the learner's forward pass
             first = first or Difference(case, f"forward raised {type(error).__name__}: {error}")
             differing += 1
+            raised += 1
             continue
         what = _describe(output, expected)
         if what is not None:
@@ -325,6 +334,7 @@ def _check(cls: type, multi_head: bool) -> CheckReport:
         tuple(likely),
         bool(leaked),
         leaked,
+        raised,
     )
 
 
@@ -335,3 +345,65 @@ def _leak(forward: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor) -> t
     except Exception:  # the forward pass raised: reported as the first difference already
         return ()
     return tuple(int(i) for i in torch.nonzero(moved).flatten())
+
+
+def load_class(target: str) -> type:
+    """The class named by ``"path/to/file.py:ClassName"``, imported from that file.
+
+    Raises :class:`AttentionInputError` with a plain message for a malformed target, a missing
+    file, a file that fails to import (its error named) or a missing class.
+    """
+    path_text, _, class_name = target.rpartition(":")
+    if not path_text or not class_name:
+        raise AttentionInputError(
+            f"Expected FILE.py:ClassName, e.g. my_attention.py:MyCausalAttention; got {target!r}.",
+            field="target",
+        )
+    path = Path(path_text)
+    if not path.is_file():
+        raise AttentionInputError(f"No such file: {path_text}.", field="target")
+    spec = importlib.util.spec_from_file_location(f"_checked_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise AttentionInputError(f"Cannot import {path_text} as Python.", field="target")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:  # the learner's file
+        raise AttentionInputError(
+            f"Importing {path_text} raised {type(error).__name__}: {error}", field="target"
+        ) from None
+    found = getattr(module, class_name, None)
+    if found is None:
+        classes = sorted(
+            n for n, v in vars(module).items() if isinstance(v, type) and v.__module__ == spec.name
+        )
+        raise AttentionInputError(
+            f"{path_text} has no {class_name}"
+            + (f"; its classes: {', '.join(classes)}." if classes else "."),
+            field="target",
+        )
+    return found
+
+
+def main(argv: Sequence[str]) -> int:
+    """``python -m attention check FILE.py:ClassName``: print the report; 0 pass, 1 fail, 2 usage."""
+    parser = argparse.ArgumentParser(
+        prog="python -m attention check",
+        description="Compare your attention class with the book's, by behaviour, and name "
+        "likely bugs. Your class takes the book's constructor arguments.",
+    )
+    parser.add_argument("target", help="FILE.py:ClassName, e.g. my_attention.py:MyCausalAttention")
+    parser.add_argument(
+        "--multi-head",
+        action="store_true",
+        default=None,
+        help="compare with MultiHeadAttention (default: when the constructor has num_heads)",
+    )
+    args = parser.parse_args(argv)  # exits with status 2 on malformed options
+    try:
+        report = check_attention(load_class(args.target), multi_head=args.multi_head)
+    except AttentionInputError as error:
+        sys.stderr.write(f"error: {error}\n")
+        return 2
+    sys.stdout.write(f"{report}\n")
+    return 0 if report.passed else 1
