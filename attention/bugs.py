@@ -35,7 +35,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from .book_code import book_line
+from .book_code import book_line, find_statement
 from .modules import CausalAttention, MultiHeadAttention
 from .randomness import draws_from, dropout_noise, private_generator
 from .trace import AttentionConfig
@@ -320,6 +320,12 @@ class Bug:
     def book_code(self) -> str:
         """The book's statements that this bug changes, read from ``attention/modules.py``."""
         return "\n".join(book_line(anchor, self.book_class) for anchor in self.book_anchors)
+
+    @property
+    def book_line_numbers(self) -> tuple[int, int]:
+        """The first and last line, in ``attention/modules.py``, of the statements it changes."""
+        found = [find_statement(self.book_class, anchor) for anchor in self.book_anchors]
+        return min(s.first_line for s in found), max(s.last_line for s in found)
 
     @property
     def diff(self) -> str:
