@@ -17,7 +17,7 @@ import torch
 import torch.nn as nn
 
 from attention import modules
-from attention.book_code import STEP_ANCHORS, find_statement, marked_source
+from attention.book_code import find_statement
 from attention.bugs import BUGS, compare_bug, run_steps
 from attention.check import check_attention
 from attention.examples import BOOK_EMBEDDINGS
@@ -169,18 +169,6 @@ def test_each_bug_names_book_lines_that_exist_in_modules_py() -> None:
             assert anchor in "\n".join(lines)
         assert bug.diff.startswith("- ") and "\n+ " in bug.diff
         assert set(bug.steps) <= {step.name for step in STEPS}
-
-
-def test_each_steps_marked_lines_are_its_statements_in_modules_py() -> None:
-    assert set(STEP_ANCHORS) == {step.name for step in STEPS}
-    for step, anchors in STEP_ANCHORS.items():
-        marked = marked_source(CausalAttention, step)
-        marked_text = "\n".join(MODULES_LINES[number - 1] for number in marked.marked_lines)
-        for anchor in anchors:
-            assert anchor in marked_text, (step, anchor)
-        assert marked.text.count("▶") == len(marked.marked_lines)
-    softmax = marked_source(CausalAttention, "softmax")
-    assert "torch.softmax(attn_scores" in MODULES_LINES[softmax.marked_lines[0] - 1]
 
 
 def test_compare_bug_runs_the_books_numbers_and_the_bugs_own_class() -> None:

@@ -23,6 +23,7 @@ from attention.steps import STEPS, step_number
 from viz import steps
 from viz.vocabulary import DECIMALS, context_labels, format_number, format_short, input_labels
 
+from .book_code import show_book_code
 from .i18n import t
 from .show import figure_words, show_matrix, show_numbers
 
@@ -70,6 +71,7 @@ class StepPage:
         title = t("step.heading", number=step_number(name), title=t(f"step.{name}.title"))
         st.subheader(title, anchor=f"step-{name}")
         st.markdown(t(self.notes.get(name, f"step.{name}.body"), **values))
+        show_book_code(name)  # the lines of CausalAttention that compute this step
 
     def numbers(
         self,
