@@ -36,3 +36,13 @@ def test_the_step_page_shows_the_books_lines_of_the_open_step() -> None:
     marked = [line for code in codes for line in code.splitlines() if line.startswith("▶")]
     assert any("class CausalAttention" in code for code in codes)
     assert marked and all(line[1:].strip() in "\n".join(MODULES_LINES) for line in marked)
+
+
+def test_the_multi_head_page_marks_the_chosen_stage() -> None:
+    at = run_page("multi_head", query={"heads": "2"})
+    assert not at.exception
+    at.radio(key="book_code_multi_head_stage").set_value("out_proj").run()
+    code = next(element.value for element in at.code if "class MultiHeadAttention" in element.value)
+    marked = [line[1:].strip() for line in code.splitlines() if line.startswith("▶")]
+    assert marked[0].startswith("self.out_proj = nn.Linear")
+    assert marked[1].startswith("context_vec = self.out_proj(context_vec)")

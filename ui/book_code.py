@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attention.book_code import MARKER, marked_source
-from attention.modules import CausalAttention
+from attention.book_code import MARKER, MULTI_HEAD_ANCHORS, marked_source
+from attention.modules import CausalAttention, MultiHeadAttention
 
 from .i18n import t
 
@@ -34,6 +34,30 @@ def show_book_code(step: str, cls: type = CausalAttention) -> None:
             t(
                 "book_code.caption",
                 cls=cls.__name__,
+                marker=MARKER,
+                lines=_line_ranges(marked.marked_lines),
+            )
+        )
+        st.code(marked.text, language="python", wrap_lines=True)
+
+
+def show_multi_head_code() -> None:
+    """A collapsed expander with ``MultiHeadAttention``'s source and a choice of its stages
+    (split, transpose, mask, weights, join, out_proj), the chosen stage's statements marked."""
+    with st.expander(t("book_code.multi_head.expander")):
+        stages = {stage: t(f"book_code.stage.{stage}") for stage in MULTI_HEAD_ANCHORS}
+        stage = st.radio(
+            t("book_code.stage.choose"),
+            list(stages),
+            format_func=stages.__getitem__,
+            horizontal=True,
+            key="book_code_multi_head_stage",
+        )
+        marked = marked_source(MultiHeadAttention, stage)
+        st.caption(
+            t(
+                "book_code.caption",
+                cls="MultiHeadAttention",
                 marker=MARKER,
                 lines=_line_ranges(marked.marked_lines),
             )
