@@ -24,6 +24,7 @@ from ui.view import View
 from viz.matrix import MatrixView
 from viz.vocabulary import context_labels, format_number
 
+TABLE_DECIMALS = 3  # book and bug side by side fit a 1280-pixel screen with six tokens
 SQUARE_ENTRIES = (
     "attn_scores",
     "masked_scores",
@@ -64,8 +65,10 @@ def render(view: View) -> None:
         st.subheader(t("find_the_bug.diff.header"))
         first, last = bug.book_line_numbers
         st.code(bug.diff, language="diff", wrap_lines=True)
-        lines = str(first) if first == last else f"{first}–{last}"
-        st.caption(t("find_the_bug.diff.caption", lines=lines))
+        if first == last:
+            st.caption(t("find_the_bug.diff.caption", lines=first))
+        else:
+            st.caption(t("find_the_bug.diff.caption_many", lines=f"{first}–{last}"))
     with spot_column:
         st.subheader(t("find_the_bug.spot.header"))
         st.info(t(f"find_the_bug.spot.{name}"))
@@ -125,7 +128,7 @@ def render(view: View) -> None:
         key=f"find_the_bug_step_{name}",
     )
     words = figure_words()
-    book_column, bug_column = st.columns(2, gap="medium")
+    book_column, bug_column = st.columns(2, gap="small")
     for column, steps, mask, title in (
         (book_column, comparison.book, comparison.book["mask"], t("find_the_bug.book")),
         (bug_column, comparison.buggy, comparison.buggy["mask"], t("find_the_bug.buggy")),
@@ -179,6 +182,7 @@ def _entry_view(
             kind="sequential" if weights else "diverging",
             zrange=(0.0, 1.0) if entry == "attn_weights" else None,
             hidden=hidden,
+            decimals=TABLE_DECIMALS,
             title=title,
             row_title=t("step.axis.query"),
             col_title=t("step.axis.key"),
@@ -192,6 +196,7 @@ def _entry_view(
         col_labels=tuple(context_labels(values.shape[-1])),
         palette=palette,
         kind="diverging",
+        decimals=TABLE_DECIMALS,
         title=title,
         row_title=t("step.axis.token"),
         value_name=t(f"find_the_bug.entry.{entry}"),

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from attention.bugs import compare_bug
 from attention.examples import BOOK_EMBEDDINGS
 from attention.trace import AttentionConfig
+from pages.find_the_bug import TABLE_DECIMALS
 from tests.e2e.helpers import assert_no_exception, open_app, read_matrix, wait_settled
 from ui.i18n import t
 from viz.heatmap import cell_texts
@@ -46,7 +47,7 @@ def test_find_the_bug_shows_the_diff_the_steps_and_the_leak(
     for key, steps in (("book", comparison.book), ("bug", comparison.buggy)):
         shown = read_matrix(page, f"find_the_bug_{key}", timeout=WAIT_MS)
         scores = steps["masked_scores"].numpy()
-        assert shown.cells == cell_texts(scores, scores == float("-inf"), 4), key
+        assert shown.cells == cell_texts(scores, scores == float("-inf"), TABLE_DECIMALS), key
     assert read_matrix(page, "find_the_bug_book").cells[0][1] == "−∞"  # the book hides the future
     assert read_matrix(page, "find_the_bug_bug").cells[0][0] == "−∞"  # the bug hides the past
 

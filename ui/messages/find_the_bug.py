@@ -72,6 +72,10 @@ MESSAGES = {
         "en": "− the book's statement in attention/modules.py (line {lines}), + the bug's",
         "zh": "− attention/modules.py 中书里的语句（第 {lines} 行），+ bug 的写法",
     },
+    "find_the_bug.diff.caption_many": {
+        "en": "− the book's statements in attention/modules.py (lines {lines}), + the bug's",
+        "zh": "− attention/modules.py 中书里的语句（第 {lines} 行），+ bug 的写法",
+    },
     "find_the_bug.spot.header": {"en": "How to spot it", "zh": "如何发现它"},
     "find_the_bug.checks.header": {"en": "Tests on your numbers", "zh": "在你的数字上测试"},
     "find_the_bug.metric.difference": {"en": "Largest output difference", "zh": "输出的最大差异"},
