@@ -21,6 +21,7 @@ from ui.i18n import t
 from ui.input_errors import show_input_error
 from ui.show import figure_words, show_matrix
 from ui.view import View
+from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
 from viz.vocabulary import context_labels, format_number
 
@@ -33,6 +34,13 @@ SQUARE_ENTRIES = (
     "dropped_weights",
 )
 VECTOR_ENTRIES = ("queries", "keys", "values", "context", "output")
+
+
+LISTED = 12  # a longer list of tokens or row sums shows its first LISTED and "…"
+
+
+def _listed(items: list[str]) -> str:
+    return ", ".join(items[:LISTED]) + (", …" if len(items) > LISTED else "")
 
 
 def _number(value: float) -> str:
@@ -95,13 +103,13 @@ def render(view: View) -> None:
         t("find_the_bug.metric.rows"),
         t("find_the_bug.yes") if rows_sum_to_one else t("find_the_bug.no"),
     )
-    last_token = tokens[comparison.leak_position]
-    moved = [tokens[i] for i in np.flatnonzero(comparison.moved.numpy())]
+    last_token = escape_markdown(tokens[comparison.leak_position])  # the learner's words
+    moved = [escape_markdown(tokens[i]) for i in np.flatnonzero(comparison.moved.numpy())]
     if moved:
-        st.markdown(t("find_the_bug.leak.moved", token=last_token, moved=", ".join(moved)))
+        st.markdown(t("find_the_bug.leak.moved", token=last_token, moved=_listed(moved)))
     else:
         st.markdown(t("find_the_bug.leak.none", token=last_token))
-    st.markdown(t("find_the_bug.rows.text", sums=", ".join(_number(float(s)) for s in sums)))
+    st.markdown(t("find_the_bug.rows.text", sums=_listed([_number(float(s)) for s in sums])))
     st.markdown(
         t(
             "find_the_bug.modes.text",
@@ -137,7 +145,7 @@ def render(view: View) -> None:
             show_matrix(
                 _entry_view(entry, steps, mask, tokens, title, view.palette),
                 words,
-                key=f"find_the_bug_{'bug' if steps is comparison.buggy else 'book'}",
+                key=f"find_the_bug_{'bug' if steps is comparison.buggy else 'book'}_step",
             )
 
     st.subheader(t("find_the_bug.output.header"))

@@ -45,11 +45,13 @@ def test_find_the_bug_shows_the_diff_the_steps_and_the_leak(
     )
     comparison = compare_bug("mask_inverted", BOOK_EMBEDDINGS, AttentionConfig())
     for key, steps in (("book", comparison.book), ("bug", comparison.buggy)):
-        shown = read_matrix(page, f"find_the_bug_{key}", timeout=WAIT_MS)
+        shown = read_matrix(page, f"find_the_bug_{key}_step", timeout=WAIT_MS)
         scores = steps["masked_scores"].numpy()
         assert shown.cells == cell_texts(scores, scores == float("-inf"), TABLE_DECIMALS), key
-    assert read_matrix(page, "find_the_bug_book").cells[0][1] == "−∞"  # the book hides the future
-    assert read_matrix(page, "find_the_bug_bug").cells[0][0] == "−∞"  # the bug hides the past
+    assert (
+        read_matrix(page, "find_the_bug_book_step").cells[0][1] == "−∞"
+    )  # the book hides the future
+    assert read_matrix(page, "find_the_bug_bug_step").cells[0][0] == "−∞"  # the bug hides the past
 
     # Mask after softmax: the future-leak test names the earlier tokens that moved.
     _choose_bug(page, lang, "mask_after_softmax")
