@@ -20,6 +20,7 @@ from attention import modules
 from attention.book_code import find_statement
 from attention.bugs import BUGS, compare_bug, run_steps
 from attention.check import check_attention
+from attention.check import main as check_main
 from attention.examples import BOOK_EMBEDDINGS
 from attention.modules import CausalAttention, MultiHeadAttention
 from attention.randomness import draws_from, private_generator
@@ -140,7 +141,6 @@ def test_cli_exit_codes(learner: tuple[Path, dict], tmp_path: Path) -> None:
         0: f"{path}:MyCausalAttention",
         1: f"{path}:NoMask",
         2: f"{path}:NoSuchClass",
-        3: f"{tmp_path / 'missing.py'}:MyCausalAttention",
     }
     processes = {  # started together: each pays torch's import time
         key: subprocess.Popen(
@@ -157,8 +157,21 @@ def test_cli_exit_codes(learner: tuple[Path, dict], tmp_path: Path) -> None:
     assert results[0][0] == 0 and "behaves as the book's CausalAttention" in results[0][1]
     assert results[1][0] == 1 and "Future leak" in results[1][1]
     assert results[2][0] == 2 and "has no NoSuchClass; its classes:" in results[2][2]
-    assert results[3][0] == 2 and "No such file" in results[3][2]
     assert all("Traceback" not in err for _, _, err in results.values())
+
+
+def test_cli_usage_errors_exit_2_with_a_plain_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert check_main([f"{tmp_path / 'missing.py'}:MyCausalAttention"]) == 2
+    assert check_main(["my_attention.py"]) == 2  # no class named
+    broken = tmp_path / "broken.py"
+    broken.write_text("import torch\nclass Mine(torch.nn.Module:\n")
+    assert check_main([f"{broken}:Mine"]) == 2
+    errors = capsys.readouterr().err.splitlines()
+    assert errors[0] == f"error: No such file: {tmp_path / 'missing.py'}."
+    assert errors[1].startswith("error: Expected FILE.py:ClassName")
+    assert errors[2].startswith(f"error: Importing {broken} raised SyntaxError")
 
 
 def test_each_bug_names_book_lines_that_exist_in_modules_py() -> None:
