@@ -9,6 +9,7 @@ Builds the batch of two copies of the book's six embeddings, seeds torch, runs `
     python -m attention --text "the cat sat on the mat" --json
     python -m attention --grad                # also d loss / d W for loss = context_vecs.sum()
     python -m attention --json --matrices     # also every (T, T) step, in full
+    python -m attention check my_attention.py:MyCausalAttention   # check your own class
 
 Bad options exit with status 2 and a plain message on stderr.
 
@@ -75,7 +76,8 @@ them as T² (2.7 GB at 4096 tokens, same memory: it is written row by row)."""
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m attention",
-        description="Run the book's causal attention on a batch and print the context vectors.",
+        description="Run the book's causal attention on a batch and print the context vectors. "
+        "'python -m attention check FILE.py:ClassName' checks your own class instead.",
         epilog=JSON_CONTENTS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -168,6 +170,11 @@ def write_json(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["check"]:  # python -m attention check FILE.py:ClassName
+        from .check import main as check_main
+
+        return check_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)  # exits with status 2 on malformed options
     if args.matrices and not args.json:

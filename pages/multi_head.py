@@ -18,6 +18,7 @@ import torch
 
 from attention import AttentionTrace
 from attention.head_split import splits_evenly, valid_head_counts, valid_widths
+from ui.book_code import show_multi_head_code
 from ui.frame import page
 from ui.i18n import t
 from ui.settings import SETTINGS
@@ -246,6 +247,7 @@ def render(view: View) -> None:
                     head_dim=fused.d_k,
                 )
             )
+            show_multi_head_code()  # the lines of MultiHeadAttention, stage by stage
             show_weights(fused, "fused", tokens, palette)
             shapes_and_outputs(
                 fused,

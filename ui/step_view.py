@@ -23,6 +23,7 @@ from attention.steps import STEPS, step_number
 from viz import steps
 from viz.vocabulary import DECIMALS, context_labels, format_number, format_short, input_labels
 
+from .book_code import show_book_code
 from .i18n import t
 from .show import figure_words, show_matrix, show_numbers
 
@@ -427,6 +428,12 @@ STEP_DRAWINGS: dict[str, Callable[[StepPage], None]] = {
 }
 
 
+def draw_step(page: StepPage, name: str) -> None:
+    """Step ``name`` of ``page``, then (full width, collapsed) the book's lines that compute it."""
+    STEP_DRAWINGS[name](page)
+    show_book_code(name)
+
+
 def tab_label(name: str) -> str:
     """The short label of a step's tab, numbered by its place in the registry: "8 · Softmax"."""
     return t("step.tab_label", number=step_number(name), tab=t(f"step.{name}.tab"))
@@ -448,10 +455,10 @@ def show_steps(page: StepPage, *, key: str, all_toggle: str | None = None) -> No
     ):
         for step in STEPS:
             with st.container(border=True):
-                STEP_DRAWINGS[step.name](page)
+                draw_step(page, step.name)
         return
     tabs = st.tabs([tab_label(step.name) for step in STEPS], key=key, on_change="rerun")
     for step, tab in zip(STEPS, tabs, strict=True):
         if tab.open:
             with tab:
-                STEP_DRAWINGS[step.name](page)
+                draw_step(page, step.name)

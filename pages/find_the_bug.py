@@ -1,0 +1,211 @@
+"""Find the bug: a gallery bug run on the learner's numbers, beside the book's class.
+
+Everything shown comes from :func:`attention.bugs.compare_bug` (the book's class and the bug on
+the same weights, inputs and dropout draws); this page only draws it: the changed line as a diff,
+how to spot the bug, the future-leak test, the row sums, training against eval, and the steps
+that change, book and bug side by side as coloured tables. The bug classes are the project's
+own code; a learner's own class is never run here (that is ``python -m attention check``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import streamlit as st
+
+from attention import AttentionInputError
+from attention.bugs import BUGS, compare_bug
+from ui.frame import page
+from ui.i18n import t
+from ui.input_errors import show_input_error
+from ui.show import figure_words, show_matrix
+from ui.view import View
+from viz.markdown_text import escape_markdown
+from viz.matrix import MatrixView
+from viz.vocabulary import context_labels, format_number
+
+TABLE_DECIMALS = 3  # book and bug side by side fit a 1280-pixel screen with six tokens
+SQUARE_ENTRIES = (
+    "attn_scores",
+    "masked_scores",
+    "scaled_scores",
+    "attn_weights",
+    "dropped_weights",
+)
+VECTOR_ENTRIES = ("queries", "keys", "values", "context", "output")
+
+
+LISTED = 12  # a longer list of tokens or row sums shows its first LISTED and "…"
+
+
+def _listed(items: list[str]) -> str:
+    return ", ".join(items[:LISTED]) + (", …" if len(items) > LISTED else "")
+
+
+def _number(value: float) -> str:
+    return t("find_the_bug.nan") if math.isnan(value) else format_number(value)
+
+
+@page
+def render(view: View) -> None:
+    st.title(t("page.find_the_bug.title"))
+    st.markdown(t("find_the_bug.intro"))
+
+    titles = {n: t(f"find_the_bug.bug.{n}") for n in BUGS}  # read now, in this run's language
+    name = st.selectbox(
+        t("find_the_bug.choose"),
+        list(BUGS),
+        format_func=titles.__getitem__,
+        key="find_the_bug_bug",
+    )
+    bug = BUGS[name]
+    try:
+        comparison = compare_bug(
+            name, np.asarray(view.table.values), view.config_with(num_heads=view.heads)
+        )
+    except AttentionInputError as error:
+        show_input_error(error)
+        st.stop()
+
+    code_column, spot_column = st.columns([3, 2], gap="medium")
+    with code_column:
+        st.subheader(t("find_the_bug.diff.header"))
+        first, last = bug.book_line_numbers
+        st.code(bug.diff, language="diff", wrap_lines=True)
+        if first == last:
+            st.caption(t("find_the_bug.diff.caption", lines=first))
+        else:
+            st.caption(t("find_the_bug.diff.caption_many", lines=f"{first}–{last}"))
+    with spot_column:
+        st.subheader(t("find_the_bug.spot.header"))
+        st.info(t(f"find_the_bug.spot.{name}"))
+        if bug.multi_head:
+            st.caption(
+                t(
+                    "find_the_bug.heads.note",
+                    heads=comparison.num_heads,
+                    d_out=int(comparison.book["output"].shape[-1]),
+                )
+            )
+
+    tokens = view.tokens
+    st.subheader(t("find_the_bug.checks.header"))
+    sums = comparison.row_sums
+    rows_sum_to_one = bool(np.allclose(sums.numpy(), 1.0, atol=1e-5))
+    difference, leak, rows = st.columns(3)
+    difference.metric(t("find_the_bug.metric.difference"), _number(comparison.max_difference))
+    leak.metric(
+        t("find_the_bug.metric.leak"),
+        t("find_the_bug.yes") if comparison.future_leak else t("find_the_bug.no"),
+    )
+    rows.metric(
+        t("find_the_bug.metric.rows"),
+        t("find_the_bug.yes") if rows_sum_to_one else t("find_the_bug.no"),
+    )
+    last_token = escape_markdown(tokens[comparison.leak_position])  # the learner's words
+    moved = [escape_markdown(tokens[i]) for i in np.flatnonzero(comparison.moved.numpy())]
+    if moved:
+        st.markdown(t("find_the_bug.leak.moved", token=last_token, moved=_listed(moved)))
+    else:
+        st.markdown(t("find_the_bug.leak.none", token=last_token))
+    st.markdown(t("find_the_bug.rows.text", sums=_listed([_number(float(s)) for s in sums])))
+    st.markdown(
+        t(
+            "find_the_bug.modes.text",
+            train=_number(comparison.train_eval["train"]),
+            eval=_number(comparison.train_eval["eval"]),
+        )
+    )
+
+    st.subheader(t("find_the_bug.steps.header"))
+    changed = [
+        entry
+        for entry in comparison.changed_steps
+        if entry in SQUARE_ENTRIES or entry in VECTOR_ENTRIES
+    ]
+    if not changed:
+        st.info(t("find_the_bug.steps.none"))
+        return
+    entry_titles = {e: t(f"find_the_bug.entry.{e}") for e in changed}
+    entry = st.radio(
+        t("find_the_bug.steps.choose"),
+        changed,
+        format_func=entry_titles.__getitem__,
+        horizontal=True,
+        key=f"find_the_bug_step_{name}",
+    )
+    words = figure_words()
+    book_column, bug_column = st.columns(2, gap="small")
+    for column, steps, mask, title in (
+        (book_column, comparison.book, comparison.book["mask"], t("find_the_bug.book")),
+        (bug_column, comparison.buggy, comparison.buggy["mask"], t("find_the_bug.buggy")),
+    ):
+        with column:
+            show_matrix(
+                _entry_view(entry, steps, mask, tokens, title, view.palette),
+                words,
+                key=f"find_the_bug_{'bug' if steps is comparison.buggy else 'book'}_step",
+            )
+
+    st.subheader(t("find_the_bug.output.header"))
+    gap = comparison.output_difference.numpy()  # (T, d_out)
+    show_matrix(
+        MatrixView(
+            values=gap,
+            row_labels=tuple(tokens),
+            col_labels=tuple(context_labels(gap.shape[-1])),
+            palette=view.palette,
+            kind="diverging",
+            value_name=t("find_the_bug.value.difference"),
+            row_title=t("step.axis.token"),
+        ),
+        words,
+        key="find_the_bug_difference",
+    )
+
+
+def _entry_view(
+    entry: str,
+    steps: dict,
+    mask: object,
+    tokens: list[str],
+    title: str,
+    palette: str,
+) -> MatrixView:
+    """One step's matrix (head 1 of a multi-head run) as a coloured table's description."""
+    values = steps[entry].numpy()
+    if entry in SQUARE_ENTRIES:
+        if values.ndim == 3:
+            values = values[0]  # (h, T, T) -> head 1
+        hidden = None
+        if entry in ("masked_scores", "scaled_scores"):
+            hidden = np.isneginf(values)
+        weights = entry in ("attn_weights", "dropped_weights")
+        return MatrixView(
+            values=values,
+            row_labels=tuple(tokens),
+            col_labels=tuple(tokens),
+            palette=palette,
+            kind="sequential" if weights else "diverging",
+            zrange=(0.0, 1.0) if entry == "attn_weights" else None,
+            hidden=hidden,
+            decimals=TABLE_DECIMALS,
+            title=title,
+            row_title=t("step.axis.query"),
+            col_title=t("step.axis.key"),
+            value_name=t(f"find_the_bug.entry.{entry}"),
+        )
+    if values.ndim == 3:
+        values = values[0]  # (h, T, head_dim) -> head 1
+    return MatrixView(
+        values=values,
+        row_labels=tuple(tokens),
+        col_labels=tuple(context_labels(values.shape[-1])),
+        palette=palette,
+        kind="diverging",
+        decimals=TABLE_DECIMALS,
+        title=title,
+        row_title=t("step.axis.token"),
+        value_name=t(f"find_the_bug.entry.{entry}"),
+    )

@@ -1,0 +1,151 @@
+"""Messages of the page “Find the bug” (the gallery of ``attention/bugs.py``).
+
+The English title and "how to spot it" sentence of each bug are the gallery's own
+(``attention.bugs.BUGS``); the Chinese ones are here.
+"""
+
+from attention.bugs import BUGS
+
+_ZH_TITLES = {
+    "mask_inverted": "掩码取反",
+    "mask_diagonal": "掩码连自身也隐藏",
+    "no_scaling": "没有缩放",
+    "wrong_scaling": "除以 √d_in",
+    "scale_by_d_k": "除以 d_k（没有开方）",
+    "softmax_wrong_dim": "softmax 用错了轴",
+    "mask_after_softmax": "softmax 之后才掩码，且未重新归一化",
+    "dropout_before_softmax": "dropout 作用在分数上",
+    "dropout_in_eval": "eval 模式下仍然 dropout",
+    "dropout_unscaled": "手写 dropout，缺少 1/(1−p)",
+    "values_from_keys": "权重乘在键上",
+    "sdpa_bool_mask": "把书中的掩码交给 SDPA",
+    "sdpa_dropout_in_eval": "eval 模式下 SDPA 的 dropout_p 仍然生效",
+    "heads_without_transpose": "只用 view 拆分多头，没有 transpose",
+    "no_out_proj": "漏掉了 out_proj",
+    "scale_by_d_out": "除以 √d_out 而不是 √head_dim",
+}
+
+_ZH_SPOT = {
+    "mask_inverted": "每个词元只看到它后面的词元：权重都在对角线上方，后面的词元会改变前面的输出，"
+    "最后一行是 NaN（所有键都被隐藏）。",
+    "mask_diagonal": "对角线也被隐藏了：词元从不关注自己，而第一个词元前面什么都没有，得到 NaN。",
+    "no_scaling": "权重比书中的更尖锐（更接近 0 和 1），但每行之和仍为 1，也没有泄漏；"
+    "d_out 越大，差距越大。",
+    "wrong_scaling": "除以输入宽度 √d_in 而不是键的宽度 √d_k：权重比书中的略尖锐或略平坦，"
+    "每行之和仍为 1；当 d_in = d_out 时两者相同。",
+    "scale_by_d_k": "除以 d_k 而不是 √d_k：权重比书中的更平坦；每行之和为 1；只有 d_k = 1 时相同。",
+    "softmax_wrong_dim": "每列之和为 1 而不是每行（第一行可见处全是 1），"
+    "而且后面的词元会通过列的求和改变前面的输出。",
+    "mask_after_softmax": "每行之和小于 1（只有最后一行等于 1），而且后面的词元会改变前面的输出："
+    "它的分数出现在每一行 softmax 的分母里。",
+    "dropout_before_softmax": "训练模式下每行之和仍为 1，且没有权重恰好为 0"
+    "（被丢弃的分数变成 0，而不是 −∞）；eval 模式下与书中的类相同。",
+    "dropout_in_eval": "训练模式下与书中的类相同；model.eval() 之后权重仍被丢弃，"
+    "所以同一输入运行两次会得到不同的输出。",
+    "dropout_unscaled": "保留的权重保持原值，而没有乘以 1/(1−p)，所以训练模式下输出平均小了 (1−p) 倍；"
+    "eval 模式下与书中的类相同。",
+    "values_from_keys": "每个权重都正确，只有上下文向量不同：它们混合的是键向量，W_value 完全不起作用。",
+    "sdpa_bool_mask": "SDPA 把布尔掩码读作 True = 关注，而书中的掩码是 True = 隐藏："
+    "每个词元只看到后面的词元，最后一个词元的输出全是 0。",
+    "sdpa_dropout_in_eval": "SDPA 没有训练标志：model.eval() 之后 dropout_p 仍在丢弃，"
+    "所以 eval 的输出每次运行都不同；训练模式下与书中的类相同。",
+    "heads_without_transpose": "形状是对的，所以不会报错；但一个头的行不再是词元（每行混有相邻词元的片段），"
+    "因果掩码隐藏了错误的东西，后面的词元会改变前面的输出。",
+    "no_out_proj": "每个头的权重都正确，也没有泄漏；只有最后一步不同：各头的输出被拼接却从未混合，"
+    "out_proj 也得不到梯度。",
+    "scale_by_d_out": "每个头都除以整个宽度而不是自己的 head_dim：权重比书中的更平坦，"
+    "每行之和仍为 1；只有一个头时相同。",
+}
+
+MESSAGES = {
+    "page.find_the_bug.title": {"en": "Find the bug", "zh": "找出 bug"},
+    "find_the_bug.intro": {
+        "en": "Each bug below is the book's class with one statement changed, a mistake that "
+        "shipped in real code. Pick one: it runs on your current sentence, seed, dropout and mode, "
+        "beside the book's class with the same weights and the same dropout draws.",
+        "zh": "下面每个 bug 都是书中的类改动了一条语句，这些错误都曾出现在真实的代码里。选一个："
+        "它会在你当前的句子、种子、dropout 和模式下运行，与使用相同权重和相同 dropout 抽样的书中类并排比较。",
+    },
+    "find_the_bug.choose": {"en": "Bug", "zh": "选择一个 bug"},
+    "find_the_bug.diff.header": {"en": "The changed line", "zh": "改动的那一行"},
+    "find_the_bug.diff.caption": {
+        "en": "− the book's statement in attention/modules.py (line {lines}), + the bug's",
+        "zh": "− attention/modules.py 中书里的语句（第 {lines} 行），+ bug 的写法",
+    },
+    "find_the_bug.diff.caption_many": {
+        "en": "− the book's statements in attention/modules.py (lines {lines}), + the bug's",
+        "zh": "− attention/modules.py 中书里的语句（第 {lines} 行），+ bug 的写法",
+    },
+    "find_the_bug.spot.header": {"en": "How to spot it", "zh": "如何发现它"},
+    "find_the_bug.checks.header": {"en": "Tests on your numbers", "zh": "在你的数字上测试"},
+    "find_the_bug.metric.difference": {"en": "Largest output difference", "zh": "输出的最大差异"},
+    "find_the_bug.metric.leak": {"en": "Future leak", "zh": "未来信息泄漏"},
+    "find_the_bug.metric.rows": {"en": "Rows sum to 1", "zh": "每行之和为 1"},
+    "find_the_bug.yes": {"en": "yes", "zh": "是"},
+    "find_the_bug.no": {"en": "no", "zh": "否"},
+    "find_the_bug.nan": {"en": "NaN", "zh": "NaN（非数）"},
+    "find_the_bug.leak.moved": {
+        "en": "**Future-leak test.** Changing the last token, {token}, moved the outputs of "
+        "earlier tokens: {moved}. A causal layer never lets a token see what follows it.",
+        "zh": "**未来泄漏测试。** 改变最后一个词元 {token} 后，前面词元的输出变了：{moved}。"
+        "因果注意力层绝不允许词元看到它后面的内容。",
+    },
+    "find_the_bug.leak.none": {
+        "en": "**Future-leak test.** Changing the last token, {token}, moves no earlier output: "
+        "no leak.",
+        "zh": "**未来泄漏测试。** 改变最后一个词元 {token} 后，前面词元的输出都没变：没有泄漏。",
+    },
+    "find_the_bug.rows.text": {
+        "en": "**Row sums** of the bug's weights after softmax: {sums} (the book's: all 1).",
+        "zh": "bug 在 softmax 之后的权重的**每行之和**：{sums}（书中的：全是 1）。",
+    },
+    "find_the_bug.modes.text": {
+        "en": "**Training vs eval.** Largest output difference to the book's class in training "
+        "mode: {train}; in eval mode: {eval}.",
+        "zh": "**训练与 eval。** 与书中类的输出最大差异，训练模式：{train}；eval 模式：{eval}。",
+    },
+    "find_the_bug.heads.note": {
+        "en": "A multi-head bug: both run MultiHeadAttention with {heads} heads and d_out = "
+        "{d_out}; the tables show head 1.",
+        "zh": "这是多头的 bug：两者都运行 {heads} 个头、d_out = {d_out} 的 MultiHeadAttention；"
+        "表格显示第 1 个头。",
+    },
+    "find_the_bug.steps.header": {
+        "en": "What changes, step by step",
+        "zh": "逐步看哪里变了",
+    },
+    "find_the_bug.steps.none": {
+        "en": "In the current mode nothing changes: every step is the book's. Switch training "
+        "mode or dropout in the sidebar to see this bug.",
+        "zh": "在当前模式下什么都没变：每一步都与书中相同。在侧边栏切换训练模式或 dropout 来看这个 bug。",
+    },
+    "find_the_bug.steps.choose": {"en": "Step", "zh": "步骤"},
+    "find_the_bug.book": {"en": "The book's class", "zh": "书中的类"},
+    "find_the_bug.buggy": {"en": "With the bug", "zh": "有 bug 的类"},
+    "find_the_bug.output.header": {
+        "en": "Output difference (bug − book)",
+        "zh": "输出的差异（bug − 书）",
+    },
+    "find_the_bug.value.difference": {"en": "difference", "zh": "差异"},
+    "find_the_bug.entry.queries": {"en": "Queries", "zh": "查询"},
+    "find_the_bug.entry.keys": {"en": "Keys", "zh": "键"},
+    "find_the_bug.entry.values": {"en": "Values", "zh": "值"},
+    "find_the_bug.entry.attn_scores": {"en": "Raw scores", "zh": "原始分数"},
+    "find_the_bug.entry.masked_scores": {"en": "Masked scores", "zh": "掩码后的分数"},
+    "find_the_bug.entry.scaled_scores": {"en": "Scaled scores", "zh": "缩放后的分数"},
+    "find_the_bug.entry.attn_weights": {"en": "Softmax weights", "zh": "softmax 权重"},
+    "find_the_bug.entry.dropped_weights": {
+        "en": "Weights after dropout",
+        "zh": "dropout 之后的权重",
+    },
+    "find_the_bug.entry.context": {"en": "Context vectors", "zh": "上下文向量"},
+    "find_the_bug.entry.output": {"en": "Output", "zh": "输出"},
+    **{
+        f"find_the_bug.bug.{name}": {"en": bug.title, "zh": _ZH_TITLES[name]}
+        for name, bug in BUGS.items()
+    },
+    **{
+        f"find_the_bug.spot.{name}": {"en": bug.spot, "zh": _ZH_SPOT[name]}
+        for name, bug in BUGS.items()
+    },
+}
