@@ -103,3 +103,4 @@ def test_the_notebook_runs_outside_the_repository_against_the_installed_wheel(
     assert (
         "held-out accuracy:" in printed and "same as autograd on the book's module: True" in printed
     )
+    assert "likely bugs: ('mask_after_softmax',)" in printed, "the checker names the learner's bug"
