@@ -16,10 +16,12 @@ import pandas as pd
 import streamlit as st
 
 from attention import AttentionTrace
+from attention.steps import STEPS, step_number
 from ui.editor import embedding_editor
 from ui.frame import page
 from ui.i18n import t
-from ui.step_view import StepPage, brief_number, show_steps
+from ui.step_link import arrow_keys, open_step, presenting, set_presenting, step_by
+from ui.step_view import STEP_DRAWINGS, StepPage, brief_number, show_steps
 from ui.view import View
 from viz import steps
 from viz.labels import unique_labels
@@ -67,10 +69,65 @@ def settings_line(trace: AttentionTrace) -> str:
     )
 
 
+def presenter_view(page: StepPage) -> None:
+    """Presenter mode: one step per screen, Previous/Next (and ←/→), no sidebar, larger text."""
+    name = open_step()
+    number = step_number(name)
+    previous_col, next_col, count_col, leave_col = st.columns(
+        [1, 1, 1, 1.4], vertical_alignment="center"
+    )
+    previous_col.button(
+        t("present.previous"),
+        key="present_previous",
+        on_click=step_by,
+        args=(-1,),
+        disabled=number == 1,
+        icon=":material/arrow_back:",
+        width="stretch",
+    )
+    next_col.button(
+        t("present.next"),
+        key="present_next",
+        on_click=step_by,
+        args=(1,),
+        disabled=number == len(STEPS),
+        icon=":material/arrow_forward:",
+        width="stretch",
+    )
+    count_col.markdown(t("present.count", number=number, total=len(STEPS)))
+    leave_col.button(
+        t("present.leave"),
+        key="present_leave",
+        on_click=set_presenting,
+        args=(False,),
+        icon=":material/close_fullscreen:",
+        width="stretch",
+        help=t("present.leave_help"),
+    )
+    with st.container(key=f"present_step_{name}"):
+        STEP_DRAWINGS[name](page)
+
+
 @page
 def render(view: View) -> None:
     """Draw the page."""
-    st.title(t("page.step.title"))
+    if presenting():
+        arrow_keys(present=True)
+        trace = view.trace()
+        if trace is not None:
+            presenter_view(StepPage(trace, list(view.table.tokens), view.palette))
+        return
+    arrow_keys(present=False)
+    title_col, present_col = st.columns([4, 1], vertical_alignment="bottom")
+    title_col.title(t("page.step.title"))
+    present_col.button(
+        t("present.enter"),
+        key="present_enter",
+        on_click=set_presenting,
+        args=(True,),
+        icon=":material/slideshow:",
+        help=t("present.enter_help"),
+    )
     st.markdown(t("step.intro"))
     trace = view.trace()  # cached; shows the reason and returns None if it cannot be computed
     tokens = list(view.table.tokens)
@@ -105,4 +162,4 @@ def render(view: View) -> None:
 
     page = StepPage(trace, tokens, view.palette)
     st.divider()
-    show_steps(page, key="step_tabs", all_toggle="step_all")
+    show_steps(page, key="step_tabs", all_toggle="step_all", linked=True)

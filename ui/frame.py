@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from . import memory, train_settings  # noqa: F401 - train_settings registers its URL parameters
+from . import memory, step_link, train_settings  # noqa: F401 - these register URL parameters
 from .computation import use_page_threads
 from .i18n import t
 from .preload import import_page_modules

@@ -21,6 +21,8 @@ import streamlit as st
 
 from viz.table_heatmap import ColouredTable
 
+from .i18n import t
+
 TABLE_CLASS = "al-matrix"  # the <table>'s class: the CSS below and the browser tests find it
 
 _JS = """
@@ -33,7 +35,27 @@ export default function (component) {
     table = document.createElement('table');
     table.className = '__CLASS__';
     scroller.appendChild(table);
+    const hint = document.createElement('div');  // said only while the table must scroll
+    hint.className = '__CLASS__-hint';
+    hint.hidden = true;
     parentElement.appendChild(scroller);
+    parentElement.appendChild(hint);
+    const update = () => {
+      // the column holding the table is at least as wide as its widest table (at most its row)
+      const column = parentElement.closest('[data-testid="stColumn"]');
+      if (column && column.parentElement) {
+        const widths = Array.from(column.querySelectorAll('table.__CLASS__'), (t) => t.scrollWidth);
+        const widest = Math.min(Math.max(0, ...widths), column.parentElement.clientWidth);
+        const wanted = widest + 'px';
+        if (column.style.minWidth !== wanted) column.style.minWidth = wanted;
+      }
+      hint.hidden = !(scroller.scrollWidth > scroller.clientWidth + 1);
+    };
+    const observer = new ResizeObserver(update);
+    observer.observe(scroller);
+    const row = parentElement.closest('[data-testid="stHorizontalBlock"]');
+    if (row) observer.observe(row);
+    scroller.__alUpdate = update;
   }
   const textCell = (tag, text, scope) => {
     const cell = document.createElement(tag);
@@ -68,6 +90,10 @@ export default function (component) {
   table.replaceChildren(...parts);
   if (data.description) table.setAttribute('aria-label', data.description);
   else table.removeAttribute('aria-label');
+  const hint = parentElement.querySelector('.__CLASS__-hint');
+  if (hint) hint.textContent = data.scroll_hint || '';
+  const scroller = parentElement.querySelector('.__CLASS__-scroll');
+  if (scroller && scroller.__alUpdate) scroller.__alUpdate();
 }
 """.replace("__CLASS__", TABLE_CLASS)
 
@@ -96,6 +122,24 @@ table.{TABLE_CLASS} th {{
   font-weight: 400;
   text-align: left;
 }}
+table.{TABLE_CLASS} thead th:first-child {{
+  white-space: normal;  /* the corner breaks between its two axis titles, never inside one */
+}}
+div.{TABLE_CLASS}-hint {{
+  font-size: 0.8rem;
+  color: var(--st-text-color);
+  opacity: 0.8;
+  margin: -0.25rem 0 0.5rem 0;
+}}
+/* Columns holding a matrix table are never narrower than the table: they wrap onto a new line
+   instead of cutting it (a table still scrolls, with its hint, when even a full row is too
+   narrow, as on a phone). */
+[data-testid="stHorizontalBlock"]:has(table.{TABLE_CLASS}) {{
+  flex-wrap: wrap;
+}}
+[data-testid="stHorizontalBlock"]:has(table.{TABLE_CLASS}) > [data-testid="stColumn"] {{
+  min-width: min(100%, 14rem);
+}}
 """
 
 _COMPONENT = st.components.v2.component(
@@ -113,4 +157,5 @@ def draw_table(table: ColouredTable, *, key: str) -> None:
     """
     if "-" in key:
         raise ValueError(f"a matrix table's key has no '-': {key!r}")
-    _COMPONENT(data=table.to_data(), key=f"{TABLE_CLASS}-{key}".replace("__", "-"))
+    data = {**table.to_data(), "scroll_hint": t("show.scroll_hint")}
+    _COMPONENT(data=data, key=f"{TABLE_CLASS}-{key}".replace("__", "-"))

@@ -2,6 +2,10 @@
 
 MESSAGES = {
     "show.numbers": {"en": "Numbers as a table", "zh": "以表格显示数值"},
+    "show.scroll_hint": {
+        "en": "← The table is wider than the screen: swipe or scroll it sideways →",
+        "zh": "← 表格比屏幕宽：左右滑动或滚动查看 →",
+    },
     "show.table_alt": {
         "en": "{name}: a {rows} × {cols} table of numbers, coloured by value",
         "zh": "{name}：{rows} × {cols} 的数值表，按数值着色",

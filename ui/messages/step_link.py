@@ -1,0 +1,27 @@
+"""Messages of the step in the link (``?step=``) and presenter mode (``?present=1``)."""
+
+MESSAGES = {
+    "url.bad_step": {
+        "en": "Link: “step={value}” is not a step; the steps are {steps}. The first step is "
+        "shown instead.",
+        "zh": "链接：“step={value}”不是一个步骤；步骤名称为 {steps}。已改为显示第一步。",
+    },
+    "present.enter": {"en": "Presenter mode", "zh": "演示模式"},
+    "present.enter_help": {
+        "en": "One step per screen for a projector: no sidebar, larger text, Previous/Next and "
+        "the ← → keys (Esc leaves). The link gets present=1, so it opens the same way.",
+        "zh": "适合投影的一屏一步：没有侧边栏，文字更大，用“上一步/下一步”或 ← → 键切换"
+        "（Esc 退出）。链接会带上 present=1，打开时也是同样的视图。",
+    },
+    "present.previous": {"en": "Previous", "zh": "上一步"},
+    "present.next": {"en": "Next", "zh": "下一步"},
+    "present.count": {
+        "en": "Step **{number}** of {total}",
+        "zh": "第 **{number}** 步，共 {total} 步",
+    },
+    "present.leave": {"en": "Leave presenter mode", "zh": "退出演示模式"},
+    "present.leave_help": {
+        "en": "Back to the full page with the sidebar (Esc does the same).",
+        "zh": "回到带侧边栏的完整页面（按 Esc 也可以）。",
+    },
+}
