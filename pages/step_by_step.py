@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
+import torch
 
 from attention import AttentionTrace
+from attention.differences import OutputChange, output_change
 from attention.steps import STEPS, step_number
 from ui.editor import embedding_editor
 from ui.frame import page
@@ -34,6 +36,8 @@ from viz.vocabulary import context_labels, format_number
 MAX_CONTEXT_ROWS = 16
 SCROLLING_CONTEXT_ROWS = 10  # above this many rows the context table scrolls inside a fixed height
 CONTEXT_TABLE_HEIGHT = 420  # px, about the height of the embedding editor beside it
+LAST_OUTPUT_KEY = "step_last_output"  # (inputs, context) of the forward pass drawn last
+LAST_CHANGE_KEY = "step_last_change"  # the OutputChange of the last edit or setting change
 
 PIPELINE_LATEX = (
     r"\text{context\_vec} = \operatorname{dropout}\!\left(\operatorname{softmax}\!\left("
@@ -42,15 +46,57 @@ PIPELINE_LATEX = (
 )
 
 
-def context_table(trace: AttentionTrace, tokens: list[str]) -> pd.DataFrame:
+def context_table(
+    trace: AttentionTrace, tokens: list[str], changed: tuple[bool, ...] | None = None
+) -> pd.DataFrame:
     """The context vectors as text (``DECIMALS`` decimals, ASCII minus), one row per token.
 
     ``st.table`` renders Markdown in every cell, index included, so the token labels are escaped.
+    ``changed``: rows the last change moved get a mark in one more column.
     """
     context = steps.batch_row(trace.context)[:MAX_CONTEXT_ROWS]  # (≤ 16, d_out)
     rows = [[format_number(float(v)) for v in row] for row in context]
     labels = [escape_markdown(label) for label in unique_labels(tokens)[:MAX_CONTEXT_ROWS]]
-    return pd.DataFrame(rows, index=labels, columns=context_labels(context.shape[1]))
+    frame = pd.DataFrame(rows, index=labels, columns=context_labels(context.shape[1]))
+    if changed is not None and any(changed):
+        mark = t("step.change.mark")
+        frame[t("step.change.column")] = [mark if c else "" for c in changed[:MAX_CONTEXT_ROWS]]
+    return frame
+
+
+def remember_change(trace: AttentionTrace) -> OutputChange | None:
+    """The change the last edit or setting made to the context vectors (kept until the next one).
+
+    The page keeps the inputs and context vectors it drew last in the session; when this run's
+    differ, :func:`attention.differences.output_change` says which rows moved.
+    """
+    inputs, context = trace.inputs[0], trace.context[0]  # (T, d_in), (T, d_out)
+    last = st.session_state.get(LAST_OUTPUT_KEY)
+    if last is not None and not (torch.equal(last[0], inputs) and torch.equal(last[1], context)):
+        st.session_state[LAST_CHANGE_KEY] = output_change(last[0], last[1], inputs, context)
+    elif last is not None and last[0].shape != inputs.shape:
+        st.session_state[LAST_CHANGE_KEY] = None
+    st.session_state[LAST_OUTPUT_KEY] = (inputs, context)
+    return st.session_state.get(LAST_CHANGE_KEY)
+
+
+def change_sentence(change: OutputChange, tokens: list[str]) -> str:
+    """What the last change did, and why earlier rows cannot move when a token was edited."""
+    labels = unique_labels(tokens)
+    moved = ", ".join(
+        f"“{escape_markdown(labels[i])}”" for i, c in enumerate(change.changed_rows) if c
+    )
+    if change.count == 0:
+        return t("step.change.none")
+    if change.first_edited_row is None:
+        return t("step.change.setting", count=change.count, tokens=len(tokens), rows=moved)
+    edited = change.first_edited_row
+    return t(
+        "step.change.edit",
+        token=escape_markdown(labels[edited]),
+        number=edited + 1,
+        rows=moved,
+    )
 
 
 def settings_line(trace: AttentionTrace) -> str:
@@ -150,9 +196,14 @@ def render(view: View) -> None:
             d_out = int(trace.context.shape[-1])
             st.caption(t("step.output.caption", tokens=trace.num_tokens, d_out=d_out))
             scrolls = trace.num_tokens > SCROLLING_CONTEXT_ROWS  # beside the editor, not below it
-            st.table(
-                context_table(trace, tokens), height=CONTEXT_TABLE_HEIGHT if scrolls else "content"
-            )
+            change = remember_change(trace)
+            with st.container(key="step_output_table"):
+                st.table(
+                    context_table(trace, tokens, change.changed_rows if change else None),
+                    height=CONTEXT_TABLE_HEIGHT if scrolls else "content",
+                )
+            if change is not None:
+                st.caption(change_sentence(change, tokens))
             if trace.num_tokens > MAX_CONTEXT_ROWS:
                 st.caption(
                     t("step.output.truncated", shown=MAX_CONTEXT_ROWS, tokens=trace.num_tokens)

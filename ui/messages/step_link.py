@@ -24,4 +24,24 @@ MESSAGES = {
         "en": "Back to the full page with the sidebar (Esc does the same).",
         "zh": "回到带侧边栏的完整页面（按 Esc 也可以）。",
     },
+    "step.change.column": {"en": "changed", "zh": "已变化"},
+    "step.change.mark": {"en": "● changed", "zh": "● 已变化"},
+    "step.change.edit": {
+        "en": "**What your edit changed:** the embedding of “{token}” (token {number}) moved the "
+        "rows marked ● — {rows}. The rows above it cannot change: in causal attention a token "
+        "only sees itself and the tokens before it, so nothing after it reaches them.",
+        "zh": "**这次编辑改变了什么：**“{token}”（第 {number} 个词元）的嵌入向量改变了标 ● 的行——"
+        "{rows}。它上面的行不会变：在因果注意力中，一个词元只看得到它自己和它之前的词元，"
+        "它后面的任何东西都到不了它们。",
+    },
+    "step.change.setting": {
+        "en": "**What the last change did:** a setting changed, and {count} of {tokens} rows moved "
+        "(marked ●): {rows}. A setting acts on every token, so any row can change.",
+        "zh": "**上一次改动的结果：**一个设置改变了，{tokens} 行中有 {count} 行改变（标 ●）：{rows}。"
+        "设置作用于每个词元，所以每一行都可能改变。",
+    },
+    "step.change.none": {
+        "en": "**What the last change did:** no context vector changed.",
+        "zh": "**上一次改动的结果：**没有任何上下文向量改变。",
+    },
 }
