@@ -52,16 +52,18 @@ def context_table(
     """The context vectors as text (``DECIMALS`` decimals, ASCII minus), one row per token.
 
     ``st.table`` renders Markdown in every cell, index included, so the token labels are escaped.
-    ``changed``: rows the last change moved get a mark in one more column.
+    ``changed``: rows the last change moved get a mark ● before their token.
     """
     context = steps.batch_row(trace.context)[:MAX_CONTEXT_ROWS]  # (≤ 16, d_out)
     rows = [[format_number(float(v)) for v in row] for row in context]
     labels = [escape_markdown(label) for label in unique_labels(tokens)[:MAX_CONTEXT_ROWS]]
-    frame = pd.DataFrame(rows, index=labels, columns=context_labels(context.shape[1]))
     if changed is not None and any(changed):
         mark = t("step.change.mark")
-        frame[t("step.change.column")] = [mark if c else "" for c in changed[:MAX_CONTEXT_ROWS]]
-    return frame
+        labels = [
+            f"{mark} {label}" if c else label
+            for label, c in zip(labels, changed[:MAX_CONTEXT_ROWS], strict=True)
+        ]
+    return pd.DataFrame(rows, index=labels, columns=context_labels(context.shape[1]))
 
 
 def remember_change(trace: AttentionTrace) -> OutputChange | None:

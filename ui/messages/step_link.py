@@ -24,8 +24,7 @@ MESSAGES = {
         "en": "Back to the full page with the sidebar (Esc does the same).",
         "zh": "回到带侧边栏的完整页面（按 Esc 也可以）。",
     },
-    "step.change.column": {"en": "changed", "zh": "已变化"},
-    "step.change.mark": {"en": "● changed", "zh": "● 已变化"},
+    "step.change.mark": {"en": "●", "zh": "●"},
     "step.change.edit": {
         "en": "**What your edit changed:** the embedding of “{token}” (token {number}) moved the "
         "rows marked ● — {rows}. The rows above it cannot change: in causal attention a token "
