@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Difference",
     "OutputChange",
+    "changed_cells",
     "context_difference",
     "difference",
     "output_change",
@@ -116,3 +117,14 @@ def output_change(
         changed_rows=tuple(bool(v) for v in rows_differ),
         first_edited_row=int(edited[0, 0]) if len(edited) else None,
     )
+
+
+def changed_cells(before: torch.Tensor, after: torch.Tensor) -> torch.Tensor | None:
+    """Which entries of two tensors of one shape differ (bool, that shape); ``None`` if the shapes do.
+
+    Entries that are both NaN, or both the same infinity (a masked score's −∞), count as equal.
+    """
+    if before.shape != after.shape:
+        return None
+    both_nan = torch.isnan(before) & torch.isnan(after)
+    return (before != after) & ~both_nan

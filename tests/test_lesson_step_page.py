@@ -6,7 +6,7 @@ from attention import AttentionConfig, trace_attention
 from attention.differences import output_change
 from attention.examples import BOOK_EMBEDDINGS
 from attention.steps import STEPS
-from tests.apptest_support import page_text, run_page
+from tests.apptest_support import _matrix_table_data, page_text, run_page
 from tests.test_page_step_by_step import edit_cells
 
 
@@ -67,6 +67,14 @@ def test_the_page_marks_the_rows_an_edit_changed_and_says_why() -> None:
     text = page_text(at)
     assert "only sees itself and the tokens before it" in text
     assert "“one”, “step”" in text
+    scores = matrix_block(at, "step_fig_inputs")
+    marked = [[cell["marked"] for cell in row] for row in scores["cells"]]
+    assert marked == [[False] * 3] * 4 + [[True, False, False], [False] * 3]
     at.number_input(key="seed").set_value(7).run()
     assert all(label.startswith("● ") for label in at.table[0].value.index)
     assert "a setting changed" in page_text(at)
+
+
+def matrix_block(at, key: str) -> dict:  # noqa: ANN001 - an AppTest
+    """The data the table of matrix ``key`` received (cells with their ``marked`` flags)."""
+    return _matrix_table_data(at, key, legend=False)

@@ -76,12 +76,16 @@ export default function (component) {
   data.cells.forEach((cells, i) => {
     const row = document.createElement('tr');
     if (data.rows.length) row.appendChild(textCell('th', data.rows[i], 'row'));
-    for (const { text, background, colour, align, italic } of cells) {
+    for (const { text, background, colour, align, italic, marked } of cells) {
       const cell = textCell('td', text);
       cell.style.backgroundColor = background;
       cell.style.color = colour;
       cell.style.textAlign = align;
       if (italic) cell.style.fontStyle = 'italic';
+      if (marked) {
+        cell.className = '__CLASS__-changed';
+        cell.title = data.changed_title || '';
+      }
       row.appendChild(cell);
     }
     body.appendChild(row);
@@ -122,6 +126,9 @@ table.{TABLE_CLASS} th {{
   font-weight: 400;
   text-align: left;
 }}
+table.{TABLE_CLASS} td.{TABLE_CLASS}-changed {{
+  box-shadow: inset 0 0 0 2px #000000, inset 0 0 0 4px #ffffff;  /* seen on any colour */
+}}
 table.{TABLE_CLASS} thead th:first-child {{
   white-space: normal;  /* the corner breaks between its two axis titles, never inside one */
 }}
@@ -157,5 +164,9 @@ def draw_table(table: ColouredTable, *, key: str) -> None:
     """
     if "-" in key:
         raise ValueError(f"a matrix table's key has no '-': {key!r}")
-    data = {**table.to_data(), "scroll_hint": t("show.scroll_hint")}
+    data = {
+        **table.to_data(),
+        "scroll_hint": t("show.scroll_hint"),
+        "changed_title": t("show.changed_cell"),
+    }
     _COMPONENT(data=data, key=f"{TABLE_CLASS}-{key}".replace("__", "-"))

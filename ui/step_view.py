@@ -12,6 +12,7 @@ of seeded initial weights).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 
 import numpy as np
 import streamlit as st
@@ -24,7 +25,7 @@ from viz import steps
 from viz.vocabulary import DECIMALS, context_labels, format_number, format_short, input_labels
 
 from .i18n import t
-from .show import figure_words, show_matrix, show_numbers
+from .show import figure_words, marking_changes, show_matrix, show_numbers
 from .step_link import record_open, take_pending
 
 MAX_LISTED_SUMS = 12  # row sums listed one by one up to this many rows, as a range beyond
@@ -462,5 +463,5 @@ def show_steps(
         if tab.open:
             if linked:
                 record_open(step.name)
-            with tab:
+            with tab, marking_changes() if linked else nullcontext():
                 STEP_DRAWINGS[step.name](page)
