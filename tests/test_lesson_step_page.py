@@ -78,3 +78,13 @@ def test_the_page_marks_the_rows_an_edit_changed_and_says_why() -> None:
 def matrix_block(at, key: str) -> dict:  # noqa: ANN001 - an AppTest
     """The data the table of matrix ``key`` received (cells with their ``marked`` flags)."""
     return _matrix_table_data(at, key, legend=False)
+
+
+def test_dropout_presets_set_the_rate_in_one_click() -> None:
+    at = run_page("step")
+    at.button(key="dropout_preset_0.5").click().run()
+    assert not at.exception
+    assert at.slider(key="dropout").value == 0.5
+    assert at.query_params["dropout"] in ("0.5", ["0.5"])
+    at.button(key="dropout_preset_0").click().run()
+    assert at.slider(key="dropout").value == 0.0 and "dropout" not in at.query_params
