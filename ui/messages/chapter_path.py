@@ -77,10 +77,10 @@ MESSAGES = {
         "zh": "种子是侧边栏的种子（{seed}）；书中用的是 123。",
     },
     "chapter.one_query": {
-        "en": "The query “{token}” step by step: query_{number} = x⁽{number}⁾ W_query = "
-        "[{query}]; its score with its own key, attn_score_{number}{number} = {self_score}.",
-        "zh": "逐步计算查询“{token}”：query_{number} = x⁽{number}⁾ W_query = [{query}]；"
-        "它与自己的键的分数 attn_score_{number}{number} = {self_score}。",
+        "en": "The query “{token}” step by step: `query_{number}` = x⁽{number}⁾ `W_query` = "
+        "[{query}]; its score with its own key, `attn_score_{number}{number}` = {self_score}.",
+        "zh": "逐步计算查询“{token}”：`query_{number}` = x⁽{number}⁾ `W_query` = [{query}]；"
+        "它与自己的键的分数 `attn_score_{number}{number}` = {self_score}。",
     },
     "chapter.row.scores_qk": {"en": "attn_scores_{number}", "zh": "分数 attn_scores_{number}"},
     "chapter.row.weights_qk": {
