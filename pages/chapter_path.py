@@ -46,6 +46,17 @@ from viz.vocabulary import (
 from viz.words import FigureWords
 
 V2_SEED_KEY = "chapter_v2_seed"
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def superscript(number: int) -> str:
+    """``2`` → ``²``: the book's x⁽²⁾ (the number of a token, counted from 1)."""
+    return str(number).translate(_SUPERSCRIPT)
+
+
+def subscript(number: int) -> str:
+    return str(number).translate(_SUBSCRIPT)
 
 
 def _numbers(vector: torch.Tensor) -> str:
@@ -54,10 +65,9 @@ def _numbers(vector: torch.Tensor) -> str:
 
 def _section_33(path: SimpleAttention, tokens: list[str], words: FigureWords, palette: str) -> None:
     number = path.query_index + 1
+    sup, sub = superscript(number), subscript(number)
     st.header(t("chapter.s33.title"), anchor="s3-3")
-    st.markdown(
-        t("chapter.s33.body", number=number, token=escape_markdown(tokens[path.query_index]))
-    )
+    st.markdown(t("chapter.s33.body", sup=sup, token=escape_markdown(tokens[path.query_index])))
     st.code(
         f"query = inputs[{path.query_index}]\n"
         "attn_scores_2 = inputs @ query\n"
@@ -70,13 +80,14 @@ def _section_33(path: SimpleAttention, tokens: list[str], words: FigureWords, pa
         rows_view(
             [path.query_scores, path.query_weights_by_sum, path.query_weights],
             [
-                t("chapter.row.scores", number=number),
+                t("chapter.row.scores", sup=sup),
                 t("chapter.row.by_sum"),
                 t("chapter.row.softmax"),
             ],
             tokens,
             value_name=words.score,
             palette=palette,
+            row_title=words.query,
             col_title=words.key,
         ),
         words,
@@ -85,11 +96,13 @@ def _section_33(path: SimpleAttention, tokens: list[str], words: FigureWords, pa
     show_matrix(
         rows_view(
             [path.query_context],
-            [f"z⁽{number}⁾"],
+            [f"z⁽{sup}⁾"],
             feature_labels(INPUT_PREFIX, path.inputs.shape[1]),
             value_name=words.context,
             palette=palette,
-            title=t("chapter.query_context", number=number),
+            title=t("chapter.query_context", sup=sup, sub=sub),
+            row_title=words.query,
+            col_title=words.feature,
         ),
         words,
         key="chapter_query_context",
@@ -105,6 +118,8 @@ def _section_33(path: SimpleAttention, tokens: list[str], words: FigureWords, pa
                 value_name=words.score,
                 palette=palette,
                 title=t("chapter.attn_scores"),
+                row_title=words.query,
+                col_title=words.key,
             ),
             words,
             key="chapter_simple_scores",
@@ -119,6 +134,8 @@ def _section_33(path: SimpleAttention, tokens: list[str], words: FigureWords, pa
                 palette=palette,
                 weights=True,
                 title=t("chapter.attn_weights"),
+                row_title=words.query,
+                col_title=words.key,
             ),
             words,
             key="chapter_simple_weights",
@@ -131,6 +148,8 @@ def _section_33(path: SimpleAttention, tokens: list[str], words: FigureWords, pa
             value_name=words.context,
             palette=palette,
             title=t("chapter.all_context"),
+            row_title=words.token,
+            col_title=words.feature,
         ),
         words,
         key="chapter_simple_context",
@@ -163,6 +182,8 @@ def _context(step: TrainableAttention, tokens: list[str], words: FigureWords, pa
             value_name=words.context,
             palette=palette,
             title=t("chapter.context_of", name=step.class_name, number=number),
+            row_title=words.token,
+            col_title=words.feature,
         ),
         words,
         key=f"chapter_{step.class_name.lower()}_context",
@@ -191,6 +212,7 @@ def _section_341(
             "chapter.one_query",
             token=escape_markdown(tokens[step.query_index]),
             number=number,
+            sup=superscript(number),
             query=_numbers(step.query),
             self_score=format_number(step.query_self_score),
         )
@@ -205,6 +227,7 @@ def _section_341(
             tokens,
             value_name=words.score,
             palette=palette,
+            row_title=words.query,
             col_title=words.key,
         ),
         words,
@@ -216,8 +239,6 @@ def _section_341(
 def _section_342(
     step: TrainableAttention, tokens: list[str], words: FigureWords, palette: str
 ) -> None:
-    st.header(t("chapter.s342.title"), anchor="s3-4-2")
-    st.markdown(t("chapter.s342.body"))
     d_out = int(step.queries.shape[1])
     st.code(
         f"torch.manual_seed({step.seed})\n"
@@ -245,6 +266,8 @@ def _section_35(
         palette=palette,
         weights=True,
         title=t("chapter.masked_weights", seed=step.seed),
+        row_title=words.query,
+        col_title=words.key,
     )
     show_matrix(
         replace(view, hidden=future, hidden_value=0.0, hidden_name=words.future_masked),
@@ -279,6 +302,7 @@ def render(view: View) -> None:
             value_name=words.embedding,
             palette=palette,
             row_title=words.token,
+            col_title=words.feature,
         ),
         words,
         key="chapter_inputs",
@@ -296,7 +320,10 @@ def render(view: View) -> None:
     _section_33(simple, tokens, words, palette)
     _section_341(v1, tokens, words, palette)
 
-    seed_v2 = st.number_input(
+    st.header(t("chapter.s342.title"), anchor="s3-4-2")
+    st.markdown(t("chapter.s342.body"))
+    seed_col, _rest = st.columns([1, 2])
+    seed_v2 = seed_col.number_input(
         t("chapter.v2_seed"),
         min_value=0,
         max_value=MAX_APP_SEED,

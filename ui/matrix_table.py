@@ -131,6 +131,7 @@ table.{TABLE_CLASS} td.{TABLE_CLASS}-changed {{
 }}
 table.{TABLE_CLASS} thead th:first-child {{
   white-space: normal;  /* the corner breaks between its two axis titles, never inside one */
+  word-break: keep-all;
 }}
 div.{TABLE_CLASS}-hint {{
   font-size: 0.8rem;

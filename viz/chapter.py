@@ -66,6 +66,8 @@ def weight_matrix_view(
         col_labels=tuple(feature_labels(prefix, array.shape[1])),
         palette=palette,
         title=name,
+        row_title=words.input_feature,
+        col_title=words.output_feature,
         value_name=words.weight,
         upright_colorbar=True,
     )

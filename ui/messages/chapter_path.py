@@ -30,22 +30,22 @@ MESSAGES = {
     },
     "chapter.s33.body": {
         "en": "The simplest attention uses the embeddings themselves. The query is one token, "
-        "x⁽{number}⁾ (“{token}”). Its **score** with each token j is the dot product "
-        "x⁽{number}⁾ · x⁽ʲ⁾: large when the two vectors point the same way. The book first "
+        "x⁽{sup}⁾ (“{token}”). Its **score** with each token j is the dot product "
+        "x⁽{sup}⁾ · x⁽ʲ⁾: large when the two vectors point the same way. The book first "
         "divides the scores by their sum, then uses **softmax**, which keeps every weight "
-        "positive and makes them sum to 1. The **context vector** z⁽{number}⁾ is the weighted "
+        "positive and makes them sum to 1. The **context vector** z⁽{sup}⁾ is the weighted "
         "sum of all the embeddings.",
-        "zh": "最简单的注意力直接使用嵌入向量本身。查询是一个词元 x⁽{number}⁾（“{token}”）。"
-        "它与每个词元 j 的**注意力分数**是点积 x⁽{number}⁾ · x⁽ʲ⁾：两个向量方向越接近，分数越大。"
+        "zh": "最简单的注意力直接使用嵌入向量本身。查询是一个词元 x⁽{sup}⁾（“{token}”）。"
+        "它与每个词元 j 的**注意力分数**是点积 x⁽{sup}⁾ · x⁽ʲ⁾：两个向量方向越接近，分数越大。"
         "书中先把分数除以它们的和，然后改用 **softmax**：每个权重都为正，且总和为 1。"
-        "**上下文向量** z⁽{number}⁾ 是所有嵌入向量的加权和。",
+        "**上下文向量** z⁽{sup}⁾ 是所有嵌入向量的加权和。",
     },
-    "chapter.row.scores": {"en": "score x⁽{number}⁾·x⁽ʲ⁾", "zh": "分数 x⁽{number}⁾·x⁽ʲ⁾"},
+    "chapter.row.scores": {"en": "score x⁽{sup}⁾·x⁽ʲ⁾", "zh": "分数 x⁽{sup}⁾·x⁽ʲ⁾"},
     "chapter.row.by_sum": {"en": "score / sum", "zh": "分数 / 总和"},
     "chapter.row.softmax": {"en": "softmax(score)", "zh": "softmax(分数)"},
     "chapter.query_context": {
-        "en": "Context vector z⁽{number}⁾ = Σⱼ a₍{number}ⱼ₎ x⁽ʲ⁾",
-        "zh": "上下文向量 z⁽{number}⁾ = Σⱼ a₍{number}ⱼ₎ x⁽ʲ⁾",
+        "en": "Context vector z⁽{sup}⁾ = Σⱼ a₍{sub}ⱼ₎ x⁽ʲ⁾",
+        "zh": "上下文向量 z⁽{sup}⁾ = Σⱼ a₍{sub}ⱼ₎ x⁽ʲ⁾",
     },
     "chapter.s33.all": {
         "en": "**Every token at once** (3.3.2): the scores of all pairs are one matrix product, "
@@ -77,9 +77,9 @@ MESSAGES = {
         "zh": "种子是侧边栏的种子（{seed}）；书中用的是 123。",
     },
     "chapter.one_query": {
-        "en": "The query “{token}” step by step: `query_{number}` = x⁽{number}⁾ `W_query` = "
+        "en": "The query “{token}” step by step: `query_{number}` = x⁽{sup}⁾ `W_query` = "
         "[{query}]; its score with its own key, `attn_score_{number}{number}` = {self_score}.",
-        "zh": "逐步计算查询“{token}”：`query_{number}` = x⁽{number}⁾ `W_query` = [{query}]；"
+        "zh": "逐步计算查询“{token}”：`query_{number}` = x⁽{sup}⁾ `W_query` = [{query}]；"
         "它与自己的键的分数 `attn_score_{number}{number}` = {self_score}。",
     },
     "chapter.row.scores_qk": {"en": "attn_scores_{number}", "zh": "分数 attn_scores_{number}"},
