@@ -53,6 +53,7 @@ export default function (component) {
     };
     const observer = new ResizeObserver(update);
     observer.observe(scroller);
+    observer.observe(table);  // a table that shrinks (a smaller font) lets its column shrink
     const row = parentElement.closest('[data-testid="stHorizontalBlock"]');
     if (row) observer.observe(row);
     scroller.__alUpdate = update;

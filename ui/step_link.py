@@ -163,7 +163,8 @@ export default function (component) {
 """.replace("__CLASS__", KEYS_CLASS)
 
 # Presenter mode: no sidebar (nor its toggle), the page at full width with little padding, and
-# larger text; the step's tables keep their size so that they fit a projector's screen.
+# larger text; the step's tables a little more compact so that side-by-side tables stay side by
+# side on a projector's screen.
 _PRESENT_CSS = """
 body:has(.__CLASS__-present) [data-testid="stSidebar"],
 body:has(.__CLASS__-present) [data-testid="stSidebarCollapsedControl"],
@@ -177,6 +178,13 @@ body:has(.__CLASS__-present) [data-testid="stMainBlockContainer"] {
 }
 body:has(.__CLASS__-present) [data-testid="stMain"] [data-testid="stMarkdownContainer"] p {
   font-size: 1.15rem;
+}
+body:has(.__CLASS__-present) table.al-matrix {
+  font-size: 0.8rem;  /* two 6 × 7 tables side by side on a projector at 150 % */
+}
+body:has(.__CLASS__-present) table.al-matrix th,
+body:has(.__CLASS__-present) table.al-matrix td {
+  padding: 0.15rem 0.35rem;
 }
 """.replace("__CLASS__", KEYS_CLASS)
 
