@@ -46,6 +46,7 @@ from viz.vocabulary import (
 from viz.words import FigureWords
 
 V2_SEED_KEY = "chapter_v2_seed"
+MAX_TOKENS = 256  # the page computes eight (T, T) matrices on every run: a long table is cut here
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -288,12 +289,14 @@ def render(view: View) -> None:
     st.markdown(t("chapter.intro"))
     words = figure_words()
     palette = view.palette
-    tokens = unique_labels(view.tokens)
-    inputs = torch.tensor(view.table.values, dtype=torch.float32)  # (T, d_in)
+    tokens = unique_labels(view.tokens)[:MAX_TOKENS]
+    inputs = torch.tensor(view.table.values[:MAX_TOKENS], dtype=torch.float32)  # (T, d_in)
 
     st.subheader(t("chapter.inputs"), anchor="inputs")
     book = view.table == book_table()
     st.caption(t("chapter.book_inputs" if book else "chapter.own_inputs"))
+    if view.table.num_tokens > MAX_TOKENS:
+        st.info(t("chapter.first_tokens", shown=MAX_TOKENS, tokens=view.table.num_tokens))
     show_matrix(
         rows_view(
             [inputs],

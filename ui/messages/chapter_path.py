@@ -24,6 +24,11 @@ MESSAGES = {
         "(the computation is the same).",
         "zh": "这些嵌入向量不是书中的，所以下面的数与书中的不同（计算方法相同）。",
     },
+    "chapter.first_tokens": {
+        "en": "Your table has {tokens} tokens; this page follows the book on the first {shown} "
+        "(the step page takes them all).",
+        "zh": "你的表格有 {tokens} 个词元；本页只用前 {shown} 个按书中的步骤计算（分步页面使用全部词元）。",
+    },
     "chapter.s33.title": {
         "en": "3.3 · Attention without trainable weights",
         "zh": "3.3 · 不带可训练权重的注意力",
