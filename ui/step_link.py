@@ -130,7 +130,7 @@ export default function (component) {
   if (window.__alStepKeysInstalled) return;
   window.__alStepKeysInstalled = true;
   const skip = 'input, textarea, select, [contenteditable="true"], [role="slider"], [role="tab"]'
-    + ', [role="grid"], .gdg-input';
+    + ', [role="grid"], .gdg-input, [data-testid="stDataFrame"]';
   document.addEventListener('keydown', (event) => {
     if (!document.querySelector('.__CLASS__')) return;  // only while the step page shows
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
