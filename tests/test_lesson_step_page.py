@@ -88,3 +88,10 @@ def test_dropout_presets_set_the_rate_in_one_click() -> None:
     assert at.query_params["dropout"] in ("0.5", ["0.5"])
     at.button(key="dropout_preset_0").click().run()
     assert at.slider(key="dropout").value == 0.0 and "dropout" not in at.query_params
+
+
+def test_the_share_box_carries_the_open_step() -> None:
+    at = run_page("reproducibility", {"step": "softmax", "seed": "7"})
+    assert not at.exception
+    links = [code.value for code in at.code if "seed=7" in code.value]
+    assert links and all("step=softmax" in link for link in links)
