@@ -149,8 +149,11 @@ export default function (component) {
       return;
     }
     if (key === 'Escape') return;
-    const tabs = Array.from(document.querySelectorAll(
-      '.st-key-step_tabs [role="tab"], [data-testid="stMain"] [role="tablist"] [role="tab"]'));
+    let tabs = Array.from(document.querySelectorAll('.st-key-step_tabs [role="tab"]'));
+    if (!tabs.length) {
+      const list = document.querySelector('[data-testid="stMain"] [role="tablist"]');
+      tabs = list ? Array.from(list.querySelectorAll('[role="tab"]')) : [];
+    }
     if (!tabs.length) return;
     const open = tabs.findIndex((tab) => tab.getAttribute('aria-selected') === 'true');
     const next = open + (key === 'ArrowRight' ? 1 : -1);
