@@ -12,7 +12,7 @@ import torch
 
 from attention.chapter import causal_diff, self_attention_v1, self_attention_v2, simple_attention
 from attention.examples import BOOK_EMBEDDINGS
-from attention.modules import CausalAttention, SelfAttention_v2
+from attention.modules import CausalAttention, SelfAttention_v1, SelfAttention_v2
 from tests.apptest_support import matrix_tables, page_text, run_page
 
 
@@ -38,24 +38,24 @@ def test_section_3_4_v1_and_v2_are_the_books_numbers_and_the_modules_own() -> No
     assert _close(v1.query_scores, [1.2705, 1.8524, 1.8111, 1.0795, 0.5577, 1.5440])
     assert _close(v1.query_weights, [0.1500, 0.2264, 0.2199, 0.1311, 0.0906, 0.1820])
     assert _close(v1.query_context, [0.3061, 0.8210])
-    torch.manual_seed(123)  # the book's recipe, here on purpose (a test compares against it)
-    assert torch.equal(v1.context, SelfAttention_v1_book(BOOK_EMBEDDINGS))
+    assert torch.equal(v1.context, _book_recipe(SelfAttention_v1, 123))
     assert torch.equal(v1.context, v1.module_output)
 
     v2 = self_attention_v2(BOOK_EMBEDDINGS)
     assert _close(v2.context[0], [-0.0739, 0.0713])
     assert _close(v2.context[5], [-0.0754, 0.0693])
     assert torch.equal(v2.context, v2.module_output)
+    assert torch.equal(v2.context, _book_recipe(SelfAttention_v2, 789))
     assert _close(v2.masked_weights[1, :2], [0.5517, 0.4483])
     assert torch.all(v2.masked_weights[1, 2:] == 0)
     assert _close(v2.masked_weights[5], [0.1935, 0.1663, 0.1666, 0.1542, 0.1666, 0.1529])
 
 
-def SelfAttention_v1_book(inputs: torch.Tensor) -> torch.Tensor:  # noqa: N802 (the book's name)
-    from attention.modules import SelfAttention_v1
-
+def _book_recipe(cls: type[torch.nn.Module], seed: int) -> torch.Tensor:
+    """What a reader of 3.4 types: ``torch.manual_seed(seed)``, build the class, call it."""
+    torch.manual_seed(seed)
     with torch.no_grad():
-        return SelfAttention_v1(3, 2)(inputs)
+        return cls(3, 2)(BOOK_EMBEDDINGS)
 
 
 def test_the_diff_is_computed_from_the_classes_source() -> None:
