@@ -21,7 +21,15 @@ import torch
 if TYPE_CHECKING:
     from .trace import AttentionTrace
 
-__all__ = ["Difference", "difference", "weights_difference", "context_difference"]
+__all__ = [
+    "Difference",
+    "OutputChange",
+    "changed_cells",
+    "context_difference",
+    "difference",
+    "output_change",
+    "weights_difference",
+]
 
 
 @dataclass(frozen=True)
@@ -70,3 +78,53 @@ def context_difference(
     """B's context vectors minus A's, ``(T, d_out)``; ``None`` when the widths ``d_out`` differ."""
     _same_tokens(trace_a, trace_b)
     return difference(trace_a.context[batch], trace_b.context[batch])
+
+
+@dataclass(frozen=True)
+class OutputChange:
+    """What one change did to the context vectors: which rows moved and where the inputs differ.
+
+    ``changed_rows[i]`` is True when row ``i`` of the context vectors is not bitwise the same.
+    ``first_edited_row`` is the first token whose embedding differs (``None`` when the inputs
+    are the same and a setting changed instead). Causality says rows before it cannot change:
+    token ``i`` only attends to tokens ``0 … i``.
+    """
+
+    changed_rows: tuple[bool, ...]
+    first_edited_row: int | None
+
+    @property
+    def count(self) -> int:
+        return sum(self.changed_rows)
+
+
+def output_change(
+    inputs_before: torch.Tensor,
+    context_before: torch.Tensor,
+    inputs_after: torch.Tensor,
+    context_after: torch.Tensor,
+) -> OutputChange | None:
+    """Compare two forward passes of one sequence: ``inputs`` ``(T, d_in)``, ``context`` ``(T, d)``.
+
+    ``None`` when the two are not comparable row by row (another number of tokens or another
+    width): then everything is new.
+    """
+    if context_before.shape != context_after.shape or inputs_before.shape != inputs_after.shape:
+        return None
+    rows_differ = (context_before != context_after).any(dim=-1)  # (T,) bool
+    edited = (inputs_before != inputs_after).any(dim=-1).nonzero()  # (n, 1) rows that differ
+    return OutputChange(
+        changed_rows=tuple(bool(v) for v in rows_differ),
+        first_edited_row=int(edited[0, 0]) if len(edited) else None,
+    )
+
+
+def changed_cells(before: torch.Tensor, after: torch.Tensor) -> torch.Tensor | None:
+    """Which entries of two tensors of one shape differ (bool, that shape); ``None`` if the shapes do.
+
+    Entries that are both NaN, or both the same infinity (a masked score's −∞), count as equal.
+    """
+    if before.shape != after.shape:
+        return None
+    both_nan = torch.isnan(before) & torch.isnan(after)
+    return (before != after) & ~both_nan

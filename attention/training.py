@@ -644,6 +644,15 @@ class TrainResult:
         ids = self._check_tokens(tokens)
         return self.attention_batch(ids[None])[0]
 
+    def initial_attention(self, tokens: Any) -> torch.Tensor:
+        """:meth:`attention` of the model *before* training: the same seed's initial weights.
+
+        ``train`` builds the model from ``seeded_generator(seed, "init")``; building it again
+        from that generator gives the weights step 0 started from, bitwise. ``(layers, heads, T, T)``.
+        """
+        untrained = build_model(self.task, self.config, seeded_generator(self.config.seed, "init"))
+        return replace(self, model=untrained, history=[]).attention(tokens)
+
     def pattern_scores(self, n: int = 200, seed: int = 7) -> dict[str, torch.Tensor]:
         """How much each head does what the task needs, on ``n`` held-out sequences.
 

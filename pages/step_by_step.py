@@ -14,12 +14,16 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
+import torch
 
 from attention import AttentionTrace
+from attention.differences import OutputChange, output_change
+from attention.steps import STEPS, step_number
 from ui.editor import embedding_editor
 from ui.frame import page
 from ui.i18n import t
-from ui.step_view import StepPage, brief_number, show_steps
+from ui.step_link import arrow_keys, open_step, presenting, set_presenting, step_by
+from ui.step_view import STEP_DRAWINGS, StepPage, brief_number, show_steps
 from ui.view import View
 from viz import steps
 from viz.labels import unique_labels
@@ -32,6 +36,8 @@ from viz.vocabulary import context_labels, format_number
 MAX_CONTEXT_ROWS = 16
 SCROLLING_CONTEXT_ROWS = 10  # above this many rows the context table scrolls inside a fixed height
 CONTEXT_TABLE_HEIGHT = 420  # px, about the height of the embedding editor beside it
+LAST_OUTPUT_KEY = "step_last_output"  # (inputs, context) of the forward pass drawn last
+LAST_CHANGE_KEY = "step_last_change"  # the OutputChange of the last edit or setting change
 
 PIPELINE_LATEX = (
     r"\text{context\_vec} = \operatorname{dropout}\!\left(\operatorname{softmax}\!\left("
@@ -40,15 +46,59 @@ PIPELINE_LATEX = (
 )
 
 
-def context_table(trace: AttentionTrace, tokens: list[str]) -> pd.DataFrame:
+def context_table(
+    trace: AttentionTrace, tokens: list[str], changed: tuple[bool, ...] | None = None
+) -> pd.DataFrame:
     """The context vectors as text (``DECIMALS`` decimals, ASCII minus), one row per token.
 
     ``st.table`` renders Markdown in every cell, index included, so the token labels are escaped.
+    ``changed``: rows the last change moved get a mark ● before their token.
     """
     context = steps.batch_row(trace.context)[:MAX_CONTEXT_ROWS]  # (≤ 16, d_out)
     rows = [[format_number(float(v)) for v in row] for row in context]
     labels = [escape_markdown(label) for label in unique_labels(tokens)[:MAX_CONTEXT_ROWS]]
+    if changed is not None and any(changed):
+        mark = t("step.change.mark")
+        labels = [
+            f"{mark} {label}" if c else label
+            for label, c in zip(labels, changed[:MAX_CONTEXT_ROWS], strict=True)
+        ]
     return pd.DataFrame(rows, index=labels, columns=context_labels(context.shape[1]))
+
+
+def remember_change(trace: AttentionTrace) -> OutputChange | None:
+    """The change the last edit or setting made to the context vectors (kept until the next one).
+
+    The page keeps the inputs and context vectors it drew last in the session; when this run's
+    differ, :func:`attention.differences.output_change` says which rows moved.
+    """
+    inputs, context = trace.inputs[0], trace.context[0]  # (T, d_in), (T, d_out)
+    last = st.session_state.get(LAST_OUTPUT_KEY)
+    if last is not None and not (torch.equal(last[0], inputs) and torch.equal(last[1], context)):
+        st.session_state[LAST_CHANGE_KEY] = output_change(last[0], last[1], inputs, context)
+    elif last is not None and last[0].shape != inputs.shape:
+        st.session_state[LAST_CHANGE_KEY] = None
+    st.session_state[LAST_OUTPUT_KEY] = (inputs, context)
+    return st.session_state.get(LAST_CHANGE_KEY)
+
+
+def change_sentence(change: OutputChange, tokens: list[str]) -> str:
+    """What the last change did, and why earlier rows cannot move when a token was edited."""
+    labels = unique_labels(tokens)
+    moved = ", ".join(
+        f"“{escape_markdown(labels[i])}”" for i, c in enumerate(change.changed_rows) if c
+    )
+    if change.count == 0:
+        return t("step.change.none")
+    if change.first_edited_row is None:
+        return t("step.change.setting", count=change.count, tokens=len(tokens), rows=moved)
+    edited = change.first_edited_row
+    return t(
+        "step.change.edit",
+        token=escape_markdown(labels[edited]),
+        number=edited + 1,
+        rows=moved,
+    )
 
 
 def settings_line(trace: AttentionTrace) -> str:
@@ -67,10 +117,65 @@ def settings_line(trace: AttentionTrace) -> str:
     )
 
 
+def presenter_view(page: StepPage) -> None:
+    """Presenter mode: one step per screen, Previous/Next (and ←/→), no sidebar, larger text."""
+    name = open_step()
+    number = step_number(name)
+    previous_col, next_col, count_col, leave_col = st.columns(
+        [1, 1, 1, 1.4], vertical_alignment="center"
+    )
+    previous_col.button(
+        t("present.previous"),
+        key="present_previous",
+        on_click=step_by,
+        args=(-1,),
+        disabled=number == 1,
+        icon=":material/arrow_back:",
+        width="stretch",
+    )
+    next_col.button(
+        t("present.next"),
+        key="present_next",
+        on_click=step_by,
+        args=(1,),
+        disabled=number == len(STEPS),
+        icon=":material/arrow_forward:",
+        width="stretch",
+    )
+    count_col.markdown(t("present.count", number=number, total=len(STEPS)))
+    leave_col.button(
+        t("present.leave"),
+        key="present_leave",
+        on_click=set_presenting,
+        args=(False,),
+        icon=":material/close_fullscreen:",
+        width="stretch",
+        help=t("present.leave_help"),
+    )
+    with st.container(key=f"present_step_{name}"):
+        STEP_DRAWINGS[name](page)
+
+
 @page
 def render(view: View) -> None:
     """Draw the page."""
-    st.title(t("page.step.title"))
+    if presenting():
+        arrow_keys(present=True)
+        trace = view.trace()
+        if trace is not None:
+            presenter_view(StepPage(trace, list(view.table.tokens), view.palette))
+        return
+    arrow_keys(present=False)
+    title_col, present_col = st.columns([4, 1], vertical_alignment="bottom")
+    title_col.title(t("page.step.title"))
+    present_col.button(
+        t("present.enter"),
+        key="present_enter",
+        on_click=set_presenting,
+        args=(True,),
+        icon=":material/slideshow:",
+        help=t("present.enter_help"),
+    )
     st.markdown(t("step.intro"))
     trace = view.trace()  # cached; shows the reason and returns None if it cannot be computed
     tokens = list(view.table.tokens)
@@ -93,9 +198,14 @@ def render(view: View) -> None:
             d_out = int(trace.context.shape[-1])
             st.caption(t("step.output.caption", tokens=trace.num_tokens, d_out=d_out))
             scrolls = trace.num_tokens > SCROLLING_CONTEXT_ROWS  # beside the editor, not below it
-            st.table(
-                context_table(trace, tokens), height=CONTEXT_TABLE_HEIGHT if scrolls else "content"
-            )
+            change = remember_change(trace)
+            with st.container(key="step_output_table"):
+                st.table(
+                    context_table(trace, tokens, change.changed_rows if change else None),
+                    height=CONTEXT_TABLE_HEIGHT if scrolls else "content",
+                )
+            if change is not None:
+                st.caption(change_sentence(change, tokens))
             if trace.num_tokens > MAX_CONTEXT_ROWS:
                 st.caption(
                     t("step.output.truncated", shown=MAX_CONTEXT_ROWS, tokens=trace.num_tokens)
@@ -105,4 +215,4 @@ def render(view: View) -> None:
 
     page = StepPage(trace, tokens, view.palette)
     st.divider()
-    show_steps(page, key="step_tabs", all_toggle="step_all")
+    show_steps(page, key="step_tabs", all_toggle="step_all", linked=True)

@@ -20,8 +20,11 @@ import threading
 from dataclasses import replace
 from typing import Any
 
+import plotly.graph_objects as go
 import streamlit as st
+import torch
 
+from attention.examples import unique_labels
 from attention.head_trace import one_head
 from attention.trace import trace_module
 from attention.training import DropoutComparison, TrainConfig
@@ -342,18 +345,35 @@ def show_maps(outcome: TrainOutcome, palette: str) -> None:
             key="train_maps_layer",
         )
         last = first + 1
-    figure = attention_maps_figure(
-        weights[first:last],
-        list(outcome.labels),
-        layer_names=[t("train.layer", number=n + 1) for n in range(first, last)],
-        head_names=[t("train.head", number=n + 1) for n in range(heads)],
-        palette=palette,
-        row_title=t("step.axis.query"),
-        col_title=t("step.axis.key"),
-        value_name=t("step.value.weights"),
-    )
-    _chart(figure, key="train_fig_maps")
+
+    def maps(attention: torch.Tensor) -> go.Figure:
+        return attention_maps_figure(
+            attention[first:last],
+            list(outcome.labels),
+            layer_names=[t("train.layer", number=n + 1) for n in range(first, last)],
+            head_names=[t("train.head", number=n + 1) for n in range(heads)],
+            palette=palette,
+            row_title=t("step.axis.query"),
+            col_title=t("step.axis.key"),
+            value_name=t("step.value.weights"),
+        )
+
+    untrained = outcome.untrained_attention
+    if untrained is None:
+        _chart(maps(weights), key="train_fig_maps")
+    else:
+        narrow = (last - first) * heads <= 2  # two small grids fit side by side
+        before, after = st.columns(2) if narrow else (st.container(), st.container())
+        with before:
+            st.markdown(f"**{t('train.maps.untrained')}**")
+            _chart(maps(untrained), key="train_fig_maps_untrained")
+        with after:
+            st.markdown(f"**{t('train.maps.trained')}**")
+            _chart(maps(weights), key="train_fig_maps")
+        st.caption(t("train.maps.compare"))
     st.caption(t(f"train.maps.what.{cfg.task}"))
+    if any("·" in label for label in unique_labels(list(outcome.labels))):
+        st.caption(t("train.maps.repeated"))
 
 
 def show_scores(outcome: TrainOutcome) -> None:

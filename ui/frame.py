@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from . import memory, train_settings  # noqa: F401 - train_settings registers its URL parameters
+from . import memory, step_link, train_settings  # noqa: F401 - these register URL parameters
 from .computation import use_page_threads
 from .i18n import t
 from .preload import import_page_modules
@@ -65,6 +65,7 @@ class PageSpec:
 
 
 PAGE_SPECS = (
+    PageSpec("chapter_path", "pages/chapter_path.py", "nav.learn"),
     PageSpec("step", "pages/step_by_step.py", "nav.learn"),
     PageSpec("embeddings", "pages/embeddings.py", "nav.learn"),
     PageSpec("one_query", "pages/one_query.py", "nav.learn"),
@@ -110,6 +111,20 @@ def _registered_pages(
         sections.setdefault(t(spec.section), []).append(page_object)
         pages[spec.name] = page_object
     return sections, pages
+
+
+def link_to_page(
+    name: str, label: str, *, icon: str | None = None, query_params: dict[str, str] | None = None
+) -> None:
+    """A link to the page ``name`` of :data:`PAGE_SPECS` (its URL path), optionally with parameters.
+
+    Streamlit finds a callable page by its URL path, so a fresh ``st.Page`` with the same path
+    names the registered one.
+    """
+    if name not in {spec.name for spec in PAGE_SPECS}:
+        raise KeyError(f"no page named {name!r}")
+    target = st.Page(lambda: None, title=t(f"page.{name}.title"), url_path=name)
+    st.page_link(target, label=label, icon=icon, query_params=query_params)
 
 
 def run_app(default_page: str = "step") -> None:

@@ -28,6 +28,8 @@ import streamlit as st
 
 from viz.table_heatmap import ColouredTable
 
+from .i18n import t
+
 TABLE_CLASS = "al-matrix"  # the <table>'s class: the CSS below and the browser tests find it
 
 _JS = """
@@ -40,7 +42,28 @@ export default function (component) {
     table = document.createElement('table');
     table.className = '__CLASS__';
     scroller.appendChild(table);
+    const hint = document.createElement('div');  // said only while the table must scroll
+    hint.className = '__CLASS__-hint';
+    hint.hidden = true;
     parentElement.appendChild(scroller);
+    parentElement.appendChild(hint);
+    const update = () => {
+      // the column holding the table is at least as wide as its widest table (at most its row)
+      const column = parentElement.closest('[data-testid="stColumn"]');
+      if (column && column.parentElement) {
+        const widths = Array.from(column.querySelectorAll('table.__CLASS__'), (t) => t.scrollWidth);
+        const widest = Math.min(Math.max(0, ...widths), column.parentElement.clientWidth);
+        const wanted = widest + 'px';
+        if (column.style.minWidth !== wanted) column.style.minWidth = wanted;
+      }
+      hint.hidden = !(scroller.scrollWidth > scroller.clientWidth + 1);
+    };
+    const observer = new ResizeObserver(update);
+    observer.observe(scroller);
+    observer.observe(table);  // a table that shrinks (a smaller font) lets its column shrink
+    const row = parentElement.closest('[data-testid="stHorizontalBlock"]');
+    if (row) observer.observe(row);
+    scroller.__alUpdate = update;
   }
   const textCell = (tag, text, scope) => {
     const cell = document.createElement(tag);
@@ -61,12 +84,16 @@ export default function (component) {
   data.cells.forEach((cells, i) => {
     const row = document.createElement('tr');
     if (data.rows.length) row.appendChild(textCell('th', data.rows[i], 'row'));
-    for (const { text, background, colour, align, italic } of cells) {
+    for (const { text, background, colour, align, italic, marked } of cells) {
       const cell = textCell('td', text);
       cell.style.backgroundColor = background;
       cell.style.color = colour;
       cell.style.textAlign = align;
       if (italic) cell.style.fontStyle = 'italic';
+      if (marked) {
+        cell.className = '__CLASS__-changed';
+        cell.title = data.changed_title || '';
+      }
       row.appendChild(cell);
     }
     body.appendChild(row);
@@ -89,6 +116,10 @@ export default function (component) {
   } else if (link) {
     link.remove();
   }
+  const hint = parentElement.querySelector('.__CLASS__-hint');
+  if (hint) hint.textContent = data.scroll_hint || '';
+  const scroller = parentElement.querySelector('.__CLASS__-scroll');
+  if (scroller && scroller.__alUpdate) scroller.__alUpdate();
 }
 """.replace("__CLASS__", TABLE_CLASS)
 
@@ -124,6 +155,28 @@ a.{TABLE_CLASS}-csv {{
   color: var(--st-text-color);
   margin-bottom: 0.5rem;
 }}
+table.{TABLE_CLASS} td.{TABLE_CLASS}-changed {{
+  box-shadow: inset 0 0 0 2px #000000, inset 0 0 0 4px #ffffff;  /* seen on any colour */
+}}
+table.{TABLE_CLASS} thead th:first-child {{
+  white-space: normal;  /* the corner breaks between its two axis titles, never inside one */
+  word-break: keep-all;
+}}
+div.{TABLE_CLASS}-hint {{
+  font-size: 0.8rem;
+  color: var(--st-text-color);
+  opacity: 0.8;
+  margin: -0.25rem 0 0.5rem 0;
+}}
+/* Columns holding a matrix table are never narrower than the table: they wrap onto a new line
+   instead of cutting it (a table still scrolls, with its hint, when even a full row is too
+   narrow, as on a phone). */
+[data-testid="stHorizontalBlock"]:has(table.{TABLE_CLASS}) {{
+  flex-wrap: wrap;
+}}
+[data-testid="stHorizontalBlock"]:has(table.{TABLE_CLASS}) > [data-testid="stColumn"] {{
+  min-width: min(100%, 14rem);
+}}
 """
 
 _COMPONENT = st.components.v2.component(
@@ -144,7 +197,13 @@ def draw_table(table: ColouredTable, *, key: str, csv_label: str = "") -> None:
     """
     if "-" in key:
         raise ValueError(f"a matrix table's key has no '-': {key!r}")
-    data = {**table.to_data(), "csv_label": csv_label, "file_name": f"{_file_name(key)}.csv"}
+    data = {
+        **table.to_data(),
+        "csv_label": csv_label,
+        "file_name": f"{_file_name(key)}.csv",
+        "scroll_hint": t("show.scroll_hint"),
+        "changed_title": t("show.changed_cell"),
+    }
     _COMPONENT(data=data, key=f"{TABLE_CLASS}-{key}".replace("__", "-"))
 
 

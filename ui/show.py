@@ -18,7 +18,9 @@ Every widget key is derived from the ``key`` the caller gives: no key is guessed
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import replace
 from functools import cache
 
@@ -26,7 +28,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+import torch
 
+from attention.differences import changed_cells
 from viz.heatmap import cell_texts, matrix_figure
 from viz.image_heatmap import image_shape, pixel_factors
 from viz.labels import unique_labels
@@ -128,12 +132,48 @@ def show_matrix(view: MatrixView, words: FigureWords, *, key: str) -> None:
         zoom_window(view, words, key=f"{key}__zoom", label=zoom_title)
 
 
+_MARK_CHANGES: ContextVar[bool] = ContextVar("mark_changes", default=False)
+CHANGES_KEY = "matrix_changes"  # session: by matrix key, (values drawn last, cells last changed)
+
+
+@contextmanager
+def marking_changes() -> Iterator[None]:
+    """Within this block, matrix tables outline the cells the last edit or setting change moved.
+
+    Each table remembers (in the session, by its key) the values it drew last; when it is drawn
+    with other values, :func:`attention.differences.changed_cells` says which cells moved, and
+    those stay outlined until the next change.
+    """
+    token = _MARK_CHANGES.set(True)
+    try:
+        yield
+    finally:
+        _MARK_CHANGES.reset(token)
+
+
+def _with_changes(view: MatrixView, key: str) -> MatrixView:
+    store = st.session_state.setdefault(CHANGES_KEY, {})
+    values = np.array(view.values, dtype=np.float64)  # a copy: (rows, cols)
+    last = store.get(key)
+    changed = None if last is None else last[1]
+    if last is not None and not np.array_equal(last[0], values, equal_nan=True):
+        moved = changed_cells(torch.from_numpy(last[0]), torch.from_numpy(values))
+        changed = None if moved is None else moved.numpy()
+    store[key] = (values, changed)
+    if changed is None or not changed.any():
+        return view
+    return replace(view, changed=changed)
+
+
 def show_matrix_table(view: MatrixView, words: FigureWords, *, key: str) -> None:
     """``view`` as a coloured table (``viz.table_heatmap``), titled, with its legend row.
 
     The table's ``aria-label`` says what it is ("score: a 6 × 6 table of numbers, coloured by
-    value"), for screen readers.
+    value"), for screen readers. Inside :func:`marking_changes` the cells the last change moved
+    are outlined, and a caption says so.
     """
+    if _MARK_CHANGES.get():
+        view = _with_changes(view, key)
     rows, cols = view.shape
     name = view.title or view.colorbar_title or view.value_name
     with st.container(key=f"matrix_{key}"):
@@ -144,6 +184,8 @@ def show_matrix_table(view: MatrixView, words: FigureWords, *, key: str) -> None
         legend = legend_table(view, words, t("show.legend_alt", name=name))
         if legend is not None:
             draw_table(legend, key=f"{key}_legend")
+        if view.changed is not None:
+            st.caption(t("show.changed_legend"))
 
 
 def numbers_frame(

@@ -54,10 +54,35 @@ def render_sidebar(page: str = "") -> None:
         for name in SIDEBAR:
             on_change = keep_choices if name == LANGUAGE_KEY else None
             widget(SETTINGS[name], on_change=on_change)
+            if name == "dropout":
+                _dropout_presets()
             if name == SIDEBAR_TEXT_AFTER:
                 _sentence_box()
                 random_tokens_control()
         st.caption(t("glossary.line", decimals=DECIMALS, hover=HOVER_DECIMALS))
+
+
+DROPOUT_PRESETS = (0.0, 0.1, 0.5)  # off, a usual rate in GPTs, the book's example
+
+
+def _set_dropout(value: float) -> None:
+    st.session_state["dropout"] = value
+
+
+def _dropout_presets() -> None:
+    """One click to the dropout rates a lesson uses, instead of 50 presses of an arrow key."""
+    st.caption(t("sidebar.dropout_presets"))
+    for column, value in zip(
+        st.columns(len(DROPOUT_PRESETS), gap="small"), DROPOUT_PRESETS, strict=True
+    ):
+        column.button(
+            f"p = {value:g}",
+            key=f"dropout_preset_{value:g}",
+            on_click=_set_dropout,
+            args=(value,),
+            width="stretch",
+            type="primary" if st.session_state.get("dropout") == value else "secondary",
+        )
 
 
 def _sentence_box() -> None:

@@ -12,6 +12,7 @@ of seeded initial weights).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 
 import numpy as np
 import streamlit as st
@@ -25,7 +26,8 @@ from viz.vocabulary import DECIMALS, context_labels, format_number, format_short
 
 from .book_code import show_book_code
 from .i18n import t
-from .show import figure_words, show_matrix, show_numbers
+from .show import figure_words, marking_changes, show_matrix, show_numbers
+from .step_link import record_open, take_pending
 
 MAX_LISTED_SUMS = 12  # row sums listed one by one up to this many rows, as a range beyond
 
@@ -440,7 +442,9 @@ def tab_label(name: str) -> str:
 
 
 @st.fragment
-def show_steps(page: StepPage, *, key: str, all_toggle: str | None = None) -> None:
+def show_steps(
+    page: StepPage, *, key: str, all_toggle: str | None = None, linked: bool = False
+) -> None:
     """The steps of ``page``, one tab per step of ``attention.steps.STEPS``; only the open tab runs.
 
     The tabs keep their state (``on_change="rerun"``, the open tab's label under ``key`` in the
@@ -449,6 +453,7 @@ def show_steps(page: StepPage, *, key: str, all_toggle: str | None = None) -> No
     so a tab switch reruns only this function, not the page above it, and a tab switch costs what
     drawing one step costs. ``all_toggle``: the key of an "all steps on one page" toggle shown
     above the tabs (then every step is drawn, one below another, in bordered boxes).
+    ``linked``: the open step is the link's (``?step=``, :mod:`ui.step_link`) and goes back to it.
     """
     if all_toggle is not None and st.toggle(
         t("step.all_toggle"), key=all_toggle, help=t("step.all_toggle_help")
@@ -457,8 +462,13 @@ def show_steps(page: StepPage, *, key: str, all_toggle: str | None = None) -> No
             with st.container(border=True):
                 draw_step(page, step.name)
         return
+    pending = take_pending() if linked else None
+    if pending is not None:
+        st.session_state[key] = tab_label(pending)
     tabs = st.tabs([tab_label(step.name) for step in STEPS], key=key, on_change="rerun")
     for step, tab in zip(STEPS, tabs, strict=True):
         if tab.open:
-            with tab:
+            if linked:
+                record_open(step.name)
+            with tab, marking_changes() if linked else nullcontext():
                 draw_step(page, step.name)

@@ -147,7 +147,8 @@ class TrainOutcome:
     """A finished (or stopped) training and what the page shows of it, computed on the worker.
 
     ``attention`` ``(layers, heads, T, T)``: the softmax weights in eval mode on ``tokens``, a
-    held-out sequence (``labels`` are its tokens as text). ``scores``: the pattern scores,
+    held-out sequence (``labels`` are its tokens as text); ``untrained_attention`` the same for
+    the initial weights (the seed's, before step 1). ``scores``: the pattern scores,
     score name → ``(layers, heads)``. ``threads``: intra-op threads the training used.
     """
 
@@ -158,6 +159,7 @@ class TrainOutcome:
     attention: torch.Tensor  # (layers, heads, T, T)
     scores: dict[str, torch.Tensor]
     threads: int
+    untrained_attention: torch.Tensor | None = None  # (layers, heads, T, T) before training
 
     @property
     def config(self) -> TrainConfig:
@@ -175,6 +177,7 @@ def outcome_of(result: TrainResult, threads: int = TRAIN_THREADS) -> TrainOutcom
         attention=result.attention(tokens),
         scores=result.pattern_scores(n=PATTERN_SEQUENCES),
         threads=threads,
+        untrained_attention=result.initial_attention(tokens),
     )
 
 

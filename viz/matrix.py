@@ -63,6 +63,7 @@ class MatrixView:
     undropped: np.ndarray | None = None  # (rows, cols) the weights before dropout, for the hover
     dropout_scale: float = 1.0  # a kept weight = its weight before dropout × this
     binary: BinaryLook | None = None  # set for kind="binary"
+    changed: np.ndarray | None = None  # (rows, cols) bool, cells the last change moved: outlined
     colour_bar: bool = True
     upright_colorbar: bool = False  # the colour bar's title along the bar (narrow columns)
     height: int | None = None
@@ -80,7 +81,7 @@ class MatrixView:
                 f"{len(self.row_labels)} × {len(self.col_labels)} labels for a {rows} × {cols} "
                 "matrix"
             )
-        for name in ("hidden", "dropped"):
+        for name in ("hidden", "dropped", "changed"):
             mask = getattr(self, name)
             if mask is not None:
                 object.__setattr__(self, name, _cells(mask, (rows, cols), name).astype(bool))

@@ -19,7 +19,7 @@ shown exactly as typed; in Jupyter it draws itself (``_repr_html_``, every text 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -64,6 +64,7 @@ class Cell:
     colour: str
     align: str = "right"
     italic: bool = False
+    marked: bool = False  # outlined: the last change moved this cell
 
 
 @dataclass(frozen=True)
@@ -247,7 +248,18 @@ def _linear(channel: float) -> float:
 def _labelled(
     view: MatrixView, words: FigureWords, cells: list[list[Cell]], description: str
 ) -> ColouredTable:
-    """The cells with their labels (told apart when repeated) and the corner naming the axes."""
+    """The cells with their labels (told apart when repeated) and the corner naming the axes.
+
+    Cells of ``view.changed`` are marked (outlined by the browser's table).
+    """
+    if view.changed is not None:
+        cells = [
+            [
+                replace(cell, marked=True) if view.changed[i, j] else cell
+                for j, cell in enumerate(row)
+            ]
+            for i, row in enumerate(cells)
+        ]
     row_title = view.row_title or words.row
     col_title = view.col_title or words.column
     corner = (

@@ -153,7 +153,9 @@ def test_moving_the_dropout_slider_updates_the_url_and_the_numbers(
     )
     assert got == expected, f"URL and slider disagree: {got}"
     assert url_dropout() > 0
-    assert parse_qs(urlparse(page.url).query).keys() == {"dropout"}  # nothing else moved
+    query = parse_qs(urlparse(page.url).query)
+    assert query.keys() == {"dropout", "step"}  # nothing else moved (the link keeps step 9 open)
+    assert query["step"] == ["dropout"]
     got, expected = eventually_equal(
         lambda: context_numbers(page),
         lambda: expected_context(BOOK_EMBEDDINGS, AttentionConfig(dropout=url_dropout())),
@@ -206,8 +208,10 @@ def test_only_the_open_tab_is_drawn_and_a_switch_shows_the_new_steps_numbers(
     assert scores.numbers() == [[f"{v:.4f}" for v in row] for row in trace.attn_scores[0].tolist()]
 
     # a new seed redraws the same table in place with the new trace's numbers
-    seed_input = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInput").filter(
-        has=page.get_by_label(t("sidebar.seed", "en"), exact=True)
+    seed_input = (
+        page.get_by_test_id("stSidebar")
+        .get_by_test_id("stNumberInput")
+        .filter(has=page.get_by_label(t("sidebar.seed", "en"), exact=True))
     )
     seed_input.get_by_test_id("stNumberInputStepUp").click()
     wait_settled(page)

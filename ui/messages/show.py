@@ -2,6 +2,18 @@
 
 MESSAGES = {
     "show.numbers": {"en": "Numbers as a table", "zh": "以表格显示数值"},
+    "show.changed_cell": {
+        "en": "changed by the last edit or setting change",
+        "zh": "被上一次编辑或设置改动改变了",
+    },
+    "show.changed_legend": {
+        "en": "Outlined cells: what the last edit or setting change moved in this matrix.",
+        "zh": "带边框的单元格：上一次编辑或设置改动在这个矩阵里改变的数。",
+    },
+    "show.scroll_hint": {
+        "en": "← The table is wider than the screen: swipe or scroll it sideways →",
+        "zh": "← 表格比屏幕宽：左右滑动或滚动查看 →",
+    },
     "show.table_alt": {
         "en": "{name}: a {rows} × {cols} table of numbers, coloured by value",
         "zh": "{name}：{rows} × {cols} 的数值表，按数值着色",

@@ -148,11 +148,16 @@ MESSAGES = {
         "en": "The mask is built once, in `__init__`, and stored with `register_buffer`. A buffer "
         "is not a parameter: it has no gradient and is never trained, but it is saved in the "
         "model's `state_dict` and moves with the model between devices (`model.to('cuda')`). "
-        "`forward` crops it to the sentence: `self.mask.bool()[:num_tokens, :num_tokens]`.",
+        "`forward` crops it to the sentence: `self.mask.bool()[:num_tokens, :num_tokens]`. "
+        "Why not a plain attribute `self.mask = …`? It would be left out of `state_dict` (so "
+        "not saved) and stay on the CPU when the model moves to a GPU. Why not an `nn.Parameter`? "
+        "The optimizer would change it, and the mask must stay the same.",
         "zh": "掩码只在 `__init__` 中构建一次，并用 `register_buffer` 保存。缓冲区不是参数："
         "它没有梯度，也从不参与训练，但会随模型一起保存在 `state_dict` 中，并随模型在设备之间移动"
         "（`model.to('cuda')`）。`forward` 把它裁剪到句子的长度："
-        "`self.mask.bool()[:num_tokens, :num_tokens]`。",
+        "`self.mask.bool()[:num_tokens, :num_tokens]`。为什么不直接写成属性 `self.mask = …`？"
+        "那样它不会进入 `state_dict`（不会被保存），模型移到 GPU 时它也会留在 CPU 上。"
+        "为什么不用 `nn.Parameter`？那样优化器会改变它，而掩码必须保持不变。",
     },
     "step.mask.legend": {
         "en": "1 = hidden (a future token) · 0 = visible",

@@ -1,0 +1,300 @@
+"""The chapter's path to ``CausalAttention``: sections 3.3 to 3.5, in the book's order.
+
+The book does not start with ``CausalAttention``. It builds it in steps, on the same six embeddings:
+
+1. 3.3, attention without trainable weights: the scores are dot products of the embeddings
+   themselves, ``x⁽²⁾ · x⁽ʲ⁾``; first for one query ("journey"), then for every token at once
+   (:func:`simple_attention`).
+2. 3.4.1, ``SelfAttention_v1``: three trainable matrices drawn with ``torch.rand`` after
+   ``torch.manual_seed(123)`` project the embeddings to queries, keys and values; the scores are
+   scaled by ``1/√d_k`` (:func:`self_attention_v1`).
+3. 3.4.2, ``SelfAttention_v2``: the same computation with ``nn.Linear`` layers, whose
+   initialisation is better; the book seeds it with 789 (:func:`self_attention_v2`).
+4. 3.5, two modifications give ``CausalAttention``: a causal mask (built once, kept with the module
+   as a buffer) and dropout on the weights (:func:`causal_diff`, the difference of the two classes'
+   source code in :mod:`attention.modules`).
+
+Every function builds the book's class from :mod:`attention.modules` with a private generator
+(:func:`attention.randomness.build_seeded`: the draws of ``torch.manual_seed(seed)`` without the
+global generator) and writes out the forward pass one step at a time, as the book's text does; the
+module's own forward pass gives the same context vectors bitwise (a test checks).
+
+The book's printed numbers at the defaults are in ``REFERENCE.md`` of the project notes, e.g.::
+
+    path = simple_attention(BOOK_EMBEDDINGS)
+    path.query_scores            # [0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865]
+    self_attention_v1(BOOK_EMBEDDINGS).query    # q⁽²⁾ = [0.4306, 1.4551]
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import inspect
+from dataclasses import dataclass
+
+import torch
+
+from .modules import CausalAttention, SelfAttention_v1, SelfAttention_v2
+from .randomness import build_seeded
+from .validate import MAX_WIDTH, check_int, check_seed, to_input_tensor
+
+__all__ = [
+    "BOOK_QUERY_INDEX",
+    "BOOK_SEED_V1",
+    "BOOK_SEED_V2",
+    "SimpleAttention",
+    "TrainableAttention",
+    "causal_diff",
+    "self_attention_v1",
+    "self_attention_v2",
+    "simple_attention",
+]
+
+BOOK_QUERY_INDEX = 1  # the book's query is the second token, x⁽²⁾ ("journey")
+BOOK_SEED_V1 = 123  # torch.manual_seed(123) before SelfAttention_v1 (and the book's W matrices)
+BOOK_SEED_V2 = 789  # torch.manual_seed(789) before SelfAttention_v2
+
+
+@dataclass(frozen=True)
+class SimpleAttention:
+    """Section 3.3: attention whose scores are dot products of the embeddings themselves.
+
+    ``query_*`` fields are for the one query ``x⁽ⁱ⁾`` with ``i = query_index`` (3.3.1); the
+    matrices are every token at once (3.3.2). No weights, no scaling, no mask.
+    """
+
+    inputs: torch.Tensor  # (T, d_in)
+    query_index: int
+    query_scores: torch.Tensor  # (T,) x⁽ⁱ⁾ · x⁽ʲ⁾
+    query_weights_by_sum: torch.Tensor  # (T,) scores / their sum: the book's first try
+    query_weights: torch.Tensor  # (T,) softmax of the scores
+    query_context: torch.Tensor  # (d_in,) z⁽ⁱ⁾ = Σ_j a_ij x⁽ʲ⁾
+    attn_scores: torch.Tensor  # (T, T) inputs @ inputs.T
+    attn_weights: torch.Tensor  # (T, T) softmax of each row
+    context: torch.Tensor  # (T, d_in) attn_weights @ inputs
+
+
+@dataclass(frozen=True)
+class TrainableAttention:
+    """Section 3.4: self-attention with trainable weights (``SelfAttention_v1`` or ``_v2``).
+
+    ``W_*`` are ``(d_in, d_out)``, the book's ``x @ W`` orientation (for ``nn.Linear`` that is
+    ``weight.T``). ``query_*`` fields follow one query as the book's 3.4.1 does; ``masked_weights``
+    is section 3.5.1's first causal mask on these scores (``-inf`` above the diagonal, softmax).
+    """
+
+    class_name: str
+    seed: int
+    inputs: torch.Tensor  # (T, d_in)
+    W_query: torch.Tensor  # (d_in, d_out)
+    W_key: torch.Tensor  # (d_in, d_out)
+    W_value: torch.Tensor  # (d_in, d_out)
+    queries: torch.Tensor  # (T, d_out)
+    keys: torch.Tensor  # (T, d_out)
+    values: torch.Tensor  # (T, d_out)
+    attn_scores: torch.Tensor  # (T, T) queries @ keys.T
+    attn_weights: torch.Tensor  # (T, T) softmax(attn_scores / √d_k)
+    context: torch.Tensor  # (T, d_out) attn_weights @ values
+    module_output: torch.Tensor  # (T, d_out) the module's own forward pass
+    masked_weights: torch.Tensor  # (T, T) softmax of the scores with the future at -inf
+    query_index: int
+
+    @property
+    def d_k(self) -> int:
+        return int(self.keys.shape[-1])
+
+    @property
+    def query(self) -> torch.Tensor:  # (d_out,)
+        return self.queries[self.query_index]
+
+    @property
+    def query_self_score(self) -> float:
+        """The book's ``attn_score_22``: the query's score with its own key."""
+        return float(self.attn_scores[self.query_index, self.query_index])
+
+    @property
+    def query_scores(self) -> torch.Tensor:  # (T,)
+        return self.attn_scores[self.query_index]
+
+    @property
+    def query_weights(self) -> torch.Tensor:  # (T,)
+        return self.attn_weights[self.query_index]
+
+    @property
+    def query_context(self) -> torch.Tensor:  # (d_out,)
+        return self.context[self.query_index]
+
+
+def _one_sequence(inputs: object) -> torch.Tensor:
+    """The embeddings as a checked float32 ``(T, d_in)`` tensor (the first of a batch)."""
+    return to_input_tensor(inputs)[0]
+
+
+def _query_index(query_index: int, num_tokens: int) -> int:
+    return check_int("query_index", query_index, 0, num_tokens - 1, "the query's token index")
+
+
+def simple_attention(inputs: object, query_index: int = BOOK_QUERY_INDEX) -> SimpleAttention:
+    """Section 3.3 on ``inputs`` ``(T, d_in)``: scores, weights and context without weights.
+
+    With one token the query is that token (``query_index`` is clamped to the last token).
+    """
+    x = _one_sequence(inputs)  # (T, d_in)
+    index = _query_index(min(query_index, x.shape[0] - 1), x.shape[0])
+    query = x[index]  # (d_in,)
+    query_scores = x @ query  # (T,) the book's loop of torch.dot(x_i, query)
+    attn_scores = x @ x.T  # (T, T)
+    attn_weights = torch.softmax(attn_scores, dim=-1)  # (T, T)
+    query_weights = torch.softmax(query_scores, dim=0)  # (T,)
+    return SimpleAttention(
+        inputs=x,
+        query_index=index,
+        query_scores=query_scores,
+        query_weights_by_sum=query_scores / query_scores.sum(),
+        query_weights=query_weights,
+        query_context=query_weights @ x,  # (d_in,)
+        attn_scores=attn_scores,
+        attn_weights=attn_weights,
+        context=attn_weights @ x,  # (T, d_in)
+    )
+
+
+def _causal_weights(attn_scores: torch.Tensor, d_k: int) -> torch.Tensor:
+    """Section 3.5.1: the future's scores set to -inf, then the scaled softmax. ``(T, T)``."""
+    num_tokens = attn_scores.shape[0]
+    future = torch.triu(torch.ones(num_tokens, num_tokens), diagonal=1).bool()  # (T, T)
+    masked = attn_scores.masked_fill(future, -torch.inf)
+    return torch.softmax(masked / d_k**0.5, dim=-1)
+
+
+def _trainable(
+    class_name: str,
+    seed: int,
+    x: torch.Tensor,
+    W_query: torch.Tensor,  # noqa: N803 (the book's names)
+    W_key: torch.Tensor,  # noqa: N803
+    W_value: torch.Tensor,  # noqa: N803
+    module_output: torch.Tensor,
+    query_index: int,
+) -> TrainableAttention:
+    """The forward pass of 3.4, one named step at a time, as the book's classes compute it."""
+    keys = x @ W_key  # (T, d_out)
+    queries = x @ W_query  # (T, d_out)
+    values = x @ W_value  # (T, d_out)
+    attn_scores = queries @ keys.T  # (T, T)
+    d_k = keys.shape[-1]
+    attn_weights = torch.softmax(attn_scores / d_k**0.5, dim=-1)  # (T, T)
+    return TrainableAttention(
+        class_name=class_name,
+        seed=seed,
+        inputs=x,
+        W_query=W_query,
+        W_key=W_key,
+        W_value=W_value,
+        queries=queries,
+        keys=keys,
+        values=values,
+        attn_scores=attn_scores,
+        attn_weights=attn_weights,
+        context=attn_weights @ values,  # (T, d_out)
+        module_output=module_output,
+        masked_weights=_causal_weights(attn_scores, d_k),
+        query_index=query_index,
+    )
+
+
+def _check_d_out(d_out: int) -> int:
+    return check_int("d_out", d_out, 1, MAX_WIDTH, "the output width d_out")
+
+
+def self_attention_v1(
+    inputs: object,
+    d_out: int = 2,
+    seed: int = BOOK_SEED_V1,
+    query_index: int = BOOK_QUERY_INDEX,
+) -> TrainableAttention:
+    """Section 3.4.1: ``torch.manual_seed(seed); SelfAttention_v1(d_in, d_out)`` on ``inputs``.
+
+    The weights are the module's ``nn.Parameter(torch.rand(d_in, d_out))``, drawn in the order
+    W_query, W_key, W_value: the book's ``W_query``, ``W_key``, ``W_value`` of 3.4.1 too.
+    """
+    x = _one_sequence(inputs)
+    seed, d_out = check_seed(seed), _check_d_out(d_out)
+    index = _query_index(min(query_index, x.shape[0] - 1), x.shape[0])
+    module = build_seeded(seed, lambda: SelfAttention_v1(x.shape[1], d_out))
+    with torch.no_grad():
+        output = module(x)  # (T, d_out)
+        return _trainable(
+            "SelfAttention_v1",
+            seed,
+            x,
+            module.W_query.detach(),
+            module.W_key.detach(),
+            module.W_value.detach(),
+            output,
+            index,
+        )
+
+
+def self_attention_v2(
+    inputs: object,
+    d_out: int = 2,
+    seed: int = BOOK_SEED_V2,
+    query_index: int = BOOK_QUERY_INDEX,
+) -> TrainableAttention:
+    """Section 3.4.2: ``torch.manual_seed(seed); SelfAttention_v2(d_in, d_out)`` on ``inputs``.
+
+    ``nn.Linear`` computes ``x @ weight.T``, so the ``W_*`` fields are the layers' ``weight.T``.
+    """
+    x = _one_sequence(inputs)
+    seed, d_out = check_seed(seed), _check_d_out(d_out)
+    index = _query_index(min(query_index, x.shape[0] - 1), x.shape[0])
+    module = build_seeded(seed, lambda: SelfAttention_v2(x.shape[1], d_out))
+    with torch.no_grad():
+        output = module(x)  # (T, d_out)
+        return _trainable(
+            "SelfAttention_v2",
+            seed,
+            x,
+            module.W_query.weight.detach().T,
+            module.W_key.weight.detach().T,
+            module.W_value.weight.detach().T,
+            output,
+            index,
+        )
+
+
+def _code_lines(cls: type) -> list[str]:
+    """A class's source without its docstring and ``# noqa`` notes: the code a reader compares."""
+    source = inspect.getsource(cls)
+    lines = source.splitlines()
+    docstring = ast.parse(source).body[0].body[0]  # the class's first statement
+    if isinstance(docstring, ast.Expr) and isinstance(docstring.value, ast.Constant):
+        assert docstring.end_lineno is not None
+        del lines[docstring.lineno - 1 : docstring.end_lineno]
+    kept: list[str] = []
+    for line in lines:
+        code = line.split("  # noqa", 1)[0].rstrip()
+        if code or (kept and kept[-1] and not kept[-1].startswith("class ")):  # no gap at the top
+            kept.append(code)
+    return kept
+
+
+def causal_diff(context: int = 2) -> str:
+    """``SelfAttention_v2`` → ``CausalAttention`` as a unified diff of their source code.
+
+    Read from :mod:`attention.modules` (one source of truth): lines starting with ``+`` are what
+    section 3.5 adds (the batch axis, the mask buffer and ``masked_fill_``, the dropout layer and
+    its call), ``-`` what it replaces. ``context`` unchanged lines are kept around each change.
+    """
+    return "\n".join(
+        difflib.unified_diff(
+            _code_lines(SelfAttention_v2),
+            _code_lines(CausalAttention),
+            fromfile="SelfAttention_v2",
+            tofile="CausalAttention",
+            n=context,
+            lineterm="",
+        )
+    )

@@ -1,0 +1,198 @@
+"""The app as a lesson, in a real browser: links to a step, presenter mode, nothing cut, what changed.
+
+Sizes: a laptop (1400×1000), a projector (1280×720), the projector at 150 % zoom (853×480 CSS
+pixels) and a phone (390×844).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from attention.steps import STEPS, step_number
+from tests.e2e.helpers import (
+    CELL_EDITOR_SELECTOR,
+    GRID_ROW_HEIGHT,
+    SIDEBAR_SELECTOR,
+    assert_no_exception,
+    open_app,
+    read_matrix,
+    wait_settled,
+)
+
+pytest.importorskip("playwright")
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
+
+SIZES = {
+    "laptop": {"width": 1400, "height": 1000},
+    "projector": {"width": 1280, "height": 720},
+    "projector_150": {"width": 853, "height": 480},
+    "phone": {"width": 390, "height": 844},
+}
+APPEAR_MS = 60_000
+
+# Every matrix table in the main area: is it inside the window, does it fit its box, and if it
+# must scroll (a phone), is the "scroll sideways" hint shown?
+_TABLE_FIT_JS = """
+() => [...document.querySelectorAll('[data-testid="stMain"] div.al-matrix-scroll')]
+  .filter((box) => box.offsetParent !== null)
+  .map((box) => {
+    const rect = box.getBoundingClientRect();
+    const hint = box.parentElement.querySelector('.al-matrix-hint');
+    const block = box.closest('[class*="st-key-matrix_"]');
+    return {
+      key: block ? (block.className.match(/st-key-matrix_(\\S+)/) || [])[1] : '?',
+      left: rect.left, right: rect.right, width: window.innerWidth,
+      scrolls: box.scrollWidth > box.clientWidth + 1,
+      hint: !!hint && !hint.hidden && hint.textContent.length > 0,
+    };
+  })
+"""
+
+
+@pytest.fixture
+def sized(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A page of the size named by the test's ``size`` parameter."""
+    context = browser.new_context(viewport=SIZES[request.param])
+    context.set_default_timeout(30_000)
+    yield context.new_page()
+    context.close()
+
+
+def _open_step(page: Page) -> str:
+    """The open step's name, read from the URL (the first step has no ``step=``)."""
+    match = re.search(r"[?&]step=([a-z_]+)", page.url)
+    return match.group(1) if match else STEPS[0].name
+
+
+def _assert_tables_fit(page: Page, where: str, *, phone: bool) -> int:
+    first_row = page.locator('[data-testid="stMain"] table.al-matrix tbody tr').first
+    first_row.wait_for(state="visible", timeout=APPEAR_MS)
+    page.wait_for_timeout(300)  # the columns take their tables' widths on the next frames
+    tables = page.evaluate(_TABLE_FIT_JS)
+    assert tables, f"{where}: no matrix table drawn"
+    for table in tables:
+        inside = table["left"] >= -1 and table["right"] <= table["width"] + 1
+        assert inside, f"{where}: matrix {table['key']} reaches past the window: {table}"
+        if phone:
+            assert not table["scrolls"] or table["hint"], f"{where}: {table['key']} scrolls unsaid"
+        else:
+            assert not table["scrolls"], f"{where}: matrix {table['key']} is cut: {table}"
+    return len(tables)
+
+
+def _press_right(page: Page, expected: str) -> None:
+    page.keyboard.press("ArrowRight")
+    wait_settled(page)
+    expect(page).to_have_url(re.compile(rf"step={expected}\b"), timeout=APPEAR_MS)
+
+
+@pytest.mark.parametrize("sized", list(SIZES), indirect=True)
+def test_the_arrow_keys_walk_every_step_and_no_matrix_is_cut(
+    sized: Page, streamlit_server: str, request: pytest.FixtureRequest
+) -> None:
+    """Dropout 0.5 (the widest step), each size: ←/→ walk the ten tabs through their reruns."""
+    page = sized
+    phone = request.node.callspec.params["sized"] == "phone"
+    open_app(page, streamlit_server, "/?dropout=0.5")
+    for index, step in enumerate(STEPS):
+        tab = page.get_by_role("tab", name=re.compile(rf"^{step_number(step.name)} · "))
+        expect(tab).to_have_attribute("aria-selected", "true", timeout=APPEAR_MS)
+        tab.scroll_into_view_if_needed()
+        _assert_tables_fit(page, f"step {step.name}", phone=phone)
+        if index + 1 < len(STEPS):
+            _press_right(page, STEPS[index + 1].name)
+    assert_no_exception(page)
+
+
+@pytest.mark.parametrize("sized", ["projector_150"], indirect=True)
+def test_presenter_mode_walks_every_step_at_150_percent(sized: Page, streamlit_server: str) -> None:
+    """The projector at 150 %: no sidebar, one step per screen, ←/→ and Esc, nothing cut."""
+    page = sized
+    open_app(page, streamlit_server, "/?dropout=0.5&present=1")
+    expect(page.locator(SIDEBAR_SELECTOR)).to_be_hidden()
+    for index, step in enumerate(STEPS):
+        heading = page.get_by_role("heading", name=re.compile(rf"Step {index + 1} · "))
+        expect(heading).to_be_visible(timeout=APPEAR_MS)
+        box = heading.bounding_box()
+        assert box is not None and box["y"] < 200, "the step starts at the top of the screen"
+        _assert_tables_fit(page, f"presenting {step.name}", phone=False)
+        if index + 1 < len(STEPS):
+            _press_right(page, STEPS[index + 1].name)
+    expect(page.locator(".st-key-present_next button")).to_be_disabled()
+    page.keyboard.press("ArrowLeft")
+    wait_settled(page)
+    assert _open_step(page) == "dropout"
+    page.keyboard.press("Escape")
+    wait_settled(page)
+    expect(page.get_by_role("tab", name="9 · Dropout")).to_have_attribute("aria-selected", "true")
+    assert "present=1" not in page.url
+    assert_no_exception(page)
+
+
+def test_a_link_opens_each_step_and_a_bad_step_is_named(page: Page, streamlit_server: str) -> None:
+    for step in STEPS:
+        open_app(page, streamlit_server, f"/?step={step.name}")
+        tab = page.get_by_role("tab", name=re.compile(rf"^{step_number(step.name)} · "))
+        expect(tab).to_have_attribute("aria-selected", "true", timeout=APPEAR_MS)
+        expect(page.get_by_role("heading", name=re.compile(rf"^Step {step_number(step.name)} · ")))
+    open_app(page, streamlit_server, "/?step=sofmax")
+    expect(page.get_by_text(re.compile("“step=sofmax” is not a step"))).to_be_visible()
+    assert_no_exception(page)
+
+
+def test_the_chapter_path_prints_the_books_numbers(page: Page, streamlit_server: str) -> None:
+    open_app(page, streamlit_server, "/chapter_path")
+    scores = read_matrix(page, "chapter_query_rows")
+    assert scores.cells[0] == ["0.9544", "1.4950", "1.4754", "0.8434", "0.7070", "1.0865"]
+    assert scores.cells[2] == ["0.1385", "0.2379", "0.2333", "0.1240", "0.1082", "0.1581"]
+    assert read_matrix(page, "chapter_query_context").cells[0] == ["0.4419", "0.6515", "0.5683"]
+    v1 = read_matrix(page, "chapter_selfattention_v1_context")
+    assert v1.cells[1] == ["0.3061", "0.8210"]
+    v2 = read_matrix(page, "chapter_selfattention_v2_context")
+    assert v2.cells[0] == ["−0.0739", "0.0713"]
+    masked = read_matrix(page, "chapter_masked_weights")
+    assert masked.cells[1][:2] == ["0.5517", "0.4483"]
+    expect(page.get_by_text("[0.4306, 1.4551]", exact=False)).to_be_visible()
+    expect(page.locator("code").filter(has_text="register_buffer").first).to_be_attached()
+    assert_no_exception(page)
+
+
+def _edit_one_x1(page: Page, text: str) -> None:
+    """Row 5 ("one"), column x1 of the step page's editor: from row 1's last column, 2 left, 4 down."""
+    cell = page.locator(CELL_EDITOR_SELECTOR)
+    for _ in range(3):
+        wait_settled(page)
+        grid = page.get_by_test_id("stDataFrame").first
+        grid.scroll_into_view_if_needed()
+        box = grid.bounding_box()
+        assert box is not None
+        grid.click(position={"x": box["width"] - 25, "y": GRID_ROW_HEIGHT * 1.5})
+        for key in ["ArrowLeft"] * 2 + ["ArrowDown"] * 4 + ["Enter"]:
+            page.keyboard.press(key)
+        try:
+            expect(cell).to_have_value("0.77", timeout=5000)
+        except AssertionError:
+            page.keyboard.press("Escape")
+            continue
+        cell.fill(text)
+        cell.press("Enter")
+        wait_settled(page)
+        return
+    raise AssertionError("the cell of “one”, x1 did not open")
+
+
+def test_an_edit_marks_the_rows_it_changed_and_says_why(page: Page, streamlit_server: str) -> None:
+    open_app(page, streamlit_server, "/")
+    _edit_one_x1(page, "0.1")
+    table = page.get_by_test_id("stTable").first
+    expect(table.locator("tbody tr th").nth(4)).to_have_text("● one", timeout=APPEAR_MS)
+    labels = table.locator("tbody tr th").all_inner_texts()
+    assert labels == ["Your", "journey", "starts", "with", "● one", "● step"]
+    expect(page.get_by_text("only sees itself and the tokens before it")).to_be_visible()
+    outlined = page.locator(".st-key-matrix_step_fig_inputs td.al-matrix-changed")
+    expect(outlined).to_have_count(1)
+    expect(outlined).to_have_text("0.1000")
+    assert_no_exception(page)

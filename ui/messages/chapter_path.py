@@ -1,0 +1,177 @@
+"""Messages of the page "The chapter's path" (sections 3.3 to 3.5 of the book)."""
+
+MESSAGES = {
+    "page.chapter_path.title": {"en": "The chapter's path", "zh": "本章的路线"},
+    "chapter.intro": {
+        "en": "The book does not start with `CausalAttention`. It builds it in four steps on the "
+        "same six embeddings, and this page follows them in its order: attention without "
+        "weights (3.3), trainable weights (3.4: `SelfAttention_v1`, then `SelfAttention_v2`), "
+        "and the two changes that make `CausalAttention` (3.5). With the book's embeddings every "
+        "number here is the one the book prints. Edit the embeddings and every section follows.",
+        "zh": "书中并不是一开始就写出 `CausalAttention`，而是在同样六个嵌入向量上分四步搭起来。"
+        "本页按书的顺序走一遍：不带权重的注意力（3.3）、可训练权重（3.4：先 `SelfAttention_v1`，"
+        "再 `SelfAttention_v2`），以及把它变成 `CausalAttention` 的两处修改（3.5）。"
+        "使用书中的嵌入向量时，这里的每个数都与书中印出的一致。编辑嵌入向量，每一节都会随之更新。",
+    },
+    "chapter.inputs": {"en": "The inputs: one row per token", "zh": "输入：每个词元一行"},
+    "chapter.edit_link": {"en": "Edit the embeddings", "zh": "编辑嵌入向量"},
+    "chapter.book_inputs": {
+        "en": "These are the book's embeddings: the numbers below are the book's.",
+        "zh": "这是书中的嵌入向量：下面的数就是书中的数。",
+    },
+    "chapter.own_inputs": {
+        "en": "These embeddings are not the book's, so the numbers below differ from the book's "
+        "(the computation is the same).",
+        "zh": "这些嵌入向量不是书中的，所以下面的数与书中的不同（计算方法相同）。",
+    },
+    "chapter.first_tokens": {
+        "en": "Your table has {tokens} tokens; this page follows the book on the first {shown} "
+        "(the step page takes them all).",
+        "zh": "你的表格有 {tokens} 个词元；本页只用前 {shown} 个按书中的步骤计算（分步页面使用全部词元）。",
+    },
+    "chapter.s33.title": {
+        "en": "3.3 · Attention without trainable weights",
+        "zh": "3.3 · 不带可训练权重的注意力",
+    },
+    "chapter.s33.body": {
+        "en": "The simplest attention uses the embeddings themselves. The query is one token, "
+        "x⁽{sup}⁾ (“{token}”). Its **score** with each token j is the dot product "
+        "x⁽{sup}⁾ · x⁽ʲ⁾: large when the two vectors point the same way. The book first "
+        "divides the scores by their sum, then uses **softmax**, which keeps every weight "
+        "positive and makes them sum to 1. The **context vector** z⁽{sup}⁾ is the weighted "
+        "sum of all the embeddings.",
+        "zh": "最简单的注意力直接使用嵌入向量本身。查询是一个词元 x⁽{sup}⁾（“{token}”）。"
+        "它与每个词元 j 的**注意力分数**是点积 x⁽{sup}⁾ · x⁽ʲ⁾：两个向量方向越接近，分数越大。"
+        "书中先把分数除以它们的和，然后改用 **softmax**：每个权重都为正，且总和为 1。"
+        "**上下文向量** z⁽{sup}⁾ 是所有嵌入向量的加权和。",
+    },
+    "chapter.row.scores": {"en": "score x⁽{sup}⁾·x⁽ʲ⁾", "zh": "分数 x⁽{sup}⁾·x⁽ʲ⁾"},
+    "chapter.row.by_sum": {"en": "score / sum", "zh": "分数 / 总和"},
+    "chapter.row.softmax": {"en": "softmax(score)", "zh": "softmax(分数)"},
+    "chapter.query_context": {
+        "en": "Context vector z⁽{sup}⁾ = Σⱼ a₍{sub}ⱼ₎ x⁽ʲ⁾",
+        "zh": "上下文向量 z⁽{sup}⁾ = Σⱼ a₍{sub}ⱼ₎ x⁽ʲ⁾",
+    },
+    "chapter.s33.all": {
+        "en": "**Every token at once** (3.3.2): the scores of all pairs are one matrix product, "
+        "`inputs @ inputs.T`; softmax runs along each row, and the context vectors are "
+        "`attn_weights @ inputs`. Row {number} is the query above.",
+        "zh": "**一次计算所有词元**（3.3.2）：所有词元对的分数是一次矩阵乘法 `inputs @ inputs.T`；"
+        "softmax 对每一行进行，上下文向量是 `attn_weights @ inputs`。第 {number} 行就是上面的查询。",
+    },
+    "chapter.attn_scores": {"en": "attn_scores", "zh": "attn_scores（注意力分数）"},
+    "chapter.attn_weights": {"en": "attn_weights", "zh": "attn_weights（注意力权重）"},
+    "chapter.all_context": {"en": "all_context_vecs", "zh": "all_context_vecs（全部上下文向量）"},
+    "chapter.s341.title": {
+        "en": "3.4.1 · Trainable weights: SelfAttention_v1",
+        "zh": "3.4.1 · 可训练权重：SelfAttention_v1",
+    },
+    "chapter.s341.body": {
+        "en": "Now three matrices that training can change project each embedding to a **query**, "
+        "a **key** and a **value**: q = x W_query, k = x W_key, v = x W_value. `SelfAttention_v1` "
+        "draws them with `torch.rand` (uniform in [0, 1)) right after `torch.manual_seed({seed})`. "
+        "The scores are queries times keys, divided by √d_k = √{d_k} before softmax, and the "
+        "context vectors are weighted sums of the values: {d_out} numbers per token.",
+        "zh": "现在用三个可以训练的矩阵把每个嵌入向量投影成**查询**、**键**和**值**："
+        "q = x W_query，k = x W_key，v = x W_value。`SelfAttention_v1` 在 `torch.manual_seed({seed})` "
+        "之后用 `torch.rand`（[0, 1) 上的均匀分布）生成它们。分数是查询乘以键，在 softmax 之前除以 "
+        "√d_k = √{d_k}；上下文向量是值向量的加权和：每个词元 {d_out} 个数。",
+    },
+    "chapter.v1_seed_note": {
+        "en": "The seed is the sidebar's seed ({seed}); the book uses 123.",
+        "zh": "种子是侧边栏的种子（{seed}）；书中用的是 123。",
+    },
+    "chapter.one_query": {
+        "en": "The query “{token}” step by step: `query_{number}` = x⁽{sup}⁾ `W_query` = "
+        "[{query}]; its score with its own key, `attn_score_{number}{number}` = {self_score}.",
+        "zh": "逐步计算查询“{token}”：`query_{number}` = x⁽{sup}⁾ `W_query` = [{query}]；"
+        "它与自己的键的分数 `attn_score_{number}{number}` = {self_score}。",
+    },
+    "chapter.row.scores_qk": {"en": "attn_scores_{number}", "zh": "分数 attn_scores_{number}"},
+    "chapter.row.weights_qk": {
+        "en": "attn_weights_{number}",
+        "zh": "权重 attn_weights_{number}",
+    },
+    "chapter.context_of": {
+        "en": "{name}(inputs): the context vectors (row {number} is context_vec_{number})",
+        "zh": "{name}(inputs)：上下文向量（第 {number} 行即 context_vec_{number}）",
+    },
+    "chapter.s342.title": {
+        "en": "3.4.2 · nn.Linear: SelfAttention_v2",
+        "zh": "3.4.2 · nn.Linear：SelfAttention_v2",
+    },
+    "chapter.s342.body": {
+        "en": "`SelfAttention_v2` computes the same thing with three `nn.Linear(d_in, d_out, "
+        "bias=False)` layers. They draw their weights with a better initialisation than "
+        "`torch.rand`, so training is more stable. `nn.Linear` stores its weight transposed, "
+        "(d_out, d_in); the tables show `weight.T`, the (d_in, d_out) matrix that multiplies x. "
+        "The book seeds this one with 789, so its numbers differ from v1's.",
+        "zh": "`SelfAttention_v2` 用三个 `nn.Linear(d_in, d_out, bias=False)` 层做同样的计算。"
+        "它们的权重初始化方式比 `torch.rand` 更好，训练更稳定。`nn.Linear` 以转置形式 "
+        "(d_out, d_in) 存储权重；表中显示的是 `weight.T`，即与 x 相乘的 (d_in, d_out) 矩阵。"
+        "书中这里用种子 789，所以数值与 v1 不同。",
+    },
+    "chapter.v2_seed": {
+        "en": "torch.manual_seed before SelfAttention_v2",
+        "zh": "SelfAttention_v2 之前的 torch.manual_seed",
+    },
+    "chapter.v2_seed_help": {
+        "en": "The book uses 789 here. The step page's CausalAttention uses the sidebar's seed.",
+        "zh": "书中这里用 789。分步页面中的 CausalAttention 使用侧边栏的种子。",
+    },
+    "chapter.s35.title": {
+        "en": "3.5 · Two changes make CausalAttention",
+        "zh": "3.5 · 两处修改得到 CausalAttention",
+    },
+    "chapter.s35.body": {
+        "en": "A language model writes one token after another, so a token may only look at "
+        "itself and the tokens before it. The book first hides the future in the weights of "
+        "`SelfAttention_v2` (seed {seed}): scores above the diagonal become −∞ before softmax, "
+        "so their weights are exactly 0 and every row still sums to 1.",
+        "zh": "语言模型一个词元接一个词元地生成，所以一个词元只能看到它自己和它之前的词元。"
+        "书中先在 `SelfAttention_v2`（种子 {seed}）的权重中遮住未来：对角线以上的分数在 softmax "
+        "之前变成 −∞，它们的权重因此恰好为 0，而每一行的和仍然是 1。",
+    },
+    "chapter.masked_weights": {
+        "en": "masked attn_weights (SelfAttention_v2, seed {seed})",
+        "zh": "掩码后的 attn_weights（SelfAttention_v2，种子 {seed}）",
+    },
+    "chapter.diff_intro": {
+        "en": "Then the class itself changes. This is the difference between the two classes' "
+        "code as this app runs them (`-` removed, `+` added):",
+        "zh": "然后修改类本身。下面是本应用所运行的两个类的代码差异（`-` 删除，`+` 新增）：",
+    },
+    "chapter.why_mask": {
+        "en": "**The mask, made once and kept with the module.** `register_buffer` stores the "
+        "upper-triangle matrix in the module: it is not trained and gets no gradient, but it is "
+        "saved in the `state_dict` and moves with the model to the GPU. `masked_fill_` then sets "
+        "the future's scores to −∞ in every forward pass.",
+        "zh": "**掩码只创建一次，并与模块保存在一起。** `register_buffer` 把上三角矩阵存进模块："
+        "它不参与训练、没有梯度，但会随 `state_dict` 一起保存，也会随模型一起移到 GPU。"
+        "之后每次前向传播，`masked_fill_` 都把未来位置的分数设为 −∞。",
+    },
+    "chapter.why_dropout": {
+        "en": "**Dropout on the weights.** In training, `nn.Dropout(p)` sets each attention "
+        "weight to 0 with probability p and multiplies the kept ones by 1/(1−p), so the model "
+        "cannot rely on a few exact weights. In evaluation it does nothing.",
+        "zh": "**对权重做 dropout。** 训练时，`nn.Dropout(p)` 以概率 p 把每个注意力权重置为 0，"
+        "并把保留下来的权重乘以 1/(1−p)，这样模型不能依赖少数几个精确的权重。评估时它什么也不做。",
+    },
+    "chapter.why_batch": {
+        "en": "The third change is only a shape: `CausalAttention` takes a batch `(b, T, d_in)`, "
+        "so it transposes `keys.transpose(1, 2)` instead of `keys.T`.",
+        "zh": "第三处修改只是形状：`CausalAttention` 接收一个批次 `(b, T, d_in)`，"
+        "所以用 `keys.transpose(1, 2)` 代替 `keys.T`。",
+    },
+    "chapter.next": {
+        "en": "**Next:** the ten steps of one `CausalAttention` forward pass, with the sidebar's "
+        "seed, dropout and embeddings; then several heads.",
+        "zh": "**下一步：** 用侧边栏的种子、dropout 和嵌入向量，看 `CausalAttention` 一次前向传播的"
+        "十个步骤；然后是多个头。",
+    },
+    "chapter.to_step": {
+        "en": "CausalAttention, step by step",
+        "zh": "CausalAttention，一步一步",
+    },
+    "chapter.to_multi_head": {"en": "Multi-head attention (3.6)", "zh": "多头注意力（3.6）"},
+}
