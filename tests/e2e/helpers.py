@@ -173,14 +173,24 @@ def matrix_tables_of(page: Page, key: str) -> Locator:
     return page.locator(f".st-key-matrix_{key}").locator(f"table.{TABLE_CLASS}")
 
 
+def _drawn_table(page: Page, key: str, component_key: str) -> Locator:
+    """The table that the component keyed ``component_key`` draws in ``key``'s container.
+
+    Chosen by the component's own key, not by its place: the matrix and its legend are separate
+    components, and either may be drawn first.
+    """
+    element = f".st-key-{TABLE_CLASS}-{component_key.replace('__', '-')}"
+    return page.locator(f".st-key-matrix_{key}").locator(element).locator(f"table.{TABLE_CLASS}")
+
+
 def matrix_table(page: Page, key: str) -> Locator:
-    """The matrix table of ``show_matrix(..., key=key)`` (its container's first table)."""
-    return matrix_tables_of(page, key).first
+    """The matrix table of ``show_matrix(..., key=key)``."""
+    return _drawn_table(page, key, key)
 
 
 def matrix_legend(page: Page, key: str) -> Locator:
-    """The legend row under the matrix table of ``key`` (its container's second table)."""
-    return matrix_tables_of(page, key).nth(1)
+    """The legend row under the matrix table of ``key``."""
+    return _drawn_table(page, key, f"{key}_legend")
 
 
 def read_matrix(page: Page, key: str, *, timeout: float = 60000) -> ShownMatrix:
