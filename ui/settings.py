@@ -25,9 +25,6 @@ from typing import Any, Literal
 
 import streamlit as st
 
-from attention.gradients import LOSS_NAMES, MAX_DESCENT_STEPS
-
-from . import gradient_state as backward
 from .i18n import LANGUAGE_KEY, LANGUAGES, current_language, t
 from .table import TableProblem, problem, shorten
 
@@ -270,39 +267,6 @@ SETTINGS: dict[str, Setting] = {
             options=PALETTES,
             option_label=_translated("sidebar.palette"),
         ),
-        # the backward page's own settings (drawn on that page; parsers in ui/gradient_state.py)
-        Setting(
-            "loss",
-            "sum",
-            "radio",
-            "backward.loss.label",
-            "backward.loss.help",
-            options=LOSS_NAMES,
-            option_label=_translated("backward.loss"),
-            extra={"horizontal": True},
-        ),
-        Setting(
-            "target",
-            "",
-            "text",
-            "backward.target.label",
-            "backward.target.help",
-            check=backward.parse_target,
-            max_chars=backward.MAX_TARGET_CHARS,
-        ),
-        Setting(
-            "lr",
-            backward.LEARNING_RATE_DEFAULT,
-            "number",
-            "backward.learn.lr",
-            "backward.learn.lr_help",
-            backward.LEARNING_RATE_LOW,
-            backward.LEARNING_RATE_HIGH,
-            step=0.01,
-            resolution=10**-backward.LEARNING_RATE_DECIMALS,
-            number_format=f"%.{backward.LEARNING_RATE_DECIMALS}f",
-        ),
-        Setting("grad_steps", 1, "none", low=1, high=MAX_DESCENT_STEPS),
     )
 }
 

@@ -44,13 +44,14 @@ from .i18n import current_language, t
 from .input_errors import explain
 from .settings import MAX_APP_SEED, Setting, widget
 from .table import TableProblem, problem
-from .url import PageParams, register_page_params
+from .url import PageParams
 
 __all__ = [
     "MAX_TRAIN_DROPOUT",
     "NAMES",
     "TEXT_CONTEXT",
     "TRAIN_SETTINGS",
+    "URL_PARAMS",
     "config_problem",
     "current_values",
     "default_values",
@@ -176,7 +177,7 @@ def write_url() -> dict[str, str]:
     return {PREFIX + name: str(values[name]) for name in NAMES if values[name] != defaults[name]}
 
 
-register_page_params(PageParams(tuple(PREFIX + name for name in NAMES), read_url, write_url))
+URL_PARAMS = PageParams(tuple(PREFIX + name for name in NAMES), read_url, write_url)
 
 
 # --- the controls ----------------------------------------------------------------------------

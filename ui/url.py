@@ -6,13 +6,14 @@ steps of its control is rounded and that is said too (``url.rounded``). After th
 rewritten on every run from the state (:func:`sync_url`), keeping only values that differ from
 the defaults. Both directions are loops over :data:`ui.settings.SETTINGS`, plus the sentence
 (``text``) and embeddings (``emb``) of the table, Compare's ``b_*`` and the parameters a page
-registers for itself (:func:`register_page_params`, e.g. the Train page's ``train_*``).
+declares beside it (``PageSpec(..., settings=...)`` in ``ui/frame.py``, registered with
+:func:`register_page_params`: the Train page's ``train_*``, Backward's ``loss``, ``lr`` …).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +21,7 @@ import streamlit as st
 
 from attention.examples import BOOK_TOKENS
 
-from .settings import COMPARE_B_FIELDS, COMPARE_B_PREFIX, COMPARE_B_STORE, SETTINGS
+from .settings import COMPARE_B_FIELDS, COMPARE_B_PREFIX, COMPARE_B_STORE, SETTINGS, Setting
 from .table import (
     Table,
     TableProblem,
@@ -47,11 +48,44 @@ class PageParams:
     write: Callable[[], dict[str, str]]
 
 
+def settings_params(settings: Mapping[str, Setting]) -> PageParams:
+    """The URL parameters of a page's own settings, kept in session state under their URL names.
+
+    Read like the shared settings (a bad value keeps the default and is reported, a rounded one
+    is said); written where a value differs from its default.
+    """
+
+    def read(params: dict[str, str]) -> list[TableProblem]:
+        problems: list[TableProblem] = []
+        for name, setting in settings.items():
+            st.session_state[name] = setting.default
+            if name not in params:
+                continue
+            try:
+                st.session_state[name], note = setting.read(params[name], name)
+            except TableProblem as error:
+                problems.append(error)
+                continue
+            if note is not None:
+                problems.append(note)
+        return problems
+
+    def write() -> dict[str, str]:
+        values = {name: st.session_state.get(name, s.default) for name, s in settings.items()}
+        return {
+            name: settings[name].to_url(value)
+            for name, value in values.items()
+            if value != settings[name].default
+        }
+
+    return PageParams(tuple(settings), read, write)
+
+
 PAGE_PARAMS: list[PageParams] = []
 
 
 def register_page_params(params: PageParams) -> None:
-    """Let the URL carry a page's own parameters (idempotent: a re-import registers once)."""
+    """Let the URL carry a page's own parameters (the frame registers each page's, once)."""
     PAGE_PARAMS[:] = [p for p in PAGE_PARAMS if p.names != params.names] + [params]
 
 
