@@ -123,13 +123,15 @@ class BackwardPass:
 class GradientStep:
     """One step of the backward pass, as the page shows it.
 
-    ``name``: its header ``backward.{name}.header``. ``formula`` and ``sentence``: its LaTeX and its
+    ``section``: the tab that shows it (``backward.tab.{section}``). ``name``: its header
+    ``backward.{name}.header``. ``formula`` and ``sentence``: its LaTeX and its
     text, from the pass. ``tensors``: the fields of :class:`~attention.gradients.GradientTrace` it
     shows (their names ``backward.name.{tensor}``). ``axes``: ``"token"`` (token × feature),
     ``"query"`` (query × key) or ``"weight"`` (input feature × output feature). ``after``:
     what follows the step's gradients (the softmax row's Jacobian after the scaled scores).
     """
 
+    section: str
     name: str
     formula: Callable[[BackwardPass], str]
     sentence: Callable[[BackwardPass], str]
@@ -237,6 +239,7 @@ def show_jacobian(run: BackwardPass) -> None:
 # The backward pass in reverse order, one entry per step: the "scores" tab, then "projections".
 GRADIENT_STEPS: tuple[GradientStep, ...] = (
     GradientStep(
+        "scores",
         "context",
         lambda run: (
             r"\frac{\partial L}{\partial z_{t,m}} = 1"
@@ -248,6 +251,7 @@ GRADIENT_STEPS: tuple[GradientStep, ...] = (
         "token",
     ),
     GradientStep(
+        "scores",
         "dropped_weights",
         lambda run: (
             r"Z = \tilde A V \;\Rightarrow\; \frac{\partial L}{\partial \tilde A}"
@@ -257,8 +261,11 @@ GRADIENT_STEPS: tuple[GradientStep, ...] = (
         ("dropped_weights",),
         "query",
     ),
-    GradientStep("attn_weights", _dropout_formula, _dropout_sentence, ("attn_weights",), "query"),
     GradientStep(
+        "scores", "attn_weights", _dropout_formula, _dropout_sentence, ("attn_weights",), "query"
+    ),
+    GradientStep(
+        "scores",
         "scaled_scores",
         lambda run: (
             r"\frac{\partial L}{\partial s_{ij}} = A_{ij}\Big(\frac{\partial L}{\partial A_{ij}}"
@@ -270,6 +277,7 @@ GRADIENT_STEPS: tuple[GradientStep, ...] = (
         after=show_jacobian,
     ),
     GradientStep(
+        "scores",
         "masked_scores",
         lambda run: (
             r"s = \frac{\omega^{\text{masked}}}{\sqrt{d_k}} \;\Rightarrow\;"
@@ -283,6 +291,7 @@ GRADIENT_STEPS: tuple[GradientStep, ...] = (
         "query",
     ),
     GradientStep(
+        "scores",
         "attn_scores",
         lambda run: (
             r"\frac{\partial L}{\partial \omega_{ij}} = \begin{cases}"
@@ -294,6 +303,7 @@ GRADIENT_STEPS: tuple[GradientStep, ...] = (
         "query",
     ),
     GradientStep(
+        "projections",
         "projections",
         lambda run: (
             r"\omega = Q K^{\top} \;\Rightarrow\; \frac{\partial L}{\partial Q}"
@@ -307,6 +317,7 @@ GRADIENT_STEPS: tuple[GradientStep, ...] = (
         "token",
     ),
     GradientStep(
+        "projections",
         "weights",
         lambda run: (
             r"Q = X W_q \;\Rightarrow\; \frac{\partial L}{\partial W_q} = X^{\top}"
@@ -317,9 +328,9 @@ GRADIENT_STEPS: tuple[GradientStep, ...] = (
         "weight",
     ),
 )
-SECTION_STEPS = {  # the steps of each tab that shows gradients
-    "scores": [step for step in GRADIENT_STEPS if step.axes != "weight" and len(step.tensors) == 1],
-    "projections": [step for step in GRADIENT_STEPS if len(step.tensors) == 3],
+SECTION_STEPS = {
+    section: [step for step in GRADIENT_STEPS if step.section == section]
+    for section in SECTION_TABS
 }
 
 
@@ -628,7 +639,7 @@ def render(view: View) -> None:
     # the learning rate and the Jacobian's row are kept while their tab is closed.
     write_back([key for key, tab in (("lr", learn_tab), (ROW_KEY, scores_tab)) if not tab.open])
     for name, tab in zip(SECTION_TABS, tabs, strict=True):
-        if tab.open and name in SECTION_STEPS:
+        if tab.open and SECTION_STEPS[name]:
             with tab:
                 if name == "scores":
                     st.header(t("backward.steps.header"))
