@@ -436,7 +436,6 @@ def drawn_lines(
 
 
 def _arrow_trace(
-    index: int,
     point: np.ndarray,
     weight: float,
     hidden: bool,
