@@ -1,4 +1,4 @@
-"""``python -m attention``: the seed document's run, printed.
+"""``python -m attention``: the book's chapter 3 run, printed.
 
 Builds the batch of two copies of the book's six embeddings, seeds torch, runs ``CausalAttention``
 (or a multi-head class) through :func:`trace_attention` and prints what the document prints::
