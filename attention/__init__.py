@@ -27,7 +27,7 @@ from .modules import (
     SelfAttention_v2,
 )
 from .trace import (
-    STEP_NAMES,
+    STEP_FIELDS,
     AttentionConfig,
     AttentionTrace,
     build_module,
@@ -47,7 +47,7 @@ __all__ = [
     "MAX_TOKENS",
     "MultiHeadAttention",
     "MultiHeadAttentionWrapper",
-    "STEP_NAMES",
+    "STEP_FIELDS",
     "SelfAttention_v1",
     "SelfAttention_v2",
     "build_module",

@@ -9,7 +9,7 @@ import pytest
 from tests.apptest_support import run_page
 from ui.gradient_state import BACKWARD_SETTINGS, MAX_TARGET_NUMBERS
 from ui.settings import COMPARE_B_FIELDS, SETTINGS, SIDEBAR
-from ui.table import TableProblem
+from ui.table import InputProblem
 
 WIDGET_KINDS = {"number": "number_input", "slider": "slider", "toggle": "toggle"}
 WIDGET_KINDS |= {"checkbox": "checkbox", "select": "selectbox"}
@@ -62,7 +62,7 @@ def test_every_default_survives_the_url(name: str) -> None:
 def test_a_value_outside_the_declaration_is_refused_with_its_reason(
     name: str, raw: str, key: str
 ) -> None:
-    with pytest.raises(TableProblem) as caught:
+    with pytest.raises(InputProblem) as caught:
         DECLARED[name].read(raw, name)
     assert caught.value.key == key
     assert caught.value.kwargs["name"] == name

@@ -42,7 +42,7 @@ def use_page_threads() -> None:
     torch.set_num_threads(PAGE_THREADS)
 
 
-def config_of(
+def config_from_settings(
     settings: Mapping[str, Any], *, num_heads: int = 1, variant: str = "fused"
 ) -> AttentionConfig:
     """The settings (by URL name: seed, dropout, train, d_out, qkv_bias) as an AttentionConfig.

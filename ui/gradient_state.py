@@ -21,7 +21,7 @@ from attention.gradients import LOSS_NAMES, MAX_DESCENT_STEPS, Descent, gradient
 
 from .i18n import t
 from .settings import Setting
-from .table import Table, TableProblem, problem, shorten
+from .table import InputProblem, Table, problem, shorten
 from .url import settings_params
 
 LEARNING_RATE_DEFAULT = 0.1
@@ -49,7 +49,7 @@ __all__ = [
 def target_numbers(text: str) -> tuple[float, ...]:
     """The numbers of a typed target (``"0.5, -0.5"``); empty text gives ``()`` (the zero vector).
 
-    Raises TableProblem naming the first entry that is not a usable number.
+    Raises InputProblem naming the first entry that is not a usable number.
     """
     if len(text) > MAX_TARGET_CHARS:
         raise problem("backward.target.too_long", chars=len(text), limit=MAX_TARGET_CHARS)
@@ -83,12 +83,12 @@ def parse_target(raw: str, name: str = "target") -> str:
     """The URL's ``target``: text of at most 8 numbers (checked against d_out on the page)."""
     try:
         target_numbers(raw)
-    except TableProblem as error:
+    except InputProblem as error:
         raise problem("url.bad_param", name=name, detail=error) from None
     return raw.strip()
 
 
-def usable_target(text: str, width: int) -> tuple[tuple[float, ...], TableProblem | None]:
+def usable_target(text: str, width: int) -> tuple[tuple[float, ...], InputProblem | None]:
     """The target to compute with, and the problem of the typed text if it cannot be used.
 
     A bad text keeps the last target that worked at this width (the zero vector at first), so
@@ -97,7 +97,7 @@ def usable_target(text: str, width: int) -> tuple[tuple[float, ...], TableProble
     last: dict[int, tuple[float, ...]] = st.session_state.setdefault(TARGET_LAST_KEY, {})
     try:
         target = target_for_width(target_numbers(text), width)
-    except TableProblem as error:
+    except InputProblem as error:
         return last.get(width, (0.0,) * width), error
     last[width] = target
     return target, None

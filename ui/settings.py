@@ -26,7 +26,7 @@ from typing import Any, Literal
 import streamlit as st
 
 from .i18n import LANGUAGE_KEY, LANGUAGES, current_language, t
-from .table import TableProblem, problem, shorten
+from .table import InputProblem, problem, shorten
 
 MAX_APP_SEED = 2**53 - 1  # the largest integer a browser's number field holds exactly
 PALETTES = ("default", "colorblind")
@@ -39,7 +39,7 @@ def _plain(number: float) -> str:
     return f"{number:g}" if isinstance(number, float) else str(number)
 
 
-# --- URL parsers: the raw URL text and its name in, a value out (or TableProblem) -------------
+# --- URL parsers: the raw URL text and its name in, a value out (or InputProblem) -------------
 #
 # The name is the parameter the user wrote (``dropout`` or Compare's ``b_dropout``), so a
 # message names it.
@@ -142,7 +142,7 @@ class Setting:
         return isinstance(self.default, float)
 
     def parse(self, raw: str, name: str) -> Any:
-        """The value of URL text ``raw`` (parameter ``name``); raises TableProblem if unusable."""
+        """The value of URL text ``raw`` (parameter ``name``); raises InputProblem if unusable."""
         if self.check is not None:
             return self.check(raw, name)
         if self.options:
@@ -161,11 +161,11 @@ class Setting:
             return "true" if value else "false"
         return str(value)
 
-    def read(self, raw: str, name: str) -> tuple[Any, TableProblem | None]:
+    def read(self, raw: str, name: str) -> tuple[Any, InputProblem | None]:
         """The value of URL text ``raw`` and, if it had to be rounded, a note saying so.
 
         Raises:
-            TableProblem: the text is not a valid value (the caller keeps the default).
+            InputProblem: the text is not a valid value (the caller keeps the default).
         """
         value = self.parse(raw, name)
         resolution = self.resolution or (self.step if self.is_float else None)

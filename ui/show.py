@@ -43,7 +43,7 @@ from .matrix_table import draw_table
 PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
 MAX_WINDOW = 24  # a zoom window shows at most this many rows and columns (annotated heatmap)
 DEFAULT_WINDOW = 8  # fits a half-width column with 4 decimals in every cell
-MAX_TABLE_ROWS = 64  # a longer table is shown as a window (a 256-row table costs the browser)
+MAX_NUMBER_ROWS = 64  # a longer table is shown as a window (a 256-row table costs the browser)
 COMPACT_WINDOW = 10  # above this many columns, cells show COMPACT_DECIMALS (the hover keeps 6)
 
 # The catalogue key of each figure word (viz.words.FigureWords): one line per word.
@@ -179,7 +179,7 @@ def show_numbers(
     rows, cols = values.shape
     if beside_matrix and use_table(rows, cols):
         return
-    if not use_image(rows, cols) and rows <= MAX_TABLE_ROWS:
+    if not use_image(rows, cols) and rows <= MAX_NUMBER_ROWS:
         frame = numbers_frame(values, row_labels, col_labels, hidden=hidden, decimals=decimals)
         with st.expander(label or t("show.numbers"), expanded=expanded):
             st.table(frame)

@@ -23,8 +23,8 @@ from attention.examples import BOOK_TOKENS
 
 from .settings import COMPARE_B_FIELDS, COMPARE_B_PREFIX, COMPARE_B_STORE, SETTINGS, Setting
 from .table import (
+    InputProblem,
     Table,
-    TableProblem,
     emb_to_text,
     message,
     problem,
@@ -44,7 +44,7 @@ class PageParams:
     """
 
     names: tuple[str, ...]
-    read: Callable[[dict[str, str]], list[TableProblem]]
+    read: Callable[[dict[str, str]], list[InputProblem]]
     write: Callable[[], dict[str, str]]
 
 
@@ -55,15 +55,15 @@ def settings_params(settings: Mapping[str, Setting]) -> PageParams:
     is said); written where a value differs from its default.
     """
 
-    def read(params: dict[str, str]) -> list[TableProblem]:
-        problems: list[TableProblem] = []
+    def read(params: dict[str, str]) -> list[InputProblem]:
+        problems: list[InputProblem] = []
         for name, setting in settings.items():
             st.session_state[name] = setting.default
             if name not in params:
                 continue
             try:
                 st.session_state[name], note = setting.read(params[name], name)
-            except TableProblem as error:
+            except InputProblem as error:
                 problems.append(error)
                 continue
             if note is not None:
@@ -97,8 +97,8 @@ def init_session() -> None:
     """On a session's first run: defaults, then every query parameter, checked one by one."""
     if st.session_state.get("initialized"):
         return
-    warnings: list[TableProblem] = []
-    notes: list[TableProblem] = []  # values the app changed (rounded): said, never silent
+    warnings: list[InputProblem] = []
+    notes: list[InputProblem] = []  # values the app changed (rounded): said, never silent
     params = _query()
 
     def read(name: str, url_name: str, fallback: Any) -> Any:
@@ -107,7 +107,7 @@ def init_session() -> None:
             return fallback
         try:
             value, note = SETTINGS[name].read(raw, url_name)
-        except TableProblem as error:
+        except InputProblem as error:
             warnings.append(error)
             return fallback
         if note is not None:
@@ -130,12 +130,12 @@ def init_session() -> None:
         try:
             words = parse_sentence(text)
             table = table_for_words(words)
-        except TableProblem as error:
+        except InputProblem as error:
             warnings.append(problem("url.bad_param", name="text", detail=error))
     if emb is not None:
         try:
             table = table_from_text_and_emb(words, emb)
-        except TableProblem as error:
+        except InputProblem as error:
             warnings.append(problem("url.bad_param", name="emb", detail=error))
     known = set(SETTINGS) | set(b_names) | {"text", "emb"}
     for page_params in PAGE_PARAMS:

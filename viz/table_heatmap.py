@@ -30,8 +30,8 @@ from .vocabulary import format_number
 from .words import FigureWords
 
 __all__ = [
-    "MAX_TABLE_COLUMNS",
-    "MAX_TABLE_ROWS",
+    "MAX_COLOURED_COLUMNS",
+    "MAX_COLOURED_ROWS",
     "Cell",
     "ColouredTable",
     "legend_table",
@@ -39,8 +39,8 @@ __all__ = [
     "use_table",
 ]
 
-MAX_TABLE_COLUMNS = 12  # wider, a table of 4-decimal numbers no longer fits the page's column
-MAX_TABLE_ROWS = 40  # longer, a figure (with its thinned ticks) reads better than a long table
+MAX_COLOURED_COLUMNS = 12  # wider, a table of 4-decimal numbers no longer fits the page's column
+MAX_COLOURED_ROWS = 40  # longer, a figure (with its thinned ticks) reads better than a long table
 LEGEND_STEPS = 3  # sample values on the legend's scale: both ends and the middle
 DARK_TEXT, LIGHT_TEXT = "#000000", "#ffffff"  # black: at least 4.58:1 on every colour of the scales
 NO_BREAK = "\u00a0"  # an axis title breaks only between the two titles of the corner
@@ -97,7 +97,7 @@ class ColouredTable:
 
 def use_table(rows: int, cols: int) -> bool:
     """True when a ``rows × cols`` matrix is drawn as a coloured table (else a Plotly figure)."""
-    return rows <= MAX_TABLE_ROWS and cols <= MAX_TABLE_COLUMNS
+    return rows <= MAX_COLOURED_ROWS and cols <= MAX_COLOURED_COLUMNS
 
 
 def matrix_table(view: MatrixView, words: FigureWords, description: str = "") -> ColouredTable:
