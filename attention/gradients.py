@@ -94,7 +94,7 @@ __all__ = [
 LossFunction = Callable[[torch.Tensor], torch.Tensor]  # output (b, T, d_out) -> scalar
 
 # One backward pass keeps the trace, a gradient of the same size for each step and autograd's saved
-# tensors: about three times a trace. 2**20 cells (1024 tokens, one head) is about 70 MB.
+# tensors: about three times a trace. The limit keeps one pass to tens of megabytes (1024 tokens).
 MAX_GRADIENT_CELLS = 2**20
 MAX_DESCENT_STEPS = 200
 # Learning steps × attention cells: 200 steps at 6 tokens, 64 at 256 tokens, 4 at 1024 tokens.

@@ -46,7 +46,7 @@ def book_checks() -> list[BookCheck]:
     """The book's examples recomputed on this machine, once per server process.
 
     They depend on no setting, so every later run shows the same computed result (recomputing
-    them took most of this page's run: about 0.15 s of every seed change).
+    them took most of this page's run).
     """
     return check_book_outputs()
 

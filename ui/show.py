@@ -103,9 +103,9 @@ def show_matrix(view: MatrixView, words: FigureWords, *, key: str) -> None:
 
     Up to 40 rows × 12 columns (``viz.table_heatmap.use_table``) the matrix is a coloured table
     of its numbers with a legend row under it (``ui.matrix_table``: cells written as plain text),
-    in a container keyed ``matrix_{key}``: the browser draws it in a few milliseconds, where an
-    annotated Plotly heatmap costs it about 0.1 s per change and a ``st.table`` ~0.5–1 ms per
-    cell (``benchmarks/element_cost.py``). Larger, ``key`` names the Plotly chart; an image
+    in a container keyed ``matrix_{key}``: the browser draws it at once, where an annotated
+    Plotly heatmap or a ``st.table`` costs it far more per change (``benchmarks/README.md``,
+    "The app's own table component"). Larger, ``key`` names the Plotly chart; an image
     also gets a note and an "Exact values" zoom window (expander and inputs ``{key}__zoom…``).
     """
     if use_table(*view.shape):

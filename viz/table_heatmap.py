@@ -1,9 +1,8 @@
 """A small matrix drawn as a coloured table of its numbers: a heatmap the browser draws at once.
 
-An annotated Plotly heatmap costs the browser about 0.1 s to redraw its cell texts on every change
-(measured in Chromium on this project's machine: a 6 × 6 heatmap with numbers 0.17 s after a
-seed change, the same heatmap without numbers 0.05 s). So a matrix small enough to read as
-numbers is a table here: each cell shows its number on its colour, on the same scale, palette
+An annotated Plotly heatmap makes the browser lay out every cell text again on every change, which
+costs more than the whole rest of a small page (``benchmarks/README.md``, "Small matrices as
+coloured tables"). So a matrix small enough to read as numbers is a table here: each cell shows its number on its colour, on the same scale, palette
 and range as the heatmap would use; hidden cells are grey and written −∞ (a score) or 0 (a
 weight), weights dropped by dropout pink and written 0, a yes/no grid written and coloured by
 state. :func:`legend_table` is the colour bar: a row of sample values on the scale, then the
