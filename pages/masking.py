@@ -150,34 +150,60 @@ def stage_matrix(stage: Stage, values: np.ndarray, trace: AttentionTrace, view: 
 
 
 def show_stage(
-    stage: Stage, comparison: MaskingComparison, trace: AttentionTrace, view: View
+    stage: Stage,
+    comparison: MaskingComparison,
+    trace: AttentionTrace,
+    view: View,
+    *,
+    beside: bool = False,
 ) -> None:
-    """One stage: its sentence and formula, its matrix, and its numbers if it has them."""
+    """One stage: its sentence and formula, its matrix, and its numbers if it has them.
+
+    ``beside``: the words to the right of the matrix (a tab of one stage, or a narrow column of
+    row sums), else above it.
+    """
     values = stage.tensor(comparison).numpy()
     sentence = t(
         f"masking.{stage.tab}.{stage.name}", d_k=trace.d_k, scale=format_short(trace.scale)
     )
-    if stage.row_sums:  # a single column: the matrix beside its words
-        figure_column, text_column = st.columns([2, 3])
-        with text_column:
-            st.markdown(sentence)
-            st.latex(stage.formula)
-        with figure_column:
-            stage_matrix(stage, values, trace, view)
-        return
-    st.markdown(sentence)
-    st.latex(stage.formula)
-    stage_matrix(stage, values, trace, view)
+    beside = beside or stage.row_sums
+    if beside:
+        widths, gap = ([2, 3], "small") if stage.row_sums else ([3, 2], "large")
+        matrix_column, text_column = st.columns(widths, gap=gap)
+    else:
+        matrix_column = text_column = st.container()
+    with text_column:
+        st.markdown(sentence)
+        st.latex(stage.formula)
+    with matrix_column:
+        stage_matrix(stage, values, trace, view)
     if stage.numbers is not None:
         tokens = list(view.table.tokens)
-        show_numbers(
-            values,
-            tokens,
-            tokens,
-            key=f"masking_numbers_{stage.numbers}",
-            beside_matrix=not stage.always_list,
-            label=t(f"masking.numbers.{stage.numbers}"),
-        )
+        with text_column if beside else matrix_column:
+            show_numbers(
+                values,
+                tokens,
+                tokens,
+                key=f"masking_numbers_{stage.numbers}",
+                beside_matrix=not stage.always_list,
+                label=t(f"masking.numbers.{stage.numbers}"),
+            )
+
+
+def show_tab(name: str, comparison: MaskingComparison, trace: AttentionTrace, view: View) -> None:
+    """A tab's stages: one beside its words, or two to a row; method 2 ends with why it works."""
+    st.subheader(t(f"masking.{name}.header"))
+    stages = [stage for stage in STAGES if stage.tab == name]
+    if len(stages) == 1:
+        show_stage(stages[0], comparison, trace, view, beside=True)
+    else:
+        for start in range(0, len(stages), 2):
+            pair = stages[start : start + 2]
+            for column, stage in zip(st.columns(2, gap="large"), pair, strict=False):
+                with column:
+                    show_stage(stage, comparison, trace, view)
+    if name == "method2":
+        st.info(t("masking.method2.why"))
 
 
 def show_comparison(comparison: MaskingComparison) -> None:
@@ -221,13 +247,5 @@ def render(view: View) -> None:
         if not tab.open:  # only the open tab runs and sends its matrices
             continue
         with tab:
-            st.subheader(t(f"masking.{name}.header"))
-            stages = [stage for stage in STAGES if stage.tab == name]
-            for start in range(0, len(stages), 2):
-                pair = stages[start : start + 2]
-                for column, stage in zip(st.columns(2, gap="large"), pair, strict=False):
-                    with column:
-                        show_stage(stage, comparison, trace, view)
-            if name == "method2":
-                st.info(t("masking.method2.why"))
+            show_tab(name, comparison, trace, view)
     show_comparison(comparison)
