@@ -538,6 +538,18 @@ def _label_annotation(item: PlacedLabel, label: str, weight: float) -> dict:
     }
 
 
+def _path_trace(path: np.ndarray, words: dict) -> go.Scatter:
+    """The weighted value vectors laid tip to tail, from the origin to the context vector."""
+    return go.Scatter(
+        x=path[:, 0],
+        y=path[:, 1],
+        mode="lines",
+        line={"color": PATH_COLOR, "width": 1.5, "dash": "dash"},
+        name=plain(words["path"]),
+        hoverinfo="skip",
+    )
+
+
 def _value_labels(
     values: np.ndarray,
     weights: np.ndarray,
@@ -630,9 +642,7 @@ def value_vectors_figure(
     hidden_ = np.asarray(hidden, dtype=bool)  # (T,)
     context_ = np.asarray(context, dtype=np.float64)  # (2,)
     if values.ndim != 2 or values.shape[1] != 2:
-        raise ValueError(
-            f"value_vectors_figure needs d_out = 2, got values of shape {values.shape}"
-        )
+        raise ValueError(f"value_vectors_figure needs d_out = 2, got values {values.shape}")
     num_tokens = values.shape[0]
     arrows = num_tokens <= MAX_ARROWS
     figure = go.Figure(_value_traces(values, weights_, hidden_, tokens, words, arrows=arrows))
@@ -640,16 +650,7 @@ def value_vectors_figure(
     if terms is not None:
         steps = np.asarray(terms, dtype=np.float64)[~hidden_]  # (visible, 2)
         path = np.vstack([np.zeros((1, 2)), np.cumsum(steps, axis=0)])  # origin, then partial sums
-        figure.add_trace(
-            go.Scatter(
-                x=path[:, 0],
-                y=path[:, 1],
-                mode="lines",
-                line={"color": PATH_COLOR, "width": 1.5, "dash": "dash"},
-                name=plain(words["path"]),
-                hoverinfo="skip",
-            )
-        )
+        figure.add_trace(_path_trace(path, words))
     titled = bool(words["title"])
     legend_entries = len(figure.data) + 1  # the traces so far and the context vector
     shortfall = MIN_PLOT_HEIGHT - plot_height_px(height, legend_entries, titled)
@@ -677,6 +678,56 @@ def value_vectors_figure(
         yaxis=_axis(words["y_axis"], y_range) | {"scaleanchor": "x"},
     )
     return figure
+
+
+def _bar_trace(
+    names: list[str],
+    row: np.ndarray,
+    hidden: np.ndarray,
+    name: str,
+    color: str,
+    words: dict,
+    *,
+    numbered: bool,
+) -> go.Bar:
+    """One series of weights as bars (0 where masked), numbered above the bars if ``numbered``."""
+    texts = [
+        number(float(value)) if numbered and not hide else ""
+        for value, hide in zip(row, hidden, strict=True)
+    ]
+    return go.Bar(
+        x=names,
+        y=np.where(hidden, 0.0, row),
+        text=texts,
+        textposition="outside",
+        textfont={"size": 11},
+        cliponaxis=False,
+        constraintext="none",  # keep the numbers readable above narrow bars
+        marker={"color": color},
+        name=plain(name),
+        hovertemplate=(
+            f"{plain(words['key'])}: %{{x}}<br>{plain(name)}: %{{y:.{DECIMALS}f}}<extra></extra>"
+        ),
+    )
+
+
+def _masked_keys_trace(
+    names: list[str], hidden: np.ndarray, words: dict, *, many: bool
+) -> go.Scatter:
+    """The word "masked" (or −∞ when there are many keys) on each masked key."""
+    count = int(hidden.sum())
+    return go.Scatter(
+        x=[name for name, hide in zip(names, hidden, strict=True) if hide],
+        y=[0.0] * count,
+        mode="text",
+        text=["−∞" if many else plain(words["masked"])] * count,
+        textposition="top center",
+        textfont={"color": "#777777", "size": 11},
+        showlegend=False,
+        hovertemplate=(
+            f"{plain(words['key'])}: %{{x}}<br>{plain(words['masked'])}: −∞ → 0<extra></extra>"
+        ),
+    )
 
 
 def weights_bar_figure(
@@ -708,44 +759,13 @@ def weights_bar_figure(
     if dropped_weights is not None:
         series.append((words["after"], np.asarray(dropped_weights, dtype=np.float64), PATH_COLOR))
     many = len(names) > MAX_LABELLED_BARS  # then: no numbers on bars, "−∞" for masked keys
-    figure = go.Figure()
-    for name, row, color in series:
-        shown = np.where(hidden_, 0.0, row)
-        figure.add_trace(
-            go.Bar(
-                x=names,
-                y=shown,
-                text=[
-                    "" if hide or many else number(float(value))
-                    for value, hide in zip(row, hidden_, strict=True)
-                ],
-                textposition="outside",
-                textfont={"size": 11},
-                cliponaxis=False,
-                constraintext="none",  # keep the numbers readable above narrow bars
-                marker={"color": color},
-                name=plain(name),
-                hovertemplate=(
-                    f"{plain(words['key'])}: %{{x}}<br>{plain(name)}: %{{y:.{DECIMALS}f}}<extra></extra>"
-                ),
-            )
-        )
+    bars = [
+        _bar_trace(names, row, hidden_, name, color, words, numbered=not many)
+        for name, row, color in series
+    ]
+    figure = go.Figure(bars)
     if hidden_.any():
-        figure.add_trace(
-            go.Scatter(
-                x=[name for name, hide in zip(names, hidden_, strict=True) if hide],
-                y=[0.0] * int(hidden_.sum()),
-                mode="text",
-                text=["−∞" if many else plain(words["masked"])] * int(hidden_.sum()),
-                textposition="top center",
-                textfont={"color": "#777777", "size": 11},
-                showlegend=False,
-                hovertemplate=(
-                    f"{plain(words['key'])}: %{{x}}<br>{plain(words['masked'])}: −∞ → 0"
-                    "<extra></extra>"
-                ),
-            )
-        )
+        figure.add_trace(_masked_keys_trace(names, hidden_, words, many=many))
     top = max(1.0, *(float(np.max(row)) for _, row, _ in series)) * 1.15
     figure.update_layout(
         title={"text": plain(words["title"])} if words["title"] else None,
