@@ -4,13 +4,12 @@ Run with ``streamlit run app.py``. Streamlit finds the ``st.App`` below and serv
 script every visit runs: the frame and the page it chooses) with its own server.
 
 Why an ``st.App`` and not ``lab.py`` directly: Streamlit imports a script's modules when the
-script first runs, so on a fresh server the first visitor waited for torch, pandas and Plotly
-(4–10 s on a busy 2-core machine, ``benchmarks/README.md``, "After issue 9"). The ``lifespan``
-below is Streamlit's public startup hook (it runs once, before the server accepts its first
-connection, so ``/_stcore/health`` answers only once the imports are done): it imports the frame,
-which imports every module the pages use and freezes those objects out of the garbage
-collector's way (``ui.frame._freeze_import_time_objects``). The first visit then only runs the
-frame and its page.
+script first runs, so on a fresh server the first visitor would wait for torch, pandas and Plotly
+(``benchmarks/README.md``, "Page load"). The ``lifespan`` below is Streamlit's public startup
+hook (it runs once, before the server accepts its first connection, so ``/_stcore/health``
+answers only once the imports are done): it imports every page, and with them every module the
+pages use, and freezes those objects out of the garbage collector's way
+(``ui.frame.import_every_page``). The first visit then only runs the frame and its page.
 """
 
 from __future__ import annotations
@@ -28,9 +27,9 @@ _LOG = get_logger("attention_lab.startup")
 
 @asynccontextmanager
 async def import_before_first_visit(_app: st.App) -> AsyncIterator[None]:
-    """Import the frame (and with it every page module) before the server accepts visitors."""
+    """Import every page module before the server accepts visitors."""
     started = time.perf_counter()
-    importlib.import_module("ui.frame")
+    importlib.import_module("ui.frame").import_every_page()
     _LOG.info("Imported the pages' modules in %.1f s", time.perf_counter() - started)
     yield
 

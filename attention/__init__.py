@@ -15,7 +15,9 @@ Pure PyTorch (no Streamlit, no Plotly), for the app, the command line and notebo
 
 from __future__ import annotations
 
-from .gradients import GradientTrace, trace_gradients
+import importlib
+from typing import Any
+
 from .masking import compare_masking, mask_after_softmax, mask_with_neg_inf
 from .modules import (
     CausalAttention,
@@ -25,7 +27,7 @@ from .modules import (
     SelfAttention_v2,
 )
 from .trace import (
-    STEP_NAMES,
+    STEP_FIELDS,
     AttentionConfig,
     AttentionTrace,
     build_module,
@@ -45,7 +47,7 @@ __all__ = [
     "MAX_TOKENS",
     "MultiHeadAttention",
     "MultiHeadAttentionWrapper",
-    "STEP_NAMES",
+    "STEP_FIELDS",
     "SelfAttention_v1",
     "SelfAttention_v2",
     "build_module",
@@ -57,3 +59,13 @@ __all__ = [
     "trace_attention",
     "trace_gradients",
 ]
+
+# The backward pass is imported when first asked for (``attention.trace_gradients``), so that code
+# which only runs forward passes (the app's step page) does not load it.
+_LAZY = {"GradientTrace": "gradients", "trace_gradients": "gradients"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

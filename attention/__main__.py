@@ -1,4 +1,4 @@
-"""``python -m attention``: the seed document's run, printed.
+"""``python -m attention``: the book's chapter 3 run, printed.
 
 Builds the batch of two copies of the book's six embeddings, seeds torch, runs ``CausalAttention``
 (or a multi-head class) through :func:`trace_attention` and prints what the document prints::
@@ -14,11 +14,11 @@ Builds the batch of two copies of the book's six embeddings, seeds torch, runs `
 Bad options exit with status 2 and a plain message on stderr.
 
 ``--json`` is written piece by piece (row by row for the large tensors) instead of building the
-whole document in memory first: at 4096 tokens the seven ``(T, T)`` steps of a batch of two hold
-235 million numbers, which as Python lists and one JSON string took 11.4 GB, and a single
-``print`` of that 2.7 GB string wrote only its first 2 GiB to a pipe. The steps are left out
-unless ``--matrices`` asks for them; the shapes of all steps are always there. Measured in
-``benchmarks/cli_json.py``.
+whole document in memory first: at thousands of tokens the seven ``(T, T)`` steps hold hundreds of
+millions of numbers, which as Python lists and one JSON string need many gigabytes, and one
+``print`` of a string over 2 GiB is cut short on a pipe. The steps are left out unless
+``--matrices`` asks for them; the shapes of all steps are always there
+(``benchmarks/README.md``, "``cli_json.py``").
 """
 
 from __future__ import annotations
@@ -69,8 +69,8 @@ JSON_CONTENTS = f"""\
                      b_value with --bias; W_out, b_out and head_context with several heads),
                      queries, keys, values, context, output.
 {_MATRICES_NOTE}
-Without --matrices the output grows with T (2.7 MB at 4096 tokens, 0.8 GB of memory); with
-them as T² (2.7 GB at 4096 tokens, same memory: it is written row by row)."""
+Without --matrices the output grows with T; with them as T² (gigabytes at thousands of tokens;
+the memory used stays the same, since it is written row by row)."""
 
 
 def build_parser() -> argparse.ArgumentParser:

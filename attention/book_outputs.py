@@ -1,6 +1,6 @@
 """The book's printed numbers for chapter 3, and a check that this machine still gives them.
 
-The book (and the seed document) print results to 4 decimals. :func:`check_book_outputs` runs each
+The book prints results to 4 decimals. :func:`check_book_outputs` runs each
 example again, here and now, and compares: a value *agrees* when it is within half a unit of the
 4th decimal of the printed one (``|actual − printed| ≤ 0.00005``), i.e. when rounding the result to
 4 decimals gives what the book prints.
@@ -10,7 +10,7 @@ The examples (see REFERENCE.md):
 =========================  ============================================================
 check                      recipe
 =========================  ============================================================
-causal_seed_123            ``trace_attention``, the seed document's ``CausalAttention``:
+causal_seed_123            ``trace_attention``, the book's chapter 3 ``CausalAttention``:
                            seed 123, d_out 2, dropout 0 — all six context vectors
 self_attention_v1_seed_123 ``SelfAttention_v1(3, 2)`` after seed 123 (``torch.rand`` weights)
 self_attention_v2_seed_789 ``SelfAttention_v2(3, 2)`` after seed 789 (``nn.Linear`` weights)

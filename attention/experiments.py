@@ -32,7 +32,6 @@ from .trace import AttentionTrace
 
 __all__ = [
     "MAX_DROPOUT_CELLS",
-    "QUIZ_KINDS",
     "QuizQuestion",
     "dropout_average",
     "dropout_average_error",
@@ -50,7 +49,6 @@ __all__ = [
 
 MAX_DROPOUT_CELLS = 20_000_000  # draws × weights kept in memory at once (80 MB of float32)
 MAX_QUIZ_TOKENS = 10  # quiz questions are about the first tokens only (short option lists)
-QUIZ_KINDS = ("argmax", "masked_after", "masked_before", "row_sum")
 
 
 # --- dropout in expectation ----------------------------------------------------------------------

@@ -148,10 +148,6 @@ _FIELDS: dict[str, Field] = {field.name: field for field in FIELDS}
 README_LINES: dict[str, str] = {name: field.readme for name, field in _FIELDS.items()}
 
 
-def _is_multi_head(trace: AttentionTrace) -> bool:
-    return trace.config.num_heads > 1
-
-
 def _check_tokens(trace: AttentionTrace, tokens: Sequence[str]) -> list[str]:
     if trace.inputs.shape[0] != 1:
         raise ValueError(

@@ -1,6 +1,6 @@
 """The backward pass: how much the loss changes with every step of one forward pass.
 
-The seed document prints its context vectors as ``tensor([...], grad_fn=<UnsafeViewBackward0>)``:
+The book's chapter 3 prints its context vectors as ``tensor([...], grad_fn=<UnsafeViewBackward0>)``:
 the tensor remembers the operation that made it, that operation remembers its inputs' operations,
 and so on back to the weights. That chain is PyTorch's *autograd graph*; ``loss.backward()`` walks
 it from the loss to the weights and leaves ``d loss / d W`` in every weight's ``.grad``. Training
@@ -100,7 +100,7 @@ __all__ = [
 LossFunction = Callable[[torch.Tensor], torch.Tensor]  # output (b, T, d_out) -> scalar
 
 # One backward pass keeps the trace, a gradient of the same size for each step and autograd's saved
-# tensors: about three times a trace. 2**20 cells (1024 tokens, one head) is about 70 MB.
+# tensors: about three times a trace. The limit keeps one pass to tens of megabytes (1024 tokens).
 MAX_GRADIENT_CELLS = 2**20
 MAX_DESCENT_STEPS = 200
 # Learning steps × attention cells: 200 steps at 6 tokens, 64 at 256 tokens, 4 at 1024 tokens.
@@ -546,7 +546,7 @@ def trace_gradients(
 def forward_with_graph(inputs: Any, cfg: AttentionConfig | None = None) -> torch.Tensor:
     """The layer's output with its autograd graph attached, as the book's module returns it.
 
-    Printing it shows what the seed document shows: ``tensor([...], grad_fn=<UnsafeViewBackward0>)``.
+    Printing it shows what the book's chapter 3 run shows: ``tensor([...], grad_fn=<UnsafeViewBackward0>)``.
     """
     x = to_input_tensor(inputs)
     cfg = (cfg or AttentionConfig()).validated(x.shape[1])

@@ -51,11 +51,12 @@ def mask_with_neg_inf(attn_scores: torch.Tensor, d_k: int) -> dict[str, torch.Te
 
 @dataclass(frozen=True)
 class MaskingComparison:
-    """Both methods' weights and the largest absolute difference between them."""
+    """Both methods' weights, the largest absolute difference between them, and their input."""
 
     after_softmax: dict[str, torch.Tensor]
     neg_inf: dict[str, torch.Tensor]
     max_abs_difference: float
+    attn_scores: torch.Tensor  # (…, T, T) the raw scores both methods start from
 
 
 def compare_masking(attn_scores: torch.Tensor, d_k: int) -> MaskingComparison:
@@ -63,4 +64,4 @@ def compare_masking(attn_scores: torch.Tensor, d_k: int) -> MaskingComparison:
     first = mask_after_softmax(attn_scores, d_k)
     second = mask_with_neg_inf(attn_scores, d_k)
     difference = (first["attn_weights"] - second["attn_weights"]).abs().max().item()
-    return MaskingComparison(first, second, float(difference))
+    return MaskingComparison(first, second, float(difference), attn_scores)

@@ -31,7 +31,6 @@ __all__ = [
     "STEP_FIELDS",
     "Field",
     "Step",
-    "field_named",
     "step_named",
     "step_number",
 ]
@@ -291,11 +290,3 @@ def step_number(name: str) -> int:
 def step_named(name: str) -> Step:
     """The :class:`Step` called ``name`` (``KeyError`` naming the steps if there is none)."""
     return STEPS[step_number(name) - 1]
-
-
-def field_named(name: str) -> Field:
-    """The :class:`Field` called ``name`` (``KeyError`` if no step shows it)."""
-    for field in FIELDS:
-        if field.name == name:
-            return field
-    raise KeyError(f"no trace field {name!r} in the steps")

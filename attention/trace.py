@@ -61,7 +61,7 @@ __all__ = [
     "trace_module",
     "config_of",
     "json_ready",
-    "STEP_NAMES",
+    "STEP_FIELDS",
 ]
 
 
@@ -132,12 +132,6 @@ class AttentionConfig:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-STEP_NAMES = STEP_FIELDS  # queries … output, in the order of the pass (attention.steps)
-
-# The steps that each head computes on its own: with several heads they get a head axis.
-PER_HEAD_STEPS = PER_HEAD_FIELDS  # Q, K, V and every (T, T) step but the shared mask
 
 
 @dataclass(frozen=True)
@@ -378,7 +372,7 @@ def _trace_wrapper(
     traced: dict[str, Any] = {}
     for name in ("W_query", "W_key", "W_value", "b_query", "b_key", "b_value"):
         traced[name] = _stack_optional([h[name] for h in heads], dim=0)  # (h, …)
-    for name in PER_HEAD_STEPS:
+    for name in PER_HEAD_FIELDS:
         traced[name] = _stack_optional([h[name] for h in heads], dim=1)  # (b, h, …)
     head_context = [h["context"] for h in heads]
     traced["head_context"] = torch.stack(head_context, dim=1)  # (b, h, T, d_out)

@@ -39,12 +39,11 @@ seeded from ``cfg.seed`` and its purpose, do all the drawing:
   changes.
 
 Bitwise equality holds on one machine with one torch build and the same number of intra-op threads
-(matrix products add in a different order with another thread count: 1 against 2 threads differ by
-about 2e-7 in the weights, measured). The library never changes torch's thread settings; a caller
-may. **One thread is the fast choice for models this small**: on this 2-core machine, shared with
-other jobs, sort at its defaults took 7.5 s of CPU with ``torch.set_num_threads(1)`` and 79.5 s
-with torch's default of 2 threads (OpenMP threads spin while they wait for a busy core; with
-``OMP_WAIT_POLICY=PASSIVE`` set before torch starts, 9.2 s). See ``benchmarks/README.md``.
+(matrix products add in a different order with another thread count, so the weights differ in
+their last bits). The library never changes torch's thread settings; a caller may. **One thread
+is the fast choice for models this small**: torch's OpenMP threads spin while they wait for a busy
+core, so on a shared machine ``torch.set_num_threads(1)`` trains many times faster
+(``benchmarks/README.md``, "Threads: one is the fast choice for these models").
 
 **Stopping early.** ``on_progress(record)`` is called after every logged step with a copy of the
 history record. Return ``False`` (exactly ``False``; ``None`` continues) to stop: the result then
@@ -125,7 +124,8 @@ class TaskDefaults:
     context_length: int | None = None  # induction and text only
 
 
-# Per-task defaults, measured to reach the targets on two CPU cores (benchmarks/README.md).
+# Per-task defaults: each reaches its task's accuracy target quickly on a small CPU
+# (``benchmarks/README.md``, "Time and accuracy at the defaults").
 TASK_DEFAULTS: dict[str, TaskDefaults] = {
     "copy": TaskDefaults(
         layers=1, heads=1, width=64, dropout=0.0, steps=300, batch_size=64,

@@ -7,55 +7,71 @@ other pages show (same seed, same dropout mask), the facts about its zeros
 (:func:`~attention.gradients.gradient_facts`), one softmax row's Jacobian
 (:func:`~attention.gradients.softmax_row_jacobian`), the autograd graph and the learning steps.
 The page arranges and labels them; it computes nothing itself.
+
+The backward steps are a table, :data:`GRADIENT_STEPS`: each entry names its step (its header
+and tensor names in ``ui/messages/backward.py``), its formula, its sentence, the gradients it shows
+and their axes. One loop, :func:`show_gradient_step`, draws every entry; adding a step is one entry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 import torch
 
-from attention import AttentionInputError
+from attention import AttentionConfig, AttentionInputError, AttentionTrace
 from attention.export import exportable
 from attention.gradients import (
     BACKWARD_STEPS,
+    Descent,
+    GradientFacts,
+    GradientTrace,
     first_order_change,
     gradient_facts,
     gradients_json,
     max_descent_steps,
     softmax_row_jacobian,
 )
+from ui.choices import write_back
 from ui.computation import trace_cells
 from ui.frame import page
 from ui.gradient_state import (
+    BACKWARD_SETTINGS,
     STEPS_KEY,
     compute_descent,
+    setting_value,
     usable_target,
 )
 from ui.i18n import t
 from ui.input_errors import show_input_error
-from ui.settings import SETTINGS, widget
+from ui.settings import widget
 from ui.show import figure_words, show_figure, show_matrix, show_numbers
 from ui.table import message
 from ui.view import View
-from viz.gradients import (
-    autograd_dot,
-    gradient_view,
-    loss_curve_figure,
-    without_negative_zero,
-)
+from viz.gradients import autograd_dot, gradient_view, loss_curve_figure, without_negative_zero
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
-from viz.steps import feature_labels
+from viz.vocabulary import feature_labels, format_number
 
 ROW_KEY = "backward_row"
 SECTION_TABS = ("scores", "projections", "graph", "learn")  # backward.tab.* keys
 WEIGHT_LATEX = {"W_query": "W_q", "W_key": "W_k", "W_value": "W_v"}
 MAX_WRITTEN_KEYS = 6  # the softmax row is written out term by term up to this many keys
+# The column prefix of each gradient's features (x1 … for the rows of a weight matrix).
+FEATURE_PREFIX = {
+    "context": "z",
+    "queries": "q",
+    "keys": "k",
+    "values": "v",
+    "W_query": "q",
+    "W_key": "k",
+    "W_value": "v",
+}
 GRAPH_STEPS = (
     "loss",
     "output",
@@ -71,15 +87,9 @@ GRAPH_STEPS = (
 )
 
 
-def number(value: float, decimals: int = 4) -> str:
-    """A number as the tables write it: fixed decimals, a real minus sign (no "−0.0000")."""
-    return latex_number(value, decimals).replace("-", "−")
-
-
-def latex_number(value: float, decimals: int = 4) -> str:
-    """Fixed decimals with an ASCII minus, for LaTeX; a value that rounds to 0 is written 0."""
-    text = f"{value:.{decimals}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
+def number(value: float) -> str:
+    """A number as the tables write it: four decimals, a real minus sign, never −0.0000."""
+    return format_number(value, minus="−")
 
 
 def exact(value: float) -> str:
@@ -87,13 +97,241 @@ def exact(value: float) -> str:
     return "0" if value == 0 else f"{value:.3g}".replace("-", "−")
 
 
-def row0(tensor: torch.Tensor) -> np.ndarray:
-    """Row 0 of the batch (the app runs a batch of one) as float64 NumPy."""
-    return tensor[0].detach().to(torch.float64).numpy()
+def as_numbers(tensor: torch.Tensor) -> np.ndarray:
+    """A gradient as float64 NumPy: row 0 of a batch (the app runs a batch of one), or a matrix."""
+    values = tensor.detach().to(torch.float64)
+    return (values[0] if values.dim() == 3 else values).numpy()
 
 
-def matrix(tensor: torch.Tensor) -> np.ndarray:
-    return tensor.detach().to(torch.float64).numpy()
+@dataclass(frozen=True)
+class BackwardPass:
+    """What every step's entry reads: the gradients, the facts about their zeros, the labels."""
+
+    grads: GradientTrace
+    facts: GradientFacts
+    cfg: AttentionConfig
+    loss_name: str
+    labels: list[str]
+    palette: str
+
+    @property
+    def trace(self) -> AttentionTrace:
+        return self.grads.trace
+
+
+@dataclass(frozen=True)
+class GradientStep:
+    """One step of the backward pass, as the page shows it.
+
+    ``section``: the tab that shows it (``backward.tab.{section}``). ``name``: its header
+    ``backward.{name}.header``. ``formula`` and ``sentence``: its LaTeX and its
+    text, from the pass. ``tensors``: the fields of :class:`~attention.gradients.GradientTrace` it
+    shows (their names ``backward.name.{tensor}``). ``axes``: ``"token"`` (token × feature),
+    ``"query"`` (query × key) or ``"weight"`` (input feature × output feature). ``after``:
+    what follows the step's gradients (the softmax row's Jacobian after the scaled scores).
+    """
+
+    section: str
+    name: str
+    formula: Callable[[BackwardPass], str]
+    sentence: Callable[[BackwardPass], str]
+    tensors: tuple[str, ...]
+    axes: str
+    after: Callable[[BackwardPass], None] | None = None
+
+
+def _dropout_formula(run: BackwardPass) -> str:
+    if run.trace.dropout_active:
+        return (
+            r"\tilde A = A \odot \frac{M}{1-p} \;\Rightarrow\; \frac{\partial L}{\partial A}"
+            r" = \frac{\partial L}{\partial \tilde A} \odot \frac{M}{1-p}"
+        )
+    return r"\tilde A = A \;\Rightarrow\; \frac{\partial L}{\partial A} = \frac{\partial L}{\partial \tilde A}"
+
+
+def _dropout_sentence(run: BackwardPass) -> str:
+    if not run.trace.dropout_active:
+        return t("backward.attn_weights.text_no_dropout")
+    facts = run.facts
+    return t(
+        "backward.attn_weights.text_dropout",
+        dropped=facts.dropped_cells,
+        largest=exact(facts.dropped_max_abs),
+        kept=facts.kept_cells,
+        scale=number(facts.dropout_scale),
+        p=f"{run.cfg.dropout:g}",
+        error=exact(facts.kept_ratio_max_error),
+    )
+
+
+def _hidden_sentence(key: str) -> Callable[[BackwardPass], str]:
+    return lambda run: t(
+        key, hidden=run.facts.hidden_cells, largest=exact(run.facts.hidden_max_abs)
+    )
+
+
+def show_jacobian(run: BackwardPass) -> None:
+    """One query row's softmax Jacobian: the matrix, its vectors, and the row written out."""
+    labels, num_tokens = run.labels, len(run.labels)
+    st.markdown(f"##### {t('backward.jacobian.header')}")
+    row_kwargs: dict[str, int] = {}
+    if ROW_KEY not in st.session_state:
+        row_kwargs["index"] = min(2, num_tokens - 1)  # the third token: three keys to weigh
+    elif int(st.session_state[ROW_KEY]) >= num_tokens:
+        st.session_state[ROW_KEY] = num_tokens - 1  # the table shrank since
+    row = int(
+        st.selectbox(
+            t("backward.jacobian.row"),
+            options=list(range(num_tokens)),
+            format_func=lambda i: f"{i + 1}: {labels[i]}",
+            key=ROW_KEY,
+            **row_kwargs,
+        )
+    )
+    jacobian = softmax_row_jacobian(run.grads, row)
+    key_labels = [labels[k] for k in jacobian.keys]
+    jac_left, jac_right = st.columns([3, 2], gap="large")
+    with jac_right:
+        st.markdown(
+            t(
+                "backward.jacobian.text",
+                token=escape_markdown(labels[row]),
+                visible=len(jacobian.keys),
+                mean=number(jacobian.weighted_mean),
+            )
+        )
+        st.latex(
+            r"\begin{gathered}J = \operatorname{diag}(A_{i}) - A_{i} A_{i}^{\top} \\ "
+            r"\frac{\partial L}{\partial s_{i}} = J\,\frac{\partial L}{\partial A_{i}}"
+            r"\end{gathered}"
+        )
+    with jac_left:
+        gradient_block(
+            as_numbers(jacobian.jacobian),
+            key_labels,
+            key_labels,
+            key="jacobian",
+            name=t("backward.name.jacobian"),
+            titles=(t("backward.axis.weight_j"), t("backward.axis.score_k")),
+            palette=run.palette,
+        )
+        columns = {"col_weight": jacobian.weights, "col_upstream": jacobian.upstream}
+        columns["col_result"] = jacobian.result
+        vectors = {
+            t(f"backward.jacobian.{name}"): [number(float(v)) for v in values]
+            for name, values in columns.items()
+        }
+        st.table(pd.DataFrame(vectors, index=[escape_markdown(label) for label in key_labels]))
+    shown = min(len(jacobian.keys), MAX_WRITTEN_KEYS)
+    mean = format_number(jacobian.weighted_mean)
+    terms = [
+        rf"\frac{{\partial L}}{{\partial s_{{{row + 1},{jacobian.keys[index] + 1}}}}}"
+        rf" &= {format_number(float(jacobian.weights[index]))}\,\big(("
+        rf"{format_number(float(jacobian.upstream[index]))}) - ({mean})\big)"
+        rf" = {format_number(float(jacobian.result[index]))}"
+        for index in range(shown)
+    ]
+    st.latex(r"\begin{aligned}" + r" \\ ".join(terms) + r"\end{aligned}")
+    if shown < len(jacobian.keys):
+        st.caption(t("backward.jacobian.more", shown=shown, total=len(jacobian.keys)))
+
+
+# The backward pass in reverse order, one entry per step: the "scores" tab, then "projections".
+GRADIENT_STEPS: tuple[GradientStep, ...] = (
+    GradientStep(
+        "scores",
+        "context",
+        lambda run: (
+            r"\frac{\partial L}{\partial z_{t,m}} = 1"
+            if run.loss_name == "sum"
+            else r"\frac{\partial L}{\partial z_t} = \frac{2}{T}\,(z_t - y)"
+        ),
+        lambda run: t(f"backward.context.text_{run.loss_name}"),
+        ("context",),
+        "token",
+    ),
+    GradientStep(
+        "scores",
+        "dropped_weights",
+        lambda run: (
+            r"Z = \tilde A V \;\Rightarrow\; \frac{\partial L}{\partial \tilde A}"
+            r" = \frac{\partial L}{\partial Z}\, V^{\top}"
+        ),
+        lambda run: t("backward.dropped_weights.text"),
+        ("dropped_weights",),
+        "query",
+    ),
+    GradientStep(
+        "scores", "attn_weights", _dropout_formula, _dropout_sentence, ("attn_weights",), "query"
+    ),
+    GradientStep(
+        "scores",
+        "scaled_scores",
+        lambda run: (
+            r"\frac{\partial L}{\partial s_{ij}} = A_{ij}\Big(\frac{\partial L}{\partial A_{ij}}"
+            r" - \sum_k A_{ik}\frac{\partial L}{\partial A_{ik}}\Big)"
+        ),
+        _hidden_sentence("backward.scaled_scores.text"),
+        ("scaled_scores",),
+        "query",
+        after=show_jacobian,
+    ),
+    GradientStep(
+        "scores",
+        "masked_scores",
+        lambda run: (
+            r"s = \frac{\omega^{\text{masked}}}{\sqrt{d_k}} \;\Rightarrow\;"
+            r"\frac{\partial L}{\partial \omega^{\text{masked}}} = \frac{1}{\sqrt{d_k}}"
+            r"\frac{\partial L}{\partial s}"
+        ),
+        lambda run: t(
+            "backward.masked_scores.text", d_k=run.trace.d_k, scale=number(run.trace.scale)
+        ),
+        ("masked_scores",),
+        "query",
+    ),
+    GradientStep(
+        "scores",
+        "attn_scores",
+        lambda run: (
+            r"\frac{\partial L}{\partial \omega_{ij}} = \begin{cases}"
+            r"\dfrac{\partial L}{\partial \omega^{\text{masked}}_{ij}} & j \le i \\[4pt]"
+            r"0 & j > i\ (\text{masked})\end{cases}"
+        ),
+        _hidden_sentence("backward.attn_scores.text"),
+        ("attn_scores",),
+        "query",
+    ),
+    GradientStep(
+        "projections",
+        "projections",
+        lambda run: (
+            r"\omega = Q K^{\top} \;\Rightarrow\; \frac{\partial L}{\partial Q}"
+            r" = \frac{\partial L}{\partial \omega} K,\quad \frac{\partial L}{\partial K}"
+            r" = \Big(\frac{\partial L}{\partial \omega}\Big)^{\!\top} Q,\qquad "
+            r"Z = \tilde A V \;\Rightarrow\; \frac{\partial L}{\partial V} = \tilde A^{\top}"
+            r"\frac{\partial L}{\partial Z}"
+        ),
+        lambda run: t("backward.projections.text"),
+        ("queries", "keys", "values"),
+        "token",
+    ),
+    GradientStep(
+        "projections",
+        "weights",
+        lambda run: (
+            r"Q = X W_q \;\Rightarrow\; \frac{\partial L}{\partial W_q} = X^{\top}"
+            r"\frac{\partial L}{\partial Q}\quad(\text{and } W_k, W_v \text{ alike})"
+        ),
+        lambda run: t("backward.weights.text"),
+        ("W_query", "W_key", "W_value"),
+        "weight",
+    ),
+)
+SECTION_STEPS = {
+    section: [step for step in GRADIENT_STEPS if step.section == section]
+    for section in SECTION_TABS
+}
 
 
 def gradient_block(
@@ -103,8 +341,7 @@ def gradient_block(
     *,
     key: str,
     name: str,
-    row_title: str,
-    col_title: str,
+    titles: tuple[str, str],
     palette: str,
 ) -> None:
     """One gradient: the heatmap, then its numbers as a table (the accessible alternative)."""
@@ -114,8 +351,8 @@ def gradient_block(
         row_labels,
         col_labels,
         palette=palette,
-        row_title=row_title,
-        col_title=col_title,
+        row_title=titles[0],
+        col_title=titles[1],
         value_name=name,
     )
     show_matrix(gradient, figure_words(), key=f"backward_{key}")
@@ -129,8 +366,101 @@ def gradient_block(
     )
 
 
-def step_header(step: str) -> None:
-    st.subheader(t(f"backward.{step}.header"))
+def step_axes(run: BackwardPass, axes: str, tensor: str) -> tuple[list[str], list[str], tuple]:
+    """The row labels, column labels and the two axis titles of one step's gradient."""
+    feature = t("backward.axis.feature")
+    if axes == "query":
+        titles = (t("backward.axis.query"), t("backward.axis.key"))
+        return run.labels, run.labels, titles
+    columns = feature_labels(FEATURE_PREFIX[tensor], run.cfg.d_out)
+    if axes == "weight":
+        rows = feature_labels("x", run.trace.d_in)
+        return rows, columns, (t("backward.axis.input_feature"), feature)
+    return run.labels, columns, (t("backward.axis.token"), feature)
+
+
+def show_gradient_step(step: GradientStep, run: BackwardPass) -> None:
+    """Draw one entry: header; the gradient beside its formula and sentence, or three in a row."""
+
+    def block(tensor: str) -> None:
+        rows, columns, titles = step_axes(run, step.axes, tensor)
+        values = as_numbers(getattr(run.grads, tensor))
+        name = t(f"backward.name.{tensor}")
+        gradient_block(
+            values, rows, columns, key=tensor, name=name, titles=titles, palette=run.palette
+        )
+
+    st.subheader(t(f"backward.{step.name}.header"))
+    if len(step.tensors) == 1:
+        left, right = st.columns([3, 2], gap="large")
+        with right:
+            st.latex(step.formula(run))
+            st.markdown(step.sentence(run))
+        with left:
+            block(step.tensors[0])
+    else:
+        st.latex(step.formula(run))
+        st.markdown(step.sentence(run))
+        for column, tensor in zip(
+            st.columns(len(step.tensors), gap="medium"), step.tensors, strict=True
+        ):
+            with column:
+                block(tensor)
+    if step.after is not None:
+        step.after(run)
+
+
+def show_loss(view: View) -> tuple[str, tuple[float, ...], st.delta_generator.DeltaGenerator]:
+    """The loss's choice and target; returns them and the column where its value goes."""
+    st.header(t("backward.loss.header"))
+    d_out = view.config.d_out
+    loss_column, target_column, value_column = st.columns([2, 2, 1], gap="large")
+    with loss_column:
+        loss_name = str(widget(BACKWARD_SETTINGS["loss"]))
+    with target_column:
+        target_text = widget(
+            BACKWARD_SETTINGS["target"],
+            label_values={"d_out": d_out},
+            placeholder=", ".join(["0"] * d_out),
+            disabled=loss_name != "squared_distance",
+        )
+        target, target_problem = usable_target(str(target_text or ""), d_out)
+        if target_problem is not None and loss_name == "squared_distance":
+            used = ", ".join(format_number(v, 2, minus="−") for v in target)
+            st.error(t("backward.target.problem", detail=message(target_problem), used=used))
+    return loss_name, target, value_column
+
+
+def show_loss_formula(run: BackwardPass, target: tuple[float, ...]) -> None:
+    if run.loss_name == "sum":
+        st.latex(r"L = \sum_{t}\sum_{m} z_{t,m}")
+        st.markdown(t("backward.loss.sum_text"))
+        return
+    target_latex = ", ".join(f"{v:g}" for v in target)
+    st.latex(
+        r"L = \frac{1}{T}\sum_{t=1}^{T} \lVert z_t - y \rVert^2,\qquad y = (" + target_latex + ")"
+    )
+    st.markdown(t("backward.loss.distance_text", tokens=len(run.labels)))
+
+
+def show_graph(run: BackwardPass) -> None:
+    """The autograd graph as PyTorch records it, each node labelled with its step."""
+    st.header(t("backward.graph.header"))
+    graph = run.grads.graph
+    first = graph.first_of("context")
+    root = first.name if first is not None else "—"
+    st.markdown(t("backward.graph.text", nodes=len(graph.nodes), edges=len(graph.edges), root=root))
+    step_labels = {step: t(f"backward.node.{step}") for step in GRAPH_STEPS}
+    st.graphviz_chart(autograd_dot(graph, step_labels, palette=run.palette), width="stretch")
+    with st.expander(t("backward.graph.table")):
+        rows: dict[str, list[str]] = {}
+        for node in graph.nodes:
+            rows.setdefault(step_labels.get(node.step, node.step), []).append(node.name)
+        frame = {
+            t("backward.graph.col_step"): list(rows),
+            t("backward.graph.col_nodes"): [", ".join(names) for names in rows.values()],
+        }
+        st.table(pd.DataFrame(frame))
 
 
 def _another_step(steps_wanted: int) -> None:
@@ -141,507 +471,185 @@ def _start_over() -> None:
     st.session_state[STEPS_KEY] = 1
 
 
+@dataclass(frozen=True)
+class Learning:
+    """The learning steps asked for and taken, and their result."""
+
+    descent: Descent
+    wanted: int
+    limit: int
+    learning_rate: float
+
+    @property
+    def taken(self) -> int:
+        return min(self.wanted, self.limit)
+
+
+def show_learning_controls(run: BackwardPass, learning: Learning) -> None:
+    """The learning rate, "Take another step" and "Start over", and what limits them."""
+    lr_column, step_column, reset_column = st.columns([2, 1, 1], vertical_alignment="bottom")
+    with lr_column:
+        lr = BACKWARD_SETTINGS["lr"]
+        widget(lr, label_values={"low": lr.low, "high": lr.high})
+    with step_column:
+        st.button(
+            t("backward.learn.another"),
+            on_click=_another_step,
+            args=(learning.wanted,),
+            disabled=learning.taken >= learning.limit or learning.descent.diverged,
+            key="backward_another",
+            type="primary",
+        )
+    with reset_column:
+        st.button(t("backward.learn.reset"), on_click=_start_over, key="backward_reset")
+    if learning.wanted > learning.limit:
+        st.caption(t("backward.learn.limit", limit=learning.limit, tokens=len(run.labels)))
+    if learning.descent.diverged:
+        lr_text = f"{learning.learning_rate:g}"
+        st.warning(t("backward.learn.diverged", steps=learning.descent.steps, lr=lr_text))
+
+
+def show_learning(run: BackwardPass, learning: Learning) -> None:
+    """Learning steps ``W ← W − η ∂L/∂W``: the loss before and after, the curve, the new weights."""
+    st.header(t("backward.learn.header"))
+    st.latex(r"W \leftarrow W - \eta\,\frac{\partial L}{\partial W}")
+    st.markdown(t("backward.learn.text"))
+    show_learning_controls(run, learning)
+    descent, learning_rate = learning.descent, learning.learning_rate
+    before, after = descent.before, descent.after
+    metrics = st.columns(3)
+    shown_step = max(descent.steps, 1)
+    metrics[0].metric(t("backward.learn.loss_before", step=shown_step), number(before.loss))
+    metrics[1].metric(
+        t("backward.learn.loss_after", step=shown_step),
+        number(after.loss),
+        delta=f"{after.loss - before.loss:.4f}",
+        delta_color="inverse",  # a falling loss is good news: green
+    )
+    metrics[2].metric(
+        t("backward.learn.predicted"),
+        number(first_order_change(before, learning_rate)),
+        help=t("backward.learn.predicted_help"),
+    )
+    curve_column, curve_text = st.columns([3, 2], gap="large")
+    with curve_column:
+        axis_titles = {
+            "x_title": t("backward.learn.axis_step"),
+            "y_title": t("backward.learn.axis_loss"),
+        }
+        figure = loss_curve_figure(descent.losses, palette=run.palette, **axis_titles)
+        show_figure(figure, key="backward_loss_curve")
+    with curve_text:
+        st.markdown(t("backward.learn.same_mask"))
+        if run.cfg.qkv_bias:
+            st.markdown(t("backward.learn.bias"))
+    show_updated_weights(run, descent, learning_rate)
+
+
+def show_updated_weights(run: BackwardPass, descent: Descent, learning_rate: float) -> None:
+    """Each weight's first entry updated by hand, then the three updated matrices."""
+    before, after = descent.before, descent.after
+    st.markdown(f"##### {t('backward.learn.weights_header', step=descent.steps)}")
+    updates = []
+    for name, symbol in WEIGHT_LATEX.items():
+        old = format_number(float(getattr(before.trace, name)[0, 0]))
+        gradient = format_number(float(getattr(before, name)[0, 0]))
+        new = format_number(float(getattr(after.trace, name)[0, 0]))
+        updates.append(
+            rf"{symbol}[1,1] &\leftarrow {old} - {learning_rate:g}\cdot({gradient}) = {new}"
+        )
+    st.latex(r"\begin{aligned}" + r" \\ ".join(updates) + r"\end{aligned}")
+    for column, (name, symbol) in zip(
+        st.columns(3, gap="medium"), WEIGHT_LATEX.items(), strict=True
+    ):
+        with column:
+            rows, columns, titles = step_axes(run, "weight", name)
+            values = as_numbers(getattr(after.trace, name))
+            updated = t("backward.learn.updated", name=symbol)
+            new_weights = MatrixView(
+                values=values,
+                row_labels=tuple(rows),
+                col_labels=tuple(columns),
+                kind="diverging",
+                palette=run.palette,
+                row_title=titles[0],
+                col_title=titles[1],
+                value_name=updated,
+                colorbar_title=symbol,
+            )
+            show_matrix(new_weights, figure_words(), key=f"backward_updated_{name}")
+            show_numbers(
+                values,
+                rows,
+                columns,
+                key=f"backward_numbers_updated_{name}",
+                beside_matrix=True,
+                label=t("backward.numbers", name=updated),
+            )
+
+
+def show_export(run: BackwardPass, tokens: list[str]) -> None:
+    st.header(t("backward.export.header"))
+    if not exportable(run.trace):
+        st.info(t("backward.export.too_large"))
+        return
+    st.download_button(
+        t("backward.export.json"),
+        data=lambda: gradients_json(run.grads, tokens),
+        file_name="attention_gradients.json",
+        mime="application/json",
+        key="backward_download",
+        help=t("backward.export.json_help"),
+    )
+
+
 @page
 def render(view: View) -> None:
     st.title(t("page.backward.title"))
     st.markdown(t("backward.intro"))
-
-    table = view.table
-    tokens = list(table.tokens)
-    labels = unique_labels(tokens)
-    num_tokens = len(tokens)
+    tokens = list(view.table.tokens)
     cfg = view.config  # one CausalAttention head
-    palette = view.palette
-    query_title, key_title = t("backward.axis.query"), t("backward.axis.key")
-    token_title, feature_title = t("backward.axis.token"), t("backward.axis.feature")
-
-    # --- the loss ----------------------------------------------------------------------------------
-    st.header(t("backward.loss.header"))
-    loss_column, target_column, value_column = st.columns([2, 2, 1], gap="large")
-    with loss_column:
-        loss_name = widget(SETTINGS["loss"])
-    with target_column:
-        target_text = widget(
-            SETTINGS["target"],
-            label_values={"d_out": cfg.d_out},
-            placeholder=", ".join(["0"] * cfg.d_out),
-            disabled=loss_name != "squared_distance",
-        )
-        target, target_problem = usable_target(str(target_text or ""), cfg.d_out)
-        if target_problem is not None and loss_name == "squared_distance":
-            st.error(
-                t(
-                    "backward.target.problem",
-                    detail=message(target_problem),
-                    used=", ".join(number(v, 2) for v in target),
-                )
-            )
-
-    steps_wanted = int(view.settings[STEPS_KEY])
-    step_limit = max_descent_steps(trace_cells(num_tokens, 1))
-    steps_taken = min(steps_wanted, step_limit)
-    learning_rate = float(view.settings["lr"])
-    try:
+    loss_name, target, value_column = show_loss(view)
+    wanted = int(setting_value(STEPS_KEY))
+    limit = max_descent_steps(trace_cells(len(tokens), 1))
+    learning_rate = float(setting_value("lr"))
+    try:  # the backward pass of the seed's weights, then the learning steps
         descent = compute_descent(
-            table, cfg, str(loss_name), target, learning_rate, steps_taken
-        )  # the backward pass of the seed's weights, then the learning steps
+            view.table, cfg, loss_name, target, learning_rate, min(wanted, limit)
+        )
     except AttentionInputError as error:
         show_input_error(error)
         st.stop()
     grads = descent.start
-    trace = grads.trace
-    facts = gradient_facts(grads)
-
+    run = BackwardPass(
+        grads, gradient_facts(grads), cfg, loss_name, unique_labels(tokens), view.palette
+    )
     with value_column:
         st.metric(t("backward.loss.value"), number(grads.loss))
-    if loss_name == "sum":
-        st.latex(r"L = \sum_{t}\sum_{m} z_{t,m}")
-        st.markdown(t("backward.loss.sum_text"))
-    else:
-        target_latex = ", ".join(f"{v:g}" for v in target)
-        st.latex(
-            r"L = \frac{1}{T}\sum_{t=1}^{T} \lVert z_t - y \rVert^2,\qquad y = ("
-            + target_latex
-            + ")"
-        )
-        st.markdown(t("backward.loss.distance_text", tokens=num_tokens))
+    show_loss_formula(run, target)
 
-    # --- the backward pass, the graph and a learning step: one lazy tab each ---------------
-    # Only the open tab runs and sends its charts (``on_change="rerun"`` + ``.open``): a seed
-    # change redraws 7 heatmaps at most instead of 17 and no graph (benchmarks/README.md).
-    x_labels = feature_labels("x", trace.d_in)
-    scores_tab, projections_tab, graph_tab, learn_tab = st.tabs(
+    # One lazy tab per section: only the open tab runs and sends its charts.
+    tabs = st.tabs(
         [t(f"backward.tab.{name}") for name in SECTION_TABS],
         key="backward_section",
         on_change="rerun",
     )
-    # A widget of a closed tab is not drawn, and Streamlit forgets the state of a widget not drawn
-    # in a run: written back (Streamlit's documented way), the learning rate and the Jacobian's
-    # row survive a switch to another tab. Only while their tab is closed: an open tab draws them.
-    for kept, tab in (("lr", learn_tab), (ROW_KEY, scores_tab)):
-        if not tab.open and kept in st.session_state:
-            st.session_state[kept] = st.session_state[kept]
-    if scores_tab.open:
-        with scores_tab:
-            # --- backward, step by step ----------------------------------------------------------------
-            st.header(t("backward.steps.header"))
-            st.markdown(t("backward.steps.intro"))
-
-            z_labels = feature_labels("z", cfg.d_out)
-
-            step_header("context")
-            left, right = st.columns([3, 2], gap="large")
-            with right:
-                st.latex(
-                    r"\frac{\partial L}{\partial z_{t,m}} = 1"
-                    if loss_name == "sum"
-                    else r"\frac{\partial L}{\partial z_t} = \frac{2}{T}\,(z_t - y)"
-                )
-                st.markdown(t(f"backward.context.text_{loss_name}"))
-            with left:
-                gradient_block(
-                    row0(grads.context),
-                    labels,
-                    z_labels,
-                    key="context",
-                    name=t("backward.name.context"),
-                    row_title=token_title,
-                    col_title=feature_title,
-                    palette=palette,
-                )
-
-            step_header("dropped_weights")
-            left, right = st.columns([3, 2], gap="large")
-            with right:
-                st.latex(
-                    r"Z = \tilde A V \;\Rightarrow\; \frac{\partial L}{\partial \tilde A}"
-                    r" = \frac{\partial L}{\partial Z}\, V^{\top}"
-                )
-                st.markdown(t("backward.dropped_weights.text"))
-            with left:
-                gradient_block(
-                    row0(grads.dropped_weights),
-                    labels,
-                    labels,
-                    key="dropped_weights",
-                    name=t("backward.name.dropped_weights"),
-                    row_title=query_title,
-                    col_title=key_title,
-                    palette=palette,
-                )
-
-            step_header("attn_weights")
-            left, right = st.columns([3, 2], gap="large")
-            with right:
-                if trace.dropout_active:
-                    st.latex(
-                        r"\tilde A = A \odot \frac{M}{1-p} \;\Rightarrow\; \frac{\partial L}{\partial A}"
-                        r" = \frac{\partial L}{\partial \tilde A} \odot \frac{M}{1-p}"
-                    )
-                    st.markdown(
-                        t(
-                            "backward.attn_weights.text_dropout",
-                            dropped=facts.dropped_cells,
-                            largest=exact(facts.dropped_max_abs),
-                            kept=facts.kept_cells,
-                            scale=number(facts.dropout_scale),
-                            p=f"{cfg.dropout:g}",
-                            error=exact(facts.kept_ratio_max_error),
-                        )
-                    )
-                else:
-                    st.latex(
-                        r"\tilde A = A \;\Rightarrow\; \frac{\partial L}{\partial A} = \frac{\partial L}{\partial \tilde A}"
-                    )
-                    st.markdown(t("backward.attn_weights.text_no_dropout"))
-            with left:
-                gradient_block(
-                    row0(grads.attn_weights),
-                    labels,
-                    labels,
-                    key="attn_weights",
-                    name=t("backward.name.attn_weights"),
-                    row_title=query_title,
-                    col_title=key_title,
-                    palette=palette,
-                )
-
-            step_header("scaled_scores")
-            left, right = st.columns([3, 2], gap="large")
-            with right:
-                st.latex(
-                    r"\frac{\partial L}{\partial s_{ij}} = A_{ij}\Big(\frac{\partial L}{\partial A_{ij}}"
-                    r" - \sum_k A_{ik}\frac{\partial L}{\partial A_{ik}}\Big)"
-                )
-                st.markdown(
-                    t(
-                        "backward.scaled_scores.text",
-                        hidden=facts.hidden_cells,
-                        largest=exact(facts.hidden_max_abs),
-                    )
-                )
-            with left:
-                gradient_block(
-                    row0(grads.scaled_scores),
-                    labels,
-                    labels,
-                    key="scaled_scores",
-                    name=t("backward.name.scaled_scores"),
-                    row_title=query_title,
-                    col_title=key_title,
-                    palette=palette,
-                )
-
-            # one query row's softmax Jacobian, written out
-            st.markdown(f"##### {t('backward.jacobian.header')}")
-            row_kwargs: dict[str, int] = {}
-            if ROW_KEY not in st.session_state:
-                row_kwargs["index"] = min(2, num_tokens - 1)  # the third token: three keys to weigh
-            elif int(st.session_state[ROW_KEY]) >= num_tokens:
-                st.session_state[ROW_KEY] = num_tokens - 1  # the table shrank since
-            row = st.selectbox(
-                t("backward.jacobian.row"),
-                options=list(range(num_tokens)),
-                format_func=lambda i: f"{i + 1}: {labels[i]}",
-                key=ROW_KEY,
-                **row_kwargs,
-            )
-            jacobian = softmax_row_jacobian(grads, int(row))
-            key_labels = [labels[k] for k in jacobian.keys]
-            jac_left, jac_right = st.columns([3, 2], gap="large")
-            with jac_right:
-                st.markdown(
-                    t(
-                        "backward.jacobian.text",
-                        token=escape_markdown(labels[int(row)]),
-                        visible=len(jacobian.keys),
-                        mean=number(jacobian.weighted_mean),
-                    )
-                )
-                st.latex(
-                    r"\begin{gathered}J = \operatorname{diag}(A_{i}) - A_{i} A_{i}^{\top} \\ "
-                    r"\frac{\partial L}{\partial s_{i}} = J\,\frac{\partial L}{\partial A_{i}}"
-                    r"\end{gathered}"
-                )
-            with jac_left:
-                gradient_block(
-                    matrix(jacobian.jacobian),
-                    key_labels,
-                    key_labels,
-                    key="jacobian",
-                    name=t("backward.name.jacobian"),
-                    row_title=t("backward.axis.weight_j"),
-                    col_title=t("backward.axis.score_k"),
-                    palette=palette,
-                )
-                vectors = pd.DataFrame(
-                    {
-                        t("backward.jacobian.col_weight"): [
-                            number(float(v)) for v in jacobian.weights
-                        ],
-                        t("backward.jacobian.col_upstream"): [
-                            number(float(v)) for v in jacobian.upstream
-                        ],
-                        t("backward.jacobian.col_result"): [
-                            number(float(v)) for v in jacobian.result
-                        ],
-                    },
-                    index=[escape_markdown(label) for label in key_labels],
-                )
-                st.table(vectors)
-            shown = min(len(jacobian.keys), MAX_WRITTEN_KEYS)
-            mean = latex_number(jacobian.weighted_mean)
-            terms = []
-            for index in range(shown):
-                w = latex_number(float(jacobian.weights[index]))
-                g = latex_number(float(jacobian.upstream[index]))
-                result = latex_number(float(jacobian.result[index]))
-                terms.append(
-                    rf"\frac{{\partial L}}{{\partial s_{{{int(row) + 1},{jacobian.keys[index] + 1}}}}}"
-                    rf" &= {w}\,\big(({g}) - ({mean})\big) = {result}"
-                )
-            st.latex(r"\begin{aligned}" + r" \\ ".join(terms) + r"\end{aligned}")
-            if shown < len(jacobian.keys):
-                st.caption(t("backward.jacobian.more", shown=shown, total=len(jacobian.keys)))
-
-            step_header("masked_scores")
-            left, right = st.columns([3, 2], gap="large")
-            with right:
-                st.latex(
-                    r"s = \frac{\omega^{\text{masked}}}{\sqrt{d_k}} \;\Rightarrow\;"
-                    r"\frac{\partial L}{\partial \omega^{\text{masked}}} = \frac{1}{\sqrt{d_k}}"
-                    r"\frac{\partial L}{\partial s}"
-                )
-                st.markdown(
-                    t("backward.masked_scores.text", d_k=trace.d_k, scale=number(trace.scale))
-                )
-            with left:
-                gradient_block(
-                    row0(grads.masked_scores),
-                    labels,
-                    labels,
-                    key="masked_scores",
-                    name=t("backward.name.masked_scores"),
-                    row_title=query_title,
-                    col_title=key_title,
-                    palette=palette,
-                )
-
-            step_header("attn_scores")
-            left, right = st.columns([3, 2], gap="large")
-            with right:
-                st.latex(
-                    r"\frac{\partial L}{\partial \omega_{ij}} = \begin{cases}"
-                    r"\dfrac{\partial L}{\partial \omega^{\text{masked}}_{ij}} & j \le i \\[4pt]"
-                    r"0 & j > i\ (\text{masked})\end{cases}"
-                )
-                st.markdown(
-                    t(
-                        "backward.attn_scores.text",
-                        hidden=facts.hidden_cells,
-                        largest=exact(facts.hidden_max_abs),
-                    )
-                )
-            with left:
-                gradient_block(
-                    row0(grads.attn_scores),
-                    labels,
-                    labels,
-                    key="attn_scores",
-                    name=t("backward.name.attn_scores"),
-                    row_title=query_title,
-                    col_title=key_title,
-                    palette=palette,
-                )
-    if projections_tab.open:
-        with projections_tab:
-            step_header("projections")
-            st.latex(
-                r"\omega = Q K^{\top} \;\Rightarrow\; \frac{\partial L}{\partial Q}"
-                r" = \frac{\partial L}{\partial \omega} K,\quad \frac{\partial L}{\partial K}"
-                r" = \Big(\frac{\partial L}{\partial \omega}\Big)^{\!\top} Q,\qquad "
-                r"Z = \tilde A V \;\Rightarrow\; \frac{\partial L}{\partial V} = \tilde A^{\top}"
-                r"\frac{\partial L}{\partial Z}"
-            )
-            st.markdown(t("backward.projections.text"))
-            for column, (name, prefix) in zip(
-                st.columns(3, gap="medium"),
-                (("queries", "q"), ("keys", "k"), ("values", "v")),
-                strict=True,
-            ):
-                with column:
-                    gradient_block(
-                        row0(getattr(grads, name)),
-                        labels,
-                        feature_labels(prefix, cfg.d_out),
-                        key=name,
-                        name=t(f"backward.name.{name}"),
-                        row_title=token_title,
-                        col_title=feature_title,
-                        palette=palette,
-                    )
-
-            step_header("weights")
-            st.latex(
-                r"Q = X W_q \;\Rightarrow\; \frac{\partial L}{\partial W_q} = X^{\top}"
-                r"\frac{\partial L}{\partial Q}\quad(\text{and } W_k, W_v \text{ alike})"
-            )
-            st.markdown(t("backward.weights.text"))
-            for column, (name, prefix) in zip(
-                st.columns(3, gap="medium"),
-                (("W_query", "q"), ("W_key", "k"), ("W_value", "v")),
-                strict=True,
-            ):
-                with column:
-                    gradient_block(
-                        matrix(getattr(grads, name)),
-                        x_labels,
-                        feature_labels(prefix, cfg.d_out),
-                        key=name,
-                        name=t(f"backward.name.{name}"),
-                        row_title=t("backward.axis.input_feature"),
-                        col_title=feature_title,
-                        palette=palette,
-                    )
+    scores_tab, projections_tab, graph_tab, learn_tab = tabs
+    # A widget of a closed tab is not drawn, and Streamlit forgets a widget not drawn in a run:
+    # the learning rate and the Jacobian's row are kept while their tab is closed.
+    write_back([key for key, tab in (("lr", learn_tab), (ROW_KEY, scores_tab)) if not tab.open])
+    for name, tab in zip(SECTION_TABS, tabs, strict=True):
+        if tab.open and SECTION_STEPS[name]:
+            with tab:
+                if name == "scores":
+                    st.header(t("backward.steps.header"))
+                    st.markdown(t("backward.steps.intro"))
+                for step in SECTION_STEPS[name]:
+                    show_gradient_step(step, run)
     if graph_tab.open:
         with graph_tab:
-            # --- the autograd graph --------------------------------------------------------------------------
-            st.header(t("backward.graph.header"))
-            graph = grads.graph
-            first = graph.first_of("context")
-            st.markdown(
-                t(
-                    "backward.graph.text",
-                    nodes=len(graph.nodes),
-                    edges=len(graph.edges),
-                    root=first.name if first is not None else "—",
-                )
-            )
-            step_labels = {step: t(f"backward.node.{step}") for step in GRAPH_STEPS}
-            st.graphviz_chart(autograd_dot(graph, step_labels, palette=palette), width="stretch")
-            with st.expander(t("backward.graph.table")):
-                rows = {}
-                for node in graph.nodes:
-                    rows.setdefault(step_labels.get(node.step, node.step), []).append(node.name)
-                st.table(
-                    pd.DataFrame(
-                        {
-                            t("backward.graph.col_step"): list(rows),
-                            t("backward.graph.col_nodes"): [
-                                ", ".join(names) for names in rows.values()
-                            ],
-                        }
-                    )
-                )
+            show_graph(run)
     if learn_tab.open:
         with learn_tab:
-            # --- one learning step -----------------------------------------------------------------------
-            st.header(t("backward.learn.header"))
-            st.latex(r"W \leftarrow W - \eta\,\frac{\partial L}{\partial W}")
-            st.markdown(t("backward.learn.text"))
-            lr_column, step_column, reset_column = st.columns(
-                [2, 1, 1], vertical_alignment="bottom"
-            )
-            with lr_column:
-                lr = SETTINGS["lr"]
-                widget(lr, label_values={"low": lr.low, "high": lr.high})
-            with step_column:
-                st.button(
-                    t("backward.learn.another"),
-                    on_click=_another_step,
-                    args=(steps_wanted,),
-                    disabled=steps_taken >= step_limit or descent.diverged,
-                    key="backward_another",
-                    type="primary",
-                )
-            with reset_column:
-                st.button(t("backward.learn.reset"), on_click=_start_over, key="backward_reset")
-            if steps_wanted > step_limit:
-                st.caption(t("backward.learn.limit", limit=step_limit, tokens=num_tokens))
-            if descent.diverged:
-                st.warning(
-                    t("backward.learn.diverged", steps=descent.steps, lr=f"{learning_rate:g}")
-                )
-
-            before, after = descent.before, descent.after
-            metrics = st.columns(3)
-            shown_step = max(descent.steps, 1)
-            metrics[0].metric(t("backward.learn.loss_before", step=shown_step), number(before.loss))
-            metrics[1].metric(
-                t("backward.learn.loss_after", step=shown_step),
-                number(after.loss),
-                delta=f"{after.loss - before.loss:.4f}",
-                delta_color="inverse",  # a falling loss is good news: green
-            )
-            metrics[2].metric(
-                t("backward.learn.predicted"),
-                number(first_order_change(before, learning_rate)),
-                help=t("backward.learn.predicted_help"),
-            )
-            curve_column, curve_text = st.columns([3, 2], gap="large")
-            with curve_column:
-                show_figure(
-                    loss_curve_figure(
-                        descent.losses,
-                        palette=palette,
-                        x_title=t("backward.learn.axis_step"),
-                        y_title=t("backward.learn.axis_loss"),
-                    ),
-                    key="backward_loss_curve",
-                )
-            with curve_text:
-                st.markdown(t("backward.learn.same_mask"))
-                if cfg.qkv_bias:
-                    st.markdown(t("backward.learn.bias"))
-
-            st.markdown(f"##### {t('backward.learn.weights_header', step=descent.steps)}")
-            updates = []
-            for name in WEIGHT_LATEX:
-                old = latex_number(float(getattr(before.trace, name)[0, 0]))
-                gradient = latex_number(float(getattr(before, name)[0, 0]))
-                new = latex_number(float(getattr(after.trace, name)[0, 0]))
-                updates.append(
-                    rf"{WEIGHT_LATEX[name]}[1,1] &\leftarrow {old} - {learning_rate:g}\cdot({gradient}) = {new}"
-                )
-            st.latex(r"\begin{aligned}" + r" \\ ".join(updates) + r"\end{aligned}")
-            for column, (name, prefix) in zip(
-                st.columns(3, gap="medium"),
-                (("W_query", "q"), ("W_key", "k"), ("W_value", "v")),
-                strict=True,
-            ):
-                with column:
-                    updated = t("backward.learn.updated", name=WEIGHT_LATEX[name])
-                    new_weights = MatrixView(
-                        values=matrix(getattr(after.trace, name)),
-                        row_labels=tuple(x_labels),
-                        col_labels=tuple(feature_labels(prefix, cfg.d_out)),
-                        kind="diverging",
-                        palette=palette,
-                        row_title=t("backward.axis.input_feature"),
-                        col_title=feature_title,
-                        value_name=updated,
-                        colorbar_title=WEIGHT_LATEX[name],
-                    )
-                    show_matrix(new_weights, figure_words(), key=f"backward_updated_{name}")
-                    show_numbers(
-                        matrix(getattr(after.trace, name)),
-                        x_labels,
-                        feature_labels(prefix, cfg.d_out),
-                        key=f"backward_numbers_updated_{name}",
-                        beside_matrix=True,
-                        label=t("backward.numbers", name=updated),
-                    )
-
-    # --- take it home ----------------------------------------------------------------------------------
-    st.header(t("backward.export.header"))
-    if exportable(trace):
-        st.download_button(
-            t("backward.export.json"),
-            data=lambda: gradients_json(grads, tokens),
-            file_name="attention_gradients.json",
-            mime="application/json",
-            key="backward_download",
-            help=t("backward.export.json_help"),
-        )
-    else:
-        st.info(t("backward.export.too_large"))
+            show_learning(run, Learning(descent, wanted, limit, learning_rate))
+    show_export(run, tokens)

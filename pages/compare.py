@@ -21,7 +21,7 @@ import streamlit as st
 
 from attention import AttentionConfig, AttentionInputError, AttentionTrace
 from attention.differences import context_difference, weights_difference
-from ui.computation import compute_trace, config_of  # config_of(b): B's one-head config
+from ui.computation import compute_trace, config_from_settings
 from ui.frame import page
 from ui.i18n import t
 from ui.input_errors import show_input_error
@@ -30,9 +30,6 @@ from ui.show import figure_words, show_matrix, show_numbers
 from ui.view import View
 from viz.matrix import MatrixView
 from viz.vocabulary import DECIMALS, context_labels, format_number
-
-B_FIELDS = COMPARE_B_FIELDS  # the settings B can change
-STORE_KEY = COMPARE_B_STORE
 
 
 def widget_key(name: str) -> str:
@@ -53,21 +50,23 @@ def settings_of(cfg: AttentionConfig) -> dict[str, object]:
 
 def _set_b(settings: dict[str, object]) -> None:
     """Make ``settings`` B's values: in the store and in the widgets."""
-    st.session_state[STORE_KEY] = dict(settings)
-    for name in B_FIELDS:
+    st.session_state[COMPARE_B_STORE] = dict(settings)
+    for name in COMPARE_B_FIELDS:
         st.session_state[widget_key(name)] = settings[name]
 
 
 def _save_b() -> None:
     """Widget callback: remember B's controls, so they survive a visit to another page."""
-    st.session_state[STORE_KEY] = {name: st.session_state[widget_key(name)] for name in B_FIELDS}
+    st.session_state[COMPARE_B_STORE] = {
+        name: st.session_state[widget_key(name)] for name in COMPARE_B_FIELDS
+    }
 
 
 def _preset(kind: str, a: dict[str, object]) -> None:
     """Button callback: B = A (the view's settings ``a``) with one change (``copy``: none)."""
     b = dict(a)
     if kind == "dropout":
-        if config_of(a).dropout_active:
+        if config_from_settings(a).dropout_active:
             b["dropout"] = 0.0
         else:
             b["dropout"], b["train"] = 0.5, True
@@ -80,11 +79,11 @@ def _preset(kind: str, a: dict[str, object]) -> None:
 
 def init_b(a_settings: dict[str, object]) -> None:
     """First visit: B = A. Later visits: put the stored B back into the widgets."""
-    if STORE_KEY not in st.session_state:
-        st.session_state[STORE_KEY] = dict(a_settings)
-    for name in B_FIELDS:
+    if COMPARE_B_STORE not in st.session_state:
+        st.session_state[COMPARE_B_STORE] = dict(a_settings)
+    for name in COMPARE_B_FIELDS:
         if widget_key(name) not in st.session_state:
-            st.session_state[widget_key(name)] = st.session_state[STORE_KEY][name]
+            st.session_state[widget_key(name)] = st.session_state[COMPARE_B_STORE][name]
 
 
 def b_controls(a: dict[str, object]) -> dict[str, object]:
@@ -92,7 +91,7 @@ def b_controls(a: dict[str, object]) -> dict[str, object]:
     B's settings."""
     st.subheader(t("compare.b_header"))
     columns = st.columns([1.3, 1.3, 1, 1, 1.3])
-    for column, name in zip(columns, B_FIELDS, strict=True):
+    for column, name in zip(columns, COMPARE_B_FIELDS, strict=True):
         widget(
             SETTINGS[name],
             key=widget_key(name),
@@ -112,7 +111,7 @@ def b_controls(a: dict[str, object]) -> dict[str, object]:
             args=(kind, a),
             width="stretch",
         )
-    return {name: st.session_state[widget_key(name)] for name in B_FIELDS}
+    return {name: st.session_state[widget_key(name)] for name in COMPARE_B_FIELDS}
 
 
 def show_differences(a: dict[str, object], b: dict[str, object]) -> None:
@@ -127,9 +126,9 @@ def show_differences(a: dict[str, object], b: dict[str, object]) -> None:
                 "compare.differs_yes" if a[name] != b[name] else "compare.differs_no"
             ),
         }
-        for name in B_FIELDS
+        for name in COMPARE_B_FIELDS
     ]
-    different = [name for name in B_FIELDS if a[name] != b[name]]
+    different = [name for name in COMPARE_B_FIELDS if a[name] != b[name]]
     left, right = st.columns([1, 1.4])
     left.table(pd.DataFrame(rows).set_index(t("compare.col.setting")))
     with right:
@@ -138,7 +137,11 @@ def show_differences(a: dict[str, object], b: dict[str, object]) -> None:
         else:
             st.info(t("compare.same_settings"))
         active = {
-            key: t("compare.active" if config_of(values).dropout_active else "compare.inactive")
+            key: t(
+                "compare.active"
+                if config_from_settings(values).dropout_active
+                else "compare.inactive"
+            )
             for key, values in (("a", a), ("b", b))
         }
         st.caption(t("compare.inactive_note", **active))
@@ -287,7 +290,7 @@ def render(view: View) -> None:
         show_input_error(error)
         return
     try:
-        trace_b = compute_trace(table, config_of(b))
+        trace_b = compute_trace(table, config_from_settings(b))
     except AttentionInputError as error:
         show_input_error(error, "compare.error_b")
         return

@@ -72,6 +72,95 @@ def choose_p(trace_dropout_active: bool, sidebar_p: float, training: bool) -> fl
 VIEW_TABS = ("dropout_expectation.tab.curve", "dropout_expectation.tab.heatmaps")
 
 
+def show_metrics(curve: dict[str, Any], n: int) -> None:
+    """The error's slope on a log-log scale, and the error and its theory at N draws."""
+    metrics = st.columns(3)
+    metrics[0].metric(
+        t("dropout_expectation.slope"),
+        format_number(float(curve["slope"]), minus="−"),
+        help=t("dropout_expectation.slope_help"),
+    )
+    metrics[1].metric(
+        t("dropout_expectation.rms_at_n", n=n), format_number(float(curve["rms_error"][n - 1]))
+    )
+    metrics[2].metric(
+        t("dropout_expectation.theory_at_n", n=n),
+        format_number(float(curve["reference"][n - 1])),
+    )
+
+
+def show_curve(curve: dict[str, Any], n: int, palette: str) -> None:
+    """The error of the average of N draws against N, and 1/√N beside it."""
+    st.subheader(t("dropout_expectation.curve_header"))
+    figure = dropout_error_figure(
+        curve["draws"],
+        curve["rms_error"],
+        curve["max_abs_error"],
+        curve["reference"],
+        rms_name=t("dropout_expectation.rms"),
+        max_name=t("dropout_expectation.max_abs"),
+        reference_name=t("dropout_expectation.reference"),
+        x_title=t("dropout_expectation.x_title"),
+        y_title=t("dropout_expectation.y_title"),
+        highlight=n,
+        highlight_name=t("dropout_expectation.marker"),
+        palette=palette,
+    )
+    show_figure(figure, key="dropout_expectation_curve")
+    st.markdown(t("dropout_expectation.monte_carlo"))
+
+
+def show_heatmaps(
+    average: np.ndarray, weights: np.ndarray, tokens: list[str], n: int, p: float, palette: str
+) -> None:
+    """The average of N dropped weight matrices beside the weights without dropout."""
+    st.subheader(t("dropout_expectation.heatmaps_header"))
+    if n == 1:
+        st.caption(t("dropout_expectation.n_one_note", scale=format_short(dropout_scale(p))))
+    top = max(1.0, float(average.max()))
+    shown = (
+        (average, t("dropout_expectation.average_title", n=n), "average"),
+        (weights.astype(np.float64), t("dropout_expectation.true_title"), "true"),
+    )
+    for column, (values, title, name) in zip(st.columns(2), shown, strict=True):
+        with column:
+            st.markdown(f"**{title}**")  # above the figure: a plot title would meet the axis title
+            heatmap = MatrixView(
+                values=values,
+                row_labels=tuple(tokens),
+                col_labels=tuple(tokens),
+                kind="sequential",
+                zrange=(0.0, top),
+                palette=palette,
+                row_title=t("dropout_expectation.query"),
+                col_title=t("dropout_expectation.key"),
+                value_name=t("dropout_expectation.weight"),
+            )
+            show_matrix(heatmap, figure_words(), key=f"dropout_expectation_{name}")
+            show_numbers(
+                values,
+                tokens,
+                tokens,
+                key=f"dropout_expectation_numbers_{name}",
+                beside_matrix=True,
+                label=t(f"dropout_expectation.numbers_{name}"),
+            )
+
+
+def choose_draws() -> int:
+    """The number of draws N to average (a select slider, 100 at first)."""
+    if "dropout_expectation_n" not in st.session_state:
+        st.session_state["dropout_expectation_n"] = 100
+    return int(
+        st.select_slider(
+            t("dropout_expectation.n"),
+            options=N_CHOICES,
+            key="dropout_expectation_n",
+            help=t("dropout_expectation.n_help"),
+        )
+    )
+
+
 @page
 def render(view: View) -> None:
     st.title(t("page.dropout_expectation.title"))
@@ -87,7 +176,6 @@ def render(view: View) -> None:
         return
     cfg = trace.config
     p = choose_p(trace.dropout_active, cfg.dropout, cfg.training)
-
     tokens = list(view.table.tokens)
     used = min(len(tokens), MAX_BLOCK_TOKENS)
     if used < len(tokens):
@@ -98,90 +186,14 @@ def render(view: View) -> None:
     key = (weights.tobytes(), tuple(weights.shape), p, int(cfg.seed))
     curve = _error_curve(*key)
     st.caption(t("dropout_expectation.draws_note", seed=cfg.seed))
-
-    if "dropout_expectation_n" not in st.session_state:
-        st.session_state["dropout_expectation_n"] = 100
-    n = int(
-        st.select_slider(
-            t("dropout_expectation.n"),
-            options=N_CHOICES,
-            key="dropout_expectation_n",
-            help=t("dropout_expectation.n_help"),
-        )
-    )
-
-    metrics = st.columns(3)
-    metrics[0].metric(
-        t("dropout_expectation.slope"),
-        format_number(float(curve["slope"]), minus="−"),
-        help=t("dropout_expectation.slope_help"),
-    )
-    metrics[1].metric(
-        t("dropout_expectation.rms_at_n", n=n), format_number(float(curve["rms_error"][n - 1]))
-    )
-    metrics[2].metric(
-        t("dropout_expectation.theory_at_n", n=n),
-        format_number(float(curve["reference"][n - 1])),
-    )
-    palette = view.palette
+    n = choose_draws()
+    show_metrics(curve, n)
     curve_tab, heatmaps_tab = st.tabs(
         [t(key) for key in VIEW_TABS], key="dropout_expectation_view", on_change="rerun"
     )
     if curve_tab.open:
         with curve_tab:
-            st.subheader(t("dropout_expectation.curve_header"))
-            figure = dropout_error_figure(
-                curve["draws"],
-                curve["rms_error"],
-                curve["max_abs_error"],
-                curve["reference"],
-                rms_name=t("dropout_expectation.rms"),
-                max_name=t("dropout_expectation.max_abs"),
-                reference_name=t("dropout_expectation.reference"),
-                x_title=t("dropout_expectation.x_title"),
-                y_title=t("dropout_expectation.y_title"),
-                highlight=n,
-                highlight_name=t("dropout_expectation.marker"),
-                palette=palette,
-            )
-            show_figure(figure, key="dropout_expectation_curve")
-            st.markdown(t("dropout_expectation.monte_carlo"))
-
+            show_curve(curve, n, view.palette)
     if heatmaps_tab.open:
         with heatmaps_tab:
-            st.subheader(t("dropout_expectation.heatmaps_header"))
-            if n == 1:
-                st.caption(
-                    t("dropout_expectation.n_one_note", scale=format_short(dropout_scale(p)))
-                )
-            average = _average(*key, n)  # (t, t)
-            true_weights = weights.astype(np.float64)  # (t, t)
-            top = max(1.0, float(average.max()))
-            left, right = st.columns(2)
-            for column, values, title, name in (
-                (left, average, t("dropout_expectation.average_title", n=n), "average"),
-                (right, true_weights, t("dropout_expectation.true_title"), "true"),
-            ):
-                with column:
-                    # above the figure: a plot title would meet the axis title
-                    st.markdown(f"**{title}**")
-                    heatmap = MatrixView(
-                        values=values,
-                        row_labels=tuple(tokens),
-                        col_labels=tuple(tokens),
-                        kind="sequential",
-                        zrange=(0.0, top),
-                        palette=palette,
-                        row_title=t("dropout_expectation.query"),
-                        col_title=t("dropout_expectation.key"),
-                        value_name=t("dropout_expectation.weight"),
-                    )
-                    show_matrix(heatmap, figure_words(), key=f"dropout_expectation_{name}")
-                    show_numbers(
-                        values,
-                        tokens,
-                        tokens,
-                        key=f"dropout_expectation_numbers_{name}",
-                        beside_matrix=True,
-                        label=t(f"dropout_expectation.numbers_{name}"),
-                    )
+            show_heatmaps(_average(*key, n), weights, tokens, n, p, view.palette)  # (t, t) each

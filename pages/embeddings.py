@@ -14,7 +14,7 @@ from ui.i18n import t
 from ui.show import show_figure
 from ui.table import (
     MAX_UPLOAD_BYTES,
-    TableProblem,
+    InputProblem,
     message,
     problem,
     table_csv_file,
@@ -26,7 +26,7 @@ from viz.scatter import embedding_scatter, plotted_features
 
 D_IN_KEY = "embeddings_d_in"
 UPLOAD_KEY = "embeddings_upload"
-UPLOAD_PROBLEM_KEY = "embeddings_upload_problem"  # the TableProblem of the last upload, if any
+UPLOAD_PROBLEM_KEY = "embeddings_upload_problem"  # the InputProblem of the last upload, if any
 UPLOAD_LOADED_KEY = "embeddings_upload_loaded"  # (tokens, d_in) of the last good upload
 MAX_D_IN_CONTROL = 16
 
@@ -59,7 +59,7 @@ def _on_upload() -> None:
         if uploaded.size > MAX_UPLOAD_BYTES:  # check the size before reading the bytes
             raise problem("upload.too_large", size=uploaded.size, limit=MAX_UPLOAD_BYTES)
         table = table_from_csv(uploaded.getvalue())
-    except TableProblem as error:
+    except InputProblem as error:
         st.session_state[UPLOAD_PROBLEM_KEY] = error
         return
     commit_table(table)
@@ -120,7 +120,7 @@ def render(view: View) -> None:
             help=t("embeddings.upload_help"),
             max_upload_size=1,
         )
-        upload_problem: TableProblem | None = st.session_state.get(UPLOAD_PROBLEM_KEY)
+        upload_problem: InputProblem | None = st.session_state.get(UPLOAD_PROBLEM_KEY)
         if upload_problem is not None:
             # the message may quote the file (a header, a cell): escape it for Markdown
             st.error(

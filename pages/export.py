@@ -10,6 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from attention import AttentionTrace
 from attention.environment import environment_info
 from attention.export import (
     MAX_EXPORT_CELLS,
@@ -34,39 +35,31 @@ LAYERS = ("single", "fused", "wrapper")  # CausalAttention, MultiHeadAttention, 
 MAX_SHOWN_SNIPPET_CHARS = 20_000  # longer scripts (many tokens) are offered as a download only
 PREVIEW_LINES = 31  # header + 30 rows
 PREVIEW_LINE_CHARS = 400
-MAX_TABLE_ROWS = 32  # above this, a scrolling dataframe instead of a static table
+MAX_STATIC_ROWS = 32  # above this, a scrolling dataframe instead of a static table
 
 
-@page
-def render(view: View) -> None:
-    st.title(t("page.export.title"))
-    st.caption(t("export.intro"))
-
-    # --- which layer ---------------------------------------------------------------------------------
+def choose_trace(view: View) -> AttentionTrace | None:
+    """The trace of the layer to export: one head, or with several heads the fused or wrapper."""
     heads = view.heads
-    if heads > 1:
-        if st.session_state.get("export_layer") not in LAYERS:
-            st.session_state["export_layer"] = "single"
-        layer = st.radio(
-            t("export.layer"),
-            LAYERS,
-            format_func=lambda name: t(f"export.layer.{name}", heads=heads),
-            key="export_layer",
-            horizontal=True,
-            help=t("export.layer_help"),
-        )
-    else:
-        layer = "single"
+    if heads == 1:
         st.caption(t("export.layer.hint"))
-    if layer == "single":
-        trace = view.trace()
-    else:
-        trace = view.trace(num_heads=heads, variant=layer)
-    if trace is None:
-        st.stop()
+        return view.trace()
+    if st.session_state.get("export_layer") not in LAYERS:
+        st.session_state["export_layer"] = "single"
+    layer = st.radio(
+        t("export.layer"),
+        LAYERS,
+        format_func=lambda name: t(f"export.layer.{name}", heads=heads),
+        key="export_layer",
+        horizontal=True,
+        help=t("export.layer_help"),
+    )
+    return view.trace() if layer == "single" else view.trace(num_heads=heads, variant=layer)
 
-    tokens = list(view.table.tokens)
+
+def show_summary(trace: AttentionTrace) -> None:
     cfg = trace.config
+    mode = t("export.mode.train" if cfg.training else "export.mode.eval")
     st.caption(
         t(
             "export.summary",
@@ -75,73 +68,70 @@ def render(view: View) -> None:
             seed=cfg.seed,
             d_out=cfg.d_out,
             dropout=cfg.dropout,
-            mode=t("export.mode.train" if cfg.training else "export.mode.eval"),
+            mode=mode,
             bias=cfg.qkv_bias,
         )
     )
 
-    # --- downloads -----------------------------------------------------------------------------------
-    st.subheader(t("export.download.header"))
-    if exportable(trace):
-        zip_column, json_column = st.columns(2)
-        with zip_column:
-            st.download_button(
-                t("export.zip.label"),
-                data=lambda: export_zip(trace, tokens, environment_info(), export_gradients(trace)),
-                file_name="attention_lab_export.zip",
-                mime="application/zip",
-                key="export_zip",
-                help=t("export.zip.help"),
-                on_click="ignore",
-                icon=":material/folder_zip:",
-                width="stretch",
-            )
-        with json_column:
-            st.download_button(
-                t("export.json.label"),
-                data=lambda: trace_json(trace, tokens, environment_info()),
-                file_name="attention_trace.json",
-                mime="application/json",
-                key="export_json",
-                help=t("export.json.help"),
-                on_click="ignore",
-                icon=":material/data_object:",
-                width="stretch",
-            )
-    else:
-        st.info(t("export.too_large", cells=attention_cells(trace), limit=MAX_EXPORT_CELLS))
-    if exportable(trace):
-        st.caption(t("export.csv_notes"))
-        file_names = csv_file_names(trace)
-        with st.expander(t("export.files.expander")):
-            listing = ["README.txt", *file_names, "trace.json", "reproduce_attention.py"]
-            st.table(
-                pd.DataFrame(
-                    {
-                        t("export.files.file"): listing,
-                        t("export.files.contents"): [
-                            t(f"export.file.{csv_field(name) if name.endswith('.csv') else name}")
-                            for name in listing
-                        ],
-                    }
-                ).set_index(t("export.files.file"))
-            )
-        default_preview = next(
-            (n for n in file_names if n.startswith("attn_weights")), file_names[0]
-        )
-        preview = st.selectbox(
-            t("export.preview.label"),
-            file_names,
-            index=file_names.index(default_preview),
-            key="export_preview",
-        )
-        preview_lines = trace_csv_file(trace, tokens, preview).splitlines()
-        shown = [line[:PREVIEW_LINE_CHARS] for line in preview_lines[:PREVIEW_LINES]]
-        if len(preview_lines) > PREVIEW_LINES:
-            shown.append("…")
-        st.code("\n".join(shown), language=None)
 
-    # --- reproduce this ------------------------------------------------------------------------------
+def show_downloads(trace: AttentionTrace, tokens: list[str]) -> None:
+    """The zip of every CSV and the trace as JSON (built only when clicked)."""
+    st.subheader(t("export.download.header"))
+    if not exportable(trace):
+        st.info(t("export.too_large", cells=attention_cells(trace), limit=MAX_EXPORT_CELLS))
+        return
+    downloads = (
+        ("zip", lambda: export_zip(trace, tokens, environment_info(), export_gradients(trace))),
+        ("json", lambda: trace_json(trace, tokens, environment_info())),
+    )
+    files = {"zip": "attention_lab_export.zip", "json": "attention_trace.json"}
+    kinds = {"zip": ("application/zip", "folder_zip"), "json": ("application/json", "data_object")}
+    for column, (name, data) in zip(st.columns(2), downloads, strict=True):
+        with column:
+            st.download_button(
+                t(f"export.{name}.label"),
+                data=data,
+                file_name=files[name],
+                mime=kinds[name][0],
+                key=f"export_{name}",
+                help=t(f"export.{name}.help"),
+                on_click="ignore",
+                icon=f":material/{kinds[name][1]}:",
+                width="stretch",
+            )
+    show_files(trace, tokens)
+
+
+def show_files(trace: AttentionTrace, tokens: list[str]) -> None:
+    """What the zip holds, and a preview of one of its CSV files."""
+    st.caption(t("export.csv_notes"))
+    file_names = csv_file_names(trace)
+    with st.expander(t("export.files.expander")):
+        listing = ["README.txt", *file_names, "trace.json", "reproduce_attention.py"]
+        contents = [
+            t(f"export.file.{csv_field(name) if name.endswith('.csv') else name}")
+            for name in listing
+        ]
+        frame = pd.DataFrame(
+            {t("export.files.file"): listing, t("export.files.contents"): contents}
+        )
+        st.table(frame.set_index(t("export.files.file")))
+    default_preview = next((n for n in file_names if n.startswith("attn_weights")), file_names[0])
+    preview = st.selectbox(
+        t("export.preview.label"),
+        file_names,
+        index=file_names.index(default_preview),
+        key="export_preview",
+    )
+    preview_lines = trace_csv_file(trace, tokens, preview).splitlines()
+    shown = [line[:PREVIEW_LINE_CHARS] for line in preview_lines[:PREVIEW_LINES]]
+    if len(preview_lines) > PREVIEW_LINES:
+        shown.append("…")
+    st.code("\n".join(shown), language=None)
+
+
+def show_reproduce(trace: AttentionTrace, tokens: list[str]) -> None:
+    """A script that prints the same context vectors, and what it prints."""
     st.subheader(t("export.reproduce.header"))
     intro_column, output_column = st.columns([3, 2], gap="large")
     with intro_column:
@@ -152,9 +142,7 @@ def render(view: View) -> None:
             format_func=lambda name: t(f"export.style.{name}"),
             key="export_style",
         )
-        snippet = reproduce_snippet(
-            trace, tokens, style=style
-        )  # what is shown is what is downloaded
+        snippet = reproduce_snippet(trace, tokens, style=style)  # shown is what is downloaded
         st.download_button(
             t("export.py.label"),
             data=snippet,
@@ -170,7 +158,7 @@ def render(view: View) -> None:
         prefix = "o" if trace.W_out is not None else "z"  # MultiHeadAttention: out_proj(context)
         frame = numbers_frame(output, tokens, [f"{prefix}{i + 1}" for i in range(output.shape[1])])
         st.markdown(f"**{t('export.reproduce.expected')}**")
-        if trace.num_tokens <= MAX_TABLE_ROWS:
+        if trace.num_tokens <= MAX_STATIC_ROWS:
             st.table(frame)
         else:
             st.dataframe(frame, height=320)
@@ -178,3 +166,16 @@ def render(view: View) -> None:
         st.code(snippet, language="python")
     else:
         st.info(t("export.snippet_too_long", chars=len(snippet), tokens=trace.num_tokens))
+
+
+@page
+def render(view: View) -> None:
+    st.title(t("page.export.title"))
+    st.caption(t("export.intro"))
+    trace = choose_trace(view)
+    if trace is None:
+        st.stop()
+    tokens = list(view.table.tokens)
+    show_summary(trace)
+    show_downloads(trace, tokens)
+    show_reproduce(trace, tokens)

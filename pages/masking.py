@@ -8,14 +8,23 @@ draws what it returns:
 - method 2: ``masked_fill(mask, -inf)`` → ``softmax(· / √d_k)``;
 
 then the largest absolute difference between the two and why it is rounding, not leakage.
+
+The stages are a table, :data:`STAGES`: each entry names its tab, its sentence
+(``masking.{tab}.{name}``), its formula, the tensor it shows and how (colour scale, range, hidden
+cells, axes). One loop draws a tab's entries, two to a row.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 import streamlit as st
+import torch
 
-from attention.masking import compare_masking
+from attention import AttentionTrace
+from attention.masking import MaskingComparison, compare_masking
 from ui.frame import page
 from ui.i18n import t
 from ui.show import figure_words, show_matrix, show_numbers
@@ -23,189 +32,182 @@ from ui.view import View
 from viz.matrix import MatrixView
 from viz.vocabulary import format_short
 
-STAGE_TABS = ("masking.tab.scores", "masking.tab.method1", "masking.tab.method2")
+TABS = ("scores", "method1", "method2")  # masking.tab.{name}; only the open one runs
 
 
-@page
-def render(view: View) -> None:
-    st.title(t("page.masking.title"))
-    st.markdown(t("masking.intro"))
+@dataclass(frozen=True)
+class Stage:
+    """One stage of a masking method, as the page shows it.
 
-    trace = view.trace()  # one CausalAttention head: attn_scores (1, T, T)
-    if trace is None:
-        st.stop()
+    ``tab`` and ``name``: where it is and its sentence, ``masking.{tab}.{name}``. ``formula``: its
+    LaTeX. ``tensor``: the (T, T) (or (T, 1)) matrix it shows, from the comparison. ``kind`` and
+    ``weights``: the colour scale, on [0, 1] for weights. ``value``: the cell's name
+    (``masking.value.{value}``). ``hidden``: the −∞ cells greyed. ``numbers``: its numbers
+    below it (``masking.numbers.{numbers}``), drawn only where the matrix is not already a table
+    of its numbers unless ``always_list``. ``row_sums``: one column of row sums, narrow.
+    """
 
-    attn_scores = trace.attn_scores[0]  # (T, T): raw q_i · k_j, nothing hidden yet
-    comparison = compare_masking(attn_scores, trace.d_k)
-    method1 = comparison.after_softmax
-    method2 = comparison.neg_inf
+    tab: str
+    name: str
+    key: str
+    formula: str
+    tensor: Callable[[MaskingComparison], torch.Tensor]
+    kind: str = "sequential"
+    value: str = "weight"
+    hidden: bool = False
+    numbers: str | None = None
+    always_list: bool = False
+    row_sums: bool = False
 
-    tokens = list(view.table.tokens)
-    palette = view.palette
-    hidden = trace.mask.numpy()  # (T, T) bool, the book's mask: True above the diagonal
-    query_title, key_title = t("masking.axis.query"), t("masking.axis.key")
+    @property
+    def weights(self) -> bool:
+        return self.value in ("weight", "row_sum")
 
-    def heatmap(
-        values: np.ndarray,
-        key: str,
-        *,
-        kind: str,
-        value_name: str,
-        zrange: tuple[float, float] | None = None,
-        hidden: np.ndarray | None = None,
-        col_labels: list[str] | None = None,
-        col_title: str | None = None,
-        colour_bar: bool = True,
-    ) -> None:
-        """One stage as an annotated heatmap (rows = queries, columns = keys unless told)."""
-        matrix = MatrixView(
-            values=values,
-            row_labels=tuple(tokens),
-            col_labels=tuple(tokens if col_labels is None else col_labels),
-            kind=kind,
-            palette=palette,
-            hidden=hidden,
-            zrange=zrange,
-            row_title=query_title,
-            col_title=key_title if col_title is None else col_title,
-            value_name=value_name,
-            colour_bar=colour_bar,
-        )
-        show_matrix(matrix, figure_words(), key=f"masking_{key}")
 
-    weight_name = t("masking.value.weight")
+STAGES: tuple[Stage, ...] = (
+    Stage(
+        "scores",
+        "text",
+        "scores",
+        r"\omega_{ij} = q_i \cdot k_j \;\longrightarrow\; \frac{\omega_{ij}}{\sqrt{d_k}}",
+        lambda c: c.attn_scores,
+        kind="diverging",
+        value="score",
+        numbers="scores",
+        always_list=True,  # the numbers both methods start from
+    ),
+    Stage(
+        "method1",
+        "step1",
+        "unmasked",
+        r"A_{ij} = \frac{e^{\omega_{ij}/\sqrt{d_k}}}{\sum_{k=1}^{T} e^{\omega_{ik}/\sqrt{d_k}}}",
+        lambda c: c.after_softmax["unmasked_weights"],
+    ),
+    Stage(
+        "method1",
+        "step2",
+        "zeroed",
+        r"\tilde A = A \odot \operatorname{tril}(\mathbf{1}_{T \times T})",
+        lambda c: c.after_softmax["masked_simple"],
+    ),
+    Stage(
+        "method1",
+        "step3",
+        "row_sums",
+        r"r_i = \sum_{j \le i} \tilde A_{ij} \;\le\; 1",
+        lambda c: c.after_softmax["row_sums"],  # (T, 1)
+        value="row_sum",
+        row_sums=True,
+    ),
+    Stage(
+        "method1",
+        "step4",
+        "method1",
+        r"\hat A_{ij} = \frac{\tilde A_{ij}}{r_i}",
+        lambda c: c.after_softmax["attn_weights"],
+        numbers="method1",
+    ),
+    Stage(
+        "method2",
+        "step1",
+        "neg_inf",
+        r"\omega_{ij} \leftarrow -\infty \qquad (j > i)",
+        lambda c: c.neg_inf["masked_scores"],
+        kind="diverging",
+        value="score",
+        hidden=True,
+    ),
+    Stage(
+        "method2",
+        "step2",
+        "method2",
+        r"\hat A_{ij} = \frac{e^{\omega_{ij}/\sqrt{d_k}}}"
+        r"{\sum_{k \le i} e^{\omega_{ik}/\sqrt{d_k}} + \sum_{k > i} e^{-\infty}},"
+        r"\qquad e^{-\infty} = 0",
+        lambda c: c.neg_inf["attn_weights"],
+        numbers="method2",
+    ),
+)
 
-    # --- the stages, one lazy tab each ------------------------------------------------------
-    # Only the open tab runs and sends its heatmaps (``on_change="rerun"`` + ``.open``): a seed
-    # change redraws one to four heatmaps instead of seven (benchmarks/README.md, "After issue 9").
-    scores_tab, method1_tab, method2_tab = st.tabs(
-        [t(key) for key in STAGE_TABS], key="masking_stage", on_change="rerun"
+
+def stage_matrix(stage: Stage, values: np.ndarray, trace: AttentionTrace, view: View) -> None:
+    """One stage's matrix as an annotated heatmap (rows = queries, columns = keys)."""
+    tokens = tuple(view.table.tokens)
+    matrix = MatrixView(
+        values=values,
+        row_labels=tokens,
+        col_labels=(t("masking.col.row_sum"),) if stage.row_sums else tokens,
+        kind=stage.kind,
+        palette=view.palette,
+        hidden=trace.mask.numpy() if stage.hidden else None,  # (T, T) True above the diagonal
+        zrange=(0.0, 1.0) if stage.weights else None,
+        row_title=t("masking.axis.query"),
+        col_title="" if stage.row_sums else t("masking.axis.key"),
+        value_name=t(f"masking.value.{stage.value}"),
+        colour_bar=not stage.row_sums,  # the numbers say it all in a narrow column
     )
-    if scores_tab.open:
-        with scores_tab:
-            st.subheader(t("masking.scores.header"))
-            scores_column, scores_text = st.columns([3, 2], gap="large")
-            with scores_column:
-                heatmap(
-                    attn_scores.numpy(),
-                    kind="diverging",
-                    value_name=t("masking.value.score"),
-                    key="scores",
-                )
-            with scores_text:
-                st.markdown(
-                    t("masking.scores.text", d_k=trace.d_k, scale=format_short(trace.scale))
-                )
-                st.latex(
-                    r"\omega_{ij} = q_i \cdot k_j \;\longrightarrow\; \frac{\omega_{ij}}{\sqrt{d_k}}"
-                )
-                show_numbers(
-                    attn_scores.numpy(),
-                    tokens,
-                    tokens,
-                    key="masking_numbers_scores",
-                    label=t("masking.numbers.scores"),
-                )
-    if method1_tab.open:
-        with method1_tab:
-            st.subheader(t("masking.method1.header"))
-            step1, step2 = st.columns(2, gap="large")
-            with step1:
-                st.markdown(t("masking.method1.step1"))
-                st.latex(
-                    r"A_{ij} = \frac{e^{\omega_{ij}/\sqrt{d_k}}}{\sum_{k=1}^{T} e^{\omega_{ik}/\sqrt{d_k}}}"
-                )
-                heatmap(
-                    method1["unmasked_weights"].numpy(),
-                    kind="sequential",
-                    value_name=weight_name,
-                    zrange=(0.0, 1.0),
-                    key="unmasked",
-                )
-            with step2:
-                st.markdown(t("masking.method1.step2"))
-                st.latex(r"\tilde A = A \odot \operatorname{tril}(\mathbf{1}_{T \times T})")
-                heatmap(
-                    method1["masked_simple"].numpy(),
-                    kind="sequential",
-                    value_name=weight_name,
-                    zrange=(0.0, 1.0),
-                    key="zeroed",
-                )
-            step3, step4 = st.columns(2, gap="large")
-            with step3:
-                sums_figure, sums_text = st.columns([2, 3])
-                with sums_text:
-                    st.markdown(t("masking.method1.step3"))
-                    st.latex(r"r_i = \sum_{j \le i} \tilde A_{ij} \;\le\; 1")
-                with sums_figure:
-                    heatmap(
-                        method1["row_sums"].numpy(),  # (T, 1)
-                        kind="sequential",
-                        value_name=t("masking.value.row_sum"),
-                        zrange=(0.0, 1.0),
-                        col_labels=[t("masking.col.row_sum")],
-                        col_title="",
-                        colour_bar=False,  # the numbers say it all; a bar would crowd the narrow column
-                        key="row_sums",
-                    )
-            with step4:
-                st.markdown(t("masking.method1.step4"))
-                st.latex(r"\hat A_{ij} = \frac{\tilde A_{ij}}{r_i}")
-                heatmap(
-                    method1["attn_weights"].numpy(),
-                    kind="sequential",
-                    value_name=weight_name,
-                    zrange=(0.0, 1.0),
-                    key="method1",
-                )
-                show_numbers(
-                    method1["attn_weights"].numpy(),
-                    tokens,
-                    tokens,
-                    key="masking_numbers_method1",
-                    beside_matrix=True,
-                    label=t("masking.numbers.method1"),
-                )
-    if method2_tab.open:
-        with method2_tab:
-            st.subheader(t("masking.method2.header"))
-            step1, step2 = st.columns(2, gap="large")
-            with step1:
-                st.markdown(t("masking.method2.step1"))
-                st.latex(r"\omega_{ij} \leftarrow -\infty \qquad (j > i)")
-                heatmap(
-                    method2["masked_scores"].numpy(),
-                    kind="diverging",
-                    value_name=t("masking.value.score"),
-                    hidden=hidden,
-                    key="neg_inf",
-                )
-            with step2:
-                st.markdown(t("masking.method2.step2"))
-                st.latex(
-                    r"\hat A_{ij} = \frac{e^{\omega_{ij}/\sqrt{d_k}}}"
-                    r"{\sum_{k \le i} e^{\omega_{ik}/\sqrt{d_k}} + \sum_{k > i} e^{-\infty}},"
-                    r"\qquad e^{-\infty} = 0"
-                )
-                heatmap(
-                    method2["attn_weights"].numpy(),
-                    kind="sequential",
-                    value_name=weight_name,
-                    zrange=(0.0, 1.0),
-                    key="method2",
-                )
-                show_numbers(
-                    method2["attn_weights"].numpy(),
-                    tokens,
-                    tokens,
-                    key="masking_numbers_method2",
-                    beside_matrix=True,
-                    label=t("masking.numbers.method2"),
-                )
-            st.info(t("masking.method2.why"))
+    show_matrix(matrix, figure_words(), key=f"masking_{stage.key}")
 
-    # --- how far apart, and why that is not leakage ---------------------------------------------------
+
+def show_stage(
+    stage: Stage,
+    comparison: MaskingComparison,
+    trace: AttentionTrace,
+    view: View,
+    *,
+    beside: bool = False,
+) -> None:
+    """One stage: its sentence and formula, its matrix, and its numbers if it has them.
+
+    ``beside``: the words to the right of the matrix (a tab of one stage, or a narrow column of
+    row sums), else above it.
+    """
+    values = stage.tensor(comparison).numpy()
+    sentence = t(
+        f"masking.{stage.tab}.{stage.name}", d_k=trace.d_k, scale=format_short(trace.scale)
+    )
+    beside = beside or stage.row_sums
+    if beside:
+        widths, gap = ([2, 3], "small") if stage.row_sums else ([3, 2], "large")
+        matrix_column, text_column = st.columns(widths, gap=gap)
+    else:
+        matrix_column = text_column = st.container()
+    with text_column:
+        st.markdown(sentence)
+        st.latex(stage.formula)
+    with matrix_column:
+        stage_matrix(stage, values, trace, view)
+    if stage.numbers is not None:
+        tokens = list(view.table.tokens)
+        with text_column if beside else matrix_column:
+            show_numbers(
+                values,
+                tokens,
+                tokens,
+                key=f"masking_numbers_{stage.numbers}",
+                beside_matrix=not stage.always_list,
+                label=t(f"masking.numbers.{stage.numbers}"),
+            )
+
+
+def show_tab(name: str, comparison: MaskingComparison, trace: AttentionTrace, view: View) -> None:
+    """A tab's stages: one beside its words, or two to a row; method 2 ends with why it works."""
+    st.subheader(t(f"masking.{name}.header"))
+    stages = [stage for stage in STAGES if stage.tab == name]
+    if len(stages) == 1:
+        show_stage(stages[0], comparison, trace, view, beside=True)
+    else:
+        for start in range(0, len(stages), 2):
+            pair = stages[start : start + 2]
+            for column, stage in zip(st.columns(2, gap="large"), pair, strict=False):
+                with column:
+                    show_stage(stage, comparison, trace, view)
+    if name == "method2":
+        st.info(t("masking.method2.why"))
+
+
+def show_comparison(comparison: MaskingComparison) -> None:
+    """How far apart the two methods are, and why the difference is rounding, not leakage."""
     st.divider()
     st.subheader(t("masking.compare.header"))
     metric_column, metric_text = st.columns([1, 2], gap="large")
@@ -218,7 +220,6 @@ def render(view: View) -> None:
         )
     with metric_text:
         st.markdown(t("masking.compare.text"))
-
     st.subheader(t("masking.leak.header"))
     st.markdown(t("masking.leak.before"))
     st.latex(
@@ -228,3 +229,23 @@ def render(view: View) -> None:
         r" = \frac{e^{\omega_{ij}/\sqrt{d_k}}}{\sum_{k \le i} e^{\omega_{ik}/\sqrt{d_k}}}"
     )
     st.markdown(t("masking.leak.after"))
+
+
+@page
+def render(view: View) -> None:
+    st.title(t("page.masking.title"))
+    st.markdown(t("masking.intro"))
+    trace = view.trace()  # one CausalAttention head: attn_scores (1, T, T)
+    if trace is None:
+        st.stop()
+    # (T, T): raw q_i · k_j, nothing hidden yet
+    comparison = compare_masking(trace.attn_scores[0], trace.d_k)
+    tabs = st.tabs(
+        [t(f"masking.tab.{name}") for name in TABS], key="masking_stage", on_change="rerun"
+    )
+    for name, tab in zip(TABS, tabs, strict=True):
+        if not tab.open:  # only the open tab runs and sends its matrices
+            continue
+        with tab:
+            show_tab(name, comparison, trace, view)
+    show_comparison(comparison)

@@ -4,14 +4,29 @@ All results shown are the trace's numbers (one ``CausalAttention`` head, batch r
 in between (the products of a dot product, the exps and their sum, the weighted value vectors)
 come from :mod:`attention.by_hand`. LaTeX gets only numbers and integer positions; token labels
 are shown as plain text beside it (escaped for Markdown).
+
+The page is a table of its steps, :data:`HAND_STEPS`: each entry is a title (``one_query.{name}``),
+its formula and its sentences, drawn in order by one loop (formula on the left, sentence on the
+right), then the whole row as a table and the context vector beside its picture.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
 import pandas as pd
 import streamlit as st
+import torch
 
-from attention.by_hand import dot_product_terms, softmax_by_hand, weighted_value_terms
+from attention import AttentionTrace
+from attention.by_hand import (
+    SoftmaxByHand,
+    dot_product_terms,
+    softmax_by_hand,
+    weighted_value_terms,
+)
 from attention.dropout import dropout_counts
 from ui.frame import page
 from ui.i18n import t
@@ -67,269 +82,352 @@ def figure_texts() -> dict[str, str]:
     return {name: t(f"one_query.fig_{name}") for name in names}
 
 
+@dataclass(frozen=True)
+class QueryRow:
+    """Query ``i``'s row of the trace and the chosen key ``j``: what every step reads.
+
+    ``qp``/``kp``: the positions as the book counts them (from 1).
+    """
+
+    trace: AttentionTrace
+    tokens: list[str]
+    labels: list[str]
+    i: int
+    j: int
+
+    @property
+    def qp(self) -> int:
+        return self.i + 1
+
+    @property
+    def kp(self) -> int:
+        return self.j + 1
+
+    def row(self, name: str) -> torch.Tensor:
+        """Query i's row of a (T, T) step of the trace (``masked_scores``, ``attn_weights`` …)."""
+        return getattr(self.trace, name)[0, self.i]  # (T,)
+
+    @property
+    def hidden(self) -> list[bool]:
+        """True for the keys after query i (the causal mask)."""
+        return [bool(h) for h in self.trace.mask[self.i]]
+
+    @property
+    def keep(self) -> torch.Tensor | None:
+        """Row i of dropout's keep-mask, or None when dropout is off."""
+        return self.row("dropout_mask") if self.trace.dropout_active else None
+
+    @cached_property
+    def softmax(self) -> SoftmaxByHand:
+        return softmax_by_hand(self.row("scaled_scores"), self.trace.mask[self.i])
+
+    def name(self, position: int) -> str:
+        return escape_markdown(self.labels[position])
+
+
+def _vectors_sentence(row: QueryRow) -> list[str]:
+    trace = row.trace
+    return [
+        t(
+            "one_query.step1_caption",
+            si=superscript(row.qp),
+            sj=superscript(row.kp),
+            i=row.qp,
+            j=row.kp,
+            query_token=row.name(row.i),
+            key_token=row.name(row.j),
+            d_k=trace.d_k,
+        )
+    ]
+
+
+def _dot_product_formula(row: QueryRow) -> str:
+    query, key = row.trace.queries[0, row.i], row.trace.keys[0, row.j]  # (d_out,) each
+    terms = dot_product_terms(query, key)  # (d_out,) q_m · k_m
+    score = float(row.trace.attn_scores[0, row.i, row.j])  # raw q·k, before the mask
+    return dot_product_latex(row.qp, row.kp, query.tolist(), key.tolist(), terms.tolist(), score)
+
+
+def _future_key_note(row: QueryRow) -> str | None:
+    return t("one_query.future_key", i=row.qp, j=row.kp) if row.hidden[row.j] else None
+
+
+def _mask_sentence(row: QueryRow) -> list[str]:
+    future = [index + 1 for index, hide in enumerate(row.hidden) if hide]
+    if not future:
+        return [t("one_query.mask_none")]
+    if len(future) == 1:
+        return [t("one_query.mask_reason_one", first=future[0])]
+    return [t("one_query.mask_reason", first=future[0], last=future[-1])]
+
+
+def _scale_formula(row: QueryRow) -> str:
+    masked, scaled = row.row("masked_scores"), row.row("scaled_scores")
+    return scale_latex(
+        row.qp,
+        row.kp,
+        float(masked[row.j]),
+        row.trace.d_k,
+        float(scaled[row.j]),
+        scaled.tolist(),
+        row.hidden,
+        row.hidden[row.j],
+    )
+
+
+def _softmax_formula(row: QueryRow) -> str:
+    softmax = row.softmax
+    return softmax_latex(
+        row.qp,
+        row.kp,
+        row.row("scaled_scores").tolist(),
+        row.hidden,
+        softmax.exps.tolist(),
+        softmax.total,
+        softmax.shift,
+        float(row.row("attn_weights")[row.j]),
+    )
+
+
+def _softmax_sentence(row: QueryRow) -> list[str]:
+    shift = [t("one_query.step5_shift")] if row.softmax.shift != 0.0 else []
+    return [t("one_query.step5_caption"), *shift]
+
+
+def _dropout_formula(row: QueryRow) -> str:
+    weight = float(row.row("attn_weights")[row.j])
+    keep, cfg = row.keep, row.trace.config
+    if keep is None or dropout_counts(row.trace, query=row.i) is None:
+        return rf"\alpha'_{{{row.qp},{row.kp}}} = \alpha_{{{row.qp},{row.kp}}} = {number(weight)}"
+    kept = bool(keep[row.j]) and not row.hidden[row.j]
+    dropped = float(row.row("dropped_weights")[row.j])
+    return dropout_latex(
+        row.qp, row.kp, weight, kept, cfg.dropout, row.trace.dropout_scale, dropped
+    )
+
+
+def _dropout_sentence(row: QueryRow) -> list[str]:
+    trace, cfg = row.trace, row.trace.config
+    counts = dropout_counts(trace, query=row.i)  # row i's visible weights, kept and dropped
+    if row.keep is None or counts is None:
+        return [t("one_query.dropout_off_zero" if cfg.training else "one_query.dropout_off_eval")]
+    sentence = t(
+        "one_query.dropout_on",
+        p=format_short(cfg.dropout),
+        visible=counts.visible,
+        kept=counts.kept,
+        dropped=counts.dropped,
+        scale=number(trace.dropout_scale),
+        total=number(float(row.row("dropped_weights").sum())),
+    )
+    return [sentence]
+
+
+def _context_formula(row: QueryRow) -> str:
+    return context_latex(
+        row.qp,
+        row.row("dropped_weights").tolist(),
+        row.trace.values[0].tolist(),  # (T, d_out)
+        row.hidden,
+        row.trace.context[0, row.i].tolist(),  # (d_out,)
+        primed=row.keep is not None,
+    )
+
+
+def _context_sentence(row: QueryRow) -> list[str]:
+    return [t("one_query.step7_caption", si=superscript(row.qp), query_token=row.name(row.i))]
+
+
+@dataclass(frozen=True)
+class HandStep:
+    """One step by hand: its title ``one_query.{name}``, its formula, its sentences and a note
+    (a box, for what a learner could misread: a future key's score that never counts)."""
+
+    name: str
+    formula: Callable[[QueryRow], str]
+    sentence: Callable[[QueryRow], list[str]]
+    note: Callable[[QueryRow], str | None] = lambda row: None
+
+
+HAND_STEPS: tuple[HandStep, ...] = (
+    HandStep(
+        "step1",
+        lambda row: vectors_latex(
+            row.qp,
+            row.kp,
+            row.trace.queries[0, row.i].tolist(),
+            row.trace.keys[0, row.j].tolist(),
+        ),
+        _vectors_sentence,
+    ),
+    HandStep(
+        "step2",
+        _dot_product_formula,
+        lambda row: [t("one_query.step2_caption")],
+        note=_future_key_note,
+    ),
+    HandStep(
+        "step3",
+        lambda row: score_row_latex(row.qp, row.row("masked_scores").tolist(), row.hidden),
+        _mask_sentence,
+    ),
+    HandStep("step4", _scale_formula, lambda row: [t("one_query.step4_caption")]),
+    HandStep("step5", _softmax_formula, _softmax_sentence),
+    HandStep("step6", _dropout_formula, _dropout_sentence),
+)
+CONTEXT_STEP = HandStep("step7", _context_formula, _context_sentence)  # beside its picture
+
+
+def show_hand_step(step: HandStep, row: QueryRow) -> None:
+    """One step: its title, then its formula beside its sentences."""
+    st.subheader(t(f"one_query.{step.name}"))
+    formula_column, sentence_column = st.columns([3, 2], gap="large")
+    with formula_column:
+        st.latex(step.formula(row))
+    with sentence_column:
+        for sentence in step.sentence(row):
+            st.caption(sentence)
+        note = step.note(row)
+        if note is not None:
+            st.info(note)
+
+
+def row_frame(row: QueryRow) -> pd.DataFrame:
+    """The whole row of query i, one line per key, as text (what the table shows)."""
+    softmax, keep, trace = row.softmax, row.keep, row.trace
+    masked_row, scaled_row = row.row("masked_scores"), row.row("scaled_scores")
+    weights, dropped = row.row("attn_weights"), row.row("dropped_weights")
+    exp_column = t("one_query.col_exp" if softmax.shift == 0.0 else "one_query.col_exp_shift")
+    rows = []
+    for index, masked in enumerate(row.hidden):
+        if masked:
+            drop_text = t("one_query.masked")
+        elif keep is None:
+            drop_text = t("one_query.no_dropout")
+        elif bool(keep[index]):
+            drop_text = t("one_query.kept", scale=number(trace.dropout_scale))
+        else:
+            drop_text = t("one_query.dropped")
+        rows.append(
+            {
+                t("one_query.col_score"): "−∞" if masked else text_number(float(masked_row[index])),
+                t("one_query.col_scaled"): "−∞"
+                if masked
+                else text_number(float(scaled_row[index])),
+                exp_column: "0" if masked else text_number(float(softmax.exps[index])),
+                t("one_query.col_weight"): text_number(float(weights[index])),
+                t("one_query.col_dropout"): drop_text,
+                t("one_query.col_after"): text_number(float(dropped[index])),
+            }
+        )
+    index_labels = [escape_markdown(position_label(row.labels, k)) for k in range(len(rows))]
+    return pd.DataFrame(rows, index=pd.Index(index_labels, name=t("one_query.col_key")))
+
+
+def show_row_table(row: QueryRow) -> None:
+    """Steps ③–⑥ for every key of the row, the chosen key highlighted, and the row sums."""
+    st.subheader(t("one_query.row_table"))
+    st.caption(t("one_query.row_table_caption", i=row.qp))
+    frame = row_frame(row)
+    if len(frame) <= MAX_STATIC_ROWS:
+        chosen = frame.index[row.j]
+        styled = frame.style.apply(
+            lambda line: [HIGHLIGHT if line.name == chosen else "" for _ in line], axis=1
+        )
+        st.table(styled)
+    else:
+        st.dataframe(frame, height=420)
+    shift = row.softmax.shift != 0.0
+    sums = {
+        t("one_query.col_exp_shift" if shift else "one_query.col_exp"): number(row.softmax.total),
+        t("one_query.col_weight"): number(float(row.row("attn_weights").sum())),
+        t("one_query.col_after"): number(float(row.row("dropped_weights").sum())),
+    }
+    st.caption(
+        " · ".join(f"{t('one_query.sum_row')} {name} = {value}" for name, value in sums.items())
+    )
+
+
+def show_context_picture(row: QueryRow) -> None:
+    """The value vectors and the context vector (d_out = 2), or the row's weights as bars."""
+    trace, keep = row.trace, row.keep
+    dropped, d_out = row.row("dropped_weights"), trace.config.d_out
+    if d_out == 2:
+        values = trace.values[0]  # (T, d_out)
+        figure = value_vectors_figure(
+            values.numpy(),
+            dropped.tolist(),
+            row.hidden,
+            trace.context[0, row.i].tolist(),
+            row.tokens,
+            row.qp,
+            terms=weighted_value_terms(dropped, values).numpy(),
+            texts={**figure_texts(), "title": t("one_query.fig_title", i=row.qp)},
+        )
+        show_figure(figure, key="one_query_vectors")
+        st.caption(t("one_query.plot_caption"))
+        if keep is None:
+            st.caption(t("one_query.plot_average"))
+        return
+    st.info(t("one_query.plot_needs_2d", d_out=d_out))
+    figure = weights_bar_figure(
+        row.row("attn_weights").tolist(),
+        row.hidden,
+        row.tokens,
+        dropped_weights=None if keep is None else dropped.tolist(),
+        texts={**figure_texts(), "title": t("one_query.bar_title", i=row.qp)},
+    )
+    show_figure(figure, key="one_query_weights")
+
+
+def position_label(labels: list[str], index: int) -> str:
+    """``2: journey``: a token with its position as the book counts (from 1)."""
+    return f"{index + 1}: {labels[index]}"
+
+
+def choose_positions(labels: list[str]) -> tuple[int, int]:
+    """The query and key select boxes; the chosen positions exist in the current table."""
+    count = len(labels)
+    if st.session_state.get(QUERY_KEY) not in range(count):  # the table may have shrunk since
+        st.session_state[QUERY_KEY] = min(1, count - 1)  # the book's query: journey
+    if st.session_state.get(KEY_KEY) not in range(count):
+        st.session_state[KEY_KEY] = 0
+    chosen = []
+    for column, (name, key) in zip(
+        st.columns(2), (("query", QUERY_KEY), ("key", KEY_KEY)), strict=True
+    ):
+        with column:
+            chosen.append(
+                st.selectbox(
+                    t(f"one_query.{name}"),
+                    options=list(range(count)),
+                    format_func=lambda index: position_label(labels, index),
+                    key=key,
+                    help=t(f"one_query.{name}_help"),
+                )
+            )
+    return int(chosen[0]), int(chosen[1])
+
+
 @page
 def render(view: View) -> None:
     st.title(t("page.one_query.title"))
     st.markdown(t("one_query.intro"))
-
     trace = view.trace()  # one head: no head axis; batch of one: index [0]
     if trace is None:
         st.stop()
     tokens = list(view.table.tokens)
     labels = unique_labels(tokens)
-    num_tokens = trace.num_tokens
-
-    # the chosen positions must exist in the current table (it may have shrunk since)
-    if st.session_state.get(QUERY_KEY) not in range(num_tokens):
-        st.session_state[QUERY_KEY] = min(1, num_tokens - 1)  # the book's query: journey
-    if st.session_state.get(KEY_KEY) not in range(num_tokens):
-        st.session_state[KEY_KEY] = 0
-
-    query_column, key_column = st.columns(2)
-    with query_column:
-        i = st.selectbox(
-            t("one_query.query"),
-            options=list(range(num_tokens)),
-            format_func=lambda index: f"{index + 1}: {labels[index]}",
-            key=QUERY_KEY,
-            help=t("one_query.query_help"),
-        )
-    with key_column:
-        j = st.selectbox(
-            t("one_query.key"),
-            options=list(range(num_tokens)),
-            format_func=lambda index: f"{index + 1}: {labels[index]}",
-            key=KEY_KEY,
-            help=t("one_query.key_help"),
-        )
-    qp, kp = i + 1, j + 1  # positions as the book counts them
-
-    query = trace.queries[0, i]  # (d_out,)
-    key = trace.keys[0, j]  # (d_out,)
-    values = trace.values[0]  # (T, d_out)
-    hidden = trace.mask[i]  # (T,) True for the future keys of query i
-    masked_row = trace.masked_scores[0, i]  # (T,) −inf where hidden
-    scaled_row = trace.scaled_scores[0, i]  # (T,)
-    weights = trace.attn_weights[0, i]  # (T,) softmax, sums to 1
-    dropped = trace.dropped_weights[0, i]  # (T,) after dropout
-    keep = trace.dropout_mask[0, i] if trace.dropout_active else None  # (T,) bool or None
-    context = trace.context[0, i]  # (d_out,)
-    softmax = softmax_by_hand(scaled_row, hidden)
-    hidden_list = [bool(h) for h in hidden]
-    query_name = escape_markdown(labels[i])
-    key_name = escape_markdown(labels[j])
-
-    cfg = trace.config
-
-    def show_vectors_and_dot_product() -> None:
-        """Steps ① and ②: q_i, k_j and their dot product, term by term."""
-        st.subheader(t("one_query.step1"))
-        st.latex(vectors_latex(qp, kp, query.tolist(), key.tolist()))
-        st.caption(
-            t(
-                "one_query.step1_caption",
-                si=superscript(qp),
-                sj=superscript(kp),
-                i=qp,
-                j=kp,
-                query_token=query_name,
-                key_token=key_name,
-                d_k=trace.d_k,
-            )
-        )
-        st.subheader(t("one_query.step2"))
-        st.caption(t("one_query.step2_caption"))
-        terms = dot_product_terms(query, key)  # (d_out,) q_m · k_m
-        score = float(trace.attn_scores[0, i, j])  # raw q·k, before the mask
-        st.latex(dot_product_latex(qp, kp, query.tolist(), key.tolist(), terms.tolist(), score))
-        if hidden_list[j]:
-            st.info(t("one_query.future_key", i=qp, j=kp))
-
-    def show_mask_and_scale() -> None:
-        """Steps ③ and ④: the masked row of scores and its scaling by √d_k."""
-        st.subheader(t("one_query.step3"))
-        st.latex(score_row_latex(qp, masked_row.tolist(), hidden_list))
-        future = [index + 1 for index, hide in enumerate(hidden_list) if hide]
-        if not future:
-            st.caption(t("one_query.mask_none"))
-        elif len(future) == 1:
-            st.caption(t("one_query.mask_reason_one", first=future[0]))
-        else:
-            st.caption(t("one_query.mask_reason", first=future[0], last=future[-1]))
-        st.subheader(t("one_query.step4"))
-        st.latex(
-            scale_latex(
-                qp,
-                kp,
-                float(masked_row[j]),
-                trace.d_k,
-                float(scaled_row[j]),
-                scaled_row.tolist(),
-                hidden_list,
-                hidden_list[j],
-            )
-        )
-        st.caption(t("one_query.step4_caption"))
-
-    def show_softmax_and_dropout() -> None:
-        """Steps ⑤ and ⑥: exp and normalization, then dropout on the chosen weight."""
-        st.subheader(t("one_query.step5"))
-        st.latex(
-            softmax_latex(
-                qp,
-                kp,
-                scaled_row.tolist(),
-                hidden_list,
-                softmax.exps.tolist(),
-                softmax.total,
-                softmax.shift,
-                float(weights[j]),
-            )
-        )
-        st.caption(t("one_query.step5_caption"))
-        if softmax.shift != 0.0:
-            st.caption(t("one_query.step5_shift"))
-        st.subheader(t("one_query.step6"))
-        counts = dropout_counts(trace, query=i)  # row i's visible weights, kept and dropped
-        if keep is None or counts is None:
-            st.latex(rf"\alpha'_{{{qp},{kp}}} = \alpha_{{{qp},{kp}}} = {number(float(weights[j]))}")
-            off = "one_query.dropout_off_zero" if cfg.training else "one_query.dropout_off_eval"
-            st.caption(t(off))
-            return
-        st.latex(
-            dropout_latex(
-                qp,
-                kp,
-                float(weights[j]),
-                bool(keep[j]) and not hidden_list[j],
-                cfg.dropout,
-                trace.dropout_scale,
-                float(dropped[j]),
-            )
-        )
-        st.caption(
-            t(
-                "one_query.dropout_on",
-                p=format_short(cfg.dropout),
-                visible=counts.visible,
-                kept=counts.kept,
-                dropped=counts.dropped,
-                scale=number(trace.dropout_scale),
-                total=number(float(dropped.sum())),
-            )
-        )
-
-    def row_frame() -> pd.DataFrame:
-        """The whole row of query i, one line per key, as text (what the table shows)."""
-        exp_column = t("one_query.col_exp" if softmax.shift == 0.0 else "one_query.col_exp_shift")
-        rows = []
-        for index in range(num_tokens):
-            masked = hidden_list[index]
-            if masked:
-                drop_text = t("one_query.masked")
-            elif keep is None:
-                drop_text = t("one_query.no_dropout")
-            elif bool(keep[index]):
-                drop_text = t("one_query.kept", scale=number(trace.dropout_scale))
-            else:
-                drop_text = t("one_query.dropped")
-            rows.append(
-                {
-                    t("one_query.col_score"): "−∞"
-                    if masked
-                    else text_number(float(masked_row[index])),
-                    t("one_query.col_scaled"): "−∞"
-                    if masked
-                    else text_number(float(scaled_row[index])),
-                    exp_column: "0" if masked else text_number(float(softmax.exps[index])),
-                    t("one_query.col_weight"): text_number(float(weights[index])),
-                    t("one_query.col_dropout"): drop_text,
-                    t("one_query.col_after"): text_number(float(dropped[index])),
-                }
-            )
-        index_labels = [
-            escape_markdown(f"{index + 1}: {labels[index]}") for index in range(num_tokens)
-        ]
-        return pd.DataFrame(rows, index=pd.Index(index_labels, name=t("one_query.col_key")))
-
-    def show_row_table() -> None:
-        """Steps ③–⑥ for every key of the row, the chosen key highlighted, and the row sums."""
-        st.subheader(t("one_query.row_table"))
-        st.caption(t("one_query.row_table_caption", i=qp))
-        frame = row_frame()
-        if num_tokens <= MAX_STATIC_ROWS:
-            chosen = frame.index[j]
-            styled = frame.style.apply(
-                lambda row: [HIGHLIGHT if row.name == chosen else "" for _ in row], axis=1
-            )
-            st.table(styled)
-        else:
-            st.dataframe(frame, height=420)
-        exp_name = t("one_query.col_exp" if softmax.shift == 0.0 else "one_query.col_exp_shift")
-        sums = {
-            exp_name: number(softmax.total),
-            t("one_query.col_weight"): number(float(weights.sum())),
-            t("one_query.col_after"): number(float(dropped.sum())),
-        }
-        st.caption(
-            " · ".join(f"{t('one_query.sum_row')} {name} = {value}" for name, value in sums.items())
-        )
-
-    def show_context_formula() -> None:
-        """Step ⑦: the context vector written out as a weighted sum of value vectors."""
-        st.subheader(t("one_query.step7"))
-        st.caption(t("one_query.step7_caption", si=superscript(qp), query_token=query_name))
-        st.latex(
-            context_latex(
-                qp,
-                dropped.tolist(),
-                values.tolist(),
-                hidden_list,
-                context.tolist(),
-                primed=keep is not None,
-            )
-        )
-
-    def show_context_picture() -> None:
-        """The value vectors and the context vector (d_out = 2), or the row's weights as bars."""
-        if cfg.d_out == 2:
-            figure = value_vectors_figure(
-                values.numpy(),
-                dropped.tolist(),
-                hidden_list,
-                context.tolist(),
-                tokens,
-                qp,
-                terms=weighted_value_terms(dropped, values).numpy(),
-                texts={**figure_texts(), "title": t("one_query.fig_title", i=qp)},
-            )
-            show_figure(figure, key="one_query_vectors")
-            st.caption(t("one_query.plot_caption"))
-            if keep is None:
-                st.caption(t("one_query.plot_average"))
-            return
-        st.info(t("one_query.plot_needs_2d", d_out=cfg.d_out))
-        figure = weights_bar_figure(
-            weights.tolist(),
-            hidden_list,
-            tokens,
-            dropped_weights=None if keep is None else dropped.tolist(),
-            texts={**figure_texts(), "title": t("one_query.bar_title", i=qp)},
-        )
-        show_figure(figure, key="one_query_weights")
-
-    first_left, first_right = st.columns(2, gap="large")
-    with first_left:
-        show_vectors_and_dot_product()
-    with first_right:
-        show_mask_and_scale()
-    second_left, second_right = st.columns(2, gap="large")
-    with second_left:
-        show_softmax_and_dropout()
-    with second_right:
-        show_row_table()
-    third_left, third_right = st.columns(2, gap="large")
-    with third_left:
-        show_context_formula()
-    with third_right:
-        show_context_picture()
+    i, j = choose_positions(labels)
+    row = QueryRow(trace, tokens, labels, i, j)
+    for step in HAND_STEPS:
+        show_hand_step(step, row)
+    show_row_table(row)
+    formula_column, picture_column = st.columns(2, gap="large")
+    with formula_column:
+        st.subheader(t(f"one_query.{CONTEXT_STEP.name}"))
+        for sentence in CONTEXT_STEP.sentence(row):
+            st.caption(sentence)
+        st.latex(CONTEXT_STEP.formula(row))
+    with picture_column:
+        show_context_picture(row)

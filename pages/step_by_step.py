@@ -30,9 +30,9 @@ from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
 from viz.vocabulary import context_labels, format_number
 
-# Rows of the always-visible context table: a table cell costs the browser ~1 ms per rerun
-# (Streamlit renders each as Markdown; at 1024 tokens 64 rows made a seed change 0.43 s, 12
-# rows 0.21 s, measured in Chromium); step 10 has every row.
+# Rows of the always-visible context table: Streamlit renders every table cell as Markdown on
+# every rerun, so a long table slows each click (benchmarks/README.md, "Long sequences");
+# step 10 has every row.
 MAX_CONTEXT_ROWS = 16
 SCROLLING_CONTEXT_ROWS = 10  # above this many rows the context table scrolls inside a fixed height
 CONTEXT_TABLE_HEIGHT = 420  # px, about the height of the embedding editor beside it

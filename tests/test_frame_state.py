@@ -111,13 +111,13 @@ def test_a_table_problem_can_pass_through_a_context_manager() -> None:
     """Python sets ``__traceback__`` on an exception leaving a ``with`` block; it must not fail."""
     import contextlib
 
-    from ui.table import TableProblem, problem
+    from ui.table import InputProblem, problem
 
     @contextlib.contextmanager
     def block():
         yield
 
-    with pytest.raises(TableProblem) as caught:
+    with pytest.raises(InputProblem) as caught:
         with block():
             raise problem("table.empty")
     assert caught.value.key == "table.empty"

@@ -8,7 +8,7 @@ Three kinds of input, each with its own cases:
   column, the last valid table stays on screen, and the draft keeps exactly what was typed. The
   edit goes through the editor's own callback (:func:`ui.table_state.on_table_edit`) with the delta a
   ``st.data_editor`` stores in session state, before the script body, as Streamlit runs it.
-- **Uploads** of a CSV file: each bad file is a :class:`ui.table.TableProblem` with a message.
+- **Uploads** of a CSV file: each bad file is a :class:`ui.table.InputProblem` with a message.
 
 The numbers asserted come from ``trace_attention`` in the test (and the book's golden row for
 seed 123 from REFERENCE.md).
@@ -27,7 +27,7 @@ from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from tests.apptest_support import run_page
 from ui.i18n import t
-from ui.table import MAX_UPLOAD_BYTES, TableProblem, table_from_csv, table_from_rows, table_to_csv
+from ui.table import MAX_UPLOAD_BYTES, InputProblem, table_from_csv, table_from_rows, table_to_csv
 from ui.table_state import book_table, random_words
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -206,7 +206,7 @@ def test_empty_token_cell_is_named() -> None:
 )  # fmt: skip
 def test_cell_parser_rejects_each_bad_value_with_its_place(typed: object, key: str) -> None:
     rows = [{"token": "a", "x1": "0.1"}, {"token": "b", "x1": typed}]
-    with pytest.raises(TableProblem) as caught:
+    with pytest.raises(InputProblem) as caught:
         table_from_rows(rows, ["token", "x1"])
     assert caught.value.key == key
     assert caught.value.kwargs["row"] == 2 and caught.value.kwargs["column"] == "x1"
@@ -243,7 +243,7 @@ UPLOAD_CASES = {
 @pytest.mark.parametrize("case", list(UPLOAD_CASES))
 def test_bad_upload_is_a_problem_with_a_message(case: str) -> None:
     data, key = UPLOAD_CASES[case]
-    with pytest.raises(TableProblem) as caught:
+    with pytest.raises(InputProblem) as caught:
         table_from_csv(data)
     assert caught.value.key == key
     assert t(caught.value.key, **caught.value.kwargs)  # a message exists in the catalogue

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS, embed_words
 from tests.apptest_support import page_text, run_page
-from ui.table import MAX_UPLOAD_BYTES, Table, TableProblem, table_from_csv, table_to_csv
+from ui.table import MAX_UPLOAD_BYTES, InputProblem, Table, table_from_csv, table_to_csv
 
 UPLOAD = "embeddings_upload"
 D_IN = "embeddings_d_in"
@@ -167,7 +167,7 @@ def test_download_offers_the_table_as_csv(at: AppTest) -> None:
 
 def test_parse_errors_are_table_problems() -> None:
     for content, _ in BAD_UPLOADS.values():
-        with pytest.raises(TableProblem):
+        with pytest.raises(InputProblem):
             table_from_csv(content)
 
 

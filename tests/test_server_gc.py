@@ -3,7 +3,7 @@
 Streamlit runs ``gc.collect()`` after each script run unless ``runner.postScriptGC`` is off; with
 torch loaded one full collection walks ~250k objects with the GIL held (~250 ms here, seconds on a
 loaded machine), and quick slider moves queue one per rerun: the browser then stops receiving
-messages and shows stale numbers. See benchmarks/gc_pause.py.
+messages and shows stale numbers. See benchmarks/README.md, "`gc_pause.py`" (a retired experiment).
 """
 
 from __future__ import annotations
@@ -20,11 +20,13 @@ def test_streamlit_config_turns_off_the_collection_after_every_run() -> None:
     assert config["runner"]["postScriptGC"] is False
 
 
-def test_importing_the_frame_freezes_what_the_libraries_created_at_import() -> None:
+def test_the_startup_hook_freezes_what_the_libraries_created_at_import() -> None:
     import torch
 
-    import ui.frame  # noqa: F401  (freezes at first import)
+    import ui.frame
     import viz.heatmap
+
+    ui.frame.import_every_page()  # what app.py's startup hook runs before the first visitor
 
     tracked = {id(obj) for obj in gc.get_objects()}
     assert gc.get_freeze_count() > 50_000

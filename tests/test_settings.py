@@ -1,17 +1,19 @@
-"""One declaration per setting (``ui.settings.SETTINGS``): the controls, the URL and Compare's B
-controls all take their range, kind and default from it."""
+"""One declaration per setting (``ui.settings.SETTINGS``, a page's own beside it, e.g.
+``ui.gradient_state.BACKWARD_SETTINGS``): the controls, the URL and Compare's B controls all take
+their range, kind and default from it."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.apptest_support import run_page
-from ui.gradient_state import MAX_TARGET_NUMBERS
+from ui.gradient_state import BACKWARD_SETTINGS, MAX_TARGET_NUMBERS
 from ui.settings import COMPARE_B_FIELDS, SETTINGS, SIDEBAR
-from ui.table import TableProblem
+from ui.table import InputProblem
 
 WIDGET_KINDS = {"number": "number_input", "slider": "slider", "toggle": "toggle"}
 WIDGET_KINDS |= {"checkbox": "checkbox", "select": "selectbox"}
+DECLARED = SETTINGS | BACKWARD_SETTINGS  # the shared settings and a page's own
 
 
 def _widget(at, where: str, kind: str, key: str):  # noqa: ANN001, ANN202 - AppTest elements
@@ -37,9 +39,9 @@ def test_the_sidebar_and_compares_b_controls_follow_the_declarations() -> None:
             assert list(element.options) == shown, key
 
 
-@pytest.mark.parametrize("name", sorted(SETTINGS))
+@pytest.mark.parametrize("name", sorted(DECLARED))
 def test_every_default_survives_the_url(name: str) -> None:
-    setting = SETTINGS[name]
+    setting = DECLARED[name]
     if setting.name == "target":  # empty text: never written to the URL, read as ""
         assert setting.read("", name) == ("", None)
         return
@@ -62,8 +64,8 @@ def test_every_default_survives_the_url(name: str) -> None:
 def test_a_value_outside_the_declaration_is_refused_with_its_reason(
     name: str, raw: str, key: str
 ) -> None:
-    with pytest.raises(TableProblem) as caught:
-        SETTINGS[name].read(raw, name)
+    with pytest.raises(InputProblem) as caught:
+        DECLARED[name].read(raw, name)
     assert caught.value.key == key
     assert caught.value.kwargs["name"] == name
 
@@ -78,7 +80,7 @@ def test_a_training_link_with_non_ascii_digits_is_refused_with_a_note() -> None:
 
 
 def test_a_float_between_steps_is_rounded_with_a_note() -> None:
-    value, note = SETTINGS["lr"].read("0.12345", "lr")
+    value, note = BACKWARD_SETTINGS["lr"].read("0.12345", "lr")
     assert value == 0.123
     assert note is not None and note.key == "url.rounded" and note.kwargs["step"] == "0.001"
 

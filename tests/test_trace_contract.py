@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from attention import (
-    STEP_NAMES,
+    STEP_FIELDS,
     AttentionConfig,
     AttentionInputError,
     AttentionTrace,
@@ -236,8 +236,8 @@ def test_dropout_of_one_drops_every_weight() -> None:
 def test_step_names_are_trace_fields_in_order() -> None:
     trace = trace_attention(BOOK_BATCH, AttentionConfig(dropout=0.5))
     tensors = trace.tensors()
-    assert all(name in tensors for name in STEP_NAMES)
-    positions = [list(tensors).index(name) for name in STEP_NAMES]
+    assert all(name in tensors for name in STEP_FIELDS)
+    positions = [list(tensors).index(name) for name in STEP_FIELDS]
     assert positions == sorted(positions)
 
 

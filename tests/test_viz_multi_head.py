@@ -11,7 +11,6 @@ from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from viz.matrix import MatrixView
 from viz.multi_head import (
     fits_grid,
-    format_number,
     format_shape,
     fused_shape_steps,
     grid_layout,
@@ -19,6 +18,7 @@ from viz.multi_head import (
     wrapper_shape_steps,
 )
 from viz.multi_head import head_weights_grid as grid_of_views
+from viz.vocabulary import format_number
 from viz.words import FigureWords
 
 

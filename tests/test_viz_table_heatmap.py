@@ -20,8 +20,8 @@ from viz.matrix import MatrixView, colour_range
 from viz.table_heatmap import (
     DARK_TEXT,
     LIGHT_TEXT,
-    MAX_TABLE_COLUMNS,
-    MAX_TABLE_ROWS,
+    MAX_COLOURED_COLUMNS,
+    MAX_COLOURED_ROWS,
     ColouredTable,
     legend_table,
     matrix_table,
@@ -269,6 +269,6 @@ def test_token_labels_are_kept_as_typed_and_unique() -> None:
 
 
 def test_use_table_bounds() -> None:
-    assert (MAX_TABLE_ROWS, MAX_TABLE_COLUMNS) == (40, 12)
+    assert (MAX_COLOURED_ROWS, MAX_COLOURED_COLUMNS) == (40, 12)
     assert use_table(1, 1) and use_table(6, 6) and use_table(40, 12)
     assert not use_table(41, 12) and not use_table(40, 13) and not use_table(6, 100)

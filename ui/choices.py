@@ -5,7 +5,7 @@ for the loss ``squared_distance``, "3: starts" for the third token. When the lab
 a widget the browser shows (a switch of language, a new sentence in the sidebar), the browser
 still sends the old label, which is no option's label any more. Streamlit then hands the page
 that label instead of the option, and the browser shows nothing chosen, or the old label: a
-learner's choice is lost (seen on Backward, Export, Train it and One query).
+learner's choice is lost (Backward, Export, Train it and One query have such widgets).
 
 :func:`keep_choices` is the cure. Call it from the ``on_change`` callback of what changes the
 labels: a callback runs before the page, while Streamlit still reads the labels of the last

@@ -20,15 +20,12 @@ from attention import AttentionConfig, AttentionTrace, trace_attention
 
 from .table import Table
 
-# Intra-op threads of every computation a page runs (measured: benchmarks/README.md, "One
-# intra-op thread for the pages"). Streamlit runs each script run in a new thread, and with two
-# OpenMP threads such a thread that reaches a parallel torch kernel starts a team of its own,
-# whose threads then compete for the cores the server and, on one machine, the browser need. In
-# one A/B run on the 2-core machine here (``benchmarks/ab_env.py``) a seed change took 14 % less
-# time on one thread on the default page, 12 % on Backward, 19 % at 1024 tokens, the same on
-# Masking, and 6 % more at 4096 tokens, where two threads compute the trace quicker (0.49 s
-# against 0.65 s on an idle machine). A class's sessions run side by side on the cores anyway.
-# The forward pass is bitwise the same either way (pinned by a test);
+# Intra-op threads of every computation a page runs. Streamlit runs each script run in a new
+# thread, and with two OpenMP threads such a thread that reaches a parallel torch kernel starts a
+# team of its own, whose threads then compete for the cores the server and, on one machine, the
+# browser need. One thread makes a click quicker on every page but the longest sequences, and a
+# class's sessions run side by side on the cores anyway (``benchmarks/README.md``, "One intra-op
+# thread for the pages"). The forward pass is bitwise the same either way (pinned by a test);
 # ``ATTENTION_LAB_PAGE_THREADS`` sets another count.
 PAGE_THREADS = int(os.environ.get("ATTENTION_LAB_PAGE_THREADS", "1"))
 
@@ -42,7 +39,7 @@ def use_page_threads() -> None:
     torch.set_num_threads(PAGE_THREADS)
 
 
-def config_of(
+def config_from_settings(
     settings: Mapping[str, Any], *, num_heads: int = 1, variant: str = "fused"
 ) -> AttentionConfig:
     """The settings (by URL name: seed, dropout, train, d_out, qkv_bias) as an AttentionConfig.
@@ -62,15 +59,14 @@ def config_of(
     )
 
 
-# Cache sizing (measured, see benchmarks/README.md): a trace keeps five float32 (heads × T × T)
-# matrices and two bool masks, about 22 bytes per attention cell: 1 KB at 6 tokens, 23 MB at 1024,
-# 370 MB at 4096 (1.5 GB with 4 heads, the most validate.MAX_ATTENTION_CELLS allows there). One
-# cache of 12 entries could reach 4–18 GB, so traces go to one of two caches by their size:
-#   - small (up to LARGE_TRACE_CELLS cells, ≤ 1.5 MB each): 64 entries, 30 min, ≤ 95 MB in all;
-#   - large: 2 entries, 10 min, ≤ 0.75 GB at 4096 tokens and one head (≤ 3 GB with 4 heads).
+# Cache sizing: a trace keeps five float32 (heads × T × T) matrices and two bool masks, about 22
+# bytes per attention cell, so a long sequence's trace holds hundreds of megabytes and one cache
+# of many entries could hold gigabytes. Traces go to one of two caches by their size:
+#   - small (up to LARGE_TRACE_CELLS cells, ≤ 1.5 MB each): 64 entries, 30 min;
+#   - large: 2 entries, 10 min.
 # Two entries is enough for what caching buys at that size (a rerun of the same view after a widget
-# changes: a zoom window, a page switch); sessions with different large views recompute (about
-# 1 s at 4096 tokens) instead of holding gigabytes.
+# changes: a zoom window, a page switch); sessions with different large views recompute instead
+# of holding gigabytes (``benchmarks/README.md``, "Long sequences").
 LARGE_TRACE_CELLS = 256 * 256
 TRACE_CACHE_SMALL = {"max_entries": 64, "ttl": 1800}
 TRACE_CACHE_LARGE = {"max_entries": 2, "ttl": 600}
@@ -98,8 +94,8 @@ def _cached_large_trace(
 def drop_large_traces() -> None:
     """Empty the large-trace cache (``ui.memory`` calls it when the last session has ended).
 
-    Its ``ttl`` only acts when the cache is next called, so on an idle server the traces (up to
-    370 MB each) would stay; the next visitor recomputes a large trace in about a second.
+    Its ``ttl`` only acts when the cache is next called, so on an idle server the large traces
+    would stay; the next visitor recomputes a large trace instead.
     """
     _cached_large_trace.clear()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from .i18n import t
@@ -14,7 +15,9 @@ def embedding_editor(where: str, *, height: int | None = None) -> None:
 
     ``where`` makes the widget key unique per page. Cells are text, so whatever is typed stays
     visible (even "abc"); the numbers on the page come from the last valid table until the draft
-    is valid again. Every edit is handled by :func:`ui.table_state.on_table_edit`.
+    is valid again. Every edit is handled by :func:`ui.table_state.on_table_edit`. Rows are
+    numbered from 1, as the book counts x⁽¹⁾ … and as every page and message names a row (the
+    editor reports edits by position, so the numbering is only what is shown).
     """
     columns = st.session_state["table_columns"]
     editor_key = f"table_editor_{where}_{st.session_state['table_version']}"
@@ -27,8 +30,9 @@ def embedding_editor(where: str, *, height: int | None = None) -> None:
         },
     }
     kwargs = {"height": height} if height else {}
+    draft = st.session_state["table_draft"]
     st.data_editor(
-        st.session_state["table_draft"],
+        pd.DataFrame(draft, columns=columns, index=pd.RangeIndex(1, len(draft) + 1)),
         key=editor_key,
         num_rows="dynamic",
         hide_index=False,

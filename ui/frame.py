@@ -17,35 +17,18 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from . import memory, step_link, train_settings  # noqa: F401 - these register URL parameters
+from . import memory
 from .computation import use_page_threads
 from .i18n import t
-from .preload import import_page_modules
 from .sidebar import render_sidebar
 from .table_state import show_stale_table_notice
-from .url import init_session, show_url_warnings, sync_url
+from .url import PageParams, init_session, register_page_params, show_url_warnings, sync_url
 from .view import View, build_view
 
 PageFunction = Callable[[View], None]
 
 
-def _freeze_import_time_objects() -> None:
-    """Import everything the pages use, then move those objects out of the garbage collector's way.
-
-    torch, Streamlit, pandas and Plotly create ~200k long-lived objects at import. A full
-    collection walks all of them (~250 ms here, with the GIL held, so every session waits).
-    ``gc.freeze()`` moves them to the permanent generation once; later collections only walk what
-    the scripts create. (``runner.postScriptGC`` is off in .streamlit/config.toml for the same
-    reason.)
-    """
-    import_page_modules()
-    gc.collect()
-    gc.freeze()
-
-
 use_page_threads()  # before any script run's thread starts: they all inherit the count
-
-_freeze_import_time_objects()
 
 
 @dataclass(frozen=True)
@@ -53,6 +36,7 @@ class PageSpec:
     name: str  # url path and message key: page.{name}.title
     file: str  # the page's file; its ``render(view)`` is what runs
     section: str  # message key of the navigation section
+    settings: str | None = None  # the module declaring the page's own URL_PARAMS, if it has any
 
     @property
     def module(self) -> str:
@@ -63,27 +47,56 @@ class PageSpec:
         """The page's function (importing its module the first time)."""
         return importlib.import_module(self.module).render
 
+    def url_params(self) -> PageParams | None:
+        """The page's own URL parameters (importing the module that declares them)."""
+        if self.settings is None:
+            return None
+        return importlib.import_module(self.settings).URL_PARAMS
+
 
 PAGE_SPECS = (
     PageSpec("chapter_path", "pages/chapter_path.py", "nav.learn"),
-    PageSpec("step", "pages/step_by_step.py", "nav.learn"),
+    PageSpec("step", "pages/step_by_step.py", "nav.learn", settings="ui.step_link"),
     PageSpec("embeddings", "pages/embeddings.py", "nav.learn"),
     PageSpec("one_query", "pages/one_query.py", "nav.learn"),
     PageSpec("masking", "pages/masking.py", "nav.learn"),
     PageSpec("multi_head", "pages/multi_head.py", "nav.learn"),
-    PageSpec("backward", "pages/backward.py", "nav.learn"),
+    PageSpec("backward", "pages/backward.py", "nav.learn", settings="ui.gradient_state"),
     PageSpec("compare", "pages/compare.py", "nav.explore"),
     PageSpec("find_the_bug", "pages/find_the_bug.py", "nav.explore"),
     PageSpec("dropout_expectation", "pages/dropout_expectation.py", "nav.explore"),
     PageSpec("why_sqrt_dk", "pages/why_sqrt_dk.py", "nav.explore"),
     PageSpec("quiz", "pages/quiz.py", "nav.explore"),
-    PageSpec("train", "pages/train.py", "nav.explore"),
+    PageSpec("train", "pages/train.py", "nav.explore", settings="ui.train_settings"),
     PageSpec("export", "pages/export.py", "nav.share"),
     PageSpec("reproducibility", "pages/reproducibility.py", "nav.share"),
 )
 
 
 TABLE_PAGE = "embeddings"  # where the embedding table is edited (the notice links to it)
+
+
+def register_page_settings() -> None:
+    """Let the URL carry every page's own settings, as each page's ``PageSpec`` names them."""
+    for spec in PAGE_SPECS:
+        params = spec.url_params()
+        if params is not None:
+            register_page_params(params)
+
+
+def import_every_page() -> None:
+    """Import every page (and so every module the pages use), then freeze those objects.
+
+    ``app.py`` calls it once, before the server's first visitor. torch, Streamlit, pandas and
+    Plotly create many long-lived objects at import; ``gc.freeze()`` moves them to the permanent
+    generation, so later collections (which hold the GIL) only walk what the scripts create.
+    (``runner.postScriptGC`` is off in .streamlit/config.toml for the same reason.)
+    """
+    for spec in PAGE_SPECS:
+        spec.render()
+    register_page_settings()
+    gc.collect()
+    gc.freeze()
 
 
 def _registered_pages(
@@ -130,6 +143,7 @@ def link_to_page(
 def run_app(default_page: str = "step") -> None:
     """Set up the page and shared state, draw the sidebar, then run the chosen page."""
     st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
+    register_page_settings()
     init_session()
     memory.track_session()  # its end frees memory (ui/memory.py)
     view_of_run: list[View] = []

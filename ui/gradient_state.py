@@ -1,8 +1,8 @@
 """The backward page's own settings (loss, target, learning rate, steps taken) and its computation.
 
-The settings live in session state under their URL names (``loss``, ``target``, ``lr``,
-``grad_steps``), declared with the shared ones in :data:`ui.settings.SETTINGS` (from the limits
-and the target's parser here) so that the URL reads and writes them like every other setting. The computation is
+The settings are declared here, :data:`BACKWARD_SETTINGS`, and live in session state under their
+URL names (``loss``, ``target``, ``lr``, ``grad_steps``); :data:`URL_PARAMS` lets the URL read and
+write them like the shared ones (the page's ``PageSpec`` in ``ui/frame.py`` names it). The computation is
 :func:`attention.gradients.gradient_descent` on the current table and sidebar settings, cached
 across runs and sessions like the trace (two caches by size, see ``ui.computation``).
 """
@@ -19,7 +19,10 @@ import streamlit as st
 from attention import AttentionConfig, AttentionInputError
 from attention.gradients import LOSS_NAMES, MAX_DESCENT_STEPS, Descent, gradient_descent
 
-from .table import Table, TableProblem, problem, shorten
+from .i18n import t
+from .settings import Setting
+from .table import InputProblem, Table, problem, shorten
+from .url import settings_params
 
 LEARNING_RATE_DEFAULT = 0.1
 LEARNING_RATE_LOW = 0.001
@@ -31,6 +34,7 @@ STEPS_KEY = "grad_steps"
 TARGET_LAST_KEY = "backward_target_last"  # the last target that could be used, by width
 
 __all__ = [
+    "BACKWARD_SETTINGS",
     "LEARNING_RATE_DEFAULT",
     "LOSS_NAMES",
     "MAX_DESCENT_STEPS",
@@ -38,13 +42,14 @@ __all__ = [
     "parse_target",
     "target_numbers",
     "target_for_width",
+    "URL_PARAMS",
 ]
 
 
 def target_numbers(text: str) -> tuple[float, ...]:
     """The numbers of a typed target (``"0.5, -0.5"``); empty text gives ``()`` (the zero vector).
 
-    Raises TableProblem naming the first entry that is not a usable number.
+    Raises InputProblem naming the first entry that is not a usable number.
     """
     if len(text) > MAX_TARGET_CHARS:
         raise problem("backward.target.too_long", chars=len(text), limit=MAX_TARGET_CHARS)
@@ -78,12 +83,12 @@ def parse_target(raw: str, name: str = "target") -> str:
     """The URL's ``target``: text of at most 8 numbers (checked against d_out on the page)."""
     try:
         target_numbers(raw)
-    except TableProblem as error:
+    except InputProblem as error:
         raise problem("url.bad_param", name=name, detail=error) from None
     return raw.strip()
 
 
-def usable_target(text: str, width: int) -> tuple[tuple[float, ...], TableProblem | None]:
+def usable_target(text: str, width: int) -> tuple[tuple[float, ...], InputProblem | None]:
     """The target to compute with, and the problem of the typed text if it cannot be used.
 
     A bad text keeps the last target that worked at this width (the zero vector at first), so
@@ -92,10 +97,59 @@ def usable_target(text: str, width: int) -> tuple[tuple[float, ...], TableProble
     last: dict[int, tuple[float, ...]] = st.session_state.setdefault(TARGET_LAST_KEY, {})
     try:
         target = target_for_width(target_numbers(text), width)
-    except TableProblem as error:
+    except InputProblem as error:
         return last.get(width, (0.0,) * width), error
     last[width] = target
     return target, None
+
+
+def _loss_label(option: str, lang: str) -> str:
+    return t(f"backward.loss.{option}", lang)
+
+
+BACKWARD_SETTINGS: dict[str, Setting] = {
+    setting.name: setting
+    for setting in (
+        Setting(
+            "loss",
+            "sum",
+            "radio",
+            "backward.loss.label",
+            "backward.loss.help",
+            options=LOSS_NAMES,
+            option_label=_loss_label,
+            extra={"horizontal": True},
+        ),
+        Setting(
+            "target",
+            "",
+            "text",
+            "backward.target.label",
+            "backward.target.help",
+            check=parse_target,
+            max_chars=MAX_TARGET_CHARS,
+        ),
+        Setting(
+            "lr",
+            LEARNING_RATE_DEFAULT,
+            "number",
+            "backward.learn.lr",
+            "backward.learn.lr_help",
+            LEARNING_RATE_LOW,
+            LEARNING_RATE_HIGH,
+            step=0.01,
+            resolution=10**-LEARNING_RATE_DECIMALS,
+            number_format=f"%.{LEARNING_RATE_DECIMALS}f",
+        ),
+        Setting(STEPS_KEY, 1, "none", low=1, high=MAX_DESCENT_STEPS),
+    )
+}
+URL_PARAMS = settings_params(BACKWARD_SETTINGS)
+
+
+def setting_value(name: str) -> object:
+    """The current value of one of :data:`BACKWARD_SETTINGS` (its default before any run)."""
+    return st.session_state.get(name, BACKWARD_SETTINGS[name].default)
 
 
 # --- the computation ----------------------------------------------------------------------------

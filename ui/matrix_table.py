@@ -1,9 +1,9 @@
 """The browser's side of a coloured matrix table: a small component that writes cells as text.
 
 Why not ``st.table``: Streamlit renders every cell, index and header of a ``st.table`` as
-Markdown, about 0.5–1 ms each in the browser, on every rerun. A 6 × 6 matrix with its legend is
-~60 such cells, so a seed change on a page with tables spent most of its time there (measured:
-``benchmarks/element_cost.py``). This component receives a
+Markdown in the browser, on every rerun, and a matrix with its legend has dozens of them, so a
+seed change on a page with tables spent most of its time there (``benchmarks/README.md``, "The
+app's own table component"). This component receives a
 :class:`viz.table_heatmap.ColouredTable` as JSON data and builds one ``<table>`` with the DOM's
 ``textContent`` and ``style`` properties.
 

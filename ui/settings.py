@@ -25,11 +25,8 @@ from typing import Any, Literal
 
 import streamlit as st
 
-from attention.gradients import LOSS_NAMES, MAX_DESCENT_STEPS
-
-from . import gradient_state as backward
 from .i18n import LANGUAGE_KEY, LANGUAGES, current_language, t
-from .table import TableProblem, problem, shorten
+from .table import InputProblem, problem, shorten
 
 MAX_APP_SEED = 2**53 - 1  # the largest integer a browser's number field holds exactly
 PALETTES = ("default", "colorblind")
@@ -42,7 +39,7 @@ def _plain(number: float) -> str:
     return f"{number:g}" if isinstance(number, float) else str(number)
 
 
-# --- URL parsers: the raw URL text and its name in, a value out (or TableProblem) -------------
+# --- URL parsers: the raw URL text and its name in, a value out (or InputProblem) -------------
 #
 # The name is the parameter the user wrote (``dropout`` or Compare's ``b_dropout``), so a
 # message names it.
@@ -147,7 +144,7 @@ class Setting:
         return isinstance(self.default, float)
 
     def parse(self, raw: str, name: str) -> Any:
-        """The value of URL text ``raw`` (parameter ``name``); raises TableProblem if unusable."""
+        """The value of URL text ``raw`` (parameter ``name``); raises InputProblem if unusable."""
         if self.check is not None:
             return self.check(raw, name)
         if self.options:
@@ -166,11 +163,11 @@ class Setting:
             return "true" if value else "false"
         return str(value)
 
-    def read(self, raw: str, name: str) -> tuple[Any, TableProblem | None]:
+    def read(self, raw: str, name: str) -> tuple[Any, InputProblem | None]:
         """The value of URL text ``raw`` and, if it had to be rounded, a note saying so.
 
         Raises:
-            TableProblem: the text is not a valid value (the caller keeps the default).
+            InputProblem: the text is not a valid value (the caller keeps the default).
         """
         value = self.parse(raw, name)
         resolution = self.resolution or (self.step if self.is_float else None)
@@ -272,39 +269,6 @@ SETTINGS: dict[str, Setting] = {
             options=PALETTES,
             option_label=_translated("sidebar.palette"),
         ),
-        # the backward page's own settings (drawn on that page; parsers in ui/gradient_state.py)
-        Setting(
-            "loss",
-            "sum",
-            "radio",
-            "backward.loss.label",
-            "backward.loss.help",
-            options=LOSS_NAMES,
-            option_label=_translated("backward.loss"),
-            extra={"horizontal": True},
-        ),
-        Setting(
-            "target",
-            "",
-            "text",
-            "backward.target.label",
-            "backward.target.help",
-            check=backward.parse_target,
-            max_chars=backward.MAX_TARGET_CHARS,
-        ),
-        Setting(
-            "lr",
-            backward.LEARNING_RATE_DEFAULT,
-            "number",
-            "backward.learn.lr",
-            "backward.learn.lr_help",
-            backward.LEARNING_RATE_LOW,
-            backward.LEARNING_RATE_HIGH,
-            step=0.01,
-            resolution=10**-backward.LEARNING_RATE_DECIMALS,
-            number_format=f"%.{backward.LEARNING_RATE_DECIMALS}f",
-        ),
-        Setting("grad_steps", 1, "none", low=1, high=MAX_DESCENT_STEPS),
     )
 }
 

@@ -52,7 +52,7 @@ PLOTLY_CONFIG = {
 }
 MAX_WINDOW = 24  # a zoom window shows at most this many rows and columns (annotated heatmap)
 DEFAULT_WINDOW = 8  # fits a half-width column with 4 decimals in every cell
-MAX_TABLE_ROWS = 64  # a longer table is shown as a window (a 256-row table costs the browser)
+MAX_NUMBER_ROWS = 64  # a longer table is shown as a window (a 256-row table costs the browser)
 COMPACT_WINDOW = 10  # above this many columns, cells show COMPACT_DECIMALS (the hover keeps 6)
 
 # The catalogue key of each figure word (viz.words.FigureWords): one line per word.
@@ -117,9 +117,9 @@ def show_matrix(view: MatrixView, words: FigureWords, *, key: str) -> None:
 
     Up to 40 rows × 12 columns (``viz.table_heatmap.use_table``) the matrix is a coloured table
     of its numbers with a legend row under it (``ui.matrix_table``: cells written as plain text),
-    in a container keyed ``matrix_{key}``: the browser draws it in a few milliseconds, where an
-    annotated Plotly heatmap costs it about 0.1 s per change and a ``st.table`` ~0.5–1 ms per
-    cell (``benchmarks/element_cost.py``). Larger, ``key`` names the Plotly chart; an image
+    in a container keyed ``matrix_{key}``: the browser draws it at once, where an annotated
+    Plotly heatmap or a ``st.table`` costs it far more per change (``benchmarks/README.md``,
+    "The app's own table component"). Larger, ``key`` names the Plotly chart; an image
     also gets a note and an "Exact values" zoom window (expander and inputs ``{key}__zoom…``).
     """
     if use_table(*view.shape):
@@ -231,7 +231,7 @@ def show_numbers(
     rows, cols = values.shape
     if beside_matrix and use_table(rows, cols):
         return
-    if not use_image(rows, cols) and rows <= MAX_TABLE_ROWS:
+    if not use_image(rows, cols) and rows <= MAX_NUMBER_ROWS:
         frame = numbers_frame(values, row_labels, col_labels, hidden=hidden, decimals=decimals)
         with st.expander(label or t("show.numbers"), expanded=expanded):
             st.table(frame)

@@ -33,7 +33,7 @@ def _resend_sidebar_values() -> None:
     value only in a run where the key was *written*; otherwise the browser keeps its own copy.
     On a page switch the browser can lose that copy and fall back to the element's default, the
     widget's minimum (seed 0, d_out 1, training off): it shows it and sends it back with the
-    next click, silently replacing the user's settings (seen in CI). Writing the key back
+    next click, silently replacing the user's settings. Writing the key back
     (Streamlit's documented way to keep widget values across pages) makes the run carry the
     value. Only on a page switch: in every run it would also send back the value of a run that
     quick key presses have already overtaken, and the slider would jump back under the finger.

@@ -3,7 +3,7 @@
 The step page's open step is kept by its registry name (:data:`attention.steps.STEPS`) under
 :data:`OPEN_STEP_KEY`, so it does not depend on the language of the tab labels. The URL carries it
 as ``step=<name>`` (left out for the first step) and presenter mode as ``present=1``; both are
-registered with :func:`ui.url.register_page_params`, so a shared link (and the share box of the
+declared in :data:`URL_PARAMS` (named by the step page's ``PageSpec``), so a shared link (and the share box of the
 Reproducibility page, which copies the view's URL) opens the same step, in the same mode.
 
 A link or the presenter's Previous/Next sets a *pending* step (:func:`choose_step`); the step tabs
@@ -22,8 +22,8 @@ import streamlit as st
 
 from attention.steps import STEPS
 
-from .table import TableProblem, problem, shorten
-from .url import PageParams, register_page_params
+from .table import InputProblem, problem, shorten
+from .url import PageParams
 
 STEP_PARAM = "step"
 PRESENT_PARAM = "present"
@@ -84,8 +84,8 @@ def step_by(offset: int) -> None:
     choose_step(STEP_NAMES[max(0, min(len(STEP_NAMES) - 1, index))])
 
 
-def _read_url(params: dict[str, str]) -> list[TableProblem]:
-    problems: list[TableProblem] = []
+def _read_url(params: dict[str, str]) -> list[InputProblem]:
+    problems: list[InputProblem] = []
     raw = params.get(STEP_PARAM)
     if raw is not None:
         if raw in STEP_NAMES:
@@ -112,7 +112,7 @@ def _write_url() -> dict[str, str]:
     return params
 
 
-register_page_params(PageParams((STEP_PARAM, PRESENT_PARAM), _read_url, _write_url))
+URL_PARAMS = PageParams((STEP_PARAM, PRESENT_PARAM), _read_url, _write_url)
 
 
 # --- the arrow keys and presenter mode's look --------------------------------------------------

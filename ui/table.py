@@ -8,7 +8,7 @@ The app keeps two versions of the table:
   number on every page comes from it, so a bad edit never blanks the page.
 
 This module is pure Python (no Streamlit): it turns drafts, URL values and uploads into committed
-tables or into :class:`TableProblem` messages that say what is wrong and where.
+tables or into :class:`InputProblem` messages that say what is wrong and where.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ MAX_UPLOAD_BYTES = 1024 * 1024
 
 
 @dataclass(unsafe_hash=True)  # not frozen: Python sets __traceback__ on a raised exception
-class TableProblem(Exception):
+class InputProblem(Exception):
     """What is wrong with a table, as a message key of the catalogue and its values."""
 
     key: str
@@ -42,19 +42,19 @@ class TableProblem(Exception):
         return dict(self.values)
 
 
-def problem(key: str, **values: object) -> TableProblem:
-    return TableProblem(key, tuple(values.items()))
+def problem(key: str, **values: object) -> InputProblem:
+    return InputProblem(key, tuple(values.items()))
 
 
-def message(item: TableProblem) -> str:
-    """A TableProblem in the current language (nested problems are rendered too).
+def message(item: InputProblem) -> str:
+    """A InputProblem in the current language (nested problems are rendered too).
 
     Values may come from the user (a token, a cell, a URL value): they are escaped so that the
     Markdown of ``st.error``/``st.warning`` shows them literally.
     """
     values = {
         name: message(value)
-        if isinstance(value, TableProblem)
+        if isinstance(value, InputProblem)
         else escape_markdown(value)
         if isinstance(value, str)
         else value
@@ -84,23 +84,18 @@ class Table:
         return len(self.tokens)
 
     def column_names(self) -> list[str]:
-        return feature_names(self.d_in)
+        return input_labels(self.d_in)
 
     def to_draft(self) -> list[dict[str, str]]:
         """The table as strings, one dict per row, ready for a data editor."""
         names = self.column_names()
         return [
-            {TOKEN_COLUMN: token, **{n: format_number(v) for n, v in zip(names, row, strict=True)}}
+            {TOKEN_COLUMN: token, **{n: exact_text(v) for n, v in zip(names, row, strict=True)}}
             for token, row in zip(self.tokens, self.values, strict=True)
         ]
 
 
-def feature_names(d_in: int) -> list[str]:
-    """Column names ``x1 … x{d_in}``, as the book writes the components of an embedding."""
-    return input_labels(d_in)
-
-
-def format_number(value: float) -> str:
+def exact_text(value: float) -> str:
     """The shortest text that reads back as the same float (``0.43``, not ``0.4300000071``)."""
     text = repr(float(value))
     return text[:-2] if text.endswith(".0") else text
@@ -149,7 +144,7 @@ def table_from_rows(rows: list[dict[str, object]], columns: list[str]) -> Table:
     """Check a draft (rows of strings) and return the valid :class:`Table`.
 
     Raises:
-        TableProblem: the first problem found, naming row (1-based), column and token.
+        InputProblem: the first problem found, naming row (1-based), column and token.
     """
     if not rows:
         raise problem("table.no_rows")
@@ -181,7 +176,7 @@ def table_from_text_and_emb(words: list[str], emb: str) -> Table:
     for index, row in enumerate(cells):
         if len(row) != width:
             raise problem("url.emb_ragged", row=index + 1, got=len(row), expected=width)
-    names = feature_names(width)
+    names = input_labels(width)
     rows = [
         {TOKEN_COLUMN: word, **dict(zip(names, row, strict=True))}
         for word, row in zip(words, cells, strict=True)
@@ -191,7 +186,7 @@ def table_from_text_and_emb(words: list[str], emb: str) -> Table:
 
 def emb_to_text(table: Table) -> str:
     """The inverse of :func:`table_from_text_and_emb`'s ``emb`` format."""
-    return ";".join(",".join(format_number(v) for v in row) for row in table.values)
+    return ";".join(",".join(exact_text(v) for v in row) for row in table.values)
 
 
 def table_to_csv(table: Table) -> str:
@@ -203,7 +198,7 @@ def table_to_csv(table: Table) -> str:
     """
     header = [TOKEN_COLUMN, *table.column_names()]
     body = ([token, *row] for token, row in zip(table.tokens, table.values, strict=True))
-    return safe_csv_text([header, *body], number_text=format_number)
+    return safe_csv_text([header, *body], number_text=exact_text)
 
 
 def table_csv_file(table: Table) -> bytes:
@@ -212,7 +207,7 @@ def table_csv_file(table: Table) -> bytes:
 
 
 def table_from_csv(data: bytes) -> Table:
-    """Read an uploaded CSV (header ``token,x1,…``); every problem becomes a TableProblem.
+    """Read an uploaded CSV (header ``token,x1,…``); every problem becomes a InputProblem.
 
     A token's formula guard (the leading ``'`` of ``'=1+1``, see :mod:`attention.safe_csv`) is
     removed, so a downloaded table uploads as the same table.
@@ -235,7 +230,7 @@ def table_from_csv(data: bytes) -> Table:
     header = [cell.strip() for cell in parsed[0]]
     if len(header) < 2 or header[0].lower() != TOKEN_COLUMN:
         raise problem("upload.header", header=",".join(header)[:80])
-    names = feature_names(len(header) - 1)
+    names = input_labels(len(header) - 1)
     if header[1:] != names:
         raise problem("upload.header", header=",".join(header)[:80])
     body = parsed[1:]

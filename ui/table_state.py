@@ -22,7 +22,7 @@ from viz.markdown_text import escape_markdown
 
 from .choices import keep_choices
 from .i18n import t
-from .table import TOKEN_COLUMN, Table, TableProblem, problem, shorten, table_from_rows
+from .table import TOKEN_COLUMN, InputProblem, Table, problem, shorten, table_from_rows
 
 MAX_TEXT_CHARS = 100_000
 
@@ -46,7 +46,7 @@ def table_for_words(words: list[str], d_in: int = 3) -> Table:
 
 
 def parse_sentence(text: str) -> list[str]:
-    """The sentence's words, or a TableProblem if it is empty or too long."""
+    """The sentence's words, or a InputProblem if it is empty or too long."""
     if len(text) > MAX_TEXT_CHARS:
         raise problem("text.too_long_chars", chars=len(text), limit=MAX_TEXT_CHARS)
     words = split_words(text)
@@ -87,7 +87,7 @@ def on_text_change() -> None:
     text = st.session_state.get("text", "")
     try:
         words = parse_sentence(text)
-    except TableProblem as error:
+    except InputProblem as error:
         st.session_state["text_problem"] = error
         return
     table = table_for_words(words, d_in=current_table().d_in)
@@ -171,13 +171,13 @@ def on_table_edit(editor_key: str) -> None:
     _set_draft([{c: _cell_text(row.get(c)) for c in columns} for row in rows], columns)
     try:
         table = table_from_rows(rows, columns)
-    except TableProblem as error:
+    except InputProblem as error:
         st.session_state["table_problem"] = error
         return
     commit_table(table, reset_draft=False)
 
 
-def table_problem() -> TableProblem | None:
+def table_problem() -> InputProblem | None:
     """The problem of the current draft (None when what is shown is what was typed)."""
     return st.session_state.get("table_problem")
 

@@ -43,14 +43,15 @@ from viz.markdown_text import escape_markdown
 from .i18n import current_language, t
 from .input_errors import explain
 from .settings import MAX_APP_SEED, Setting, widget
-from .table import TableProblem, problem
-from .url import PageParams, register_page_params
+from .table import InputProblem, problem
+from .url import PageParams
 
 __all__ = [
     "MAX_TRAIN_DROPOUT",
     "NAMES",
     "TEXT_CONTEXT",
     "TRAIN_SETTINGS",
+    "URL_PARAMS",
     "config_problem",
     "current_values",
     "default_values",
@@ -125,7 +126,7 @@ TRAIN_SETTINGS: dict[str, Setting] = {
 # --- the URL ---------------------------------------------------------------------------------
 
 
-def config_problem(values: dict[str, Any]) -> TableProblem | None:
+def config_problem(values: dict[str, Any]) -> InputProblem | None:
     """What is wrong with a combination of settings (each value alone is in range), or None."""
     if not splits_evenly(values["width"], values["heads"]):
         heads = values["heads"]
@@ -138,15 +139,15 @@ def config_problem(values: dict[str, Any]) -> TableProblem | None:
     return None
 
 
-def read_url(params: dict[str, str]) -> list[TableProblem]:
+def read_url(params: dict[str, str]) -> list[InputProblem]:
     """A session's first run: the ``train_*`` query parameters into the settings, checked."""
-    warnings: list[TableProblem] = []
+    warnings: list[InputProblem] = []
     task = DEFAULT_TASK
     raw_task = params.get(PREFIX + "task")
     if raw_task is not None:
         try:
             task, _ = TRAIN_SETTINGS["task"].read(raw_task, PREFIX + "task")
-        except TableProblem as error:
+        except InputProblem as error:
             warnings.append(error)
     values = default_values(task)
     for name, setting in TRAIN_SETTINGS.items():
@@ -155,7 +156,7 @@ def read_url(params: dict[str, str]) -> list[TableProblem]:
             continue
         try:
             values[name], note = setting.read(raw, setting.name)
-        except TableProblem as error:
+        except InputProblem as error:
             warnings.append(error)
         else:
             if note is not None:
@@ -176,7 +177,7 @@ def write_url() -> dict[str, str]:
     return {PREFIX + name: str(values[name]) for name in NAMES if values[name] != defaults[name]}
 
 
-register_page_params(PageParams(tuple(PREFIX + name for name in NAMES), read_url, write_url))
+URL_PARAMS = PageParams(tuple(PREFIX + name for name in NAMES), read_url, write_url)
 
 
 # --- the controls ----------------------------------------------------------------------------

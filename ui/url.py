@@ -6,13 +6,14 @@ steps of its control is rounded and that is said too (``url.rounded``). After th
 rewritten on every run from the state (:func:`sync_url`), keeping only values that differ from
 the defaults. Both directions are loops over :data:`ui.settings.SETTINGS`, plus the sentence
 (``text``) and embeddings (``emb``) of the table, Compare's ``b_*`` and the parameters a page
-registers for itself (:func:`register_page_params`, e.g. the Train page's ``train_*``).
+declares beside it (``PageSpec(..., settings=...)`` in ``ui/frame.py``, registered with
+:func:`register_page_params`: the Train page's ``train_*``, Backward's ``loss``, ``lr`` …).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,10 +21,10 @@ import streamlit as st
 
 from attention.examples import BOOK_TOKENS
 
-from .settings import COMPARE_B_FIELDS, COMPARE_B_PREFIX, COMPARE_B_STORE, SETTINGS
+from .settings import COMPARE_B_FIELDS, COMPARE_B_PREFIX, COMPARE_B_STORE, SETTINGS, Setting
 from .table import (
+    InputProblem,
     Table,
-    TableProblem,
     emb_to_text,
     message,
     problem,
@@ -43,15 +44,48 @@ class PageParams:
     """
 
     names: tuple[str, ...]
-    read: Callable[[dict[str, str]], list[TableProblem]]
+    read: Callable[[dict[str, str]], list[InputProblem]]
     write: Callable[[], dict[str, str]]
+
+
+def settings_params(settings: Mapping[str, Setting]) -> PageParams:
+    """The URL parameters of a page's own settings, kept in session state under their URL names.
+
+    Read like the shared settings (a bad value keeps the default and is reported, a rounded one
+    is said); written where a value differs from its default.
+    """
+
+    def read(params: dict[str, str]) -> list[InputProblem]:
+        problems: list[InputProblem] = []
+        for name, setting in settings.items():
+            st.session_state[name] = setting.default
+            if name not in params:
+                continue
+            try:
+                st.session_state[name], note = setting.read(params[name], name)
+            except InputProblem as error:
+                problems.append(error)
+                continue
+            if note is not None:
+                problems.append(note)
+        return problems
+
+    def write() -> dict[str, str]:
+        values = {name: st.session_state.get(name, s.default) for name, s in settings.items()}
+        return {
+            name: settings[name].to_url(value)
+            for name, value in values.items()
+            if value != settings[name].default
+        }
+
+    return PageParams(tuple(settings), read, write)
 
 
 PAGE_PARAMS: list[PageParams] = []
 
 
 def register_page_params(params: PageParams) -> None:
-    """Let the URL carry a page's own parameters (idempotent: a re-import registers once)."""
+    """Let the URL carry a page's own parameters (the frame registers each page's, once)."""
     PAGE_PARAMS[:] = [p for p in PAGE_PARAMS if p.names != params.names] + [params]
 
 
@@ -63,8 +97,8 @@ def init_session() -> None:
     """On a session's first run: defaults, then every query parameter, checked one by one."""
     if st.session_state.get("initialized"):
         return
-    warnings: list[TableProblem] = []
-    notes: list[TableProblem] = []  # values the app changed (rounded): said, never silent
+    warnings: list[InputProblem] = []
+    notes: list[InputProblem] = []  # values the app changed (rounded): said, never silent
     params = _query()
 
     def read(name: str, url_name: str, fallback: Any) -> Any:
@@ -73,7 +107,7 @@ def init_session() -> None:
             return fallback
         try:
             value, note = SETTINGS[name].read(raw, url_name)
-        except TableProblem as error:
+        except InputProblem as error:
             warnings.append(error)
             return fallback
         if note is not None:
@@ -96,12 +130,12 @@ def init_session() -> None:
         try:
             words = parse_sentence(text)
             table = table_for_words(words)
-        except TableProblem as error:
+        except InputProblem as error:
             warnings.append(problem("url.bad_param", name="text", detail=error))
     if emb is not None:
         try:
             table = table_from_text_and_emb(words, emb)
-        except TableProblem as error:
+        except InputProblem as error:
             warnings.append(problem("url.bad_param", name="emb", detail=error))
     known = set(SETTINGS) | set(b_names) | {"text", "emb"}
     for page_params in PAGE_PARAMS:
@@ -142,7 +176,7 @@ def _is_own_embedding(table: Table) -> bool:
     """True if the table holds its words' own embeddings (then the URL needs no ``emb``).
 
     Cached by table (frozen, hashable): :func:`url_state` asks on every run, and recomputing the
-    words' embeddings cost 18 ms per run at 1024 tokens and 0.29 s at 4096.
+    words' embeddings grows with the number of tokens.
     """
     return table == table_for_words(list(table.tokens), d_in=3)
 

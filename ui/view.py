@@ -17,7 +17,7 @@ import streamlit as st
 
 from attention import AttentionConfig, AttentionInputError, AttentionTrace
 
-from .computation import compute_trace, config_of
+from .computation import compute_trace, config_from_settings
 from .i18n import current_language
 from .input_errors import show_input_error
 from .settings import SETTINGS
@@ -70,7 +70,7 @@ def build_view(page: str = "", url: Mapping[str, str] | None = None) -> View:
         name: st.session_state.get(name, setting.default) for name, setting in SETTINGS.items()
     }
     return View(
-        config=config_of(settings),
+        config=config_from_settings(settings),
         heads=int(settings["heads"]),
         palette=str(settings["palette"]),
         language=current_language(),

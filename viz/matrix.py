@@ -18,7 +18,7 @@ import numpy as np
 
 from .vocabulary import DECIMALS
 
-MAX_NUMERIC_CELLS = 40 * 40  # above this many cells a matrix is drawn as an image (measured)
+MAX_NUMERIC_CELLS = 40 * 40  # above this many cells a matrix is drawn as an image
 
 Kind = Literal["diverging", "sequential", "binary"]
 

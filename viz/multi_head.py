@@ -250,11 +250,6 @@ def format_shape(shape: Sequence[int]) -> str:
     return str(tuple(shape))
 
 
-def format_number(value: float, decimals: int = DECIMALS) -> str:
-    """``value`` with ``decimals`` decimals and an ASCII minus (as ``print(tensor)``), no -0.0000."""
-    return vocabulary.format_number(value, decimals)
-
-
 def output_frame(
     values: np.ndarray | torch.Tensor,
     row_labels: Sequence[str],
@@ -269,5 +264,5 @@ def output_frame(
     array = np.asarray(values, dtype=np.float64)
     if array.ndim != 2:
         raise ValueError(f"values must be 2-D, got shape {array.shape}")
-    texts = [[format_number(float(v), decimals) for v in row] for row in array]
+    texts = [[vocabulary.format_number(float(v), decimals) for v in row] for row in array]
     return pd.DataFrame(texts, index=list(row_labels), columns=list(col_labels))

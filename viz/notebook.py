@@ -34,7 +34,7 @@ from attention.steps import STEPS, step_number
 from . import steps as views
 from .matrix import MatrixView, window
 from .table_heatmap import (
-    MAX_TABLE_COLUMNS,
+    MAX_COLOURED_COLUMNS,
     ColouredTable,
     legend_table,
     matrix_table,
@@ -192,7 +192,7 @@ def _block(
     rows, cols = view.shape
     note = ""
     if not use_table(rows, cols):
-        view = window(view, 0, 0, MAX_TABLE_COLUMNS).view
+        view = window(view, 0, 0, MAX_COLOURED_COLUMNS).view
         shown_rows, shown_cols = view.shape
         note = f"rows 1–{shown_rows} and columns 1–{shown_cols} of {rows} × {cols}"
     name = caption or view.title or view.value_name

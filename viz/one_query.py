@@ -435,6 +435,178 @@ def drawn_lines(
     return lines
 
 
+def _arrow_trace(
+    point: np.ndarray,
+    weight: float,
+    hidden: bool,
+    label: str,
+    share: float,
+    words: dict,
+) -> go.Scatter:
+    """Value vector ``index`` as an arrow from the origin: width and opacity grow with its weight."""
+    faded = hidden or weight == 0.0
+    note = f"{words['masked']}" if hidden else f"{words['weight']} {number(weight)}"
+    color = FADED_COLOR if faded else VALUE_COLOR
+    return go.Scatter(
+        x=[0.0, point[0]],
+        y=[0.0, point[1]],
+        mode="lines+markers",
+        line={
+            "color": color,
+            "width": 1.0 if faded else 1.5 + 5.0 * share,
+            "dash": "dot" if hidden else "solid",
+        },
+        marker={"size": [0, 9], "symbol": "arrow", "angleref": "previous", "color": color},
+        opacity=0.45 if faded else 0.35 + 0.65 * share,
+        name=f"{label} ({note})",
+        showlegend=not hidden,  # masked keys: faded, not in the legend
+        customdata=[[note], [note]],
+        hovertemplate=(
+            f"{label}<br>(%{{x:.{DECIMALS}f}}, %{{y:.{DECIMALS}f}})<br>%{{customdata[0]}}"
+            "<extra></extra>"
+        ),
+    )
+
+
+def _points_trace(
+    values: np.ndarray, weights: np.ndarray, shares: np.ndarray, names: list[str], words: dict
+) -> go.Scatter:
+    """Every value vector as a point (too many keys for arrows), larger for a larger weight."""
+    return go.Scatter(
+        x=values[:, 0],
+        y=values[:, 1],
+        mode="markers",
+        marker={"size": 4 + 14 * shares, "color": VALUE_COLOR, "opacity": 0.25 + 0.75 * shares},
+        text=names,
+        customdata=weights,
+        name=words["value"],
+        hovertemplate=(
+            f"%{{text}}<br>(%{{x:.{DECIMALS}f}}, %{{y:.{DECIMALS}f}})<br>"
+            f"{plain(words['weight'])} %{{customdata:.{DECIMALS}f}}<extra></extra>"
+        ),
+    )
+
+
+def _value_traces(
+    values: np.ndarray,
+    weights: np.ndarray,
+    hidden: np.ndarray,
+    tokens: Sequence[str],
+    words: dict,
+    *,
+    arrows: bool,
+) -> list[go.Scatter]:
+    """One arrow per value vector, or one trace of points when there are too many for arrows."""
+    largest = float(weights[~hidden].max()) if (~hidden).any() else 0.0
+    shares = np.where(hidden, 0.0, np.clip(weights, 0.0, None) / (largest or 1.0))  # (T,)
+    if not arrows:
+        return [_points_trace(values, weights, shares, _key_names(tokens), words)]
+    labels = _escaped_labels(tokens)
+    return [
+        _arrow_trace(
+            values[index],
+            float(weights[index]),
+            bool(hidden[index]),
+            f"v<sub>{index + 1}</sub> · {labels[index]}",
+            float(shares[index]),
+            words,
+        )
+        for index in range(values.shape[0])
+    ]
+
+
+def _label_annotation(item: PlacedLabel, label: str, weight: float) -> dict:
+    """One value vector's label, in its box, with a thin line to the arrow's tip."""
+    return {
+        "x": item.point[0],
+        "y": item.point[1],
+        "ax": item.center[0],  # the box is centred on the arrow's tail (data units)
+        "ay": item.center[1],
+        "xref": "x",
+        "yref": "y",
+        "axref": "x",
+        "ayref": "y",
+        "text": f"v<sub>{item.index + 1}</sub> · {label}",
+        "showarrow": True,
+        "arrowhead": 0,
+        "arrowwidth": 1,
+        "arrowcolor": "#b0b0b0",
+        "standoff": 3,
+        "font": {"size": LABEL_FONT_SIZE, "color": FADED_COLOR if weight == 0.0 else "#333333"},
+        "bgcolor": "rgba(255, 255, 255, 0.8)",
+        "borderpad": 1,
+    }
+
+
+def _path_trace(path: np.ndarray, words: dict) -> go.Scatter:
+    """The weighted value vectors laid tip to tail, from the origin to the context vector."""
+    return go.Scatter(
+        x=path[:, 0],
+        y=path[:, 1],
+        mode="lines",
+        line={"color": PATH_COLOR, "width": 1.5, "dash": "dash"},
+        name=plain(words["path"]),
+        hoverinfo="skip",
+    )
+
+
+def _value_labels(
+    values: np.ndarray,
+    weights: np.ndarray,
+    hidden: np.ndarray,
+    context: np.ndarray,
+    path: np.ndarray | None,
+    tokens: Sequence[str],
+    *,
+    plot_height: float,
+    labelled: bool,
+) -> tuple[list[dict], list[float], list[float], float]:
+    """The arrows' label annotations and the axis ranges that hold them (and their scale).
+
+    The heaviest visible keys are labelled first (they get the nearest places), at most
+    ``MAX_LABELS`` of them; masked keys get no label (hover only); none when ``labelled`` is
+    False (points instead of arrows). Labels are measured as plain text.
+    """
+    num_tokens = values.shape[0]
+    order = [int(k) for k in np.argsort(-np.where(hidden, -np.inf, weights), kind="stable")]
+    order = [k for k in order if labelled and not hidden[k]][:MAX_LABELS]
+    plain_labels = unique_labels(list(tokens))
+    texts = [f"v{k + 1} · {plain_labels[k]}" if k in order else "" for k in range(num_tokens)]
+    obstacles = np.vstack([context[None, :], np.zeros((1, 2))])  # the star and the origin
+    placed, x_range, y_range, scale = layout_value_labels(
+        values, texts, obstacles, plot_height, drawn_lines(values, context, path), order
+    )
+    escaped = _escaped_labels(tokens)
+    annotations = [
+        _label_annotation(item, escaped[item.index], float(weights[item.index])) for item in placed
+    ]
+    return annotations, x_range, y_range, scale
+
+
+def _context_trace(context: np.ndarray, query_pos: int, words: dict) -> go.Scatter:
+    """The context vector z as a thick red arrow ending in a star."""
+    context_name = f"z<sup>({query_pos})</sup> · {plain(words['context'])}"
+    return go.Scatter(
+        x=[0.0, context[0]],
+        y=[0.0, context[1]],
+        mode="lines+markers",
+        line={"color": CONTEXT_COLOR, "width": 3},
+        marker={"size": [0, 16], "symbol": "star", "color": CONTEXT_COLOR},
+        name=context_name,
+        hovertemplate=f"{context_name}<br>(%{{x:.{DECIMALS}f}}, %{{y:.{DECIMALS}f}})<extra></extra>",
+    )
+
+
+def _axis(title: str, value_range: list[float]) -> dict:
+    return {
+        "title": {"text": plain(title)},
+        "range": value_range,
+        "zeroline": True,
+        "zerolinecolor": "#999999",
+        "gridcolor": "#eeeeee",
+    }
+
+
 def value_vectors_figure(
     values: np.ndarray | Sequence[Sequence[float]],
     weights: Sequence[float],
@@ -470,169 +642,92 @@ def value_vectors_figure(
     hidden_ = np.asarray(hidden, dtype=bool)  # (T,)
     context_ = np.asarray(context, dtype=np.float64)  # (2,)
     if values.ndim != 2 or values.shape[1] != 2:
-        raise ValueError(
-            f"value_vectors_figure needs d_out = 2, got values of shape {values.shape}"
-        )
+        raise ValueError(f"value_vectors_figure needs d_out = 2, got values {values.shape}")
     num_tokens = values.shape[0]
-    names = _key_names(tokens)
-    labels_ = _escaped_labels(tokens)
-    plain_labels = unique_labels(list(tokens))  # the labels' own text, to measure them
-    largest = float(weights_[~hidden_].max()) if (~hidden_).any() else 0.0
     arrows = num_tokens <= MAX_ARROWS
-    figure = go.Figure()
-    if arrows:
-        for index in range(num_tokens):
-            w = float(weights_[index])
-            faded = bool(hidden_[index]) or w == 0.0
-            share = 0.0 if largest <= 0.0 else max(w, 0.0) / largest
-            label = f"v<sub>{index + 1}</sub> · {labels_[index]}"
-            note = f"{words['masked']}" if hidden_[index] else f"{words['weight']} {number(w)}"
-            figure.add_trace(
-                go.Scatter(
-                    x=[0.0, values[index, 0]],
-                    y=[0.0, values[index, 1]],
-                    mode="lines+markers",
-                    line={
-                        "color": FADED_COLOR if faded else VALUE_COLOR,
-                        "width": 1.0 if faded else 1.5 + 5.0 * share,
-                        "dash": "dot" if hidden_[index] else "solid",
-                    },
-                    marker={
-                        "size": [0, 9],
-                        "symbol": "arrow",
-                        "angleref": "previous",
-                        "color": FADED_COLOR if faded else VALUE_COLOR,
-                    },
-                    opacity=0.45 if faded else 0.35 + 0.65 * share,
-                    name=f"{label} ({note})",
-                    showlegend=not bool(hidden_[index]),  # masked keys: faded, not in the legend
-                    customdata=[[note], [note]],
-                    hovertemplate=(
-                        f"{label}<br>(%{{x:.{DECIMALS}f}}, %{{y:.{DECIMALS}f}})<br>%{{customdata[0]}}"
-                        "<extra></extra>"
-                    ),
-                )
-            )
-    else:
-        shares = np.where(hidden_, 0.0, np.clip(weights_, 0.0, None) / (largest or 1.0))
-        figure.add_trace(
-            go.Scatter(
-                x=values[:, 0],
-                y=values[:, 1],
-                mode="markers",
-                marker={
-                    "size": 4 + 14 * shares,
-                    "color": VALUE_COLOR,
-                    "opacity": 0.25 + 0.75 * shares,
-                },
-                text=names,
-                customdata=weights_,
-                name=words["value"],
-                hovertemplate=(
-                    f"%{{text}}<br>(%{{x:.{DECIMALS}f}}, %{{y:.{DECIMALS}f}})<br>"
-                    f"{plain(words['weight'])} %{{customdata:.{DECIMALS}f}}<extra></extra>"
-                ),
-            )
-        )
+    figure = go.Figure(_value_traces(values, weights_, hidden_, tokens, words, arrows=arrows))
     path = None
     if terms is not None:
         steps = np.asarray(terms, dtype=np.float64)[~hidden_]  # (visible, 2)
         path = np.vstack([np.zeros((1, 2)), np.cumsum(steps, axis=0)])  # origin, then partial sums
-        figure.add_trace(
-            go.Scatter(
-                x=path[:, 0],
-                y=path[:, 1],
-                mode="lines",
-                line={"color": PATH_COLOR, "width": 1.5, "dash": "dash"},
-                name=plain(words["path"]),
-                hoverinfo="skip",
-            )
-        )
+        figure.add_trace(_path_trace(path, words))
     titled = bool(words["title"])
     legend_entries = len(figure.data) + 1  # the traces so far and the context vector
     shortfall = MIN_PLOT_HEIGHT - plot_height_px(height, legend_entries, titled)
     height = height + max(0, int(math.ceil(shortfall)))  # a long legend: the figure grows
-    obstacles = np.vstack([context_[None, :], np.zeros((1, 2))])  # the star and the origin
-    # The heaviest visible keys are labelled first (they get the nearest places), at most
-    # MAX_LABELS of them; masked keys get no label (hover only). Plain text, to measure it.
-    order = [int(k) for k in np.argsort(-np.where(hidden_, -np.inf, weights_), kind="stable")]
-    order = [k for k in order if arrows and not hidden_[k]][:MAX_LABELS]
-    texts_ = [
-        f"v{index + 1} · {plain_labels[index]}" if index in order else ""
-        for index in range(num_tokens)
-    ]
-    placed, x_range, y_range, scale = layout_value_labels(
+    annotations, x_range, y_range, scale = _value_labels(
         values,
-        texts_,
-        obstacles,
-        plot_height_px(height, legend_entries, titled),
-        drawn_lines(values, context_, None if terms is None else path),
-        order,
+        weights_,
+        hidden_,
+        context_,
+        path,
+        tokens,
+        plot_height=plot_height_px(height, legend_entries, titled),
+        labelled=arrows,
     )
-    annotations = [
-        {
-            "x": item.point[0],
-            "y": item.point[1],
-            "ax": item.center[0],  # the box is centred on the arrow's tail (data units)
-            "ay": item.center[1],
-            "xref": "x",
-            "yref": "y",
-            "axref": "x",
-            "ayref": "y",
-            "text": f"v<sub>{item.index + 1}</sub> · {labels_[item.index]}",
-            "showarrow": True,
-            "arrowhead": 0,
-            "arrowwidth": 1,
-            "arrowcolor": "#b0b0b0",
-            "standoff": 3,
-            "font": {
-                "size": LABEL_FONT_SIZE,
-                "color": FADED_COLOR if float(weights_[item.index]) == 0.0 else "#333333",
-            },
-            "bgcolor": "rgba(255, 255, 255, 0.8)",
-            "borderpad": 1,
-        }
-        for item in placed
-    ]
-    context_name = f"z<sup>({query_pos})</sup> · {plain(words['context'])}"
-    figure.add_trace(
-        go.Scatter(
-            x=[0.0, context_[0]],
-            y=[0.0, context_[1]],
-            mode="lines+markers",
-            line={"color": CONTEXT_COLOR, "width": 3},
-            marker={"size": [0, 16], "symbol": "star", "color": CONTEXT_COLOR},
-            name=context_name,
-            hovertemplate=(
-                f"{context_name}<br>(%{{x:.{DECIMALS}f}}, %{{y:.{DECIMALS}f}})<extra></extra>"
-            ),
-        )
-    )
+    figure.add_trace(_context_trace(context_, query_pos, words))
     figure.update_layout(
-        title={"text": plain(words["title"])} if words["title"] else None,
+        title={"text": plain(words["title"])} if titled else None,
         height=height,
-        margin={"l": 10, "r": 10, "t": 40 if words["title"] else 10, "b": 10},
+        margin={"l": 10, "r": 10, "t": 40 if titled else 10, "b": 10},
         plot_bgcolor="white",
         legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0.0},
-        annotations=annotations,  # the value vectors' labels, laid out above
+        annotations=annotations,  # the value vectors' labels
         meta={"label_scale": scale},  # px per unit the labels were laid out for (the least)
-        xaxis={
-            "title": {"text": plain(words["x_axis"])},
-            "range": x_range,
-            "zeroline": True,
-            "zerolinecolor": "#999999",
-            "gridcolor": "#eeeeee",
-        },
-        yaxis={
-            "title": {"text": plain(words["y_axis"])},
-            "range": y_range,
-            "zeroline": True,
-            "zerolinecolor": "#999999",
-            "gridcolor": "#eeeeee",
-            "scaleanchor": "x",
-        },
+        xaxis=_axis(words["x_axis"], x_range),
+        yaxis=_axis(words["y_axis"], y_range) | {"scaleanchor": "x"},
     )
     return figure
+
+
+def _bar_trace(
+    names: list[str],
+    row: np.ndarray,
+    hidden: np.ndarray,
+    name: str,
+    color: str,
+    words: dict,
+    *,
+    numbered: bool,
+) -> go.Bar:
+    """One series of weights as bars (0 where masked), numbered above the bars if ``numbered``."""
+    texts = [
+        number(float(value)) if numbered and not hide else ""
+        for value, hide in zip(row, hidden, strict=True)
+    ]
+    return go.Bar(
+        x=names,
+        y=np.where(hidden, 0.0, row),
+        text=texts,
+        textposition="outside",
+        textfont={"size": 11},
+        cliponaxis=False,
+        constraintext="none",  # keep the numbers readable above narrow bars
+        marker={"color": color},
+        name=plain(name),
+        hovertemplate=(
+            f"{plain(words['key'])}: %{{x}}<br>{plain(name)}: %{{y:.{DECIMALS}f}}<extra></extra>"
+        ),
+    )
+
+
+def _masked_keys_trace(
+    names: list[str], hidden: np.ndarray, words: dict, *, many: bool
+) -> go.Scatter:
+    """The word "masked" (or −∞ when there are many keys) on each masked key."""
+    count = int(hidden.sum())
+    return go.Scatter(
+        x=[name for name, hide in zip(names, hidden, strict=True) if hide],
+        y=[0.0] * count,
+        mode="text",
+        text=["−∞" if many else plain(words["masked"])] * count,
+        textposition="top center",
+        textfont={"color": "#777777", "size": 11},
+        showlegend=False,
+        hovertemplate=(
+            f"{plain(words['key'])}: %{{x}}<br>{plain(words['masked'])}: −∞ → 0<extra></extra>"
+        ),
+    )
 
 
 def weights_bar_figure(
@@ -664,44 +759,13 @@ def weights_bar_figure(
     if dropped_weights is not None:
         series.append((words["after"], np.asarray(dropped_weights, dtype=np.float64), PATH_COLOR))
     many = len(names) > MAX_LABELLED_BARS  # then: no numbers on bars, "−∞" for masked keys
-    figure = go.Figure()
-    for name, row, color in series:
-        shown = np.where(hidden_, 0.0, row)
-        figure.add_trace(
-            go.Bar(
-                x=names,
-                y=shown,
-                text=[
-                    "" if hide or many else number(float(value))
-                    for value, hide in zip(row, hidden_, strict=True)
-                ],
-                textposition="outside",
-                textfont={"size": 11},
-                cliponaxis=False,
-                constraintext="none",  # keep the numbers readable above narrow bars
-                marker={"color": color},
-                name=plain(name),
-                hovertemplate=(
-                    f"{plain(words['key'])}: %{{x}}<br>{plain(name)}: %{{y:.{DECIMALS}f}}<extra></extra>"
-                ),
-            )
-        )
+    bars = [
+        _bar_trace(names, row, hidden_, name, color, words, numbered=not many)
+        for name, row, color in series
+    ]
+    figure = go.Figure(bars)
     if hidden_.any():
-        figure.add_trace(
-            go.Scatter(
-                x=[name for name, hide in zip(names, hidden_, strict=True) if hide],
-                y=[0.0] * int(hidden_.sum()),
-                mode="text",
-                text=["−∞" if many else plain(words["masked"])] * int(hidden_.sum()),
-                textposition="top center",
-                textfont={"color": "#777777", "size": 11},
-                showlegend=False,
-                hovertemplate=(
-                    f"{plain(words['key'])}: %{{x}}<br>{plain(words['masked'])}: −∞ → 0"
-                    "<extra></extra>"
-                ),
-            )
-        )
+        figure.add_trace(_masked_keys_trace(names, hidden_, words, many=many))
     top = max(1.0, *(float(np.max(row)) for _, row, _ in series)) * 1.15
     figure.update_layout(
         title={"text": plain(words["title"])} if words["title"] else None,

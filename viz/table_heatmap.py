@@ -1,9 +1,8 @@
 """A small matrix drawn as a coloured table of its numbers: a heatmap the browser draws at once.
 
-An annotated Plotly heatmap costs the browser about 0.1 s to redraw its cell texts on every change
-(measured in Chromium on this project's machine: a 6 × 6 heatmap with numbers 0.17 s after a
-seed change, the same heatmap without numbers 0.05 s). So a matrix small enough to read as
-numbers is a table here: each cell shows its number on its colour, on the same scale, palette
+An annotated Plotly heatmap makes the browser lay out every cell text again on every change, which
+costs more than the whole rest of a small page (``benchmarks/README.md``, "Small matrices as
+coloured tables"). So a matrix small enough to read as numbers is a table here: each cell shows its number on its colour, on the same scale, palette
 and range as the heatmap would use; hidden cells are grey and written −∞ (a score) or 0 (a
 weight), weights dropped by dropout pink and written 0, a yes/no grid written and coloured by
 state. :func:`legend_table` is the colour bar: a row of sample values on the scale, then the
@@ -35,8 +34,8 @@ from .vocabulary import format_number
 from .words import FigureWords
 
 __all__ = [
-    "MAX_TABLE_COLUMNS",
-    "MAX_TABLE_ROWS",
+    "MAX_COLOURED_COLUMNS",
+    "MAX_COLOURED_ROWS",
     "Cell",
     "ColouredTable",
     "legend_table",
@@ -44,8 +43,8 @@ __all__ = [
     "use_table",
 ]
 
-MAX_TABLE_COLUMNS = 12  # wider, a table of 4-decimal numbers no longer fits the page's column
-MAX_TABLE_ROWS = 40  # longer, a figure (with its thinned ticks) reads better than a long table
+MAX_COLOURED_COLUMNS = 12  # wider, a table of 4-decimal numbers no longer fits the page's column
+MAX_COLOURED_ROWS = 40  # longer, a figure (with its thinned ticks) reads better than a long table
 LEGEND_STEPS = 3  # sample values on the legend's scale: both ends and the middle
 DARK_TEXT, LIGHT_TEXT = "#000000", "#ffffff"  # black: at least 4.58:1 on every colour of the scales
 NO_BREAK = "\u00a0"  # an axis title breaks only between the two titles of the corner
@@ -116,7 +115,7 @@ class ColouredTable:
 
 def use_table(rows: int, cols: int) -> bool:
     """True when a ``rows × cols`` matrix is drawn as a coloured table (else a Plotly figure)."""
-    return rows <= MAX_TABLE_ROWS and cols <= MAX_TABLE_COLUMNS
+    return rows <= MAX_COLOURED_ROWS and cols <= MAX_COLOURED_COLUMNS
 
 
 def matrix_table(view: MatrixView, words: FigureWords, description: str = "") -> ColouredTable:

@@ -2,14 +2,15 @@
 
 MESSAGES = {
     "backward.intro": {
-        "en": "The seed document prints its context vectors with "
-        "`grad_fn=<UnsafeViewBackward0>`: each tensor remembers the operation that made it. "
+        "en": "Print the context vectors of the book's CausalAttention (chapter 3, "
+        "`print(context_vecs)`) and PyTorch adds `grad_fn=<UnsafeViewBackward0>`: each tensor remembers the operation that made it. "
         "Training uses that memory. A **loss**, one number, is computed from the output, and "
         "`loss.backward()` sends its gradient back through every step, down to W_query, W_key "
         "and W_value. This page shows that backward pass for the current sentence and settings "
         "(one CausalAttention head; the same seed and dropout mask as on the other pages), the "
         "autograd graph PyTorch records, and steps of gradient descent.",
-        "zh": "种子文档打印上下文向量时带着 `grad_fn=<UnsafeViewBackward0>`：每个张量都记得"
+        "zh": "打印书中 CausalAttention 的上下文向量（第 3 章，`print(context_vecs)`）时，"
+        "PyTorch 会带上 `grad_fn=<UnsafeViewBackward0>`：每个张量都记得"
         "生成它的运算。训练正是利用这份记忆：先由输出算出一个数——**损失**，"
         "再由 `loss.backward()` 把它的梯度沿每一步传回去，一直传到 W_query、W_key 和 "
         "W_value。本页展示当前句子与设置下的这次反向传播（一个 CausalAttention 头；"
@@ -263,13 +264,13 @@ MESSAGES = {
         "loss down to the `AccumulateGrad` boxes, which write the `.grad` of the weights and "
         "the inputs (the inputs are made a leaf here so that their gradient exists; in the "
         "book's recipe they are plain data and have no box). The context vectors' `grad_fn` is "
-        "`{root}`, the name the seed document prints; the book's CausalAttention records the "
+        "`{root}`, the name `print(context_vecs)` shows in the book's chapter 3 run; the book's CausalAttention records the "
         "same graph (pinned by the tests).",
         "zh": "这是 PyTorch 在这次前向计算中记录的图：{nodes} 个反向函数、{edges} 条箭头。"
         "每个方框的名字就是 PyTorch 给的名字（张量的 `grad_fn`）；第二行是它所属的步骤。"
         "箭头沿梯度方向，从损失一直指向 `AccumulateGrad` 方框，由它们写入权重和输入的 "
         "`.grad`（这里把输入设为叶子节点，以便得到它的梯度；书中的做法里输入只是普通数据，"
-        "没有这个方框）。上下文向量的 `grad_fn` 是 `{root}`，正是种子文档打印的名字；"
+        "没有这个方框）。上下文向量的 `grad_fn` 是 `{root}`，正是书中第 3 章运行 `print(context_vecs)` 时显示的名字；"
         "书中的 CausalAttention 记录的是同一张图（由测试保证）。",
     },
     "backward.graph.table": {

@@ -66,14 +66,14 @@ MESSAGES = {
         "zh": "{count} 个示例中有 {failed} 个在这台机器上与书中结果不同。",
     },
     "repro.book.numbers": {
-        "en": "The seed document's context vectors: printed and computed now",
-        "zh": "种子文档中的上下文向量：书中打印的与现在计算的",
+        "en": "The book's context vectors (chapter 3, CausalAttention): printed and computed now",
+        "zh": "书中的上下文向量（第 3 章，CausalAttention）：书中打印的与现在计算的",
     },
     "repro.book.printed": {"en": "printed", "zh": "书中打印"},
     "repro.book.now": {"en": "now", "zh": "现在"},
     "repro.check.causal_seed_123": {
-        "en": "CausalAttention, seed 123 (the seed document)",
-        "zh": "CausalAttention，随机种子 123（种子文档）",
+        "en": "CausalAttention, seed 123 (the book's chapter 3 run)",
+        "zh": "CausalAttention，随机种子 123（书中第 3 章的运行）",
     },
     "repro.check.self_attention_v1_seed_123": {
         "en": "SelfAttention_v1, seed 123",
