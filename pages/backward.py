@@ -87,8 +87,16 @@ GRAPH_STEPS = (
 )
 
 
+LARGE = 1e6  # from here on, a number is written with its exponent (4.891e+11), never cut
+
+
 def number(value: float) -> str:
-    """A number as the tables write it: four decimals, a real minus sign, never −0.0000."""
+    """A number as the tables write it: four decimals, a real minus sign, never −0.0000.
+
+    A large one keeps its size: four significant digits and its power of ten (``4.891e+11``).
+    """
+    if abs(value) >= LARGE:
+        return f"{value:.4g}".replace("-", "−")
     return format_number(value, minus="−")
 
 
@@ -506,7 +514,10 @@ def show_learning_controls(run: BackwardPass, learning: Learning) -> None:
         st.caption(t("backward.learn.limit", limit=learning.limit, tokens=len(run.labels)))
     if learning.descent.diverged:
         lr_text = f"{learning.learning_rate:g}"
-        st.warning(t("backward.learn.diverged", steps=learning.descent.steps, lr=lr_text))
+        if learning.descent.steps == 0:  # not even the first step: the weights are the seed's
+            st.warning(t("backward.learn.diverged_first", lr=lr_text))
+        else:
+            st.warning(t("backward.learn.diverged", steps=learning.descent.steps, lr=lr_text))
 
 
 def show_learning(run: BackwardPass, learning: Learning) -> None:
@@ -518,14 +529,16 @@ def show_learning(run: BackwardPass, learning: Learning) -> None:
     descent, learning_rate = learning.descent, learning.learning_rate
     before, after = descent.before, descent.after
     metrics = st.columns(3)
-    shown_step = max(descent.steps, 1)
-    metrics[0].metric(t("backward.learn.loss_before", step=shown_step), number(before.loss))
-    metrics[1].metric(
-        t("backward.learn.loss_after", step=shown_step),
-        number(after.loss),
-        delta=f"{after.loss - before.loss:.4f}",
-        delta_color="inverse",  # a falling loss is good news: green
-    )
+    if descent.steps == 0:  # no step taken: one loss, not a "before" and an equal "after"
+        metrics[0].metric(t("backward.learn.loss_now"), number(before.loss))
+    else:
+        metrics[0].metric(t("backward.learn.loss_before", step=descent.steps), number(before.loss))
+        metrics[1].metric(
+            t("backward.learn.loss_after", step=descent.steps),
+            number(after.loss),
+            delta=number(after.loss - before.loss),
+            delta_color="inverse",  # a falling loss is good news: green
+        )
     metrics[2].metric(
         t("backward.learn.predicted"),
         number(first_order_change(before, learning_rate)),

@@ -142,6 +142,28 @@ def test_squared_distance_to_a_target_from_the_url_and_a_bad_typed_target() -> N
     assert "d_out = 2" in " ".join(str(error.value) for error in at.error)
 
 
+def test_a_first_step_that_overflows_says_no_step_was_taken_and_keeps_large_numbers_whole() -> None:
+    emb = ";".join(["1000000,1000000,1000000"] * 6)
+    query = {"loss": "squared_distance", "target": "1000000,-1000000", "lr": "10", "emb": emb}
+    at = open_tab(run_page("backward", {**query, "grad_steps": "200"}), 3)
+    expected = gradient_descent(
+        np.full((6, 3), 1e6, dtype=np.float32),
+        AttentionConfig(),
+        "squared_distance",
+        target=[1e6, -1e6],
+        learning_rate=10.0,
+        steps=200,
+    )
+    assert expected.diverged and expected.steps == 0, "the case this test is about"
+    warnings = " ".join(str(warning.value) for warning in at.warning)
+    assert "no step was taken" in warnings and "After 0 steps" not in warnings
+    labels = [str(m.label) for m in at.metric]
+    assert not any("step 1" in label for label in labels), "no 'before/after step 1' for no step"
+    loss = next(m for m in at.metric if "no step taken" in str(m.label))
+    assert str(loss.value) == f"{expected.start.loss:.4g}", "the size is kept: 4.891e+11, not cut"
+    assert "e+" in str(loss.value)
+
+
 def test_bad_url_values_are_reported_and_replaced_by_defaults() -> None:
     at = run_page("backward", {"lr": "abc", "target": "1,,zz", "loss": "cross_entropy"})
     assert not at.exception

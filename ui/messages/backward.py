@@ -328,6 +328,17 @@ MESSAGES = {
         "zh": "走了 {steps} 步后数值溢出：学习率 η = {lr} 太大。步骤停在最后一次成功的地方；"
         "请试试更小的 η。",
     },
+    "backward.learn.diverged_first": {
+        "en": "The first learning step already overflowed float32: the learning rate η = {lr} is "
+        "too large for numbers this size, so no step was taken and the weights are still the "
+        "seed's. Try a smaller η.",
+        "zh": "第一步学习就已使 float32 溢出：对于这么大的数值，学习率 η = {lr} 太大，所以一步也没有走，"
+        "权重仍是种子给出的初始权重。请试试更小的 η。",
+    },
+    "backward.learn.loss_now": {
+        "en": "Loss now (no step taken)",
+        "zh": "当前损失（尚未走任何一步）",
+    },
     "backward.learn.loss_before": {"en": "Loss before step {step}", "zh": "第 {step} 步之前的损失"},
     "backward.learn.loss_after": {"en": "Loss after step {step}", "zh": "第 {step} 步之后的损失"},
     "backward.learn.predicted": {
