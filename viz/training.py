@@ -250,61 +250,29 @@ def attention_maps_figure(
     query = np.array(names, dtype=object)[:, None].repeat(num_tokens, axis=1)
     key = np.array(names, dtype=object)[None, :].repeat(num_tokens, axis=0)
     customdata = np.stack([query, key], axis=-1)  # (T, T, 2)
+    hover_names = (plain(row_title), plain(col_title), plain(value_name))
+    tick_positions = list(range(0, num_tokens, tick_step))
+    tick_text = [ticks[i] for i in tick_positions]
     for layer in range(num_layers):
         for head in range(num_heads):
             z = array[layer, head].copy()
             z[hidden] = np.nan  # never a colour on the scale: the grey background shows
-            title = titles[layer * num_heads + head]
-            figure.add_trace(
-                go.Heatmap(
-                    z=np.round(z, 4),
-                    x=list(range(num_tokens)),
-                    y=list(range(num_tokens)),
-                    zmin=0.0,
-                    zmax=1.0,
-                    colorscale=colorscale("sequential", palette),
-                    showscale=layer == 0 and head == 0,
-                    colorbar={"title": {"text": plain(value_name)}, "thickness": 12},
-                    text=np.where(hidden, "", np.vectorize(lambda v: f"{v:.2f}")(z)).tolist()
-                    if annotate
-                    else None,
-                    texttemplate="%{text}" if annotate else None,
-                    textfont={"size": 10},
-                    customdata=customdata,
-                    hovertemplate=(
-                        f"{title}<br>{plain(row_title)}: %{{customdata[0]}}<br>"
-                        f"{plain(col_title)}: %{{customdata[1]}}<br>"
-                        f"{plain(value_name)}: %{{z:.4f}}<extra></extra>"
-                    ),
-                    name=title,
-                    hoverongaps=False,
-                ),
-                row=layer + 1,
-                col=head + 1,
+            heatmap = _map_panel(
+                z,
+                hidden,
+                customdata,
+                title=titles[layer * num_heads + head],
+                palette=palette,
+                hover_names=hover_names,
+                first=layer == 0 and head == 0,
+                annotate=annotate,
             )
-            tick_positions = list(range(0, num_tokens, tick_step))
-            figure.update_xaxes(
-                tickmode="array",
-                tickvals=tick_positions,
-                ticktext=[ticks[i] for i in tick_positions],
-                tickangle=0,
-                tickfont={"size": 10},
-                side="top",
-                showgrid=False,
-                zeroline=False,
-                row=layer + 1,
-                col=head + 1,
-            )
-            figure.update_yaxes(
-                tickmode="array",
-                tickvals=tick_positions,
-                ticktext=[ticks[i] for i in tick_positions],
-                showticklabels=head == 0,
-                tickfont={"size": 10},
-                autorange="reversed",
-                showgrid=False,
-                zeroline=False,
-                title={"text": plain(row_title)} if head == 0 else None,
+            figure.add_trace(heatmap, row=layer + 1, col=head + 1)
+            _map_axes(
+                figure,
+                tick_positions,
+                tick_text,
+                row_title=row_title if head == 0 else None,
                 row=layer + 1,
                 col=head + 1,
             )
@@ -317,6 +285,81 @@ def attention_maps_figure(
         plot_bgcolor=HIDDEN_COLOR,
     )
     return figure
+
+
+def _map_panel(
+    z: np.ndarray,
+    hidden: np.ndarray,
+    customdata: np.ndarray,
+    *,
+    title: str,
+    palette: str,
+    hover_names: tuple[str, str, str],
+    first: bool,
+    annotate: bool,
+) -> go.Heatmap:
+    """One layer·head panel: ``z`` ``(T, T)`` with the future keys NaN; the colour bar on the first."""
+    row_name, col_name, value_name = hover_names
+    return go.Heatmap(
+        z=np.round(z, 4),
+        x=list(range(z.shape[1])),
+        y=list(range(z.shape[0])),
+        zmin=0.0,
+        zmax=1.0,
+        colorscale=colorscale("sequential", palette),
+        showscale=first,
+        colorbar={"title": {"text": value_name}, "thickness": 12},
+        text=np.where(hidden, "", np.vectorize(lambda v: f"{v:.2f}")(z)).tolist()
+        if annotate
+        else None,
+        texttemplate="%{text}" if annotate else None,
+        textfont={"size": 10},
+        customdata=customdata,
+        hovertemplate=(
+            f"{title}<br>{row_name}: %{{customdata[0]}}<br>"
+            f"{col_name}: %{{customdata[1]}}<br>"
+            f"{value_name}: %{{z:.4f}}<extra></extra>"
+        ),
+        name=title,
+        hoverongaps=False,
+    )
+
+
+def _map_axes(
+    figure: go.Figure,
+    tick_positions: list[int],
+    tick_text: list[str],
+    *,
+    row_title: str | None,
+    row: int,
+    col: int,
+) -> None:
+    """A panel's axes: keys on top, queries down the side (labelled on the first column only)."""
+    figure.update_xaxes(
+        tickmode="array",
+        tickvals=tick_positions,
+        ticktext=tick_text,
+        tickangle=0,
+        tickfont={"size": 10},
+        side="top",
+        showgrid=False,
+        zeroline=False,
+        row=row,
+        col=col,
+    )
+    figure.update_yaxes(
+        tickmode="array",
+        tickvals=tick_positions,
+        ticktext=tick_text,
+        showticklabels=row_title is not None,
+        tickfont={"size": 10},
+        autorange="reversed",
+        showgrid=False,
+        zeroline=False,
+        title={"text": plain(row_title)} if row_title is not None else None,
+        row=row,
+        col=col,
+    )
 
 
 def pattern_scores_figure(
