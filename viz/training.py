@@ -218,14 +218,8 @@ def attention_maps_figure(
     hover names the layer, head, query, key and weight; cells carry the weights (2 decimals)
     when they are wide enough to be read.
     """
-    array = np.asarray(weights, dtype=np.float64)
-    if array.ndim != 4 or array.shape[2] != array.shape[3]:
-        raise ValueError(f"weights must be (layers, heads, T, T), got {array.shape}")
+    array = _checked_maps(weights, tokens, layer_names, head_names)  # (layers, heads, T, T)
     num_layers, num_heads, num_tokens, _ = array.shape
-    if len(tokens) != num_tokens:
-        raise ValueError(f"{len(tokens)} token labels for {num_tokens} tokens")
-    if len(layer_names) != num_layers or len(head_names) != num_heads:
-        raise ValueError("one name per layer and one per head are needed")
     labels = unique_labels([str(token) for token in tokens])
     names = [plain(label) for label in labels]
     ticks = [plain(short(label, 6)) for label in labels]
@@ -244,21 +238,13 @@ def attention_maps_figure(
     hidden = np.triu(np.ones((num_tokens, num_tokens), dtype=bool), k=1)  # future keys
     cell_px = panel_width / num_heads / max(1, num_tokens)
     annotate = cell_px >= MAP_NUMBERS_CELL_PX
-    # a key label every k-th column when labels are wider than the cells (≈ 6.5 px a character)
-    label_px = 6.5 * max(len(tick) for tick in ticks) + 6
-    tick_step = max(1, math.ceil(label_px / cell_px))
-    query = np.array(names, dtype=object)[:, None].repeat(num_tokens, axis=1)
-    key = np.array(names, dtype=object)[None, :].repeat(num_tokens, axis=0)
-    customdata = np.stack([query, key], axis=-1)  # (T, T, 2)
+    customdata = _query_key_names(names)  # (T, T, 2)
     hover_names = (plain(row_title), plain(col_title), plain(value_name))
-    tick_positions = list(range(0, num_tokens, tick_step))
-    tick_text = [ticks[i] for i in tick_positions]
+    tick_positions, tick_text = _key_ticks(ticks, cell_px)
     for layer in range(num_layers):
         for head in range(num_heads):
-            z = array[layer, head].copy()
-            z[hidden] = np.nan  # never a colour on the scale: the grey background shows
             heatmap = _map_panel(
-                z,
+                array[layer, head],
                 hidden,
                 customdata,
                 title=titles[layer * num_heads + head],
@@ -276,7 +262,13 @@ def attention_maps_figure(
                 row=layer + 1,
                 col=head + 1,
             )
-    for annotation in figure.layout.annotations:  # panel titles above the key labels on top
+    _maps_layout(figure, num_layers, num_tokens)
+    return figure
+
+
+def _maps_layout(figure: go.Figure, num_layers: int, num_tokens: int) -> None:
+    """Panel titles above the key labels on top; a grey background shows through masked cells."""
+    for annotation in figure.layout.annotations:
         annotation.update(yshift=30, font={"size": 13})
     panel_px = min(MAP_MAX_PANEL_PX, 80 + MAP_ROW_PX * num_tokens)
     figure.update_layout(
@@ -284,11 +276,44 @@ def attention_maps_figure(
         margin={"l": 10, "r": 10, "t": 90, "b": 10},
         plot_bgcolor=HIDDEN_COLOR,
     )
-    return figure
+
+
+def _checked_maps(
+    weights: torch.Tensor | np.ndarray,
+    tokens: Sequence[str],
+    layer_names: Sequence[str],
+    head_names: Sequence[str],
+) -> np.ndarray:
+    """``weights`` as a ``(layers, heads, T, T)`` float array, with one name for each of them."""
+    array = np.asarray(weights, dtype=np.float64)
+    if array.ndim != 4 or array.shape[2] != array.shape[3]:
+        raise ValueError(f"weights must be (layers, heads, T, T), got {array.shape}")
+    num_layers, num_heads, num_tokens, _ = array.shape
+    if len(tokens) != num_tokens:
+        raise ValueError(f"{len(tokens)} token labels for {num_tokens} tokens")
+    if len(layer_names) != num_layers or len(head_names) != num_heads:
+        raise ValueError("one name per layer and one per head are needed")
+    return array
+
+
+def _query_key_names(names: list[str]) -> np.ndarray:
+    """``(T, T, 2)``: cell ``(i, j)`` holds the names of query ``i`` and key ``j`` (the hover)."""
+    num_tokens = len(names)
+    query = np.array(names, dtype=object)[:, None].repeat(num_tokens, axis=1)
+    key = np.array(names, dtype=object)[None, :].repeat(num_tokens, axis=0)
+    return np.stack([query, key], axis=-1)
+
+
+def _key_ticks(ticks: list[str], cell_px: float) -> tuple[list[int], list[str]]:
+    """A label every k-th column when labels are wider than the cells (≈ 6.5 px a character)."""
+    label_px = 6.5 * max(len(tick) for tick in ticks) + 6
+    tick_step = max(1, math.ceil(label_px / cell_px))
+    positions = list(range(0, len(ticks), tick_step))
+    return positions, [ticks[i] for i in positions]
 
 
 def _map_panel(
-    z: np.ndarray,
+    weights: np.ndarray,
     hidden: np.ndarray,
     customdata: np.ndarray,
     *,
@@ -298,7 +323,9 @@ def _map_panel(
     first: bool,
     annotate: bool,
 ) -> go.Heatmap:
-    """One layer·head panel: ``z`` ``(T, T)`` with the future keys NaN; the colour bar on the first."""
+    """One layer·head panel of ``weights`` ``(T, T)``; the colour bar on the first."""
+    z = weights.copy()
+    z[hidden] = np.nan  # never a colour on the scale: the grey background shows
     row_name, col_name, value_name = hover_names
     return go.Heatmap(
         z=np.round(z, 4),
