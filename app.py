@@ -5,7 +5,7 @@ script every visit runs: the frame and the page it chooses) with its own server.
 
 Why an ``st.App`` and not ``lab.py`` directly: Streamlit imports a script's modules when the
 script first runs, so on a fresh server the first visitor would wait for torch, pandas and Plotly
-(``benchmarks/README.md``, "Page load"). The ``lifespan`` below is Streamlit's public startup
+(``benchmarks/README.md``, "First visits"). The ``lifespan`` below is Streamlit's public startup
 hook (it runs once, before the server accepts its first connection, so ``/_stcore/health``
 answers only once the imports are done): it imports every page, and with them every module the
 pages use, and freezes those objects out of the garbage collector's way

@@ -490,33 +490,14 @@ def trace_gradients(
     with torch.enable_grad():
         module, traced = run_traced_forward(x, cfg, parameters)
         output = traced["output"]
-        if not bool(torch.isfinite(output).all()):
-            raise AttentionInputError(
-                "The numbers overflowed float32 on the way through the layer; use smaller "
-                "embeddings (or, after learning steps, a smaller learning rate).",
-                field="inputs",
-                code="overflow_backward",
-            )
+        _check_finite_output(output)
         loss_name, loss_function = make_loss(loss, output.shape, target)
         loss_value = _scalar_loss(loss_function(output))
         if not bool(torch.isfinite(loss_value)):
             raise AttentionInputError(
                 "The loss is not a finite number.", field="loss", code="loss_not_finite"
             )
-        graph_nodes = {id(node) for node in walk(loss_value.grad_fn)}
-        steps = {name: traced[name] for name in _COMPUTED_STEPS if traced.get(name) is not None}
-        graph = build_graph(loss_value, steps, _leaf_steps(module, x))
-        tap = _GradientTap()
-        caught = {
-            name: tap.watch(traced[name], graph_nodes)
-            for name in _COMPUTED_STEPS
-            if isinstance(traced.get(name), torch.Tensor)
-        }
-        try:
-            loss_value.backward()
-        finally:
-            tap.remove()
-    step_grads = {name: get() for name, get in caught.items()}
+        graph, step_grads = _backward(loss_value, traced, module, x)
     trace = AttentionTrace(
         config=cfg,
         inputs=x.detach(),
@@ -541,6 +522,43 @@ def trace_gradients(
         },
         loss_function=loss_function,
     )
+
+
+def _check_finite_output(output: torch.Tensor) -> None:
+    if not bool(torch.isfinite(output).all()):
+        raise AttentionInputError(
+            "The numbers overflowed float32 on the way through the layer; use smaller "
+            "embeddings (or, after learning steps, a smaller learning rate).",
+            field="inputs",
+            code="overflow_backward",
+        )
+
+
+def _backward(
+    loss_value: torch.Tensor,
+    traced: Mapping[str, Any],
+    module: nn.Module,
+    x: torch.Tensor,
+) -> tuple[AutogradGraph, dict[str, torch.Tensor | None]]:
+    """Send ``loss_value`` back; the graph it went through and the gradient of every step.
+
+    The graph is read before ``backward()`` frees it; the steps' gradients are caught by hooks
+    on the traced tensors the loss depends on.
+    """
+    graph_nodes = {id(node) for node in walk(loss_value.grad_fn)}
+    steps = {name: traced[name] for name in _COMPUTED_STEPS if traced.get(name) is not None}
+    graph = build_graph(loss_value, steps, _leaf_steps(module, x))
+    tap = _GradientTap()
+    caught = {
+        name: tap.watch(traced[name], graph_nodes)
+        for name in _COMPUTED_STEPS
+        if isinstance(traced.get(name), torch.Tensor)
+    }
+    try:
+        loss_value.backward()
+    finally:
+        tap.remove()
+    return graph, {name: get() for name, get in caught.items()}
 
 
 def forward_with_graph(inputs: Any, cfg: AttentionConfig | None = None) -> torch.Tensor:

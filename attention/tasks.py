@@ -272,6 +272,14 @@ def check_text(text: str | bytes, context_length: int) -> str:
     is wrong: not text, too large, not UTF-8 or binary, empty, too short for the context length,
     fewer than :data:`MIN_DISTINCT_CHARACTERS` or more than :data:`MAX_VOCAB` distinct characters.
     """
+    text = _decoded(text).replace("\r\n", "\n").replace("\r", "\n")
+    _check_not_binary(text)
+    _check_learnable(text, context_length)
+    return text
+
+
+def _decoded(text: str | bytes) -> str:
+    """The text as ``str``: a string, or UTF-8 bytes of at most :data:`MAX_TEXT_BYTES`."""
     if isinstance(text, bytearray | memoryview):
         text = bytes(text)
     if not isinstance(text, str | bytes):
@@ -298,7 +306,11 @@ def check_text(text: str | bytes, context_length: int) -> str:
                 code="text_not_utf8",
                 params={"byte": error.start + 1},
             ) from None
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def _check_not_binary(text: str) -> None:
+    """A NUL character, or more than 1 % control characters, mark a binary file."""
     if "\x00" in text:
         raise AttentionInputError(
             f"The text contains a NUL character (at character {text.index(chr(0)) + 1}): it looks "
@@ -316,6 +328,10 @@ def check_text(text: str | bytes, context_length: int) -> str:
             code="text_control_characters",
             params={"count": control},
         )
+
+
+def _check_learnable(text: str, context_length: int) -> None:
+    """Not empty, one held-out context long, and a vocabulary a character model can learn."""
     if not text.strip():
         raise AttentionInputError(
             "The text is empty (or only spaces and line breaks): give some text to learn from.",
@@ -354,7 +370,6 @@ def check_text(text: str | bytes, context_length: int) -> str:
             code="text_too_many_characters",
             params={"distinct": distinct, "maximum": MAX_VOCAB},
         )
-    return text
 
 
 def minimum_text_length(context_length: int) -> int:

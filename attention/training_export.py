@@ -106,6 +106,22 @@ def retrain_script(
     if text is not None:
         arguments.append("    text=TEXT,")
     lines = [
+        *_script_preamble(with_text=text is not None, threads=threads),
+        "",
+        *(_text_lines(text) if text is not None else []),
+        "cfg = TrainConfig(",
+        *arguments,
+        ")",
+        f'EXPECTED = "{fingerprint}"  # weights_fingerprint of the weights the app trained',
+        "",
+        *_script_check(stopped_at),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _script_preamble(*, with_text: bool, threads: int) -> list[str]:
+    """The script's docstring (how to install and run it), its imports and its thread count."""
+    return [
         '"""Retrain an Attention Lab model with the same settings and check it gets the same weights.',
         "",
         "Needs the Attention Lab package `attention` (and PyTorch). Install it once:",
@@ -119,7 +135,7 @@ def retrain_script(
         "another order and differ in the last bits.",
         '"""',
         "",
-        *(["import base64"] if text is not None else []),
+        *(["import base64"] if with_text else []),
         "import sys",
         "",
         "import torch",
@@ -137,13 +153,12 @@ def retrain_script(
         "    ) from None",
         "",
         f"torch.set_num_threads({threads})  # as in the app: the thread count changes the last bits",
-        "",
-        *(_text_lines(text) if text is not None else []),
-        "cfg = TrainConfig(",
-        *arguments,
-        ")",
-        f'EXPECTED = "{fingerprint}"  # weights_fingerprint of the weights the app trained',
-        "",
+    ]
+
+
+def _script_check(stopped_at: int | None) -> list[str]:
+    """Train (stopping where the app stopped), print the losses, compare the weights, exit 0/1."""
+    return [
         *(
             [
                 f"STOPPED_AT = {int(stopped_at)}  # the app's training was stopped after this step",
@@ -167,4 +182,3 @@ def retrain_script(
         'print(f"same weights: {same}")',
         "sys.exit(0 if same else 1)",
     ]
-    return "\n".join(lines) + "\n"

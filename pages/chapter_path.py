@@ -108,7 +108,14 @@ def _section_33(path: SimpleAttention, tokens: list[str], words: FigureWords, pa
         words,
         key="chapter_query_context",
     )
-    st.markdown(t("chapter.s33.all", number=number))
+    _all_queries(path, tokens, words, palette)
+
+
+def _all_queries(
+    path: SimpleAttention, tokens: list[str], words: FigureWords, palette: str
+) -> None:
+    """3.3.2: every query at once, the ``(T, T)`` scores and weights and the ``(T, d_in)`` context."""
+    st.markdown(t("chapter.s33.all", number=path.query_index + 1))
     scores_col, weights_col = st.columns(2, gap="medium")
     with scores_col:
         show_matrix(

@@ -8,9 +8,10 @@ the width of the context vectors.
 
 B's controls live in session state under ``compare_b_*`` keys. Streamlit forgets the state of a
 widget that is not drawn (another page is open), so B's values are also kept in
-``ui.settings.COMPARE_B_STORE`` and put back into the widgets when the page is opened again. That
-store is also what the URL carries (``b_seed=8``… where B differs from A, see ``ui/url.py``),
-so a shared link opens the same comparison.
+``ui.settings.COMPARE_B_VALUES`` (a :class:`ui.choices.KeptValues`: why a dict, there) and put
+back into the widgets when the page is opened again. Those kept values are also what the URL
+carries (``b_seed=8``… where B differs from A, see ``ui/url.py``), so a shared link opens the
+same comparison.
 """
 
 from __future__ import annotations
@@ -25,16 +26,11 @@ from ui.computation import compute_trace, config_from_settings
 from ui.frame import page
 from ui.i18n import t
 from ui.input_errors import show_input_error
-from ui.settings import COMPARE_B_FIELDS, COMPARE_B_STORE, MAX_APP_SEED, SETTINGS, widget
+from ui.settings import COMPARE_B_FIELDS, COMPARE_B_VALUES, MAX_APP_SEED, SETTINGS, widget
 from ui.show import figure_words, show_matrix, show_numbers
 from ui.view import View
 from viz.matrix import MatrixView
 from viz.vocabulary import DECIMALS, context_labels, format_number
-
-
-def widget_key(name: str) -> str:
-    """Session-state key of B's control for setting ``name`` (page-prefixed)."""
-    return f"compare_b_{name}"
 
 
 def settings_of(cfg: AttentionConfig) -> dict[str, object]:
@@ -45,20 +41,6 @@ def settings_of(cfg: AttentionConfig) -> dict[str, object]:
         "train": bool(cfg.training),
         "qkv_bias": bool(cfg.qkv_bias),
         "d_out": int(cfg.d_out),
-    }
-
-
-def _set_b(settings: dict[str, object]) -> None:
-    """Make ``settings`` B's values: in the store and in the widgets."""
-    st.session_state[COMPARE_B_STORE] = dict(settings)
-    for name in COMPARE_B_FIELDS:
-        st.session_state[widget_key(name)] = settings[name]
-
-
-def _save_b() -> None:
-    """Widget callback: remember B's controls, so they survive a visit to another page."""
-    st.session_state[COMPARE_B_STORE] = {
-        name: st.session_state[widget_key(name)] for name in COMPARE_B_FIELDS
     }
 
 
@@ -74,16 +56,15 @@ def _preset(kind: str, a: dict[str, object]) -> None:
         b["seed"] = int(a["seed"]) + 1 if int(a["seed"]) < MAX_APP_SEED else 0  # type: ignore[call-overload]
     elif kind == "bias":
         b["qkv_bias"] = not a["qkv_bias"]
-    _set_b(b)
+    COMPARE_B_VALUES.set(b)
 
 
 def init_b(a_settings: dict[str, object]) -> None:
     """First visit: B = A. Later visits: put the stored B back into the widgets."""
-    if COMPARE_B_STORE not in st.session_state:
-        st.session_state[COMPARE_B_STORE] = dict(a_settings)
+    if COMPARE_B_VALUES.get() is None:
+        COMPARE_B_VALUES.keep(a_settings)
     for name in COMPARE_B_FIELDS:
-        if widget_key(name) not in st.session_state:
-            st.session_state[widget_key(name)] = st.session_state[COMPARE_B_STORE][name]
+        COMPARE_B_VALUES.restore(name)
 
 
 def b_controls(a: dict[str, object]) -> dict[str, object]:
@@ -94,10 +75,11 @@ def b_controls(a: dict[str, object]) -> dict[str, object]:
     for column, name in zip(columns, COMPARE_B_FIELDS, strict=True):
         widget(
             SETTINGS[name],
-            key=widget_key(name),
+            key=COMPARE_B_VALUES.key(name),
             label=f"compare.{name}",
             container=column,
-            on_change=_save_b,
+            on_change=COMPARE_B_VALUES.remember,
+            args=(name,),
             with_help=False,
         )
     st.caption(t("compare.presets"))
@@ -111,7 +93,7 @@ def b_controls(a: dict[str, object]) -> dict[str, object]:
             args=(kind, a),
             width="stretch",
         )
-    return {name: st.session_state[widget_key(name)] for name in COMPARE_B_FIELDS}
+    return {name: st.session_state[COMPARE_B_VALUES.key(name)] for name in COMPARE_B_FIELDS}
 
 
 def show_differences(a: dict[str, object], b: dict[str, object]) -> None:

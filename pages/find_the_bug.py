@@ -15,7 +15,7 @@ import numpy as np
 import streamlit as st
 
 from attention import AttentionInputError
-from attention.bugs import BUGS, compare_bug
+from attention.bugs import BUGS, BugComparison, compare_bug
 from ui.frame import page
 from ui.i18n import t
 from ui.input_errors import show_input_error
@@ -59,7 +59,6 @@ def render(view: View) -> None:
         format_func=titles.__getitem__,
         key="find_the_bug_bug",
     )
-    bug = BUGS[name]
     try:
         comparison = compare_bug(
             name, np.asarray(view.table.values), view.config_with(num_heads=view.heads)
@@ -67,7 +66,15 @@ def render(view: View) -> None:
     except AttentionInputError as error:
         show_input_error(error)
         st.stop()
+    _show_bug(name, comparison)
+    _show_checks(comparison, view.tokens)
+    if _show_changed_steps(name, comparison, view):
+        _show_output_difference(comparison, view)
 
+
+def _show_bug(name: str, comparison: BugComparison) -> None:
+    """The changed line as a diff beside how to spot the bug."""
+    bug = BUGS[name]
     code_column, spot_column = st.columns([3, 2], gap="medium")
     with code_column:
         st.subheader(t("find_the_bug.diff.header"))
@@ -89,7 +96,9 @@ def render(view: View) -> None:
                 )
             )
 
-    tokens = view.tokens
+
+def _show_checks(comparison: BugComparison, tokens: list[str]) -> None:
+    """The three checks: the largest difference, the future-leak test, the row sums; eval mode."""
     st.subheader(t("find_the_bug.checks.header"))
     sums = comparison.row_sums
     rows_sum_to_one = bool(np.allclose(sums.numpy(), 1.0, atol=1e-5))
@@ -118,6 +127,9 @@ def render(view: View) -> None:
         )
     )
 
+
+def _show_changed_steps(name: str, comparison: BugComparison, view: View) -> bool:
+    """The chosen changed step, book and bug side by side; ``False`` when no step changes."""
     st.subheader(t("find_the_bug.steps.header"))
     changed = [
         entry
@@ -126,7 +138,7 @@ def render(view: View) -> None:
     ]
     if not changed:
         st.info(t("find_the_bug.steps.none"))
-        return
+        return False
     entry_titles = {e: t(f"find_the_bug.entry.{e}") for e in changed}
     entry = st.radio(
         t("find_the_bug.steps.choose"),
@@ -143,24 +155,28 @@ def render(view: View) -> None:
     ):
         with column:
             show_matrix(
-                _entry_view(entry, steps, mask, tokens, title, view.palette),
+                _entry_view(entry, steps, mask, view.tokens, title, view.palette),
                 words,
                 key=f"find_the_bug_{'bug' if steps is comparison.buggy else 'book'}_step",
             )
+    return True
 
+
+def _show_output_difference(comparison: BugComparison, view: View) -> None:
+    """The bug's output minus the book's, ``(T, d_out)``, as a diverging table."""
     st.subheader(t("find_the_bug.output.header"))
     gap = comparison.output_difference.numpy()  # (T, d_out)
     show_matrix(
         MatrixView(
             values=gap,
-            row_labels=tuple(tokens),
+            row_labels=tuple(view.tokens),
             col_labels=tuple(context_labels(gap.shape[-1])),
             palette=view.palette,
             kind="diverging",
             value_name=t("find_the_bug.value.difference"),
             row_title=t("step.axis.token"),
         ),
-        words,
+        figure_words(),
         key="find_the_bug_difference",
     )
 

@@ -23,12 +23,12 @@ from ui.editor import embedding_editor
 from ui.frame import page
 from ui.i18n import t
 from ui.step_link import arrow_keys, open_step, presenting, set_presenting, step_by
-from ui.step_view import STEP_DRAWINGS, StepPage, brief_number, show_steps
+from ui.step_view import STEP_DRAWINGS, StepDrawing, show_steps
 from ui.view import View
 from viz import steps
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
-from viz.vocabulary import context_labels, format_number
+from viz.vocabulary import context_labels, format_number, format_short
 
 # Rows of the always-visible context table: Streamlit renders every table cell as Markdown on
 # every rerun, so a long table slows each click (benchmarks/README.md, "Long sequences");
@@ -106,7 +106,7 @@ def settings_line(trace: AttentionTrace) -> str:
     return t(
         "step.settings",
         seed=cfg.seed,
-        p=brief_number(cfg.dropout),
+        p=format_short(cfg.dropout),
         mode=t("step.mode.train" if cfg.training else "step.mode.eval"),
         dropout_state=t(
             "step.dropout_state.on" if trace.dropout_active else "step.dropout_state.off"
@@ -117,7 +117,7 @@ def settings_line(trace: AttentionTrace) -> str:
     )
 
 
-def presenter_view(page: StepPage) -> None:
+def presenter_view(drawing: StepDrawing) -> None:
     """Presenter mode: one step per screen, Previous/Next (and ←/→), no sidebar, larger text."""
     name = open_step()
     number = step_number(name)
@@ -153,7 +153,7 @@ def presenter_view(page: StepPage) -> None:
         help=t("present.leave_help"),
     )
     with st.container(key=f"present_step_{name}"):
-        STEP_DRAWINGS[name](page)
+        STEP_DRAWINGS[name](drawing)
 
 
 @page
@@ -163,7 +163,7 @@ def render(view: View) -> None:
         arrow_keys(present=True)
         trace = view.trace()
         if trace is not None:
-            presenter_view(StepPage(trace, list(view.table.tokens), view.palette))
+            presenter_view(StepDrawing(trace, list(view.table.tokens), view.palette))
         return
     arrow_keys(present=False)
     title_col, present_col = st.columns([4, 1], vertical_alignment="bottom")
@@ -213,6 +213,6 @@ def render(view: View) -> None:
     if trace is None:
         return
 
-    page = StepPage(trace, tokens, view.palette)
+    drawing = StepDrawing(trace, tokens, view.palette)
     st.divider()
-    show_steps(page, key="step_tabs", all_toggle="step_all", linked=True)
+    show_steps(drawing, key="step_tabs", all_toggle="step_all", linked=True)

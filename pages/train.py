@@ -41,7 +41,7 @@ from ui.i18n import t
 from ui.input_errors import explain
 from ui.memory import session_token, when_session_ends
 from ui.show import plotly_config
-from ui.step_view import StepPage, brief_number, show_steps
+from ui.step_view import StepDrawing, show_steps
 from ui.table import message
 from ui.train_jobs import JOB_BUDGET, QUEUE, CompareKey, TrainOutcome
 from ui.train_queue import BUDGET, DROPPED, FAILED, Job, QueueFull
@@ -61,7 +61,7 @@ from viz.training import (
     loss_curves_figure,
     pattern_scores_figure,
 )
-from viz.vocabulary import format_number
+from viz.vocabulary import format_number, format_short
 
 JOB_KEY = "train_job"  # the Job this session watches (training)
 OUTCOME_KEY = "train_outcome"  # the TrainOutcome shown
@@ -282,7 +282,7 @@ def _settings_line(cfg: TrainConfig) -> str:
         layers=cfg.layers,
         heads=cfg.heads,
         width=cfg.width,
-        dropout=brief_number(cfg.dropout),
+        dropout=format_short(cfg.dropout),
         steps=cfg.steps,
         seed=cfg.seed,
     )
@@ -442,7 +442,7 @@ def show_head_steps(outcome: TrainOutcome, palette: str) -> None:
             head_dim=int(trace.queries.shape[-1]),
         )
     )
-    view = StepPage(
+    drawing = StepDrawing(
         trace,
         list(outcome.labels),
         palette,
@@ -450,7 +450,7 @@ def show_head_steps(outcome: TrainOutcome, palette: str) -> None:
         notes=STEP_NOTES,
         seeded_weights=False,
     )
-    show_steps(view, key="train_step_tabs")
+    show_steps(drawing, key="train_step_tabs")
 
 
 def show_export(outcome: TrainOutcome) -> None:
@@ -500,7 +500,7 @@ def _signed(value: float) -> str:
 def comparison_sentence(comparison: DropoutComparison) -> str:
     """What the four curves measured, in one or two sentences chosen by the numbers."""
     values = {
-        "p": brief_number(comparison.dropout),
+        "p": format_short(comparison.dropout),
         "gap_with": format_number(comparison.gap_with),
         "gap_without": format_number(comparison.gap_without),
         "val_with": format_number(comparison.val_loss_with[-1]),
@@ -540,7 +540,7 @@ def show_comparison(comparison: DropoutComparison) -> None:
     without_col, with_col = st.columns(2)
     without_col.metric(t("train.compare.gap_without"), format_number(comparison.gap_without))
     with_col.metric(
-        t("train.compare.gap_with", p=brief_number(comparison.dropout)),
+        t("train.compare.gap_with", p=format_short(comparison.dropout)),
         format_number(comparison.gap_with),
         delta=_signed(comparison.gap_with - comparison.gap_without),
         delta_color="inverse",
@@ -554,7 +554,7 @@ def compare_section(cfg: TrainConfig | None) -> None:
     st.markdown(t("train.compare.intro"))
     can_compare = cfg is not None and cfg.dropout > 0
     st.button(
-        t("train.compare.button", p=brief_number(cfg.dropout))
+        t("train.compare.button", p=format_short(cfg.dropout))
         if can_compare
         else t("train.compare.button_idle"),
         key="train_compare_run",

@@ -3,7 +3,7 @@
 Streamlit runs ``gc.collect()`` after each script run unless ``runner.postScriptGC`` is off; with
 torch loaded one full collection walks ~250k objects with the GIL held (~250 ms here, seconds on a
 loaded machine), and quick slider moves queue one per rerun: the browser then stops receiving
-messages and shows stale numbers. See benchmarks/README.md, "`gc_pause.py`" (a retired experiment).
+messages and shows stale numbers. See benchmarks/README.md, "the pause after every run".
 """
 
 from __future__ import annotations

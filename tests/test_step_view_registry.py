@@ -6,16 +6,16 @@ import re
 
 from attention.steps import STEPS
 from ui.i18n import CATALOGUE, LANGUAGES, t
-from ui.step_view import STEP_DRAWINGS, StepPage, tab_label
+from ui.step_view import STEP_DRAWINGS, StepDrawing, tab_label
 
 NAMES = [step.name for step in STEPS]
 
 
 def test_every_step_has_one_drawing_and_no_drawing_is_left_over() -> None:
     assert list(STEP_DRAWINGS) == NAMES
-    methods = {name for name in vars(StepPage) if name.startswith("step_")}
+    methods = {name for name in vars(StepDrawing) if name.startswith("step_")}
     assert methods == {f"step_{name}" for name in NAMES}, "a method no step draws"
-    assert all(STEP_DRAWINGS[name] is getattr(StepPage, f"step_{name}") for name in NAMES)
+    assert all(STEP_DRAWINGS[name] is getattr(StepDrawing, f"step_{name}") for name in NAMES)
 
 
 def test_every_step_has_its_tab_title_and_body_and_no_key_names_a_missing_step() -> None:

@@ -11,11 +11,25 @@ learner's choice is lost (Backward, Export, Train it and One query have such wid
 labels: a callback runs before the page, while Streamlit still reads the labels of the last
 run, so each value read there is the option itself. Writing it back makes the run send it
 with its new label. A page still checks that a chosen position exists in a shorter table.
+
+:func:`write_back` is the one way a widget keeps its value across reruns: the sidebar calls it
+on a page switch, Backward for the controls of its closed tabs, :func:`keep_choices` for every
+choice. It keeps a key the session still holds. Two pages need more, and share
+:class:`KeptValues` for it: Compare's B settings and Train's settings. Their widgets are drawn
+on one page only, and Streamlit deletes a widget's key at the end of any run that does not draw
+it (every other page), so there is nothing left to write back; yet the URL must carry them on
+every page (``b_seed=8``, ``train_task=sort``), and the URL reader fills them on a session's
+first run, before any of their widgets exists. So their values live in one plain dict in
+session state, which no run deletes: the URL reads and writes the dict, each widget starts from
+it when its key is gone (:meth:`KeptValues.restore`) and writes to it when it changes
+(:meth:`KeptValues.remember`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 
@@ -48,3 +62,45 @@ def keep_choices() -> None:
     them shows an option label that could be orphaned.
     """
     write_back([key for key in st.session_state.keys() if _is_choice_value(st.session_state[key])])
+
+
+@dataclass(frozen=True)
+class KeptValues:
+    """A page's settings kept in one dict in session state, beside the widgets that show them.
+
+    ``store`` is the session key of the dict ``{name: value}``; the widget of setting ``name``
+    has the key ``prefix + name``. See the module docstring for why a dict and not the widgets.
+    """
+
+    store: str
+    prefix: str
+
+    def key(self, name: str) -> str:
+        """The widget key of setting ``name``."""
+        return self.prefix + name
+
+    def get(self) -> dict[str, Any] | None:
+        """A copy of the kept values, or None before any were kept."""
+        values = st.session_state.get(self.store)
+        return None if values is None else dict(values)
+
+    def keep(self, values: Mapping[str, Any]) -> None:
+        """Make ``values`` the kept ones (the dict only: the URL reader, before the widgets)."""
+        st.session_state[self.store] = dict(values)
+
+    def set(self, values: Mapping[str, Any]) -> None:
+        """Make ``values`` the kept ones and the widgets' values (a preset, a task's defaults)."""
+        self.keep(values)
+        for name, value in values.items():
+            st.session_state[self.key(name)] = value
+
+    def remember(self, name: str) -> None:
+        """``on_change`` of the widget of ``name``: keep its new value."""
+        st.session_state[self.store][name] = st.session_state[self.key(name)]
+
+    def restore(self, name: str) -> str:
+        """The widget key of ``name``, holding the kept value if Streamlit dropped the key."""
+        key = self.key(name)
+        if key not in st.session_state:
+            st.session_state[key] = st.session_state[self.store][name]
+        return key

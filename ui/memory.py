@@ -6,7 +6,8 @@ memory that nothing frees on its own while nobody uses the server (``benchmarks/
 
 1. **Garbage waiting for a collection**: the sessions' last script runs leave reference cycles
    (frames, figures, tensors), and Streamlit's collection after every run is off
-   (``runner.postScriptGC``, see ``ui/frame.py``).
+   (``runner.postScriptGC``, see ``ui/frame.py`` and ``benchmarks/README.md``, "the pause
+   after every run").
 2. **Cached traces**: the large-trace cache (``ui.computation``) keeps a few large traces; its
    ``ttl`` only acts when the cache is next called.
 3. **glibc's arenas**: freed memory stays in the allocator's per-thread arenas (Streamlit runs
@@ -119,11 +120,6 @@ def release_memory(*, drop_large_traces: bool) -> Release:
 def registered_sessions() -> int:
     """How many sessions have registered since the server started (never decreases)."""
     return _registered_total
-
-
-def open_sessions() -> int:
-    """Sessions that have run the app and not ended yet (as seen by :func:`track_session`)."""
-    return _open_sessions
 
 
 def _release_worker() -> None:

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 import streamlit as st
 
+from .choices import KeptValues
 from .i18n import LANGUAGE_KEY, LANGUAGES, current_language, t
 from .table import InputProblem, problem, shorten
 
@@ -275,17 +276,18 @@ SETTINGS: dict[str, Setting] = {
 SIDEBAR = (LANGUAGE_KEY, "seed", "dropout", "train", "d_out", "qkv_bias", "heads", "palette")
 SIDEBAR_TEXT_AFTER = LANGUAGE_KEY  # the sentence box (and random tokens) come right after this one
 
-# Compare A/B: B's settings are a copy of A's (the sidebar's) with some changed. They live in
-# ``st.session_state[COMPARE_B_STORE]`` (a dict by name) and in the URL as ``b_<name>``, written
-# only where B differs from A: a link with ``seed=7&b_seed=8`` means "B = A, but seed 8".
+# Compare A/B: B's settings are a copy of A's (the sidebar's) with some changed. They are kept in
+# :data:`COMPARE_B_VALUES` (a dict by name, see ``ui.choices.KeptValues``; widget keys
+# ``compare_b_<name>``) and in the URL as ``b_<name>``, written only where B differs from A: a
+# link with ``seed=7&b_seed=8`` means "B = A, but seed 8".
 COMPARE_B_FIELDS = ("seed", "dropout", "train", "qkv_bias", "d_out")  # names of SETTINGS
-COMPARE_B_STORE = "compare_b_store"
+COMPARE_B_VALUES = KeptValues(store="compare_b_store", prefix="compare_b_")
 COMPARE_B_PREFIX = "b_"
 
 __all__ = [
     "COMPARE_B_FIELDS",
     "COMPARE_B_PREFIX",
-    "COMPARE_B_STORE",
+    "COMPARE_B_VALUES",
     "MAX_APP_SEED",
     "PALETTES",
     "SETTINGS",

@@ -1,6 +1,6 @@
 """The ten steps of one attention forward pass, drawn from a one-head trace (shared by pages).
 
-:class:`StepPage` draws each step of :mod:`viz.steps` with its explanation, formula and numbers;
+:class:`StepDrawing` draws each step of :mod:`viz.steps` with its explanation, formula and numbers;
 :data:`STEP_DRAWINGS` binds each step of the registry :data:`attention.steps.STEPS` to its
 drawing by name, and :func:`show_steps` shows them, one lazy tab per step.
 The step page ("Attention, step by step") draws it for the sidebar's settings and embeddings; the
@@ -32,15 +32,12 @@ from .step_link import record_open, take_pending
 MAX_LISTED_SUMS = 12  # row sums listed one by one up to this many rows, as a range beyond
 
 
-brief_number = format_short  # a setting written briefly: 0.5, 2.0, 1.4286
-
-
 def _sums_text(sums: np.ndarray) -> str:
     return ", ".join(format_number(float(s)) for s in sums)
 
 
-class StepPage:
-    """The page's steps, drawn from one trace. Each ``step_*`` method draws one section."""
+class StepDrawing:
+    """The ten steps drawn from one trace (step page, Train page). Each ``step_*`` method draws one."""
 
     def __init__(
         self,
@@ -359,8 +356,8 @@ class StepPage:
         st.markdown(
             t(
                 "step.dropout.active",
-                p=brief_number(cfg.dropout),
-                scale=brief_number(trace.dropout_scale),
+                p=format_short(cfg.dropout),
+                scale=format_short(trace.dropout_scale),
                 visible=counts.visible,
                 kept=counts.kept,
                 dropped=counts.dropped,
@@ -416,23 +413,23 @@ class StepPage:
 
 # Which method draws which step of ``attention.steps.STEPS``, by the step's name (a test checks
 # that every step has one drawing and no drawing is left over).
-STEP_DRAWINGS: dict[str, Callable[[StepPage], None]] = {
-    "embeddings": StepPage.step_embeddings,
-    "weights": StepPage.step_weights,
-    "qkv": StepPage.step_qkv,
-    "scores": StepPage.step_scores,
-    "mask": StepPage.step_mask,
-    "masked": StepPage.step_masked,
-    "scaled": StepPage.step_scaled,
-    "softmax": StepPage.step_softmax,
-    "dropout": StepPage.step_dropout,
-    "context": StepPage.step_context,
+STEP_DRAWINGS: dict[str, Callable[[StepDrawing], None]] = {
+    "embeddings": StepDrawing.step_embeddings,
+    "weights": StepDrawing.step_weights,
+    "qkv": StepDrawing.step_qkv,
+    "scores": StepDrawing.step_scores,
+    "mask": StepDrawing.step_mask,
+    "masked": StepDrawing.step_masked,
+    "scaled": StepDrawing.step_scaled,
+    "softmax": StepDrawing.step_softmax,
+    "dropout": StepDrawing.step_dropout,
+    "context": StepDrawing.step_context,
 }
 
 
-def draw_step(page: StepPage, name: str) -> None:
-    """Step ``name`` of ``page``, then (full width, collapsed) the book's lines that compute it."""
-    STEP_DRAWINGS[name](page)
+def draw_step(drawing: StepDrawing, name: str) -> None:
+    """Step ``name`` of ``drawing``, then (full width, collapsed) the book's lines that compute it."""
+    STEP_DRAWINGS[name](drawing)
     show_book_code(name)
 
 
@@ -443,9 +440,9 @@ def tab_label(name: str) -> str:
 
 @st.fragment
 def show_steps(
-    page: StepPage, *, key: str, all_toggle: str | None = None, linked: bool = False
+    drawing: StepDrawing, *, key: str, all_toggle: str | None = None, linked: bool = False
 ) -> None:
-    """The steps of ``page``, one tab per step of ``attention.steps.STEPS``; only the open tab runs.
+    """The steps of ``drawing``, one tab per step of ``attention.steps.STEPS``; only the open tab runs.
 
     The tabs keep their state (``on_change="rerun"``, the open tab's label under ``key`` in the
     session state, so a new seed keeps the tab a learner is reading), and only the open tab's
@@ -460,7 +457,7 @@ def show_steps(
     ):
         for step in STEPS:
             with st.container(border=True):
-                draw_step(page, step.name)
+                draw_step(drawing, step.name)
         return
     pending = take_pending() if linked else None
     if pending is not None:
@@ -471,4 +468,4 @@ def show_steps(
             if linked:
                 record_open(step.name)
             with tab, marking_changes() if linked else nullcontext():
-                draw_step(page, step.name)
+                draw_step(drawing, step.name)

@@ -79,8 +79,8 @@ JOB_BUDGET = Budget(
 )
 MAX_CACHED_BYTES = 256 * 2**20  # finished outcomes kept for every session, by weight
 MAX_IDLE_S = 1800.0  # a finished outcome nobody asked for in this long is forgotten
-# intra-op threads of each training (and of the exported script); the environment variable is
-# for benchmarks/train_contention.py, which measures what a different count does to the server
+# intra-op threads of each training (and of the exported script); the environment variable lets
+# a measurement try another count (``benchmarks/README.md``, "Training while others browse")
 TRAIN_THREADS = int(os.environ.get("ATTENTION_LAB_TRAIN_THREADS", "1"))
 EVALUATE_SEQUENCES = 1000  # held-out sequences behind the accuracy the page shows
 EVALUATE_SEED = 7

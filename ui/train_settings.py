@@ -18,9 +18,11 @@ seed       number                                0 … 2⁵³ − 1 (what a brow
 Each is one :class:`ui.settings.Setting` in :data:`TRAIN_SETTINGS` (URL name, range, step,
 widget, label and help keys): the URL reader, the URL writer and the controls loop over them.
 
-The values live in one plain dict in session state (``train_values``), not only in the widgets:
-Streamlit forgets a widget's value on a run that does not draw it (any other page), while the
-URL and the page must keep the settings across pages. Each widget starts from the dict and
+The values are kept in :data:`TRAIN_VALUES`, one plain dict in session state
+(``train_values``), not only in the widgets (a :class:`ui.choices.KeptValues`, shared with
+Compare's B settings: why a dict, there). Streamlit deletes a widget's key on a run that does
+not draw it (any other page), while the URL and the page must keep the settings across pages,
+and the URL reader fills them before any widget exists. Each widget starts from the dict and
 writes back to it when it changes. Choosing another task loads that task's defaults (which
 are measured to train well, ``attention.training.TASK_DEFAULTS``); the seed stays.
 
@@ -40,6 +42,7 @@ from attention.training import LIMITS, TASK_DEFAULTS, TrainConfig
 from attention.validate import AttentionInputError
 from viz.markdown_text import escape_markdown
 
+from .choices import KeptValues
 from .i18n import current_language, t
 from .input_errors import explain
 from .settings import MAX_APP_SEED, Setting, widget
@@ -51,6 +54,7 @@ __all__ = [
     "NAMES",
     "TEXT_CONTEXT",
     "TRAIN_SETTINGS",
+    "TRAIN_VALUES",
     "URL_PARAMS",
     "config_problem",
     "current_values",
@@ -62,7 +66,7 @@ __all__ = [
 
 NAMES = ("task", "layers", "heads", "width", "dropout", "steps", "seed")
 PREFIX = "train_"  # URL parameter and widget key of a setting: train_<name>
-VALUES_KEY = "train_values"
+TRAIN_VALUES = KeptValues(store="train_values", prefix=PREFIX)
 SOURCE_KEY = "train_source"  # text task: "corpus" (built in) or "upload"
 UPLOAD_KEY = "train_upload"
 UPLOADED_KEY = "train_uploaded"  # (file name, bytes) of the last good upload
@@ -166,7 +170,7 @@ def read_url(params: dict[str, str]) -> list[InputProblem]:
         warnings.append(problem("train.url.width_heads", detail=combination))
         defaults = default_values(task)
         values["width"], values["heads"] = defaults["width"], defaults["heads"]
-    st.session_state[VALUES_KEY] = values
+    TRAIN_VALUES.keep(values)
     return warnings
 
 
@@ -185,23 +189,17 @@ URL_PARAMS = PageParams(tuple(PREFIX + name for name in NAMES), read_url, write_
 
 def current_values() -> dict[str, Any]:
     """The settings now (a copy): what the controls show and the URL holds."""
-    values = st.session_state.get(VALUES_KEY)
+    values = TRAIN_VALUES.get()
     if values is None:
-        values = st.session_state[VALUES_KEY] = default_values()
-    return dict(values)
-
-
-def _store(name: str) -> None:
-    st.session_state[VALUES_KEY][name] = st.session_state[PREFIX + name]
+        values = default_values()
+        TRAIN_VALUES.keep(values)
+    return values
 
 
 def _choose_task() -> None:
     """Another task: load its defaults into every control (the seed stays)."""
-    values = st.session_state[VALUES_KEY]
-    fresh = default_values(st.session_state[PREFIX + "task"], seed=values["seed"])
-    values.update(fresh)
-    for name in NAMES:
-        st.session_state[PREFIX + name] = fresh[name]
+    seed = current_values()["seed"]
+    TRAIN_VALUES.set(default_values(st.session_state[TRAIN_VALUES.key("task")], seed=seed))
 
 
 def _on_upload() -> None:
@@ -237,20 +235,11 @@ def needs_upload() -> bool:
     )
 
 
-def _widget(name: str, values: dict[str, Any]) -> str:
-    """The widget key of ``name``, holding the stored value (Streamlit drops it on other pages)."""
-    key = PREFIX + name
-    if key not in st.session_state:
-        st.session_state[key] = values[name]
-    return key
-
-
-def _control(name: str, values: dict[str, Any], **arguments: Any) -> None:
-    """The control of ``train_<name>``, from its declaration; a change goes to the stored values."""
-    arguments.setdefault("on_change", _store)
-    if arguments["on_change"] is _store:
-        arguments["args"] = (name,)
-    widget(TRAIN_SETTINGS[name], key=_widget(name, values), **arguments)
+def _control(name: str, **arguments: Any) -> None:
+    """The control of ``train_<name>``, from its declaration; a change goes to the kept values."""
+    if "on_change" not in arguments:
+        arguments.update(on_change=TRAIN_VALUES.remember, args=(name,))
+    widget(TRAIN_SETTINGS[name], key=TRAIN_VALUES.restore(name), **arguments)
 
 
 def render_controls() -> None:
@@ -259,7 +248,7 @@ def render_controls() -> None:
     lang = current_language()  # bound now: AppTest calls format_func outside the session
     what, model, run = st.columns([4, 5, 5], gap="medium")
     with what:
-        _control("task", values, on_change=_choose_task)
+        _control("task", on_change=_choose_task)
         st.caption(t(f"train.task.{values['task']}.about"))
         if values["task"] == "text":
             st.radio(
@@ -292,19 +281,19 @@ def render_controls() -> None:
                         t("train.upload.using", name=escape_markdown(good[0]), size=len(good[1]))
                     )
     with model:
-        _control("layers", values)
+        _control("layers")
         heads_col, width_col = st.columns(2)
         with heads_col:
-            _control("heads", values)
+            _control("heads")
         with width_col:
-            _control("width", values)
+            _control("width")
     with run:
-        _control("dropout", values)
+        _control("dropout")
         steps_col, seed_col = st.columns(2)
         with steps_col:
-            _control("steps", values)
+            _control("steps")
         with seed_col:
-            _control("seed", values)
+            _control("seed")
 
 
 def train_config(values: dict[str, Any], text: bytes | None = None) -> TrainConfig:

@@ -21,7 +21,7 @@ import streamlit as st
 
 from attention.examples import BOOK_TOKENS
 
-from .settings import COMPARE_B_FIELDS, COMPARE_B_PREFIX, COMPARE_B_STORE, SETTINGS, Setting
+from .settings import COMPARE_B_FIELDS, COMPARE_B_PREFIX, COMPARE_B_VALUES, SETTINGS, Setting
 from .table import (
     InputProblem,
     Table,
@@ -118,10 +118,12 @@ def init_session() -> None:
         st.session_state[name] = read(name, name, setting.default)
     b_names = [COMPARE_B_PREFIX + name for name in COMPARE_B_FIELDS]
     if any(name in params for name in b_names):  # B = A, changed by the b_ parameters
-        st.session_state[COMPARE_B_STORE] = {
-            name: read(name, COMPARE_B_PREFIX + name, st.session_state[name])
-            for name in COMPARE_B_FIELDS
-        }
+        COMPARE_B_VALUES.keep(
+            {
+                name: read(name, COMPARE_B_PREFIX + name, st.session_state[name])
+                for name in COMPARE_B_FIELDS
+            }
+        )
 
     table = book_table()
     text, emb = params.get("text"), params.get("emb")
@@ -157,7 +159,7 @@ def url_state() -> dict[str, str]:
         value = st.session_state.get(name, setting.default)
         if value != setting.default:
             params[name] = setting.to_url(value)
-    b_settings = st.session_state.get(COMPARE_B_STORE) or {}
+    b_settings = COMPARE_B_VALUES.get() or {}
     for name, value in b_settings.items():  # only where B differs from A
         if value != st.session_state.get(name, SETTINGS[name].default):
             params[COMPARE_B_PREFIX + name] = SETTINGS[name].to_url(value)

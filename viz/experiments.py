@@ -105,36 +105,21 @@ def dropout_error_figure(
 
     hover = f"N = %{{x:d}}<br>{plain(y_title)}: %{{y:.{HOVER_DECIMALS}f}}<extra>%{{fullData.name}}</extra>"
     figure = go.Figure()
-    figure.add_trace(
-        go.Scatter(
-            x=x,
-            y=positive(rms_error),
-            mode="lines",
-            name=plain(rms_name),
-            line={"color": colors["main"], "width": 2},
-            hovertemplate=hover,
+    for values, name, line in (
+        (rms_error, rms_name, {"color": colors["main"], "width": 2}),
+        (max_abs_error, max_name, {"color": colors["second"], "width": 1.5}),
+        (reference, reference_name, {"color": colors["reference"], "width": 2, "dash": "dash"}),
+    ):
+        figure.add_trace(
+            go.Scatter(
+                x=x,
+                y=positive(values),
+                mode="lines",
+                name=plain(name),
+                line=line,
+                hovertemplate=hover,
+            )
         )
-    )
-    figure.add_trace(
-        go.Scatter(
-            x=x,
-            y=positive(max_abs_error),
-            mode="lines",
-            name=plain(max_name),
-            line={"color": colors["second"], "width": 1.5},
-            hovertemplate=hover,
-        )
-    )
-    figure.add_trace(
-        go.Scatter(
-            x=x,
-            y=positive(reference),
-            mode="lines",
-            name=plain(reference_name),
-            line={"color": colors["reference"], "width": 2, "dash": "dash"},
-            hovertemplate=hover,
-        )
-    )
     if highlight is not None:
         index = int(np.searchsorted(x, highlight))
         if index < len(x) and x[index] == highlight:
@@ -209,24 +194,35 @@ def saturation_figure(
                 row=1,
                 col=column,
             )
+    _uniform_entropy_line(figure, scaled, uniform_name, colors["reference"])
+    if highlight_d_k is not None:
+        for column in range(1, 4):
+            figure.add_vline(
+                x=highlight_d_k, line={"color": "#888888", "dash": "dot"}, row=1, col=column
+            )
+    _saturation_layout(figure, list(scaled["d_k"]), x_title, height)
+    return figure
+
+
+def _uniform_entropy_line(figure: go.Figure, scaled: dict, name: str, color: str) -> None:
+    """``log T``, the entropy of a uniform row, dotted across the entropy panel."""
     d_k_values = list(scaled["d_k"])
     figure.add_trace(
         go.Scatter(
             x=[min(d_k_values), max(d_k_values)],
             y=[scaled["uniform_entropy"]] * 2,
             mode="lines",
-            name=plain(uniform_name),
-            line={"color": colors["reference"], "dash": "dot", "width": 1.5},
-            hovertemplate=f"{plain(uniform_name)}: %{{y:.{DECIMALS}f}}<extra></extra>",
+            name=plain(name),
+            line={"color": color, "dash": "dot", "width": 1.5},
+            hovertemplate=f"{plain(name)}: %{{y:.{DECIMALS}f}}<extra></extra>",
         ),
         row=1,
         col=1,
     )
-    if highlight_d_k is not None:
-        for column in range(1, 4):
-            figure.add_vline(
-                x=highlight_d_k, line={"color": "#888888", "dash": "dot"}, row=1, col=column
-            )
+
+
+def _saturation_layout(figure: go.Figure, d_k_values: list, x_title: str, height: int) -> None:
+    """Log ``d_k`` axes ticked at the measured values; the largest-weight panel on 0 … 1."""
     figure.update_xaxes(
         type="log",
         title={"text": plain(x_title)},
@@ -243,7 +239,6 @@ def saturation_figure(
         plot_bgcolor="white",
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.12, "x": 0},
     )
-    return figure
 
 
 def weight_row_bars(

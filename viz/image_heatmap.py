@@ -283,18 +283,7 @@ def image_heatmap(
     cells_r, cells_c = row_factor * hover_r, col_factor * hover_c  # cells per hover block
     row_edges = np.minimum(np.arange(hover.total.shape[0] + 1) * cells_r, rows)
     col_edges = np.minimum(np.arange(hover.total.shape[1] + 1) * cells_c, cols)
-    customdata = np.stack(
-        np.broadcast_arrays(
-            (row_edges[:-1] + 1)[:, None],  # first row, 1-based
-            row_edges[1:][:, None],  # last row, 1-based
-            (col_edges[:-1] + 1)[None, :],
-            col_edges[1:][None, :],
-            np.where(hover.count > 0, hover.minimum, np.nan),
-            np.where(hover.count > 0, hover.maximum, np.nan),
-            hover.cells - hover.count,  # masked (or non-finite) cells in the block
-        ),
-        axis=-1,
-    ).astype(np.float32)  # (H, W, 7): float32 is exact for positions up to 16 million
+    customdata = _block_customdata(hover, row_edges, col_edges)  # (H, W, 7)
 
     figure = go.Figure()
     figure.add_layout_image(
@@ -327,6 +316,29 @@ def image_heatmap(
             name="blocks",
         )
     )
+    _image_layout(figure, view)
+    return figure
+
+
+def _block_customdata(hover: Blocks, row_edges: np.ndarray, col_edges: np.ndarray) -> np.ndarray:
+    """Per hover block ``[first row, last row, first col, last col, min, max, masked]``."""
+    return np.stack(
+        np.broadcast_arrays(
+            (row_edges[:-1] + 1)[:, None],  # first row, 1-based
+            row_edges[1:][:, None],  # last row, 1-based
+            (col_edges[:-1] + 1)[None, :],
+            col_edges[1:][None, :],
+            np.where(hover.count > 0, hover.minimum, np.nan),
+            np.where(hover.count > 0, hover.maximum, np.nan),
+            hover.cells - hover.count,  # masked (or non-finite) cells in the block
+        ),
+        axis=-1,
+    ).astype(np.float32)  # (H, W, 7): float32 is exact for positions up to 16 million
+
+
+def _image_layout(figure: go.Figure, view: MatrixView) -> None:
+    """Title, height and axes: at most MAX_TICKS ticks, keys on top, row 1 on top."""
+    rows, cols = view.shape
     xticks, xtexts = _ticks(cols, view.col_labels, with_labels=False)
     yticks, ytexts = _ticks(rows, view.row_labels, with_labels=True)
     square = rows == cols
@@ -359,7 +371,6 @@ def image_heatmap(
             "constrain": "domain",
         },
     )
-    return figure
 
 
 def _colorbar(view: MatrixView) -> dict[str, object]:

@@ -128,21 +128,11 @@ def place_labels(
         place are missing.
     """
     anchors = np.asarray(points, dtype=np.float64).reshape(-1, 2) * scale  # (n, 2) px
-    others = (
-        np.vstack(
-            [
-                np.asarray(obstacles, dtype=np.float64).reshape(-1, 2),
-                segment_points(segments, scale),
-            ]
-        )
-        * scale
-    )  # (m, 2) px
-    centres = np.vstack([anchors, others])  # (n + m, 2): every point is a small square
-    blocked = np.column_stack([centres, np.full((len(centres), 2), POINT_RADIUS)])  # (n + m, 4)
+    blocked = _point_boxes(anchors, obstacles, segments, scale)  # (n + m, 4)
     inf = math.inf
     (x_low, x_high), (y_low, y_high) = bounds or ((-inf, inf), (-inf, inf))
+    limits_px = np.array([x_low, x_high, y_low, y_high]) * scale  # (4,)
     turns = np.radians(np.asarray(ANGLES, dtype=np.float64))  # (A,)
-    rings = np.arange(RINGS, dtype=np.float64) * DISTANCE_STEP  # (R,)
     placed: list[PlacedLabel] = []
     if len(texts) != len(anchors):
         raise ValueError(f"{len(texts)} texts for {len(anchors)} points")
@@ -152,34 +142,7 @@ def place_labels(
             continue
         width, height = label_size_px(text, font_size)
         half = np.array([width / 2, height / 2])  # (2,)
-        length = float(np.hypot(*anchor))
-        outward = anchor / length if length > 1e-9 else np.array([0.0, 1.0])  # (2,)
-        directions = np.column_stack(  # (A, 2): the outward way turned by each angle
-            [
-                outward[0] * np.cos(turns) - outward[1] * np.sin(turns),
-                outward[0] * np.sin(turns) + outward[1] * np.cos(turns),
-            ]
-        )
-        clear = np.array([_clear_distance(d, half[0], half[1]) for d in directions])  # (A,)
-        reach = float(clear.max()) + RINGS * DISTANCE_STEP + float(half.max())
-        near = np.abs(blocked[:, :2] - anchor).max(axis=1) <= reach + blocked[:, 2:].max(axis=1)
-        nearby = blocked[near]  # (B, 4): only boxes a candidate could touch
-        center = None
-        for ring in rings:  # nearest ring first; in a ring, the outward way first
-            candidates = anchor + (clear + ring)[:, None] * directions  # (A, 2) px
-            free = (
-                (candidates[:, 0] - half[0] >= x_low * scale)
-                & (candidates[:, 0] + half[0] <= x_high * scale)
-                & (candidates[:, 1] - half[1] >= y_low * scale)
-                & (candidates[:, 1] + half[1] <= y_high * scale)
-            )
-            apart = np.abs(candidates[:, None, :] - nearby[None, :, :2]) >= (
-                half[None, None, :] + nearby[None, :, 2:]
-            )  # (A, B, 2): separated along x, along y
-            free &= apart.any(axis=2).all(axis=1)  # apart from every box: along x or along y
-            if free.any():
-                center = candidates[int(np.argmax(free))]  # (2,): the first free candidate
-                break
+        center = _free_place(anchor, half, turns, blocked, limits_px)
         if center is None:
             continue  # no free place: the hover and the legend still name this point
         blocked = np.vstack([blocked, [center[0], center[1], half[0], half[1]]])
@@ -194,6 +157,69 @@ def place_labels(
             )
         )
     return placed
+
+
+def _point_boxes(
+    anchors: np.ndarray,
+    obstacles: np.ndarray | Sequence[Sequence[float]],
+    segments: Sequence[tuple[Sequence[float], Sequence[float]]],
+    scale: float,
+) -> np.ndarray:
+    """``(n + m, 4)`` boxes ``[x, y, half width, half height]`` (px): every point a small square."""
+    others = (
+        np.vstack(
+            [
+                np.asarray(obstacles, dtype=np.float64).reshape(-1, 2),
+                segment_points(segments, scale),
+            ]
+        )
+        * scale
+    )  # (m, 2) px
+    centres = np.vstack([anchors, others])  # (n + m, 2)
+    return np.column_stack([centres, np.full((len(centres), 2), POINT_RADIUS)])
+
+
+def _free_place(
+    anchor: np.ndarray,
+    half: np.ndarray,
+    turns: np.ndarray,
+    blocked: np.ndarray,
+    limits_px: np.ndarray,
+) -> np.ndarray | None:
+    """The nearest free centre (px) for a ``2·half`` box around ``anchor``, or ``None``.
+
+    Candidates lie on rings around the anchor, nearest ring first; in a ring, the outward way
+    first (turned by each of ``turns``). A candidate is free when it stays inside ``limits_px``
+    (``x_low, x_high, y_low, y_high``) and is apart from every ``blocked`` box.
+    """
+    x_low, x_high, y_low, y_high = limits_px
+    length = float(np.hypot(*anchor))
+    outward = anchor / length if length > 1e-9 else np.array([0.0, 1.0])  # (2,)
+    directions = np.column_stack(  # (A, 2): the outward way turned by each angle
+        [
+            outward[0] * np.cos(turns) - outward[1] * np.sin(turns),
+            outward[0] * np.sin(turns) + outward[1] * np.cos(turns),
+        ]
+    )
+    clear = np.array([_clear_distance(d, half[0], half[1]) for d in directions])  # (A,)
+    reach = float(clear.max()) + RINGS * DISTANCE_STEP + float(half.max())
+    near = np.abs(blocked[:, :2] - anchor).max(axis=1) <= reach + blocked[:, 2:].max(axis=1)
+    nearby = blocked[near]  # (B, 4): only boxes a candidate could touch
+    for ring in np.arange(RINGS, dtype=np.float64) * DISTANCE_STEP:  # (R,)
+        candidates = anchor + (clear + ring)[:, None] * directions  # (A, 2) px
+        free = (
+            (candidates[:, 0] - half[0] >= x_low)
+            & (candidates[:, 0] + half[0] <= x_high)
+            & (candidates[:, 1] - half[1] >= y_low)
+            & (candidates[:, 1] + half[1] <= y_high)
+        )
+        apart = np.abs(candidates[:, None, :] - nearby[None, :, :2]) >= (
+            half[None, None, :] + nearby[None, :, 2:]
+        )  # (A, B, 2): separated along x, along y
+        free &= apart.any(axis=2).all(axis=1)  # apart from every box: along x or along y
+        if free.any():
+            return candidates[int(np.argmax(free))]  # (2,): the first free candidate
+    return None
 
 
 def label_extent(labels: Sequence[PlacedLabel], scale: float) -> np.ndarray:

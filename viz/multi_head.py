@@ -106,6 +106,7 @@ def head_weights_grid(
         vertical_spacing=min(0.3, 0.5 / grid_rows) if grid_rows > 1 else 0.0,
     )
     labels = unique_labels(list(first.row_labels))  # user text: shortened first, then escaped
+    short_labels = [plain(short(label, 12)) for label in labels]
     for head in range(num_heads):
         panel = matrix_figure(replace(heads[head], decimals=decimals, title=""), words)
         row, column = divmod(head, grid_columns)
@@ -120,30 +121,13 @@ def head_weights_grid(
             elif decimals == COMPACT_DECIMALS:
                 trace.update(textfont={"size": 10})
             figure.add_trace(trace, row=row + 1, col=column + 1)
-        ticks = list(range(num_tokens))
-        short_labels = [plain(short(label, 12)) for label in labels]
-        figure.update_xaxes(
-            tickmode="array",
-            tickvals=ticks,
-            ticktext=short_labels,
-            tickangle=-45 if grid_columns > 2 else 0,
-            title={"text": plain(col_title), "standoff": 10},
-            showgrid=False,
-            zeroline=False,
+        _panel_axes(
+            figure,
+            short_labels,
             row=row + 1,
-            col=column + 1,
-        )
-        figure.update_yaxes(
-            tickmode="array",
-            tickvals=ticks,
-            ticktext=short_labels,
-            showticklabels=column == 0,
-            title={"text": plain(row_title) if column == 0 else ""},
-            autorange="reversed",
-            showgrid=False,
-            zeroline=False,
-            row=row + 1,
-            col=column + 1,
+            column=column + 1,
+            titles=(plain(row_title) if column == 0 else "", plain(col_title)),
+            tilted=grid_columns > 2,
         )
     figure.update_layout(
         height=grid_rows * (PANEL_EXTRA_HEIGHT + PANEL_ROW_HEIGHT * min(num_tokens, 12)),
@@ -151,6 +135,43 @@ def head_weights_grid(
         plot_bgcolor="white",
     )
     return figure
+
+
+def _panel_axes(
+    figure: go.Figure,
+    short_labels: list[str],
+    *,
+    row: int,
+    column: int,
+    titles: tuple[str, str],
+    tilted: bool,
+) -> None:
+    """One panel's axes: every token ticked; the query labels and title on the first column only."""
+    row_title, col_title = titles
+    ticks = list(range(len(short_labels)))
+    figure.update_xaxes(
+        tickmode="array",
+        tickvals=ticks,
+        ticktext=short_labels,
+        tickangle=-45 if tilted else 0,
+        title={"text": col_title, "standoff": 10},
+        showgrid=False,
+        zeroline=False,
+        row=row,
+        col=column,
+    )
+    figure.update_yaxes(
+        tickmode="array",
+        tickvals=ticks,
+        ticktext=short_labels,
+        showticklabels=column == 1,
+        title={"text": row_title},
+        autorange="reversed",
+        showgrid=False,
+        zeroline=False,
+        row=row,
+        col=column,
+    )
 
 
 @dataclass(frozen=True)

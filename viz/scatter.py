@@ -83,91 +83,11 @@ def embedding_scatter(
     }
     figure = go.Figure()
     if shown == 3:
-        figure.add_trace(
-            go.Scatter3d(
-                x=values[:, 0],
-                y=values[:, 1],
-                z=values[:, 2],
-                marker={"size": 6, "color": POINT_COLOR},
-                textposition=alternating_positions(num_tokens),
-                textfont={"size": 13},
-                **common,
-            )
-        )
-        # a thin line from the origin to each point: an embedding is a vector, not only a dot
-        lines_x, lines_y, lines_z = [], [], []
-        for row in values:
-            lines_x += [0.0, row[0], None]
-            lines_y += [0.0, row[1], None]
-            lines_z += [0.0, row[2], None]
-        figure.add_trace(
-            go.Scatter3d(
-                x=lines_x,
-                y=lines_y,
-                z=lines_z,
-                mode="lines",
-                line={"color": "#9cc3e4", "width": 3},
-                hoverinfo="skip",
-                showlegend=False,
-                name="",
-            )
-        )
-        figure.update_layout(
-            scene={
-                "xaxis": {"title": {"text": axis_names[0]}},
-                "yaxis": {"title": {"text": axis_names[1]}},
-                # the z title would be drawn left of the chart and cut off: label the axis at its top
-                "zaxis": {"title": {"text": ""}},
-                "annotations": [
-                    {
-                        "x": float(values[:, 0].min()),
-                        "y": float(values[:, 1].min()),
-                        "z": float(values[:, 2].max()),
-                        "text": f"{axis_names[2]} ↑",
-                        "showarrow": False,
-                        "yshift": 14,
-                        "font": {"size": 13},
-                    }
-                ],
-                "camera": {"eye": {"x": 1.6, "y": 1.6, "z": 1.05}},
-                "aspectmode": "cube",
-            }
-        )
+        _draw_3d(figure, values, axis_names, common)
     elif shown == 2:
-        figure.add_trace(
-            go.Scatter(
-                x=values[:, 0],
-                y=values[:, 1],
-                marker={"size": 10, "color": POINT_COLOR},
-                textposition=alternating_positions(num_tokens),
-                textfont={"size": 13},
-                **common,
-            )
-        )
-        figure.update_layout(
-            xaxis={"title": {"text": axis_names[0]}, "zeroline": True},
-            yaxis={"title": {"text": axis_names[1]}, "zeroline": True, "scaleanchor": "x"},
-        )
+        _draw_plane(figure, values, axis_names, common)
     else:
-        # a strip: every token on one line, labels alternate above and below so they do not overlap
-        order = np.argsort(values[:, 0], kind="stable")
-        positions = np.empty(num_tokens, dtype=object)
-        for rank, index in enumerate(order):
-            positions[index] = "top center" if rank % 2 == 0 else "bottom center"
-        figure.add_trace(
-            go.Scatter(
-                x=values[:, 0],
-                y=np.zeros(num_tokens),
-                marker={"size": 12, "color": POINT_COLOR},
-                textposition=list(positions),
-                textfont={"size": 13},
-                **common,
-            )
-        )
-        figure.update_layout(
-            xaxis={"title": {"text": axis_names[0]}, "zeroline": True},
-            yaxis={"visible": False, "range": [-1, 1]},
-        )
+        _draw_strip(figure, values, axis_names, common)
         height = min(height, 260)
     figure.update_layout(
         title={"text": plain(title)} if title else None,
@@ -179,3 +99,105 @@ def embedding_scatter(
         figure.update_xaxes(showgrid=True, gridcolor="#eeeeee", zerolinecolor="#999999")
         figure.update_yaxes(showgrid=True, gridcolor="#eeeeee", zerolinecolor="#999999")
     return figure
+
+
+def _draw_3d(
+    figure: go.Figure, values: np.ndarray, axis_names: list[str], common: dict[str, object]
+) -> None:
+    """The points in 3-D (features x1, x2, x3), each with a thin line from the origin."""
+    num_tokens = values.shape[0]
+    figure.add_trace(
+        go.Scatter3d(
+            x=values[:, 0],
+            y=values[:, 1],
+            z=values[:, 2],
+            marker={"size": 6, "color": POINT_COLOR},
+            textposition=alternating_positions(num_tokens),
+            textfont={"size": 13},
+            **common,
+        )
+    )
+    # a thin line from the origin to each point: an embedding is a vector, not only a dot
+    lines_x, lines_y, lines_z = [], [], []
+    for row in values:
+        lines_x += [0.0, row[0], None]
+        lines_y += [0.0, row[1], None]
+        lines_z += [0.0, row[2], None]
+    figure.add_trace(
+        go.Scatter3d(
+            x=lines_x,
+            y=lines_y,
+            z=lines_z,
+            mode="lines",
+            line={"color": "#9cc3e4", "width": 3},
+            hoverinfo="skip",
+            showlegend=False,
+            name="",
+        )
+    )
+    figure.update_layout(
+        scene={
+            "xaxis": {"title": {"text": axis_names[0]}},
+            "yaxis": {"title": {"text": axis_names[1]}},
+            # the z title would be drawn left of the chart and cut off: label the axis at its top
+            "zaxis": {"title": {"text": ""}},
+            "annotations": [
+                {
+                    "x": float(values[:, 0].min()),
+                    "y": float(values[:, 1].min()),
+                    "z": float(values[:, 2].max()),
+                    "text": f"{axis_names[2]} ↑",
+                    "showarrow": False,
+                    "yshift": 14,
+                    "font": {"size": 13},
+                }
+            ],
+            "camera": {"eye": {"x": 1.6, "y": 1.6, "z": 1.05}},
+            "aspectmode": "cube",
+        }
+    )
+
+
+def _draw_plane(
+    figure: go.Figure, values: np.ndarray, axis_names: list[str], common: dict[str, object]
+) -> None:
+    """The points on a plane (features x1, x2), equal scales on both axes."""
+    figure.add_trace(
+        go.Scatter(
+            x=values[:, 0],
+            y=values[:, 1],
+            marker={"size": 10, "color": POINT_COLOR},
+            textposition=alternating_positions(values.shape[0]),
+            textfont={"size": 13},
+            **common,
+        )
+    )
+    figure.update_layout(
+        xaxis={"title": {"text": axis_names[0]}, "zeroline": True},
+        yaxis={"title": {"text": axis_names[1]}, "zeroline": True, "scaleanchor": "x"},
+    )
+
+
+def _draw_strip(
+    figure: go.Figure, values: np.ndarray, axis_names: list[str], common: dict[str, object]
+) -> None:
+    """Every token on one line; labels alternate above and below in x order so they do not overlap."""
+    num_tokens = values.shape[0]
+    order = np.argsort(values[:, 0], kind="stable")
+    positions = np.empty(num_tokens, dtype=object)
+    for rank, index in enumerate(order):
+        positions[index] = "top center" if rank % 2 == 0 else "bottom center"
+    figure.add_trace(
+        go.Scatter(
+            x=values[:, 0],
+            y=np.zeros(num_tokens),
+            marker={"size": 12, "color": POINT_COLOR},
+            textposition=list(positions),
+            textfont={"size": 13},
+            **common,
+        )
+    )
+    figure.update_layout(
+        xaxis={"title": {"text": axis_names[0]}, "zeroline": True},
+        yaxis={"visible": False, "range": [-1, 1]},
+    )

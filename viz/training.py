@@ -218,14 +218,8 @@ def attention_maps_figure(
     hover names the layer, head, query, key and weight; cells carry the weights (2 decimals)
     when they are wide enough to be read.
     """
-    array = np.asarray(weights, dtype=np.float64)
-    if array.ndim != 4 or array.shape[2] != array.shape[3]:
-        raise ValueError(f"weights must be (layers, heads, T, T), got {array.shape}")
+    array = _checked_maps(weights, tokens, layer_names, head_names)  # (layers, heads, T, T)
     num_layers, num_heads, num_tokens, _ = array.shape
-    if len(tokens) != num_tokens:
-        raise ValueError(f"{len(tokens)} token labels for {num_tokens} tokens")
-    if len(layer_names) != num_layers or len(head_names) != num_heads:
-        raise ValueError("one name per layer and one per head are needed")
     labels = unique_labels([str(token) for token in tokens])
     names = [plain(label) for label in labels]
     ticks = [plain(short(label, 6)) for label in labels]
@@ -244,71 +238,37 @@ def attention_maps_figure(
     hidden = np.triu(np.ones((num_tokens, num_tokens), dtype=bool), k=1)  # future keys
     cell_px = panel_width / num_heads / max(1, num_tokens)
     annotate = cell_px >= MAP_NUMBERS_CELL_PX
-    # a key label every k-th column when labels are wider than the cells (≈ 6.5 px a character)
-    label_px = 6.5 * max(len(tick) for tick in ticks) + 6
-    tick_step = max(1, math.ceil(label_px / cell_px))
-    query = np.array(names, dtype=object)[:, None].repeat(num_tokens, axis=1)
-    key = np.array(names, dtype=object)[None, :].repeat(num_tokens, axis=0)
-    customdata = np.stack([query, key], axis=-1)  # (T, T, 2)
+    customdata = _query_key_names(names)  # (T, T, 2)
+    hover_names = (plain(row_title), plain(col_title), plain(value_name))
+    tick_positions, tick_text = _key_ticks(ticks, cell_px)
     for layer in range(num_layers):
         for head in range(num_heads):
-            z = array[layer, head].copy()
-            z[hidden] = np.nan  # never a colour on the scale: the grey background shows
-            title = titles[layer * num_heads + head]
-            figure.add_trace(
-                go.Heatmap(
-                    z=np.round(z, 4),
-                    x=list(range(num_tokens)),
-                    y=list(range(num_tokens)),
-                    zmin=0.0,
-                    zmax=1.0,
-                    colorscale=colorscale("sequential", palette),
-                    showscale=layer == 0 and head == 0,
-                    colorbar={"title": {"text": plain(value_name)}, "thickness": 12},
-                    text=np.where(hidden, "", np.vectorize(lambda v: f"{v:.2f}")(z)).tolist()
-                    if annotate
-                    else None,
-                    texttemplate="%{text}" if annotate else None,
-                    textfont={"size": 10},
-                    customdata=customdata,
-                    hovertemplate=(
-                        f"{title}<br>{plain(row_title)}: %{{customdata[0]}}<br>"
-                        f"{plain(col_title)}: %{{customdata[1]}}<br>"
-                        f"{plain(value_name)}: %{{z:.4f}}<extra></extra>"
-                    ),
-                    name=title,
-                    hoverongaps=False,
-                ),
+            heatmap = _map_panel(
+                array[layer, head],
+                hidden,
+                customdata,
+                title=titles[layer * num_heads + head],
+                palette=palette,
+                hover_names=hover_names,
+                first=layer == 0 and head == 0,
+                annotate=annotate,
+            )
+            figure.add_trace(heatmap, row=layer + 1, col=head + 1)
+            _map_axes(
+                figure,
+                tick_positions,
+                tick_text,
+                row_title=row_title if head == 0 else None,
                 row=layer + 1,
                 col=head + 1,
             )
-            tick_positions = list(range(0, num_tokens, tick_step))
-            figure.update_xaxes(
-                tickmode="array",
-                tickvals=tick_positions,
-                ticktext=[ticks[i] for i in tick_positions],
-                tickangle=0,
-                tickfont={"size": 10},
-                side="top",
-                showgrid=False,
-                zeroline=False,
-                row=layer + 1,
-                col=head + 1,
-            )
-            figure.update_yaxes(
-                tickmode="array",
-                tickvals=tick_positions,
-                ticktext=[ticks[i] for i in tick_positions],
-                showticklabels=head == 0,
-                tickfont={"size": 10},
-                autorange="reversed",
-                showgrid=False,
-                zeroline=False,
-                title={"text": plain(row_title)} if head == 0 else None,
-                row=layer + 1,
-                col=head + 1,
-            )
-    for annotation in figure.layout.annotations:  # panel titles above the key labels on top
+    _maps_layout(figure, num_layers, num_tokens)
+    return figure
+
+
+def _maps_layout(figure: go.Figure, num_layers: int, num_tokens: int) -> None:
+    """Panel titles above the key labels on top; a grey background shows through masked cells."""
+    for annotation in figure.layout.annotations:
         annotation.update(yshift=30, font={"size": 13})
     panel_px = min(MAP_MAX_PANEL_PX, 80 + MAP_ROW_PX * num_tokens)
     figure.update_layout(
@@ -316,7 +276,117 @@ def attention_maps_figure(
         margin={"l": 10, "r": 10, "t": 90, "b": 10},
         plot_bgcolor=HIDDEN_COLOR,
     )
-    return figure
+
+
+def _checked_maps(
+    weights: torch.Tensor | np.ndarray,
+    tokens: Sequence[str],
+    layer_names: Sequence[str],
+    head_names: Sequence[str],
+) -> np.ndarray:
+    """``weights`` as a ``(layers, heads, T, T)`` float array, with one name for each of them."""
+    array = np.asarray(weights, dtype=np.float64)
+    if array.ndim != 4 or array.shape[2] != array.shape[3]:
+        raise ValueError(f"weights must be (layers, heads, T, T), got {array.shape}")
+    num_layers, num_heads, num_tokens, _ = array.shape
+    if len(tokens) != num_tokens:
+        raise ValueError(f"{len(tokens)} token labels for {num_tokens} tokens")
+    if len(layer_names) != num_layers or len(head_names) != num_heads:
+        raise ValueError("one name per layer and one per head are needed")
+    return array
+
+
+def _query_key_names(names: list[str]) -> np.ndarray:
+    """``(T, T, 2)``: cell ``(i, j)`` holds the names of query ``i`` and key ``j`` (the hover)."""
+    num_tokens = len(names)
+    query = np.array(names, dtype=object)[:, None].repeat(num_tokens, axis=1)
+    key = np.array(names, dtype=object)[None, :].repeat(num_tokens, axis=0)
+    return np.stack([query, key], axis=-1)
+
+
+def _key_ticks(ticks: list[str], cell_px: float) -> tuple[list[int], list[str]]:
+    """A label every k-th column when labels are wider than the cells (≈ 6.5 px a character)."""
+    label_px = 6.5 * max(len(tick) for tick in ticks) + 6
+    tick_step = max(1, math.ceil(label_px / cell_px))
+    positions = list(range(0, len(ticks), tick_step))
+    return positions, [ticks[i] for i in positions]
+
+
+def _map_panel(
+    weights: np.ndarray,
+    hidden: np.ndarray,
+    customdata: np.ndarray,
+    *,
+    title: str,
+    palette: str,
+    hover_names: tuple[str, str, str],
+    first: bool,
+    annotate: bool,
+) -> go.Heatmap:
+    """One layer·head panel of ``weights`` ``(T, T)``; the colour bar on the first."""
+    z = weights.copy()
+    z[hidden] = np.nan  # never a colour on the scale: the grey background shows
+    row_name, col_name, value_name = hover_names
+    return go.Heatmap(
+        z=np.round(z, 4),
+        x=list(range(z.shape[1])),
+        y=list(range(z.shape[0])),
+        zmin=0.0,
+        zmax=1.0,
+        colorscale=colorscale("sequential", palette),
+        showscale=first,
+        colorbar={"title": {"text": value_name}, "thickness": 12},
+        text=np.where(hidden, "", np.vectorize(lambda v: f"{v:.2f}")(z)).tolist()
+        if annotate
+        else None,
+        texttemplate="%{text}" if annotate else None,
+        textfont={"size": 10},
+        customdata=customdata,
+        hovertemplate=(
+            f"{title}<br>{row_name}: %{{customdata[0]}}<br>"
+            f"{col_name}: %{{customdata[1]}}<br>"
+            f"{value_name}: %{{z:.4f}}<extra></extra>"
+        ),
+        name=title,
+        hoverongaps=False,
+    )
+
+
+def _map_axes(
+    figure: go.Figure,
+    tick_positions: list[int],
+    tick_text: list[str],
+    *,
+    row_title: str | None,
+    row: int,
+    col: int,
+) -> None:
+    """A panel's axes: keys on top, queries down the side (labelled on the first column only)."""
+    figure.update_xaxes(
+        tickmode="array",
+        tickvals=tick_positions,
+        ticktext=tick_text,
+        tickangle=0,
+        tickfont={"size": 10},
+        side="top",
+        showgrid=False,
+        zeroline=False,
+        row=row,
+        col=col,
+    )
+    figure.update_yaxes(
+        tickmode="array",
+        tickvals=tick_positions,
+        ticktext=tick_text,
+        showticklabels=row_title is not None,
+        tickfont={"size": 10},
+        autorange="reversed",
+        showgrid=False,
+        zeroline=False,
+        title={"text": plain(row_title)} if row_title is not None else None,
+        row=row,
+        col=col,
+    )
 
 
 def pattern_scores_figure(
