@@ -262,7 +262,24 @@ def new_page(browser: Browser, base_url: str, path: str, settings: Settings) -> 
     page = context.new_page()
     page.goto(base_url + path, wait_until="commit")
     settle(page, 0.0, MAIN, None, settings, require_run=True)
+    close_dialogs(page)
     return page
+
+
+def close_dialogs(page: Page) -> None:
+    """Close a dialog shown on the way (Streamlit's "Page not found" for a deep link on a fresh
+    server, which still runs the page): while it is open the page is inert and takes no click."""
+    dialogs = page.locator("[role='dialog']")
+    for _ in range(3):
+        if not dialogs.count():
+            return
+        close = dialogs.first.get_by_role("button", name="Close")
+        if close.count():
+            close.first.click()
+        else:
+            page.keyboard.press("Escape")
+        with contextlib.suppress(Exception):  # a Playwright timeout: try again
+            dialogs.first.wait_for(state="detached", timeout=10_000)
 
 
 def settle(
@@ -507,7 +524,9 @@ def servers(names: set[str]) -> Iterator[dict[str, StreamlitServer]]:
 def run(args: argparse.Namespace) -> tuple[Results, dict[str, str]]:
     settings = Settings(quiet_ms=args.quiet, timeout_s=args.timeout)
     measures = set(args.measures)
-    app_pages = [app_target(name) for name in args.pages]
+    # the default page first: a fresh server's first session then starts at "/", not at a deep
+    # link (which can show Streamlit's "Page not found" on the way)
+    app_pages = [app_target(name) for name in sorted(args.pages, key=lambda n: n != DEFAULT_PAGE)]
     step = next((target for target in app_pages if target.name == DEFAULT_PAGE), None)
     seed_targets = [FLOOR, STRAIGHTFORWARD, *app_pages]
     long_step = app_target(f"step at {LONG_TOKENS} tokens", long_path(LONG_TOKENS))
