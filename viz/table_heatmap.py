@@ -226,7 +226,7 @@ def _named_scale(name: str) -> list[list[Any]]:
     return get_colorscale(name)
 
 
-@lru_cache(maxsize=4096)  # a few hundred distinct colours per palette: sampled scales repeat
+@lru_cache(maxsize=4096)  # the colours sampled from a scale repeat across cells, tables and reruns
 def text_colour(background: str | None) -> str:
     """Dark text on a light background, white on a dark one (relative luminance, WCAG)."""
     if background is None:
