@@ -30,6 +30,7 @@ from attention.by_hand import (
 from attention.dropout import dropout_counts
 from ui.frame import page
 from ui.i18n import t
+from ui.matrix_table import draw_table
 from ui.show import show_figure
 from ui.view import View
 from viz.labels import unique_labels
@@ -46,12 +47,13 @@ from viz.one_query import (
     vectors_latex,
     weights_bar_figure,
 )
+from viz.table_heatmap import text_table
 from viz.vocabulary import format_short
 
 QUERY_KEY = "one_query_query"
+ROW_TABLE_KEY = "one_query_row"  # the row table component's key (``ui.matrix_table.draw_table``)
 KEY_KEY = "one_query_key"
 MAX_STATIC_ROWS = 40  # longer rows are shown in a scrollable data frame instead of a table
-HIGHLIGHT = "background-color: #fff3bf"
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -320,7 +322,7 @@ def row_frame(row: QueryRow) -> pd.DataFrame:
                 t("one_query.col_after"): text_number(float(dropped[index])),
             }
         )
-    index_labels = [escape_markdown(position_label(row.labels, k)) for k in range(len(rows))]
+    index_labels = [position_label(row.labels, k) for k in range(len(rows))]  # plain text
     return pd.DataFrame(rows, index=pd.Index(index_labels, name=t("one_query.col_key")))
 
 
@@ -329,12 +331,16 @@ def show_row_table(row: QueryRow) -> None:
     st.subheader(t("one_query.row_table"))
     st.caption(t("one_query.row_table_caption", i=row.qp))
     frame = row_frame(row)
-    if len(frame) <= MAX_STATIC_ROWS:
-        chosen = frame.index[row.j]
-        styled = frame.style.apply(
-            lambda line: [HIGHLIGHT if line.name == chosen else "" for _ in line], axis=1
+    if len(frame) <= MAX_STATIC_ROWS:  # the app's table component: every text set as plain text
+        table = text_table(
+            frame.to_numpy().tolist(),
+            list(frame.index),
+            list(frame.columns),
+            corner=t("one_query.col_key"),
+            highlight=row.j,
+            description=t("one_query.row_table"),
         )
-        st.table(styled)
+        draw_table(table, key=ROW_TABLE_KEY)
     else:
         st.dataframe(frame, height=420)
     shift = row.softmax.shift != 0.0

@@ -105,6 +105,27 @@ def matrix_tables(at: Any) -> dict[str, pd.DataFrame]:
     return {key: _as_frame(tables[0]) for key, tables in _matrix_blocks(at).items()}
 
 
+def component_table_data(at: Any, key: str) -> dict[str, Any]:
+    """The data of the table component drawn with ``ui.matrix_table.draw_table(..., key=key)``."""
+    found: list[dict[str, Any]] = []
+
+    def walk(node: Any) -> None:
+        proto_id = getattr(getattr(node, "proto", None), "id", "") or ""
+        if getattr(node, "type", "") == "bidi_component" and proto_id.endswith(f"-{key}"):
+            found.append(_table_data(node))
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree if hasattr(at, "_tree") else at)
+    assert len(found) == 1, f"{len(found)} table components keyed {key!r}"
+    return found[0]
+
+
+def component_table(at: Any, key: str) -> pd.DataFrame:
+    """The texts of the table component ``key`` as a DataFrame labelled as the page shows it."""
+    return _as_frame(component_table_data(at, key))
+
+
 def _matrix_block_tables(at: Any, key: str) -> list[dict[str, Any]]:
     tables = _matrix_blocks(at).get(key)
     assert tables, f"no matrix table {key!r}"

@@ -9,8 +9,10 @@ from streamlit.testing.v1 import AppTest
 from attention import AttentionConfig, AttentionTrace, trace_attention
 from attention.by_hand import dot_product_terms, softmax_by_hand
 from attention.examples import BOOK_EMBEDDINGS
-from tests.apptest_support import page_text, run_page
+from pages.one_query import ROW_TABLE_KEY
+from tests.apptest_support import component_table, component_table_data, page_text, run_page
 from viz.one_query import number, vector
+from viz.table_heatmap import HIGHLIGHT_COLOR
 
 QUERY, KEY = "one_query_query", "one_query_key"
 
@@ -54,9 +56,12 @@ def _assert_row_written_out(at: AppTest, trace: AttentionTrace, i: int, j: int) 
     for index in range(i + 1):
         assert vector(trace.values[0, index].tolist()) in latex
     # the table of the whole row says the same
-    frame = at.table[0].value
+    frame = component_table(at, ROW_TABLE_KEY)
     weights = [cell.replace("−", "-") for cell in frame.iloc[:, 3]]
     assert weights == [number(float(w)) for w in trace.attn_weights[0, i]]
+    # the chosen key's line is the one highlighted
+    backgrounds = [row[0]["background"] for row in component_table_data(at, ROW_TABLE_KEY)["cells"]]
+    assert backgrounds == [HIGHLIGHT_COLOR if k == j else "" for k in range(len(backgrounds))]
 
 
 @pytest.fixture
@@ -138,7 +143,7 @@ def test_dropout_is_written_out_with_the_trace_mask(at: AppTest) -> None:
     for index in range(i + 1):  # the context sum uses the weights after dropout
         assert f"{number(float(trace.dropped_weights[0, i, index]))} \\times" in latex
     assert f"&= {vector(trace.context[0, i].tolist())}" in latex
-    frame = at.table[0].value
+    frame = component_table(at, ROW_TABLE_KEY)
     after = [cell.replace("−", "-") for cell in frame.iloc[:, 5]]
     assert after == [number(float(w)) for w in trace.dropped_weights[0, i]]
 

@@ -19,12 +19,14 @@ from viz.heatmap import MINUS_INFINITY, cell_texts
 from viz.matrix import MatrixView, colour_range
 from viz.table_heatmap import (
     DARK_TEXT,
+    HIGHLIGHT_COLOR,
     LIGHT_TEXT,
     MAX_COLOURED_COLUMNS,
     MAX_COLOURED_ROWS,
     ColouredTable,
     legend_table,
     matrix_table,
+    text_table,
     use_table,
 )
 from viz.words import FigureWords
@@ -272,3 +274,19 @@ def test_use_table_bounds() -> None:
     assert (MAX_COLOURED_ROWS, MAX_COLOURED_COLUMNS) == (40, 12)
     assert use_table(1, 1) and use_table(6, 6) and use_table(40, 12)
     assert not use_table(41, 12) and not use_table(40, 13) and not use_table(6, 100)
+
+
+def test_a_text_table_keeps_its_texts_and_highlights_one_row_readably() -> None:
+    rows = [["0.1000", "masked"], ["−0.2000", "kept ×2"]]
+    labels = ["1: **bold**", "2: <i>it</i>"]  # user text: kept exactly as typed
+    table = text_table(rows, labels, ["score", "dropout"], corner="key", highlight=1)
+    assert table.texts() == rows
+    assert table.to_data()["rows"] == labels and table.corner == "key"
+    assert [cell.background for cell in table.cells[0]] == ["", ""]  # the page's own colours
+    assert {(cell.background, cell.colour) for cell in table.cells[1]} == {
+        (HIGHLIGHT_COLOR, DARK_TEXT)
+    }
+    assert contrast(HIGHLIGHT_COLOR, DARK_TEXT) >= 4.5
+    assert all(
+        cell.background == "" for row in text_table(rows, labels, ["a", "b"]).cells for cell in row
+    )

@@ -19,6 +19,7 @@ shown exactly as typed; in Jupyter it draws itself (``_repr_html_``, every text 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -40,6 +41,7 @@ __all__ = [
     "ColouredTable",
     "legend_table",
     "matrix_table",
+    "text_table",
     "use_table",
 ]
 
@@ -207,7 +209,7 @@ def scale_colours(
     (``viz.matrix.colour_range``); None where NaN."""
     low, high = zrange
     span = high - low if high > low else 1.0
-    scale = get_colorscale(colorscale(view.colour_kind, view.palette))
+    scale = _named_scale(colorscale(view.colour_kind, view.palette))
     positions = np.clip((np.asarray(shown, dtype=np.float64) - low) / span, 0.0, 1.0)
     finite = np.isfinite(positions)
     sampled = iter(sample_colorscale(scale, positions[finite].tolist()) if finite.any() else [])
@@ -217,6 +219,14 @@ def scale_colours(
     ]
 
 
+@lru_cache(maxsize=64)
+def _named_scale(name: str) -> list[list[Any]]:
+    """Plotly's colour scale of that name, looked up once: ``get_colorscale`` validates the name
+    against every named scale of Plotly on each call, which cost more than sampling the colours."""
+    return get_colorscale(name)
+
+
+@lru_cache(maxsize=4096)  # the colours sampled from a scale repeat across cells, tables and reruns
 def text_colour(background: str | None) -> str:
     """Dark text on a light background, white on a dark one (relative luminance, WCAG)."""
     if background is None:
@@ -274,4 +284,34 @@ def _labelled(
         corner=corner,
         description=description,
         csv=matrix_csv(values, row_labels, col_labels, corner.replace(NO_BREAK, " ")),
+    )
+
+
+HIGHLIGHT_COLOR = "#fff3bf"  # a chosen row of a plain table (light yellow: black text reads on it)
+
+
+def text_table(
+    rows: list[list[str]],
+    row_labels: list[str],
+    col_labels: list[str],
+    *,
+    corner: str = "",
+    highlight: int | None = None,
+    description: str = "",
+) -> ColouredTable:
+    """A table of texts without a colour scale, row ``highlight`` (0-based) on a light yellow.
+
+    What ``st.table`` of a styled data frame would show, as a :class:`ColouredTable` that the
+    app's table component draws as plain text: no Markdown per cell, no pandas ``Styler`` per
+    run. Cells without the highlight keep the page's own colours (empty CSS values).
+    """
+    cells = tuple(
+        tuple(
+            Cell(text, HIGHLIGHT_COLOR, DARK_TEXT) if index == highlight else Cell(text, "", "")
+            for text in row
+        )
+        for index, row in enumerate(rows)
+    )
+    return ColouredTable(
+        cells, tuple(row_labels), tuple(col_labels), corner=corner, description=description
     )

@@ -193,6 +193,14 @@ def matrix_legend(page: Page, key: str) -> Locator:
     return _drawn_table(page, key, f"{key}_legend")
 
 
+def read_table(page: Page, component_key: str, *, timeout: float = 60000) -> ShownMatrix:
+    """Wait for the table that ``draw_table(..., key=component_key)`` draws, then read it."""
+    element = f".st-key-{TABLE_CLASS}-{component_key.replace('__', '-')}"
+    table = page.locator(element).locator(f"table.{TABLE_CLASS}")
+    table.locator("tbody tr").first.wait_for(state="visible", timeout=timeout)
+    return ShownMatrix(**table.evaluate(_READ_MATRIX_JS))
+
+
 def read_matrix(page: Page, key: str, *, timeout: float = 60000) -> ShownMatrix:
     """Wait for the matrix table of ``key`` to be drawn, then read it."""
     table = matrix_table(page, key)

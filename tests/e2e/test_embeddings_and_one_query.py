@@ -10,7 +10,8 @@ from playwright.sync_api import expect
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
-from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+from pages.one_query import ROW_TABLE_KEY
+from tests.e2e.helpers import assert_no_exception, open_app, read_table, wait_settled
 from viz.one_query import number, vector
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ def test_one_query_page_shows_the_trace_numbers_of_a_chosen_query(
     page: Page, frame_loaded: str
 ) -> None:
     open_app(page, frame_loaded, "/one_query?seed=7")
-    expect(page.locator("[data-testid='stTable']")).to_have_count(1, timeout=WAIT_MS)
+    read_table(page, ROW_TABLE_KEY, timeout=WAIT_MS)
     assert_no_exception(page)
     query_box = page.get_by_role("combobox", name="Query token (position: token)")
     query_box.click()
@@ -99,10 +100,22 @@ def test_one_query_page_shows_the_trace_numbers_of_a_chosen_query(
     assert f"&= {number(float(trace.attn_scores[0, i, 0]))}" in latex
     assert f"&= {vector(trace.context[0, i].tolist())}" in latex
     # the row table, as the page shows it (−, the real minus sign)
-    table = page.locator("[data-testid='stTable']").inner_text().replace("−", "-")
-    for weight in trace.attn_weights[0, i].tolist():
-        assert number(weight) in table
-    assert "masked" in table
+    table = read_table(page, ROW_TABLE_KEY)
+    weights = [row[3] for row in table.numbers()]
+    assert weights == [number(weight) for weight in trace.attn_weights[0, i].tolist()]
+    assert table.cells[i + 1][4] == "masked"  # the first future key
+    # the chosen key's line (the first key, the default) is the one highlighted
+    assert len({row[0] for row in table.backgrounds}) == 2
+    assert table.backgrounds[0][0] != table.backgrounds[1][0]
+
+
+def test_one_query_row_table_shows_token_labels_as_typed(page: Page, frame_loaded: str) -> None:
+    """The row table's labels are user text: set as plain text, never parsed as Markdown/HTML."""
+    open_app(page, frame_loaded, "/one_query?text=%2A%2Abold%2A%2A%20%3Ci%3Eit%3C%2Fi%3E%20c%20d")
+    assert_no_exception(page)
+    table = read_table(page, ROW_TABLE_KEY, timeout=WAIT_MS)
+    assert table.rows[:2] == ["1: **bold**", "2: <i>it</i>"]
+    assert table.made == []  # no element inside any label or cell
 
 
 def test_a_new_sentence_keeps_the_chosen_query_and_key_under_their_new_names(
