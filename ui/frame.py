@@ -54,6 +54,8 @@ class PageSpec:
         return importlib.import_module(self.settings).URL_PARAMS
 
 
+DEFAULT_PAGE = "step"  # the page at "/": the step page, the book's example step by step
+
 PAGE_SPECS = (
     PageSpec("chapter_path", "pages/chapter_path.py", "nav.learn"),
     PageSpec("step", "pages/step_by_step.py", "nav.learn", settings="ui.step_link"),
@@ -140,7 +142,7 @@ def link_to_page(
     st.page_link(target, label=label, icon=icon, query_params=query_params)
 
 
-def run_app(default_page: str = "step") -> None:
+def run_app(default_page: str = DEFAULT_PAGE) -> None:
     """Set up the page and shared state, draw the sidebar, then run the chosen page."""
     st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
     register_page_settings()
@@ -178,7 +180,8 @@ def page(render: PageFunction) -> PageFunction:
     a real browser. Imported normally (by the frame), the mark does nothing.
     """
     if render.__module__ == "__main__":
-        _sections, pages = _registered_pages([], None)
+        # the same default page as the app's: a default page's URL is "/", not its own path
+        _sections, pages = _registered_pages([], DEFAULT_PAGE)
         st.navigation(list(pages.values()), position="hidden")
         st.rerun()
     return render

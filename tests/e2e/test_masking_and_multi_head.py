@@ -107,3 +107,20 @@ def test_first_visit_of_a_page_url_runs_the_frame(
     # the legacy pages-folder mode hands over to st.navigation without Streamlit's notice
     assert "Page not found" not in page.locator("[data-testid='stApp']").inner_text()
     assert page.get_by_text("Page not found").count() == 0
+
+
+def test_first_visit_of_the_first_listed_page_has_no_page_not_found_dialog(
+    page: Page, streamlit_factory: Callable[..., object]
+) -> None:
+    from tests.e2e.server import DEFAULT_APP
+    from ui.frame import DEFAULT_PAGE, PAGE_SPECS
+
+    first = PAGE_SPECS[0].name  # listed first, but not the page at "/"
+    assert first != DEFAULT_PAGE, "the case this test is about"
+    server = streamlit_factory(DEFAULT_APP)
+    open_app(page, server.url, f"/{first}")  # type: ignore[attr-defined]
+    expect(page.locator("h1").first).to_have_text(t(f"page.{first}.title", "en"), timeout=WAIT_MS)
+    wait_settled(page, timeout=WAIT_MS)
+    assert_no_exception(page)
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    assert page.get_by_text("Page not found").count() == 0
