@@ -422,7 +422,7 @@ def show_loss(view: View) -> tuple[str, tuple[float, ...], st.delta_generator.De
     """The loss's choice and target; returns them and the column where its value goes."""
     st.header(t("backward.loss.header"))
     d_out = view.config.d_out
-    loss_column, target_column, value_column = st.columns([2, 2, 1], gap="large")
+    loss_column, target_column, value_column = st.columns([2, 2, 1.5], gap="large")  # room for 4.891e+11
     with loss_column:
         loss_name = str(widget(BACKWARD_SETTINGS["loss"]))
     with target_column:
