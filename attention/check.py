@@ -38,8 +38,8 @@ import torch
 import torch.nn as nn
 
 from .bugs import BUGS, earlier_outputs_moved
-from .modules import CausalAttention, MultiHeadAttention
 from .randomness import private_generator
+from .trace import AttentionConfig, build_module
 from .validate import AttentionInputError
 
 __all__ = ["BUGS", "Case", "CheckReport", "Difference", "check_attention"]
@@ -144,11 +144,15 @@ def _build(cls: type, multi_head: bool, dropout: float) -> nn.Module:
 
 
 def _book_module(multi_head: bool, dropout: float, seed: int) -> nn.Module:
-    with torch.random.fork_rng(devices=[]):
-        torch.default_generator.manual_seed(seed)
-        if multi_head:
-            return MultiHeadAttention(D_IN, MULTI_HEAD_D_OUT, CONTEXT_LENGTH, dropout, NUM_HEADS)
-        return CausalAttention(D_IN, D_OUT, CONTEXT_LENGTH, dropout)
+    """The book's class with the weights of ``torch.manual_seed(seed)`` (a private generator)."""
+    cfg = AttentionConfig(
+        d_out=MULTI_HEAD_D_OUT if multi_head else D_OUT,
+        dropout=dropout,
+        seed=seed,
+        context_length=CONTEXT_LENGTH,
+        num_heads=NUM_HEADS if multi_head else 1,
+    )
+    return build_module(D_IN, cfg)
 
 
 def _copy_weights(book: nn.Module, module: nn.Module, multi_head: bool) -> str | None:
@@ -195,7 +199,13 @@ def _inputs(case: Case) -> torch.Tensor:
 
 
 def _seeded_forward(module: nn.Module, x: torch.Tensor, seed: int) -> torch.Tensor:
-    """``module(x)`` right after ``torch.manual_seed(seed)``, the global generator restored."""
+    """``module(x)`` right after ``torch.manual_seed(seed)``, the global generator restored.
+
+    A learner's class draws its dropout masks from torch's global generator (``nn.Dropout``), so
+    the checker must seed that one; ``fork_rng`` puts its state back afterwards. This runs only
+    in the learner's own process (notebook or CLI), never on the app's server, where sessions
+    share the global generator.
+    """
     with torch.random.fork_rng(devices=[]), torch.no_grad():
         torch.default_generator.manual_seed(seed)  # the CPU generator, as torch.manual_seed
         return module(x.clone())
