@@ -68,9 +68,15 @@ def parse_sentence(text: str) -> list[str]:
 
 
 def commit_table(table: Table, *, reset_draft: bool = True) -> None:
-    """Make ``table`` the valid table every page shows; refresh the editors' drafts."""
+    """Make ``table`` the valid table every page shows; refresh the editors' drafts.
+
+    The sentence box is written only when its words change: writing a widget's key sends its
+    value to the browser again, and a cell edit leaves the words as they are.
+    """
     st.session_state["table"] = table
-    st.session_state["text"] = " ".join(table.tokens)
+    sentence = " ".join(table.tokens)
+    if st.session_state.get("text") != sentence:
+        st.session_state["text"] = sentence
     st.session_state.pop("text_problem", None)
     st.session_state.pop("table_problem", None)
     if reset_draft:
