@@ -36,9 +36,11 @@ def embedding_editor(where: str, *, height: int | None = None) -> None:
         },
     }
     kwargs = {"height": height} if height else {}
-    frame = base.rows
+    if base.frame is None:  # built once per widget: its frame never changes
+        rows = base.rows
+        base.frame = pd.DataFrame(rows, columns=columns, index=pd.RangeIndex(1, len(rows) + 1))
     st.data_editor(
-        pd.DataFrame(frame, columns=columns, index=pd.RangeIndex(1, len(frame) + 1)),
+        base.frame,
         key=editor_key,
         num_rows="dynamic",
         hide_index=False,

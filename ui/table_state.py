@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -203,6 +204,7 @@ class EditorBase:
     draft: list[dict[str, str]]
     look: Hashable  # what else the widget's identity depends on (its labels' language, height)
     shown: bool = True
+    frame: Any = field(default=None, repr=False, compare=False)  # ``rows`` as the editor's frame
 
 
 EDITORS_KEY = "table_editors"  # {where: EditorBase}
