@@ -54,9 +54,9 @@ counted. A measurement that does not settle within ``--timeout`` s is reported a
 
 Prints the machine, the load average before and after, and a Markdown table: medians (with min
 and max), ratios of medians to the floor's seed change (first visits: to the floor's first visit;
-cell edits: to the editing floor's cell edit), seed changes also to the sidebar floor's and the default page against the straightforward
-page, next to the goals of issue 21; then one line per goal: the worst page, its ratio, met or
-not.
+cell edits: to the editing floor's cell edit; seed changes also to the sidebar floor's) and the
+default page against the straightforward page, next to the goals of issue 21; then one line per
+goal: the worst page, its ratio, met or not.
 """
 
 from __future__ import annotations
