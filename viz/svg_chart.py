@@ -186,13 +186,12 @@ def _plain(value: Any) -> Any:
 
 
 def nice_step(span: float, count: int = GRID_COUNT) -> float:
-    """A step of 1, 2 or 5 × 10^k that cuts ``span`` into about ``count`` parts."""
-    raw = span / max(count, 1)
-    magnitude = 10.0 ** math.floor(math.log10(raw))
-    for factor in (1.0, 2.0, 5.0, 10.0):
-        if factor * magnitude >= raw * (1 - 1e-9):
+    """The smallest step of 1, 2 or 5 × 10^k that cuts ``span`` into at most ``count + 1`` parts."""
+    magnitude = 10.0 ** math.floor(math.log10(span / max(count, 1)))
+    for factor in (1.0, 2.0, 5.0, 10.0, 20.0):
+        if span / (factor * magnitude) <= count + 1 + 1e-9:
             return factor * magnitude
-    return 10.0 * magnitude
+    return 50.0 * magnitude
 
 
 def format_tick(value: float, step: float, largest: float) -> str:
@@ -259,12 +258,12 @@ def log_axis(title: str, low: float, high: float) -> Axis:
 
 
 def decades_around(values: Sequence[float]) -> tuple[float, float]:
-    """The positive values' span widened to a whole decade each way (room for the lines)."""
+    """The positive values' span widened to whole decades (a value on a decade stays its end)."""
     positive = [float(v) for v in values if v is not None and math.isfinite(v) and v > 0]
     if not positive:
         return 0.1, 10.0
     low, high = min(positive), max(positive)
-    return 10.0 ** math.floor(math.log10(low)), 10.0 ** math.ceil(math.log10(high) + 1e-12)
+    return 10.0 ** math.floor(math.log10(low) + 1e-9), 10.0 ** math.ceil(math.log10(high) - 1e-9)
 
 
 def category_axis(title: str, labels: Sequence[str]) -> Axis:
