@@ -140,8 +140,9 @@ function drawPanel(svg, panel, index, left, top, width, plotHeight, ink, paper) 
   const yLabels = panel.y.tick_labels.map((label) => measure(svg, label, FONT));
   const yTitle = panel.y.title ? 18 : 0;
   const plotLeft = left + yTitle + Math.max(0, ...yLabels) + 8;
-  let plotWidth = Math.max(40, left + width - plotLeft - 8);
   const xWidths = panel.x.tick_labels.map((label) => measure(svg, label, FONT));
+  const overhang = xWidths.length ? xWidths[xWidths.length - 1] / 2 + 2 : 0;  // the last label's half
+  let plotWidth = Math.max(40, left + width - plotLeft - Math.max(8, overhang));
   const xScaleProbe = scaleOf(panel.x, 0, plotWidth);
   const spacing = panel.x.ticks.length > 1 ? Math.abs(xScaleProbe(panel.x.ticks[1]) - xScaleProbe(panel.x.ticks[0])) : plotWidth;
   const widest = Math.max(0, ...xWidths);

@@ -25,9 +25,9 @@ from .svg_chart import (
     Points,
     Rule,
     category_axis,
-    decades_around,
     linear_axis,
     log_axis,
+    log_padded,
 )
 from .vocabulary import DECIMALS, HOVER_DECIMALS, format_number
 
@@ -138,8 +138,8 @@ def dropout_error_chart(
                 )
             )
             legend.append(LegendEntry(name, colors["main"], "ring"))
-    x_low, x_high = decades_around(_floats(x))
-    y_low, y_high = decades_around(every)
+    x_low, x_high = float(x[0]), float(x[-1])  # the measured N, end to end
+    y_low, y_high = log_padded(every)
     panel = Panel(
         x=log_axis(x_title, x_low, x_high),
         y=log_axis(y_title, y_low, y_high),

@@ -257,13 +257,14 @@ def log_axis(title: str, low: float, high: float) -> Axis:
     return Axis(title, (low, high), ticks, labels, log=True, minor=minor)
 
 
-def decades_around(values: Sequence[float]) -> tuple[float, float]:
-    """The positive values' span widened to whole decades (a value on a decade stays its end)."""
+def log_padded(values: Sequence[float], fraction: float = 0.04) -> tuple[float, float]:
+    """The positive values' span, widened by ``fraction`` of its decades each side."""
     positive = [float(v) for v in values if v is not None and math.isfinite(v) and v > 0]
     if not positive:
         return 0.1, 10.0
-    low, high = min(positive), max(positive)
-    return 10.0 ** math.floor(math.log10(low) + 1e-9), 10.0 ** math.ceil(math.log10(high) - 1e-9)
+    low, high = math.log10(min(positive)), math.log10(max(positive))
+    pad = fraction * ((high - low) or 1.0)
+    return 10.0 ** (low - pad), 10.0 ** (high + pad)
 
 
 def category_axis(title: str, labels: Sequence[str]) -> Axis:
