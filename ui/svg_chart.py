@@ -139,7 +139,7 @@ function drawPanel(svg, panel, index, left, top, width, plotHeight, ink, paper) 
   if (panel.title) y += 6;
   const yLabels = panel.y.tick_labels.map((label) => measure(svg, label, FONT));
   const yTitle = panel.y.title ? 18 : 0;
-  const plotLeft = left + yTitle + Math.max(0, ...yLabels) + 8;
+  let plotLeft = left + yTitle + Math.max(0, ...yLabels) + 8;
   const xWidths = panel.x.tick_labels.map((label) => measure(svg, label, FONT));
   const overhang = xWidths.length ? xWidths[xWidths.length - 1] / 2 + 2 : 0;  // the last label's half
   let plotWidth = Math.max(40, left + width - plotLeft - Math.max(8, overhang));
@@ -147,6 +147,11 @@ function drawPanel(svg, panel, index, left, top, width, plotHeight, ink, paper) 
   const spacing = panel.x.ticks.length > 1 ? Math.abs(xScaleProbe(panel.x.ticks[1]) - xScaleProbe(panel.x.ticks[0])) : plotWidth;
   const widest = Math.max(0, ...xWidths);
   const turn = widest > spacing - 4;
+  const reach = turn ? widest * 0.71 + 4 - spacing / 2 : 0;  // a turned first label reaches left
+  if (plotLeft - left < reach) {
+    plotWidth -= reach - (plotLeft - left);
+    plotLeft = left + reach;
+  }
   const tickSpace = turn ? widest * 0.71 + FONT : FONT + 6;
   let plotH = plotHeight;
   const plotTop = y + 6;
