@@ -272,7 +272,17 @@ function drawSeries(s, layer, labels, X, Y, box) {
       const text = s.texts[k];
       if (text) {
         const below = s.y[k] < 0;
-        tip(el(labels, 'text', { x: (left + right) / 2, y: below ? top + FONT + 2 : top - 4, 'text-anchor': 'middle', fill: s.text_colors[k] || null, 'font-size': 11 }, text), s.hover[k]);
+        const cx = (left + right) / 2;
+        const node = el(labels, 'text', { x: cx, y: below ? top + FONT + 2 : top - 4, 'text-anchor': 'middle', fill: s.text_colors[k] || null, 'font-size': 11 }, text);
+        const half = (s.text_room || s.width) / 2;
+        if (node.getComputedTextLength() > X(x + half) - X(x - half)) {  // no room across: upright
+          const ty = below ? top + 4 : top - 4;
+          node.setAttribute('x', cx + 4);
+          node.setAttribute('y', ty);
+          node.setAttribute('text-anchor', below ? 'end' : 'start');
+          node.setAttribute('transform', 'rotate(-90 ' + (cx + 4) + ' ' + ty + ')');
+        }
+        tip(node, s.hover[k]);
       }
     });
   } else if (s.kind === 'arrow') {

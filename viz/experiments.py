@@ -273,6 +273,7 @@ def weight_row_chart(
         y=_floats(heights),
         width=0.8,
         colors=bar_colors,
+        text_room=0.96,  # the bar and most of the gap beside it
         texts=texts,
         text_colors=tuple(HIDDEN_TEXT_COLOR if h else "" for h in hidden_flags),
         hover=tuple(

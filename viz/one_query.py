@@ -685,7 +685,8 @@ def weights_bar_chart(
         for k in range(len(names))
         if hidden_[k]
     ]
-    top = max(1.0, *(float(np.max(row)) for _, row, _ in rows)) * 1.15
+    # room above the highest bar for its number (upright on narrow grouped bars)
+    top = max(1.0, *(float(np.max(row)) for _, row, _ in rows)) * (1.15 if len(rows) == 1 else 1.3)
     panel = Panel(
         x=category_axis(words["key"], names),
         y=linear_axis(words["weight"], 0.0, top),

@@ -57,7 +57,9 @@ class Line:
 
 @dataclass(frozen=True)
 class Bars:
-    """Bars from 0 to ``y`` centred on ``x`` (``width`` data units), a text above each."""
+    """Bars from 0 to ``y`` centred on ``x`` (``width`` data units), a text above each.
+
+    A text wider than ``text_room`` is turned upright (a narrow bar, a phone)."""
 
     x: tuple[float, ...]
     y: tuple[float, ...]
@@ -66,6 +68,9 @@ class Bars:
     texts: tuple[str, ...] = ()
     text_colors: tuple[str, ...] = ()
     hover: tuple[str, ...] = ()
+    text_room: float = (
+        0.0  # data units a number may take across (0: the bar's width); wider: upright
+    )
     kind: str = "bars"
 
 
