@@ -57,7 +57,9 @@ function build(state) {
     const group = node('g', { class: '__CLASS__-point' }, state.layer);
     node('title', {}, group).textContent = data.hovers[i];
     const dot = node('circle', { fill: data.point_colour }, group);
-    const label = data.show_labels ? text({ 'text-anchor': 'middle' }, data.labels[i], group) : null;
+    const label = data.show_labels
+      ? text({ class: '__CLASS__-label', 'text-anchor': 'middle' }, data.labels[i], group)
+      : null;
     const ray = data.dims === 3 ? node('line', { stroke: data.line_colour }, state.rays) : null;
     return { point, group, dot, label, ray, above: data.label_above[i], width: 0 };
   });
@@ -182,6 +184,7 @@ function draw(state) {
   svg.setAttribute('width', width);
   svg.setAttribute('height', height);
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.dataset.view = data.dims === 3 ? `${state.yaw} ${state.pitch}` : '';  // the turn, for tests
   const project = projector(state, width, height);
   drawGuides(state, project, width, height);
   const origin = project(data.points.length ? data.points[0].map(() => 0) : [0, 0, 0]);
@@ -218,6 +221,7 @@ function svgFile(state) {
   copy.setAttribute('xmlns', NS);
   copy.removeAttribute('tabindex');
   copy.removeAttribute('class');
+  copy.removeAttribute('data-view');
   const paper = node('rect', { width: '100%', height: '100%', fill: '#ffffff' });
   copy.insertBefore(paper, copy.firstChild);
   const source = new XMLSerializer().serializeToString(copy);
