@@ -6,6 +6,8 @@ all pages share changes in one place; a bad upload leaves the table as it was an
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import streamlit as st
 
 from ui.editor import embedding_editor
@@ -22,7 +24,7 @@ from ui.table import (
 )
 from ui.table_state import book_table, commit_table, current_table, table_for_words
 from ui.view import View
-from viz.point_cloud import plotted_features, point_cloud
+from viz.point_cloud import PointCloud, plotted_features, point_cloud
 
 D_IN_KEY = "embeddings_d_in"
 UPLOAD_KEY = "embeddings_upload"
@@ -64,6 +66,14 @@ def _on_upload() -> None:
         return
     commit_table(table)
     st.session_state[UPLOAD_LOADED_KEY] = (table.num_tokens, table.d_in)
+
+
+@lru_cache(maxsize=8)
+def _cloud(
+    values: tuple[tuple[float, ...], ...], tokens: tuple[str, ...], palette: str
+) -> PointCloud:
+    """The table's points, built once per table and palette (the page reruns on every seed)."""
+    return point_cloud(values, tokens, palette=palette)
 
 
 def _plot_caption(d_in: int) -> str:
@@ -143,7 +153,7 @@ def render(view: View) -> None:
         st.caption(_plot_caption(table.d_in))
         dims = plotted_features(table.d_in)
         draw_point_cloud(
-            point_cloud(table.values, table.tokens, palette=view.palette),
+            _cloud(table.values, table.tokens, palette=view.palette),
             key="embeddings_points",
             description=t(
                 f"embeddings.plot_alt_{dims}d",

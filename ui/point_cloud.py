@@ -23,6 +23,9 @@ arrive as JSON *data* and are only ever assigned to ``textContent``: a token ``<
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import Any
+
 import streamlit as st
 
 from viz.point_cloud import PointCloud
@@ -33,6 +36,9 @@ _JS = """
 const NS = 'http://www.w3.org/2000/svg';
 const YAW = -135, PITCH = 25;  // the first view: from the (+x1, +x2) side, a little above
 const DEG = Math.PI / 180;
+// a label keeps a thin white edge, so it reads over the lines and dots behind it
+const HALO = { stroke: '#ffffff', 'stroke-width': '3', 'stroke-opacity': '0.85', 'paint-order': 'stroke' };
+const TICK = { 'font-size': '10', 'fill-opacity': '0.75' };
 
 const node = (tag, attributes, parent) => {
   const element = document.createElementNS(NS, tag);
@@ -58,7 +64,7 @@ function build(state) {
     node('title', {}, group).textContent = data.hovers[i];
     const dot = node('circle', { fill: data.point_colour }, group);
     const label = data.show_labels
-      ? text({ class: '__CLASS__-label', 'text-anchor': 'middle' }, data.labels[i], group)
+      ? text({ class: '__CLASS__-label', ...HALO, 'text-anchor': 'middle' }, data.labels[i], group)
       : null;
     const ray = data.dims === 3 ? node('line', { stroke: data.line_colour }, state.rays) : null;
     return { point, group, dot, label, ray, above: data.label_above[i], width: 0 };
@@ -144,7 +150,7 @@ function drawGuides(state, project, width, height) {
         const t = at(tick);
         line([t[0] - 3 * nx, t[1] - 3 * ny], [t[0] + 3 * nx, t[1] + 3 * ny], strong);
         if (length > 60) {
-          label([t[0] + 13 * nx, t[1] + 13 * ny + 4], axes[m].tick_texts[k], { 'font-size': '10' });
+          label([t[0] + 13 * nx, t[1] + 13 * ny + 4], axes[m].tick_texts[k], TICK);
         }
       });
       const end = at(axes[m].high + 0.1 * (axes[m].high - axes[m].low));
@@ -161,14 +167,14 @@ function drawGuides(state, project, width, height) {
   ax.ticks.forEach((tick, k) => {
     const [x] = project([tick, 0]);
     line([x, topY], [x, bottomY], tick === 0 ? strong : faint);
-    label([x, bottomY + 15], ax.tick_texts[k], { 'font-size': '10' });
+    label([x, bottomY + 15], ax.tick_texts[k], TICK);
   });
   if (data.dims === 2) {
     const ay = axes[1];
     ay.ticks.forEach((tick, k) => {
       const [, y] = project([0, tick]);
       line([left, y], [right, y], tick === 0 ? strong : faint);
-      label([left - 5, y + 4], ay.tick_texts[k], { 'font-size': '10', 'text-anchor': 'end' });
+      label([left - 5, y + 4], ay.tick_texts[k], { ...TICK, 'text-anchor': 'end' });
     });
     node('rect', { x: left, y: topY, width: right - left, height: baseline - topY, fill: 'none', ...faint }, guides);
     label([left, topY - 8], ay.title, { 'font-weight': 'bold', 'text-anchor': 'start', class: '__CLASS__-axis' });
@@ -302,7 +308,8 @@ export default function (component) {
   link.download = data.file_name;
   build(state);
   draw(state);
-  link.href = svgFile(state);
+  // a large drawing is serialized only when the link is used (a rerun stays cheap)
+  link.href = data.points.length <= 300 ? svgFile(state) : '#';
 }
 """.replace("__CLASS__", CLOUD_CLASS)
 
@@ -364,10 +371,16 @@ def draw_point_cloud(
     element, and the rotation the user gave it, are kept.
     """
     data = {
-        **cloud.to_data(),
+        **_cloud_data(cloud),
         "description": description,
         "svg_label": svg_label,
         "reset_label": reset_label,
         "file_name": file_name,
     }
     _COMPONENT(data=data, key=f"{CLOUD_CLASS}-{key}")
+
+
+@lru_cache(maxsize=8)
+def _cloud_data(cloud: PointCloud) -> dict[str, Any]:
+    """``cloud.to_data()``, once per cloud: a seed change reruns the page with the same points."""
+    return cloud.to_data()

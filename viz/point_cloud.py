@@ -75,9 +75,17 @@ class PointCloud:
 
     def to_data(self) -> dict[str, Any]:
         """The cloud as JSON-ready data (the component's ``data``)."""
-        data = asdict(self)
-        data["dims"] = self.dims
-        return data
+        return {
+            "dims": self.dims,
+            "points": [list(point) for point in self.points],
+            "labels": list(self.labels),
+            "hovers": list(self.hovers),
+            "label_above": list(self.label_above),
+            "axes": [asdict(axis) for axis in self.axes],
+            "show_labels": self.show_labels,
+            "point_colour": self.point_colour,
+            "line_colour": self.line_colour,
+        }
 
 
 def point_cloud(
