@@ -228,6 +228,7 @@ function svgFile(state) {
   copy.removeAttribute('tabindex');
   copy.removeAttribute('class');
   copy.removeAttribute('data-view');
+  copy.removeAttribute('style');  // the page's pointer settings
   const paper = node('rect', { width: '100%', height: '100%', fill: '#ffffff' });
   copy.insertBefore(paper, copy.firstChild);
   const source = new XMLSerializer().serializeToString(copy);
