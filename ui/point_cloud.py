@@ -8,7 +8,8 @@ start WebGL before the Embeddings page settles. This component receives a
 - three features: an orthographic 3-D view. Dragging turns it (pointer events: mouse, pen and
   touch), as do the arrow keys when it has the focus; the three axes are drawn through the origin
   and named; points are drawn back to front (nearer ones opaque), each with a thin line from the
-  origin (an embedding is a vector). A "Reset view" button turns it back.
+  origin (an embedding is a vector) while they carry labels (at most
+  ``viz.point_cloud.MAX_LABELLED_POINTS``). A "Reset view" button turns it back.
 - two features: a plane with equal scales; one feature: a strip.
 
 A point's ``<title>`` (the hover, or a long press) names its token and numbers. The element keeps
@@ -59,14 +60,18 @@ function build(state) {
   const many = data.points.length > 20;  // many lines from the origin: fainter, points stay clear
   state.rays = node('g', { 'stroke-width': '1.5', 'stroke-opacity': many ? '0.45' : '1' }, svg);
   state.layer = node('g', {}, svg);
+  const radius = (state.radius = data.show_labels ? (data.dims === 3 ? 5 : 6) : 3);
+  const opacity = data.dims === 3 && !data.show_labels ? '0.7' : '1';
   state.points = data.points.map((point, i) => {
     const group = node('g', { class: '__CLASS__-point' }, state.layer);
     node('title', {}, group).textContent = data.hovers[i];
-    const dot = node('circle', { fill: data.point_colour }, group);
+    const dot = node('circle', { fill: data.point_colour, r: radius, 'fill-opacity': opacity }, group);
     const label = data.show_labels
       ? text({ class: '__CLASS__-label', ...HALO, 'text-anchor': 'middle' }, data.labels[i], group)
       : null;
-    const ray = data.dims === 3 ? node('line', { stroke: data.line_colour }, state.rays) : null;
+    // a line from the origin per point while they are few (thousands would hide the points)
+    const ray =
+      data.dims === 3 && data.show_labels ? node('line', { stroke: data.line_colour }, state.rays) : null;
     return { point, group, dot, label, ray, above: data.label_above[i], width: 0 };
   });
   for (const entry of state.points) {  // once per data: a label's width does not turn
@@ -194,16 +199,18 @@ function draw(state) {
   const project = projector(state, width, height);
   drawGuides(state, project, width, height);
   const origin = project(data.points.length ? data.points[0].map(() => 0) : [0, 0, 0]);
-  const radius = data.show_labels ? (data.dims === 3 ? 5 : 6) : 3;
   const placed = state.points.map((entry) => ({ entry, at: project(entry.point) }));
   if (data.dims === 3) placed.sort((a, b) => b.at[2] - a.at[2]);  // far ones first
+  const shaded = data.dims === 3 && data.show_labels;  // thousands of points: one opacity
+  const radius = state.radius;
   for (const { entry, at } of placed) {
     const [x, y, depth] = at;
     entry.dot.setAttribute('cx', x.toFixed(1));
     entry.dot.setAttribute('cy', y.toFixed(1));
-    entry.dot.setAttribute('r', radius);
-    if (data.dims === 3) {  // depth in [-√3, √3]: nearer points are drawn more opaque
+    if (shaded) {  // depth in [-√3, √3]: nearer points are drawn more opaque
       entry.dot.setAttribute('fill-opacity', (0.75 - 0.2 * depth / Math.sqrt(3)).toFixed(2));
+    }
+    if (entry.ray) {
       entry.ray.setAttribute('x1', origin[0].toFixed(1));
       entry.ray.setAttribute('y1', origin[1].toFixed(1));
       entry.ray.setAttribute('x2', x.toFixed(1));
@@ -218,7 +225,13 @@ function draw(state) {
       entry.label.setAttribute('fill', state.colour);
     }
   }
-  if (data.dims === 3) state.layer.append(...placed.map(({ entry }) => entry.group));
+  if (data.dims === 3) {  // back to front: move only the points that are out of order
+    let next = state.layer.firstChild;  // every point before it is in place
+    for (const { entry } of placed) {
+      if (entry.group === next) next = next.nextSibling;
+      else state.layer.insertBefore(entry.group, next);
+    }
+  }
   state.drawnWidth = width;
 }
 
