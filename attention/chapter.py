@@ -32,6 +32,7 @@ import ast
 import difflib
 import inspect
 from dataclasses import dataclass
+from functools import lru_cache
 
 import torch
 
@@ -281,12 +282,14 @@ def _code_lines(cls: type) -> list[str]:
     return kept
 
 
+@lru_cache(maxsize=8)
 def causal_diff(context: int = 2) -> str:
     """``SelfAttention_v2`` → ``CausalAttention`` as a unified diff of their source code.
 
     Read from :mod:`attention.modules` (one source of truth): lines starting with ``+`` are what
     section 3.5 adds (the batch axis, the mask buffer and ``masked_fill_``, the dropout layer and
     its call), ``-`` what it replaces. ``context`` unchanged lines are kept around each change.
+    Computed once per ``context``: reading and parsing the source is the same on every call.
     """
     return "\n".join(
         difflib.unified_diff(

@@ -69,7 +69,9 @@ def run_budget() -> None:
     steps = job.outcome.result.steps_done
     print(f"budget: {JOB_BUDGET.cpu_seconds:g} s CPU, {JOB_BUDGET.wall_seconds:g} s wall")
     print(f"largest training: stop reason {job.stop_reason}, {steps} of {cfg.steps} steps")
-    print(f"worker CPU {cpu['seconds']:.1f} s (training and what the page shows), wall {wall:.1f} s")
+    print(
+        f"worker CPU {cpu['seconds']:.1f} s (training and what the page shows), wall {wall:.1f} s"
+    )
     print(f"{steps / job.outcome.result.cpu_seconds:.2f} steps per CPU second while training")
 
 
@@ -104,8 +106,10 @@ def run_tabs(tabs: int) -> None:
                 refused += full.count() > 0
                 contexts.append(context)
             time.sleep(10)
-            print(f"{tabs} tabs pressed Train: {tabs - refused} queued or running, {refused} told "
-                  "the queue is full")
+            print(
+                f"{tabs} tabs pressed Train: {tabs - refused} queued or running, {refused} told "
+                "the queue is full"
+            )
             print(f"server with {tabs} tabs training: {_rss_mb(pid):.0f} MB")
             for context in contexts:
                 context.close()
@@ -116,7 +120,9 @@ def run_tabs(tabs: int) -> None:
             page.locator(".st-key-train_run button").click(timeout=120_000)
             start = time.perf_counter()
             expect(page.get_by_text("Held-out accuracy")).to_be_visible(timeout=600_000)
-            print(f"a newcomer's 50-step training: results after {time.perf_counter() - start:.1f} s")
+            print(
+                f"a newcomer's 50-step training: results after {time.perf_counter() - start:.1f} s"
+            )
             browser.close()
         log = server.read_log()
         print("server log mentions a traceback:", "Traceback" in log)
@@ -128,7 +134,9 @@ def main() -> None:
     parser.add_argument("--tabs", type=int, default=15)
     args = parser.parse_args()
     threading.current_thread().name = "benchmark"
-    {"weigh": weigh_outcomes, "budget": run_budget, "tabs": lambda: run_tabs(args.tabs)}[args.what]()
+    {"weigh": weigh_outcomes, "budget": run_budget, "tabs": lambda: run_tabs(args.tabs)}[
+        args.what
+    ]()
 
 
 if __name__ == "__main__":

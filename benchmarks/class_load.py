@@ -5,6 +5,7 @@ Usage (from the repository root)::
     python benchmarks/class_load.py --students 30 --seconds 60            # its own server
     python benchmarks/class_load.py --students 10 --tokens 1024 --json /tmp/class.json
     python benchmarks/class_load.py --students 30 --url http://127.0.0.1:8080   # e.g. deploy/serve.sh
+    python benchmarks/class_load.py --students 300 --replicas 2   # starts deploy/serve.sh itself
     python benchmarks/class_load.py --students 10 --browsers 3              # + 3 real Chromium tabs
     python benchmarks/class_load.py --students 10 --trainings 2             # while 2 trainings run
 
@@ -26,7 +27,8 @@ box, loses the connection, or if the URL the app writes from the session's state
 exactly this student's seed, dropout and cells (one session showing another's numbers).
 
 Without ``--url`` the script starts its own ``streamlit run app.py`` on a free loopback port
-(``tests/e2e/server.py``), opens one tab to warm it up (the first run imports the pages), and
+(``tests/e2e/server.py``; with ``--replicas N``, ``deploy/serve.sh --replicas N``: N servers
+behind nginx, their CPU and memory summed), opens one tab to warm it up (the first run imports the pages), and
 reads the server's CPU time and memory from ``/proc`` over the measured part. "Server cores" is
 its CPU time ÷ the wall time: one Streamlit process runs the pages' Python under one GIL, so it
 cannot use much more than one core for them however many students there are.
@@ -65,15 +67,19 @@ import math
 import os
 import random
 import re
+import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+SERVE_SCRIPT = REPO_ROOT / "deploy" / "serve.sh"
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
@@ -85,7 +91,7 @@ from benchmarks.page_load import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, machine  # n
 from benchmarks.server_memory import cpu_seconds, memory_mb  # noqa: E402
 from benchmarks.streamlit_protocol import FINISHED, RunFailed, RunResult, StudentTab, warm_up  # noqa: E402
 from tests.e2e.helpers import SETTLED_SELECTOR  # noqa: E402
-from tests.e2e.server import start_streamlit  # noqa: E402
+from tests.e2e.server import free_port, healthy, start_streamlit  # noqa: E402
 from ui.i18n import t  # noqa: E402
 from ui.table_state import random_words  # noqa: E402
 from ui.train_jobs import MAX_RUNNING  # noqa: E402
@@ -515,8 +521,50 @@ def _with_reference(result: dict[str, Any], reference: list[float]) -> dict[str,
     return result
 
 
-def measure(plan: ClassPlan, url: str | None) -> dict[str, Any]:
-    """Warm up, measure the lone student, run the class; the server's CPU and memory if ours."""
+@contextlib.contextmanager
+def own_server(replicas: int) -> Iterator[tuple[str, list[int]]]:
+    """The app on a free loopback port: one ``streamlit run`` (``replicas`` 0), or ``replicas``
+    servers behind nginx started by ``deploy/serve.sh`` (as a teacher would run them). Yields the
+    URL the students open and the PIDs of the app servers (whose CPU and memory are read)."""
+    if replicas == 0:
+        with start_streamlit() as server:
+            yield server.url, [server.process.pid]
+        return
+    port = free_port()
+    log = tempfile.TemporaryFile()
+    command = ["bash", str(SERVE_SCRIPT), "--replicas", str(replicas), "--port", str(port)]
+    process = subprocess.Popen(
+        [*command, "--host", "127.0.0.1"], stdout=log, stderr=subprocess.STDOUT
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60.0 + 60.0 * replicas
+        while not healthy(url):
+            if process.poll() is not None or time.monotonic() > deadline:
+                log.seek(0)
+                raise RuntimeError(f"deploy/serve.sh did not start:\n{log.read().decode()}")
+            time.sleep(0.5)
+        yield url, _children(process.pid, "streamlit")
+    finally:
+        process.terminate()  # serve.sh stops nginx and every replica
+        process.wait(timeout=60)
+        log.close()
+
+
+def _children(parent: int, word: str) -> list[int]:
+    """PIDs of ``parent``'s child processes whose command line holds ``word``."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            if int(fields[1]) == parent and word in command:
+                found.append(int(stat.parent.name))
+    return sorted(found)
+
+
+def measure(plan: ClassPlan, url: str | None, replicas: int = 0) -> dict[str, Any]:
+    """Warm up, measure the lone student, run the class; the servers' CPU and memory if ours."""
     load_before = os.getloadavg()
     client_cpu = time.process_time()
     if url is not None:
@@ -525,22 +573,26 @@ def measure(plan: ClassPlan, url: str | None) -> dict[str, Any]:
         result = _with_reference(asyncio.run(run_class(url, plan)), reference)
         result["url"] = url
     else:
-        with start_streamlit() as server:
-            pid = server.process.pid
-            warm_up(server.url)
-            reference = asyncio.run(alone(server.url, plan))
-            cpu_start, memory_start = cpu_seconds(pid), memory_mb(pid)
+        with own_server(replicas) as (own_url, pids):
+            warm_up(own_url)
+            reference = asyncio.run(alone(own_url, plan))
+            cpu_start = sum(cpu_seconds(pid) for pid in pids)
+            memory_start = [memory_mb(pid) for pid in pids]
             wall_start = time.monotonic()
-            result = _with_reference(asyncio.run(run_class(server.url, plan)), reference)
-            cpu = cpu_seconds(pid) - cpu_start
+            result = _with_reference(asyncio.run(run_class(own_url, plan)), reference)
+            cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_start
             wall = time.monotonic() - wall_start
-            memory_end = memory_mb(pid)
+            memory_end = [memory_mb(pid) for pid in pids]
         result.update(
+            servers=len(pids),
             server_cpu_s=cpu,
             server_cores=cpu / wall,
             server_cpu_per_run_s=cpu / max(1, result["reruns"] + result["opens"]),
-            server_rss_mb={"start": memory_start["VmRSS"], "end": memory_end["VmRSS"]},
-            server_peak_rss_mb=memory_end["VmHWM"],
+            server_rss_mb={
+                "start": sum(m["VmRSS"] for m in memory_start),
+                "end": sum(m["VmRSS"] for m in memory_end),
+            },
+            server_peak_rss_mb=sum(m["VmHWM"] for m in memory_end),
         )
     result.update(
         client_cpu_s=time.process_time() - client_cpu,
@@ -566,7 +618,8 @@ def _format(result: dict[str, Any]) -> str:
         )
     if "server_cpu_s" in result:
         lines.append(
-            f"  server: {result['server_cpu_s']:.1f} s CPU ({result['server_cores']:.2f} cores, "
+            f"  {'server' if result['servers'] == 1 else str(result['servers']) + ' servers'}: "
+            f"{result['server_cpu_s']:.1f} s CPU ({result['server_cores']:.2f} cores, "
             f"{result['server_cpu_per_run_s']:.3f} s per run), RSS "
             f"{result['server_rss_mb']['start']:.0f} -> {result['server_rss_mb']['end']:.0f} MB, "
             f"peak {result['server_peak_rss_mb']:.0f} MB"
@@ -609,6 +662,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--train-steps", type=int, default=ClassPlan.train_steps)
     parser.add_argument("--seed", type=int, default=0, help="of the students' random choices")
     parser.add_argument("--url", default=None, help="a running app (default: start one)")
+    parser.add_argument(
+        "--replicas",
+        type=int,
+        default=0,
+        help="start this many app servers behind nginx (deploy/serve.sh) instead of one",
+    )
     parser.add_argument("--json", type=Path, default=None, help="write the results here")
     args = parser.parse_args(argv)
     plan = ClassPlan(
@@ -623,7 +682,7 @@ def main(argv: list[str] | None = None) -> int:
         train_steps=args.train_steps,
         seed=args.seed,
     )
-    result = measure(plan, args.url.rstrip("/") if args.url else None)
+    result = measure(plan, args.url.rstrip("/") if args.url else None, args.replicas)
     print(_format(result))
     if args.json is not None:
         text = json.dumps(_strict(result), indent=2, allow_nan=False, default=str)

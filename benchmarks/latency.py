@@ -16,6 +16,9 @@ Chromium (``/usr/bin/chromium``, the launch arguments of ``tests/e2e/conftest.py
 - **editing floor** (``benchmarks/editing_floor_app.py``): the smallest page with an editable 6×3
   text table (``st.data_editor``, dynamic rows) and a 6×2 table computed from it: what a cell edit
   costs in any Streamlit page (the reference of ``cell``);
+- **sidebar floor** (``benchmarks/sidebar_floor_app.py``): the floor's 6×2 table under the app's
+  whole sidebar (its ``seed`` is measured, no page drawn): what the sidebar alone adds to every
+  page, so a page's seed change can be read against it too;
 - **straightforward** (``benchmarks/straightforward_app.py``): one page, the same trace, the
   context table and eight annotated ``px.imshow`` heatmaps, nothing cached;
 - **app** (``app.py``): every page of ``ui.frame.PAGE_SPECS`` (``--pages`` to choose).
@@ -51,9 +54,9 @@ counted. A measurement that does not settle within ``--timeout`` s is reported a
 
 Prints the machine, the load average before and after, and a Markdown table: medians (with min
 and max), ratios of medians to the floor's seed change (first visits: to the floor's first visit;
-cell edits: to the editing floor's cell edit) and the default page against the straightforward
-page, next to the goals of issue 21; then one line per goal: the worst page, its ratio, met or
-not.
+cell edits: to the editing floor's cell edit; seed changes also to the sidebar floor's) and the
+default page against the straightforward page, next to the goals of issue 21; then one line per
+goal: the worst page, its ratio, met or not.
 """
 
 from __future__ import annotations
@@ -90,6 +93,7 @@ from ui.table_state import random_words  # noqa: E402
 
 FLOOR_APP = REPO_ROOT / "benchmarks" / "floor_app.py"
 EDITING_FLOOR_APP = REPO_ROOT / "benchmarks" / "editing_floor_app.py"
+SIDEBAR_FLOOR_APP = REPO_ROOT / "benchmarks" / "sidebar_floor_app.py"
 STRAIGHTFORWARD_APP = REPO_ROOT / "benchmarks" / "straightforward_app.py"
 DEFAULT_PAGE = "step"  # ui.frame.run_app's default page, served at /
 MEASURES = ("seed", "tab", "slider", "cell", "seed1024", "first", "burst")
@@ -235,6 +239,7 @@ def app_target(name: str, path: str | None = None) -> Target:
 
 
 FLOOR = Target("floor", "floor", "/", floor_app.SEED_LABEL, None, CONTEXT_TABLE)
+SIDEBAR_FLOOR = Target("sidebar floor", "sidebar floor", "/", APP_SEED_LABEL, None, CONTEXT_TABLE)
 EDITING_FLOOR = Target("editing floor", "editing floor", "/", "", None, CONTEXT_TABLE)
 STRAIGHTFORWARD = Target(
     "straightforward",
@@ -510,6 +515,7 @@ def machine() -> dict[str, str]:
 REFERENCE_APPS = {
     "floor": FLOOR_APP,
     "editing floor": EDITING_FLOOR_APP,
+    "sidebar floor": SIDEBAR_FLOOR_APP,
     "straightforward": STRAIGHTFORWARD_APP,
 }
 
@@ -528,7 +534,7 @@ def run(args: argparse.Namespace) -> tuple[Results, dict[str, str]]:
     # link (which can show Streamlit's "Page not found" on the way)
     app_pages = [app_target(name) for name in sorted(args.pages, key=lambda n: n != DEFAULT_PAGE)]
     step = next((target for target in app_pages if target.name == DEFAULT_PAGE), None)
-    seed_targets = [FLOOR, STRAIGHTFORWARD, *app_pages]
+    seed_targets = [FLOOR, SIDEBAR_FLOOR, STRAIGHTFORWARD, *app_pages]
     long_step = app_target(f"step at {LONG_TOKENS} tokens", long_path(LONG_TOKENS))
     results = Results()
     info = machine()
@@ -536,7 +542,7 @@ def run(args: argparse.Namespace) -> tuple[Results, dict[str, str]]:
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=DEFAULT_CHROMIUM, args=CHROMIUM_ARGS)
-        names = {"floor", "straightforward", "app"} | (
+        names = {"floor", "sidebar floor", "straightforward", "app"} | (
             {"editing floor"} if "cell" in measures else set()
         )
         with servers(names) as running:
@@ -610,7 +616,7 @@ GOALS = {  # issue 21: (measure, ratio to what, at most)
     "cell": ("editing floor", 1.3),
     "first": ("floor first", 1.5),
 }
-REFERENCES = (FLOOR.name, EDITING_FLOOR.name, STRAIGHTFORWARD.name)
+REFERENCES = (FLOOR.name, SIDEBAR_FLOOR.name, EDITING_FLOOR.name, STRAIGHTFORWARD.name)
 
 
 def _seconds(value: float | None) -> str:
@@ -629,9 +635,11 @@ def table(results: Results) -> str:
     floor_first = results.median("first", FLOOR.name)
     floor_cell = results.median("cell", EDITING_FLOOR.name)
     straight = {m: results.median(m, STRAIGHTFORWARD.name) for m in ("seed", "slider", "first")}
+    sidebar_seed = results.median("seed", SIDEBAR_FLOOR.name)
     lines = [
-        "| measure | page | n | median s | min–max s | × floor | × straightforward | goal |",
-        "|---|---|---:|---:|---:|---:|---:|---|",
+        "| measure | page | n | median s | min–max s | × floor | × sidebar floor"
+        " | × straightforward | goal |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     order = {name: position for position, name in enumerate(MEASURES)}
     for (measure, target), values in sorted(
@@ -645,7 +653,7 @@ def table(results: Results) -> str:
         if measure == "burst":
             lines.append(
                 f"| {measure} (last press → consistent) | {target} | {count} | {_seconds(median)}"
-                f" | {spread} | | | ≤ 1 s: {'ok' if median is not None and median <= 1 else 'no'} |"
+                f" | {spread} | | | | ≤ 1 s: {'ok' if median is not None and median <= 1 else 'no'} |"
             )
             continue
         reference = {"first": floor_first, "cell": floor_cell}.get(measure, floor_seed)
@@ -662,9 +670,10 @@ def table(results: Results) -> str:
             versus = _ratio(median, straight[measure])
             if measure == "seed" and median is not None:
                 goal += f"; ≤ 0.6× straightforward: {'ok' if median / straight['seed'] <= 0.6 else 'no'}"
+        sidebar = _ratio(median, sidebar_seed) if measure == "seed" else ""
         lines.append(
             f"| {measure} | {target} | {count} | {_seconds(median)} | {spread} | "
-            f"{_ratio(median, reference)} | {versus} | {goal} |"
+            f"{_ratio(median, reference)} | {sidebar} | {versus} | {goal} |"
         )
     return "\n".join(lines)
 

@@ -49,10 +49,11 @@ from ui.gradient_state import (
 from ui.i18n import t
 from ui.input_errors import show_input_error
 from ui.settings import widget
-from ui.show import figure_words, show_figure, show_matrix, show_numbers
+from ui.show import figure_words, show_matrix, show_numbers
+from ui.svg_chart import draw_chart
 from ui.table import message
 from ui.view import View
-from viz.gradients import autograd_dot, gradient_view, loss_curve_figure, without_negative_zero
+from viz.gradients import autograd_dot, gradient_view, loss_curve_chart, without_negative_zero
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
@@ -422,7 +423,9 @@ def show_loss(view: View) -> tuple[str, tuple[float, ...], st.delta_generator.De
     """The loss's choice and target; returns them and the column where its value goes."""
     st.header(t("backward.loss.header"))
     d_out = view.config.d_out
-    loss_column, target_column, value_column = st.columns([2, 2, 1.5], gap="large")  # room for 4.891e+11
+    loss_column, target_column, value_column = st.columns(
+        [2, 2, 1.5], gap="large"
+    )  # room for 4.891e+11
     with loss_column:
         loss_name = str(widget(BACKWARD_SETTINGS["loss"]))
     with target_column:
@@ -550,8 +553,8 @@ def show_learning(run: BackwardPass, learning: Learning) -> None:
             "x_title": t("backward.learn.axis_step"),
             "y_title": t("backward.learn.axis_loss"),
         }
-        figure = loss_curve_figure(descent.losses, palette=run.palette, **axis_titles)
-        show_figure(figure, key="backward_loss_curve")
+        chart = loss_curve_chart(descent.losses, palette=run.palette, **axis_titles)
+        draw_chart(chart, key="backward_loss_curve")
     with curve_text:
         st.markdown(t("backward.learn.same_mask"))
         if run.cfg.qkv_bias:

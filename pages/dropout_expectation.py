@@ -19,9 +19,10 @@ from attention.experiments import dropout_average, dropout_average_error
 from ui.frame import page
 from ui.i18n import t
 from ui.settings import SETTINGS
-from ui.show import figure_words, show_figure, show_matrix, show_numbers
+from ui.show import figure_words, show_matrix, show_numbers
+from ui.svg_chart import draw_chart
 from ui.view import View
-from viz.experiments import dropout_error_figure
+from viz.experiments import dropout_error_chart
 from viz.matrix import MatrixView
 from viz.vocabulary import format_number, format_short
 
@@ -92,7 +93,7 @@ def show_metrics(curve: dict[str, Any], n: int) -> None:
 def show_curve(curve: dict[str, Any], n: int, palette: str) -> None:
     """The error of the average of N draws against N, and 1/√N beside it."""
     st.subheader(t("dropout_expectation.curve_header"))
-    figure = dropout_error_figure(
+    chart = dropout_error_chart(
         curve["draws"],
         curve["rms_error"],
         curve["max_abs_error"],
@@ -106,7 +107,7 @@ def show_curve(curve: dict[str, Any], n: int, palette: str) -> None:
         highlight_name=t("dropout_expectation.marker"),
         palette=palette,
     )
-    show_figure(figure, key="dropout_expectation_curve")
+    draw_chart(chart, key="dropout_expectation_curve")
     st.markdown(t("dropout_expectation.monte_carlo"))
 
 

@@ -6,12 +6,14 @@ all pages share changes in one place; a bad upload leaves the table as it was an
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import streamlit as st
 
 from ui.editor import embedding_editor
 from ui.frame import page
 from ui.i18n import t
-from ui.show import show_figure
+from ui.point_cloud import draw_point_cloud
 from ui.table import (
     MAX_UPLOAD_BYTES,
     InputProblem,
@@ -22,7 +24,7 @@ from ui.table import (
 )
 from ui.table_state import book_table, commit_table, current_table, table_for_words
 from ui.view import View
-from viz.scatter import embedding_scatter, plotted_features
+from viz.point_cloud import PointCloud, plotted_features, point_cloud
 
 D_IN_KEY = "embeddings_d_in"
 UPLOAD_KEY = "embeddings_upload"
@@ -64,6 +66,14 @@ def _on_upload() -> None:
         return
     commit_table(table)
     st.session_state[UPLOAD_LOADED_KEY] = (table.num_tokens, table.d_in)
+
+
+@lru_cache(maxsize=8)
+def _cloud(
+    values: tuple[tuple[float, ...], ...], tokens: tuple[str, ...], palette: str
+) -> PointCloud:
+    """The table's points, built once per table and palette (the page reruns on every seed)."""
+    return point_cloud(values, tokens, palette=palette)
 
 
 def _plot_caption(d_in: int) -> str:
@@ -141,8 +151,17 @@ def render(view: View) -> None:
     with right:
         st.subheader(t("embeddings.plot_header"))
         st.caption(_plot_caption(table.d_in))
-        figure = embedding_scatter(
-            table.values, table.tokens, title=t("embeddings.plot_title"), height=520
+        dims = plotted_features(table.d_in)
+        draw_point_cloud(
+            _cloud(table.values, table.tokens, palette=view.palette),
+            key="embeddings_points",
+            description=t(
+                f"embeddings.plot_alt_{dims}d",
+                count=table.num_tokens,
+                title=t("embeddings.plot_title"),
+            ),
+            svg_label=t("embeddings.plot_svg"),
+            reset_label=t("embeddings.plot_reset"),
+            file_name="attention_lab_embeddings.svg",
         )
-        show_figure(figure, key=f"embeddings_scatter_{plotted_features(table.d_in)}d")
         st.caption(t("embeddings.next"))

@@ -31,7 +31,7 @@ from attention.dropout import dropout_counts
 from ui.frame import page
 from ui.i18n import t
 from ui.matrix_table import draw_table
-from ui.show import show_figure
+from ui.svg_chart import draw_chart
 from ui.view import View
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
@@ -43,9 +43,9 @@ from viz.one_query import (
     scale_latex,
     score_row_latex,
     softmax_latex,
-    value_vectors_figure,
+    value_vectors_chart,
     vectors_latex,
-    weights_bar_figure,
+    weights_bar_chart,
 )
 from viz.table_heatmap import text_table
 from viz.vocabulary import format_short
@@ -354,13 +354,13 @@ def show_row_table(row: QueryRow) -> None:
     )
 
 
-def show_context_picture(row: QueryRow) -> None:
+def show_context_picture(row: QueryRow, palette: str) -> None:
     """The value vectors and the context vector (d_out = 2), or the row's weights as bars."""
     trace, keep = row.trace, row.keep
     dropped, d_out = row.row("dropped_weights"), trace.config.d_out
     if d_out == 2:
         values = trace.values[0]  # (T, d_out)
-        figure = value_vectors_figure(
+        chart = value_vectors_chart(
             values.numpy(),
             dropped.tolist(),
             row.hidden,
@@ -369,21 +369,23 @@ def show_context_picture(row: QueryRow) -> None:
             row.qp,
             terms=weighted_value_terms(dropped, values).numpy(),
             texts={**figure_texts(), "title": t("one_query.fig_title", i=row.qp)},
+            palette=palette,
         )
-        show_figure(figure, key="one_query_vectors")
+        draw_chart(chart, key="one_query_vectors")
         st.caption(t("one_query.plot_caption"))
         if keep is None:
             st.caption(t("one_query.plot_average"))
         return
     st.info(t("one_query.plot_needs_2d", d_out=d_out))
-    figure = weights_bar_figure(
+    chart = weights_bar_chart(
         row.row("attn_weights").tolist(),
         row.hidden,
         row.tokens,
         dropped_weights=None if keep is None else dropped.tolist(),
         texts={**figure_texts(), "title": t("one_query.bar_title", i=row.qp)},
+        palette=palette,
     )
-    show_figure(figure, key="one_query_weights")
+    draw_chart(chart, key="one_query_weights")
 
 
 def position_label(labels: list[str], index: int) -> str:
@@ -436,4 +438,4 @@ def render(view: View) -> None:
             st.caption(sentence)
         st.latex(CONTEXT_STEP.formula(row))
     with picture_column:
-        show_context_picture(row)
+        show_context_picture(row, view.palette)

@@ -18,9 +18,10 @@ from attention import AttentionTrace
 from attention.experiments import MAX_QUIZ_TOKENS, QuizQuestion, quiz_question
 from ui.frame import page
 from ui.i18n import t
-from ui.show import show_figure, show_numbers
+from ui.show import show_numbers
+from ui.svg_chart import draw_chart
 from ui.view import View
-from viz.experiments import weight_row_bars
+from viz.experiments import weight_row_chart
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
 from viz.vocabulary import format_number, format_short
@@ -111,7 +112,7 @@ def show_reveal(
     values = np.asarray(question.row, dtype=np.float64)  # (T,)
     left, right_column = st.columns([2, 1])
     with left:
-        figure = weight_row_bars(
+        chart = weight_row_chart(
             values.tolist(),
             labels,
             value_name=t("quiz.score_name" if row_kind == "masked_scores" else "quiz.weight"),
@@ -121,7 +122,7 @@ def show_reveal(
             title=t(f"quiz.row_title.{row_kind}", query=labels[question.query]),
             palette=palette,
         )
-        show_figure(figure, key="quiz_row")
+        draw_chart(chart, key="quiz_row")
     with right_column:
         st.markdown(explanation(question, labels, trace))
     show_numbers(

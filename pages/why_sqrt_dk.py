@@ -16,9 +16,9 @@ import streamlit as st
 from attention.experiments import saturation_example_row, score_variance, softmax_saturation
 from ui.frame import page
 from ui.i18n import t
-from ui.show import show_figure
+from ui.svg_chart import draw_chart
 from ui.view import View
-from viz.experiments import saturation_figure, weight_row_bars
+from viz.experiments import saturation_chart, weight_row_chart
 from viz.vocabulary import format_number
 
 D_K_CHOICES = tuple(2**i for i in range(10))  # 1, 2, 4, …, 512
@@ -43,7 +43,7 @@ def show_example_row(seed: int, scaled: bool, d_k: int, palette: str) -> None:
     left, right = st.columns([2.2, 1])
     with left:
         title = "why_sqrt_dk.row_title_scaled" if scaled else "why_sqrt_dk.row_title_unscaled"
-        figure = weight_row_bars(
+        chart = weight_row_chart(
             row["weights"].tolist(),
             [f"k{j + 1}" for j in range(NUM_KEYS)],
             value_name=t("why_sqrt_dk.weight"),
@@ -52,7 +52,7 @@ def show_example_row(seed: int, scaled: bool, d_k: int, palette: str) -> None:
             y_range=(0.0, 1.15),
             palette=palette,
         )
-        show_figure(figure, key="why_sqrt_dk_row")
+        draw_chart(chart, key="why_sqrt_dk_row")
     with right:
         st.metric(t("why_sqrt_dk.score_std"), _fmt(row["score_std"]))
         st.metric(
@@ -66,7 +66,7 @@ def show_example_row(seed: int, scaled: bool, d_k: int, palette: str) -> None:
 def show_curves(seed: int, d_k: int, palette: str) -> None:
     """Entropy, largest weight and gradient size against d_k, with and without scaling."""
     st.subheader(t("why_sqrt_dk.curves_header"))
-    figure = saturation_figure(
+    chart = saturation_chart(
         _saturation(seed, True),
         _saturation(seed, False),
         panel_titles=[
@@ -81,7 +81,7 @@ def show_curves(seed: int, d_k: int, palette: str) -> None:
         highlight_d_k=d_k,
         palette=palette,
     )
-    show_figure(figure, key="why_sqrt_dk_curves")
+    draw_chart(chart, key="why_sqrt_dk_curves")
     st.caption(t("why_sqrt_dk.curves_caption"))
 
 

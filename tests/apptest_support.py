@@ -57,6 +57,27 @@ def plotly_figures(at: AppTest) -> dict[str, dict[str, Any]]:
     return figures
 
 
+def svg_charts(at: Any) -> dict[str, dict[str, Any]]:
+    """Every chart of a run drawn by ``ui.svg_chart.draw_chart``, its data by the key given."""
+    charts: dict[str, dict[str, Any]] = {}
+
+    def walk(node: Any) -> None:
+        proto_id = getattr(getattr(node, "proto", None), "id", "") or ""
+        if getattr(node, "type", "") == "bidi_component" and "al-chart-" in proto_id:
+            charts[proto_id.split("al-chart-", 1)[1]] = json.loads(node.proto.json)
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree if hasattr(at, "_tree") else at)
+    return charts
+
+
+def chart_series(at: Any, key: str, kind: str, panel: int = 0) -> list[dict[str, Any]]:
+    """The series of ``kind`` (``line``, ``bars``, ``arrow`` …) of chart ``key``'s panel."""
+    series = svg_charts(at)[key]["panels"][panel]["series"]
+    return [item for item in series if item["kind"] == kind]
+
+
 MATRIX_PREFIX = "matrix_"  # ui.show.show_matrix_table: the table's container key
 
 

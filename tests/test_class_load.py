@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from benchmarks.class_load import ClassPlan, run_class
+from benchmarks.class_load import ClassPlan, measure, run_class
 from benchmarks.streamlit_protocol import RunFailed, StudentTab
 from tests.e2e.server import start_streamlit
 
@@ -104,3 +104,14 @@ def test_a_class_beside_a_running_training_sees_it_make_progress(server_url: str
     assert steps is not None and steps >= 0, result["training_steps_during_class"]
     (started,) = result["training_steps_at_start"]
     assert started is not None and started > 0
+
+
+def test_a_class_on_two_replicas_behind_nginx_is_measured_on_both() -> None:
+    """``--replicas 2`` starts ``deploy/serve.sh`` and sums the two servers' CPU and memory."""
+    plan = ClassPlan(students=4, seconds=8, interval=0.5, ramp=0.5, timeout=60)
+    with ThreadPoolExecutor(max_workers=1) as pool:  # asyncio.run inside: a thread of its own
+        result = pool.submit(measure, plan, None, 2).result(timeout=600)
+    assert result["servers"] == 2
+    assert result["errors"] == 0, result["error_samples"]
+    assert result["reruns"] > 0 and result["server_cpu_s"] > 0
+    assert result["server_rss_mb"]["end"] > 0

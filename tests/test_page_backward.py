@@ -12,19 +12,19 @@ from attention import AttentionConfig
 from attention.examples import BOOK_EMBEDDINGS
 from attention.gradients import gradient_descent
 from tests.apptest_support import (
-    figure_array,
+    chart_series,
     matrix_cell_styles,
     matrix_tables,
     page_text,
-    plotly_figures,
     run_page,
+    svg_charts,
 )
 from viz.colors import colorscale
 from viz.heatmap import cell_texts
 
 NUM_CHARTS = 17  # 12 gradients, the Jacobian, the loss curve, 3 updated weights
 CHARTS_PER_TAB = (7, 6, 0, 4)  # lazy tabs: to the scores, to Q/K/V and W, graph, learning steps
-PLOTLY_PER_TAB = (0, 0, 0, 1)  # the loss curve; every 6-token matrix is a coloured table
+SVG_PER_TAB = (0, 0, 0, 1)  # the loss curve (an SVG chart); every 6-token matrix is a table
 NEUTRAL = sample_colorscale(get_colorscale(colorscale("diverging")), [0.5])[0]  # a gradient of 0
 SECTION_KEY = "backward_section"  # the tabs' key: its value is the open tab's label
 
@@ -56,8 +56,10 @@ def metric(at: Any, index: int) -> str:
 
 
 def drawn(at: Any) -> dict[str, int]:
-    """How many matrix tables and Plotly charts the run sent (what a closed tab must not send)."""
-    return {"tables": len(matrix_tables(at)), "charts": len(at.get("plotly_chart"))}
+    """How many matrix tables and SVG charts the run sent (what a closed tab must not send);
+    no Plotly chart at all at 6 tokens."""
+    assert not at.get("plotly_chart")
+    return {"tables": len(matrix_tables(at)), "charts": len(svg_charts(at))}
 
 
 def dot_text(at: Any) -> str:
@@ -68,11 +70,11 @@ def dot_text(at: Any) -> str:
 def test_backward_page_runs_in_both_languages_with_the_graph(lang: str) -> None:
     at = run_page("backward", {"lang": lang, "dropout": "0.5"})
     assert not at.exception
-    first = {"tables": CHARTS_PER_TAB[0] - PLOTLY_PER_TAB[0], "charts": PLOTLY_PER_TAB[0]}
+    first = {"tables": CHARTS_PER_TAB[0] - SVG_PER_TAB[0], "charts": SVG_PER_TAB[0]}
     assert drawn(at) == first, "first paint: the open tab only"
     assert len(at.get("graphviz_chart")) == 0
-    for index, (charts, plotly) in enumerate(zip(CHARTS_PER_TAB, PLOTLY_PER_TAB, strict=True)):
-        assert drawn(open_tab(at, index)) == {"tables": charts - plotly, "charts": plotly}
+    for index, (charts, svg) in enumerate(zip(CHARTS_PER_TAB, SVG_PER_TAB, strict=True)):
+        assert drawn(open_tab(at, index)) == {"tables": charts - svg, "charts": svg}
         assert len(at.get("graphviz_chart")) == (index == 2)
     assert sum(CHARTS_PER_TAB) == NUM_CHARTS
     dot = dot_text(open_tab(at, 2))
@@ -125,7 +127,7 @@ def test_another_step_lowers_the_loss_as_gradient_descent_says_and_start_over_re
 
 
 def figures_y(at: Any) -> np.ndarray:
-    return figure_array(plotly_figures(at)["backward_loss_curve"]["data"][0]["y"])
+    return np.asarray(chart_series(at, "backward_loss_curve", "line")[0]["y"])
 
 
 def test_squared_distance_to_a_target_from_the_url_and_a_bad_typed_target() -> None:

@@ -12,11 +12,11 @@ from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
 from attention.experiments import dropout_average, dropout_average_error
 from tests.apptest_support import (
-    figure_array,
     matrix_tables,
     page_text,
     plotly_figures,
     run_page,
+    svg_charts,
     table_numbers,
 )
 from viz.heatmap import cell_texts
@@ -45,7 +45,7 @@ def _open(at: AppTest, tab: int) -> AppTest:
 
 def _figure(at: AppTest, name: str) -> dict[str, Any]:
     """Figure ``dropout_expectation_{name}`` (the curve), its tab opened first."""
-    return plotly_figures(_open(at, 0))[f"dropout_expectation_{name}"]
+    return svg_charts(_open(at, 0))[f"dropout_expectation_{name}"]
 
 
 def _shown(at: AppTest, name: str) -> list[list[str]]:
@@ -61,10 +61,10 @@ def _written(values: np.ndarray) -> list[list[str]]:
 def test_only_the_open_tab_sends_its_charts() -> None:
     """First paint: the curve only; the heatmaps tab sends its two matrix tables and no chart."""
     at = run_page("dropout_expectation")
-    assert set(plotly_figures(at)) == {"dropout_expectation_curve"}
+    assert set(svg_charts(at)) == {"dropout_expectation_curve"} and not plotly_figures(at)
     assert not matrix_tables(at)
     _open(at, 1)
-    assert not plotly_figures(at)
+    assert not svg_charts(at)
     assert set(matrix_tables(at)) == {"dropout_expectation_average", "dropout_expectation_true"}
 
 
@@ -76,8 +76,8 @@ def test_without_dropout_the_page_offers_its_own_p() -> None:
     weights = _book_weights()
     curve = dropout_average_error(weights, 0.5, 2000, seed=123)
     figure = _figure(at, "curve")
-    assert figure["layout"]["xaxis"]["type"] == "log"
-    assert _on_curve(figure["data"][0], curve["rms_error"].numpy())
+    assert figure["panels"][0]["x"]["log"] and figure["panels"][0]["y"]["log"]
+    assert _on_curve(figure["panels"][0]["series"][0], curve["rms_error"].numpy())
     assert _metrics(at)[0] == format_number(float(curve["slope"]), minus="−")  # 4 decimals
     assert _shown(at, "true") == _written(weights.double().numpy())
     average = dropout_average(weights, 0.5, 100, seed=123).numpy()
@@ -86,9 +86,9 @@ def test_without_dropout_the_page_offers_its_own_p() -> None:
 
 def _on_curve(line: dict, measured: np.ndarray) -> bool:
     """A line of the error figure shows measured values at its N (log-spaced, N = 1 … 2000)."""
-    n = figure_array(line["x"]).astype(int)
+    n = np.asarray(line["x"]).astype(int)
     assert n[0] == 1 and n[-1] == len(measured) and len(n) < len(measured)
-    return bool(np.allclose(figure_array(line["y"]), measured[n - 1]))
+    return bool(np.allclose(np.asarray(line["y"], dtype=np.float64), measured[n - 1]))
 
 
 def test_changing_p_and_n_changes_the_results() -> None:
@@ -113,7 +113,7 @@ def test_sidebar_dropout_is_used_when_it_acts() -> None:
     assert not [s for s in at.slider if s.key == "dropout_expectation_p"]
     curve = dropout_average_error(_book_weights(dropout=0.3, seed=7), 0.3, 2000, seed=7)
     figure = _figure(at, "curve")
-    assert _on_curve(figure["data"][2], curve["reference"].numpy())
+    assert _on_curve(figure["panels"][0]["series"][2], curve["reference"].numpy())
 
 
 def test_eval_mode_is_explained() -> None:

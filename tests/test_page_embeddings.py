@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import base64
+from typing import Any
 
 import numpy as np
-import plotly.graph_objects as go
-import plotly.io as pio
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS, embed_words
-from tests.apptest_support import page_text, run_page
+from tests.apptest_support import component_table_data, page_text, run_page
 from ui.table import MAX_UPLOAD_BYTES, InputProblem, Table, table_from_csv, table_to_csv
 
 UPLOAD = "embeddings_upload"
@@ -22,18 +20,10 @@ def _table(at: AppTest) -> Table:
     return at.session_state["table"]
 
 
-def _scatter(at: AppTest) -> go.Figure:
-    """The page's one Plotly figure, read back from what Streamlit sends to the browser."""
-    charts = at.get("plotly_chart")
-    assert len(charts) == 1
-    return pio.from_json(charts[0].proto.spec)
-
-
-def _numbers(data: object) -> list[float]:
-    """A Plotly array as floats (Plotly sends NumPy arrays as base64 ``bdata``)."""
-    if isinstance(data, dict) and "bdata" in data:
-        return np.frombuffer(base64.b64decode(data["bdata"]), dtype=data["dtype"]).tolist()
-    return [float(v) for v in data]  # type: ignore[union-attr]
+def _points(at: AppTest) -> dict[str, Any]:
+    """The data the page's point-cloud component received (``ui.point_cloud``); no Plotly."""
+    assert len(at.get("plotly_chart")) == 0
+    return component_table_data(at, "embeddings_points")
 
 
 def _upload(at: AppTest, content: bytes, name: str = "table.csv") -> AppTest:
@@ -47,14 +37,17 @@ def at() -> AppTest:
     return app
 
 
-def test_page_shows_the_book_table_and_a_3d_scatter(at: AppTest) -> None:
+def test_page_shows_the_book_table_and_its_points_in_3d(at: AppTest) -> None:
     table = _table(at)
     assert table.tokens == BOOK_TOKENS
     assert table.values[1] == pytest.approx(BOOK_EMBEDDINGS[1].tolist())
-    points = _scatter(at).data[0]
-    assert points.type == "scatter3d"
-    assert list(points.text) == list(BOOK_TOKENS)
-    assert _numbers(points.x) == pytest.approx(BOOK_EMBEDDINGS[:, 0].tolist())
+    points = _points(at)
+    assert points["dims"] == 3
+    assert points["labels"] == list(BOOK_TOKENS)
+    np.testing.assert_array_equal(points["points"], table.values)  # the table's own numbers
+    np.testing.assert_allclose(points["points"], BOOK_EMBEDDINGS.numpy(), rtol=1e-6)
+    assert points["description"].startswith("Token embeddings: 6 tokens as points in 3-D")
+    assert points["svg_label"] == "⤓ Download as SVG" and points["reset_label"] == "Reset view"
     text = page_text(at)
     assert "embedding" in text and "only ever sees these numbers" in text
     assert at.number_input(key=D_IN).value == 3
@@ -67,19 +60,22 @@ def test_changing_d_in_regenerates_the_table_and_the_plot(at: AppTest) -> None:
     assert table.d_in == 2 and table.tokens == BOOK_TOKENS
     expected = embed_words(list(BOOK_TOKENS), d_in=2)
     assert table.values[0] == pytest.approx(expected[0].tolist())
-    points = _scatter(at).data[0]
-    assert points.type == "scatter"
-    assert _numbers(points.y) == pytest.approx([row[1] for row in table.values])
+    points = _points(at)
+    assert points["dims"] == 2
+    np.testing.assert_array_equal(points["points"], table.values)
     assert "d_in = 2" in page_text(at)
 
     at.number_input(key=D_IN).set_value(1).run()
     assert not at.exception and _table(at).d_in == 1
     assert "d_in = 1" in page_text(at)
+    assert _points(at)["dims"] == 1
 
     at.number_input(key=D_IN).set_value(5).run()
     assert not at.exception and _table(at).d_in == 5
     assert "first three numbers x1, x2, x3" in page_text(at)
-    assert _scatter(at).data[0].type == "scatter3d"
+    points = _points(at)
+    assert points["dims"] == 3  # the first three of five features
+    np.testing.assert_array_equal(points["points"], np.array(_table(at).values)[:, :3])
 
     # back at 3: the book's words get the book's vectors again
     at.number_input(key=D_IN).set_value(3).run()
@@ -113,7 +109,7 @@ def test_a_valid_upload_replaces_the_table(at: AppTest) -> None:
     assert table.values == ((0.1, 0.2), (0.3, -0.4), (0.001, 2.0))
     assert "Loaded the file: 3 tokens with d_in = 2." in [s.value for s in at.success]
     assert at.session_state["text"] == "cat dog fish"
-    assert list(_scatter(at).data[0].text) == ["cat", "dog", "fish"]
+    assert _points(at)["labels"] == ["cat", "dog", "fish"]
 
 
 BAD_UPLOADS = {
@@ -177,5 +173,8 @@ def test_page_in_chinese() -> None:
     text = page_text(at)
     assert "嵌入向量" in text and "注意力只看得到这些数字" in text
     assert at.number_input(key=D_IN).label == "嵌入维度 d_in（每个词元的数字个数）"
+    points = _points(at)
+    assert points["description"].startswith("词元嵌入向量：6 个词元")
+    assert points["svg_label"] == "⤓ 下载 SVG"
     # (no interaction here: AppTest formats the sidebar's palette choices outside the session,
     # in English, and then cannot find them among the Chinese options)

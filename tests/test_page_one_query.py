@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import plotly.io as pio
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -10,7 +9,14 @@ from attention import AttentionConfig, AttentionTrace, trace_attention
 from attention.by_hand import dot_product_terms, softmax_by_hand
 from attention.examples import BOOK_EMBEDDINGS
 from pages.one_query import ROW_TABLE_KEY
-from tests.apptest_support import component_table, component_table_data, page_text, run_page
+from tests.apptest_support import (
+    chart_series,
+    component_table,
+    component_table_data,
+    page_text,
+    run_page,
+    svg_charts,
+)
 from viz.one_query import number, vector
 from viz.table_heatmap import HIGHLIGHT_COLOR
 
@@ -81,8 +87,12 @@ def test_default_is_the_books_query_journey_with_the_books_numbers(at: AppTest) 
     text = page_text(at)
     assert "Keys 3 to 6 come after the query" in text
     assert "“journey”" in text and "“Your”" in text
-    figure = pio.from_json(at.get("plotly_chart")[0].proto.spec)
-    assert "context vector" in figure.data[-1].name
+    assert not at.get("plotly_chart")
+    chart = svg_charts(at)["one_query_vectors"]
+    assert chart["legend"][-1]["name"] == "z⁽²⁾ · context vector"
+    arrows = chart_series(at, "one_query_vectors", "arrow")  # six value vectors, then z
+    assert [arrow["end"] for arrow in arrows[:6]] == trace.values[0].double().tolist()
+    assert arrows[6]["end"] == trace.context[0, 1].double().tolist()
 
 
 def test_choosing_another_query_and_key_changes_the_numbers(at: AppTest) -> None:
@@ -160,8 +170,10 @@ def test_other_d_out_shows_weights_as_bars(at: AppTest) -> None:
     at.slider(key="d_out").set_value(3).run()
     assert not at.exception
     assert any("needs d_out = 2" in info.value for info in at.info)
-    figure = pio.from_json(at.get("plotly_chart")[0].proto.spec)
-    assert figure.data[0].type == "bar"
+    assert set(svg_charts(at)) == {"one_query_weights"}
+    trace = _trace(at)
+    (bars,) = chart_series(at, "one_query_weights", "bars")  # dropout off: one row of bars
+    assert bars["y"] == pytest.approx(trace.attn_weights[0, 1].double().tolist())
     _assert_row_written_out(at, _trace(at), 1, 0)
 
 

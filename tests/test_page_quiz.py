@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
-from tests.apptest_support import figure_array, page_text, plotly_figures, run_page
+from tests.apptest_support import chart_series, page_text, run_page
 
 
 def _score(at: AppTest) -> str:
@@ -41,8 +41,8 @@ def test_correct_answer_is_the_argmax_of_the_trace_row() -> None:
         f"Right! The answer is “{BOOK_TOKENS[best]}” (position {best + 1})."
     ]
     assert _score(at) == "1 / 1"
-    bars = plotly_figures(at)["quiz_row"]["data"][0]
-    assert np.allclose(figure_array(bars["y"]), row.double().numpy())
+    (bars,) = chart_series(at, "quiz_row", "bars")
+    assert np.allclose(bars["y"], row.double().numpy())
     assert at.radio(key="quiz_answer").disabled
     at.run()  # a rerun never counts the same question twice
     assert _score(at) == "1 / 1"
@@ -73,8 +73,8 @@ def test_next_question_asks_about_a_masked_cell_and_resets_the_answer() -> None:
     _reveal(at, "minus_inf")
     assert at.success
     assert at.session_state["quiz_answered"] == 3
-    bars = plotly_figures(at)["quiz_row"]["data"][0]
-    assert "−∞" in list(bars["text"])  # the masked scores of the row
+    (bars,) = chart_series(at, "quiz_row", "bars")
+    assert "−∞" in bars["texts"]  # the masked scores of the row
 
 
 def test_row_sum_question_appears_with_dropout() -> None:

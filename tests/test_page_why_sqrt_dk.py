@@ -8,12 +8,12 @@ from streamlit.testing.v1 import AppTest
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
 from attention.experiments import saturation_example_row, score_variance, softmax_saturation
-from tests.apptest_support import figure_array, page_text, plotly_figures, run_page
+from tests.apptest_support import chart_series, page_text, plotly_figures, run_page, svg_charts
 from viz.vocabulary import format_number
 
 
 def _row_heights(at: AppTest) -> np.ndarray:
-    return figure_array(plotly_figures(at)["why_sqrt_dk_row"]["data"][0]["y"])
+    return np.asarray(chart_series(at, "why_sqrt_dk_row", "bars")[0]["y"])
 
 
 def _metric(at: AppTest, label_start: str) -> str:
@@ -25,14 +25,18 @@ def test_default_view_shows_the_scaled_row_and_both_curves() -> None:
     assert not at.exception
     expected = saturation_example_row(64, 8, seed=123, scaled=True)
     assert np.allclose(_row_heights(at), expected["weights"].numpy())
-    assert set(plotly_figures(at)) == {"why_sqrt_dk_row"}, "lazy tabs: only the open one runs"
+    assert set(svg_charts(at)) == {"why_sqrt_dk_row"}, "lazy tabs: only the open one runs"
+    assert not plotly_figures(at)
     at.session_state["why_sqrt_dk_view"] = at.tabs[1].label  # the curves' tab
     at.run()
-    assert set(plotly_figures(at)) == {"why_sqrt_dk_curves"}
-    curves = plotly_figures(at)["why_sqrt_dk_curves"]["data"]
+    assert set(svg_charts(at)) == {"why_sqrt_dk_curves"}
+    chart = svg_charts(at)["why_sqrt_dk_curves"]
     unscaled = softmax_saturation([2**i for i in range(10)], 8, 123, scaled=False)
-    raw_entropy = next(c for c in curves if c["name"] == "no scaling")
-    assert np.allclose(figure_array(raw_entropy["y"]), unscaled["mean_entropy"])
+    assert [entry["name"] for entry in chart["legend"]][1] == "no scaling"
+    raw_entropy = chart_series(at, "why_sqrt_dk_curves", "line")[1]  # scaled, then not
+    assert np.allclose(raw_entropy["y"], unscaled["mean_entropy"])
+    rules = chart_series(at, "why_sqrt_dk_curves", "rule", panel=2)
+    assert [(rule["axis"], rule["value"]) for rule in rules] == [("x", 64)]  # the chosen d_k
     assert "no causal mask" in page_text(at).lower()
 
 

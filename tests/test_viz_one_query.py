@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import html
 import re
 
 import numpy as np
-import plotly.graph_objects as go
 import pytest
 
 from attention import AttentionConfig, trace_attention
@@ -15,21 +13,22 @@ from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from viz.label_layout import PlacedLabel, label_extent, label_size_px, labels_overlap
 from viz.one_query import (
     MAX_ARROWS,
+    PLOT_HEIGHT,
     context_latex,
     dot_product_latex,
     drawn_lines,
     dropout_latex,
     least_scale,
     number,
-    plot_height_px,
     scale_latex,
     score_row_latex,
     softmax_latex,
-    value_vectors_figure,
+    value_vectors_chart,
     vector,
     vectors_latex,
-    weights_bar_figure,
+    weights_bar_chart,
 )
+from viz.svg_chart import Arrow, Bars, Chart, Label, Line, Points
 
 
 @pytest.fixture(scope="module")
@@ -156,12 +155,16 @@ def test_latex_gets_no_token_text() -> None:
     assert re.fullmatch(r"[\\a-zA-Z0-9{}()\[\]^_&=+.,\-' \u2032≤]*", latex.replace("\\ ", " "))
 
 
-def test_value_vectors_figure_draws_arrows_weighted_and_the_context(trace) -> None:
+def _of(chart: Chart, kind: type) -> list:
+    return [series for series in chart.panels[0].series if isinstance(series, kind)]
+
+
+def test_value_vectors_chart_draws_arrows_weighted_and_the_context(trace) -> None:
     i = 2
     weights = trace.dropped_weights[0, i]
     values = trace.values[0]
     hidden = trace.mask[i].tolist()
-    figure = value_vectors_figure(
+    chart = value_vectors_chart(
         values.numpy(),
         weights.tolist(),
         hidden,
@@ -171,78 +174,97 @@ def test_value_vectors_figure_draws_arrows_weighted_and_the_context(trace) -> No
         terms=weighted_value_terms(weights, values).numpy(),
         texts={"context": "context vector", "title": "<b>t</b>"},
     )
-    arrows = figure.data[: len(BOOK_TOKENS)]
-    widths = [trace_.line.width for trace_ in arrows]
-    visible_weights = weights[:3].tolist()
-    order = np.argsort(visible_weights)
+    assert chart.title == "<b>t</b>" and chart.panels[0].equal_aspect
+    arrows = _of(chart, Arrow)[: len(BOOK_TOKENS)]
+    widths = [arrow.width for arrow in arrows]
+    order = np.argsort(weights[:3].tolist())
     assert list(np.argsort(widths[:3])) == list(order), "line width grows with the weight"
     for index, arrow in enumerate(arrows):
-        assert list(arrow.x) == [0.0, pytest.approx(float(values[index, 0]))]
-        if hidden[index]:
-            assert arrow.line.dash == "dot" and arrow.showlegend is False
-        else:
-            assert arrow.line.dash == "solid"
-    labelled = [note.text for note in figure.layout.annotations]  # masked keys: hover only
+        assert arrow.start == (0.0, 0.0)
+        assert arrow.end == pytest.approx(values[index].tolist())  # the trace's value vector
+        assert arrow.dash == ("dot" if hidden[index] else "solid")
+    assert arrows[0].hover == (
+        f"v₁ · Your\n({number(float(values[0, 0]))}, {number(float(values[0, 1]))})"
+        f"\nweight {number(float(weights[0]))}"
+    )
+    assert arrows[4].hover.endswith("\nmasked")
+    legend = [entry.name for entry in chart.legend]  # masked keys are not in the legend
+    assert legend[:3] == [
+        f"v{sub} · {token} (weight {number(float(weights[k]))})"
+        for k, (sub, token) in enumerate(zip("₁₂₃", BOOK_TOKENS, strict=False))
+    ]
+    assert legend[3:] == ["weighted sum, tip to tail", "z⁽³⁾ · context vector"]
+    labelled = [label.text for label in _of(chart, Label)]  # masked keys: hover only
     heaviest_first = np.argsort(-weights[:3].numpy(), kind="stable")
-    assert labelled == [f"v<sub>{k + 1}</sub> · {BOOK_TOKENS[k]}" for k in heaviest_first]
-    path = figure.data[len(BOOK_TOKENS)]
+    assert labelled == [f"v{'₁₂₃'[k]} · {BOOK_TOKENS[k]}" for k in heaviest_first]
+    (path,) = _of(chart, Line)
     assert path.x[-1] == pytest.approx(float(trace.context[0, i, 0]), abs=1e-6)
     assert path.y[-1] == pytest.approx(float(trace.context[0, i, 1]), abs=1e-6)
-    context = figure.data[-1]
-    assert "context vector" in context.name
-    assert context.x[1] == pytest.approx(float(trace.context[0, i, 0]))
-    assert figure.layout.title.text == "&lt;b&gt;t&lt;/b&gt;"
-    assert "weight" in arrows[0].hovertemplate or "%{customdata[0]}" in arrows[0].hovertemplate
+    (star,) = _of(chart, Points)
+    assert (star.x[0], star.y[0]) == pytest.approx(trace.context[0, i].tolist())
+    assert star.symbol == "star"
+    x_axis, y_axis = chart.panels[0].x, chart.panels[0].y
+    for axis, column in ((x_axis, 0), (y_axis, 1)):  # every vector inside the axes, 0 ticked
+        assert axis.range[0] <= float(values[:, column].min()) <= axis.range[1]
+        assert axis.range[0] <= float(values[:, column].max()) <= axis.range[1]
+        assert "0" in axis.tick_labels and axis.zero_line
 
 
-def test_value_vectors_figure_escapes_tokens() -> None:
-    figure = value_vectors_figure(
+def test_value_vectors_chart_keeps_tokens_as_plain_text() -> None:
+    chart = value_vectors_chart(
         [[0.1, 0.2], [0.3, 0.4]], [1.0, 0.0], [False, True], [0.1, 0.2], ["<b>x</b>", "y"], 1
     )
-    first = figure.data[0]
-    assert "&lt;b&gt;x&lt;/b&gt;" in first.name and "<b>x" not in first.name
-    assert "&lt;b&gt;x" in first.hovertemplate
-    assert figure.layout.annotations[0].text == "v<sub>1</sub> · &lt;b&gt;x&lt;/b&gt;"
-
-
-def test_value_vectors_figure_needs_two_dimensions() -> None:
+    assert _of(chart, Label)[0].text == "v₁ · <b>x</b>"
+    assert chart.legend[0].name == "v₁ · <b>x</b> (weight 1.0000)"
     with pytest.raises(ValueError, match="d_out = 2"):
-        value_vectors_figure([[0.1, 0.2, 0.3]], [1.0], [False], [0.1, 0.2, 0.3], ["a"], 1)
+        value_vectors_chart([[0.1, 0.2, 0.3]], [1.0], [False], [0.1, 0.2, 0.3], ["a"], 1)
 
 
-def test_many_keys_become_one_points_trace() -> None:
+def test_many_keys_become_points() -> None:
     count = MAX_ARROWS + 5
-    figure = value_vectors_figure(
+    chart = value_vectors_chart(
         np.ones((count, 2)), [1 / count] * count, [False] * count, [1.0, 1.0], ["t"] * count, count
     )
-    assert isinstance(figure.data[0], go.Scatter) and figure.data[0].mode == "markers"
-    assert len(figure.data) == 2  # the points and the context vector
+    points, star = _of(chart, Points)
+    assert len(points.x) == count and points.symbol == "circle" and star.symbol == "star"
+    assert len(_of(chart, Arrow)) == 1 and not _of(chart, Label)  # only the context arrow
 
 
-def test_weights_bar_figure_labels_masked_keys(trace) -> None:
+def test_weights_bar_chart_labels_masked_keys(trace) -> None:
     i = 1
-    figure = weights_bar_figure(
+    chart = weights_bar_chart(
         trace.attn_weights[0, i].tolist(),
         trace.mask[i].tolist(),
         BOOK_TOKENS,
         dropped_weights=trace.dropped_weights[0, i].tolist(),
         texts={"masked": "masked"},
     )
-    before, after, masked = figure.data
-    assert isinstance(before, go.Bar) and isinstance(after, go.Bar)
-    assert list(before.x) == [f"{n + 1}: {token}" for n, token in enumerate(BOOK_TOKENS)]
-    assert before.text[0] == number(float(trace.attn_weights[0, i, 0]))
-    assert before.text[2] == "" and before.y[2] == 0.0
-    assert list(masked.text) == ["masked"] * 4
-    assert list(masked.x) == list(before.x[2:])
-    assert figure.layout.showlegend is True
-    assert "%{y:.4f}" in before.hovertemplate
+    before, after = _of(chart, Bars)
+    x_axis = chart.panels[0].x
+    assert x_axis.tick_labels == tuple(f"{n + 1}: {token}" for n, token in enumerate(BOOK_TOKENS))
+    assert x_axis.ticks == tuple(float(k) for k in range(6)) and x_axis.range == (-0.5, 5.5)
+    assert before.x[0] < 0.0 < after.x[0] and before.width == after.width == 0.4  # grouped
+    assert before.y[:2] == pytest.approx(trace.attn_weights[0, i, :2].tolist())
+    assert before.texts[0] == number(float(trace.attn_weights[0, i, 0]))
+    assert before.texts[2] == "" and before.y[2] == 0.0
+    masked = _of(chart, Label)
+    assert [label.text for label in masked] == ["masked"] * 4
+    assert [label.at[0] for label in masked] == [2.0, 3.0, 4.0, 5.0]
+    assert [entry.name for entry in chart.legend] == ["α (before dropout)", "α′ (after dropout)"]
+    highest = max(1.0, float(trace.dropped_weights[0, i].max()))
+    assert chart.panels[0].y.range == (0.0, pytest.approx(1.3 * highest))  # room for numbers
+    assert before.hover[0] == f"key: 1: Your\nα (before dropout): {before.texts[0]}"
 
 
-def test_weights_bar_figure_escapes_tokens() -> None:
-    figure = weights_bar_figure([1.0], [False], ["<i>a</i>"])
-    assert figure.data[0].x[0] == "1: &lt;i&gt;a&lt;/i&gt;"
-    assert figure.layout.showlegend is False
+def test_weights_bar_chart_keeps_tokens_and_many_keys_drop_the_numbers() -> None:
+    chart = weights_bar_chart([1.0], [False], ["<i>a</i>"])
+    assert chart.panels[0].x.tick_labels == ("1: <i>a</i>",) and chart.legend == ()
+    count = 12
+    hidden = [index > 2 for index in range(count)]
+    chart = weights_bar_chart([1 / 3] * 3 + [0.0] * 9, hidden, [f"t{n}" for n in range(count)])
+    (bars,) = _of(chart, Bars)
+    assert set(bars.texts) == {""}
+    assert {label.text for label in _of(chart, Label)} == {"−∞"}
 
 
 def test_wide_vectors_wrap_after_four_components() -> None:
@@ -257,34 +279,22 @@ def test_wide_vectors_wrap_after_four_components() -> None:
     assert r"\underbrace" not in latex
 
 
-def test_many_keys_drop_the_bar_numbers_and_shorten_masked() -> None:
-    count = 12
-    hidden = [index > 2 for index in range(count)]
-    figure = weights_bar_figure([1 / 3] * 3 + [0.0] * 9, hidden, [f"t{n}" for n in range(count)])
-    bars, masked = figure.data
-    assert set(bars.text) == {""}
-    assert set(masked.text) == {"−∞"}
-
-
 # --- the value vectors' labels: laid out so that none covers another, a point or a line -------
 
 
-def _layout_of(figure: go.Figure) -> list[PlacedLabel]:
-    """The figure's labels as boxes again: centre (tail of the annotation), size of the text."""
+def _layout_of(chart: Chart) -> list[PlacedLabel]:
+    """The chart's labels as boxes again: centre (``at``), point (``leader``), size of the text."""
     labels = []
-    for index, note in enumerate(figure.layout.annotations):
-        text = html.unescape(re.sub(r"<[^>]+>", "", note.text))  # "v1 · Your", as measured
-        width, height = label_size_px(text)
-        labels.append(
-            PlacedLabel(index, text, (note.x, note.y), (note.ax, note.ay), width / 2, height / 2)
-        )
+    for index, label in enumerate(_of(chart, Label)):
+        width, height = label_size_px(label.text)
+        labels.append(PlacedLabel(index, label.text, label.leader, label.at, width / 2, height / 2))
     return labels
 
 
-def _figure(trace_, query: int, tokens=BOOK_TOKENS) -> go.Figure:  # noqa: ANN001
+def _figure(trace_, query: int, tokens=BOOK_TOKENS) -> Chart:  # noqa: ANN001
     weights = trace_.dropped_weights[0, query]
     values = trace_.values[0]
-    return value_vectors_figure(
+    return value_vectors_chart(
         values.numpy(),
         weights.tolist(),
         trace_.mask[query].tolist(),
@@ -296,16 +306,19 @@ def _figure(trace_, query: int, tokens=BOOK_TOKENS) -> go.Figure:  # noqa: ANN00
     )
 
 
-def _assert_nothing_overlaps(figure: go.Figure, values: np.ndarray, context) -> None:  # noqa: ANN001
-    labels = _layout_of(figure)
-    scale = figure.layout.meta["label_scale"]
-    x_range, y_range = figure.layout.xaxis.range, figure.layout.yaxis.range
-    # the plot is drawn at this scale or larger (a wider or taller plot only enlarges it)
-    height = plot_height_px(figure.layout.height, len(figure.data), True)
-    assert scale <= least_scale(x_range, y_range, height) + 1e-9
+def _scale(chart: Chart) -> float:
+    """The least px per unit the chart is drawn at (a plot of the least width, its height)."""
+    assert chart.height == PLOT_HEIGHT
+    return least_scale(chart.panels[0].x.range, chart.panels[0].y.range, chart.height)
+
+
+def _assert_nothing_overlaps(chart: Chart, values: np.ndarray, context) -> None:  # noqa: ANN001
+    labels = _layout_of(chart)
+    scale = _scale(chart)
+    x_range, y_range = chart.panels[0].x.range, chart.panels[0].y.range
     points = np.vstack([values, [context], [[0.0, 0.0]]])
-    path = np.asarray(figure.data[len(values)].x), np.asarray(figure.data[len(values)].y)
-    lines = drawn_lines(values, np.asarray(context), np.column_stack(path))
+    (path,) = _of(chart, Line)
+    lines = drawn_lines(values, np.asarray(context), np.column_stack([path.x, path.y]))
     for factor in (1.0, 1.7, 4.0):  # boxes shrink around their centres: apart stays apart
         assert labels_overlap(labels, scale * factor, points, lines) == [], factor
     corners = label_extent(labels, scale)  # every box inside the axes
@@ -319,17 +332,17 @@ def _assert_nothing_overlaps(figure: go.Figure, values: np.ndarray, context) -> 
 )
 def test_value_vector_labels_never_overlap(seed: int, dropout: float, query: int) -> None:
     trace_ = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=seed, dropout=dropout))
-    figure = _figure(trace_, query)
-    assert len(figure.layout.annotations) == query + 1  # every visible key is labelled
-    _assert_nothing_overlaps(figure, trace_.values[0].double().numpy(), trace_.context[0, query])
+    chart = _figure(trace_, query)
+    assert len(_of(chart, Label)) == query + 1  # every visible key is labelled
+    _assert_nothing_overlaps(chart, trace_.values[0].double().numpy(), trace_.context[0, query])
 
 
 def test_the_books_v4_v5_v6_are_apart() -> None:
     """The reported pile-up: query 6 of the book's example, v4, v5, v6 nearly at one point."""
     trace_ = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=123))
     labels = {label.text: label for label in _layout_of(_figure(trace_, 5))}
-    scale = _figure(trace_, 5).layout.meta["label_scale"]
-    names = ("v4 · with", "v5 · one", "v6 · step")
+    scale = _scale(_figure(trace_, 5))
+    names = ("v₄ · with", "v₅ · one", "v₆ · step")
     for first, second in ((0, 1), (0, 2), (1, 2)):
         a, b = labels[names[first]], labels[names[second]]
         apart_x = abs(a.center[0] - b.center[0]) * scale >= a.half_width + b.half_width
@@ -343,14 +356,13 @@ def test_identical_vectors_and_long_chinese_labels_still_do_not_overlap() -> Non
     tokens = [f"很长的词元名字{k}" for k in range(count)]
     weights = [1 / count] * count
     context = values.mean(axis=0)
-    figure = value_vectors_figure(
+    chart = value_vectors_chart(
         values, weights, [False] * count, context.tolist(), tokens, count,
         terms=values * np.asarray(weights)[:, None], texts={"title": "t"},
     )  # fmt: skip
-    assert len(figure.layout.annotations) >= 6  # a label without a free place is left out
-    _assert_nothing_overlaps(figure, values, context)
+    assert len(_of(chart, Label)) >= 6  # a label without a free place is left out
+    _assert_nothing_overlaps(chart, values, context)
 
 
 def test_the_label_layout_is_the_same_every_time(trace) -> None:
-    first, second = _figure(trace, 5), _figure(trace, 5)
-    assert first.layout.annotations == second.layout.annotations
+    assert _figure(trace, 5) == _figure(trace, 5)

@@ -26,6 +26,7 @@ from viz.table_heatmap import (
     ColouredTable,
     legend_table,
     matrix_table,
+    scale_stops,
     text_table,
     use_table,
 )
@@ -290,3 +291,12 @@ def test_a_text_table_keeps_its_texts_and_highlights_one_row_readably() -> None:
     assert all(
         cell.background == "" for row in text_table(rows, labels, ["a", "b"]).cells for cell in row
     )
+
+
+@pytest.mark.parametrize("name", sorted({n for p in PALETTES.values() for n in p.values()}))
+def test_sampling_a_scale_gives_plotlys_colours_string_for_string(name: str) -> None:
+    """The whole-matrix sampler equals ``plotly.colors.sample_colorscale`` at both ends, on the
+    scale's own stops (where the interpolation switches segments) and at random points."""
+    stops = [float(stop) for stop, _ in get_colorscale(name)]
+    points = np.concatenate([[0.0, 1.0, 0.5], stops, np.random.default_rng(7).random(300)])
+    assert scale_stops(name).sample(points) == sample_colorscale(name, points.tolist())

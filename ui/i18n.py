@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from . import messages as _messages_package
@@ -37,8 +40,30 @@ def _load_catalogue() -> dict[str, dict[str, str]]:
 CATALOGUE: dict[str, dict[str, str]] = _load_catalogue()
 
 
+_RUN_LANGUAGE: ContextVar[str | None] = ContextVar("run_language", default=None)
+
+
+@contextmanager
+def language_of_this_run() -> Iterator[None]:
+    """Within this block, :func:`current_language` is the language read once at its start.
+
+    The frame enters it once the sidebar has settled the language, around the page's run: a
+    page asks for its words a hundred times or more per run, and each read of the session
+    state goes through Streamlit's locks. Outside the block (the sidebar itself, a fragment's
+    rerun) the language is read from the session state each time.
+    """
+    token = _RUN_LANGUAGE.set(current_language())
+    try:
+        yield
+    finally:
+        _RUN_LANGUAGE.reset(token)
+
+
 def current_language() -> str:
     """The language chosen in the sidebar (``en`` outside a Streamlit run)."""
+    fixed = _RUN_LANGUAGE.get()
+    if fixed is not None:
+        return fixed
     try:
         import streamlit as st
 

@@ -19,3 +19,32 @@ DROPPED_COLOR = "#f4d6d6"
 def colorscale(kind: str, palette: str = "default") -> str:
     """The Plotly colour-scale name for ``kind`` (``diverging``/``sequential``) in ``palette``."""
     return PALETTES.get(palette, PALETTES["default"])[kind]
+
+
+# The lines, bars and arrows of the app's small charts (``viz.svg_chart``), per palette: the
+# colour-blind one is Okabe–Ito (blue, orange, vermillion), distinguishable for the common forms.
+SERIES_COLORS = {
+    "default": {
+        "main": "#2b6cb0",
+        "second": "#d1495b",
+        "reference": "#555555",
+        "value": "#1f77b4",
+        "path": "#ff7f0e",
+        "context": "#d62728",
+        "faded": "#b0b0b0",
+    },
+    "colorblind": {
+        "main": "#0072b2",
+        "second": "#e69f00",
+        "reference": "#555555",
+        "value": "#0072b2",
+        "path": "#e69f00",
+        "context": "#d55e00",
+        "faded": "#b0b0b0",
+    },
+}
+
+
+def series_colors(palette: str = "default") -> dict[str, str]:
+    """The chart colours of ``palette`` (``main``, ``second``, ``reference``, ``value`` …)."""
+    return SERIES_COLORS.get(palette, SERIES_COLORS["default"])

@@ -5,7 +5,7 @@ Pure functions of numbers that :mod:`attention.gradients` computed (no Streamlit
 - :func:`gradient_view`: ``d loss / d step`` as a matrix view (drawn by ``viz.heatmap``) on a
   diverging scale centred on 0, so an exact zero (a masked score, a dropped weight) is the scale's neutral colour
   and is written ``0.0000`` in its cell;
-- :func:`loss_curve_figure`: the loss after each learning step, the last one marked;
+- :func:`loss_curve_chart`: the loss after each learning step, the last one marked;
 - :func:`autograd_dot`: the autograd graph as Graphviz DOT text, each node filled with the colour
   of the group of steps it belongs to (:data:`STEP_GROUPS`).
 """
@@ -13,14 +13,15 @@ Pure functions of numbers that :mod:`attention.gradients` computed (no Streamlit
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
-import plotly.graph_objects as go
 
 from attention.autograd_graph import AutogradGraph
 
-from .labels import plain
+from .colors import series_colors
 from .matrix import MatrixView
+from .svg_chart import Chart, Line, Panel, linear_axis, padded
 
 # Which steps share a colour in the graph: the order a learner meets them going backward.
 STEP_GROUPS: dict[str, tuple[str, ...]] = {
@@ -99,36 +100,38 @@ def gradient_view(
     )
 
 
-def loss_curve_figure(
+def loss_curve_chart(
     losses: Sequence[float],
     *,
     palette: str = "default",
     x_title: str = "step",
     y_title: str = "loss",
-    height: int = 260,
-) -> go.Figure:
-    """The loss after 0, 1, 2 … learning steps, as a line with markers; the last step is larger."""
-    color = "#1f77b4" if palette != "colorblind" else "#0072b2"
-    steps = list(range(len(losses)))
-    sizes = [7] * len(losses)
+) -> Chart:
+    """The loss after 0, 1, 2 … learning steps, as a line with markers; the last step is larger.
+
+    The y axis holds every loss (a single one too) and writes a huge or tiny loss in short
+    scientific form (``4.9e+12``), never an SI prefix.
+    """
+    color = series_colors(palette)["value"]
+    steps = tuple(float(k) for k in range(len(losses)))
+    values = tuple(float(value) for value in losses)
+    sizes = [3.5] * len(values)
     if sizes:
-        sizes[-1] = 12
-    figure = go.Figure(
-        go.Scatter(
-            x=steps,
-            y=[float(value) for value in losses],
-            mode="lines+markers",
-            line={"color": color},
-            marker={"size": sizes, "color": color},
-            hovertemplate=f"{plain(x_title)}: %{{x}}<br>{plain(y_title)}: %{{y:.6f}}<extra></extra>",
-        )
+        sizes[-1] = 6.0
+    hover = tuple(
+        f"{x_title}: {k}\n{y_title}: {value:.6g}"
+        if abs(value) >= 1e6
+        else f"{x_title}: {k}\n{y_title}: {value:.6f}"
+        for k, value in enumerate(values)
     )
-    figure.update_layout(
-        height=height,
-        margin={"l": 10, "r": 10, "t": 10, "b": 10},
-        plot_bgcolor="white",
-        xaxis={"title": {"text": plain(x_title)}, "dtick": max(1, len(losses) // 10)},
-        yaxis={"title": {"text": plain(y_title)}, "gridcolor": "#eeeeee"},
-        showlegend=False,
+    count = max(len(values), 1)
+    every = max(1, count // 10)
+    x_axis = linear_axis(x_title, -0.5, count - 0.5)
+    ticks = tuple(float(k) for k in range(0, count, every))
+    x_axis = replace(x_axis, ticks=ticks, tick_labels=tuple(str(int(k)) for k in ticks))
+    panel = Panel(
+        x=x_axis,
+        y=linear_axis(y_title, *padded(values)),
+        series=(Line(steps, values, color, 2.0, markers=tuple(sizes), hover=hover),),
     )
-    return figure
+    return Chart(panels=(panel,), height=180)

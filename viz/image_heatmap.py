@@ -29,6 +29,8 @@ import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import plotly.colors
@@ -87,13 +89,23 @@ def colour_lut(scale: ColourScale, levels: int = COLOUR_LEVELS) -> np.ndarray:
 
     ``scale`` is a scale name (``colorscale(kind, palette)``) or ``[[position, colour], …]``.
     Level 0 is the colour of ``zmin``, level ``levels − 1`` the colour of ``zmax``: exactly what
-    Plotly's colour bar shows for the same scale.
+    Plotly's colour bar shows for the same scale. A named scale's table is sampled once (a
+    read-only array): sampling it again cost a large page a tenth of each rerun.
     """
-    pairs = (
-        plotly.colors.get_colorscale(scale)
-        if isinstance(scale, str)
-        else [[float(position), str(colour)] for position, colour in scale]
-    )
+    if isinstance(scale, str):
+        return _named_lut(scale, levels)
+    pairs = [[float(position), str(colour)] for position, colour in scale]
+    return _sampled_lut(pairs, levels)
+
+
+@lru_cache(maxsize=32)
+def _named_lut(name: str, levels: int) -> np.ndarray:
+    lut = _sampled_lut(plotly.colors.get_colorscale(name), levels)
+    lut.flags.writeable = False  # shared by every figure that uses the scale
+    return lut
+
+
+def _sampled_lut(pairs: list[list[Any]], levels: int) -> np.ndarray:
     samples = plotly.colors.sample_colorscale(pairs, list(np.linspace(0.0, 1.0, levels)))
     return np.array([_rgb(colour) for colour in samples], dtype=np.uint8)
 

@@ -7,9 +7,12 @@ The "One query, by hand" page follows query ``i`` through the layer. This module
   row of scores, the scaling by ``√d_k``, ``exp`` and normalization, dropout and the weighted sum of
   value vectors. Only numbers and integer indices go into LaTeX, never a token: user text in LaTeX
   could inject commands (``\\href``…). Positions count from 1, as the book writes ``x^{(2)}``.
-- :func:`value_vectors_figure`: for ``d_out = 2``, the value vectors as arrows from the origin,
+- :func:`value_vectors_chart`: for ``d_out = 2``, the value vectors as arrows from the origin,
   line width ∝ weight, and the context vector as their weighted sum (tip to tail);
-- :func:`weights_bar_figure`: the row of weights as bars, for any ``d_out``.
+- :func:`weights_bar_chart`: the row of weights as bars, for any ``d_out``.
+
+The charts are :class:`viz.svg_chart.Chart` specs (drawn by ``ui.svg_chart``): token labels are
+plain text in them, never markup.
 
 Notation follows the book: ``ω`` raw score, ``α`` attention weight, ``z`` context vector; ``s`` is
 a scaled score ``ω / √d_k`` and ``α′`` a weight after dropout.
@@ -17,15 +20,27 @@ a scaled score ``ω / √d_k`` and ``α′`` a weight after dropout.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 
+from .colors import series_colors
 from .label_layout import FONT_SIZE as LABEL_FONT_SIZE
 from .label_layout import PlacedLabel, label_extent, place_labels
-from .labels import plain, unique_labels
+from .labels import unique_labels
+from .svg_chart import (
+    Arrow,
+    Bars,
+    Chart,
+    Label,
+    LegendEntry,
+    Line,
+    Panel,
+    Points,
+    category_axis,
+    grouped_offsets,
+    linear_axis,
+)
 from .vocabulary import DECIMALS, format_number
 
 PRODUCTS_PER_LINE = 2  # q_m k_m products per LaTeX line for d_k = 2 (one per line above)
@@ -38,20 +53,18 @@ MAX_CONTEXT_TERMS = 10  # weighted value vectors written out in the context sum
 MAX_ARROWS = 40  # above this many keys, value vectors are drawn as points, not arrows
 MAX_LABELS = 12  # arrows labelled at most (the heaviest); the legend and hover name every one
 MAX_LABELLED_BARS = 8  # above this many keys, bars carry no numbers (the hover and table do)
-# The value-vector labels are laid out (viz.label_layout) for the smallest plot the figure can
-# get: at least MIN_PLOT_WIDTH px wide (half the page at 1366 px gives about 360), and as high as
-# the figure minus its title, the x axis and a legend of one entry per row (the worst case).
+# The value-vector labels are laid out (viz.label_layout) for the smallest plot the chart can
+# get: at least MIN_PLOT_WIDTH px wide (half the page at 1366 px gives about 360, a phone about
+# 300) and PLOT_HEIGHT px high (the chart's plot area; its title, axes and legend come on top).
 MIN_PLOT_WIDTH = 300
-MIN_PLOT_HEIGHT = 200  # the figure grows when a long legend would leave less
-AXIS_SPACE = 50  # px under the plot: tick labels and the axis title
-LEGEND_ROW = 24  # px per legend row
+PLOT_HEIGHT = 300
+BAR_HEIGHT = 220  # px: the plot area of the weights' bars
 LABEL_PAD = 8  # px between the outermost label and the edge of the plot
 LABEL_ROUNDS = 10  # rounds of "place, widen the axes" before the fallback
 FALLBACK_PAD = 0.4  # axes margin (× the data's span) when the labels do not settle
-VALUE_COLOR = "#1f77b4"
-CONTEXT_COLOR = "#d62728"
-PATH_COLOR = "#ff7f0e"
 FADED_COLOR = "#b0b0b0"
+SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 # --- numbers ---------------------------------------------------------------------------------
@@ -332,13 +345,13 @@ def _texts(texts: dict[str, str] | None) -> dict[str, str]:
 
 
 def _key_names(tokens: Sequence[str]) -> list[str]:
-    """``1: Your``, ``2: journey``… (escaped)."""
-    return [f"{index + 1}: {label}" for index, label in enumerate(_escaped_labels(tokens))]
+    """``1: Your``, ``2: journey``… (plain text: the chart writes it with ``textContent``)."""
+    return [f"{index + 1}: {label}" for index, label in enumerate(unique_labels(list(tokens)))]
 
 
-def _escaped_labels(tokens: Sequence[str]) -> list[str]:
-    """Token labels told apart (``the·2``) and escaped for Plotly."""
-    return [plain(label) for label in unique_labels(list(tokens))]
+def subscript(position: int) -> str:
+    """``12`` → ``₁₂`` (v₁₂: a value vector's name in plain text)."""
+    return str(position).translate(SUBSCRIPT)
 
 
 def _padded_ranges(points: np.ndarray, pad: float = 0.18) -> tuple[list[float], list[float]]:
@@ -352,16 +365,11 @@ def _padded_ranges(points: np.ndarray, pad: float = 0.18) -> tuple[list[float], 
     )
 
 
-def plot_height_px(height: int, legend_entries: int, titled: bool) -> float:
-    """The least height of the plot area of a figure ``height`` px high (the legend at its worst)."""
-    return height - (40 if titled else 10) - 10 - AXIS_SPACE - LEGEND_ROW * legend_entries
-
-
 def least_scale(x_range: Sequence[float], y_range: Sequence[float], plot_height: float) -> float:
     """Pixels per data unit of an equal-axes plot at least ``MIN_PLOT_WIDTH`` × ``plot_height``.
 
-    Plotly keeps both ranges and widens one of them when the plot has room to spare, so the
-    scale is the smaller of width / x span and height / y span; a wider plot only raises it.
+    The chart keeps both ranges and draws one unit as long on both axes, so the scale is the
+    smaller of width / x span and height / y span; a wider plot only raises it.
     """
     return min(MIN_PLOT_WIDTH / (x_range[1] - x_range[0]), plot_height / (y_range[1] - y_range[0]))
 
@@ -435,119 +443,60 @@ def drawn_lines(
     return lines
 
 
-def _arrow_trace(
-    point: np.ndarray,
-    weight: float,
-    hidden: bool,
-    label: str,
-    share: float,
-    words: dict,
-) -> go.Scatter:
-    """Value vector ``index`` as an arrow from the origin: width and opacity grow with its weight."""
-    faded = hidden or weight == 0.0
-    note = f"{words['masked']}" if hidden else f"{words['weight']} {number(weight)}"
-    color = FADED_COLOR if faded else VALUE_COLOR
-    return go.Scatter(
-        x=[0.0, point[0]],
-        y=[0.0, point[1]],
-        mode="lines+markers",
-        line={
-            "color": color,
-            "width": 1.0 if faded else 1.5 + 5.0 * share,
-            "dash": "dot" if hidden else "solid",
-        },
-        marker={"size": [0, 9], "symbol": "arrow", "angleref": "previous", "color": color},
-        opacity=0.45 if faded else 0.35 + 0.65 * share,
-        name=f"{label} ({note})",
-        showlegend=not hidden,  # masked keys: faded, not in the legend
-        customdata=[[note], [note]],
-        hovertemplate=(
-            f"{label}<br>(%{{x:.{DECIMALS}f}}, %{{y:.{DECIMALS}f}})<br>%{{customdata[0]}}"
-            "<extra></extra>"
-        ),
-    )
+def _point(value: np.ndarray) -> tuple[float, float]:
+    return float(value[0]), float(value[1])
 
 
-def _points_trace(
-    values: np.ndarray, weights: np.ndarray, shares: np.ndarray, names: list[str], words: dict
-) -> go.Scatter:
-    """Every value vector as a point (too many keys for arrows), larger for a larger weight."""
-    return go.Scatter(
-        x=values[:, 0],
-        y=values[:, 1],
-        mode="markers",
-        marker={"size": 4 + 14 * shares, "color": VALUE_COLOR, "opacity": 0.25 + 0.75 * shares},
-        text=names,
-        customdata=weights,
-        name=words["value"],
-        hovertemplate=(
-            f"%{{text}}<br>(%{{x:.{DECIMALS}f}}, %{{y:.{DECIMALS}f}})<br>"
-            f"{plain(words['weight'])} %{{customdata:.{DECIMALS}f}}<extra></extra>"
-        ),
-    )
+def _coordinates(point: np.ndarray) -> str:
+    return f"({number(float(point[0]))}, {number(float(point[1]))})"
 
 
-def _value_traces(
+def _value_arrows(
     values: np.ndarray,
     weights: np.ndarray,
     hidden: np.ndarray,
-    tokens: Sequence[str],
+    names: list[str],
     words: dict,
-    *,
-    arrows: bool,
-) -> list[go.Scatter]:
-    """One arrow per value vector, or one trace of points when there are too many for arrows."""
+    colors: dict[str, str],
+) -> tuple[list, list[LegendEntry]]:
+    """One arrow per value vector (width and opacity grow with its weight), or, above
+    ``MAX_ARROWS`` keys, one marker each (larger for a larger weight)."""
     largest = float(weights[~hidden].max()) if (~hidden).any() else 0.0
     shares = np.where(hidden, 0.0, np.clip(weights, 0.0, None) / (largest or 1.0))  # (T,)
-    if not arrows:
-        return [_points_trace(values, weights, shares, _key_names(tokens), words)]
-    labels = _escaped_labels(tokens)
-    return [
-        _arrow_trace(
-            values[index],
-            float(weights[index]),
-            bool(hidden[index]),
-            f"v<sub>{index + 1}</sub> · {labels[index]}",
-            float(shares[index]),
-            words,
-        )
-        for index in range(values.shape[0])
+    notes = [
+        words["masked"] if hide else f"{words['weight']} {number(float(weight))}"
+        for weight, hide in zip(weights, hidden, strict=True)
     ]
-
-
-def _label_annotation(item: PlacedLabel, label: str, weight: float) -> dict:
-    """One value vector's label, in its box, with a thin line to the arrow's tip."""
-    return {
-        "x": item.point[0],
-        "y": item.point[1],
-        "ax": item.center[0],  # the box is centred on the arrow's tail (data units)
-        "ay": item.center[1],
-        "xref": "x",
-        "yref": "y",
-        "axref": "x",
-        "ayref": "y",
-        "text": f"v<sub>{item.index + 1}</sub> · {label}",
-        "showarrow": True,
-        "arrowhead": 0,
-        "arrowwidth": 1,
-        "arrowcolor": "#b0b0b0",
-        "standoff": 3,
-        "font": {"size": LABEL_FONT_SIZE, "color": FADED_COLOR if weight == 0.0 else "#333333"},
-        "bgcolor": "rgba(255, 255, 255, 0.8)",
-        "borderpad": 1,
-    }
-
-
-def _path_trace(path: np.ndarray, words: dict) -> go.Scatter:
-    """The weighted value vectors laid tip to tail, from the origin to the context vector."""
-    return go.Scatter(
-        x=path[:, 0],
-        y=path[:, 1],
-        mode="lines",
-        line={"color": PATH_COLOR, "width": 1.5, "dash": "dash"},
-        name=plain(words["path"]),
-        hoverinfo="skip",
-    )
+    hover = [f"{name}\n{_coordinates(values[k])}\n{notes[k]}" for k, name in enumerate(names)]
+    if values.shape[0] > MAX_ARROWS:
+        points = Points(
+            x=tuple(float(v) for v in values[:, 0]),
+            y=tuple(float(v) for v in values[:, 1]),
+            color=colors["value"],
+            sizes=tuple(float(2 + 7 * share) for share in shares),
+            opacities=tuple(float(0.25 + 0.75 * share) for share in shares),
+            hover=tuple(hover),
+        )
+        return [points], [LegendEntry(words["value"], colors["value"], "ring")]
+    arrows, legend = [], []
+    for k in range(values.shape[0]):
+        faded = bool(hidden[k]) or float(weights[k]) == 0.0
+        color = colors["faded"] if faded else colors["value"]
+        arrows.append(
+            Arrow(
+                start=(0.0, 0.0),
+                end=_point(values[k]),
+                color=color,
+                width=1.0 if faded else 1.5 + 5.0 * float(shares[k]),
+                dash="dot" if hidden[k] else "solid",
+                opacity=0.45 if faded else 0.35 + 0.65 * float(shares[k]),
+                head=9.0,
+                hover=hover[k],
+            )
+        )
+        if not hidden[k]:  # masked keys: faded, not in the legend
+            legend.append(LegendEntry(f"{names[k]} ({notes[k]})", color, "arrow"))
+    return arrows, legend
 
 
 def _value_labels(
@@ -556,58 +505,39 @@ def _value_labels(
     hidden: np.ndarray,
     context: np.ndarray,
     path: np.ndarray | None,
-    tokens: Sequence[str],
+    names: list[str],
     *,
-    plot_height: float,
     labelled: bool,
-) -> tuple[list[dict], list[float], list[float], float]:
-    """The arrows' label annotations and the axis ranges that hold them (and their scale).
+) -> tuple[list[Label], list[float], list[float]]:
+    """The arrows' labels and the axis ranges that hold them.
 
     The heaviest visible keys are labelled first (they get the nearest places), at most
     ``MAX_LABELS`` of them; masked keys get no label (hover only); none when ``labelled`` is
-    False (points instead of arrows). Labels are measured as plain text.
+    False (points instead of arrows).
     """
     num_tokens = values.shape[0]
     order = [int(k) for k in np.argsort(-np.where(hidden, -np.inf, weights), kind="stable")]
     order = [k for k in order if labelled and not hidden[k]][:MAX_LABELS]
-    plain_labels = unique_labels(list(tokens))
-    texts = [f"v{k + 1} · {plain_labels[k]}" if k in order else "" for k in range(num_tokens)]
+    texts = [names[k] if k in order else "" for k in range(num_tokens)]
     obstacles = np.vstack([context[None, :], np.zeros((1, 2))])  # the star and the origin
-    placed, x_range, y_range, scale = layout_value_labels(
-        values, texts, obstacles, plot_height, drawn_lines(values, context, path), order
+    placed, x_range, y_range, _ = layout_value_labels(
+        values, texts, obstacles, PLOT_HEIGHT, drawn_lines(values, context, path), order
     )
-    escaped = _escaped_labels(tokens)
-    annotations = [
-        _label_annotation(item, escaped[item.index], float(weights[item.index])) for item in placed
+    labels = [
+        Label(
+            at=item.center,
+            text=item.text,
+            color=FADED_COLOR if float(weights[item.index]) == 0.0 else "",
+            leader=item.point,
+            boxed=True,
+            size=LABEL_FONT_SIZE,
+        )
+        for item in placed
     ]
-    return annotations, x_range, y_range, scale
+    return labels, x_range, y_range
 
 
-def _context_trace(context: np.ndarray, query_pos: int, words: dict) -> go.Scatter:
-    """The context vector z as a thick red arrow ending in a star."""
-    context_name = f"z<sup>({query_pos})</sup> · {plain(words['context'])}"
-    return go.Scatter(
-        x=[0.0, context[0]],
-        y=[0.0, context[1]],
-        mode="lines+markers",
-        line={"color": CONTEXT_COLOR, "width": 3},
-        marker={"size": [0, 16], "symbol": "star", "color": CONTEXT_COLOR},
-        name=context_name,
-        hovertemplate=f"{context_name}<br>(%{{x:.{DECIMALS}f}}, %{{y:.{DECIMALS}f}})<extra></extra>",
-    )
-
-
-def _axis(title: str, value_range: list[float]) -> dict:
-    return {
-        "title": {"text": plain(title)},
-        "range": value_range,
-        "zeroline": True,
-        "zerolinecolor": "#999999",
-        "gridcolor": "#eeeeee",
-    }
-
-
-def value_vectors_figure(
+def value_vectors_chart(
     values: np.ndarray | Sequence[Sequence[float]],
     weights: Sequence[float],
     hidden: Sequence[bool],
@@ -617,8 +547,8 @@ def value_vectors_figure(
     *,
     terms: np.ndarray | Sequence[Sequence[float]] | None = None,
     texts: dict[str, str] | None = None,
-    height: int = 460,
-) -> go.Figure:
+    palette: str = "default",
+) -> Chart:
     """The value vectors of a 2-D head as arrows, and the context vector as their weighted sum.
 
     Args:
@@ -626,160 +556,145 @@ def value_vectors_figure(
         weights: ``(T,)`` the weights of query ``query_pos`` (after dropout): line width ∝ weight.
         hidden: ``(T,)`` True for masked (future) keys: drawn faded and dotted, weight 0.
         context: ``(2,)`` the context vector ``z`` of the query (from the trace).
-        tokens: token labels (escaped here).
+        tokens: token labels (plain text).
         query_pos: the query's position, counting from 1.
         terms: ``(T, 2)`` the weighted vectors ``w_j v_j``; when given, drawn tip to tail from the
             origin to ``z``.
         texts: translated legend and axis words (see ``DEFAULT_TEXTS``).
 
     Returns:
-        A figure: one trace per value vector (or one points trace above ``MAX_ARROWS`` keys), the
-        context vector trace (named with ``texts["context"]``) and, optionally, the path trace.
+        One equal-aspect panel: an arrow per value vector (or markers above ``MAX_ARROWS`` keys),
+        the path (a dashed line), the context vector (an arrow ending in a star) and the labels
+        of the heaviest arrows, laid out so that none covers another (``layout_value_labels``).
     """
     words = _texts(texts)
+    colors = series_colors(palette)
     values = np.asarray(values, dtype=np.float64)  # (T, 2)
     weights_ = np.asarray(weights, dtype=np.float64)  # (T,)
     hidden_ = np.asarray(hidden, dtype=bool)  # (T,)
     context_ = np.asarray(context, dtype=np.float64)  # (2,)
     if values.ndim != 2 or values.shape[1] != 2:
-        raise ValueError(f"value_vectors_figure needs d_out = 2, got values {values.shape}")
-    num_tokens = values.shape[0]
-    arrows = num_tokens <= MAX_ARROWS
-    figure = go.Figure(_value_traces(values, weights_, hidden_, tokens, words, arrows=arrows))
+        raise ValueError(f"value_vectors_chart needs d_out = 2, got values {values.shape}")
+    names = [
+        f"v{subscript(k + 1)} · {label}" for k, label in enumerate(unique_labels(list(tokens)))
+    ]
+    arrows = values.shape[0] <= MAX_ARROWS
+    series, legend = _value_arrows(values, weights_, hidden_, names, words, colors)
     path = None
     if terms is not None:
         steps = np.asarray(terms, dtype=np.float64)[~hidden_]  # (visible, 2)
         path = np.vstack([np.zeros((1, 2)), np.cumsum(steps, axis=0)])  # origin, then partial sums
-        figure.add_trace(_path_trace(path, words))
-    titled = bool(words["title"])
-    legend_entries = len(figure.data) + 1  # the traces so far and the context vector
-    shortfall = MIN_PLOT_HEIGHT - plot_height_px(height, legend_entries, titled)
-    height = height + max(0, int(math.ceil(shortfall)))  # a long legend: the figure grows
-    annotations, x_range, y_range, scale = _value_labels(
-        values,
-        weights_,
-        hidden_,
-        context_,
-        path,
-        tokens,
-        plot_height=plot_height_px(height, legend_entries, titled),
-        labelled=arrows,
+        series.append(
+            Line(
+                x=tuple(float(v) for v in path[:, 0]),
+                y=tuple(float(v) for v in path[:, 1]),
+                color=colors["path"],
+                width=1.5,
+                dash="dash",
+            )
+        )
+        legend.append(LegendEntry(words["path"], colors["path"], "line", "dash"))
+    labels, x_range, y_range = _value_labels(
+        values, weights_, hidden_, context_, path, names, labelled=arrows
     )
-    figure.add_trace(_context_trace(context_, query_pos, words))
-    figure.update_layout(
-        title={"text": plain(words["title"])} if titled else None,
-        height=height,
-        margin={"l": 10, "r": 10, "t": 40 if titled else 10, "b": 10},
-        plot_bgcolor="white",
-        legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0.0},
-        annotations=annotations,  # the value vectors' labels
-        meta={"label_scale": scale},  # px per unit the labels were laid out for (the least)
-        xaxis=_axis(words["x_axis"], x_range),
-        yaxis=_axis(words["y_axis"], y_range) | {"scaleanchor": "x"},
+    context_name = f"z⁽{str(query_pos).translate(SUPERSCRIPT)}⁾ · {words['context']}"
+    series.append(Arrow((0.0, 0.0), _point(context_), colors["context"], width=3.0, head=0.0))
+    series.append(
+        Points(
+            x=(float(context_[0]),),
+            y=(float(context_[1]),),
+            color=colors["context"],
+            sizes=(9.0,),
+            symbol="star",
+            hover=(f"{context_name}\n{_coordinates(context_)}",),
+        )
     )
-    return figure
-
-
-def _bar_trace(
-    names: list[str],
-    row: np.ndarray,
-    hidden: np.ndarray,
-    name: str,
-    color: str,
-    words: dict,
-    *,
-    numbered: bool,
-) -> go.Bar:
-    """One series of weights as bars (0 where masked), numbered above the bars if ``numbered``."""
-    texts = [
-        number(float(value)) if numbered and not hide else ""
-        for value, hide in zip(row, hidden, strict=True)
-    ]
-    return go.Bar(
-        x=names,
-        y=np.where(hidden, 0.0, row),
-        text=texts,
-        textposition="outside",
-        textfont={"size": 11},
-        cliponaxis=False,
-        constraintext="none",  # keep the numbers readable above narrow bars
-        marker={"color": color},
-        name=plain(name),
-        hovertemplate=(
-            f"{plain(words['key'])}: %{{x}}<br>{plain(name)}: %{{y:.{DECIMALS}f}}<extra></extra>"
-        ),
+    legend.append(LegendEntry(context_name, colors["context"], "star"))
+    panel = Panel(
+        x=linear_axis(words["x_axis"], *x_range, zero_line=True),
+        y=linear_axis(words["y_axis"], *y_range, zero_line=True),
+        series=(*series, *labels),
+        equal_aspect=True,
+    )
+    return Chart(
+        panels=(panel,), title=words["title"], legend=tuple(legend), height=int(PLOT_HEIGHT)
     )
 
 
-def _masked_keys_trace(
-    names: list[str], hidden: np.ndarray, words: dict, *, many: bool
-) -> go.Scatter:
-    """The word "masked" (or −∞ when there are many keys) on each masked key."""
-    count = int(hidden.sum())
-    return go.Scatter(
-        x=[name for name, hide in zip(names, hidden, strict=True) if hide],
-        y=[0.0] * count,
-        mode="text",
-        text=["−∞" if many else plain(words["masked"])] * count,
-        textposition="top center",
-        textfont={"color": "#777777", "size": 11},
-        showlegend=False,
-        hovertemplate=(
-            f"{plain(words['key'])}: %{{x}}<br>{plain(words['masked'])}: −∞ → 0<extra></extra>"
-        ),
-    )
-
-
-def weights_bar_figure(
+def weights_bar_chart(
     weights: Sequence[float],
     hidden: Sequence[bool],
     tokens: Sequence[str],
     *,
     dropped_weights: Sequence[float] | None = None,
     texts: dict[str, str] | None = None,
-    height: int = 340,
-) -> go.Figure:
+    palette: str = "default",
+) -> Chart:
     """Bars of one query's attention weights over the keys; masked keys are written "masked".
 
     Args:
         weights: ``(T,)`` the softmax weights ``α`` of the query (the trace's ``attn_weights``).
         hidden: ``(T,)`` True for masked keys (weight 0, no bar, a "masked" label instead).
-        tokens: token labels (escaped here).
-        dropped_weights: ``(T,)`` the weights after dropout, drawn as a second series if given.
+        tokens: token labels (plain text).
+        dropped_weights: ``(T,)`` the weights after dropout, a second bar per key if given.
         texts: translated words (see ``DEFAULT_TEXTS``).
 
     Returns:
-        A figure with one ``Bar`` trace per series (``y`` = the weights, 0 where masked) and, when
-        some keys are masked, a text trace writing ``texts["masked"]`` on those keys.
+        One panel of keys (``1: Your`` …): a ``Bars`` series per row of weights (0 where masked,
+        its numbers above the bars up to ``MAX_LABELLED_BARS`` keys) and, when some keys are
+        masked, labels writing ``texts["masked"]`` (``−∞`` for many keys) on them.
     """
     words = _texts(texts)
+    colors = series_colors(palette)
     hidden_ = np.asarray(hidden, dtype=bool)
     names = _key_names(tokens)
-    series = [(words["before"], np.asarray(weights, dtype=np.float64), VALUE_COLOR)]
+    rows = [(words["before"], np.asarray(weights, dtype=np.float64), colors["value"])]
     if dropped_weights is not None:
-        series.append((words["after"], np.asarray(dropped_weights, dtype=np.float64), PATH_COLOR))
+        rows.append((words["after"], np.asarray(dropped_weights, dtype=np.float64), colors["path"]))
     many = len(names) > MAX_LABELLED_BARS  # then: no numbers on bars, "−∞" for masked keys
-    bars = [
-        _bar_trace(names, row, hidden_, name, color, words, numbered=not many)
-        for name, row, color in series
+    width, offsets = grouped_offsets(len(rows))
+    series: list = []
+    for (name, row, color), offset in zip(rows, offsets, strict=True):
+        heights = np.where(hidden_, 0.0, row)  # (T,)
+        series.append(
+            Bars(
+                x=tuple(k + offset for k in range(len(names))),
+                y=tuple(float(v) for v in heights),
+                width=width,
+                colors=(color,) * len(names),
+                texts=tuple(
+                    number(float(v)) if not many and not hide else ""
+                    for v, hide in zip(row, hidden_, strict=True)
+                ),
+                hover=tuple(
+                    f"{words['key']}: {key}\n{name}: {number(float(v))}"
+                    for key, v in zip(names, heights, strict=True)
+                ),
+            )
+        )
+    mark = "−∞" if many else words["masked"]
+    series += [
+        Label(
+            at=(float(k), 0.0),
+            text=mark,
+            color="#777777",
+            offset=(0.0, -10.0),
+            size=11,
+            hover=f"{words['key']}: {names[k]}\n{words['masked']}: −∞ → 0",
+        )
+        for k in range(len(names))
+        if hidden_[k]
     ]
-    figure = go.Figure(bars)
-    if hidden_.any():
-        figure.add_trace(_masked_keys_trace(names, hidden_, words, many=many))
-    top = max(1.0, *(float(np.max(row)) for _, row, _ in series)) * 1.15
-    figure.update_layout(
-        title={"text": plain(words["title"])} if words["title"] else None,
-        height=height,
-        barmode="group",
-        margin={"l": 10, "r": 10, "t": 60 if words["title"] else 30, "b": 10},
-        plot_bgcolor="white",
-        showlegend=dropped_weights is not None,
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0.0},
-        xaxis={"title": {"text": plain(words["key"])}, "type": "category"},
-        yaxis={
-            "title": {"text": plain(words["weight"])},
-            "range": [0, top],
-            "gridcolor": "#eeeeee",
-        },
+    # room above the highest bar for its number (upright on narrow grouped bars)
+    top = max(1.0, *(float(np.max(row)) for _, row, _ in rows)) * (1.15 if len(rows) == 1 else 1.3)
+    panel = Panel(
+        x=category_axis(words["key"], names),
+        y=linear_axis(words["weight"], 0.0, top),
+        series=tuple(series),
     )
-    return figure
+    legend = (
+        tuple(LegendEntry(name, color, "bar") for name, _, color in rows)
+        if dropped_weights is not None
+        else ()
+    )
+    return Chart(panels=(panel,), title=words["title"], legend=legend, height=BAR_HEIGHT)

@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from plotly.colors import get_colorscale, sample_colorscale, unlabel_rgb
+from plotly.colors import get_colorscale, unlabel_rgb
 
 from attention.export import matrix_csv
 
@@ -209,21 +209,57 @@ def scale_colours(
     (``viz.matrix.colour_range``); None where NaN."""
     low, high = zrange
     span = high - low if high > low else 1.0
-    scale = _named_scale(colorscale(view.colour_kind, view.palette))
+    scale = scale_stops(colorscale(view.colour_kind, view.palette))
     positions = np.clip((np.asarray(shown, dtype=np.float64) - low) / span, 0.0, 1.0)
     finite = np.isfinite(positions)
-    sampled = iter(sample_colorscale(scale, positions[finite].tolist()) if finite.any() else [])
+    sampled = iter(scale.sample(positions[finite]) if finite.any() else [])
     return [
         [next(sampled) if finite[i, j] else None for j in range(positions.shape[1])]
         for i in range(positions.shape[0])
     ]
 
 
+@dataclass(frozen=True)
+class ScaleStops:
+    """A named colour scale as arrays: its stops (0 … 1) and their colours (r, g, b in 0 … 1).
+
+    :meth:`sample` gives the same strings as Plotly's ``sample_colorscale`` (the same
+    interpolation, float for float, and the same rounding to 0 … 255), for a whole matrix at
+    once: Plotly's version parses and validates every colour again for each point, which cost
+    a rerun of a page of tables more than drawing them.
+    """
+
+    stops: np.ndarray  # (S,)
+    colours: np.ndarray  # (S, 3)
+
+    def sample(self, positions: np.ndarray) -> list[str]:
+        """The ``rgb(r, g, b)`` colour at each position (0 … 1) of the flat array ``positions``."""
+        points = np.asarray(positions, dtype=np.float64).ravel()  # (N,)
+        upper = np.searchsorted(self.stops, points, side="left")  # Plotly: bisect_left
+        lower = upper - 1  # at 0 this is -1, the last stop, as in Plotly (the weight is then 1)
+        weight = (points - self.stops[lower]) / (self.stops[upper] - self.stops[lower])
+        start, end = self.colours[lower], self.colours[upper]  # (N, 3)
+        mixed = start + weight[:, None] * (end - start)  # (N, 3)
+        channels = np.rint(mixed * 255.0).astype(int)  # half to even, as Plotly's Decimal rounding
+        return [f"rgb({r}, {g}, {b})" for r, g, b in channels.tolist()]
+
+
 @lru_cache(maxsize=64)
-def _named_scale(name: str) -> list[list[Any]]:
-    """Plotly's colour scale of that name, looked up once: ``get_colorscale`` validates the name
-    against every named scale of Plotly on each call, which cost more than sampling the colours."""
-    return get_colorscale(name)
+def scale_stops(name: str) -> ScaleStops:
+    """Plotly's colour scale of that name as :class:`ScaleStops`, read once per name."""
+    pairs = get_colorscale(name)
+    stops = np.array([float(stop) for stop, _ in pairs])
+    colours = np.array([_unit_rgb(colour) for _, colour in pairs])
+    return ScaleStops(stops, colours)
+
+
+def _unit_rgb(colour: str) -> tuple[float, float, float]:
+    """``rgb(…)`` or ``#rrggbb`` as three numbers in 0 … 1 (each channel ÷ 255, as Plotly)."""
+    if colour.startswith("#"):
+        red, green, blue = (int(colour[k : k + 2], 16) for k in (1, 3, 5))
+    else:
+        red, green, blue = unlabel_rgb(colour)
+    return (red / 255.0, green / 255.0, blue / 255.0)
 
 
 @lru_cache(maxsize=4096)  # the colours sampled from a scale repeat across cells, tables and reruns

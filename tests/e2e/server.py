@@ -87,7 +87,7 @@ def _read_text(path: Path, offset: int = 0) -> str:
         return f"<could not read {path}: {exc}>"
 
 
-def _healthy(url: str) -> bool:
+def healthy(url: str) -> bool:
     try:
         with urllib.request.urlopen(url + HEALTH_PATH, timeout=2) as resp:
             return resp.status == 200 and resp.read().decode().strip() == "ok"
@@ -156,7 +156,7 @@ def start_streamlit(
             while not ready and process.poll() is None and time.monotonic() < deadline:
                 # Healthy *and* our own process says it bound the port: a foreign
                 # server that grabbed the port first must not pass for ours.
-                ready = _healthy(url) and f"127.0.0.1:{port}" in _read_text(log, start_offset)
+                ready = healthy(url) and f"127.0.0.1:{port}" in _read_text(log, start_offset)
                 if not ready:
                     time.sleep(0.2)
             if ready and process.poll() is None:

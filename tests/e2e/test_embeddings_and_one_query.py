@@ -12,6 +12,7 @@ from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
 from pages.one_query import ROW_TABLE_KEY
 from tests.e2e.helpers import assert_no_exception, open_app, read_table, wait_settled
+from ui.point_cloud import CLOUD_CLASS
 from viz.one_query import number, vector
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def test_a_valid_csv_upload_changes_the_table(
     page: Page, frame_loaded: str, tmp_path: Path
 ) -> None:
     open_app(page, frame_loaded, "/embeddings")
-    expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(1, timeout=WAIT_MS)
+    expect(page.locator(f"svg.{CLOUD_CLASS} circle")).to_have_count(6, timeout=WAIT_MS)
     assert_no_exception(page)
     assert _sentence(page) == BOOK_SENTENCE
     csv_file = tmp_path / "animals.csv"
@@ -57,8 +58,8 @@ def test_a_valid_csv_upload_changes_the_table(
     _upload(page, csv_file)
     expect(page.get_by_text("Loaded the file: 3 tokens with d_in = 2.")).to_be_visible()
     assert _sentence(page) == "cat dog fish"
-    chart = page.locator("[data-testid='stPlotlyChart']")
-    expect(chart.locator("text", has_text="fish").first).to_be_attached()
+    labels = page.locator(f"svg.{CLOUD_CLASS} text.{CLOUD_CLASS}-label")
+    expect(labels).to_have_text(["cat", "dog", "fish"])
     assert "text=cat+dog+fish" in page.url
     assert_no_exception(page)
 
@@ -67,7 +68,7 @@ def test_binary_junk_shows_an_error_and_keeps_the_table(
     page: Page, frame_loaded: str, tmp_path: Path
 ) -> None:
     open_app(page, frame_loaded, "/embeddings")
-    expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(1, timeout=WAIT_MS)
+    expect(page.locator(f"svg.{CLOUD_CLASS} circle")).to_have_count(6, timeout=WAIT_MS)
     junk = tmp_path / "junk.csv"
     junk.write_bytes(bytes(range(256)) * 8)
     _upload(page, junk)

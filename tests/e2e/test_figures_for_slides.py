@@ -1,7 +1,8 @@
 """Figures and numbers a teacher takes out of the app, in a real browser.
 
 - Plotly's toolbar camera button downloads the chart as SVG (a vector image for slides);
-  every Plotly chart of the app gets its config from ``ui.show.plotly_config``.
+  every Plotly chart of the app gets its config from ``ui.show.plotly_config``. (The app's own
+  SVG charts have a "Download as SVG" link: ``test_svg_charts.py``.)
 - A coloured matrix table has a "Download as CSV" link (inside the table's own component) whose
   file holds the trace's numbers and the tokens guarded against spreadsheet formulas.
 """
@@ -39,7 +40,8 @@ def test_every_plotly_chart_of_the_app_takes_the_svg_config() -> None:
 def test_the_toolbar_downloads_a_chart_as_svg(
     page: Page, streamlit_server: str, tmp_path: Path
 ) -> None:
-    open_app(page, streamlit_server, "/why_sqrt_dk")
+    thirteen = "+".join(f"w{k}" for k in range(1, 14))  # 13 tokens: a Plotly grid of heads
+    open_app(page, streamlit_server, f"/multi_head?text={thirteen}")
     chart = page.get_by_test_id("stPlotlyChart").first
     expect(chart).to_be_visible(timeout=APPEAR_MS)
     chart.scroll_into_view_if_needed()
@@ -47,7 +49,7 @@ def test_the_toolbar_downloads_a_chart_as_svg(
     with page.expect_download(timeout=APPEAR_MS) as download_info:
         chart.locator(CAMERA).click()
     saved = download_info.value
-    assert saved.suggested_filename == "why_sqrt_dk_row.svg"
+    assert saved.suggested_filename == "multi_head_wrapper_weights.svg"
     path = tmp_path / saved.suggested_filename
     saved.save_as(path)
     svg = path.read_text(encoding="utf-8")

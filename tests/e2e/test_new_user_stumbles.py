@@ -177,9 +177,9 @@ def test_the_toolbar_covers_no_title_or_axis_title(
 
 
 _LABEL_BOXES = """
-(chart) => [...chart.querySelectorAll('g.annotation')].map(note => {
-  const b = note.querySelector('.annotation-text-g').getBoundingClientRect();
-  return [note.textContent, b.left, b.top, b.right, b.bottom];
+(chart) => [...chart.querySelectorAll('g.al-chart-label')].map(label => {
+  const b = label.querySelector('rect').getBoundingClientRect();  // the box behind the text
+  return [label.textContent, b.left, b.top, b.right, b.bottom];
 })
 """
 
@@ -192,11 +192,11 @@ def test_value_vector_labels_do_not_overlap(page: Page, frame_loaded: str) -> No
     page.get_by_role("option", name="6: step").click()
     wait_settled(page)
     expect(query_box).to_have_value("6: step")
-    chart = page.get_by_test_id("stPlotlyChart").filter(has_text="component 1").first
-    expect(chart.locator("g.annotation")).to_have_count(6, timeout=APPEAR_MS)
+    chart = page.locator(".st-key-al-chart-one_query_vectors")
+    expect(chart.locator("g.al-chart-label")).to_have_count(6, timeout=APPEAR_MS)
     boxes = chart.evaluate(_LABEL_BOXES)
     assert sorted(re.sub(r"\s+", " ", text.replace("\u200b", "")) for text, *_ in boxes) == [
-        f"v{k} · {word}" for k, word in enumerate(BOOK_SENTENCE.split(), start=1)
+        f"v{'₀₁₂₃₄₅₆'[k]} · {word}" for k, word in enumerate(BOOK_SENTENCE.split(), start=1)
     ]
     overlaps = [
         (a[0], b[0])

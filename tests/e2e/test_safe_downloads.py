@@ -25,6 +25,7 @@ from attention.export import PACKAGE_INSTALL, SNIPPET_FILE_NAMES, reproduce_snip
 from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
 from tests.isolated_script import printed_context, run_isolated
 from ui.i18n import t
+from ui.point_cloud import CLOUD_CLASS
 from ui.table_state import table_for_words
 
 if TYPE_CHECKING:
@@ -60,7 +61,8 @@ def test_embeddings_csv_neutralises_formulas_and_uploads_back(
     page: Page, frame_loaded: str, tmp_path: Path
 ) -> None:
     open_app(page, frame_loaded, "/embeddings?text=" + quote(" ".join(HOSTILE_TOKENS)))
-    expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(1, timeout=WAIT_MS)
+    points = page.locator(f"svg.{CLOUD_CLASS} circle")  # the page's plot: drawn, run over
+    expect(points).to_have_count(len(HOSTILE_TOKENS), timeout=WAIT_MS)
     assert_no_exception(page)
     saved = download(page, t("embeddings.download", lang="en"), tmp_path)
     data = saved.read_bytes()

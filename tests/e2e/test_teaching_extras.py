@@ -52,7 +52,7 @@ def test_quiz_reveal_flow(page: Page, streamlit_server: str) -> None:
     assert_no_exception(page)
     expect(page.locator("[data-testid='stAlert']").first).to_contain_text("Right!")
     expect(_metric(page, "Score")).to_have_text("1 / 1")
-    expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(1)  # the row of weights
+    expect(page.locator(".st-key-al-chart-quiz_row svg.al-chart")).to_have_count(1)  # the row
 
     page.locator(".st-key-quiz_next button").first.click()
     wait_settled(page)

@@ -80,6 +80,21 @@ MESSAGES = {
         "zh": "d_in = 1：每个词元只是一个数字，即直线上的一个点。",
     },
     "embeddings.plot_title": {"en": "Token embeddings", "zh": "词元嵌入向量"},
+    "embeddings.plot_alt_3d": {
+        "en": "{title}: {count} tokens as points in 3-D, axes x1, x2, x3. Drag or use the arrow "
+        "keys to turn it.",
+        "zh": "{title}：{count} 个词元作为三维空间中的点，坐标轴 x1、x2、x3。拖动或使用方向键可旋转。",
+    },
+    "embeddings.plot_alt_2d": {
+        "en": "{title}: {count} tokens as points on a plane, axes x1 and x2.",
+        "zh": "{title}：{count} 个词元作为平面上的点，坐标轴 x1 和 x2。",
+    },
+    "embeddings.plot_alt_1d": {
+        "en": "{title}: {count} tokens as points on a line, axis x1.",
+        "zh": "{title}：{count} 个词元作为直线上的点，坐标轴 x1。",
+    },
+    "embeddings.plot_svg": {"en": "⤓ Download as SVG", "zh": "⤓ 下载 SVG"},
+    "embeddings.plot_reset": {"en": "Reset view", "zh": "复位视角"},
     "embeddings.next": {
         "en": "Next: the layer multiplies each row by W_query, W_key and W_value. See one query "
         "worked out by hand on the page **One query, by hand**.",

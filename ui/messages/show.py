@@ -19,6 +19,7 @@ MESSAGES = {
         "zh": "{name}：{rows} × {cols} 的数值表，按数值着色",
     },
     "show.table_csv": {"en": "⤓ Download as CSV", "zh": "⤓ 下载 CSV"},
+    "show.chart_svg": {"en": "⤓ Download as SVG", "zh": "⤓ 下载 SVG"},
     "show.legend_alt": {
         "en": "colour legend of {name}: sample values on the scale, then the special cells",
         "zh": "{name} 的颜色图例：色标上的取样值，然后是特殊单元格",
