@@ -56,7 +56,7 @@ HEALTH_PATH = "/_stcore/health"
 HOST_CONFIG_PATH = "/_stcore/host-config"
 XSRF_COOKIE = "_streamlit_xsrf"
 WIDGET_ID_PREFIX = "$$ID-"
-EDITOR_KEY_PREFIX = "table_editor_"  # ui/editor.py: table_editor_{page}_{version}
+EDITOR_KEY_PREFIX = "table_editor_"  # ui/table_state.py: table_editor_{page}_{serial}
 DEFAULT_SEED = 123  # ui.settings.SETTINGS: a value equal to its default is left out of the URL
 DEFAULT_DROPOUT = 0.0
 COMPARE_PAGE = "compare"  # url path of Compare A/B (ui.frame.PAGE_SPECS)
@@ -184,6 +184,7 @@ class StudentTab:
         self._cookie = ""
         self._widget_states: dict[str, WidgetState] = {}
         self._editor_edits: dict[str, dict[str, str]] = {}  # row -> {column: text}
+        self._edited_editor: str | None = None  # the editor widget those edits were made in
         self._view = _RunView()
         self._cache: dict[str, tuple[ForwardMsg, int]] = {}  # hash -> (message, last run used)
         self._runs = 0
@@ -247,12 +248,15 @@ class StudentTab:
     async def edit_cell(self, row: int, column: int, text: str) -> RunResult:
         """Type ``text`` into cell (row, x{column+1}) of the embedding editor on this page.
 
-        Like the browser's data editor, the widget's state is every edit made so far
-        (``{"edited_rows": {...}, "added_rows": [], "deleted_rows": []}``).
+        Like the browser's data editor, the widget's state is every edit made in it so far
+        (``{"edited_rows": {...}, "added_rows": [], "deleted_rows": []}``); a new editor widget
+        (the app gave it a new key) starts with none.
         """
         editor_id = self._editor_id()
         if editor_id is None:
             raise RunFailed("client", f"no embedding editor on page {self.page!r}")
+        if editor_id != self._edited_editor:
+            self._editor_edits, self._edited_editor = {}, editor_id
         self._editor_edits.setdefault(str(row), {})[f"x{column + 1}"] = text
         state = self._widget_states.setdefault(editor_id, WidgetState(id=editor_id))
         state.string_value = json.dumps(

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from .i18n import t
+from .i18n import current_language, t
 from .table import TOKEN_COLUMN, message
-from .table_state import on_table_edit, table_problem
+from .table_state import editor_base, on_table_edit, table_problem
 
 
 def embedding_editor(where: str, *, height: int | None = None) -> None:
@@ -18,9 +18,15 @@ def embedding_editor(where: str, *, height: int | None = None) -> None:
     is valid again. Every edit is handled by :func:`ui.table_state.on_table_edit`. Rows are
     numbered from 1, as the book counts x⁽¹⁾ … and as every page and message names a row (the
     editor reports edits by position, so the numbering is only what is shown).
+
+    The widget keeps its key and the frame it was mounted with across cell edits
+    (:func:`ui.table_state.editor_base`), so the browser keeps its grid; everything that goes into
+    the widget's identity besides the frame (the labels' language, the height) is its ``look``,
+    and a new look starts a new widget from the current draft.
     """
-    columns = st.session_state["table_columns"]
-    editor_key = f"table_editor_{where}_{st.session_state['table_version']}"
+    base = editor_base(where, (current_language(), height))
+    columns = base.columns
+    editor_key = base.key
     column_config = {
         TOKEN_COLUMN: st.column_config.TextColumn(t("table.token"), help=t("table.token_help")),
         **{
@@ -30,9 +36,11 @@ def embedding_editor(where: str, *, height: int | None = None) -> None:
         },
     }
     kwargs = {"height": height} if height else {}
-    draft = st.session_state["table_draft"]
+    if base.frame is None:  # built once per widget: its frame never changes
+        rows = base.rows
+        base.frame = pd.DataFrame(rows, columns=columns, index=pd.RangeIndex(1, len(rows) + 1))
     st.data_editor(
-        pd.DataFrame(draft, columns=columns, index=pd.RangeIndex(1, len(draft) + 1)),
+        base.frame,
         key=editor_key,
         num_rows="dynamic",
         hide_index=False,

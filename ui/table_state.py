@@ -3,14 +3,22 @@
 Session state holds two versions (see ``ui/table.py`` for why): ``table`` (the committed
 :class:`~ui.table.Table`, the last valid one: every number on screen comes from it) and
 ``table_draft`` (rows of strings exactly as typed, shown in every editor), with
-``table_columns`` and ``table_version`` (a new version gives the editors a fresh widget). The
-sentence box and the editors change them only through :func:`commit_table` and
-:func:`on_table_edit`.
+``table_columns``. The sentence box and the editors change them only through
+:func:`commit_table` and :func:`on_table_edit`.
+
+An editor keeps its widget (its key and the frame it was mounted with, an :class:`EditorBase`)
+across ordinary cell edits: the browser's grid stays, and the widget's state (every edit since
+it was mounted) is read against that unchanged frame to give the draft. A draft set in any other
+way (a new sentence, a reset, another column count, an upload, the URL, the other page's editor,
+or a cell the app fills in itself) gives the editor a fresh widget that starts from the draft.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -61,9 +69,15 @@ def parse_sentence(text: str) -> list[str]:
 
 
 def commit_table(table: Table, *, reset_draft: bool = True) -> None:
-    """Make ``table`` the valid table every page shows; refresh the editors' drafts."""
+    """Make ``table`` the valid table every page shows; refresh the editors' drafts.
+
+    The sentence box is written only when its words change: writing a widget's key sends its
+    value to the browser again, and a cell edit leaves the words as they are.
+    """
     st.session_state["table"] = table
-    st.session_state["text"] = " ".join(table.tokens)
+    sentence = " ".join(table.tokens)
+    if st.session_state.get("text") != sentence:
+        st.session_state["text"] = sentence
     st.session_state.pop("text_problem", None)
     st.session_state.pop("table_problem", None)
     if reset_draft:
@@ -71,9 +85,9 @@ def commit_table(table: Table, *, reset_draft: bool = True) -> None:
 
 
 def _set_draft(rows: list[dict[str, str]], columns: list[str]) -> None:
+    """A new draft (a new list: every editor's :class:`EditorBase` then starts afresh)."""
     st.session_state["table_draft"] = rows
     st.session_state["table_columns"] = columns
-    st.session_state["table_version"] = st.session_state.get("table_version", 0) + 1
 
 
 def current_table() -> Table:
@@ -123,18 +137,24 @@ def _has_start_values(row: dict[str, object], columns: list[str]) -> bool:
     return all(str(row.get(c, "")).strip() == text for c, text in start.items())
 
 
-def _draft_from_editor(editor_key: str) -> list[dict[str, object]]:
-    """Apply a data editor's edits (edited, added, deleted rows) to the current draft.
+def _draft_from_edits(
+    base: list[dict[str, str]], delta: dict, columns: list[str]
+) -> tuple[list[dict[str, object]], bool]:
+    """Apply a data editor's edits (edited, added, deleted rows) to the frame it was mounted with.
 
-    A new row starts as a word and its embedding, never as empty cells: the token typed in it,
-    or a placeholder word (``token7``) when none is typed yet; value cells left empty get the
-    word's embedding. A row whose numbers are still its token's embedding follows its token: type
-    another word and the row gets that word's embedding, as the sentence box would give it. Once
-    a number is typed by hand, the row keeps its numbers.
+    ``delta`` is the editor's whole state (every edit since it was mounted), so the draft is
+    ``base`` with the edits applied in Streamlit's order: cells by their row in ``base``, then
+    deleted rows, then added rows. A new row starts as a word and its embedding, never as empty
+    cells: the token typed in it, or a placeholder word (``token7``) when none is typed yet; value
+    cells left empty get the word's embedding. A row whose numbers are still its token's embedding
+    follows its token: type another word and the row gets that word's embedding, as the sentence
+    box would give it. Once a number is typed by hand, the row keeps its numbers.
+
+    Returns the rows and whether the app filled in a cell the grid does not show (then the
+    editor needs a fresh widget to show it).
     """
-    delta = st.session_state.get(editor_key) or {}
-    columns = st.session_state["table_columns"]
-    rows = [dict(row) for row in st.session_state["table_draft"]]
+    rows = [dict(row) for row in base]
+    filled = False
     for position, changes in (delta.get("edited_rows") or {}).items():
         index = int(position)
         if not 0 <= index < len(rows):
@@ -144,18 +164,23 @@ def _draft_from_editor(editor_key: str) -> list[dict[str, object]]:
         follows_token = renamed_only and _has_start_values(rows[index], columns)
         rows[index].update(typed)
         if follows_token:
-            rows[index].update(_start_values(typed[TOKEN_COLUMN].strip(), columns))
+            start = _start_values(typed[TOKEN_COLUMN].strip(), columns)
+            filled |= any(rows[index].get(c) != text for c, text in start.items())
+            rows[index].update(start)
     deleted = {int(i) for i in delta.get("deleted_rows") or []}
     rows = [row for i, row in enumerate(rows) if i not in deleted]
     for added in delta.get("added_rows") or []:
         row = {c: _cell_text(added.get(c)) for c in columns}
         word = row[TOKEN_COLUMN].strip() or _placeholder_word(rows)
-        row[TOKEN_COLUMN] = row[TOKEN_COLUMN] or word
+        if not row[TOKEN_COLUMN]:
+            row[TOKEN_COLUMN] = word
+            filled = True
         for column, text in _start_values(word, columns).items():
             if row[column].strip() == "":
                 row[column] = text
+                filled = True
         rows.append(row)
-    return rows
+    return rows, filled
 
 
 def _cell_text(value: object) -> str:
@@ -164,11 +189,80 @@ def _cell_text(value: object) -> str:
     return str(value)
 
 
+@dataclass
+class EditorBase:
+    """One editor's widget: its key, the frame it was mounted with, and the draft its edits made.
+
+    ``draft`` is the draft list this widget's edits made last (compared by identity: while it is
+    the session's draft, no other change has replaced it), ``shown`` whether the browser's grid
+    shows that draft exactly (not when the app filled in cells the grid does not have).
+    """
+
+    key: str
+    rows: list[dict[str, str]]  # the frame the widget was mounted with (never changed)
+    columns: list[str]
+    draft: list[dict[str, str]]
+    look: Hashable  # what else the widget's identity depends on (its labels' language, height)
+    shown: bool = True
+    frame: Any = field(default=None, repr=False, compare=False)  # ``rows`` as the editor's frame
+
+
+EDITORS_KEY = "table_editors"  # {where: EditorBase}
+EDITOR_SERIAL_KEY = "table_editor_serial"  # widgets made so far in this session
+
+
+def editor_base(where: str, look: Hashable) -> EditorBase:
+    """The widget of the editor ``where`` (one per page): the one it has, or a fresh one.
+
+    The widget stays while the session's draft is still the one its edits made and its grid
+    shows it, its ``look`` is the same, and its state is still alive (a widget not drawn in the
+    last run, as on another page, has lost its state: the browser would show its frame without
+    the edits). Otherwise a new key starts a new widget from the current draft.
+    """
+    draft = st.session_state["table_draft"]
+    editors: dict[str, EditorBase] = st.session_state.setdefault(EDITORS_KEY, {})
+    base = editors.get(where)
+    if (
+        base is None
+        or base.draft is not draft
+        or not base.shown
+        or base.look != look
+        or base.key not in st.session_state
+    ):
+        serial = st.session_state.get(EDITOR_SERIAL_KEY, 0) + 1
+        st.session_state[EDITOR_SERIAL_KEY] = serial
+        columns = st.session_state["table_columns"]
+        base = EditorBase(f"table_editor_{where}_{serial}", draft, columns, draft, look)
+        editors[where] = base
+    return base
+
+
+def _editor_with_key(editor_key: str) -> EditorBase | None:
+    for base in st.session_state.get(EDITORS_KEY, {}).values():
+        if base.key == editor_key:
+            return base
+    return None
+
+
 def on_table_edit(editor_key: str) -> None:
-    """Callback of every embedding editor: keep the typed draft, commit it if it is valid."""
-    rows = _draft_from_editor(editor_key)
-    columns = st.session_state["table_columns"]
-    _set_draft([{c: _cell_text(row.get(c)) for c in columns} for row in rows], columns)
+    """Callback of every embedding editor: keep the typed draft, commit it if it is valid.
+
+    The editor's state is read against the frame its widget was mounted with. An editor whose
+    draft another change has replaced in the meantime (the same run's sentence, reset or upload)
+    is left out: its grid is about to be replaced by the new table. An editor the session does
+    not know reads its state against the current draft, as a freshly mounted one would.
+    """
+    draft = st.session_state["table_draft"]
+    base = _editor_with_key(editor_key)
+    if base is not None and base.draft is not draft:
+        return
+    columns = base.columns if base is not None else st.session_state["table_columns"]
+    frame = base.rows if base is not None else draft
+    rows, filled = _draft_from_edits(frame, st.session_state.get(editor_key) or {}, columns)
+    draft = [{c: _cell_text(row.get(c)) for c in columns} for row in rows]
+    _set_draft(draft, columns)
+    if base is not None:
+        base.draft, base.shown = draft, not filled
     try:
         table = table_from_rows(rows, columns)
     except InputProblem as error:
