@@ -100,7 +100,7 @@ def render(view: View) -> None:
         st.subheader(t("embeddings.table_header"))
         st.caption(t("embeddings.table_help"))
         embedding_editor("embeddings")
-        size_column, reset_column = st.columns([3, 2], vertical_alignment="bottom")
+        size_column, reset_column = st.columns(2, vertical_alignment="bottom")  # room for zh
         with size_column:
             st.number_input(
                 t("embeddings.d_in"),

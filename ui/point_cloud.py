@@ -92,9 +92,9 @@ function layout(state) {
 function projector(state, width, height) {
   const { axes, dims } = state.data;
   if (dims === 3) {
-    // the box's half-diagonal is √3, but seen from most sides it spans about 1.5: a little of
-    // a corner may leave the drawing when turned to look along a diagonal
-    const scale = (Math.min(width, height) / 2 - 30) / 1.55;
+    // the box's half-diagonal is √3 (1.73): with 1.8 every corner, and the tick texts beside
+    // the axes that start at a corner, stay inside the drawing however the view is turned
+    const scale = (Math.min(width, height) / 2 - 30) / 1.8;
     const yaw = state.yaw * DEG, pitch = state.pitch * DEG;
     const cy = Math.cos(yaw), sy = Math.sin(yaw), cp = Math.cos(pitch), sp = Math.sin(pitch);
     return (v) => {
