@@ -154,8 +154,9 @@ function drawGuides(state, project, width, height) {
         if (tick === 0) return;  // the origin is where the axes meet
         const t = at(tick);
         line([t[0] - 3 * nx, t[1] - 3 * ny], [t[0] + 3 * nx, t[1] + 3 * ny], strong);
-        if (length > 60) {
-          label([t[0] + 13 * nx, t[1] + 13 * ny + 4], axes[m].tick_texts[k], TICK);
+        if (length > 60) {  // kept inside the drawing: a turned box can reach its edge
+          const x = Math.min(Math.max(t[0] + 13 * nx, 18), width - 18);
+          label([x, t[1] + 13 * ny + 4], axes[m].tick_texts[k], TICK);
         }
       });
       const end = at(axes[m].high + 0.1 * (axes[m].high - axes[m].low));
