@@ -78,6 +78,16 @@ def chart_series(at: Any, key: str, kind: str, panel: int = 0) -> list[dict[str,
     return [item for item in series if item["kind"] == kind]
 
 
+def context_rows(at: AppTest) -> list[list[str]]:
+    """The step page's always-visible context table (columns z1, z2, …), as text."""
+    for table in at.table:
+        frame = table.value
+        columns = [str(c) for c in frame.columns]
+        if columns and columns == [f"z{m + 1}" for m in range(len(columns))]:
+            return frame.astype(str).values.tolist()
+    raise AssertionError("no context table (z1, z2, …) on the page")
+
+
 MATRIX_PREFIX = "matrix_"  # ui.show.show_matrix_table: the table's container key
 
 

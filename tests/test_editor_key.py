@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
-from tests.apptest_support import run_page
+from tests.apptest_support import context_rows, run_page
 from ui.i18n import t
 from ui.table_state import book_table, table_for_words
 
@@ -47,16 +47,6 @@ def _editor_rows(at: AppTest) -> list[list[str]]:
     return editor.value.astype(str).values.tolist()
 
 
-def _context_rows(at: AppTest) -> list[list[str]]:
-    """The step page's context table (columns z1, z2, …), as text."""
-    for table in at.table:
-        frame = table.value
-        columns = [str(c) for c in frame.columns]
-        if columns and columns == [f"z{m + 1}" for m in range(len(columns))]:
-            return frame.astype(str).values.tolist()
-    raise AssertionError("no context table (z1, z2, …) on the page")
-
-
 def _expected_rows(inputs: torch.Tensor) -> list[list[str]]:
     trace = trace_attention(inputs, AttentionConfig())  # the app's defaults: seed 123, d_out 2
     return [[f"{float(v):.4f}" for v in row] for row in trace.context[0]]
@@ -83,10 +73,10 @@ def test_two_cell_edits_keep_the_editor_and_both_reach_the_context_vectors() -> 
     inputs[2, 1] = -0.25
     assert at.session_state["table"].values[0] == (0.9, 0.15, 0.89)
     assert at.session_state["table"].values[2][1] == -0.25
-    assert _context_rows(at) == _expected_rows(inputs)
+    assert context_rows(at) == _expected_rows(inputs)
     assert at.session_state["table_draft"][2]["x2"] == "-0.25"
     at = at.run()  # a rerun without an edit (a seed click would be one) keeps the widget too
-    assert _editor_key(at) == key and _context_rows(at) == _expected_rows(inputs)
+    assert _editor_key(at) == key and context_rows(at) == _expected_rows(inputs)
 
 
 def test_a_bad_cell_keeps_the_editor_and_the_last_valid_table_until_it_is_fixed() -> None:
@@ -100,11 +90,11 @@ def test_a_bad_cell_keeps_the_editor_and_the_last_valid_table_until_it_is_fixed(
     assert t("table.not_a_number", row=2, column="x2", token="journey", text="abc") in errors
     inputs = BOOK_EMBEDDINGS.clone()
     inputs[0, 0] = 0.9  # the last valid table: the first edit, not the bad one
-    assert _context_rows(at) == _expected_rows(inputs)
+    assert context_rows(at) == _expected_rows(inputs)
     at = _send(at, edited_rows={"0": {"x1": "0.9"}, "1": {"x2": "0.5"}})  # fixed
     assert not at.error and _editor_key(at) == key
     inputs[1, 1] = 0.5
-    assert _context_rows(at) == _expected_rows(inputs)
+    assert context_rows(at) == _expected_rows(inputs)
 
 
 def test_a_new_sentence_gives_a_fresh_editor_with_its_rows() -> None:

@@ -25,23 +25,13 @@ from streamlit.testing.v1 import AppTest
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
-from tests.apptest_support import run_page
+from tests.apptest_support import context_rows, run_page
 from ui.i18n import t
 from ui.table import MAX_UPLOAD_BYTES, InputProblem, table_from_csv, table_from_rows, table_to_csv
 from ui.table_state import book_table, random_words
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BOOK_CONTEXT_ROW_1 = ["-0.4519", "0.2216"]  # REFERENCE.md: CausalAttention, seed 123, row 1
-
-
-def _context_rows(at: AppTest) -> list[list[str]]:
-    """The step page's always-visible context table (columns z1, z2, …), as text."""
-    for table in at.table:
-        frame = table.value
-        columns = [str(c) for c in frame.columns]
-        if columns and columns == [f"z{m + 1}" for m in range(len(columns))]:
-            return frame.astype(str).values.tolist()
-    raise AssertionError("no context table (z1, z2, …) on the page")
 
 
 def _expected_rows(inputs: torch.Tensor, **config: object) -> list[list[str]]:
@@ -93,14 +83,14 @@ def test_bad_url_value_is_reported_and_default_result_shown(case: str) -> None:
     messages = _messages(at)
     assert at.warning, f"{case}: no warning"
     assert named in messages, f"{case}: {named!r} not named in {messages!r}"
-    assert _context_rows(at) == BOOK_ROWS
-    assert _context_rows(at)[0] == BOOK_CONTEXT_ROW_1
+    assert context_rows(at) == BOOK_ROWS
+    assert context_rows(at)[0] == BOOK_CONTEXT_ROW_1
 
 
 def test_bad_url_value_does_not_hide_the_good_ones() -> None:
     at = run_page("step", {"seed": "7", "dropout": "NaN", "d_out": "3"})
     assert "dropout=NaN" in _messages(at)
-    assert _context_rows(at) == _expected_rows(BOOK_EMBEDDINGS, seed=7, d_out=3)
+    assert context_rows(at) == _expected_rows(BOOK_EMBEDDINGS, seed=7, d_out=3)
 
 
 def test_4096_random_words_in_the_url_work() -> None:
@@ -126,7 +116,7 @@ def test_bad_sentence_keeps_typed_text_and_last_valid_result(typed: str, message
     assert at.text_input(key="text").value == typed  # nothing typed is lost
     expected = t(message_key, words=5000, limit=4096)
     assert any(expected in str(e.value) for e in at.error), [e.value for e in at.error]
-    assert _context_rows(at) == BOOK_ROWS
+    assert context_rows(at) == BOOK_ROWS
 
 
 # --- table cells, through the editor's own callback ---------------------------------------------
@@ -170,7 +160,7 @@ CELL_CASES = {
 def test_bad_cell_names_the_cell_keeps_typing_and_last_valid_table(case: str) -> None:
     typed, key = CELL_CASES[case]
     at = AppTest.from_function(_editing_app, default_timeout=60).run()
-    assert _context_rows(at) == BOOK_ROWS
+    assert context_rows(at) == BOOK_ROWS
     at = _edit(at, 1, "x2", typed)  # row 2 ("journey"), column x2
     assert not at.exception
     detail = t(key, row=2, column="x2", token="journey", text=typed, limit="1e6")
@@ -178,7 +168,7 @@ def test_bad_cell_names_the_cell_keeps_typing_and_last_valid_table(case: str) ->
     assert detail in errors, errors
     assert at.session_state["table_draft"][1]["x2"] == typed  # what was typed stays
     assert at.session_state["table"].tokens == BOOK_TOKENS  # the last valid table
-    assert _context_rows(at) == BOOK_ROWS
+    assert context_rows(at) == BOOK_ROWS
 
 
 def test_fixing_the_cell_commits_and_the_numbers_follow() -> None:
@@ -188,7 +178,7 @@ def test_fixing_the_cell_commits_and_the_numbers_follow() -> None:
     assert not at.error
     inputs = BOOK_EMBEDDINGS.clone()
     inputs[1, 1] = 0.5
-    assert _context_rows(at) == _expected_rows(inputs)
+    assert context_rows(at) == _expected_rows(inputs)
 
 
 def test_empty_token_cell_is_named() -> None:
@@ -196,7 +186,7 @@ def test_empty_token_cell_is_named() -> None:
     at = _edit(at, 3, "token", "")
     assert t("table.empty_token", row=4) in " ".join(str(e.value) for e in at.error)
     assert at.session_state["table_draft"][3]["token"] == ""
-    assert _context_rows(at) == BOOK_ROWS
+    assert context_rows(at) == BOOK_ROWS
 
 
 @pytest.mark.parametrize(
