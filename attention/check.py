@@ -136,8 +136,14 @@ def _is_multi_head(cls: type) -> bool:
 
 
 def _build(cls: type, multi_head: bool, dropout: float) -> nn.Module:
-    """``cls`` built with the book's arguments; its own initial weights do not matter."""
-    with torch.random.fork_rng(devices=[]):  # its nn.Linear draws leave the global state alone
+    """``cls`` built with the book's arguments; its own initial weights do not matter.
+
+    The learner's ``nn.Linear`` layers draw their initial weights from torch's global generator
+    (a class cannot be given a private one); ``fork_rng`` puts its state back. Like
+    :func:`_seeded_forward`, this runs only in the learner's own process, never on the app's
+    server.
+    """
+    with torch.random.fork_rng(devices=[]):
         if multi_head:
             return cls(D_IN, MULTI_HEAD_D_OUT, CONTEXT_LENGTH, dropout, NUM_HEADS)
         return cls(D_IN, D_OUT, CONTEXT_LENGTH, dropout)

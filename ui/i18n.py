@@ -48,8 +48,8 @@ def language_of_this_run() -> Iterator[None]:
     """Within this block, :func:`current_language` is the language read once at its start.
 
     The frame enters it once the sidebar has settled the language, around the page's run: a
-    page asks for its words a hundred times or more per run, and each read of the session
-    state goes through Streamlit's locks. Outside the block (the sidebar itself, a fragment's
+    page asks for many words per run, and each read of the session state goes through
+    Streamlit's locks. Outside the block (the sidebar itself, a fragment's
     rerun) the language is read from the session state each time.
     """
     token = _RUN_LANGUAGE.set(current_language())

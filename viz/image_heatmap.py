@@ -90,7 +90,7 @@ def colour_lut(scale: ColourScale, levels: int = COLOUR_LEVELS) -> np.ndarray:
     ``scale`` is a scale name (``colorscale(kind, palette)``) or ``[[position, colour], …]``.
     Level 0 is the colour of ``zmin``, level ``levels − 1`` the colour of ``zmax``: exactly what
     Plotly's colour bar shows for the same scale. A named scale's table is sampled once (a
-    read-only array): sampling it again cost a large page a tenth of each rerun.
+    read-only array shared by every figure): it is the same on every rerun.
     """
     if isinstance(scale, str):
         return _named_lut(scale, levels)

@@ -225,8 +225,8 @@ class ScaleStops:
 
     :meth:`sample` gives the same strings as Plotly's ``sample_colorscale`` (the same
     interpolation, float for float, and the same rounding to 0 … 255), for a whole matrix at
-    once: Plotly's version parses and validates every colour again for each point, which cost
-    a rerun of a page of tables more than drawing them.
+    once: Plotly's version parses and validates every colour of the scale again for each point
+    (``benchmarks/README.md``, "Issue 21, second session").
     """
 
     stops: np.ndarray  # (S,)
