@@ -266,19 +266,33 @@ def self_attention_v2(
         )
 
 
+def _strip_annotations(tree: ast.AST) -> None:
+    """Remove the type hints of every function in ``tree``: the book's code has none."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            node.returns = None
+            arguments = node.args
+            for argument in arguments.posonlyargs + arguments.args + arguments.kwonlyargs:
+                argument.annotation = None
+
+
 def _code_lines(cls: type) -> list[str]:
-    """A class's source without its docstring and ``# noqa`` notes: the code a reader compares."""
-    source = inspect.getsource(cls)
-    lines = source.splitlines()
-    docstring = ast.parse(source).body[0].body[0]  # the class's first statement
-    if isinstance(docstring, ast.Expr) and isinstance(docstring.value, ast.Constant):
-        assert docstring.end_lineno is not None
-        del lines[docstring.lineno - 1 : docstring.end_lineno]
+    """A class's statements as the book writes them: no docstring, comments or type hints.
+
+    The source in :mod:`attention.modules` carries this project's type hints and shape comments;
+    a reader comparing the two classes should see only what the book changes, so each class is
+    parsed and written back (``ast.unparse``: one statement per line, comments gone).
+    """
+    tree = ast.parse(inspect.getsource(cls)).body[0]
+    assert isinstance(tree, ast.ClassDef)
+    first = tree.body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+        tree.body = tree.body[1:]  # the docstring
+    _strip_annotations(tree)
     kept: list[str] = []
-    for line in lines:
-        code = line.split("  # noqa", 1)[0].rstrip()
-        if code or (kept and kept[-1] and not kept[-1].startswith("class ")):  # no gap at the top
-            kept.append(code)
+    for line in ast.unparse(tree).splitlines():
+        if line.strip() or (kept and kept[-1].strip() and not kept[-1].startswith("class ")):
+            kept.append(line)  # one blank line between methods, none after the class line
     return kept
 
 
@@ -286,9 +300,11 @@ def _code_lines(cls: type) -> list[str]:
 def causal_diff(context: int = 2) -> str:
     """``SelfAttention_v2`` → ``CausalAttention`` as a unified diff of their source code.
 
-    Read from :mod:`attention.modules` (one source of truth): lines starting with ``+`` are what
-    section 3.5 adds (the batch axis, the mask buffer and ``masked_fill_``, the dropout layer and
-    its call), ``-`` what it replaces. ``context`` unchanged lines are kept around each change.
+    Read from :mod:`attention.modules` (one source of truth) and compared as the book's lines
+    (:func:`_code_lines`: type hints and comments do not count as changes): lines starting with
+    ``+`` are what section 3.5 adds (the batch axis, the mask buffer and ``masked_fill_``, the
+    dropout layer and its call), ``-`` what it replaces. ``context`` unchanged lines are kept
+    around each change.
     Computed once per ``context``: reading and parsing the source is the same on every call.
     """
     return "\n".join(
