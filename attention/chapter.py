@@ -37,7 +37,7 @@ from functools import lru_cache
 import torch
 
 from .modules import CausalAttention, SelfAttention_v1, SelfAttention_v2
-from .randomness import build_seeded
+from .randomness import build_seeded, dropout_noise, private_generator
 from .validate import MAX_WIDTH, check_int, check_seed, to_input_tensor
 
 __all__ = [
@@ -46,7 +46,9 @@ __all__ = [
     "BOOK_SEED_V2",
     "SimpleAttention",
     "TrainableAttention",
+    "DropoutDemo",
     "causal_diff",
+    "dropout_demo",
     "self_attention_v1",
     "self_attention_v2",
     "simple_attention",
@@ -264,6 +266,48 @@ def self_attention_v2(
             output,
             index,
         )
+
+
+@dataclass(frozen=True)
+class DropoutDemo:
+    """Section 3.5.2, the book's dropout demo before ``CausalAttention`` uses it.
+
+    ``torch.manual_seed(seed); dropout = torch.nn.Dropout(p)`` then ``dropout(torch.ones(6, 6))``;
+    and again after ``torch.manual_seed(seed)``: ``dropout(attn_weights)`` on section 3.5.1's
+    masked weights of ``SelfAttention_v2`` (seed 789). Kept entries grow by ``1/(1 − p)``.
+    """
+
+    seed: int
+    p: float
+    ones: torch.Tensor  # (T, T) dropout(torch.ones(T, T)): 0 or 1/(1 − p)
+    attn_weights: torch.Tensor  # (T, T) v2's masked weights, before dropout
+    dropped_weights: torch.Tensor  # (T, T) dropout(attn_weights)
+
+    @property
+    def vanished_rows(self) -> tuple[int, ...]:
+        """Rows whose every weight was dropped (0-based): those queries get a zero context."""
+        empty = (self.dropped_weights == 0).all(dim=-1)  # (T,)
+        return tuple(int(i) for i in empty.nonzero().flatten())
+
+
+def dropout_demo(inputs: object, seed: int = BOOK_SEED_V1, p: float = 0.5) -> DropoutDemo:
+    """The book's 3.5.2 demo on ``inputs``, drawn as after ``torch.manual_seed(seed)`` each time.
+
+    Both draws start from a fresh generator seeded with ``seed``, as the book seeds twice; the
+    weights are :func:`self_attention_v2`'s masked weights (the book's ``attn_weights`` there).
+    """
+    x = _one_sequence(inputs)
+    seed = check_seed(seed)
+    num_tokens = x.shape[0]
+    ones = torch.ones(num_tokens, num_tokens)  # (T, T)
+    attn_weights = self_attention_v2(x).masked_weights  # (T, T)
+    return DropoutDemo(
+        seed=seed,
+        p=p,
+        ones=ones * dropout_noise(ones, p, private_generator(seed)),
+        attn_weights=attn_weights,
+        dropped_weights=attn_weights * dropout_noise(attn_weights, p, private_generator(seed)),
+    )
 
 
 def _strip_annotations(tree: ast.AST) -> None:

@@ -6,13 +6,11 @@ CausalAttention"); the diff is checked against the classes' own source.
 
 from __future__ import annotations
 
-import inspect
-
 import torch
 
 from attention.chapter import causal_diff, self_attention_v1, self_attention_v2, simple_attention
 from attention.examples import BOOK_EMBEDDINGS
-from attention.modules import CausalAttention, SelfAttention_v1, SelfAttention_v2
+from attention.modules import SelfAttention_v1, SelfAttention_v2
 from tests.apptest_support import matrix_tables, page_text, run_page
 
 
