@@ -25,7 +25,7 @@ TAG = re.compile(r"<[^>]+>")
 def filled(text: str, value: str) -> str:
     """``text`` with every ``{placeholder}`` replaced by ``value`` (what a page passes in)."""
     fields = {name for _, name, _, _ in string.Formatter().parse(text) if name}
-    return text.format_map({name: value for name in fields}) if fields else text
+    return text.format_map(dict.fromkeys(fields, value)) if fields else text
 
 
 def leftover_markdown(text: str) -> list[str]:
