@@ -17,10 +17,15 @@ self_attention_v2_seed_789 ``SelfAttention_v2(3, 2)`` after seed 789 (``nn.Linea
 masked_weights_seed_789    section 3.5's masked attention weights, rows 2 and 6 (seed 789)
 wrapper_seed_123           ``MultiHeadAttentionWrapper``, two heads, rows 1 and 6
 multi_head_seed_123        ``MultiHeadAttention``, two heads, all six output rows
+
+dropout_ones_seed_123      section 3.5.2: ``torch.manual_seed(123); nn.Dropout(0.5)(torch.ones(6, 6))``
+dropout_weights_seed_123   section 3.5.2: ``torch.manual_seed(123)`` again, then the dropout of
+                           the seed-789 masked weights (the whole "journey" row is dropped)
 =========================  ============================================================
 
-Dropout masks are *not* checked against the book: the book's masks were printed on macOS and a
-Linux machine draws different ones for the same seed (a known PyTorch behaviour).
+The dropout printouts are compared like every other: the book's notebook warns that dropout
+outputs may look different on another operating system (PyTorch issue #121595), so whether this
+machine draws the book's masks is measured here, never assumed either way.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from dataclasses import dataclass
 
 import torch
 
+from .chapter import dropout_demo
 from .examples import BOOK_EMBEDDINGS
 from .modules import SelfAttention_v1, SelfAttention_v2
 from .randomness import build_seeded
@@ -37,6 +43,7 @@ from .trace import AttentionConfig, trace_attention
 
 __all__ = [
     "BOOK_CHECKS",
+    "DROPOUT_CHECKS",
     "PRINT_TOLERANCE",
     "BookCheck",
     "check_book_outputs",
@@ -84,6 +91,23 @@ MULTI_HEAD_SEED_123 = (
     (0.2639, 0.3928),
     (0.2575, 0.4028),
 )
+DROPOUT_ONES_SEED_123 = (
+    (2.0, 2.0, 0.0, 2.0, 2.0, 0.0),
+    (0.0, 0.0, 0.0, 2.0, 0.0, 2.0),
+    (2.0, 2.0, 2.0, 2.0, 0.0, 2.0),
+    (0.0, 2.0, 2.0, 0.0, 0.0, 2.0),
+    (0.0, 2.0, 0.0, 2.0, 0.0, 2.0),
+    (0.0, 2.0, 2.0, 2.0, 2.0, 0.0),
+)
+DROPOUT_WEIGHTS_SEED_123 = (
+    (2.0000, 0.0, 0.0, 0.0, 0.0, 0.0),
+    (0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    (0.7599, 0.6194, 0.6206, 0.0, 0.0, 0.0),
+    (0.0, 0.4921, 0.4925, 0.0, 0.0, 0.0),
+    (0.0, 0.3966, 0.0, 0.3775, 0.0, 0.0),
+    (0.0, 0.3327, 0.3331, 0.3084, 0.3331, 0.0),
+)
+DROPOUT_CHECKS = ("dropout_ones_seed_123", "dropout_weights_seed_123")
 
 
 @dataclass(frozen=True)
@@ -140,6 +164,14 @@ def _multi_head_seed_123() -> torch.Tensor:
     return trace_attention(BOOK_EMBEDDINGS, cfg).output[0]  # (6, 2)
 
 
+def _dropout_ones_seed_123() -> torch.Tensor:
+    return dropout_demo(BOOK_EMBEDDINGS, seed=123, p=0.5).ones  # (6, 6)
+
+
+def _dropout_weights_seed_123() -> torch.Tensor:
+    return dropout_demo(BOOK_EMBEDDINGS, seed=123, p=0.5).dropped_weights  # (6, 6)
+
+
 # name -> (recipe shown to the user, printed numbers, how to compute them now)
 BOOK_CHECKS: dict[str, tuple[str, tuple[tuple[float, ...], ...], Callable[[], torch.Tensor]]] = {
     "causal_seed_123": (
@@ -171,6 +203,16 @@ BOOK_CHECKS: dict[str, tuple[str, tuple[tuple[float, ...], ...], Callable[[], to
         "torch.manual_seed(123); MultiHeadAttention(3, 2, 6, 0.0, num_heads=2)(inputs)",
         MULTI_HEAD_SEED_123,
         _multi_head_seed_123,
+    ),
+    "dropout_ones_seed_123": (
+        "torch.manual_seed(123); torch.nn.Dropout(0.5)(torch.ones(6, 6))",
+        DROPOUT_ONES_SEED_123,
+        _dropout_ones_seed_123,
+    ),
+    "dropout_weights_seed_123": (
+        "torch.manual_seed(123); torch.nn.Dropout(0.5)(attn_weights)  # v2's masked, seed 789",
+        DROPOUT_WEIGHTS_SEED_123,
+        _dropout_weights_seed_123,
     ),
 }
 

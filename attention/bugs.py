@@ -403,8 +403,8 @@ _GALLERY = (
         ("torch.softmax(",),
         "attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=1)",
         ("softmax",),
-        "Columns sum to 1 instead of rows (the first row is all 1s where visible), and a later "
-        "token changes earlier outputs through the column sums.",
+        "Columns sum to 1 instead of rows (the last key, seen by the last query alone, gets "
+        "weight 1 there), and a later token changes earlier outputs through the column sums.",
         future_leak=True,
     ),
     Bug(

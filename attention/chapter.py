@@ -37,7 +37,7 @@ from functools import lru_cache
 import torch
 
 from .modules import CausalAttention, SelfAttention_v1, SelfAttention_v2
-from .randomness import build_seeded
+from .randomness import build_seeded, dropout_noise, private_generator
 from .validate import MAX_WIDTH, check_int, check_seed, to_input_tensor
 
 __all__ = [
@@ -46,7 +46,9 @@ __all__ = [
     "BOOK_SEED_V2",
     "SimpleAttention",
     "TrainableAttention",
+    "DropoutDemo",
     "causal_diff",
+    "dropout_demo",
     "self_attention_v1",
     "self_attention_v2",
     "simple_attention",
@@ -266,19 +268,75 @@ def self_attention_v2(
         )
 
 
+@dataclass(frozen=True)
+class DropoutDemo:
+    """Section 3.5.2, the book's dropout demo before ``CausalAttention`` uses it.
+
+    ``torch.manual_seed(seed); dropout = torch.nn.Dropout(p)`` then ``dropout(torch.ones(6, 6))``;
+    and again after ``torch.manual_seed(seed)``: ``dropout(attn_weights)`` on section 3.5.1's
+    masked weights of ``SelfAttention_v2`` (seed 789). Kept entries grow by ``1/(1 − p)``.
+    """
+
+    seed: int
+    p: float
+    ones: torch.Tensor  # (T, T) dropout(torch.ones(T, T)): 0 or 1/(1 − p)
+    attn_weights: torch.Tensor  # (T, T) v2's masked weights, before dropout
+    dropped_weights: torch.Tensor  # (T, T) dropout(attn_weights)
+
+    @property
+    def vanished_rows(self) -> tuple[int, ...]:
+        """Rows whose every weight was dropped (0-based): those queries get a zero context."""
+        empty = (self.dropped_weights == 0).all(dim=-1)  # (T,)
+        return tuple(int(i) for i in empty.nonzero().flatten())
+
+
+def dropout_demo(inputs: object, seed: int = BOOK_SEED_V1, p: float = 0.5) -> DropoutDemo:
+    """The book's 3.5.2 demo on ``inputs``, drawn as after ``torch.manual_seed(seed)`` each time.
+
+    Both draws start from a fresh generator seeded with ``seed``, as the book seeds twice; the
+    weights are :func:`self_attention_v2`'s masked weights (the book's ``attn_weights`` there).
+    """
+    x = _one_sequence(inputs)
+    seed = check_seed(seed)
+    num_tokens = x.shape[0]
+    ones = torch.ones(num_tokens, num_tokens)  # (T, T)
+    attn_weights = self_attention_v2(x).masked_weights  # (T, T)
+    return DropoutDemo(
+        seed=seed,
+        p=p,
+        ones=ones * dropout_noise(ones, p, private_generator(seed)),
+        attn_weights=attn_weights,
+        dropped_weights=attn_weights * dropout_noise(attn_weights, p, private_generator(seed)),
+    )
+
+
+def _strip_annotations(tree: ast.AST) -> None:
+    """Remove the type hints of every function in ``tree``: the book's code has none."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            node.returns = None
+            arguments = node.args
+            for argument in arguments.posonlyargs + arguments.args + arguments.kwonlyargs:
+                argument.annotation = None
+
+
 def _code_lines(cls: type) -> list[str]:
-    """A class's source without its docstring and ``# noqa`` notes: the code a reader compares."""
-    source = inspect.getsource(cls)
-    lines = source.splitlines()
-    docstring = ast.parse(source).body[0].body[0]  # the class's first statement
-    if isinstance(docstring, ast.Expr) and isinstance(docstring.value, ast.Constant):
-        assert docstring.end_lineno is not None
-        del lines[docstring.lineno - 1 : docstring.end_lineno]
+    """A class's statements as the book writes them: no docstring, comments or type hints.
+
+    The source in :mod:`attention.modules` carries this project's type hints and shape comments;
+    a reader comparing the two classes should see only what the book changes, so each class is
+    parsed and written back (``ast.unparse``: one statement per line, comments gone).
+    """
+    tree = ast.parse(inspect.getsource(cls)).body[0]
+    assert isinstance(tree, ast.ClassDef)
+    first = tree.body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+        tree.body = tree.body[1:]  # the docstring
+    _strip_annotations(tree)
     kept: list[str] = []
-    for line in lines:
-        code = line.split("  # noqa", 1)[0].rstrip()
-        if code or (kept and kept[-1] and not kept[-1].startswith("class ")):  # no gap at the top
-            kept.append(code)
+    for line in ast.unparse(tree).splitlines():
+        if line.strip() or (kept and kept[-1].strip() and not kept[-1].startswith("class ")):
+            kept.append(line)  # one blank line between methods, none after the class line
     return kept
 
 
@@ -286,9 +344,11 @@ def _code_lines(cls: type) -> list[str]:
 def causal_diff(context: int = 2) -> str:
     """``SelfAttention_v2`` → ``CausalAttention`` as a unified diff of their source code.
 
-    Read from :mod:`attention.modules` (one source of truth): lines starting with ``+`` are what
-    section 3.5 adds (the batch axis, the mask buffer and ``masked_fill_``, the dropout layer and
-    its call), ``-`` what it replaces. ``context`` unchanged lines are kept around each change.
+    Read from :mod:`attention.modules` (one source of truth) and compared as the book's lines
+    (:func:`_code_lines`: type hints and comments do not count as changes): lines starting with
+    ``+`` are what section 3.5 adds (the batch axis, the mask buffer and ``masked_fill_``, the
+    dropout layer and its call), ``-`` what it replaces. ``context`` unchanged lines are kept
+    around each change.
     Computed once per ``context``: reading and parsing the source is the same on every call.
     """
     return "\n".join(

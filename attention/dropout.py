@@ -23,7 +23,14 @@ import torch
 if TYPE_CHECKING:
     from .trace import AttentionTrace
 
-__all__ = ["DropoutCounts", "count_kept", "dropout_counts", "dropout_scale"]
+__all__ = [
+    "DropoutCounts",
+    "DroppedRow",
+    "count_kept",
+    "dropout_counts",
+    "dropout_scale",
+    "dropped_rows",
+]
 
 
 def dropout_scale(p: float) -> float:
@@ -72,3 +79,38 @@ def dropout_counts(
     if query is not None:
         keep, mask = keep[..., query, :], mask[query]  # (T,) or (h, T); (T,)
     return count_kept(keep, mask)
+
+
+@dataclass(frozen=True)
+class DroppedRow:
+    """A query whose every visible weight dropout dropped: its context vector is 0 in this pass.
+
+    Row ``query`` sees ``visible`` keys (``query + 1`` under the causal mask), each dropped with
+    probability ``p`` independently, so the whole row goes with probability ``p ** visible``.
+    """
+
+    query: int  # 0-based row of the weights
+    head: int  # 0 with one head
+    visible: int  # keys this query sees
+    chance: float  # p ** visible: how often a pass drops the whole row
+
+
+def dropped_rows(trace: AttentionTrace, *, batch: int = 0) -> tuple[DroppedRow, ...]:
+    """The rows of ``trace`` (one batch item) whose visible weights were all dropped.
+
+    Empty when dropout is inactive. Such a query gets a context vector of exactly 0 in this pass
+    (``0 @ values``); the book's own demo in section 3.5.2 drops the whole "journey" row.
+    """
+    if trace.dropout_mask is None:
+        return ()
+    keep = trace.dropout_mask[batch]  # (T, T), or (h, T, T) with several heads
+    heads = keep if keep.dim() == 3 else keep.unsqueeze(0)  # (h, T, T)
+    visible = ~trace.mask.bool()  # (T, T): True where a query sees a key
+    kept_visible = (heads & visible).any(dim=-1)  # (h, T): False where a row lost everything
+    seen = visible.sum(dim=-1)  # (T,)
+    p = trace.config.dropout
+    return tuple(
+        DroppedRow(query=query, head=head, visible=int(seen[query]), chance=p ** int(seen[query]))
+        for head, query in (~kept_visible).nonzero().tolist()
+        if int(seen[query]) > 0
+    )

@@ -1,8 +1,9 @@
 """What a result depends on besides the code: versions, platform, threads — and checks of it.
 
 Random numbers in PyTorch are reproducible for the same seed *on the same setup*: the same torch
-version, the same kind of machine. Dropout is the place learners notice the difference: the book's
-printed dropout masks came from macOS, and the same seed gives a different mask on Linux.
+version, the same kind of machine. Dropout is the place learners look for a difference: the book's
+notebook warns that dropout masks may differ between operating systems, so
+:func:`attention.book_outputs.check_book_outputs` compares this machine's draws with the book's.
 
 - :func:`environment_info` — torch and Python versions, operating system, machine, threads;
 - :func:`dropout_on_ones` — the book's dropout demo (``nn.Dropout(p)(torch.ones(6, 6))`` after a

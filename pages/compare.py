@@ -96,26 +96,33 @@ def b_controls(a: dict[str, object]) -> dict[str, object]:
     return {name: st.session_state[COMPARE_B_VALUES.key(name)] for name in COMPARE_B_FIELDS}
 
 
+def shown_value(value: object) -> str:
+    """A setting's value in the reader's language: switches read yes/no, numbers as they are."""
+    if isinstance(value, bool):
+        return t("compare.value.yes" if value else "compare.value.no")
+    return str(value)
+
+
 def show_differences(a: dict[str, object], b: dict[str, object]) -> None:
     """The settings table (A, B, ≠) and a sentence naming what differs."""
     st.subheader(t("compare.settings_header"))
     rows = [
         {
-            t("compare.col.setting"): name,
-            t("compare.col.a"): str(a[name]),
-            t("compare.col.b"): str(b[name]),
+            t("compare.col.setting"): t(SETTINGS[name].label),
+            t("compare.col.a"): shown_value(a[name]),
+            t("compare.col.b"): shown_value(b[name]),
             t("compare.col.differs"): t(
                 "compare.differs_yes" if a[name] != b[name] else "compare.differs_no"
             ),
         }
         for name in COMPARE_B_FIELDS
     ]
-    different = [name for name in COMPARE_B_FIELDS if a[name] != b[name]]
+    different = [t(SETTINGS[name].label) for name in COMPARE_B_FIELDS if a[name] != b[name]]
     left, right = st.columns([1, 1.4])
     left.table(pd.DataFrame(rows).set_index(t("compare.col.setting")))
     with right:
         if different:
-            st.info(t("compare.differs_in", names=", ".join(different)))
+            st.info(t("compare.differs_in", names=t("compare.list_separator").join(different)))
         else:
             st.info(t("compare.same_settings"))
         active = {

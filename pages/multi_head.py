@@ -18,6 +18,7 @@ import torch
 
 from attention import AttentionTrace
 from attention.head_split import splits_evenly, valid_head_counts, valid_widths
+from attention.parameter_counts import ParameterCount, parameter_count
 from ui.book_code import show_multi_head_code
 from ui.frame import page
 from ui.i18n import t
@@ -180,6 +181,55 @@ def valid_values(d_out: int, num_heads: int) -> tuple[str, str]:
     return ", ".join(map(str, heads)), ", ".join(map(str, widths))
 
 
+def show_parameter_counts(d_in: int, d_out: int, num_heads: int, qkv_bias: bool) -> None:
+    """Both classes' trainable parameters, summed from the modules, and what makes them differ."""
+    st.subheader(t("multi_head.parameters.header"))
+    sizes = {"d_in": d_in, "d_out": d_out, "num_heads": num_heads, "qkv_bias": qkv_bias}
+    counts = [parameter_count("wrapper", **sizes)]
+    if splits_evenly(d_out, num_heads):
+        counts.append(parameter_count("fused", **sizes))
+    st.table(parameter_frame(counts))
+    bias = t("multi_head.parameters.bias") if qkv_bias else ""
+    if len(counts) == 1:
+        st.markdown(
+            t(
+                "multi_head.parameters.no_fused",
+                d_out=d_out,
+                heads=num_heads,
+                wrapper=counts[0].total,
+            )
+        )
+        return
+    st.markdown(
+        t(
+            "multi_head.parameters.text",
+            d_in=d_in,
+            d_out=d_out,
+            heads=num_heads,
+            wrapper=counts[0].total,
+            fused=counts[1].total,
+            out_proj=counts[1].parts["out_proj"],
+            wrapper_bias=bias,
+            fused_bias=bias,
+        )
+    )
+
+
+def parameter_frame(counts: list[ParameterCount]) -> pd.DataFrame:
+    """One row per class: its parameters per layer (heads summed) and the total."""
+    layers = list(dict.fromkeys(layer for count in counts for layer in count.parts))
+    rows = {
+        count.class_name: [str(count.parts.get(layer, "–")) for layer in layers]
+        + [str(count.total)]
+        for count in counts
+    }
+    frame = pd.DataFrame.from_dict(
+        rows, orient="index", columns=[*layers, t("multi_head.parameters.total")]
+    )
+    frame.index.name = t("multi_head.parameters.class")
+    return frame
+
+
 # --- the page -----------------------------------------------------------------------------------
 
 
@@ -260,3 +310,6 @@ def render(view: View) -> None:
     st.divider()
     st.subheader(t("multi_head.difference.header"))
     st.markdown(t("multi_head.difference.text", wrapper_width=num_heads * d_out, d_out=d_out))
+    if wrapper is not None:
+        d_in = int(wrapper.inputs.shape[-1])
+        show_parameter_counts(d_in, d_out, num_heads, view.config.qkv_bias)

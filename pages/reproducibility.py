@@ -11,9 +11,15 @@ from urllib.parse import quote, urlencode, urlsplit
 
 import pandas as pd
 import streamlit as st
+import torch
 
 from attention import AttentionConfig, AttentionTrace
-from attention.book_outputs import CAUSAL_SEED_123, BookCheck, check_book_outputs
+from attention.book_outputs import (
+    CAUSAL_SEED_123,
+    DROPOUT_CHECKS,
+    BookCheck,
+    check_book_outputs,
+)
 from attention.environment import (
     RecomputeCheck,
     dropout_on_ones,
@@ -93,8 +99,21 @@ def facts_table(rows: list[tuple[str, object]]) -> pd.DataFrame:
     ).set_index(t("repro.table.fact"))
 
 
+def dropout_verdict(checks: list[BookCheck]) -> str:
+    """What this machine's dropout draws are, measured: the book's 3.5.2 printouts or not."""
+    dropout = [check for check in checks if check.name in DROPOUT_CHECKS]
+    differing = [check for check in dropout if not check.passed]
+    if not differing:
+        return t("repro.dropout.same", count=len(dropout))
+    cells = sum(
+        int((torch.tensor(check.actual) - torch.tensor(check.expected)).abs().gt(1e-4).sum())
+        for check in differing
+    )
+    return t("repro.dropout.different", cells=cells, count=len(differing))
+
+
 def show_machine(view: View) -> None:
-    """The facts a result depends on, and why dropout masks differ between platforms."""
+    """The facts a result depends on, and whether this machine draws the book's dropout masks."""
     machine_column, dropout_column = st.columns(2)
     with machine_column:
         st.subheader(t("repro.machine.header"))
@@ -104,7 +123,8 @@ def show_machine(view: View) -> None:
         st.table(facts_table(rows))
     with dropout_column:
         st.subheader(t("repro.dropout.header"))
-        st.info(t("repro.dropout.note"))
+        st.info(dropout_verdict(book_checks()))
+        st.caption(t("repro.dropout.platforms"))
         with st.expander(t("repro.dropout.expander")):
             st.code(
                 "torch.manual_seed(123)\ntorch.nn.Dropout(0.5)(torch.ones(6, 6))", language="python"

@@ -26,6 +26,8 @@ EXPECTED_NAMES = [
     "masked_weights_seed_789",
     "wrapper_seed_123",
     "multi_head_seed_123",
+    "dropout_ones_seed_123",
+    "dropout_weights_seed_123",
 ]
 
 
@@ -109,3 +111,15 @@ def test_differing_fields_names_what_changed() -> None:
     no_dropout = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=1))
     assert "dropout_mask" in differing_fields(first, no_dropout)  # None vs a tensor
     assert differing_fields(first, first) == []
+
+
+def test_the_books_dropout_demo_drops_the_journey_row_whole() -> None:
+    """Section 3.5.2 as the book runs it: after seed 123 the second row ("journey") of the
+    masked weights is dropped entirely, so its context vector would be 0 in that pass."""
+    from attention.chapter import dropout_demo
+
+    demo = dropout_demo(BOOK_EMBEDDINGS, seed=123, p=0.5)
+    assert demo.vanished_rows == (1,)
+    kept = demo.dropped_weights != 0
+    assert torch.allclose(demo.dropped_weights[kept], demo.attn_weights[kept] * 2.0)
+    assert set(demo.ones.unique().tolist()) == {0.0, 2.0}

@@ -72,3 +72,39 @@ def test_several_heads_add_up_over_the_heads() -> None:
     assert counts is not None and counts.visible == 2 * 21
     visible = ~trace.mask  # (6, 6)
     assert counts.kept == sum(int(trace.dropout_mask[0, h][visible].sum()) for h in range(2))
+
+
+def test_a_row_dropped_whole_is_named_with_its_chance_and_a_zero_context() -> None:
+    """At p = 0.5, seed 1 drops every weight of "starts" (row 3: 3 visible keys, chance 0.5³)
+    and seed 6 the single weight of "Your" (chance 0.5); their context vectors are exactly 0."""
+    from attention.dropout import dropped_rows
+
+    for seed, query, visible in ((1, 2, 3), (6, 0, 1)):
+        trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5, seed=seed))
+        rows = dropped_rows(trace)
+        assert [(row.query, row.visible) for row in rows] == [(query, visible)]
+        assert rows[0].chance == 0.5**visible
+        assert torch.equal(trace.context[0][query], torch.zeros(2))
+        others = [i for i in range(6) if i != query]
+        assert bool(trace.dropped_weights[0][others].sum(dim=-1).gt(0).all())
+
+
+def test_no_row_is_dropped_without_dropout_or_in_eval_mode() -> None:
+    from attention.dropout import dropped_rows
+
+    for cfg in (
+        AttentionConfig(dropout=0.0, seed=1),
+        AttentionConfig(dropout=0.5, seed=1, training=False),
+    ):
+        assert dropped_rows(trace_attention(BOOK_EMBEDDINGS, cfg)) == ()
+
+
+def test_dropped_rows_are_per_head() -> None:
+    """With two heads a row can vanish in one head only (its half of the concatenation)."""
+    from attention.dropout import dropped_rows
+
+    cfg = AttentionConfig(dropout=0.5, seed=1, num_heads=2, d_out=4)
+    trace = trace_attention(BOOK_EMBEDDINGS, cfg)
+    for row in dropped_rows(trace):
+        kept = trace.dropout_mask[0][row.head, row.query, : row.query + 1]
+        assert not bool(kept.any())

@@ -85,7 +85,7 @@ def test_changing_b_seed_changes_the_difference() -> None:
     assert _metric(at, "largest |B − A| of the weights") == f"{np.abs(expected).max():.4f}"
     context_diff = _context(seed=8) - _context(seed=7)
     assert _shown(at, "compare_context_diff") == _written(context_diff, context_diff.shape)
-    assert "B differs from A in: seed." in page_text(at)
+    assert "B differs from A in: Seed (torch.manual_seed)." in page_text(at)
     assert at.session_state["compare_b_store"]["seed"] == 8
 
 
@@ -190,3 +190,16 @@ def test_only_the_open_tab_sends_its_heatmaps() -> None:
         "compare_context_diff",
     }
     assert not plotly_figures(at)
+
+
+def test_the_settings_table_speaks_chinese_in_the_chinese_ui() -> None:
+    """Names and switch values are the sidebar's labels and 是/否, not seed/train/True."""
+    at = run_page("compare", {"lang": "zh", "b_train": "0", "b_seed": "9"})
+    assert not at.exception
+    table = next(t.value for t in at.table if "是否不同" in t.value.columns)
+    cells = " ".join(table.index.astype(str)) + " " + " ".join(table.to_numpy().ravel().astype(str))
+    for english in ("seed", "dropout", "train", "True", "False"):
+        assert english not in cells.split(), english
+    assert "随机种子（torch.manual_seed）" in table.index
+    row = table.loc["训练模式（module.train()）"]
+    assert list(row) == ["是", "否", "≠ 不同"]

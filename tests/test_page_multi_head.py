@@ -9,6 +9,7 @@ import pytest
 
 from attention import AttentionConfig, AttentionTrace, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
+from attention.modules import MultiHeadAttention, MultiHeadAttentionWrapper
 from tests.apptest_support import matrix_tables, page_text, run_page
 from viz.multi_head import output_frame
 
@@ -150,3 +151,36 @@ def test_tokens_with_markdown_are_escaped_in_the_tables() -> None:
     index = [str(label) for frame in _output_tables(at) for label in frame.index]
     assert r"\*\*a\*\*" in index
     assert "**a**" not in index
+
+
+def _parameter_table(at: Any) -> pd.DataFrame:
+    return next(table.value for table in at.table if "total" in table.value.columns)
+
+
+def test_parameter_counts_are_summed_from_the_modules_at_two_settings() -> None:
+    """The book's two heads (d_in 3, d_out 2): 36 and 24, out_proj's 6 making the difference
+    in kind; with d_out 4 and qkv_bias the counts follow the modules (biases included)."""
+    at = run_page("multi_head", {"heads": "2"})
+    table = _parameter_table(at)
+    assert table.loc["MultiHeadAttentionWrapper", "total"] == "36"
+    assert table.loc["MultiHeadAttention", "total"] == "24"
+    assert table.loc["MultiHeadAttention", "out_proj"] == "6"
+    assert "MultiHeadAttentionWrapper has 36 trainable parameters" in page_text(at)
+
+    at = run_page("multi_head", {"heads": "2", "d_out": "4", "qkv_bias": "1"})
+    table = _parameter_table(at)
+    modules = {
+        "MultiHeadAttentionWrapper": MultiHeadAttentionWrapper(3, 4, 6, 0.0, 2, qkv_bias=True),
+        "MultiHeadAttention": MultiHeadAttention(3, 4, 6, 0.0, 2, qkv_bias=True),
+    }
+    for name, module in modules.items():
+        total = sum(p.numel() for p in module.parameters() if p.requires_grad)
+        assert table.loc[name, "total"] == str(total)
+    assert table.loc["MultiHeadAttention", "out_proj"] == str(4 * 4 + 4)
+
+
+def test_parameter_counts_without_the_fused_class() -> None:
+    at = run_page("multi_head", {"heads": "3", "d_out": "2"})
+    table = _parameter_table(at)
+    assert list(table.index) == ["MultiHeadAttentionWrapper"]
+    assert table.loc["MultiHeadAttentionWrapper", "total"] == str(3 * 3 * 3 * 2)

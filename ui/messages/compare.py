@@ -53,6 +53,9 @@ MESSAGES = {
         "Change a B control or pick a preset.",
         "zh": "B 与 A 设置相同，所以下面的差值全部恰好为 0。请修改 B 的控件或选择一个预设。",
     },
+    "compare.value.yes": {"en": "yes", "zh": "是"},
+    "compare.value.no": {"en": "no", "zh": "否"},
+    "compare.list_separator": {"en": ", ", "zh": "、"},
     "compare.differs_in": {
         "en": "B differs from A in: {names}.",
         "zh": "B 与 A 的不同之处：{names}。",

@@ -190,4 +190,28 @@ MESSAGES = {
         "另外还有 out_proj）。它们是同一思想的两种实现；GPT 类模型使用融合的实现，"
         "因为一次大的矩阵乘法比许多次小的更快。",
     },
+    "multi_head.parameters.header": {
+        "en": "Trainable parameters",
+        "zh": "可训练参数",
+    },
+    "multi_head.parameters.class": {"en": "class", "zh": "类"},
+    "multi_head.parameters.total": {"en": "total", "zh": "合计"},
+    "multi_head.parameters.text": {
+        "en": "Summed from the modules built with these settings (d_in = {d_in}, d_out = "
+        "{d_out}, {heads} heads): MultiHeadAttentionWrapper has {wrapper} trainable parameters "
+        "({heads} heads × 3 matrices of {d_in} × {d_out}{wrapper_bias}), MultiHeadAttention "
+        "has {fused} (3 matrices of {d_in} × {d_out}{fused_bias}, split into heads, plus "
+        "out_proj: {d_out} × {d_out} and its bias, {out_proj}).",
+        "zh": "由按当前设置（d_in = {d_in}，d_out = {d_out}，{heads} 个头）构建的模块求和得到："
+        "MultiHeadAttentionWrapper 有 {wrapper} 个可训练参数（{heads} 个头 × 3 个 {d_in} × {d_out} "
+        "的矩阵{wrapper_bias}），MultiHeadAttention 有 {fused} 个（3 个 {d_in} × {d_out} 的矩阵"
+        "{fused_bias}，拆分到各个头，另加 out_proj：{d_out} × {d_out} 及其偏置，共 {out_proj} 个）。",
+    },
+    "multi_head.parameters.bias": {"en": " and their biases", "zh": "及其偏置"},
+    "multi_head.parameters.no_fused": {
+        "en": "MultiHeadAttention cannot be built with these settings (d_out = {d_out} does not "
+        "split into {heads} heads); the wrapper has {wrapper} trainable parameters.",
+        "zh": "在这些设置下无法构建 MultiHeadAttention（d_out = {d_out} 不能平均分给 {heads} 个头）；"
+        "包装类有 {wrapper} 个可训练参数。",
+    },
 }

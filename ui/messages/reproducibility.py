@@ -22,17 +22,30 @@ MESSAGES = {
     "repro.fact.cpu_count": {"en": "CPU cores", "zh": "CPU 核心数"},
     "repro.fact.default_dtype": {"en": "Default float type", "zh": "默认浮点类型"},
     "repro.dropout.header": {
-        "en": "Dropout differs between platforms",
-        "zh": "Dropout 因平台而异",
+        "en": "Dropout masks on this machine",
+        "zh": "这台机器上的 dropout 掩码",
     },
-    "repro.dropout.note": {
-        "en": "Dropout masks for the same seed can differ between platforms: the masks printed in "
-        "the book came from macOS, and Linux draws different ones for torch.manual_seed(123). "
-        "Weights drawn by nn.Linear agree, which is why the checks below pass everywhere. To "
-        "compare a dropout mask, run the same recipe on the same machine.",
-        "zh": "相同随机种子下的 dropout 掩码在不同平台上可能不同：书中打印的掩码来自 macOS，"
-        "Linux 在 torch.manual_seed(123) 之后抽到的掩码不一样。nn.Linear 生成的权重是一致的，"
-        "所以下面的检查在各处都能通过。要比较 dropout 掩码，请在同一台机器上运行同样的代码。",
+    "repro.dropout.same": {
+        "en": "This machine draws the book's dropout masks: both printouts of section 3.5.2 "
+        "(dropout on a 6 × 6 matrix of ones, then on the masked weights) come out as the book "
+        "prints them ({count} of {count} in the table below).",
+        "zh": "这台机器抽到的 dropout 掩码与书中相同：第 3.5.2 节的两个输出"
+        "（对 6 × 6 全 1 矩阵做 dropout，再对掩码后的权重做 dropout）都与书中打印的一致"
+        "（见下表，{count} 个中 {count} 个一致）。",
+    },
+    "repro.dropout.different": {
+        "en": "This machine draws different dropout masks from the book's printout: {cells} "
+        "cells differ in {count} of section 3.5.2's printouts (table below). The weights drawn "
+        "by nn.Linear still agree.",
+        "zh": "这台机器抽到的 dropout 掩码与书中打印的不同：第 3.5.2 节有 {count} 个输出中共 {cells} "
+        "个元素不同（见下表）。nn.Linear 生成的权重仍然一致。",
+    },
+    "repro.dropout.platforms": {
+        "en": "The book's notebook warns that dropout outputs may look different on another "
+        "operating system (PyTorch issue #121595), so this is measured on the machine that "
+        "serves this page. To compare dropout masks, run the same recipe on the same machine.",
+        "zh": "书的配套笔记本提醒：在其他操作系统上 dropout 的输出可能不同（PyTorch issue #121595），"
+        "所以这里的结论是在提供本页面的机器上实际测得的。要比较 dropout 掩码，请在同一台机器上运行同样的代码。",
     },
     "repro.dropout.caption": {
         "en": "The book's dropout demo as this machine draws it: kept entries become 1/(1−0.5) = 2, "
@@ -94,6 +107,14 @@ MESSAGES = {
     "repro.check.multi_head_seed_123": {
         "en": "MultiHeadAttention, 2 heads, seed 123",
         "zh": "MultiHeadAttention，2 个头，随机种子 123",
+    },
+    "repro.check.dropout_ones_seed_123": {
+        "en": "Dropout(0.5) on a 6 × 6 matrix of ones, seed 123 (section 3.5.2)",
+        "zh": "对 6 × 6 全 1 矩阵做 Dropout(0.5)，随机种子 123（第 3.5.2 节）",
+    },
+    "repro.check.dropout_weights_seed_123": {
+        "en": "Dropout(0.5) on the masked weights, seed 123 (section 3.5.2)",
+        "zh": "对掩码后的权重做 Dropout(0.5)，随机种子 123（第 3.5.2 节）",
     },
     # the current view
     "repro.current.header": {

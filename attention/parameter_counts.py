@@ -1,0 +1,77 @@
+"""How many numbers a multi-head class learns: its trainable parameters, summed from the module.
+
+The book's two multi-head classes (section 3.6) differ in width and in one layer:
+
+- ``MultiHeadAttentionWrapper(d_in, d_out, …, num_heads)`` stacks ``num_heads`` ``CausalAttention``
+  heads, each with its own ``W_query``, ``W_key``, ``W_value`` of ``d_in × d_out``: its output is
+  ``num_heads · d_out`` wide;
+- ``MultiHeadAttention(d_in, d_out, …, num_heads)`` has one ``W_query``, ``W_key``, ``W_value`` of
+  ``d_in × d_out`` split into heads, and adds ``out_proj``, a ``d_out × d_out`` layer with a bias.
+
+With the book's two heads, ``d_in = 3`` and ``d_out = 2``: 36 and 24::
+
+    parameter_count("wrapper", d_in=3, d_out=2, num_heads=2).total   # 36
+    parameter_count("fused", d_in=3, d_out=2, num_heads=2).parts      # {'W_query': 6, …, 'out_proj': 6}
+
+The modules are built on PyTorch's ``meta`` device: their parameters have shapes but no storage, so
+counting allocates nothing and draws no random number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+from .modules import MultiHeadAttention, MultiHeadAttentionWrapper
+from .validate import MAX_WIDTH, AttentionInputError, check_int
+
+__all__ = ["VARIANT_CLASSES", "ParameterCount", "parameter_count"]
+
+VARIANT_CLASSES: dict[str, type[nn.Module]] = {
+    "wrapper": MultiHeadAttentionWrapper,
+    "fused": MultiHeadAttention,
+}
+MAX_HEADS = 64
+
+
+@dataclass(frozen=True)
+class ParameterCount:
+    """A class's trainable parameters: the total and the count per layer (``W_query`` … )."""
+
+    class_name: str
+    total: int
+    parts: dict[str, int]  # layer name (heads summed) -> parameters, in the module's order
+
+
+def _layer_name(parameter_name: str) -> str:
+    """``heads.1.W_query.weight`` → ``W_query``; ``out_proj.bias`` → ``out_proj``."""
+    parts = parameter_name.split(".")
+    return parts[-2] if len(parts) >= 2 else parts[0]
+
+
+def parameter_count(
+    variant: str, *, d_in: int, d_out: int, num_heads: int, qkv_bias: bool = False
+) -> ParameterCount:
+    """The trainable parameters of ``variant`` (``"wrapper"`` or ``"fused"``), summed from the
+    book's module built with these sizes (``numel`` of every parameter that requires a gradient).
+    """
+    if variant not in VARIANT_CLASSES:
+        raise AttentionInputError(f"variant must be 'wrapper' or 'fused', not {variant!r:.40}")
+    d_in = check_int("d_in", d_in, 1, MAX_WIDTH, "the input width d_in")
+    d_out = check_int("d_out", d_out, 1, MAX_WIDTH, "the output width d_out")
+    num_heads = check_int("num_heads", num_heads, 1, MAX_HEADS, "the number of heads")
+    if variant == "fused" and d_out % num_heads:
+        raise AttentionInputError(
+            f"MultiHeadAttention needs d_out divisible by num_heads: {d_out} by {num_heads}"
+        )
+    cls = VARIANT_CLASSES[variant]
+    with torch.device("meta"):
+        module = cls(d_in, d_out, 1, 0.0, num_heads, qkv_bias=bool(qkv_bias))
+    parts: dict[str, int] = {}
+    for name, parameter in module.named_parameters():
+        if parameter.requires_grad:
+            layer = _layer_name(name)
+            parts[layer] = parts.get(layer, 0) + parameter.numel()
+    return ParameterCount(cls.__name__, sum(parts.values()), parts)
