@@ -750,10 +750,9 @@ def _row_sums(w: torch.Tensor, rows: torch.Tensor) -> _Found:
     return _Found.of(
         f"rows of the weights sum to {float(rows.min()):.3g} to {float(rows.max()):.3g}, not 1, "
         "though no weight sits on a later token",
-        ("mask_after_softmax", "dropout_unscaled"),
+        ("mask_after_softmax",),
         "mask_after_softmax zeroes the hidden weights after the softmax and does not "
-        "renormalise (a later token still counts in the softmax denominator); dropout_unscaled "
-        "also leaves rows off 1, in training mode",
+        "renormalise (a later token still counts in the softmax denominator)",
         leak=True,
     )
 
