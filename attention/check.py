@@ -41,6 +41,7 @@ import json
 import math
 import multiprocessing
 import os
+import reprlib
 import signal
 import sys
 import tempfile
@@ -469,9 +470,9 @@ class _Probe:
 
 @functools.cache
 def _book_side(multi_head: bool) -> tuple[list[_CaseReference], _Probe]:
-    """The grid's references and the probe, with torch's defaults; computed once per process,
-    before a child forks, so a learner's code never runs before them (nor changes them: the
-    learner's module only ever gets copies)."""
+    """The grid's references and the probe, with torch's defaults, once per process. A forked
+    child inherits them from its parent, where no learner's code has run; the learner's module
+    only ever gets copies of them."""
     with _book_settings(), torch.no_grad():
         return _references(multi_head), _probe(multi_head)
 
@@ -542,10 +543,14 @@ def _run_case(module: nn.Module, reference: _CaseReference, multi_head: bool) ->
         module.train(case.training)
         output = _seeded_forward(module, reference.x, case.seed)
     except Exception as error:  # the learner's code
-        return _Run(reference, None, f"forward raised {type(error).__name__}: {error}", True)
+        return _Run(reference, None, f"forward raised {_error(error)}", True)
     what = _describe(output, reference.expected)
     usable = _unusable(output, reference.expected) is None
     return _Run(reference, output.detach() if usable else None, what)
+
+
+def _error(error: BaseException) -> str:
+    return f"{type(error).__name__}: {_short(str(error), 300)}"
 
 
 def _check(cls: type, multi_head: bool, stage: Stage) -> CheckReport:
@@ -566,9 +571,9 @@ def _check(cls: type, multi_head: bool, stage: Stage) -> CheckReport:
             stage("build")
             try:
                 modules[case.dropout] = _build(cls, multi_head, case.dropout)
+                problem = _copy_weights(reference.book, modules[case.dropout], multi_head)
             except Exception as error:  # the learner's constructor
-                return failed(f"{name}(…) could not be built: {type(error).__name__}: {error}")
-            problem = _copy_weights(reference.book, modules[case.dropout], multi_head)
+                return failed(f"{name}(…) could not be built: {_error(error)}")
             if problem is not None:
                 return failed(f"{name} cannot take the book's weights: {problem}.")
         stage("forward")
@@ -653,17 +658,27 @@ class _Found:
 
 def _probe_weights(cls: type, multi_head: bool, probe: _Probe) -> torch.Tensor | None:
     """The learner's attention weights ``(heads, T, T)`` on the probe (eval, no dropout), or None
-    when its class cannot run at the probe's sizes."""
+    when its class cannot run at the probe's sizes or its output is not weights @ values (it
+    must double with ``W_value`` and hold no negative weight)."""
     try:
         module = _construct(cls, multi_head, probe.d_in, probe.d_out, 0.0)
         if _copy_weights(probe.book, module, multi_head) is not None:
             return None
         module.eval()
-        output = _seeded_forward(module, probe.x, 0)
         expected = probe.weights.new_empty((1, probe.x.shape[1], probe.d_out), dtype=torch.float32)
+        output = _seeded_forward(module, probe.x, 0)
         if _unusable(output, expected) is not None:
             return None
-        return _as_weights(output, probe.heads)
+        with torch.no_grad():
+            value = module.W_value
+            (value.weight if isinstance(value, nn.Linear) else value).mul_(2.0)
+        doubled = _seeded_forward(module, probe.x, 0)
+        if _unusable(doubled, expected) is not None or not torch.allclose(
+            doubled, 2 * output, rtol=1e-4, atol=1e-6, equal_nan=True
+        ):
+            return None
+        weights = _as_weights(output, probe.heads)
+        return None if bool((weights < -ZERO).any()) else weights
     except Exception:  # the learner's code at other sizes: the grid has said what it can
         return None
 
@@ -679,9 +694,9 @@ def _weight_findings(weights: torch.Tensor | None, probe: _Probe, multi_head: bo
     on_future = bool((w[:, ones.triu(1)] > ZERO).any())
     on_past = bool((w[:, ones.tril(-1)] > ZERO).any())
     if torch.allclose(weights, probe.unmasked, rtol=1e-3, atol=1e-5):
-        return [_no_mask(exact=True)]
+        return [_no_mask(exact=True, multi_head=multi_head)]
     if on_future and on_past:
-        return [_no_mask(exact=False)]
+        return [_no_mask(exact=False, multi_head=multi_head)]
     if on_future:
         kept = w.diagonal(dim1=-2, dim2=-1)[~nan_rows]  # each token's weight on itself
         itself = "itself and " if bool((kept > ZERO).all()) else ""
@@ -715,7 +730,16 @@ def _weight_findings(weights: torch.Tensor | None, probe: _Probe, multi_head: bo
     return found
 
 
-def _no_mask(exact: bool) -> _Found:
+def _no_mask(exact: bool, multi_head: bool) -> _Found:
+    if not exact and multi_head:
+        return _Found.of(
+            "tokens give weight to later tokens as well as earlier ones",
+            ("heads_without_transpose", "mask_not_applied", "mask_after_softmax"),
+            "heads split by view alone mix pieces of neighbouring tokens, so the causal mask "
+            "hides the wrong things; a mask left out, or applied after the softmax, also lets "
+            "later tokens in",
+            leak=True,
+        )
     saw = (
         "every token's weights spread over all tokens, later ones included: the output equals "
         "attention without the causal mask"
@@ -926,7 +950,7 @@ def check_attention(
     elif not isinstance(target, type) or not issubclass(target, nn.Module):
         raise AttentionInputError(
             f"check_attention needs a class derived from torch.nn.Module, such as the book's "
-            f"CausalAttention, or 'FILE.py:ClassName'; got {_short(repr(target))}.",
+            f"CausalAttention, or 'FILE.py:ClassName'; got {reprlib.repr(target)}.",
             field="cls",
         )
     if not isolated or (isinstance(target, type) and not FORK):
@@ -982,7 +1006,7 @@ def _child(target: type | str, multi_head: bool | None, path: str) -> None:
         code = error.code if error.code is None or isinstance(error.code, int) else str(error.code)
         log.write(exit=code if not isinstance(code, str) else _short(code), at=log.stage)
     except BaseException as error:  # the checker's own failure, said in words all the same
-        log.write(crash=_short(f"{type(error).__name__}: {error}", 300), at=log.stage)
+        log.write(crash=_error(error), at=log.stage)
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -1047,8 +1071,9 @@ def _child_report(
     name = target.__name__ if isinstance(target, type) else target.rpartition(":")[2]
     stages = [r["stage"] for r in records if "stage" in r]
     stage = last.get("at") or (stages[-1] if stages else "start")
+    file = target.rpartition(":")[0] if isinstance(target, str) else name
     where = {
-        "import": f"while importing {target.rpartition(':')[0] if isinstance(target, str) else name}",
+        "import": f"while importing {file}",
         "build": f"in {name}.__init__",
         "forward": f"in {name}.forward",
     }.get(stage, "while the checker ran")
@@ -1084,7 +1109,7 @@ def _parse_target(target: str) -> tuple[Path, str]:
     if not path_text or not class_name:
         raise AttentionInputError(
             f"Expected FILE.py:ClassName, e.g. my_attention.py:MyCausalAttention; got "
-            f"{_short(repr(target))}.",
+            f"{reprlib.repr(target)}.",
             field="target",
         )
     path = Path(path_text)
