@@ -9,11 +9,12 @@ name must exist in ``attention/modules.py``.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
-import select
 import signal
-import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ import torch
 import torch.nn as nn
 
 from attention import check, modules
+from attention.__main__ import main as cli_main
 from attention.book_code import find_statement
 from attention.bugs import BUGS, compare_bug, run_steps
 from attention.check import check_attention
@@ -140,33 +142,17 @@ def test_exceptions_of_the_learners_class_are_reported_not_raised() -> None:
         check_attention(CausalAttention(3, 2, 6, 0.0))  # an instance, not the class
 
 
-def test_cli_exit_codes(learner: tuple[Path, dict], tmp_path: Path) -> None:
+def test_cli_exit_codes(learner: tuple[Path, dict], capsys: pytest.CaptureFixture[str]) -> None:
     path = learner[0]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    targets = {
-        "passes": f"{path}:MyCausalAttention",
-        "leaks": f"{path}:NoMask",
-        "exits at import": f"{LEARNER_FILES / 'exits_at_import.py'}:Attention",
-    }
-    processes = {  # started together: each pays torch's import time
-        key: subprocess.Popen(
-            [sys.executable, "-m", "attention", "check", target],
-            cwd=tmp_path,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for key, target in targets.items()
-    }
-    results = {key: (p.wait(timeout=300), *p.communicate()) for key, p in processes.items()}
-    assert results["passes"][0] == 0
-    assert "behaves as the book's CausalAttention" in results["passes"][1]
-    assert results["leaks"][0] == 1 and "Future leak" in results["leaks"][1]
-    code, out, _ = results["exits at import"]
-    assert code == 1, "an exit is a failure, never a pass"
-    assert "sys.exit(0) was called while importing" in out and "exits_at_import.py" in out
-    assert all("Traceback" not in err for _, _, err in results.values())
+    assert cli_main(["check", f"{path}:MyCausalAttention"]) == 0
+    assert "behaves as the book's CausalAttention" in capsys.readouterr().out
+    assert cli_main(["check", f"{path}:NoMask", "--timeout", "30"]) == 1
+    assert "Future leak" in capsys.readouterr().out
+    exits = LEARNER_FILES / "exits_at_import.py"
+    assert cli_main(["check", f"{exits}:Attention"]) == 1, "an exit is a failure, never a pass"
+    printed = capsys.readouterr()
+    assert f"sys.exit(0) was called while importing {exits}" in printed.out
+    assert "Traceback" not in printed.err
 
 
 def test_cli_usage_errors_exit_2_with_a_plain_message(
@@ -257,28 +243,31 @@ def test_bugs_written_another_way_are_named_by_behaviour(name: str, family: str,
     assert saw in str(report) and "What the checker saw" in str(report)
 
 
-def test_ctrl_c_ends_the_check_and_its_process_in_one_line(tmp_path: Path) -> None:
+def test_ctrl_c_ends_the_check_and_its_process_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Ctrl-C (SIGINT to this process) while the class sleeps in its child process."""
+    children: list[int] = []
+    done = threading.Event()
+
+    def interrupt_once_the_child_runs() -> None:
+        while not children and not done.is_set():
+            children.extend(p.pid for p in multiprocessing.active_children() if p.pid)
+            time.sleep(0.05)
+        if children:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    helper = threading.Thread(target=interrupt_once_the_child_runs)
+    helper.start()
     target = f"{LEARNER_FILES / 'misbehaving.py'}:SleepsInForward"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "attention", "check", target],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
     try:
-        ready, _, _ = select.select([process.stdout], [], [], 300)
-        assert ready, "the class's forward never started"
-        started = process.stdout.readline()  # "in forward, process <pid>"
-        child = int(started.split()[-1])
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        assert cli_main(["check", target]) == 130
     finally:
-        process.kill()
-    assert process.returncode == 130
-    assert err.strip() == "Stopped (Ctrl-C): the check and the process running your class ended."
-    assert not Path(f"/proc/{child}").exists(), "the class's process is gone"
+        done.set()
+        helper.join()
+    err = capsys.readouterr().err
+    assert err == "Stopped (Ctrl-C): the check and the process running your class ended.\n"
+    assert not Path(f"/proc/{children[0]}").exists(), "the class's process is gone"
 
 
 def test_each_bug_names_book_lines_that_exist_in_modules_py() -> None:
