@@ -461,7 +461,6 @@ class _Probe:
     book: nn.Module
     x: torch.Tensor  # (1, T, d_in)
     weights: torch.Tensor  # (heads, T, T) the book's attention weights, float64
-    unmasked: torch.Tensor  # (heads, T, T) the weights of the same layer without a mask
     scores: torch.Tensor  # (heads, T, T) queries @ keys.T, before scaling, float64
     d_in: int
     d_out: int
@@ -511,8 +510,7 @@ def _probe(multi_head: bool) -> _Probe:
 
     scores = split(book.W_query) @ split(book.W_key).transpose(1, 2)  # (heads, T, T)
     weights = _as_weights(_seeded_forward(book, x, 0), heads)
-    unmasked = torch.softmax(scores / t**0.5, dim=-1)
-    return _Probe(book, x, weights, unmasked, scores, d_in, d_out, heads)
+    return _Probe(book, x, weights, scores, d_in, d_out, heads)
 
 
 # --- the learner's side -----------------------------------------------------------------------
@@ -693,10 +691,13 @@ def _weight_findings(weights: torch.Tensor | None, probe: _Probe, multi_head: bo
     w = torch.nan_to_num(weights, nan=0.0).abs()
     on_future = bool((w[:, ones.triu(1)] > ZERO).any())
     on_past = bool((w[:, ones.tril(-1)] > ZERO).any())
-    if torch.allclose(weights, probe.unmasked, rtol=1e-3, atol=1e-5):
-        return [_no_mask(exact=True, multi_head=multi_head)]
-    if on_future and on_past:
-        return [_no_mask(exact=False, multi_head=multi_head)]
+    if on_future and on_past:  # a softmax over every key (maybe at another temperature)?
+        divisor = _fitted_divisor(weights, probe.scores, causal=False)
+        if divisor is None:
+            return [_no_mask(exact=False, multi_head=multi_head)]
+        return [_no_mask(exact=True, multi_head=multi_head)] + _temperature_findings(
+            divisor, probe, multi_head
+        )
     if on_future:
         kept = w.diagonal(dim1=-2, dim2=-1)[~nan_rows]  # each token's weight on itself
         itself = "itself and " if bool((kept > ZERO).all()) else ""
@@ -725,9 +726,8 @@ def _weight_findings(weights: torch.Tensor | None, probe: _Probe, multi_head: bo
     rows = w[~nan_rows].sum(dim=-1)
     if not found and not torch.allclose(rows, torch.ones_like(rows), atol=1e-4):
         found.append(_row_sums(w, rows))
-    if not found:
-        found += _temperature_findings(weights, probe, multi_head)
-    return found
+    divisor = None if found else _fitted_divisor(weights, probe.scores, causal=True)
+    return found + _temperature_findings(divisor, probe, multi_head)
 
 
 def _no_mask(exact: bool, multi_head: bool) -> _Found:
@@ -741,7 +741,7 @@ def _no_mask(exact: bool, multi_head: bool) -> _Found:
             leak=True,
         )
     saw = (
-        "every token's weights spread over all tokens, later ones included: the output equals "
+        "every token's weights are a softmax over all tokens, later ones included: "
         "attention without the causal mask"
         if exact
         else "tokens give weight to later tokens as well as earlier ones: the mask hides nothing, "
@@ -789,9 +789,9 @@ SCALE_FORMULAS = {  # gallery bug -> what it divides the scores by
 }
 
 
-def _temperature_findings(weights: torch.Tensor, probe: _Probe, multi_head: bool) -> list[_Found]:
-    """The softmax's temperature: weights = softmax(masked scores / D) for which D?"""
-    divisor = _fitted_divisor(weights, probe.scores)
+def _temperature_findings(divisor: float | None, probe: _Probe, multi_head: bool) -> list[_Found]:
+    """The softmax's temperature: the weights are softmax(scores / ``divisor``); which bugs
+    divide by about that?"""
     head_dim = probe.d_out // probe.heads
     if divisor is None or abs(math.log(divisor / head_dim**0.5)) < 0.01:
         return []
@@ -810,7 +810,7 @@ def _temperature_findings(weights: torch.Tensor, probe: _Probe, multi_head: bool
     )
     return [
         _Found.of(
-            f"the weights are the book's pattern with the scores divided by {divisor:.3g} "
+            f"the weights are a softmax of the scores divided by {divisor:.3g} "
             f"instead of √d_k = {head_dim**0.5:.3g} (measured with {sizes}): the softmax "
             f"is {'sharper' if divisor < head_dim**0.5 else 'flatter'} than the book's",
             nearest,
@@ -819,17 +819,21 @@ def _temperature_findings(weights: torch.Tensor, probe: _Probe, multi_head: bool
     ]
 
 
-def _fitted_divisor(weights: torch.Tensor, scores: torch.Tensor) -> float | None:
-    """``D`` with ``log w = scores / D + c`` on every row's visible keys (least squares), or None
-    when the weights are not a masked softmax of the scores (weights on hidden keys, or a fit
-    off by more than float32 rounding)."""
+def _fitted_divisor(weights: torch.Tensor, scores: torch.Tensor, causal: bool) -> float | None:
+    """``D`` with ``log w = scores / D + c`` on each row's visible keys (least squares): all
+    keys, or with ``causal`` the token and those before it. None when the weights are not such a
+    softmax (weight on a hidden key, or a fit off by more than float32 rounding)."""
     t = weights.shape[-1]
-    visible = torch.ones(t, t, dtype=torch.bool).tril()
+    visible = torch.ones(t, t, dtype=torch.bool)
+    visible = visible.tril() if causal else visible
     if bool((weights[:, ~visible] != 0).any()) or not bool(torch.isfinite(weights).all()):
         return None
     logs, centred = [], []
-    for i in range(1, t):  # rows with two visible keys or more
-        w, s = weights[:, i, : i + 1], scores[:, i, : i + 1]  # (heads, i + 1)
+    for i in range(t):
+        keys = i + 1 if causal else t
+        if keys < 2:
+            continue
+        w, s = weights[:, i, :keys], scores[:, i, :keys]  # (heads, keys)
         if bool((w <= 0).any()):
             return None
         logs.append(w.log() - w.log().mean(dim=-1, keepdim=True))
