@@ -220,7 +220,7 @@ def _global_settings() -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def restored_globals() -> Iterator[None]:
+def _restored_globals() -> Iterator[None]:
     """Put back every torch global a class may touch: default dtype and device, grad mode,
     deterministic algorithms, anomaly detection, the CPU random state and the thread count."""
     dtype, device = torch.get_default_dtype(), torch.get_default_device()
@@ -245,7 +245,7 @@ def restored_globals() -> Iterator[None]:
 @contextlib.contextmanager
 def _book_settings() -> Iterator[None]:
     """torch's defaults for the book's side (float32 on the CPU), whatever the class set."""
-    with restored_globals():
+    with _restored_globals():
         torch.set_default_dtype(torch.float32)
         if torch.get_default_device() != torch.device("cpu"):
             torch.set_default_device(None)
@@ -958,7 +958,7 @@ def check_attention(
             field="cls",
         )
     if not isolated or (isinstance(target, type) and not FORK):
-        with restored_globals():
+        with _restored_globals():
             return _run_check(target, multi_head, lambda _stage: None)
     return _in_child(target, multi_head, float(timeout))
 
