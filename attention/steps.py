@@ -44,11 +44,13 @@ __all__ = [
     "Step",
     "StepFunction",
     "context_of",
+    "part_of",
     "step_named",
     "step_number",
 ]
 
 Role = Literal["input", "weight", "step"]
+Part = Literal["inputs", "weights", "projections", "scores", "attention", "context"]
 Made = dict[str, Any]  # what a step makes: its fields' tensors by name (None when absent)
 StepFunction = Callable[["ForwardState"], Made]
 
@@ -88,6 +90,8 @@ class Step:
     ``anchors``: pieces of the book's statements in ``CausalAttention`` that compute it (see
     :mod:`attention.book_code`). ``run``: the step's code; it reads what earlier steps made from
     the :class:`~attention.forward.ForwardState` and returns exactly its fields, by name.
+    ``part``: the part of the pass it belongs to (the backward page colours a part alike); a
+    weight field always belongs to "weights".
     """
 
     name: str
@@ -96,6 +100,7 @@ class Step:
     formula: str
     anchors: tuple[str, ...]
     run: StepFunction
+    part: Part
 
     @property
     def makes(self) -> tuple[str, ...]:
@@ -232,6 +237,7 @@ STEPS: tuple[Step, ...] = (
         formula="X = inputs: one row x⁽ⁱ⁾ per token, shape (T, d_in)",
         anchors=("def forward(self, x", "b, num_tokens, d_in = x.shape"),
         run=_embeddings,
+        part="inputs",
     ),
     Step(
         "weights",
@@ -248,6 +254,7 @@ STEPS: tuple[Step, ...] = (
             "self.W_value = nn.Linear",
         ),
         run=_projection_weights,
+        part="weights",
     ),
     Step(
         "qkv",
@@ -271,6 +278,7 @@ STEPS: tuple[Step, ...] = (
         formula="Q = X W_query,  K = X W_key,  V = X W_value",
         anchors=("keys = self.W_key(x)", "queries = self.W_query(x)", "values = self.W_value(x)"),
         run=_projections,
+        part="projections",
     ),
     Step(
         "scores",
@@ -279,6 +287,7 @@ STEPS: tuple[Step, ...] = (
         formula="attn_scores = Q Kᵀ:  ω_ij = q⁽ⁱ⁾ · k⁽ʲ⁾",
         anchors=("attn_scores = queries @ keys.transpose(1, 2)",),
         run=_scores,
+        part="scores",
     ),
     Step(
         "mask",
@@ -298,6 +307,7 @@ STEPS: tuple[Step, ...] = (
         formula="mask = triu(ones(T, T), diagonal=1):  1 where j > i (a future token)",
         anchors=('"mask", torch.triu(', "self.mask.bool()[:num_tokens, :num_tokens]"),
         run=_causal_mask,
+        part="scores",
     ),
     Step(
         "masked",
@@ -306,6 +316,7 @@ STEPS: tuple[Step, ...] = (
         formula="masked_scores = attn_scores with −∞ where mask = 1",
         anchors=("attn_scores.masked_fill_(",),
         run=_masked,
+        part="scores",
     ),
     Step(
         "scaled",
@@ -314,6 +325,7 @@ STEPS: tuple[Step, ...] = (
         formula="scaled_scores = masked_scores / √d_k,  d_k = keys.shape[-1]",
         anchors=("attn_scores / keys.shape[-1] ** 0.5",),
         run=_scaled,
+        part="scores",
     ),
     Step(
         "softmax",
@@ -326,6 +338,7 @@ STEPS: tuple[Step, ...] = (
         formula="attn_weights = softmax(scaled_scores, dim=-1): each row sums to 1",
         anchors=("torch.softmax(",),
         run=_softmax,
+        part="attention",
     ),
     Step(
         "dropout",
@@ -344,6 +357,7 @@ STEPS: tuple[Step, ...] = (
         formula="dropped_weights = attn_weights × m / (1 − p),  m ~ Bernoulli(1 − p)",
         anchors=("self.dropout = nn.Dropout(", "attn_weights = self.dropout(attn_weights)"),
         run=_dropout,
+        part="attention",
     ),
     Step(
         "context",
@@ -401,6 +415,7 @@ STEPS: tuple[Step, ...] = (
         formula="context_vec = dropped_weights V:  z⁽ⁱ⁾ = Σ_{j≤i} a_ij v⁽ʲ⁾",
         anchors=("context_vec = attn_weights @ values", "return context_vec"),
         run=_context,
+        part="context",
     ),
 )
 
@@ -414,6 +429,14 @@ STEP_FIELDS: tuple[str, ...] = tuple(
     field.name for field in FIELDS if field.role == "step" and not field.heads_only
 )
 """The intermediate results of every forward pass, queries to output (none is a weight)."""
+
+
+def part_of(field: Field) -> Part:
+    """The part of the pass ``field`` belongs to: its step's, or "weights" for a weight."""
+    if field.role == "weight":
+        return "weights"
+    return next(step.part for step in STEPS if field in step.fields)
+
 
 GRADIENT_FIELDS: tuple[str, ...] = tuple(field.name for field in FIELDS if not field.boolean)
 """The fields that get a gradient in the backward pass (every one but the masks), forward order."""

@@ -1,7 +1,7 @@
 """One query's row of attention, written out: LaTeX formulas with numbers, and two figures.
 
 The "One query, by hand" page follows query ``i`` through the layer. This module turns the numbers
-(from the trace, and from :mod:`attention.by_hand` for the steps in between) into
+(from the trace, and from :mod:`attention.one_query` for the steps in between) into
 
 - LaTeX formulas for ``st.latex``: the query and key vectors, the dot product term by term, the
   row of scores, the scaling by ``√d_k``, ``exp`` and normalization, dropout and the weighted sum of
@@ -143,7 +143,7 @@ def dot_product_latex(
 ) -> str:
     """``ω_{i,j} = q^{(i)} · k^{(j)}`` written out term by term, ending in the trace's score.
 
-    ``terms`` are the products ``q_m k_m`` (from :func:`attention.by_hand.dot_product_terms`),
+    ``terms`` are the products ``q_m k_m`` (from :func:`attention.one_query.dot_product_terms`),
     ``score`` is ``attn_scores[0, i, j]`` from the trace.
     """
     d = len(query)
