@@ -7,12 +7,16 @@ runner's refusals, and the gallery bug ``mask_not_applied``.
 
 from __future__ import annotations
 
+import contextlib
+import io
+
 import pytest
 import torch
 
 from attention import AttentionConfig, AttentionInputError, sliding_window_mask, trace_attention
 from attention.bugs import BUGS, compare_bug, run_steps
-from attention.examples import BOOK_EMBEDDINGS
+from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
+from attention.export import reproduce_snippet
 from attention.forward import run_forward
 from attention.gradients import gradient_facts, trace_gradients
 from attention.modules import CausalAttention
@@ -109,3 +113,14 @@ def test_mask_not_applied_lets_every_token_see_the_future() -> None:
     assert bool((comparison.buggy["attn_weights"][comparison.book["mask"]] > 0).all())
     diff = BUGS["mask_not_applied"].diff
     assert diff.startswith("- attn_scores.masked_fill_(") and "\n+ # attn_scores" in diff
+
+
+def test_the_trace_script_of_a_windowed_trace_sets_the_window_and_the_book_script_refuses() -> None:
+    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(window=2))
+    script = reproduce_snippet(trace, list(BOOK_TOKENS), "trace")
+    namespace: dict[str, object] = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(script, "reproduce.py", "exec"), namespace)  # noqa: S102 (our own script)
+    assert torch.equal(namespace["context_vecs"], trace.output)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="no sliding window"):
+        reproduce_snippet(trace, list(BOOK_TOKENS), "book")
