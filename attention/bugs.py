@@ -98,7 +98,7 @@ def _sdpa_softmax(state: ForwardState) -> Made:
 
 def _dropout_on_scores(state: ForwardState) -> Made:
     scores = _book("scores", state)["attn_scores"]
-    return {"attn_scores": state.drop(scores, state.layer.training)[1]}
+    return {"attn_scores": state.drop(scores, state.dropping)[1]}
 
 
 def _no_dropout_on_weights(state: ForwardState) -> Made:
@@ -111,7 +111,7 @@ def _dropout_always(state: ForwardState) -> Made:
 
 
 def _dropout_unscaled(state: ForwardState) -> Made:
-    keep, dropped = state.drop(state["attn_weights"], state.layer.training, scaled=False)
+    keep, dropped = state.drop(state["attn_weights"], state.dropping, scaled=False)
     return {"dropout_mask": keep, "dropped_weights": dropped}
 
 

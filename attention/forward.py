@@ -59,6 +59,11 @@ class ForwardState:
     def num_tokens(self) -> int:
         return int(self.inputs.shape[1])
 
+    @property
+    def dropping(self) -> bool:
+        """Whether the layer's ``nn.Dropout`` acts (its own training flag, as ``nn.Dropout``)."""
+        return bool(self.layer.dropout.training)
+
     def split_heads(self, projected: torch.Tensor) -> torch.Tensor:
         """``(b, T, d_out)`` → ``(b, h, T, head_dim)`` for the fused class; one head: as it is."""
         if not isinstance(self.layer, MultiHeadAttention):

@@ -185,7 +185,7 @@ def _softmax(state: ForwardState) -> Made:
 
 
 def _dropout(state: ForwardState) -> Made:
-    keep, dropped = state.drop(state["attn_weights"], state.layer.training)
+    keep, dropped = state.drop(state["attn_weights"], state.dropping)
     return {"dropout_mask": keep, "dropped_weights": dropped}
 
 
