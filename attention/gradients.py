@@ -51,6 +51,7 @@ import torch.nn as nn
 
 from .autograd_graph import AutogradGraph, GraphNode, build_graph, walk
 from .modules import MultiHeadAttention, MultiHeadAttentionWrapper
+from .steps import FIELDS, GRADIENT_FIELDS
 from .trace import (
     AttentionConfig,
     AttentionTrace,
@@ -107,32 +108,11 @@ MAX_DESCENT_STEPS = 200
 MAX_DESCENT_WORK = 2**22
 MAX_LEARNING_RATE = 100.0
 
-# The fields that get a gradient, in the order of the forward pass (names of AttentionTrace).
-GRADIENT_FIELDS = (
-    "inputs",
-    "W_query",
-    "W_key",
-    "W_value",
-    "b_query",
-    "b_key",
-    "b_value",
-    "W_out",
-    "b_out",
-    "queries",
-    "keys",
-    "values",
-    "attn_scores",
-    "masked_scores",
-    "scaled_scores",
-    "attn_weights",
-    "dropped_weights",
-    "head_context",
-    "context",
-    "output",
-)
 # The steps whose tensors are computed from earlier ones (not leaves), in forward order: each node
 # of the autograd graph belongs to the first of these whose tensor it helps to make.
-_COMPUTED_STEPS = GRADIENT_FIELDS[9:]
+_COMPUTED_STEPS = tuple(
+    field.name for field in FIELDS if field.role == "step" and not field.boolean
+)
 # The way the gradient travels, from the context vectors back to the weights (what the page shows).
 BACKWARD_STEPS = (
     "context",
@@ -320,8 +300,10 @@ class _GradientTap:
 class GradientTrace:
     """``d loss / d field`` for every tensor of one forward pass, plus the pass itself and its graph.
 
-    The gradient fields have the names and shapes of :class:`~attention.trace.AttentionTrace`'s
-    fields (``None`` where the trace has ``None``, e.g. ``b_query`` without bias). Weights are in the
+    The gradients are read as attributes named after :class:`~attention.trace.AttentionTrace`'s
+    fields, with their shapes (``grads.W_query``, ``grads.attn_scores``; ``None`` where the trace
+    has ``None``, e.g. ``b_query`` without bias): one per field of :data:`GRADIENT_FIELDS`, which
+    :mod:`attention.steps` derives from the steps, so a new step's fields get theirs too. Weights are in the
     trace's ``x @ W`` layout, ``(d_in, d_out)``: the transpose of ``nn.Linear``'s ``weight.grad``.
 
     ``parameters``/``parameter_grads`` are the module's own parameters and their ``.grad``, by the
@@ -333,36 +315,23 @@ class GradientTrace:
     loss_name: str
     loss: float
     graph: AutogradGraph
-    inputs: torch.Tensor
-    W_query: torch.Tensor
-    W_key: torch.Tensor
-    W_value: torch.Tensor
-    b_query: torch.Tensor | None
-    b_key: torch.Tensor | None
-    b_value: torch.Tensor | None
-    W_out: torch.Tensor | None
-    b_out: torch.Tensor | None
-    queries: torch.Tensor
-    keys: torch.Tensor
-    values: torch.Tensor
-    attn_scores: torch.Tensor
-    masked_scores: torch.Tensor
-    scaled_scores: torch.Tensor
-    attn_weights: torch.Tensor
-    dropped_weights: torch.Tensor
-    head_context: torch.Tensor | None
-    context: torch.Tensor
-    output: torch.Tensor
+    field_gradients: dict[str, torch.Tensor | None] = field(repr=False)  # by GRADIENT_FIELDS
     parameters: dict[str, torch.Tensor] = field(repr=False)
     parameter_grads: dict[str, torch.Tensor] = field(repr=False)
     loss_function: LossFunction = field(repr=False)
 
+    def __getattr__(self, name: str) -> torch.Tensor | None:
+        """``grads.W_query``, ``grads.attn_scores``…: the gradient of the trace's field ``name``."""
+        if name in GRADIENT_FIELDS:
+            return self.__dict__["field_gradients"][name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def gradients(self) -> dict[str, torch.Tensor]:
         """Every gradient that is set, by field name, in forward order."""
         return {
-            name: getattr(self, name)
-            for name in GRADIENT_FIELDS
-            if isinstance(getattr(self, name), torch.Tensor)
+            name: value
+            for name, value in self.field_gradients.items()
+            if isinstance(value, torch.Tensor)
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -500,7 +469,6 @@ def trace_gradients(
         graph, step_grads = _backward(loss_value, traced, module, x)
     trace = AttentionTrace(
         config=cfg,
-        inputs=x.detach(),
         **{
             name: value.detach() if isinstance(value, torch.Tensor) else value
             for name, value in traced.items()
@@ -512,9 +480,13 @@ def trace_gradients(
         loss_name=loss_name,
         loss=float(loss_value.detach()),
         graph=graph,
-        inputs=input_grad.detach(),
-        **_parameter_gradients(module),
-        **{name: step_grads.get(name) for name in _COMPUTED_STEPS},  # type: ignore[arg-type]
+        field_gradients=_field_gradients(
+            {
+                "inputs": input_grad.detach(),
+                **_parameter_gradients(module),
+                **{name: step_grads.get(name) for name in _COMPUTED_STEPS},
+            }
+        ),
         parameters={name: p.detach().clone() for name, p in module.named_parameters()},
         parameter_grads={
             name: torch.zeros_like(p) if p.grad is None else p.grad.detach().clone()
@@ -522,6 +494,11 @@ def trace_gradients(
         },
         loss_function=loss_function,
     )
+
+
+def _field_gradients(found: Mapping[str, torch.Tensor | None]) -> dict[str, torch.Tensor | None]:
+    """``found`` in the order of :data:`GRADIENT_FIELDS`, every one present (None where unset)."""
+    return {name: found.get(name) for name in GRADIENT_FIELDS}
 
 
 def _check_finite_output(output: torch.Tensor) -> None:

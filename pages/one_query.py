@@ -2,7 +2,7 @@
 
 All results shown are the trace's numbers (one ``CausalAttention`` head, batch row 0); the steps
 in between (the products of a dot product, the exps and their sum, the weighted value vectors)
-come from :mod:`attention.by_hand`. LaTeX gets only numbers and integer positions; token labels
+come from :mod:`attention.one_query`. LaTeX gets only numbers and integer positions; token labels
 are shown as plain text beside it (escaped for Markdown).
 
 The page is a table of its steps, :data:`HAND_STEPS`: each entry is a title (``one_query.{name}``),
@@ -21,13 +21,13 @@ import streamlit as st
 import torch
 
 from attention import AttentionTrace
-from attention.by_hand import (
+from attention.dropout import dropout_counts
+from attention.one_query import (
     SoftmaxByHand,
     dot_product_terms,
     softmax_by_hand,
     weighted_value_terms,
 )
-from attention.dropout import dropout_counts
 from ui.frame import page
 from ui.i18n import t
 from ui.matrix_table import draw_table

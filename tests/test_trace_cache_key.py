@@ -27,6 +27,7 @@ CHANGED = {  # one other valid value for every field of AttentionConfig
     "context_length": 6,
     "num_heads": 2,
     "variant": "wrapper",
+    "window": 2,
 }
 
 

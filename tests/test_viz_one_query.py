@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from attention import AttentionConfig, trace_attention
-from attention.by_hand import dot_product_terms, softmax_by_hand, weighted_value_terms
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
+from attention.one_query import dot_product_terms, softmax_by_hand, weighted_value_terms
 from viz.label_layout import PlacedLabel, label_extent, label_size_px, labels_overlap
 from viz.one_query import (
     MAX_ARROWS,
