@@ -150,7 +150,8 @@ def torch_multihead_attention(module: MultiHeadAttention, d_in: int) -> nn.Multi
             layer.k_proj_weight.copy_(module.W_key.weight)
             layer.v_proj_weight.copy_(module.W_value.weight)
         biases = [
-            torch.zeros(d_out) if linear.bias is None or (d_in != d_out and linear is book[0])
+            torch.zeros(d_out)
+            if linear.bias is None or (d_in != d_out and linear is book[0])
             else linear.bias
             for linear in book
         ]
@@ -315,29 +316,45 @@ class FastPathTimings:
 MEASURED_PATHS = ("book", "sdpa_is_causal", "sdpa_bool_mask", "nn_multihead_attention")
 
 
-def _measure_one(run: Callable[[], torch.Tensor], repeats: int) -> tuple[float, int]:
+def _book_path(module: MultiHeadAttention, x: torch.Tensor) -> torch.Tensor:
+    return module(x)  # the book's forward pass itself
+
+
+def _measure_one(
+    path: PathFunction,
+    module: MultiHeadAttention,
+    x: torch.Tensor,
+    repeats: int,
+    min_seconds: float,
+) -> tuple[float, int]:
+    """Best time of ``path(module, x)`` over the runs, and its peak tensor bytes (the first run)."""
     counter = _PeakTensorBytes()
     with counter:
-        run()  # also warms up
+        path(module, x)  # also warms up
     best, runs, spent = math.inf, 0, 0.0
-    # at least ``repeats`` runs; a fast path runs until 20 ms are spent (at most 50 runs), so
-    # that a busy moment of the machine does not decide a small size's figure
-    while runs < repeats or (spent < 0.02 and runs < 50):
+    # at least ``repeats`` runs; a fast path runs until ``min_seconds`` are spent (at most 50
+    # runs), so that one busy moment of the machine does not decide a small size's figure
+    while runs < repeats or (spent < min_seconds and runs < 50):
         start = time.perf_counter()
-        run()
+        path(module, x)
         seconds = time.perf_counter() - start
         best, runs, spent = min(best, seconds), runs + 1, spent + seconds
     return best, counter.peak
 
 
 def measure_fast_paths(
-    token_counts: Sequence[int] = MEASURE_TOKENS, *, budget_s: float = 20.0, repeats: int = 3
+    token_counts: Sequence[int] = MEASURE_TOKENS,
+    *,
+    budget_s: float = 20.0,
+    repeats: int = 3,
+    min_seconds: float = 0.02,
 ) -> FastPathTimings:
     """Time (best of ``repeats``) and peak tensor memory of each path, size by size, bounded.
 
     A ``MultiHeadAttention(64, 64, T, 0.0, 2)`` with seed 0 on a batch of one random sequence,
     with torch's current number of threads.
-    Sizes are measured from small to large; once ``budget_s`` seconds have passed, or the next
+    The first measurement in a process also imports ``torch._dynamo`` (the dispatch mode that
+    counts memory needs it): a few seconds, once. Sizes are measured from small to large; once ``budget_s`` seconds have passed, or the next
     size would likely not fit in what is left (time grows with T²), the rest are skipped.
     """
     sizes = sorted({int(n) for n in token_counts})
@@ -352,7 +369,7 @@ def measure_fast_paths(
         elapsed = time.perf_counter() - started
         # time grows like T² once the (T, T) matrices dominate; below 256 tokens, overheads do
         predicted = last[1] * (size / last[0]) ** 2 if last[0] >= 256 else 0.0
-        if elapsed > budget_s or elapsed + predicted > budget_s:
+        if elapsed >= budget_s or elapsed + predicted > budget_s:
             result.skipped.append(size)
             continue
         x = torch.randn(1, size, MEASURE_WIDTH, generator=generator)  # (1, T, width)
@@ -361,8 +378,8 @@ def measure_fast_paths(
         size_start = time.perf_counter()
         with torch.no_grad():
             for name in MEASURED_PATHS:
-                path = PATH_FUNCTIONS.get(name, lambda m, t: m(t))  # "book": the module itself
-                seconds, peak = _measure_one(lambda p=path: p(module, x), repeats)
+                path = PATH_FUNCTIONS.get(name, _book_path)
+                seconds, peak = _measure_one(path, module, x, repeats, min_seconds)
                 result.seconds[name].append(seconds)
                 result.peak_bytes[name].append(peak)
         result.token_counts.append(size)
