@@ -60,6 +60,8 @@ from .validate import (
 )
 
 __all__ = [
+    "BOOK_TIMINGS_MS",
+    "BOOK_TIMINGS_SOURCE",
     "MEASURE_TOKENS",
     "PATHS",
     "SLIP",
@@ -79,6 +81,20 @@ MEASURE_TOKENS = (6, 64, 256, 1024, 4096)  # the page's sizes: the chapter's six
 MEASURE_WIDTH = 64  # d_in = d_out of the measured layer
 MEASURE_HEADS = 2  # 2 heads × 4096² float32 scores: 128 MiB per (b, h, T, T) tensor
 FLOAT_ERROR = 1e-5  # a difference below this is float rounding, not another result
+
+# The book's own recorded timings (forward pass, ms; batch 8 × 1,024 tokens × 768, 12 heads):
+# rasbt/LLMs-from-scratch, ch03/02_bonus_efficient-multihead-attention/mha-implementations.ipynb,
+# sections 10.1 (M3 MacBook Air CPU, PyTorch 2.4.0) and 10.2 (Nvidia A100, PyTorch 2.6.0).
+BOOK_TIMINGS_SOURCE = (
+    "https://github.com/rasbt/LLMs-from-scratch/blob/main/"
+    "ch03/02_bonus_efficient-multihead-attention/mha-implementations.ipynb"
+)
+BOOK_TIMINGS_MS: tuple[tuple[str, float, float], ...] = (  # (path, M3 CPU, A100)
+    ("book", 166.0, 3.08),  # 2) the multi-head attention class from chapter 3
+    ("sdpa_is_causal", 110.0, 1.1),  # 5) SDPA, is_causal=True
+    ("sdpa_bool_mask", 99.5, 1.8),  # 6) SDPA with an explicit mask (no FlashAttention)
+    ("nn_multihead_attention", 168.0, 2.13),  # 8) nn.MultiheadAttention, need_weights=False
+)
 
 
 # --- the paths: the book's steps before and after, one call in between ------------------------

@@ -50,6 +50,8 @@ __all__ = [
     "cache_bytes",
     "cache_growth",
     "compare_generation",
+    "decode",
+    "default_prompt",
     "generate",
     "generation_model",
     "mask_slice_slip",
@@ -57,6 +59,7 @@ __all__ = [
 ]
 
 GENERATION_CONTEXT = 128  # the model's context length: prompt + new tokens fit in it
+PROMPT_LENGTH = 16  # the default prompt: the first characters of the built-in story
 
 
 @dataclass
@@ -234,13 +237,29 @@ def mask_slice_slip(inputs: Any, *, d_out: int, num_heads: int, seed: int) -> Sl
 # --- a tiny GPT generating --------------------------------------------------------------------
 
 
+def _text_config(seed: int) -> TrainConfig:
+    return TrainConfig(task="text", seed=seed, context_length=GENERATION_CONTEXT).resolved()
+
+
+def default_prompt() -> list[int]:
+    """The first :data:`PROMPT_LENGTH` characters of the built-in story, as token ids."""
+    task = task_for(_text_config(0))
+    return task.encode(task.text[:PROMPT_LENGTH]).tolist()
+
+
+def decode(token_ids: Sequence[int]) -> str:
+    """The characters of ``token_ids`` (the text task's vocabulary), as one string."""
+    task = task_for(_text_config(0))
+    return "".join(task.characters[int(i)] for i in token_ids)
+
+
 def generation_model(seed: int) -> TinyGPT:
     """Train it's tiny GPT for the text task (128-character context), fresh weights, eval mode.
 
     The weights are those "Train it" starts from for this seed and shape (drawn from its
     private "init" generator); nothing is trained.
     """
-    cfg = TrainConfig(task="text", seed=seed, context_length=GENERATION_CONTEXT).resolved()
+    cfg = _text_config(seed)
     model = build_model(task_for(cfg), cfg, seeded_generator(cfg.seed, "init"))
     return model.eval()
 
