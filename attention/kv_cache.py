@@ -401,14 +401,17 @@ def cache_bytes(
             raise AttentionInputError(
                 "Give both heads and kv_heads (grouped-query attention), or neither.",
                 field="kv_heads",
+                code="kv_heads_pair",
             )
-        heads = check_int("heads", heads, 1, d_model, "the number of query heads")
-        kv_heads = check_int("kv_heads", kv_heads, 1, heads, "the number of K/V heads")
+        heads = check_int("heads", heads, 1, 1_000_000, "the number of query heads")
+        kv_heads = check_int("kv_heads", kv_heads, 1, 1_000_000, "the number of K/V heads")
         if d_model % heads or heads % kv_heads:
             raise AttentionInputError(
                 f"heads = {heads} must divide d_model = {d_model}, and kv_heads = {kv_heads} "
-                f"must divide heads: each K/V head serves heads / kv_heads query heads.",
+                "must divide heads: each K/V head serves heads / kv_heads query heads.",
                 field="kv_heads",
+                code="kv_heads_split",
+                params={"heads": heads, "d_model": d_model, "kv_heads": kv_heads},
             )
         width = d_model // heads * kv_heads
     return 2 * batch * layers * tokens * width * bytes_per_value

@@ -33,8 +33,8 @@ MESSAGES = {
         "zh": "SDPA，attn_mask=~mask_bool",
     },
     "fast_path.path.nn_multihead_attention": {
-        "en": "nn.MultiheadAttention",
-        "zh": "nn.MultiheadAttention",
+        "en": "nn.MultiheadAttention layer",
+        "zh": "nn.MultiheadAttention 层",
     },
     "fast_path.path.sdpa_book_mask": {
         "en": "SDPA, attn_mask=mask_bool (the slip)",

@@ -144,7 +144,7 @@ MESSAGES = {
     },
     "kv_cache.memory.layers": {"en": "layers", "zh": "层数"},
     "kv_cache.memory.tokens": {"en": "tokens", "zh": "词元数"},
-    "kv_cache.memory.d_model": {"en": "d_model", "zh": "d_model"},
+    "kv_cache.memory.d_model": {"en": "width d_model", "zh": "宽度 d_model"},
     "kv_cache.memory.heads": {"en": "query heads", "zh": "查询头数"},
     "kv_cache.memory.kv_heads": {"en": "K/V heads", "zh": "K/V 头数"},
     "kv_cache.memory.bytes": {"en": "bytes per number", "zh": "每个数的字节数"},
