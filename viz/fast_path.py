@@ -22,7 +22,7 @@ from .svg_chart import Chart, LegendEntry, Line, Panel, log_axis, log_padded
 
 __all__ = ["cache_rows_view", "convention_view", "per_size_chart"]
 
-LINE_STYLES = (("reference", "solid"), ("main", "solid"), ("second", "dash"), ("context", "dot"))
+LINE_STYLES = (("reference", "solid"), ("main", "solid"), ("second", "dash"), ("path", "dot"))
 
 
 def convention_view(
@@ -89,6 +89,8 @@ def per_size_chart(
             for n, v in zip(token_counts, ys, strict=True)
         )
         color = colors[color_name]
+        if color_name == "path" and color == colors["second"]:  # Okabe–Ito: one orange
+            color = colors["context"]
         lines.append(Line(x, ys, color, 2.0, dash, markers=(3.5,) * len(x), hover=hover))
         legend.append(LegendEntry(names[path], color, "line", dash))
     x_low, x_high = (x[0] * 0.8, x[-1] * 1.25) if x else (1.0, 10.0)

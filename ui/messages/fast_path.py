@@ -135,10 +135,12 @@ MESSAGES = {
         "en": "Measured on this server on demand: `MultiHeadAttention(64, 64, T, 0.0, 2)` and "
         "each path on one sequence of {sizes} tokens, the best of several runs, at most {budget} s "
         "in all (sizes the budget does not reach are skipped). Peak memory: the tensors the path "
-        "allocates while it runs.",
+        "allocates while it runs, as torch's dispatcher sees them (a fused kernel's own scratch "
+        "space is not counted).",
         "zh": "按需在本服务器上测量：`MultiHeadAttention(64, 64, T, 0.0, 2)` 和每条路径在一条 "
         "{sizes} 个词元的序列上运行，取多次运行中最好的一次，总共最多 {budget} 秒（预算内来不及的"
-        "规模会跳过）。峰值内存：路径运行时分配的张量。",
+        "规模会跳过）。峰值内存：路径运行时分配的张量，以 torch 调度器所见为准（融合内核自己的临时"
+        "空间不计入）。",
     },
     "fast_path.measure.button": {"en": "Measure on this server", "zh": "在本服务器上测量"},
     "fast_path.measure.running": {
