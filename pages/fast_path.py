@@ -112,7 +112,7 @@ def show_masks(view: View) -> None:
     st.markdown(t("fast_path.masks.text"))
     count = min(len(view.tokens), 12)  # a readable corner of a long mask
     hide = np.triu(np.ones((count, count), dtype=bool), k=1)  # the book's mask_bool
-    panels = (("book", hide, True), ("nn", hide, True), ("sdpa", ~hide, False))
+    panels = (("book", hide, True), ("sdpa", ~hide, False), ("nn", hide, True))
     for column, (name, mask, true_hides) in zip(st.columns(3), panels, strict=True):
         with column:
             st.markdown(t(f"fast_path.masks.{name}"))
@@ -140,10 +140,10 @@ def show_code() -> None:
             book_column, path_column = st.columns(2, gap="medium")
             with book_column:
                 st.markdown(t("fast_path.code.book"))
-                st.code(book_source(), language="python")
+                st.code(book_source(), language="python", wrap_lines=True)
             with path_column:
                 st.markdown(t("fast_path.code.path"))
-                st.code(path_source(path), language="python")
+                st.code(path_source(path), language="python", wrap_lines=True)
                 if path == "nn_multihead_attention":
                     st.caption(t("fast_path.code.nn_note"))
 

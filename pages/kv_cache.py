@@ -223,8 +223,7 @@ def show_memory() -> None:
     st.subheader(t("kv_cache.memory.header"))
     st.markdown(t("kv_cache.memory.text"))
     st.latex(
-        r"2 \times \text{batch} \times \text{layers} \times \text{tokens} \times "
-        r"\frac{d_\text{model} \cdot \text{kv\_heads}}{\text{heads}} \times \text{bytes}"
+        r"2 \cdot b \cdot L \cdot T \cdot \frac{d_\text{model}\, h_\text{kv}}{h} \cdot \text{bytes}"
     )
     fields = (
         ("layers", 12, 1, 200),
@@ -238,7 +237,12 @@ def show_memory() -> None:
     for column, (name, default, low, high) in zip(st.columns(len(fields)), fields, strict=True):
         values[name] = int(
             column.number_input(
-                t(f"kv_cache.memory.{name}"), low, high, default, step=1, key=f"kv_cache_memory_{name}"
+                t(f"kv_cache.memory.{name}"),
+                low,
+                high,
+                default,
+                step=1,
+                key=f"kv_cache_memory_{name}",
             )
         )
     bytes_per_value = st.radio(
@@ -246,7 +250,8 @@ def show_memory() -> None:
     )
     try:
         total = cache_bytes(**values, bytes_per_value=int(bytes_per_value))
-        st.metric(t("kv_cache.memory.result"), f"{total:,} B", help=_size(total))
+        st.metric(t("kv_cache.memory.result"), f"{total:,} B")
+        st.caption(t("kv_cache.memory.in_mib", size=_size(total)))
     except AttentionInputError as error:
         show_input_error(error)
     gpt2 = {"layers": 12, "tokens": 1024, "d_model": 768}
@@ -256,7 +261,7 @@ def show_memory() -> None:
         ("gqa4", cache_bytes(**gpt2, heads=12, kv_heads=4)),
         ("mqa", cache_bytes(**gpt2, heads=12, kv_heads=1)),
     )
-    st.markdown(f"**{t('kv_cache.memory.examples')}**")
+    st.markdown(t("kv_cache.memory.examples"))
     rows = [[f"{count:,}", _size(count)] for _, count in examples]
     labels = [t(f"kv_cache.memory.{name}") for name, _ in examples]
     columns = [t("kv_cache.memory.col_bytes"), t("kv_cache.memory.col_size")]

@@ -70,10 +70,13 @@ MESSAGES = {
         "zh": "同一个布尔掩码，两种含义",
     },
     "fast_path.masks.text": {
-        "en": "The same tensor `mask_bool` (`True` above the diagonal) is read by each path. Grey: "
-        "the key is hidden; light: the query attends to it.",
-        "zh": "各条路径读取的是同一个张量 `mask_bool`（对角线以上为 `True`）。灰色：键被隐藏；"
-        "浅色：查询关注这个键。",
+        "en": "The book and `nn.MultiheadAttention` take `mask_bool` (`True` above the diagonal) "
+        "and hide a key where it is `True`; SDPA attends where its mask is `True`, so it gets "
+        "`~mask_bool`. Grey: the key is hidden; light: the query attends to it. Give SDPA "
+        "`mask_bool` itself and grey and light swap: the slip.",
+        "zh": "书中代码和 `nn.MultiheadAttention` 接收 `mask_bool`（对角线以上为 `True`），在 `True` "
+        "处隐藏键；SDPA 在其掩码为 `True` 处关注，所以它得到的是 `~mask_bool`。灰色：键被隐藏；"
+        "浅色：查询关注这个键。把 `mask_bool` 本身交给 SDPA，灰色和浅色就会对调：这就是失误。",
     },
     "fast_path.masks.book": {
         "en": "The book: `masked_fill_(mask_bool, -inf)`, True = hide",
@@ -171,9 +174,11 @@ MESSAGES = {
     "fast_path.book_table.text": {
         "en": "From the book's bonus notebook ([mha-implementations.ipynb]({url}), sections 10.1 "
         "and 10.2): forward pass in ms, batch 8 × 1,024 tokens × 768 features, 12 heads, "
-        "`%timeit`.",
+        "`%timeit`; its rows 2, 5, 6 and 8 (`nn.MultiheadAttention` with `need_weights=False`, "
+        "as here).",
         "zh": "出自本书的附加 notebook（[mha-implementations.ipynb]({url})，第 10.1 和 10.2 节）："
-        "前向传播的毫秒数，批量 8 × 1,024 个词元 × 768 个特征，12 个头，`%timeit`。",
+        "前向传播的毫秒数，批量 8 × 1,024 个词元 × 768 个特征，12 个头，`%timeit`；取其第 2、5、6、8 行"
+        "（`nn.MultiheadAttention` 使用 `need_weights=False`，与这里相同）。",
     },
     "fast_path.book_table.cpu": {
         "en": "M3 MacBook Air CPU, PyTorch 2.4.0",

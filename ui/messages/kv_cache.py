@@ -61,12 +61,13 @@ MESSAGES = {
         "`mask[:num_tokens_Q, :num_tokens_K]`, gives it the mask of the *first* token: it sees "
         "only “{first}”. A learner's pull request to the book's KV-cache code (PR #697) was "
         "about this shape: the old slice `mask[:num_tokens, :num_tokens]` is `(1, 1)` for one "
-        "new token.",
+        "new token: it hides nothing, right by luck for one query.",
         "zh": "有缓存时，新词元是唯一的查询，位于位置 n = {n}，共有 {n} 个键。它的掩码是因果掩码的第 n−1 "
         "行 `mask[n-1:n, :n]`：什么都不隐藏（没有键在它的未来），所以单个查询根本不需要掩码。"
         "如果从第 0 行切片，`mask[:num_tokens_Q, :num_tokens_K]`，它得到的是*第一个*词元的掩码："
         "只能看到“{first}”。一位读者给本书 KV 缓存代码提交的 PR #697 讨论的正是这个形状：旧的切片 "
-        "`mask[:num_tokens, :num_tokens]` 在只有一个新词元时是 `(1, 1)`。",
+        "`mask[:num_tokens, :num_tokens]` 在只有一个新词元时是 `(1, 1)`：什么都不隐藏，"
+        "对单个查询来说碰巧正确。",
     },
     "kv_cache.slice.right": {
         "en": "Right: `mask[n-1:n, :n]`",
@@ -134,13 +135,14 @@ MESSAGES = {
     "kv_cache.time.stopped": {"en": "; stopped by the time budget", "zh": "；因时间预算停止"},
     "kv_cache.memory.header": {"en": "What the cache costs in memory", "zh": "缓存占用多少内存"},
     "kv_cache.memory.text": {
-        "en": "Every layer keeps a key and a value for every token: 2 × batch × layers × tokens × "
-        "K/V width × bytes per number. Grouped-query attention (GQA) lets several query heads "
-        "share one K/V head: with kv_heads of the heads, the K/V width is d_model × kv_heads / "
-        "heads, and the cache shrinks by the same factor.",
-        "zh": "每一层为每个词元保存一个键和一个值：2 × 批量 × 层数 × 词元数 × K/V 宽度 × 每个数的字节数。"
-        "分组查询注意力（GQA）让多个查询头共享一个 K/V 头：若有 kv_heads 个 K/V 头、heads 个查询头，"
-        "K/V 宽度为 d_model × kv_heads / heads，缓存按同样的比例缩小。",
+        "en": "Every layer keeps a key and a value for every token: 2 × batch b × layers L × "
+        "tokens T × K/V width × bytes per number. Grouped-query attention (GQA) lets several query heads "
+        "share one K/V head: with h_kv K/V heads for h query heads, the K/V width is "
+        "d_model × h_kv / h, and the cache shrinks by the same factor.",
+        "zh": "每一层为每个词元保存一个键和一个值：2 × 批量 b × 层数 L × 词元数 T × K/V 宽度 × "
+        "每个数的字节数。"
+        "分组查询注意力（GQA）让多个查询头共享一个 K/V 头：若有 h_kv 个 K/V 头、h 个查询头，"
+        "K/V 宽度为 d_model × h_kv / h，缓存按同样的比例缩小。",
     },
     "kv_cache.memory.layers": {"en": "layers", "zh": "层数"},
     "kv_cache.memory.tokens": {"en": "tokens", "zh": "词元数"},
@@ -150,24 +152,32 @@ MESSAGES = {
     "kv_cache.memory.bytes": {"en": "bytes per number", "zh": "每个数的字节数"},
     "kv_cache.memory.batch": {"en": "batch", "zh": "批量"},
     "kv_cache.memory.result": {"en": "cache size", "zh": "缓存大小"},
-    "kv_cache.memory.examples": {"en": "Examples", "zh": "示例"},
+    "kv_cache.memory.examples": {
+        "en": "Examples: the chapter's layer (1 layer, 6 tokens, d_out 2, fp32); GPT-2 124M (12 "
+        "layers, 12 heads, d_model 768, 1,024 tokens, fp32), as it is and with grouped-query "
+        "attention (4 K/V heads) or multi-query attention (1 K/V head).",
+        "zh": "示例：本章的层（1 层，6 个词元，d_out 2，fp32）；GPT-2 124M（12 层，12 个头，d_model "
+        "768，1,024 个词元，fp32），原样、使用分组查询注意力（4 个 K/V 头）或多查询注意力（1 个 "
+        "K/V 头）。",
+    },
+    "kv_cache.memory.in_mib": {"en": "= {size}", "zh": "= {size}"},
     "kv_cache.memory.col_bytes": {"en": "bytes", "zh": "字节"},
     "kv_cache.memory.col_size": {"en": "size", "zh": "大小"},
     "kv_cache.memory.corner": {"en": "model ↓", "zh": "模型 ↓"},
     "kv_cache.memory.chapter": {
-        "en": "the chapter's layer: 1 layer, 6 tokens, d_out 2",
-        "zh": "本章的层：1 层，6 个词元，d_out 2",
+        "en": "the chapter's layer",
+        "zh": "本章的层",
     },
     "kv_cache.memory.gpt2": {
-        "en": "GPT-2 124M: 12 layers, 12 heads, d 768, 1,024 tokens, fp32",
-        "zh": "GPT-2 124M：12 层，12 个头，d 768，1,024 个词元，fp32",
+        "en": "GPT-2 124M",
+        "zh": "GPT-2 124M 模型",
     },
     "kv_cache.memory.gqa4": {
-        "en": "the same with GQA, 4 K/V heads",
-        "zh": "同上，GQA，4 个 K/V 头",
+        "en": "GPT-2, 4 K/V heads",
+        "zh": "GPT-2，4 个 K/V 头",
     },
     "kv_cache.memory.mqa": {
-        "en": "the same with 1 K/V head (multi-query)",
-        "zh": "同上，1 个 K/V 头（多查询注意力）",
+        "en": "GPT-2, 1 K/V head",
+        "zh": "GPT-2，1 个 K/V 头",
     },
 }
