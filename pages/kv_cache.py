@@ -36,6 +36,7 @@ from ui.matrix_table import draw_table
 from ui.show import figure_words, show_matrix
 from ui.view import View
 from viz.fast_path import cache_rows_view, convention_view
+from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
 from viz.table_heatmap import text_table
 
@@ -103,7 +104,7 @@ def show_growth(steps: list[CacheStep], view: View) -> None:
             d_out=cfg.d_out,
             heads=view.heads,
             n=n,
-            token=tokens[n - 1],
+            token=escape_markdown(tokens[n - 1]),
         )
     )
     words = figure_words()
@@ -136,7 +137,7 @@ def show_slice(slip: SliceSlip, view: View) -> None:
     st.subheader(t("kv_cache.slice.header"))
     n = slip.right_mask.shape[1]
     tokens = view.tokens[:n]
-    st.markdown(t("kv_cache.slice.text", n=n, first=tokens[0]))
+    st.markdown(t("kv_cache.slice.text", n=n, first=escape_markdown(tokens[0])))
     words = figure_words()
     for column, name, mask, output in zip(
         st.columns(2, gap="large"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from attention.examples import BOOK_EMBEDDINGS
 from attention.kv_cache import compare_generation, decode, default_prompt, mask_slice_slip
 from tests.apptest_support import matrix_tables, page_text, run_page
+from viz.markdown_text import escape_markdown
 
 
 def test_the_page_shows_the_cache_the_slip_the_same_tokens_and_gpt2s_bytes() -> None:
@@ -43,3 +44,11 @@ def test_the_page_in_chinese_and_a_bad_head_count_is_named() -> None:
     at.number_input(key="kv_cache_memory_kv_heads").set_value(5).run()
     assert not at.exception
     assert at.error and "kv_heads = 5 必须整除 heads" in at.error[0].value
+
+
+def test_a_token_is_shown_as_typed_not_as_markdown() -> None:
+    at = run_page("kv_cache", {"text": "**bold** <b>x</b>"})
+    assert not at.exception
+    texts = [block.value for block in at.markdown]
+    assert any(escape_markdown("**bold**") in text for text in texts)  # the slice's first token
+    assert any(escape_markdown("<b>x</b>") in text for text in texts)  # the growth's last token
