@@ -23,9 +23,11 @@ def test_the_page_shows_each_paths_difference_and_the_masks_read_both_ways() -> 
     assert book.iloc[0, 1] == "True" and sdpa.iloc[0, 1] == "False"  # the same cell, read two ways
     assert (tables["fast_path_mask_nn"] == book).all().all()  # nn.MultiheadAttention: as the book
     hidden = matrix_cell_styles(at, "fast_path_mask_sdpa")[(0, 1)]["background-color"]
-    assert hidden == HIDDEN_COLOR == matrix_cell_styles(at, "fast_path_mask_book")[(0, 1)][
-        "background-color"
-    ]
+    assert (
+        hidden
+        == HIDDEN_COLOR
+        == matrix_cell_styles(at, "fast_path_mask_book")[(0, 1)]["background-color"]
+    )
     assert tables["fast_path_book_output"].iloc[0].tolist() == ["0.3190", "0.4858"]
     code = "\n".join(block.value for block in at.code)
     assert "is_causal=True" in code and "masked_fill_(mask_bool, -torch.inf)" in code
