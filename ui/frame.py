@@ -70,6 +70,8 @@ PAGE_SPECS = (
     PageSpec("why_sqrt_dk", "pages/why_sqrt_dk.py", "nav.explore"),
     PageSpec("quiz", "pages/quiz.py", "nav.explore"),
     PageSpec("train", "pages/train.py", "nav.explore", settings="ui.train_settings"),
+    PageSpec("fast_path", "pages/fast_path.py", "nav.beyond"),
+    PageSpec("kv_cache", "pages/kv_cache.py", "nav.beyond"),
     PageSpec("export", "pages/export.py", "nav.share"),
     PageSpec("reproducibility", "pages/reproducibility.py", "nav.share"),
 )
