@@ -66,7 +66,10 @@ from .validate import (
     check_instance,
     check_int,
     check_labels,
+    check_real,
+    check_target,
     describe,
+    guard_loss_function,
     to_input_tensor,
 )
 
@@ -482,6 +485,8 @@ def trace_gradients(
     check_config_type(cfg)
     if not callable(loss):
         check_choice("loss", loss, LOSS_NAMES, " or a function output -> scalar")
+    loss = guard_loss_function(loss) if callable(loss) else loss  # its errors, in words
+    target = check_target(target)  # (…, d_out) float32 or None, its size checked before a copy
     x = to_input_tensor(inputs)  # (b, T, d_in), float32, checked
     batch, num_tokens, _ = x.shape
     cfg = (cfg or AttentionConfig()).validated(num_tokens)
@@ -688,6 +693,7 @@ def softmax_row_jacobian(
 
 def check_learning_rate(learning_rate: Any) -> float:
     """A learning rate: a finite number in ``(0, MAX_LEARNING_RATE]``."""
+    learning_rate = check_real("learning_rate", learning_rate, "a number")  # 10**5000 included
     if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float)):
         raise AttentionInputError(
             f"The learning rate must be a number, got {describe(learning_rate)}.",

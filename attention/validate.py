@@ -197,13 +197,22 @@ def check_seed(seed: Any) -> int:
     return seed
 
 
+def check_real(name: str, value: Any, what: str = "a number") -> float:
+    """``value`` as a ``float`` if it is a real number (NaN and ±inf included: ranges are the
+    caller's); a whole number too large for a float is refused, as is ``True``/``False``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise AttentionInputError(f"{name} must be {what}, got {describe(value)}.", field=name)
+    try:
+        return float(value)
+    except OverflowError:
+        raise AttentionInputError(
+            f"{name} must be {what}, got {describe(value)} (too large for a float).", field=name
+        ) from None
+
+
 def check_dropout(dropout: Any) -> float:
     """A dropout probability: a real number in ``[0, 1]`` (0 keeps everything, 1 drops all)."""
-    if isinstance(dropout, bool) or not isinstance(dropout, numbers.Real):
-        raise AttentionInputError(
-            f"dropout must be a number between 0 and 1, got {describe(dropout)}.", field="dropout"
-        )
-    dropout = float(dropout)
+    dropout = check_real("dropout", dropout, "a number between 0 and 1")
     if math.isnan(dropout) or not 0.0 <= dropout <= 1.0:
         raise AttentionInputError(
             f"dropout is a probability and must be between 0 and 1, got {dropout}.",
@@ -223,12 +232,7 @@ def check_bool(name: str, value: Any) -> bool:
 
 def check_variant(variant: Any) -> str:
     """``"fused"`` (the book's ``MultiHeadAttention``) or ``"wrapper"`` (independent heads)."""
-    if variant not in VARIANTS:
-        raise AttentionInputError(
-            f"variant must be one of {', '.join(repr(v) for v in VARIANTS)}, got {describe(variant)}.",
-            field="variant",
-        )
-    return str(variant)
+    return check_choice("variant", variant, VARIANTS)
 
 
 def _first_bad_index(mask: torch.Tensor) -> tuple[int, ...]:
@@ -352,7 +356,7 @@ def _as_tensor(inputs: Any) -> torch.Tensor:
                 field="inputs",
             ) from None
     if isinstance(inputs, numbers.Real) and not isinstance(inputs, bool):
-        return torch.as_tensor(float(inputs), dtype=torch.float64)  # 0 axes: named below
+        _check_input_shape(())  # one number has 0 axes: refused, saying so
     if hasattr(inputs, "__array__"):  # NumPy arrays, pandas tables, …
         array = np.asarray(inputs)
         if array.dtype.kind in "biufcO":
@@ -680,3 +684,69 @@ def check_labels(labels: Any, count: int, name: str = "tokens") -> list[str]:
         else str(label)
         for label in labels
     ]
+
+
+def check_target(target: Any) -> torch.Tensor | None:
+    """``None``, or a target for the squared distance as a float32 tensor of finite numbers.
+
+    Its shape (at most 3 axes, ``d_out ≤ MAX_WIDTH``, ``T ≤ MAX_TOKENS``, at most
+    ``MAX_ATTENTION_CELLS`` numbers) is checked before it is copied; whether it fits the output
+    is checked once the output exists.
+    """
+    if target is None:
+        return None
+    if isinstance(target, torch.Tensor):
+        _check_tensor_kind(target, "The target", "target")
+        shape = tuple(target.shape)
+    elif isinstance(target, np.ndarray):
+        shape = target.shape
+    elif isinstance(target, list | tuple):
+        shape = _leading_shape(target)
+    else:
+        shape = ()
+        check_real("target", target, "numbers (a context vector)")
+    too_wide = len(shape) >= 1 and shape[-1] > MAX_WIDTH  # d_out
+    too_long = len(shape) >= 2 and shape[-2] > MAX_TOKENS  # tokens
+    if len(shape) > 3 or too_wide or too_long or math.prod(shape) > MAX_ATTENTION_CELLS:
+        raise AttentionInputError(
+            f"The target must be a context vector (d_out,), one per token (T, d_out) or "
+            f"(b, T, d_out); got {describe(target)}.",
+            field="target",
+        )
+    try:
+        tensor = torch.as_tensor(target, dtype=torch.float32)
+    except (TypeError, ValueError, RuntimeError, OverflowError):
+        raise AttentionInputError(
+            f"The target must be numbers, got {describe(target)}.", field="target"
+        ) from None
+    if not bool(torch.isfinite(tensor).all()) or bool((tensor.abs() > MAX_ABS_VALUE).any()):
+        raise AttentionInputError(
+            f"Every number of the target must be finite and at most {MAX_ABS_VALUE:g} in size.",
+            field="target",
+            code="target_not_finite",
+            params={"maximum": MAX_ABS_VALUE},
+        )
+    return tensor
+
+
+def guard_loss_function(loss: Any) -> Any:
+    """A learner's loss function that reports its own failure as ``AttentionInputError``.
+
+    The function keeps its name (the trace records it); an exception inside it becomes a message
+    naming the exception, so that a caller meets one kind of error for every bad input.
+    """
+
+    def guarded(output: torch.Tensor) -> Any:
+        try:
+            return loss(output)
+        except AttentionInputError:
+            raise
+        except Exception as error:  # the learner's code: any failure is reported in words
+            raise AttentionInputError(
+                f"The loss function raised {type(error).__name__}: {describe(str(error), 120)}",
+                field="loss",
+            ) from error
+
+    name = getattr(loss, "__name__", "custom")
+    guarded.__name__ = name if isinstance(name, str) else "custom"
+    return guarded

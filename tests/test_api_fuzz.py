@@ -1,0 +1,245 @@
+"""Every public function answers a wrong value with ``AttentionInputError``, and a short message.
+
+A table of odd values (wrong types, NaN, huge numbers, a 10-million-item list, views of a few bytes
+that claim billions of cells, tensors without values…) goes into each argument of each public
+function of ``attention`` and ``viz.notebook`` in turn, the others keeping a value that works. Each
+call must either succeed or raise exactly ``AttentionInputError`` whose message is under 300
+characters: never a torch error, an ``AttributeError`` or a message that copies the argument out.
+The calls run in this process under an address-space limit of 2 GB above what it already uses
+(Linux ``RLIMIT_AS``), so a value that makes a function allocate gigabytes before refusing fails
+the test with the allocator's error instead of taking the machine's memory.
+"""
+
+from __future__ import annotations
+
+import math
+import resource
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import fields, replace
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+import attention
+from attention import (
+    AttentionConfig,
+    AttentionInputError,
+    CausalAttention,
+    build_module,
+    compare_masking,
+    mask_after_softmax,
+    mask_with_neg_inf,
+    run_traced_forward,
+    trace_attention,
+    trace_gradients,
+    trace_module,
+)
+from attention import gradients as grad_api
+from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
+from viz import notebook
+from viz.steps import weights_view
+from viz.table_heatmap import matrix_table
+from viz.words import FigureWords
+
+MAX_MESSAGE = 300
+HEADROOM = 2 * 2**30  # bytes of address space the calls may add: no refusal needs more
+HUGE_LIST = [0] * 10_000_000  # 80 MB of pointers to one int: its repr would be 30 MB of text
+
+
+def _odd_values() -> dict[str, Any]:
+    """About forty values no public function should meet with anything but a clear refusal."""
+    sparse = torch.zeros(6, 3).to_sparse()
+    return {
+        "None": None,
+        "True": True,
+        "0": 0,
+        "-1": -1,
+        "2.5": 2.5,
+        "nan": math.nan,
+        "inf": math.inf,
+        "10**9": 10**9,
+        "10**5000": 10**5000,
+        "2**64": 2**64,
+        "empty str": "",
+        "colourblind": "colourblind",
+        "long str": "word " * 20_000,
+        "bytes": b"\x00\xff",
+        "empty list": [],
+        "short list": [1, 2],
+        "ragged": [[1.0, 2.0], [3.0]],
+        "list of text": [["a", "b", "c"]] * 6,
+        "deep list": [[[[[1.0]]]]],
+        "10M list": HUGE_LIST,
+        "dict": {"d_out": 2},
+        "object": object(),
+        "function": lambda *_: 0,
+        "scalar tensor": torch.tensor(1.0),
+        "empty tensor": torch.zeros(0, 3),
+        "NaN tensor": torch.full((6, 3), math.nan),
+        "float64 tensor": BOOK_EMBEDDINGS.double(),
+        "4-D tensor": torch.zeros(1, 1, 6, 3),
+        "non-square": torch.zeros(3, 4),
+        "bool tensor": torch.ones(6, 3, dtype=torch.bool),
+        "complex tensor": torch.zeros(6, 3, dtype=torch.complex64),
+        "meta tensor": torch.empty(6, 3, device="meta"),
+        "sparse tensor": sparse,
+        "expanded 10**10": torch.zeros(1).expand(10**6, 10**4),
+        "expanded batch": torch.zeros(1, 1, 1).expand(10**8, 6, 3),
+        "broadcast array": np.broadcast_to(np.zeros(1), (10**6, 10**4)),
+        "numpy text": np.array([["a"] * 3] * 6),
+        "config": AttentionConfig(),
+        "float64 module": CausalAttention(3, 2, 6, 0.0).double(),
+        "generator": torch.Generator(),
+    }
+
+
+@pytest.fixture(scope="module")
+def grads() -> grad_api.GradientTrace:
+    return trace_gradients(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5))
+
+
+@pytest.fixture(scope="module")
+def table() -> Any:
+    trace = trace_attention(BOOK_EMBEDDINGS)
+    words = FigureWords()
+    return matrix_table(weights_view(trace, BOOK_TOKENS, words, palette="default"), words)
+
+
+def _calls(grads: grad_api.GradientTrace, table: Any) -> dict[str, tuple[Callable, dict]]:
+    """Each public function with arguments that work (the fuzz replaces one at a time)."""
+    trace = trace_attention(BOOK_EMBEDDINGS)
+    scores = trace.attn_scores[0]  # (6, 6)
+    masking = {"attn_scores": scores, "d_k": 2}
+    return {
+        "trace_attention": (trace_attention, {"inputs": BOOK_EMBEDDINGS, "cfg": AttentionConfig()}),
+        "trace_gradients": (
+            trace_gradients,
+            {
+                "inputs": BOOK_EMBEDDINGS,
+                "cfg": None,
+                "loss": "squared_distance",
+                "target": [0.5, -0.5],
+                "parameters": None,
+            },
+        ),
+        "build_module": (
+            build_module,
+            {"d_in": 3, "cfg": AttentionConfig(context_length=6), "generator": None},
+        ),
+        "run_traced_forward": (
+            run_traced_forward,
+            {"x": BOOK_EMBEDDINGS.unsqueeze(0), "cfg": AttentionConfig(), "parameters": None},
+        ),
+        "trace_module": (
+            trace_module,
+            {"module": CausalAttention(3, 2, 6, 0.5), "inputs": BOOK_EMBEDDINGS, "seed": 0},
+        ),
+        "mask_after_softmax": (mask_after_softmax, masking),
+        "mask_with_neg_inf": (mask_with_neg_inf, masking),
+        "compare_masking": (compare_masking, masking),
+        "forward_with_graph": (
+            grad_api.forward_with_graph,
+            {"inputs": BOOK_EMBEDDINGS, "cfg": None},
+        ),
+        "gradient_descent": (
+            grad_api.gradient_descent,
+            {"inputs": BOOK_EMBEDDINGS, "loss": "sum", "learning_rate": 0.1, "steps": 1},
+        ),
+        "learning_step": (grad_api.learning_step, {"grads": grads, "learning_rate": 0.1}),
+        "first_order_change": (grad_api.first_order_change, {"grads": grads, "learning_rate": 0.1}),
+        "gradient_facts": (grad_api.gradient_facts, {"grads": grads}),
+        "format_weight_gradients": (grad_api.format_weight_gradients, {"grads": grads}),
+        "gradients_json": (grad_api.gradients_json, {"grads": grads, "tokens": BOOK_TOKENS}),
+        "softmax_row_jacobian": (
+            grad_api.softmax_row_jacobian,
+            {"grads": grads, "row": 2, "batch": 0, "head": None},
+        ),
+        "check_descent_size": (grad_api.check_descent_size, {"grads": grads, "steps": 3}),
+        "max_descent_steps": (grad_api.max_descent_steps, {"cells": 36}),
+        "check_learning_rate": (grad_api.check_learning_rate, {"learning_rate": 0.1}),
+        "make_loss": (
+            grad_api.make_loss,
+            {"loss": "sum", "output_shape": torch.Size([1, 6, 2]), "target": None},
+        ),
+        "show_trace": (
+            notebook.show_trace,
+            {
+                "trace": trace,
+                "tokens": BOOK_TOKENS,
+                "head": 0,
+                "palette": "colorblind",
+                "words": None,
+            },
+        ),
+        "table_html": (notebook.table_html, {"table": table}),
+        "TraceView.step": (notebook.show_trace(trace).step, {"name": "softmax"}),
+    }
+
+
+@contextmanager
+def _address_space_headroom(headroom: int) -> Iterator[None]:
+    """Let this process map at most ``headroom`` more bytes until the block ends."""
+    status = open("/proc/self/status", encoding="ascii").read()  # noqa: SIM115
+    used = int(next(line for line in status.splitlines() if line.startswith("VmSize:")).split()[1])
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = used * 1024 + headroom
+    resource.setrlimit(resource.RLIMIT_AS, (limit if hard < 0 else min(limit, hard), hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+CONFIG_FIELDS = tuple(field.name for field in fields(AttentionConfig))
+
+
+def _config_call(field: str) -> Callable[..., Any]:
+    """``trace_attention`` of the book's embeddings with one setting given by keyword."""
+    return lambda **given: trace_attention(BOOK_EMBEDDINGS, replace(AttentionConfig(), **given))
+
+
+def _outcome(function: Callable[..., Any], arguments: dict[str, Any]) -> str | None:
+    """``None`` when the call succeeds or refuses properly; else what went wrong, for the report."""
+    try:
+        function(**arguments)
+    except AttentionInputError as error:
+        if type(error) is not AttentionInputError:
+            return f"a subclass {type(error).__name__}"
+        if not 0 < len(str(error)) < MAX_MESSAGE:
+            return f"a message of {len(str(error)):,} characters: {str(error)[:120]}…"
+    except Exception as error:  # noqa: BLE001 (this is what the test is looking for)
+        return f"{type(error).__name__}: {str(error)[:120]}"
+    return None
+
+
+def test_every_public_function_refuses_odd_values_in_words(grads, table) -> None:
+    odd = _odd_values()
+    failures = []
+    calls = _calls(grads, table)
+    for name, (function, arguments) in calls.items():
+        assert _outcome(function, arguments) is None, name  # the working call works
+    calls.update(
+        (f"AttentionConfig.{field}", (_config_call(field), {field: None}))
+        for field in CONFIG_FIELDS
+    )
+    with _address_space_headroom(HEADROOM):
+        for name, (function, arguments) in calls.items():
+            for argument in arguments:
+                for label, value in odd.items():
+                    problem = _outcome(function, {**arguments, argument: value})
+                    if problem:
+                        failures.append(f"{name}({argument}={label}): {problem}")
+    assert not failures, "\n".join(failures)
+
+
+def test_the_fuzz_covers_every_public_function_of_the_package(grads, table) -> None:
+    """A new public function of ``attention/__init__`` must join the table above."""
+    functions = {
+        name
+        for name in attention.__all__
+        if callable(getattr(attention, name)) and not isinstance(getattr(attention, name), type)
+    }
+    assert len(functions) >= 8 and functions <= set(_calls(grads, table)), functions
