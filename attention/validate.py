@@ -560,26 +560,25 @@ def check_choice(name: str, value: Any, choices: Sequence[str], also: str = "") 
 def check_module_size(
     d_in: Any, d_out: int, num_heads: int, context_length: int, variant: str
 ) -> int:
-    """Return ``d_in`` checked, and refuse a layer whose weights or masks would be too large.
+    """Return ``d_in`` checked, and refuse a layer whose causal masks would be too large.
 
-    The rule is the trace's (``MAX_ATTENTION_CELLS``), counted before anything is built: the
-    causal masks (one ``(context_length, context_length)`` buffer per head for the wrapper, one
-    for the other classes) and the projection weights (``3 · d_in · d_out`` per head for the
-    wrapper; for the fused class ``3 · d_in · d_out + d_out²`` with its output projection) may
-    each hold at most ``MAX_ATTENTION_CELLS`` numbers.
+    The weights are bounded by ``MAX_WIDTH`` (``d_in``, ``d_out`` and the wrapper's
+    ``d_out · num_heads`` are at most 4096, so at most ``4 · 4096²`` numbers). The masks follow the
+    trace's rule (``MAX_ATTENTION_CELLS``), counted before anything is built: one
+    ``(context_length, context_length)`` buffer per head for the wrapper, one for the other
+    classes.
     """
     d_in = check_int("d_in", d_in, 1, MAX_WIDTH, "the number of values per token")
     copies = (
         num_heads if variant == "wrapper" else 1
     )  # the wrapper holds one CausalAttention a head
     masks = copies * context_length * context_length
-    weights = copies * 3 * d_in * d_out + (d_out * d_out if num_heads > 1 and copies == 1 else 0)
-    if max(masks, weights) > MAX_ATTENTION_CELLS:
+    if masks > MAX_ATTENTION_CELLS:
         raise AttentionInputError(
-            f"This layer is too large to build: {weights:,} weights and {masks:,} mask cells "
-            f"(d_in = {d_in}, d_out = {d_out}, {num_heads} heads, context_length = "
-            f"{context_length}); at most {MAX_ATTENTION_CELLS:,} of each.",
-            field="d_in",
+            f"This layer is too large to build: {copies} causal mask(s) of context_length² = "
+            f"{context_length}² make {masks:,} numbers (at most {MAX_ATTENTION_CELLS:,}). Use a "
+            "shorter context_length or fewer heads.",
+            field="context_length",
         )
     return d_in
 

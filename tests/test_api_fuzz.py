@@ -243,3 +243,115 @@ def test_the_fuzz_covers_every_public_function_of_the_package(grads, table) -> N
         if callable(getattr(attention, name)) and not isinstance(getattr(attention, name), type)
     }
     assert len(functions) >= 8 and functions <= set(_calls(grads, table)), functions
+
+
+# --- the failures of issue 27, one by one -------------------------------------------------------
+
+
+def _refused(function: Callable[..., Any], *args: Any, **kwargs: Any) -> AttentionInputError:
+    with pytest.raises(AttentionInputError) as caught:
+        function(*args, **kwargs)
+    assert len(str(caught.value)) < MAX_MESSAGE
+    return caught.value
+
+
+SCORES = torch.tensor([[0.2, 0.9, -0.4], [0.1, 0.3, 0.8], [-0.5, 0.6, 0.0]])  # (3, 3) raw scores
+
+
+@pytest.mark.parametrize("function", [compare_masking, mask_after_softmax, mask_with_neg_inf])
+@pytest.mark.parametrize(
+    ("scores", "d_k", "field", "shown"),
+    [
+        (None, 2, "attn_scores", "got None"),
+        (torch.zeros(3, 4), 2, "attn_scores", "shape (3, 4)"),
+        (torch.full((3, 3), math.nan), 2, "attn_scores", "NaN"),
+        (SCORES, 0, "d_k", "got 0"),
+        (SCORES, math.nan, "d_k", "nan"),
+    ],
+    ids=["None", "not square", "NaN scores", "d_k 0", "d_k NaN"],
+)
+def test_the_masking_functions_check_scores_and_d_k(function, scores, d_k, field, shown) -> None:
+    error = _refused(function, scores, d_k)
+    assert error.field == field and shown in str(error)
+
+
+def test_the_masking_functions_take_numpy_scores_as_the_same_tensor() -> None:
+    from_numpy = compare_masking(SCORES.numpy(), 2)
+    from_tensor = compare_masking(SCORES, 2)
+    assert torch.equal(from_numpy.neg_inf["attn_weights"], from_tensor.neg_inf["attn_weights"])
+    assert from_numpy.max_abs_difference == from_tensor.max_abs_difference
+
+
+@pytest.mark.parametrize(
+    ("d_in", "cfg", "field", "shown"),
+    [
+        (3, AttentionConfig(d_out=4, num_heads=3, context_length=6), "d_out", "divisible"),
+        (0, AttentionConfig(context_length=6), "d_in", "got 0"),
+        (True, AttentionConfig(context_length=6), "d_in", "got True"),
+        (2.5, AttentionConfig(context_length=6), "d_in", "got 2.5"),
+        (10**9, AttentionConfig(context_length=6), "d_in", "got 1000000000"),
+        (3, AttentionConfig(context_length=-1), "context_length", "got -1"),
+        (
+            3,
+            AttentionConfig(num_heads=64, variant="wrapper", context_length=4096),
+            "context_length",
+            "64 causal mask",
+        ),
+        (4097, AttentionConfig(context_length=6), "d_in", "between 1 and 4096"),
+        (3, "cfg", "cfg", "got a value of type str"),
+    ],
+    ids=["4/3 heads", "d_in 0", "bool", "float", "10**9", "context -1", "masks", "4097", "cfg"],
+)
+def test_build_module_refuses_odd_sizes_before_building(d_in, cfg, field, shown) -> None:
+    with _address_space_headroom(HEADROOM):  # 64 masks of 4096² would take 4.3 GB
+        error = _refused(build_module, d_in, cfg)
+    assert error.field == field and shown in str(error)
+
+
+def test_run_traced_forward_says_what_it_needs() -> None:
+    assert _refused(run_traced_forward, None, AttentionConfig()).field == "inputs"
+    assert "3 axes" in str(_refused(run_traced_forward, BOOK_EMBEDDINGS, AttentionConfig()))
+    assert _refused(run_traced_forward, BOOK_EMBEDDINGS[None], "cfg").field == "cfg"
+
+
+def test_a_loss_that_is_neither_a_name_nor_a_function_is_named() -> None:
+    error = _refused(trace_gradients, BOOK_EMBEDDINGS, loss=["sum"])
+    assert error.field == "loss" and "'sum', 'squared_distance'" in str(error)
+
+
+def test_a_float64_module_is_refused_in_words() -> None:
+    error = _refused(trace_module, CausalAttention(3, 2, 6, 0.0).double(), BOOK_EMBEDDINGS)
+    assert error.field == "module" and "torch.float64" in str(error) and ".float()" in str(error)
+
+
+def test_a_seed_of_5000_digits_is_refused_by_its_size() -> None:
+    error = _refused(trace_attention, BOOK_EMBEDDINGS, AttentionConfig(seed=10**5000))
+    assert error.field == "seed" and "16,610 bits (about 5,000 digits)" in str(error)
+
+
+def test_a_ten_million_item_list_is_described_not_copied_into_the_message() -> None:
+    error = _refused(trace_attention, BOOK_EMBEDDINGS, AttentionConfig(d_out=HUGE_LIST))
+    assert error.field == "d_out" and "a list of 10,000,000 items" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("inputs", "shown"),
+    [
+        (torch.zeros(1).expand(10**6, 10**4), "Too many tokens: 1000000"),
+        (torch.zeros(1, 1, 1).expand(10**8, 6, 3), "1,800,000,000 numbers"),
+        (np.broadcast_to(np.zeros(1), (6, 10**8)), "d_in = 100000000"),
+    ],
+    ids=["expand 2-D", "expand batch", "numpy broadcast"],
+)
+def test_a_view_of_a_few_bytes_is_refused_by_its_shape_before_any_copy(inputs, shown) -> None:
+    with _address_space_headroom(HEADROOM):  # the copy would take 1.8 to 80 GB
+        error = _refused(trace_attention, inputs)
+    assert error.field == "inputs" and shown in str(error)
+
+
+def test_show_trace_without_a_trace_or_with_a_misspelt_palette_says_so(six_token_trace) -> None:
+    error = _refused(notebook.show_trace, None)
+    assert error.field == "trace" and "AttentionTrace" in str(error) and "None" in str(error)
+    error = _refused(notebook.show_trace, six_token_trace, palette="colourblind")
+    assert error.field == "palette" and "'default', 'colorblind'" in str(error)
+    assert "'colourblind'" in str(error)
