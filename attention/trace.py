@@ -528,6 +528,7 @@ def config_of(module: nn.Module, seed: int = 0) -> AttentionConfig:
 
     ``seed`` is recorded as the seed of the dropout mask only: the module's weights are its own.
     """
+    seed = check_seed(seed)
     if isinstance(module, CausalAttention):
         heads, variant, first = 1, "fused", module
         d_out = module.W_query.out_features

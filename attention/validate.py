@@ -749,3 +749,35 @@ def guard_loss_function(loss: Any) -> Any:
     name = getattr(loss, "__name__", "custom")
     guarded.__name__ = name if isinstance(name, str) else "custom"
     return guarded
+
+
+def check_words(words: Any, limit: int | None = MAX_TOKENS) -> list[str]:
+    """A list or tuple of strings (tokens), at most ``limit`` of them; a single string is refused
+    (it would be read letter by letter: split it first, e.g. ``text.split()``)."""
+    if isinstance(words, str | bytes) or not isinstance(words, Sequence):
+        raise AttentionInputError(
+            f"words must be a list of strings (e.g. text.split()); got {describe(words)}.",
+            field="words",
+        )
+    if limit is not None and len(words) > limit:
+        raise AttentionInputError(
+            f"Too many tokens: {len(words):,} words; at most {limit} are supported.",
+            field="words",
+        )
+    for index, word in enumerate(words):
+        if not isinstance(word, str):
+            raise AttentionInputError(
+                f"words[{index}] must be a string; got {describe(word, 40)}.", field="words"
+            )
+    return list(words)
+
+
+def check_tensor(name: str, value: Any) -> torch.Tensor:
+    """A dense tensor of real numbers (booleans too: masks are tensors of True/False)."""
+    if not isinstance(value, torch.Tensor):
+        raise AttentionInputError(f"{name} must be a tensor; got {describe(value)}.", field=name)
+    if value.dtype != torch.bool:
+        _check_tensor_kind(value, name, name)
+    elif value.layout != torch.strided or value.device.type == "meta" or value.is_nested:
+        raise AttentionInputError(f"{name} must be a dense tensor with values.", field=name)
+    return value

@@ -29,7 +29,11 @@ from attention import (
     AttentionInputError,
     CausalAttention,
     build_module,
+    by_hand,
     compare_masking,
+    differences,
+    dropout,
+    examples,
     mask_after_softmax,
     mask_with_neg_inf,
     run_traced_forward,
@@ -39,6 +43,8 @@ from attention import (
 )
 from attention import gradients as grad_api
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
+from attention.head_trace import one_head
+from attention.trace import config_of
 from viz import notebook
 from viz.steps import weights_view
 from viz.table_heatmap import matrix_table
@@ -111,6 +117,7 @@ def table() -> Any:
 def _calls(grads: grad_api.GradientTrace, table: Any) -> dict[str, tuple[Callable, dict]]:
     """Each public function with arguments that work (the fuzz replaces one at a time)."""
     trace = trace_attention(BOOK_EMBEDDINGS)
+    heads = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=4, num_heads=2))
     scores = trace.attn_scores[0]  # (6, 6)
     masking = {"attn_scores": scores, "d_k": 2}
     return {
@@ -163,6 +170,48 @@ def _calls(grads: grad_api.GradientTrace, table: Any) -> dict[str, tuple[Callabl
         "make_loss": (
             grad_api.make_loss,
             {"loss": "sum", "output_shape": torch.Size([1, 6, 2]), "target": None},
+        ),
+        "embed_words": (examples.embed_words, {"words": ["the", "cat"], "d_in": 3, "seed": 0}),
+        "split_words": (examples.split_words, {"text": "the cat"}),
+        "unique_labels": (examples.unique_labels, {"tokens": ["the", "the"]}),
+        "one_head": (one_head, {"trace": heads, "head": 1}),
+        "config_of": (config_of, {"module": CausalAttention(3, 2, 6, 0.5), "seed": 0}),
+        "dropout_scale": (dropout.dropout_scale, {"p": 0.5}),
+        "count_kept": (
+            dropout.count_kept,
+            {"dropout_mask": grads.trace.dropout_mask[0], "mask": grads.trace.mask},
+        ),
+        "dropout_counts": (dropout.dropout_counts, {"trace": grads.trace, "query": 2, "batch": 0}),
+        "difference": (differences.difference, {"a": scores, "b": scores + 1}),
+        "weights_difference": (
+            differences.weights_difference,
+            {"trace_a": trace, "trace_b": grads.trace, "batch": 0},
+        ),
+        "context_difference": (
+            differences.context_difference,
+            {"trace_a": trace, "trace_b": grads.trace, "batch": 0},
+        ),
+        "output_change": (
+            differences.output_change,
+            {
+                "inputs_before": BOOK_EMBEDDINGS,
+                "context_before": trace.context[0],
+                "inputs_after": BOOK_EMBEDDINGS,
+                "context_after": grads.trace.context[0],
+            },
+        ),
+        "changed_cells": (differences.changed_cells, {"before": scores, "after": scores}),
+        "dot_product_terms": (
+            by_hand.dot_product_terms,
+            {"query": trace.queries[0, 1], "key": trace.keys[0, 0]},
+        ),
+        "softmax_by_hand": (
+            by_hand.softmax_by_hand,
+            {"scaled_scores": trace.scaled_scores[0, 2], "hidden": trace.mask[2]},
+        ),
+        "weighted_value_terms": (
+            by_hand.weighted_value_terms,
+            {"weights": trace.attn_weights[0, 2], "values": trace.values[0]},
         ),
         "show_trace": (
             notebook.show_trace,
