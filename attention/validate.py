@@ -1,7 +1,10 @@
 """Input checks that turn bad values into messages a learner understands.
 
 Every check raises :class:`AttentionInputError` (a ``ValueError``) *before* torch sees the value, so a
-user never meets a raw torch error. The error carries where the problem is (``row``/``column`` of a
+user never meets a raw torch error. The public functions of ``attention`` and ``viz.notebook`` call
+these checks first, before anything large is allocated (a shape is checked before a copy). A message
+shows the value it refuses through :func:`describe`: short values as Python writes them, large ones
+by type and size, so a message stays a line long whatever was passed. The error carries where the problem is (``row``/``column`` of a
 cell, or the ``field`` of a setting) so that a user interface can point at it.
 
 Limits, and why:
