@@ -63,7 +63,14 @@ from .validate import (
     MAX_ABS_VALUE,
     AttentionInputError,
     check_attention_size,
+    check_choice,
+    check_instance,
     check_int,
+    check_labels,
+    check_real,
+    check_target,
+    describe,
+    guard_loss_function,
     to_input_tensor,
 )
 
@@ -170,7 +177,7 @@ def _check_target(target: Any, output_shape: torch.Size) -> torch.Tensor:
         tensor = torch.as_tensor(target, dtype=torch.float32)
     except (TypeError, ValueError, RuntimeError):
         raise AttentionInputError(
-            f"The target must be numbers, got {target!r}.", field="target"
+            f"The target must be numbers, got {describe(target)}.", field="target"
         ) from None
     if not bool(torch.isfinite(tensor).all()) or bool((tensor.abs() > MAX_ABS_VALUE).any()):
         raise AttentionInputError(
@@ -208,12 +215,7 @@ def make_loss(
     """The loss's name and function: a name of :data:`LOSS_NAMES`, or a callable (named "custom")."""
     if callable(loss):
         return getattr(loss, "__name__", "custom"), loss
-    if loss not in LOSS_BUILDERS:
-        names = ", ".join(repr(name) for name in LOSS_NAMES)
-        raise AttentionInputError(
-            f"loss must be one of {names} or a function output -> scalar, got {loss!r}.",
-            field="loss",
-        )
+    loss = check_choice("loss", loss, LOSS_NAMES, " or a function output -> scalar")
     return loss, LOSS_BUILDERS[loss](target, output_shape)
 
 
@@ -450,6 +452,10 @@ def trace_gradients(
         AttentionInputError: for bad inputs, settings, target or loss, or numbers that overflow.
     """
     check_config_type(cfg)
+    if not callable(loss):
+        check_choice("loss", loss, LOSS_NAMES, " or a function output -> scalar")
+    loss = guard_loss_function(loss) if callable(loss) else loss  # its errors, in words
+    target = check_target(target)  # (…, d_out) float32 or None, its size checked before a copy
     x = to_input_tensor(inputs)  # (b, T, d_in), float32, checked
     batch, num_tokens, _ = x.shape
     cfg = (cfg or AttentionConfig()).validated(num_tokens)
@@ -543,6 +549,7 @@ def forward_with_graph(inputs: Any, cfg: AttentionConfig | None = None) -> torch
 
     Printing it shows what the book's chapter 3 run shows: ``tensor([...], grad_fn=<UnsafeViewBackward0>)``.
     """
+    check_config_type(cfg)
     x = to_input_tensor(inputs)
     cfg = (cfg or AttentionConfig()).validated(x.shape[1])
     check_attention_size(x.shape[0], cfg.num_heads, x.shape[1])
@@ -576,6 +583,7 @@ class GradientFacts:
 
 def gradient_facts(grads: GradientTrace) -> GradientFacts:
     """Measure where the gradients are zero, and the ratio on kept weights (see GradientFacts)."""
+    check_instance("grads", grads, GradientTrace, " (from trace_gradients)")
     trace = grads.trace
     hidden = trace.mask.expand_as(trace.attn_scores)  # (…, T, T) bool, True above the diagonal
     hidden_max = max(
@@ -633,8 +641,12 @@ def softmax_row_jacobian(
     grads: GradientTrace, row: int, *, batch: int = 0, head: int | None = None
 ) -> SoftmaxRowJacobian:
     """The softmax Jacobian of query ``row`` (0-based) and the product that gives its gradient."""
+    check_instance("grads", grads, GradientTrace, " (from trace_gradients)")
     trace = grads.trace
     row = check_int("row", row, 0, trace.num_tokens - 1, "a query position")
+    batch = check_int("batch", batch, 0, trace.inputs.shape[0] - 1, "a batch item")
+    if head is not None:
+        head = check_int("head", head, 0, trace.config.num_heads - 1, "a head, from 0")
     weights, upstream = trace.attn_weights[batch], grads.attn_weights[batch]
     if weights.dim() == 3:  # several heads: (h, T, T)
         weights, upstream = weights[head or 0], upstream[head or 0]
@@ -658,9 +670,11 @@ def softmax_row_jacobian(
 
 def check_learning_rate(learning_rate: Any) -> float:
     """A learning rate: a finite number in ``(0, MAX_LEARNING_RATE]``."""
+    learning_rate = check_real("learning_rate", learning_rate, "a number")  # 10**5000 included
     if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float)):
         raise AttentionInputError(
-            f"The learning rate must be a number, got {learning_rate!r}.", field="learning_rate"
+            f"The learning rate must be a number, got {describe(learning_rate)}.",
+            field="learning_rate",
         )
     value = float(learning_rate)
     if not math.isfinite(value) or not 0.0 < value <= MAX_LEARNING_RATE:
@@ -681,6 +695,7 @@ def learning_step(grads: GradientTrace, learning_rate: float) -> GradientTrace:
     mask, so the loss before and after differ only by the step. A small enough step lowers the
     loss: to first order it changes by ``−lr · Σ (d loss / d W)²``.
     """
+    check_instance("grads", grads, GradientTrace, " (from trace_gradients)")
     lr = check_learning_rate(learning_rate)
     updated = {
         name: value - lr * grads.parameter_grads[name] for name, value in grads.parameters.items()
@@ -717,11 +732,14 @@ class Descent:
 def max_descent_steps(cells: int) -> int:
     """How many learning steps :func:`gradient_descent` takes at most when a pass has ``cells``
     attention weights (batch × heads × T × T): 200 at 6 tokens, 64 at 256, 4 at 1024."""
+    cells = check_int("cells", cells, 0, 2**62, "a number of attention weights")
     return max(1, min(MAX_DESCENT_STEPS, MAX_DESCENT_WORK // max(1, cells)))
 
 
 def check_descent_size(grads: GradientTrace, steps: int) -> None:
     """Refuse more learning steps than :func:`max_descent_steps` allows at this size."""
+    check_instance("grads", grads, GradientTrace, " (from trace_gradients)")
+    steps = check_int("steps", steps, 0, MAX_DESCENT_STEPS, "the number of learning steps")
     trace = grads.trace
     limit = max_descent_steps(trace.attn_weights.numel())
     if steps > limit:
@@ -762,6 +780,8 @@ def gradient_descent(
 
 def gradients_json(grads: GradientTrace, tokens: Sequence[str]) -> str:
     """The backward pass as JSON text: the tokens, the loss, every gradient and the graph."""
+    check_instance("grads", grads, GradientTrace, " (from trace_gradients)")
+    check_labels(tokens, grads.trace.num_tokens)
     return json.dumps({"tokens": list(tokens), **grads.to_dict()})
 
 
@@ -771,6 +791,7 @@ def first_order_change(grads: GradientTrace, learning_rate: float) -> float:
     Taylor: ``L(θ − lr·g) ≈ L(θ) − lr · g·g``. Close to the real change for a small step; the
     difference is the curvature the straight line ignores.
     """
+    check_instance("grads", grads, GradientTrace, " (from trace_gradients)")
     lr = check_learning_rate(learning_rate)
     squares = sum(float((grad.double() ** 2).sum()) for grad in grads.parameter_grads.values())
     return -lr * squares
@@ -781,6 +802,7 @@ def first_order_change(grads: GradientTrace, learning_rate: float) -> float:
 
 def format_weight_gradients(grads: GradientTrace) -> str:
     """The loss and the weight gradients as ``python -m attention --grad`` prints them."""
+    check_instance("grads", grads, GradientTrace, " (from trace_gradients)")
     lines = [
         f"loss ({grads.loss_name}): {grads.loss:.4f}",
         "d loss / d W in the layout x @ W, (d_in, d_out): the transpose of module.W_query.weight.grad",

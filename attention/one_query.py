@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 import torch
 
+from .validate import AttentionInputError, check_tensor
+
 __all__ = [
     "SHIFT_ABOVE",
     "SoftmaxByHand",
@@ -44,8 +46,9 @@ def dot_product_terms(query: torch.Tensor, key: torch.Tensor) -> torch.Tensor:
         ``(d_k,)`` float64: term ``m`` is ``query[m] * key[m]``; ``.sum()`` is the score
         ``ω = q · k`` (equal to the trace's ``attn_scores`` up to float32 rounding).
     """
+    query, key = check_tensor("query", query), check_tensor("key", key)
     if query.shape != key.shape or query.dim() != 1:
-        raise ValueError(
+        raise AttentionInputError(
             f"query and key must be vectors of one size, got {query.shape}, {key.shape}"
         )
     return query.detach().to(torch.float64) * key.detach().to(torch.float64)  # (d_k,)
@@ -80,11 +83,13 @@ def softmax_by_hand(scaled_scores: torch.Tensor, hidden: torch.Tensor) -> Softma
         A :class:`SoftmaxByHand`; its ``weights`` equal the trace's ``attn_weights`` row up to
         float32 rounding.
     """
+    scaled_scores = check_tensor("scaled_scores", scaled_scores)
+    hidden = check_tensor("hidden", hidden)
     if scaled_scores.shape != hidden.shape or scaled_scores.dim() != 1:
-        raise ValueError("scaled_scores and hidden must be rows of one length")
+        raise AttentionInputError("scaled_scores and hidden must be rows of one length")
     visible = ~hidden.to(torch.bool)  # (T,)
     if not bool(visible.any()):
-        raise ValueError("every key is hidden: softmax of an all −∞ row is undefined")
+        raise AttentionInputError("every key is hidden: softmax of an all −∞ row is undefined")
     scores = scaled_scores.detach().to(torch.float64)  # (T,)
     largest = float(scores[visible].max())
     shift = largest if largest > SHIFT_ABOVE else 0.0
@@ -109,8 +114,9 @@ def weighted_value_terms(weights: torch.Tensor, values: torch.Tensor) -> torch.T
         ``context`` row, up to float32 rounding). Drawn tip to tail, the terms walk from the
         origin to ``z``.
     """
+    weights, values = check_tensor("weights", weights), check_tensor("values", values)
     if weights.dim() != 1 or values.dim() != 2 or values.shape[0] != weights.shape[0]:
-        raise ValueError(
+        raise AttentionInputError(
             f"need weights (T,) and values (T, d), got {weights.shape}, {values.shape}"
         )
     w = weights.detach().to(torch.float64)  # (T,)

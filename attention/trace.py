@@ -49,9 +49,14 @@ from .validate import (
     check_attention_size,
     check_bool,
     check_dropout,
+    check_float32_module,
+    check_generator,
     check_int,
+    check_module_size,
     check_seed,
+    check_traced_input,
     check_variant,
+    describe,
     to_input_tensor,
 )
 from .window import sliding_window_step
@@ -270,10 +275,15 @@ def build_module(
     The book's own constructor runs; its random draws (``nn.Linear``'s initialisation) come from
     ``generator``, by default a fresh private generator seeded with ``cfg.seed``. Pass a generator
     to keep drawing from it afterwards (the trace draws the dropout mask next, as the book's
-    forward pass would). Torch's global generator is not touched.
+    forward pass would). Torch's global generator is not touched. Every size is checked first
+    (:func:`~attention.validate.check_module_size`): a bad value raises ``AttentionInputError``.
     """
+    check_config_type(cfg)
+    cfg = (cfg or AttentionConfig()).validated()  # checked; whole-number floats become ints
     if cfg.context_length is None:
         raise AttentionInputError("build_module needs a context_length.", field="context_length")
+    d_in = check_module_size(d_in, cfg.d_out, cfg.num_heads, cfg.context_length, cfg.variant)
+    check_generator(generator)
     if generator is None:
         generator = private_generator(cfg.seed)
     args = (d_in, cfg.d_out, cfg.context_length, cfg.dropout)
@@ -308,6 +318,10 @@ def run_traced_forward(
     replace the seed's initial weights, for example after a learning step; the dropout mask is
     still the seed's, because the weights are drawn (and then overwritten) all the same.
     """
+    check_config_type(cfg)
+    x = check_traced_input(x)  # (b, T, d_in) float32, neither copied nor detached
+    cfg = (cfg or AttentionConfig()).validated(x.shape[1])
+    check_attention_size(x.shape[0], cfg.num_heads, x.shape[1])
     generator = private_generator(cfg.seed)
     module = build_module(x.shape[-1], cfg, generator)
     if parameters is not None:
@@ -380,6 +394,7 @@ def config_of(module: nn.Module, seed: int = 0) -> AttentionConfig:
 
     ``seed`` is recorded as the seed of the dropout mask only: the module's weights are its own.
     """
+    seed = check_seed(seed)
     if isinstance(module, CausalAttention):
         heads, variant, first = 1, "fused", module
         d_out = module.W_query.out_features
@@ -413,6 +428,7 @@ def trace_module(module: nn.Module, inputs: Any, seed: int = 0) -> AttentionTrac
     ``module`` instead of a fresh seeded initialisation. In training mode with dropout, the mask is
     drawn from a private generator seeded with ``seed``; in eval mode nothing is random.
     """
+    check_float32_module(module)  # a module.double() is refused in words, not by torch
     x = to_input_tensor(inputs)  # (b, T, d_in)
     cfg = config_of(module, seed).validated(x.shape[1])
     check_attention_size(x.shape[0], cfg.num_heads, x.shape[1])
@@ -435,7 +451,7 @@ def check_config_type(cfg: Any) -> None:
     if cfg is not None and not isinstance(cfg, AttentionConfig):
         raise AttentionInputError(
             f"cfg must be an AttentionConfig (or None for the book's settings); got a value of "
-            f"type {type(cfg).__name__}: {cfg!r:.80}. For a dict: AttentionConfig(**it).",
+            f"type {type(cfg).__name__}: {describe(cfg)}. For a dict: AttentionConfig(**it).",
             field="cfg",
         )
 

@@ -142,7 +142,7 @@ def test_seed_changes_new_words_but_not_book_words() -> None:
 
 def test_no_words_give_an_empty_table_and_bad_d_in_is_rejected() -> None:
     assert embed_words([], 4).shape == (0, 4)
-    with pytest.raises(ValueError, match="d_in must be at least 1"):
+    with pytest.raises(ValueError, match="d_in must be between 1 and 4096"):
         embed_words(["a"], 0)
 
 
