@@ -147,6 +147,7 @@ def _calls(grads: grad_api.GradientTrace, table: Any) -> dict[str, tuple[Callabl
         "mask_after_softmax": (mask_after_softmax, masking),
         "mask_with_neg_inf": (mask_with_neg_inf, masking),
         "compare_masking": (compare_masking, masking),
+        "sliding_window_mask": (attention.sliding_window_mask, {"num_tokens": 6, "window": 2}),
         "forward_with_graph": (
             grad_api.forward_with_graph,
             {"inputs": BOOK_EMBEDDINGS, "cfg": None},
