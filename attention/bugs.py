@@ -39,7 +39,7 @@ from .book_code import book_line, find_statement
 from .modules import CausalAttention, MultiHeadAttention
 from .randomness import draws_from, dropout_noise, private_generator
 from .trace import AttentionConfig
-from .validate import to_input_tensor
+from .validate import check_attention_size, to_input_tensor
 
 __all__ = [
     "BUGS",
@@ -640,6 +640,8 @@ def compare_bug(name: str, inputs: Any, cfg: AttentionConfig | None = None) -> B
         num_heads = cfg.num_heads if cfg.num_heads > 1 else 2
         d_out = cfg.d_out if cfg.d_out % num_heads == 0 else cfg.d_out * num_heads
         args = (d_in, d_out, num_tokens, cfg.dropout, num_heads)
+    # the book's and the bug's steps are kept while the checks run more passes: four traces' worth
+    check_attention_size(1, num_heads, num_tokens, traces=4)
 
     def run(cls: type[nn.Module], training: bool, data: torch.Tensor) -> Steps:
         module, generator = _build(cls, args, replace(cfg, training=training))
