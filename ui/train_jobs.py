@@ -247,6 +247,14 @@ def _give_memory_back() -> None:
     release_memory(drop_large_traces=False)
 
 
+def _give_memory_back_soon() -> None:
+    """After a run nobody watched any more ended (its tabs closed): release memory shortly, once
+    the sessions that asked for it have let go of it too (``ui.memory.release_soon``)."""
+    from .memory import release_soon
+
+    release_soon()
+
+
 # One per server process, shared by every session (module state lives as long as the server).
 QUEUE = TrainingQueue(
     run_job,
@@ -258,4 +266,5 @@ QUEUE = TrainingQueue(
     size_of=weigh,
     cacheable=_cacheable,
     on_forget=_give_memory_back,
+    on_unwatched=_give_memory_back_soon,
 )
