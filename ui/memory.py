@@ -148,7 +148,10 @@ def _release_worker() -> None:
             time.sleep(delay)
             with _lock:
                 last_one_left = _open_sessions == 0
+                asked_again = _wanted
             release_memory(drop_large_traces=last_one_left, reason=reason)
+            if asked_again:
+                break  # asked again meanwhile: a new series, from its first delay
 
 
 def release_soon(reason: str = "a job ended with nobody watching") -> None:
