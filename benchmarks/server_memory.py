@@ -177,12 +177,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--abandoned", type=int, default=0, help="tabs that train and close")
     parser.add_argument("--train-for", type=float, default=20.0, help="seconds they train")
     parser.add_argument("--bug-tokens", type=int, default=4096, help="Find the bug's words")
+    parser.add_argument("--log", type=Path, help="keep the server's log in this file")
     args = parser.parse_args(argv)
 
     rows = []
     extra = ["--server.disconnectedSessionTTL", str(args.ttl)]
     env = MALLOC_ENV if args.malloc_env else None
-    with sync_playwright() as playwright, start_streamlit(extra_args=extra, env=env) as server:
+    with (
+        sync_playwright() as playwright,
+        start_streamlit(extra_args=extra, env=env, log_path=args.log) as server,
+    ):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         pid = server.process.pid
         warm = browser.new_context(viewport=VIEWPORT)  # imports and first run, then idle

@@ -334,6 +334,11 @@ class Watcher:
         self._asked += 1
         return self._stop_at > 0 and self._asked >= self._stop_at
 
+    gone = False  # True: every session that asked has ended
+
+    def abandoned(self) -> bool:
+        return self.gone
+
 
 def test_the_training_work_gives_the_weights_of_a_direct_training_and_what_the_page_shows() -> None:
     watcher = Watcher()
@@ -420,3 +425,30 @@ def test_a_run_that_ends_with_nobody_watching_tells_the_server_to_give_memory_ba
     work.gate("abandoned").set()
     assert abandoned.wait(DEADLINE_S) and abandoned.stop_reason == LEFT
     eventually(lambda: unwatched == ["end"])
+
+
+def test_work_learns_whether_its_sessions_ended_or_its_watcher_pressed_stop() -> None:
+    gates = {key: threading.Event() for key in ("stopped", "abandoned")}
+    seen: dict[str, bool] = {}
+
+    def work(key: str, control: Any) -> str:
+        gates[key].wait(DEADLINE_S)
+        seen[key] = control.abandoned()  # after Stop, the watcher still draws what it trained
+        return key
+
+    queue = TrainingQueue(work, max_running=2)
+    stopped = queue.submit("stopped", "tab pressing Stop")
+    abandoned = queue.submit("abandoned", "closed tab")
+    eventually(lambda: stopped.state == RUNNING and abandoned.state == RUNNING)
+    stopped.leave("tab pressing Stop")
+    queue.leave_all("closed tab")
+    for gate in gates.values():
+        gate.set()
+    assert stopped.wait(DEADLINE_S) and abandoned.wait(DEADLINE_S)
+    assert seen == {"stopped": False, "abandoned": True}
+
+
+def test_a_training_whose_sessions_ended_stops_without_measuring_its_model() -> None:
+    watcher = Watcher(stop_at=1)
+    watcher.gone = True
+    assert train_work(TINY, watcher) is None, "no accuracy, maps or scores for nobody"

@@ -99,6 +99,11 @@ class Control:
                 job.stop_reason = BUDGET
         return not job.requesters or job.stop_reason is not None
 
+    def abandoned(self) -> bool:
+        """True once every requester's session has ended (not Stop: a stopped job's requester
+        still draws what it trained): what the work would compute next, nobody will see."""
+        return not self._job.requesters and self._job.abandoned
+
     def _over_budget(self) -> bool:
         budget = self._budget
         if budget is None:
@@ -149,6 +154,7 @@ class Job:
         self.error: BaseException | None = None
         self.from_cache = False
         self.stop_reason: str | None = None
+        self.abandoned = False  # its last requester's session ended (leave_all), not Stop
         self._since = time.monotonic()  # when it entered its current state (queued, running)
 
     @property
@@ -293,7 +299,7 @@ class TrainingQueue:
         with self._lock:
             slots = [held for held in self._held if held[0] == requester]
             for held in slots:
-                self._release_slot(*held)
+                self._release_slot(*held, abandoned=True)
             return len(slots)
 
     def leave_waiting(self, requester: Hashable) -> int:
@@ -303,7 +309,7 @@ class TrainingQueue:
             slots = [held for held, job in self._held.items() if held[0] == requester]
             waiting = [held for held in slots if self._held[held].state == QUEUED]
             for held in waiting:
-                self._release_slot(*held)
+                self._release_slot(*held, abandoned=True)
             return len(waiting)
 
     def clear(self) -> None:
@@ -349,17 +355,18 @@ class TrainingQueue:
             self._withdraw(job, requester)
             return job.requesters
 
-    def _release_slot(self, requester: Hashable, slot: str) -> None:
+    def _release_slot(self, requester: Hashable, slot: str, *, abandoned: bool = False) -> None:
         job = self._held.pop((requester, slot), None)
         if job is not None:
-            self._withdraw(job, requester)
+            self._withdraw(job, requester, abandoned=abandoned)
 
-    def _withdraw(self, job: Job, requester: Hashable) -> None:
+    def _withdraw(self, job: Job, requester: Hashable, *, abandoned: bool = False) -> None:
         if job.done or requester not in job._wanted_by:
             return
         job._wanted_by.discard(requester)
         if job.requesters:
             return
+        job.abandoned = abandoned
         if job.state == QUEUED:
             self._waiting.remove(job)
             self._forget_in_flight(job)
