@@ -157,6 +157,19 @@ def abandoned_work(browser, server, args) -> dict:  # noqa: ANN001 - Playwright 
     }
 
 
+def _report_abandoned(idle: dict[str, float], row: dict, json_path: Path | None) -> None:
+    print(json.dumps(row), flush=True)
+    print(
+        f"idle {idle['VmRSS']:.0f} MB; {row['abandoned_tabs']} tabs training: "
+        f"{row['training_mb']} MB; after they closed: {row['after_trainings_mb']} MB "
+        f"(back after {row['back_after_s']} s); Find the bug on {row['bug_tokens']} words: "
+        f"{row['bug_settled_s']} s, peak {row['bug_peak_mb']} MB, after "
+        f"{row['after_bug_mb']} MB (back after {row['bug_back_after_s']} s)"
+    )
+    if json_path:
+        json_path.write_text(json.dumps({"machine": machine(), "idle": idle, **row}))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, default=20)
@@ -201,16 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.abandoned:
             row = abandoned_work(browser, server, args)
             browser.close()
-            print(json.dumps(row), flush=True)
-            print(
-                f"idle {idle['VmRSS']:.0f} MB; {row['abandoned_tabs']} tabs training: "
-                f"{row['training_mb']} MB; after they closed: {row['after_trainings_mb']} MB "
-                f"(back after {row['back_after_s']} s); Find the bug on {row['bug_tokens']} words: "
-                f"{row['bug_settled_s']} s, peak {row['bug_peak_mb']} MB, after "
-                f"{row['after_bug_mb']} MB (back after {row['bug_back_after_s']} s)"
-            )
-            if args.json:
-                args.json.write_text(json.dumps({"machine": machine(), "idle": idle, **row}))
+            _report_abandoned(idle, row, args.json)
             return 0
         for tokens in [t for t in args.tokens for _ in range(args.rounds)]:
             before = memory_mb(pid)

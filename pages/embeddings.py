@@ -70,6 +70,26 @@ def _on_upload() -> None:
     st.session_state[UPLOAD_LOADED_KEY] = (table.num_tokens, table.d_in)
 
 
+def _show_upload_messages() -> None:
+    """What the last upload did: refused (and why), or loaded (and how large)."""
+    refused: tuple[str, InputProblem] | None = st.session_state.get(UPLOAD_PROBLEM_KEY)
+    if refused is not None:
+        # The box names its file: the browser refuses a file over the size limit itself, in the
+        # uploader, and the server never hears of it, so this box may stay beside that refusal.
+        # The name and the message may quote the file: escaped for Markdown.
+        name, upload_problem = refused
+        st.error(
+            t(
+                "embeddings.upload_failed",
+                name=escape_markdown(shorten(name)),
+                detail=message(upload_problem),
+            )
+        )
+    loaded = st.session_state.get(UPLOAD_LOADED_KEY)
+    if loaded is not None:
+        st.success(t("embeddings.upload_loaded", rows=loaded[0], d_in=loaded[1]))
+
+
 @lru_cache(maxsize=8)
 def _cloud(
     values: tuple[tuple[float, ...], ...], tokens: tuple[str, ...], palette: str
@@ -132,22 +152,7 @@ def render(view: View) -> None:
             help=t("embeddings.upload_help"),
             max_upload_size=1,
         )
-        refused: tuple[str, InputProblem] | None = st.session_state.get(UPLOAD_PROBLEM_KEY)
-        if refused is not None:
-            # The box names its file: the browser refuses a file over the size limit itself,
-            # in the uploader, and the server never hears of it, so this box may stay beside
-            # that refusal. The name and the message may quote the file: escaped for Markdown.
-            name, upload_problem = refused
-            st.error(
-                t(
-                    "embeddings.upload_failed",
-                    name=escape_markdown(shorten(name)),
-                    detail=message(upload_problem),
-                )
-            )
-        loaded = st.session_state.get(UPLOAD_LOADED_KEY)
-        if loaded is not None:
-            st.success(t("embeddings.upload_loaded", rows=loaded[0], d_in=loaded[1]))
+        _show_upload_messages()
         st.download_button(
             t("embeddings.download"),
             data=table_csv_file(table),
