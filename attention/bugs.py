@@ -40,7 +40,7 @@ from .modules import CausalAttention, MultiHeadAttention
 from .randomness import draws_from, private_generator
 from .steps import STEP_FIELDS, STEPS, Made, StepFunction, context_of, step_named
 from .trace import AttentionConfig
-from .validate import to_input_tensor
+from .validate import check_attention_size, to_input_tensor
 
 __all__ = [
     "BUGS",
@@ -528,6 +528,8 @@ def compare_bug(name: str, inputs: Any, cfg: AttentionConfig | None = None) -> B
         num_heads = cfg.num_heads if cfg.num_heads > 1 else 2
         d_out = cfg.d_out if cfg.d_out % num_heads == 0 else cfg.d_out * num_heads
         args = (d_in, d_out, num_tokens, cfg.dropout, num_heads)
+    # the book's and the bug's steps are kept while the checks run more passes: four traces' worth
+    check_attention_size(1, num_heads, num_tokens, traces=4)
 
     def run(cls: type[nn.Module], training: bool, data: torch.Tensor) -> Steps:
         module, generator = _build(cls, args, replace(cfg, training=training))

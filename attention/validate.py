@@ -492,15 +492,29 @@ def _as_numeric(inputs: Any) -> Any:
     return walk(inputs, ())
 
 
-def check_attention_size(batch: int, num_heads: int, num_tokens: int) -> None:
-    """Refuse a trace whose attention matrices would not fit comfortably in memory."""
+def check_attention_size(batch: int, num_heads: int, num_tokens: int, *, traces: int = 1) -> None:
+    """Refuse a trace whose attention matrices would not fit comfortably in memory.
+
+    ``traces``: how many traces' worth of attention matrices the caller holds at once (a trace
+    holds one; :func:`attention.bugs.compare_bug` holds the book's and the bug's steps beside the
+    passes of its checks), so every caller keeps to the memory of one trace at the limit.
+    """
     cells = batch * num_heads * num_tokens * num_tokens
-    if cells > MAX_ATTENTION_CELLS:
+    maximum = MAX_ATTENTION_CELLS // max(1, traces)
+    if cells > maximum:
         raise AttentionInputError(
             f"This is too large to trace: batch × heads × tokens² = {batch} × {num_heads} × "
-            f"{num_tokens}² = {cells:,} attention weights (at most {MAX_ATTENTION_CELLS:,}). "
+            f"{num_tokens}² = {cells:,} attention weights (at most {maximum:,}). "
             "Use fewer heads, tokens or batch items.",
             field="inputs",
+            code="too_large_to_trace",
+            params={
+                "batch": batch,
+                "heads": num_heads,
+                "tokens": num_tokens,
+                "cells": cells,
+                "maximum": maximum,
+            },
         )
 
 

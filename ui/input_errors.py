@@ -44,7 +44,9 @@ ZH: dict[str, str] = {
     "train_dropout_one": "训练时 dropout 必须小于 1：等于 1 时所有注意力权重都被丢弃，"
     "注意力什么也传不下去。",
     "compare_dropout_range": "要做对比，dropout 必须大于 0 且小于 1，实际为 {value}。",
-    # the attention layer (attention/trace.py)
+    # the attention layer (attention/trace.py) and every caller of check_attention_size
+    "too_large_to_trace": "这太大了，无法追踪：batch × heads × tokens² = {batch} × {heads} × "
+    "{tokens}² = {cells:,} 个注意力权重（最多 {maximum:,}）。请减少头、token 或 batch 的数量。",
     "d_out_heads_split": "d_out = {d_out} 不能平均分给 {heads} 个头：融合的 MultiHeadAttention "
     "给每个头 d_out / num_heads 个特征，所以 d_out 必须能被 num_heads 整除。",
     "heads_too_wide": "d_out × num_heads = {width} 太宽（最多 {maximum}）。",

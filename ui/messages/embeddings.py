@@ -52,8 +52,8 @@ MESSAGES = {
         "= + - @ 开头的词元前面会加一个 '（以免电子表格把它当作公式执行），上传时会再去掉这个 '。",
     },
     "embeddings.upload_failed": {
-        "en": "The uploaded file was not used: {detail} The table is unchanged.",
-        "zh": "上传的文件未被使用：{detail} 表格保持不变。",
+        "en": "The uploaded file “{name}” was not used: {detail} The table is unchanged.",
+        "zh": "上传的文件“{name}”未被使用：{detail} 表格保持不变。",
     },
     "embeddings.upload_loaded": {
         "en": "Loaded the file: {rows} tokens with d_in = {d_in}.",

@@ -87,6 +87,11 @@ MESSAGES = {
     "find_the_bug.yes": {"en": "yes", "zh": "是"},
     "find_the_bug.no": {"en": "no", "zh": "否"},
     "find_the_bug.nan": {"en": "NaN", "zh": "NaN（非数）"},
+    "find_the_bug.last_shown": {
+        "en": "Below: the last comparison that could be run ({bug}, {tokens} tokens), until the "
+        "settings or the table fit again.",
+        "zh": "下面是最近一次能运行的比较（{bug}，{tokens} 个 token），直到设置或表格重新合适为止。",
+    },
     "find_the_bug.leak.moved": {
         "en": "**Future-leak test.** Changing the last token, {token}, moved the outputs of "
         "earlier tokens: {moved}. A causal layer never lets a token see what follows it.",
