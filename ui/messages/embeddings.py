@@ -12,12 +12,12 @@ MESSAGES = {
     },
     "embeddings.table_header": {"en": "The embedding table", "zh": "嵌入向量表"},
     "embeddings.table_help": {
-        "en": "Click a cell to edit it. Add a token in the empty last row: it starts as a word "
+        "en": "Click or tap a cell twice to edit it. Add a token in the empty last row: it starts as a word "
         "(a placeholder until you type one) with that word's embedding, and follows the word you "
         "type until you type numbers of your own. Select rows on the left and press the bin icon "
         "to delete them. Type a new sentence in the sidebar's **Sentence** box to replace all "
         "tokens at once.",
-        "zh": "点击单元格即可编辑。在最后的空行中添加词元：新行从一个词（未输入时为占位词）及其嵌入向量开始，"
+        "zh": "在单元格上点击或轻点两次即可编辑。在最后的空行中添加词元：新行从一个词（未输入时为占位词）及其嵌入向量开始，"
         "并随你输入的词改变，直到你输入自己的数字为止。在左侧选中行后点击垃圾桶图标即可删除。"
         "在侧边栏的**句子**输入框中输入新句子，可一次替换所有词元。",
     },
