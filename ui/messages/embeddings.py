@@ -43,12 +43,15 @@ MESSAGES = {
         "zh": "“Your journey starts with one step”，使用书中的 3 维嵌入向量。",
     },
     "embeddings.files_header": {"en": "Load or save the table", "zh": "加载或保存表格"},
-    "embeddings.upload": {"en": "Upload a CSV file", "zh": "上传 CSV 文件"},
+    "embeddings.upload": {
+        "en": "Upload a CSV file (at most {megabytes} MB)",
+        "zh": "上传 CSV 文件（最大 {megabytes} MB）",
+    },
     "embeddings.upload_help": {
-        "en": "First line: token,x1,x2,… then one token per line, at most 1 MB. The same format "
+        "en": "First line: token,x1,x2,… then one token per line, at most {megabytes} MB. The same format "
         "as the download, which writes a token that starts with = + - @ with a leading ' (so "
         "that a spreadsheet does not run it as a formula); the upload removes that ' again.",
-        "zh": "第一行：token,x1,x2,…，之后每行一个词元，最大 1 MB。与下载的格式相同：下载时以 "
+        "zh": "第一行：token,x1,x2,…，之后每行一个词元，最大 {megabytes} MB。与下载的格式相同：下载时以 "
         "= + - @ 开头的词元前面会加一个 '（以免电子表格把它当作公式执行），上传时会再去掉这个 '。",
     },
     "embeddings.upload_failed": {
