@@ -96,21 +96,28 @@ def b_controls(a: dict[str, object]) -> dict[str, object]:
     return {name: st.session_state[COMPARE_B_VALUES.key(name)] for name in COMPARE_B_FIELDS}
 
 
+def _setting_value(value: object) -> str:
+    """A setting's value as the table writes it: a yes/no one in the reader's language."""
+    if isinstance(value, bool):
+        return t("compare.value.true" if value else "compare.value.false")
+    return str(value)
+
+
 def show_differences(a: dict[str, object], b: dict[str, object]) -> None:
     """The settings table (A, B, ≠) and a sentence naming what differs."""
     st.subheader(t("compare.settings_header"))
     rows = [
         {
-            t("compare.col.setting"): name,
-            t("compare.col.a"): str(a[name]),
-            t("compare.col.b"): str(b[name]),
+            t("compare.col.setting"): t(f"compare.row.{name}"),
+            t("compare.col.a"): _setting_value(a[name]),
+            t("compare.col.b"): _setting_value(b[name]),
             t("compare.col.differs"): t(
                 "compare.differs_yes" if a[name] != b[name] else "compare.differs_no"
             ),
         }
         for name in COMPARE_B_FIELDS
     ]
-    different = [name for name in COMPARE_B_FIELDS if a[name] != b[name]]
+    different = [t(f"compare.row.{name}") for name in COMPARE_B_FIELDS if a[name] != b[name]]
     left, right = st.columns([1, 1.4])
     left.table(pd.DataFrame(rows).set_index(t("compare.col.setting")))
     with right:

@@ -190,3 +190,18 @@ def test_only_the_open_tab_sends_its_heatmaps() -> None:
         "compare_context_diff",
     }
     assert not plotly_figures(at)
+
+
+def test_the_settings_table_is_chinese_in_the_chinese_ui() -> None:
+    at = run_page("compare", {"lang": "zh"})
+    assert not at.exception
+    table = at.table[0].value  # the settings: names as the index, A, B, differs
+    assert list(table.index) == [
+        "随机种子",
+        "dropout 比率 p",
+        "训练模式",
+        "偏置 qkv_bias",
+        "输出维度 d_out",
+    ]
+    assert table.loc["训练模式"].tolist() == ["是", "是", "= 相同"]
+    assert table.loc["偏置 qkv_bias"].tolist() == ["否", "否", "= 相同"]
