@@ -36,12 +36,12 @@ MESSAGES = {
     "step.change.setting": {
         "en": "**What the last change did:** a setting changed, and {count} of {tokens} rows moved "
         "(marked ●): {rows}. A setting acts on every token, so any row can change.",
-        "zh": "**上一次改动的结果：**一个设置改变了，{tokens} 行中有 {count} 行改变（标 ●）：{rows}。"
+        "zh": "**上一次改动的结果**：一个设置改变了，{tokens} 行中有 {count} 行改变（标 ●）：{rows}。"
         "设置作用于每个词元，所以每一行都可能改变。",
     },
     "step.change.none": {
         "en": "**What the last change did:** no context vector changed.",
-        "zh": "**上一次改动的结果：**没有任何上下文向量改变。",
+        "zh": "**上一次改动的结果**：没有任何上下文向量改变。",
     },
     "sidebar.dropout_presets": {
         "en": "Or pick one: off, a usual rate, the book's example",
