@@ -12,6 +12,7 @@ from attention.chapter import causal_diff
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.export import SNIPPET_STYLES, reproduce_snippet
 from attention.modules import CausalAttention, MultiHeadAttention
+from tests.apptest_support import run_page
 from ui.book_code import code_in_language, comment_start
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -77,3 +78,10 @@ def test_chinese_code_has_chinese_comments_and_the_same_code() -> None:
                 problems.append(f"{name}: # {comment_zh}")
     assert translated >= 25  # the blocks hold comments to check
     assert not problems, "English comments left in the Chinese UI:\n" + "\n".join(problems)
+
+
+def test_find_the_bug_and_export_show_chinese_comments_in_the_chinese_ui() -> None:
+    for page, comment in (("find_the_bug", "# 新增："), ("export", "# 为了复现，设置随机种子")):
+        at = run_page(page, {"lang": "zh"})
+        assert not at.exception
+        assert any(comment in block.value for block in at.code), page
