@@ -255,8 +255,8 @@ MESSAGES = {
         "即可看到它的作用。",
     },
     "step.dropout.keep_title": {
-        "en": "Keep-mask: ✓ kept, ✗ dropped",
-        "zh": "保留掩码：✓ 保留，✗ 丢弃",
+        "en": "Keep-mask: ✓ kept, ✗ dropped, — masked already",
+        "zh": "保留掩码：✓ 保留，✗ 丢弃，— 已被因果掩码遮住",
     },
     "step.dropout.dropped_title": {
         "en": "Weights after dropout (`dropped_weights`)",
