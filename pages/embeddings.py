@@ -33,6 +33,9 @@ UPLOAD_KEY = "embeddings_upload"
 UPLOAD_PROBLEM_KEY = "embeddings_upload_problem"  # (file name, InputProblem) of the last upload
 UPLOAD_LOADED_KEY = "embeddings_upload_loaded"  # (tokens, d_in) of the last good upload
 MAX_D_IN_CONTROL = 16
+# An upload's size limit in MB. Streamlit writes "1MB per file • CSV" and its "Upload" button in
+# English whatever the language; the label and help, which the app words, say it in both.
+UPLOAD_MEGABYTES = 1
 
 
 def _forget_upload_messages() -> None:
@@ -145,12 +148,12 @@ def render(view: View) -> None:
 
         st.subheader(t("embeddings.files_header"))
         st.file_uploader(
-            t("embeddings.upload"),
+            t("embeddings.upload", megabytes=UPLOAD_MEGABYTES),
             type=["csv"],
             key=UPLOAD_KEY,
             on_change=_on_upload,
-            help=t("embeddings.upload_help"),
-            max_upload_size=1,
+            help=t("embeddings.upload_help", megabytes=UPLOAD_MEGABYTES),
+            max_upload_size=UPLOAD_MEGABYTES,
         )
         _show_upload_messages()
         st.download_button(

@@ -16,6 +16,7 @@ import streamlit as st
 
 from attention import AttentionInputError
 from attention.bugs import BUGS, BugComparison
+from ui.book_code import code_in_language
 from ui.computation import compute_bug_comparison
 from ui.frame import page
 from ui.i18n import t
@@ -98,7 +99,7 @@ def _show_bug(name: str, comparison: BugComparison) -> None:
     with code_column:
         st.subheader(t("find_the_bug.diff.header"))
         first, last = bug.book_line_numbers
-        st.code(bug.diff, language="diff", wrap_lines=True)
+        st.code(code_in_language(bug.diff), language="diff", wrap_lines=True)
         if first == last:
             st.caption(t("find_the_bug.diff.caption", lines=first))
         else:

@@ -183,24 +183,36 @@ def test_fixed_colours_of_special_cells_are_readable(six_token_dropout_trace) ->
 
 
 def test_a_yes_no_grid_writes_and_colours_its_states(six_token_dropout_trace) -> None:
-    for view, flags in (
-        (
-            steps.causal_mask_view(six_token_dropout_trace, TOKENS, WORDS, palette="default"),
-            six_token_dropout_trace.mask.numpy(),
-        ),
-        (
-            steps.keep_mask_view(six_token_dropout_trace, TOKENS, WORDS, palette="default"),
-            six_token_dropout_trace.dropout_mask[0].numpy().astype(bool),
-        ),
-    ):
-        look, table = view.binary, matrix_table(view, WORDS)
-        assert flags.any() and (~flags).any()
-        assert texts(table).tolist() == np.where(flags, look.true_text, look.false_text).tolist()
-        assert (
-            css(table, "background-color").tolist()
-            == np.where(flags, look.true_color, look.false_color).tolist()
-        )
-        assert legend_table(view, WORDS) is None  # its cells say their state
+    view = steps.causal_mask_view(six_token_dropout_trace, TOKENS, WORDS, palette="default")
+    flags, look, table = (
+        six_token_dropout_trace.mask.numpy(),
+        view.binary,
+        matrix_table(view, WORDS),
+    )
+    assert flags.any() and (~flags).any()
+    assert texts(table).tolist() == np.where(flags, look.true_text, look.false_text).tolist()
+    assert (
+        css(table, "background-color").tolist()
+        == np.where(flags, look.true_color, look.false_color).tolist()
+    )
+    assert legend_table(view, WORDS) is None  # its cells say their state
+
+
+def test_keep_mask_cells_the_causal_mask_hides_are_grey_not_dropped(
+    six_token_dropout_trace,
+) -> None:
+    view = steps.keep_mask_view(six_token_dropout_trace, TOKENS, WORDS, palette="default")
+    keep = six_token_dropout_trace.dropout_mask[0].numpy().astype(bool)
+    hidden = six_token_dropout_trace.mask.numpy()  # above the diagonal
+    assert (~keep & hidden).any() and (~keep & ~hidden).any()  # dropout drew ✗ on both sides
+    table = matrix_table(view, WORDS)
+    cell_texts, colours = texts(table), css(table, "background-color")
+    assert set(cell_texts[hidden]) == {"—"} and set(colours[hidden]) == {HIDDEN_COLOR}
+    dropped = ~keep & ~hidden
+    assert set(cell_texts[dropped]) == {"✗"} and set(colours[dropped]) == {DROPPED_COLOR}
+    assert set(cell_texts[keep & ~hidden]) == {"✓"}
+    legend = texts(legend_table(view, WORDS))[0].tolist()  # the legend names all three
+    assert legend == ["m", "✓: kept", "✗: dropped", f"—: {WORDS.future_masked}"]
 
 
 def test_legend_samples_are_the_ranges_ends_and_middle(six_token_trace) -> None:

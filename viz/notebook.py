@@ -286,7 +286,9 @@ def _dropout(d: _Drawn) -> Blocks:
     dropped = views.dropped_weights_view(trace, d.tokens, d.words, palette=d.palette)
     scale = format_short(trace.dropout_scale)
     return (
-        _block(keep, d.words, "keep-mask m: ✓ kept, ✗ dropped"),
+        _block(
+            keep, d.words, "keep-mask m: ✓ kept, ✗ dropped, — masked (a future token: 0 either way)"
+        ),
         _block(dropped, d.words, f"dropped_weights: kept ones × {scale}, dropped ones 0"),
     ), ""
 
