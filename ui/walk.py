@@ -247,6 +247,7 @@ def present(
     """
     screens = _screens(walk, context)
     name, part = open_step(walk.page), open_part(walk.page)
+    _keep_widgets(walk, {name})  # before any widget of this run is drawn
     spots = [i for i, screen in enumerate(screens) if screen[0] == name]
     at = spots[min(part, len(spots) - 1)]
     with st.container(key="present_bar"):
@@ -255,4 +256,3 @@ def present(
     entry = walk.entry(name)
     with st.container(key=f"present_step_{name}"):
         entry.screens(context)[screens[at][1]](context)
-    _keep_widgets(walk, {name})
