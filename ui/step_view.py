@@ -579,7 +579,7 @@ def step_walk(
                 step.name,
                 partial(tab_label, step.name),
                 partial(_draw_named, name=step.name),
-                parts=PRESENTER_PARTS.get(step.name),
+                parts=PRESENTER_PARTS.get(step.name, partial(_one_screen, name=step.name)),
             )
             for step in STEPS
         ),
@@ -590,6 +590,12 @@ def step_walk(
         wrap=marking_changes,
         linked=linked,
     )
+
+
+def _one_screen(drawing: StepDrawing, name: str) -> tuple[Callable[[StepDrawing], None], ...]:
+    """Presenter mode's one screen of a step: the step without the book's code below it."""
+    del drawing
+    return (STEP_DRAWINGS[name],)
 
 
 def _draw_named(drawing: StepDrawing, name: str) -> None:
