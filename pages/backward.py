@@ -18,7 +18,8 @@ presenter mode each gradient step is one screen.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -528,6 +529,12 @@ def show_learning_controls(run: BackwardPass, learning: Learning) -> None:
 
 def show_learning(run: BackwardPass, learning: Learning) -> None:
     """Learning steps ``W ← W − η ∂L/∂W``: the loss before and after, the curve, the new weights."""
+    for part in LEARNING_PARTS:
+        part(run, learning)
+
+
+def show_learning_losses(run: BackwardPass, learning: Learning) -> None:
+    """The rule, the controls and the loss before and after the steps taken."""
     st.header(t("backward.learn.header"))
     st.latex(r"W \leftarrow W - \eta\,\frac{\partial L}{\partial W}")
     st.markdown(t("backward.learn.text"))
@@ -550,19 +557,26 @@ def show_learning(run: BackwardPass, learning: Learning) -> None:
         number(first_order_change(before, learning_rate)),
         help=t("backward.learn.predicted_help"),
     )
+
+
+def show_learning_curve(run: BackwardPass, learning: Learning) -> None:
+    """The loss after each step taken, and why the same dropout mask is kept."""
     curve_column, curve_text = st.columns([3, 2], gap="large")
     with curve_column:
         axis_titles = {
             "x_title": t("backward.learn.axis_step"),
             "y_title": t("backward.learn.axis_loss"),
         }
-        chart = loss_curve_chart(descent.losses, palette=run.palette, **axis_titles)
+        chart = loss_curve_chart(learning.descent.losses, palette=run.palette, **axis_titles)
         draw_chart(chart, key="backward_loss_curve")
     with curve_text:
         st.markdown(t("backward.learn.same_mask"))
         if run.cfg.qkv_bias:
             st.markdown(t("backward.learn.bias"))
-    show_updated_weights(run, descent, learning_rate)
+
+
+def _updated_weights(run: BackwardPass, learning: Learning) -> None:
+    show_updated_weights(run, learning.descent, learning.learning_rate)
 
 
 def show_updated_weights(run: BackwardPass, descent: Descent, learning_rate: float) -> None:
@@ -630,8 +644,24 @@ class BackwardPage:
     learning: Learning
 
 
-def _steps_screen(step: GradientStep) -> Callable[[BackwardPage], None]:
-    return lambda backward: show_gradient_step(step, backward.run)
+# The learning steps' tab in three parts (presenter mode shows one per screen).
+LEARNING_PARTS: tuple[Callable[[BackwardPass, Learning], None], ...] = (
+    show_learning_losses,
+    show_learning_curve,
+    _updated_weights,
+)
+
+
+def _steps_screens(step: GradientStep) -> tuple[Callable[[BackwardPage], None], ...]:
+    """A step's screen, and the Jacobian's after the scaled scores' (one screen each)."""
+    without_after = replace(step, after=None)
+    screens: list[Callable[[BackwardPage], None]] = [
+        lambda backward: show_gradient_step(without_after, backward.run)
+    ]
+    if step.after is not None:
+        after = step.after
+        screens.append(lambda backward: after(backward.run))
+    return tuple(screens)
 
 
 def _section_entry(name: str) -> Entry[BackwardPage]:
@@ -647,7 +677,7 @@ def _section_entry(name: str) -> Entry[BackwardPage]:
             for step in steps:
                 show_gradient_step(step, backward.run)
 
-        screens = tuple(_steps_screen(step) for step in steps)
+        screens = tuple(screen for step in steps for screen in _steps_screens(step))
         return Entry(
             name,
             lambda: t(f"backward.tab.{name}"),
@@ -661,8 +691,15 @@ def _section_entry(name: str) -> Entry[BackwardPage]:
         name,
         lambda: t(f"backward.tab.{name}"),
         lambda b: show_learning(b.run, b.learning),
+        parts=lambda b: tuple(partial(_learning_screen, part=part) for part in LEARNING_PARTS),
         keeps=("lr",),
     )
+
+
+def _learning_screen(
+    backward: BackwardPage, part: Callable[[BackwardPass, Learning], None]
+) -> None:
+    part(backward.run, backward.learning)
 
 
 WALK: Walk[BackwardPage] = Walk(

@@ -243,23 +243,28 @@ class Masking:
     view: View
 
 
-def _stage_screen(stage: Stage, last: bool) -> Callable[[Masking], None]:
+def _stage_screen(stage: Stage) -> Callable[[Masking], None]:
     """Presenter mode: one stage per screen, its words beside its matrix."""
 
     def draw(masking: Masking) -> None:
         st.subheader(t(f"masking.{stage.tab}.header"), anchor=False)
         show_stage(stage, masking.comparison, masking.trace, masking.view, beside=True)
-        if last and stage.tab == "method2":
-            st.info(t("masking.method2.why"))
 
     return draw
 
 
+def _why_method2(masking: Masking) -> None:
+    """Presenter mode's last screen of method 2: why the book prefers it."""
+    del masking
+    st.subheader(t("masking.method2.header"), anchor=False)
+    st.info(t("masking.method2.why"))
+
+
 def _tab_entry(name: str) -> Entry[Masking]:
     stages = [stage for stage in STAGES if stage.tab == name]
-    screens = tuple(
-        _stage_screen(stage, index == len(stages) - 1) for index, stage in enumerate(stages)
-    )
+    screens = tuple(_stage_screen(stage) for stage in stages)
+    if name == "method2":
+        screens = (*screens, _why_method2)
     return Entry(
         name,
         lambda: t(f"masking.tab.{name}"),

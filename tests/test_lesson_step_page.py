@@ -43,7 +43,9 @@ def test_presenter_mode_walks_every_screen_and_leaves_on_the_shown_step() -> Non
     # the dense steps split into parts, one Next press each (dropout is off: one screen)
     numbers = ["1", "2a", "2b", "2c", "3a", "3b", "3c", "4", "5a", "5b", "6", "7", "8", "9", "10"]
     assert seen == [f"Step {number} of {len(STEPS)}" for number in numbers]
-    assert "Press p = 0.5 above" in page_text(at.button(key="present_previous").click().run())
+    assert "Press 0.5 beside “p =” above" in page_text(
+        at.button(key="present_previous").click().run()
+    )
     at.button(key="present_leave").click().run()
     assert not at.exception and at.data_editor
     assert _open_tab(at) == "9 · Dropout"

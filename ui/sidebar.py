@@ -152,9 +152,10 @@ def presenter_controls(page_controls: Callable[[], None] | None = None) -> None:
     seed = int(st.session_state.get("seed", SETTINGS["seed"].default))
     dropout = st.session_state.get("dropout", SETTINGS["dropout"].default)
     training = bool(st.session_state.get("train", SETTINGS["train"].default))
-    widths = [0.5, 1.1, 0.5, 0.15, *[0.8] * len(DROPOUT_PRESETS), 0.15, 0.9, 0.9]
+    presets = len(DROPOUT_PRESETS)
+    widths = [0.45, 1.0, 0.45, 0.35, *[0.6] * presets, 0.8, 0.8]
     if page_controls is not None:
-        widths.append(4.0)
+        widths.append(3.2)
     with st.container(key="present_strip"):
         cells = st.columns(widths, vertical_alignment="center", gap="small")
         cells[0].button(
@@ -175,18 +176,19 @@ def presenter_controls(page_controls: Callable[[], None] | None = None) -> None:
             width="stretch",
             help=t("present.seed_up"),
         )
-        for cell, value in zip(cells[4 : 4 + len(DROPOUT_PRESETS)], DROPOUT_PRESETS, strict=True):
+        cells[3].markdown("p =")
+        for cell, value in zip(cells[4 : 4 + presets], DROPOUT_PRESETS, strict=True):
             cell.button(
-                f"p = {value:g}",
+                f"{value:g}",
                 key=f"present_dropout_{value:g}",
                 on_click=_set_dropout,
                 args=(value,),
                 width="stretch",
                 type="primary" if dropout == value else "secondary",
+                help=t("present.dropout", p=f"{value:g}"),
             )
-        mode_at = 5 + len(DROPOUT_PRESETS)
         for cell, on, label in zip(
-            cells[mode_at : mode_at + 2], (True, False), ("train", "eval"), strict=True
+            cells[4 + presets : 6 + presets], (True, False), ("train", "eval"), strict=True
         ):
             cell.button(
                 t(f"present.{label}"),

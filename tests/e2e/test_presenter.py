@@ -140,9 +140,9 @@ def test_a_clicker_walks_a_fresh_link_and_space_never_presses_next_twice(
 
 def test_the_strips_seed_and_p_change_the_numbers(page: Page, streamlit_server: str) -> None:
     _open_presenting(page, streamlit_server, "step=dropout")
-    expect(page.get_by_text("Press p = 0.5 above")).to_be_visible(timeout=APPEAR_MS)
+    expect(page.get_by_text("Press 0.5 beside “p =” above")).to_be_visible(timeout=APPEAR_MS)
     strip = page.locator(".st-key-present_strip")
-    strip.get_by_role("button", name="p = 0.5", exact=True).click()
+    strip.get_by_role("button", name="0.5", exact=True).click()
     wait_settled(page)
     keep = read_matrix(page, "step_fig_dropout_mask")
     assert {cell for row in keep.cells for cell in row} >= {"✓", "✗"}

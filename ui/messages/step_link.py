@@ -25,6 +25,7 @@ MESSAGES = {
     "present.seed": {"en": "seed **{seed}**", "zh": "种子 **{seed}**"},
     "present.seed_down": {"en": "Seed − 1", "zh": "种子减 1"},
     "present.seed_up": {"en": "Seed + 1", "zh": "种子加 1"},
+    "present.dropout": {"en": "Dropout p = {p}", "zh": "dropout 比率 p = {p}"},
     "present.train": {"en": "train", "zh": "训练"},
     "present.eval": {"en": "eval", "zh": "评估"},
     "present.enter": {"en": "Presenter mode", "zh": "演示模式"},
@@ -74,9 +75,9 @@ MESSAGES = {
     "step.dropout.inactive_p0_present": {
         "en": "Dropout does nothing here: p = 0. As in PyTorch, dropout acts only in training "
         "mode with p > 0, so dropped_weights = attn_weights and every row still sums to 1. Press "
-        "p = 0.5 above to see it act.",
+        "0.5 beside “p =” above to see it act.",
         "zh": "这里 dropout 不起作用：p = 0。与 PyTorch 一样，dropout 只在训练模式且 p > 0 时生效，"
-        "所以 dropped_weights = attn_weights，每一行之和仍然是 1。按上方的 p = 0.5 即可看到它的作用。",
+        "所以 dropped_weights = attn_weights，每一行之和仍然是 1。按上方“p =”旁的 0.5 即可看到它的作用。",
     },
     "step.change.mark": {"en": "●", "zh": "●"},
     "step.change.edit": {
