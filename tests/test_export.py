@@ -40,6 +40,7 @@ from attention.export import (
     trace_json,
     trace_json_dict,
 )
+from tests.cases import subcases
 from tests.isolated_script import printed_context, run_isolated
 
 TOKENS = list(BOOK_TOKENS)
@@ -243,7 +244,7 @@ def test_zip_holds_every_file_with_a_bom_on_csvs_and_is_deterministic() -> None:
 # --- the snippet, run for real -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("inputs", "tokens", "changes", "style"),
     [
         (BOOK_EMBEDDINGS, TOKENS, {}, "book"),

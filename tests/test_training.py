@@ -38,6 +38,7 @@ from attention.training import (
     train,
 )
 from attention.validate import AttentionInputError
+from tests.cases import subcases
 
 SMALL_TEXT = TrainConfig(task="text", seed=1, steps=30, log_every=10, dropout=0.3)
 
@@ -142,7 +143,7 @@ def test_private_dropout_keeps_or_drops_and_scales_like_nn_dropout() -> None:
 # --- tasks -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["copy", "reverse", "sort"])
+@subcases("name", ["copy", "reverse", "sort"])
 def test_digit_task_answers_are_the_known_answer(name: str) -> None:
     task = make_task(name, length=8)
     batch = task.sample(64, torch.Generator().manual_seed(0))
@@ -186,7 +187,7 @@ def test_induction_sequences_repeat_one_segment_with_varying_period_and_offset()
     assert (first_answer - first_copy >= segment_lengths).all()  # the copies do not overlap
 
 
-@pytest.mark.parametrize("name", ["copy", "sort", "induction"])
+@subcases("name", ["copy", "sort", "induction"])
 def test_held_out_sequences_never_appear_in_training(name: str) -> None:
     task = make_task(name)
     training = task.sample(2000, torch.Generator().manual_seed(0))
@@ -225,7 +226,7 @@ LEARNING_CASES = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("name", list(LEARNING_CASES))
+@subcases("name", list(LEARNING_CASES))
 def test_task_is_learned_far_above_chance_within_a_small_budget(name: str) -> None:
     cfg, target = LEARNING_CASES[name]
     result = train(cfg)
@@ -346,7 +347,7 @@ BAD_CONFIGS = [
 ]
 
 
-@pytest.mark.parametrize(("cfg", "field", "message"), BAD_CONFIGS)
+@subcases(("cfg", "field", "message"), BAD_CONFIGS)
 def test_bad_settings_and_texts_give_a_clear_error_naming_the_field(
     cfg: TrainConfig, field: str, message: str
 ) -> None:
@@ -355,7 +356,7 @@ def test_bad_settings_and_texts_give_a_clear_error_naming_the_field(
     assert caught.value.field == field
 
 
-@pytest.mark.parametrize("cfg", [None, {"task": "copy"}, "copy", 42])
+@subcases("cfg", [None, {"task": "copy"}, "copy", 42])
 def test_a_config_of_the_wrong_type_is_named_in_train_and_compare_dropout(cfg: Any) -> None:
     for function in (train, compare_dropout):
         if cfg is None and function is compare_dropout:
