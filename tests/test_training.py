@@ -54,7 +54,14 @@ def one_thread() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def trained_copy() -> TrainResult:
-    return train(TrainConfig(task="copy", seed=0, steps=150, log_every=50))
+    """The copy task at its small budget (the copy case of LEARNING_CASES), trained once."""
+    return train(LEARNING_CASES["copy"][0])
+
+
+@pytest.fixture(scope="module")
+def small_text() -> TrainResult:
+    """``train(SMALL_TEXT)``, once for the tests that compare other runs with it."""
+    return train(SMALL_TEXT)
 
 
 def _same_weights(a: nn.Module, b: nn.Module) -> bool:
@@ -92,9 +99,11 @@ def test_same_config_trains_bitwise_same_weights_even_while_a_thread_uses_the_gl
     assert first.history == second.history
 
 
-def test_two_trainings_in_threads_at_once_give_what_they_give_alone() -> None:
+def test_two_trainings_in_threads_at_once_give_what_they_give_alone(
+    small_text: TrainResult,
+) -> None:
     other = TrainConfig(task="copy", seed=3, steps=30, log_every=10, dropout=0.2)
-    alone = [train(SMALL_TEXT), train(other)]
+    alone = [small_text, train(other)]
     with ThreadPoolExecutor(max_workers=2) as pool:
         together = [
             f.result(timeout=600) for f in [pool.submit(train, c) for c in (SMALL_TEXT, other)]
@@ -103,8 +112,10 @@ def test_two_trainings_in_threads_at_once_give_what_they_give_alone() -> None:
         assert _same_weights(a.model, b.model) and a.history == b.history
 
 
-def test_seed_and_dropout_change_the_weights_but_dropout_keeps_data_and_init() -> None:
-    base = train(SMALL_TEXT)
+def test_seed_and_dropout_change_the_weights_but_dropout_keeps_data_and_init(
+    small_text: TrainResult,
+) -> None:
+    base = small_text
     other_seed = train(TrainConfig(**{**SMALL_TEXT.__dict__, "seed": 2}))
     no_dropout = train(TrainConfig(**{**SMALL_TEXT.__dict__, "dropout": 0.0}))
     assert not _same_weights(base.model, other_seed.model)
@@ -227,9 +238,11 @@ LEARNING_CASES = {
 
 
 @subcases("name", list(LEARNING_CASES))
-def test_task_is_learned_far_above_chance_within_a_small_budget(name: str) -> None:
+def test_task_is_learned_far_above_chance_within_a_small_budget(
+    name: str, trained_copy: TrainResult
+) -> None:
     cfg, target = LEARNING_CASES[name]
-    result = train(cfg)
+    result = trained_copy if name == "copy" else train(cfg)  # the fixture is this copy run
     chance = 1 / result.task.vocab_size
     assert result.history[0]["val_accuracy"] < 3 * chance  # untrained: near chance
     assert result.evaluate(n=300, seed=7) >= target

@@ -25,6 +25,7 @@ from plotly.colors import get_colorscale, unlabel_rgb
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.export import reproduce_snippet, trace_csv_files
+from tests.cases import subcases
 from tests.e2e.helpers import (
     MATRIX_BLOCK_SELECTOR,
     assert_no_exception,
@@ -89,7 +90,7 @@ CHOICES = [
 ]
 
 
-@pytest.mark.parametrize(("path", "radio", "option"), CHOICES)
+@subcases(("path", "radio", "option"), CHOICES)
 def test_a_language_switch_keeps_the_choices_a_learner_made(
     streamlit_server: str, page: Page, path: str, radio: str, option: str
 ) -> None:
