@@ -11,6 +11,7 @@ import torch
 from attention import AttentionConfig, trace_attention
 from attention import trace as trace_module
 from tests.book_recipe import BOOK_BATCH, random_inputs
+from tests.cases import subcases
 
 ISOLATION_CONFIGS = [
     AttentionConfig(),
@@ -20,7 +21,7 @@ ISOLATION_CONFIGS = [
 ]
 
 
-@pytest.mark.parametrize("cfg", ISOLATION_CONFIGS)
+@subcases("cfg", ISOLATION_CONFIGS)
 def test_global_rng_state_is_identical_before_and_after_a_trace(cfg: AttentionConfig) -> None:
     torch.manual_seed(2024)
     torch.rand(3)  # move away from a freshly seeded state

@@ -10,6 +10,7 @@ import torch
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
+from tests.cases import subcases
 from viz import steps
 from viz.colors import DROPPED_COLOR, HIDDEN_COLOR
 from viz.heatmap import MINUS_INFINITY, matrix_figure
@@ -104,7 +105,7 @@ def test_axis_titles_and_hover_names_are_escaped_too(six_token_trace) -> None:
     assert "<b>w" not in figure.to_json()
 
 
-@pytest.mark.parametrize(
+@subcases(
     "build",
     [
         lambda tr: draw(steps.embeddings_view(tr, TOKENS, WORDS, palette="default")),

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pytest
 from plotly.colors import get_colorscale, sample_colorscale
 
 from attention.examples import BOOK_TOKENS, unique_labels
+from tests.cases import subcases
 from viz import steps
 from viz.colors import DROPPED_COLOR, HIDDEN_COLOR, PALETTES, colorscale
 from viz.heatmap import MINUS_INFINITY, cell_texts
@@ -119,7 +119,7 @@ def test_dropped_weights_are_0_on_pink_and_kept_ones_on_the_scale(six_token_drop
     )
 
 
-@pytest.mark.parametrize("palette", sorted(PALETTES))
+@subcases("palette", sorted(PALETTES))
 def test_a_diverging_zero_is_the_scales_middle_and_plus_minus_max_its_ends(palette: str) -> None:
     view = MatrixView(
         values=np.array([[-2.5, 0.0, 2.5], [1.0, -1.0, 0.5]]),
@@ -148,8 +148,8 @@ def test_the_two_palettes_give_different_colours(six_token_trace) -> None:
     assert not (colours["default"] == colours["colorblind"]).any()
 
 
-@pytest.mark.parametrize("palette", sorted(PALETTES))
-@pytest.mark.parametrize("kind", ["diverging", "sequential"])
+@subcases("palette", sorted(PALETTES))
+@subcases("kind", ["diverging", "sequential"])
 def test_text_has_the_higher_contrast_on_every_colour_of_the_scale(kind: str, palette: str) -> None:
     values = np.linspace(-1.0 if kind == "diverging" else 0.0, 1.0, 101).reshape(1, -1)
     cells = values.shape[1]
@@ -305,7 +305,7 @@ def test_a_text_table_keeps_its_texts_and_highlights_one_row_readably() -> None:
     )
 
 
-@pytest.mark.parametrize("name", sorted({n for p in PALETTES.values() for n in p.values()}))
+@subcases("name", sorted({n for p in PALETTES.values() for n in p.values()}))
 def test_sampling_a_scale_gives_plotlys_colours_string_for_string(name: str) -> None:
     """The whole-matrix sampler equals ``plotly.colors.sample_colorscale`` at both ends, on the
     scale's own stops (where the interpolation switches segments) and at random points."""
