@@ -45,6 +45,7 @@ from attention import gradients as grad_api
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.head_trace import one_head
 from attention.trace import config_of
+from tests.cases import subcases
 from viz import notebook
 from viz.steps import weights_view
 from viz.table_heatmap import matrix_table
@@ -308,8 +309,8 @@ def _refused(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Attenti
 SCORES = torch.tensor([[0.2, 0.9, -0.4], [0.1, 0.3, 0.8], [-0.5, 0.6, 0.0]])  # (3, 3) raw scores
 
 
-@pytest.mark.parametrize("function", [compare_masking, mask_after_softmax, mask_with_neg_inf])
-@pytest.mark.parametrize(
+@subcases("function", [compare_masking, mask_after_softmax, mask_with_neg_inf])
+@subcases(
     ("scores", "d_k", "field", "shown"),
     [
         (None, 2, "attn_scores", "got None"),

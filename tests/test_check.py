@@ -33,6 +33,7 @@ from attention.randomness import draws_from, private_generator
 from attention.steps import STEPS
 from attention.trace import AttentionConfig, trace_attention
 from attention.validate import AttentionInputError
+from tests.cases import subcases
 from tests.learner_files import families, misbehaving
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,7 +82,7 @@ def learner(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     return path, namespace
 
 
-@pytest.mark.parametrize("name", list(BUGS))
+@subcases("name", list(BUGS))
 def test_every_gallery_bug_is_caught_and_named(name: str) -> None:
     bug = BUGS[name]
     report = check_attention(bug.cls)
