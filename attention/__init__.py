@@ -36,6 +36,7 @@ from .trace import (
     trace_module,
 )
 from .validate import MAX_ABS_VALUE, MAX_TOKENS, AttentionInputError
+from .window import sliding_window_mask
 
 __all__ = [
     "AttentionConfig",
@@ -56,6 +57,7 @@ __all__ = [
     "compare_masking",
     "mask_after_softmax",
     "mask_with_neg_inf",
+    "sliding_window_mask",
     "trace_attention",
     "trace_gradients",
 ]

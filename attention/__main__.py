@@ -10,6 +10,7 @@ Builds the batch of two copies of the book's six embeddings, seeds torch, runs `
     python -m attention --grad                # also d loss / d W for loss = context_vecs.sum()
     python -m attention --json --matrices     # also every (T, T) step, in full
     python -m attention check my_attention.py:MyCausalAttention   # check your own class
+    python -m attention check my_attention.py:MyCausalAttention --timeout 30
 
 Bad options exit with status 2 and a plain message on stderr.
 
@@ -174,7 +175,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["check"]:  # python -m attention check FILE.py:ClassName
         from .check import main as check_main
 
-        return check_main(argv[1:])
+        try:
+            return check_main(argv[1:])
+        except KeyboardInterrupt:  # the check's process is ended already (attention.check)
+            print(
+                "Stopped (Ctrl-C): the check and the process running your class ended.",
+                file=sys.stderr,
+            )
+            return 130
     parser = build_parser()
     args = parser.parse_args(argv)  # exits with status 2 on malformed options
     if args.matrices and not args.json:

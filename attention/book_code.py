@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from .modules import CausalAttention, MultiHeadAttention
+from .steps import STEPS
 
 __all__ = [
     "MARKER",
@@ -36,19 +37,9 @@ __all__ = [
 
 MARKER = "▶"  # written at the start of a marked line, in place of its first indentation
 
-# The statements of ``CausalAttention`` that compute each step of ``attention.steps.STEPS``.
-STEP_ANCHORS: dict[str, tuple[str, ...]] = {
-    "embeddings": ("def forward(self, x", "b, num_tokens, d_in = x.shape"),
-    "weights": ("self.W_query = nn.Linear", "self.W_key = nn.Linear", "self.W_value = nn.Linear"),
-    "qkv": ("keys = self.W_key(x)", "queries = self.W_query(x)", "values = self.W_value(x)"),
-    "scores": ("attn_scores = queries @ keys.transpose(1, 2)",),
-    "mask": ('"mask", torch.triu(', "self.mask.bool()[:num_tokens, :num_tokens]"),
-    "masked": ("attn_scores.masked_fill_(",),
-    "scaled": ("attn_scores / keys.shape[-1] ** 0.5",),
-    "softmax": ("torch.softmax(",),
-    "dropout": ("self.dropout = nn.Dropout(", "attn_weights = self.dropout(attn_weights)"),
-    "context": ("context_vec = attn_weights @ values", "return context_vec"),
-}
+# The statements of ``CausalAttention`` that compute each step, by step name: each step of
+# ``attention.steps.STEPS`` declares its own anchors.
+STEP_ANCHORS: dict[str, tuple[str, ...]] = {step.name: step.anchors for step in STEPS}
 
 # The statements of ``MultiHeadAttention`` for its stages (the Multi-head page).
 MULTI_HEAD_ANCHORS: dict[str, tuple[str, ...]] = {

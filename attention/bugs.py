@@ -1,13 +1,16 @@
-"""A gallery of real attention bugs: the book's class with one line changed, and what that does.
+"""A gallery of real attention bugs: the book's forward pass with one or two steps changed.
 
-Each bug is a subclass of the book's ``CausalAttention`` (or ``MultiHeadAttention``) with the
-book's constructor, so it can be built, given the book's weights and run like the book's class.
-:data:`BUGS` holds them by name with what a learner needs: the book's statement it changes (read
-from ``attention/modules.py`` itself, see :mod:`attention.book_code`), the line written instead,
-the steps it changes and a sentence on how to spot it::
+Each bug is the book's forward pass (:func:`attention.forward.run_forward`, the one the trace and
+the backward pass run) with the code of one or two of its steps replaced, by step name. :data:`BUGS`
+holds them by name with what a learner needs: the book's statement it changes (read from
+``attention/modules.py`` itself, see :mod:`attention.book_code`), the line written instead and a
+sentence on how to spot it. ``bug.cls`` is a class built on the book's ``CausalAttention`` (or
+``MultiHeadAttention``) whose ``forward`` runs those steps, so it can be built, given the book's
+weights and run like the book's class::
 
     from attention.bugs import BUGS, compare_bug
     bug = BUGS["mask_inverted"]
+    bug.overrides                       # {"mask": <the inverted mask step>}
     print(bug.diff)                     # - the book's statement / + the buggy one
     layer = bug.cls(3, 2, 6, 0.0)      # a module like CausalAttention(3, 2, 6, 0.0)
     comparison = compare_bug("no_scaling", inputs, AttentionConfig(seed=123))
@@ -15,31 +18,29 @@ the steps it changes and a sentence on how to spot it::
 These are bugs that shipped in well-known code: an SDPA boolean mask given the book's
 ``True = hide`` meaning (SDPA reads ``True = attend``), SDPA's ``dropout_p`` left on after
 ``model.eval()``, √d_model instead of √d_head, heads split with ``view`` and no ``transpose``,
-the mask applied after softmax without renormalising.
-
-The causal bugs run one forward pass, :func:`_causal_steps`: the book's forward pass written step
-by step, where each bug changes the one statement it names. It keeps every step (for the Find the
-bug page) and draws dropout either from torch's global generator, as ``nn.Dropout`` does (the
-classes' ``forward``), or from a private generator (the page, see :mod:`attention.randomness`).
-The two SDPA bugs call ``F.scaled_dot_product_attention`` in their ``forward``; their steps are
-what SDPA computes inside.
+the mask applied after softmax without renormalising, a mask registered and never applied.
+The two SDPA bugs' classes call ``F.scaled_dot_product_attention`` in their ``forward``; their
+steps are what SDPA computes inside.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
 from .book_code import book_line, find_statement
+from .forward import ForwardState, run_forward
 from .modules import CausalAttention, MultiHeadAttention
-from .randomness import draws_from, dropout_noise, private_generator
+from .randomness import draws_from, private_generator
+from .steps import STEP_FIELDS, STEPS, Made, StepFunction, context_of, step_named
 from .trace import AttentionConfig
-from .validate import to_input_tensor
+from .validate import check_attention_size, to_input_tensor
 
 __all__ = [
     "BUGS",
@@ -53,240 +54,88 @@ __all__ = [
 Steps = dict[str, torch.Tensor]
 
 
-# --- dropout, from the global generator (as nn.Dropout) or a private one ----------------------
+# --- the steps the bugs write instead of the book's ---------------------------------------------
 
 
-def _dropout(
-    weights: torch.Tensor, p: float, active: bool, generator: torch.Generator | None
-) -> torch.Tensor:
-    """``F.dropout(weights, p, active)``: from the global generator, or bitwise the same draw
-    from ``generator``."""
-    if not active or p == 0.0:
-        return weights
-    if generator is None:
-        return F.dropout(weights, p, True)
-    return weights * dropout_noise(weights, p, generator)
+def _book(step: str, state: ForwardState) -> Made:
+    """What the book's step ``step`` makes (a bug that changes only part of a step starts here)."""
+    return step_named(step).run(state)
 
 
-def _keep_mask(like: torch.Tensor, p: float, generator: torch.Generator | None) -> torch.Tensor:
-    """A hand-made keep mask, 1 = kept: the same draw nn.Dropout makes, without its 1/(1−p)."""
-    return torch.empty_like(like).bernoulli_(1.0 - p, generator=generator)
+def _mask_inverted(state: ForwardState) -> Made:
+    return {"mask": ~_book("mask", state)["mask"]}  # hides the past and the token, not the future
 
 
-# --- the causal bugs: the book's forward, one statement changed --------------------------------
+def _mask_with_diagonal(state: ForwardState) -> Made:
+    ones = torch.ones(state.num_tokens, state.num_tokens)
+    return {"mask": torch.triu(ones, diagonal=0).bool()}  # the diagonal is hidden too
 
 
-def _causal_steps(
-    module: CausalAttention, x: torch.Tensor, bug: str | None, generator: torch.Generator | None
-) -> Steps:
-    """Every step of ``module``'s forward pass on ``x`` ``(b, T, d_in)``, with ``bug`` in place.
+def _nothing_masked(state: ForwardState) -> Made:
+    return {"masked_scores": state["attn_scores"]}  # no −∞ anywhere: the future stays visible
 
-    ``bug=None`` is the book's ``CausalAttention.forward``. ``hidden`` is True where a score is
-    hidden; ``attn_weights`` are the weights leaving the softmax step (row sums shown by the page).
-    """
-    b, num_tokens, d_in = x.shape
-    p, training = module.dropout.p, module.training
-    keys = module.W_key(x)  # (b, T, d_out)
-    queries = module.W_query(x)
-    values = module.W_value(x)
-    attn_scores = queries @ keys.transpose(1, 2)  # (b, T, T)
-    if bug == "dropout_before_softmax":
-        attn_scores = _dropout(attn_scores, p, training, generator)
-    mask_bool = module.mask.bool()[:num_tokens, :num_tokens]  # (T, T), True = hide
-    hidden = ~mask_bool if bug in ("mask_inverted", "sdpa_bool_mask") else mask_bool
-    d_k = keys.shape[-1]
-    scale = {"no_scaling": 1.0, "wrong_scaling": d_in**0.5, "scale_by_d_k": float(d_k)}.get(
-        bug or "", d_k**0.5
-    )
-    if bug == "mask_after_softmax":
-        masked_scores = attn_scores  # nothing hidden before softmax
-        scaled_scores = masked_scores / scale
-        attn_weights = torch.softmax(scaled_scores, dim=-1).masked_fill(hidden, 0.0)
-    else:
-        masked_scores = attn_scores.masked_fill(hidden, -torch.inf)
-        scaled_scores = masked_scores / scale
-        attn_weights = torch.softmax(scaled_scores, dim=1 if bug == "softmax_wrong_dim" else -1)
-    if bug in SDPA_BUGS:  # SDPA gives a row with every key hidden the weights 0, not NaN
-        attn_weights = attn_weights.masked_fill(hidden.all(dim=-1, keepdim=True), 0.0)
-    if bug == "dropout_unscaled":
-        keep = _keep_mask(attn_weights, p, generator) if training and p > 0 else None
-        dropped_weights = attn_weights if keep is None else attn_weights * keep
-    elif bug == "dropout_before_softmax":
-        dropped_weights = attn_weights  # dropout already acted on the scores
-    else:
-        always = bug in ("dropout_in_eval", "sdpa_dropout_in_eval")
-        dropped_weights = _dropout(attn_weights, p, training or always, generator)
-    context_vec = dropped_weights @ (keys if bug == "values_from_keys" else values)
+
+def _scaled_by(divisor: Callable[[ForwardState], float]) -> StepFunction:
+    def scaled(state: ForwardState) -> Made:
+        return {"scaled_scores": state["masked_scores"] / divisor(state)}
+
+    return scaled
+
+
+def _softmax_over_queries(state: ForwardState) -> Made:
+    return {"attn_weights": torch.softmax(state["scaled_scores"], dim=-2)}  # columns sum to 1
+
+
+def _softmax_then_zero_hidden(state: ForwardState) -> Made:
+    weights = torch.softmax(state["scaled_scores"], dim=-1)  # the future is in every denominator
+    return {"attn_weights": weights.masked_fill(state["mask"], 0.0)}  # not renormalised
+
+
+def _sdpa_softmax(state: ForwardState) -> Made:
+    """SDPA's softmax: a row with every key hidden gets the weights 0 instead of NaN."""
+    return {"attn_weights": torch.softmax(state["scaled_scores"], dim=-1).nan_to_num(nan=0.0)}
+
+
+def _dropout_on_scores(state: ForwardState) -> Made:
+    scores = _book("scores", state)["attn_scores"]
+    return {"attn_scores": state.drop(scores, state.dropping)[1]}
+
+
+def _no_dropout_on_weights(state: ForwardState) -> Made:
+    return {"dropout_mask": None, "dropped_weights": state["attn_weights"]}
+
+
+def _dropout_always(state: ForwardState) -> Made:
+    keep, dropped = state.drop(state["attn_weights"], True)  # training=True, whatever the mode
+    return {"dropout_mask": keep, "dropped_weights": dropped}
+
+
+def _dropout_unscaled(state: ForwardState) -> Made:
+    keep, dropped = state.drop(state["attn_weights"], state.dropping, scaled=False)
+    return {"dropout_mask": keep, "dropped_weights": dropped}
+
+
+def _context_of_keys(state: ForwardState) -> Made:
+    return context_of(state, state["keys"])
+
+
+def _heads_by_view_alone(state: ForwardState) -> Made:
+    layer, x = state.layer, state.inputs
+    b, num_tokens, _ = x.shape
+
+    def split(projected: torch.Tensor) -> torch.Tensor:  # the right shape, the wrong numbers
+        return projected.view(b, layer.num_heads, num_tokens, layer.head_dim)
+
     return {
-        "queries": queries,
-        "keys": keys,
-        "values": values,
-        "attn_scores": attn_scores,
-        "mask": hidden,
-        "masked_scores": masked_scores,
-        "scaled_scores": scaled_scores,
-        "attn_weights": attn_weights,
-        "dropped_weights": dropped_weights,
-        "context": context_vec,
-        "output": context_vec,
+        "keys": split(layer.W_key(x)),
+        "queries": split(layer.W_query(x)),
+        "values": split(layer.W_value(x)),
     }
 
 
-class _CausalBug(CausalAttention):
-    """The book's ``CausalAttention`` with the statement of ``bug`` changed (see ``BUGS``)."""
-
-    bug: ClassVar[str]
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return _causal_steps(self, x, self.bug, None)["output"]
-
-
-class MaskInverted(_CausalBug):
-    bug = "mask_inverted"
-
-
-class MaskDiagonal(_CausalBug):
-    """``torch.triu(…, diagonal=0)``: the mask hides each token from itself too."""
-
-    bug = "mask_diagonal"
-
-    def __init__(
-        self,
-        d_in: int,
-        d_out: int,
-        context_length: int,
-        dropout: float,
-        qkv_bias: bool = False,
-    ) -> None:
-        super().__init__(d_in, d_out, context_length, dropout, qkv_bias)
-        self.register_buffer(
-            "mask", torch.triu(torch.ones(context_length, context_length), diagonal=0)
-        )
-
-
-class NoScaling(_CausalBug):
-    bug = "no_scaling"
-
-
-class WrongScaling(_CausalBug):
-    bug = "wrong_scaling"
-
-
-class ScaleByDk(_CausalBug):
-    bug = "scale_by_d_k"
-
-
-class SoftmaxWrongDim(_CausalBug):
-    bug = "softmax_wrong_dim"
-
-
-class MaskAfterSoftmax(_CausalBug):
-    bug = "mask_after_softmax"
-
-
-class DropoutBeforeSoftmax(_CausalBug):
-    bug = "dropout_before_softmax"
-
-
-class DropoutInEval(_CausalBug):
-    bug = "dropout_in_eval"
-
-
-class DropoutUnscaled(_CausalBug):
-    bug = "dropout_unscaled"
-
-
-class ValuesFromKeys(_CausalBug):
-    bug = "values_from_keys"
-
-
-class _SdpaBug(_CausalBug):
-    """``F.scaled_dot_product_attention`` in place of the book's four statements."""
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        b, num_tokens, d_in = x.shape
-        keys = self.W_key(x)  # (b, T, d_out)
-        queries = self.W_query(x)
-        values = self.W_value(x)
-        mask_bool = self.mask.bool()[:num_tokens, :num_tokens]  # True = a future token
-        attend = mask_bool if self.bug == "sdpa_bool_mask" else ~mask_bool  # SDPA: True = attend
-        p = self.dropout.p if (self.training or self.bug == "sdpa_dropout_in_eval") else 0.0
-        return F.scaled_dot_product_attention(queries, keys, values, attn_mask=attend, dropout_p=p)
-
-
-class SdpaBoolMask(_SdpaBug):
-    bug = "sdpa_bool_mask"
-
-
-class SdpaDropoutInEval(_SdpaBug):
-    bug = "sdpa_dropout_in_eval"
-
-
-SDPA_BUGS = ("sdpa_bool_mask", "sdpa_dropout_in_eval")
-
-
-# --- the multi-head bugs -------------------------------------------------------------------------
-
-
-def _multi_head_steps(
-    module: MultiHeadAttention, x: torch.Tensor, bug: str | None, generator: torch.Generator | None
-) -> Steps:
-    """Every step of ``MultiHeadAttention.forward`` on ``x``, with ``bug`` in place (None: the book)."""
-    b, num_tokens, d_in = x.shape
-    h, head_dim = module.num_heads, module.head_dim
-
-    def split(t: torch.Tensor) -> torch.Tensor:  # (b, T, d_out) -> (b, h, T, head_dim)
-        if bug == "heads_without_transpose":
-            return t.view(b, h, num_tokens, head_dim)  # the right shape, the wrong numbers
-        return t.view(b, num_tokens, h, head_dim).transpose(1, 2)
-
-    keys = split(module.W_key(x))
-    queries = split(module.W_query(x))
-    values = split(module.W_value(x))
-    attn_scores = queries @ keys.transpose(2, 3)  # (b, h, T, T)
-    mask_bool = module.mask.bool()[:num_tokens, :num_tokens]
-    masked_scores = attn_scores.masked_fill(mask_bool, -torch.inf)
-    scale = module.d_out**0.5 if bug == "scale_by_d_out" else keys.shape[-1] ** 0.5
-    scaled_scores = masked_scores / scale
-    attn_weights = torch.softmax(scaled_scores, dim=-1)
-    dropped_weights = _dropout(attn_weights, module.dropout.p, module.training, generator)
-    head_context = dropped_weights @ values  # (b, h, T, head_dim)
-    context = head_context.transpose(1, 2).contiguous().view(b, num_tokens, module.d_out)
-    output = context if bug == "no_out_proj" else module.out_proj(context)
-    return {
-        "queries": queries,
-        "keys": keys,
-        "values": values,
-        "attn_scores": attn_scores,
-        "mask": mask_bool,
-        "masked_scores": masked_scores,
-        "scaled_scores": scaled_scores,
-        "attn_weights": attn_weights,
-        "dropped_weights": dropped_weights,
-        "context": context,
-        "output": output,
-    }
-
-
-class _MultiHeadBug(MultiHeadAttention):
-    """The book's ``MultiHeadAttention`` with the statement of ``bug`` changed."""
-
-    bug: ClassVar[str]
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return _multi_head_steps(self, x, self.bug, None)["output"]
-
-
-class HeadsWithoutTranspose(_MultiHeadBug):
-    bug = "heads_without_transpose"
-
-
-class NoOutProj(_MultiHeadBug):
-    bug = "no_out_proj"
-
-
-class ScaleByDOut(_MultiHeadBug):
-    bug = "scale_by_d_out"
+def _no_out_proj(state: ForwardState) -> Made:
+    made = _book("context", state)
+    return {**made, "output": made["context"]}  # the heads joined but never mixed
 
 
 # --- the gallery -----------------------------------------------------------------------------
@@ -294,27 +143,49 @@ class ScaleByDOut(_MultiHeadBug):
 
 @dataclass(frozen=True)
 class Bug:
-    """One bug of the gallery.
+    """One bug of the gallery: the book's forward pass with ``overrides`` in place of its steps.
 
+    ``overrides``: step name → the code run instead (see :func:`attention.forward.run_forward`).
     ``book_anchors`` find the book's statements it changes (in ``attention/modules.py``);
-    ``code`` is what it writes instead; ``steps`` are the names of ``attention.steps.STEPS``
-    whose code changes; ``spot`` says how to spot it from the numbers (English; the app shows
-    the message ``find_the_bug.spot.<name>`` in the reader's language).
+    ``code`` is what it writes instead; ``spot`` says how to spot it from the numbers (English;
+    the app shows the message ``find_the_bug.spot.<name>`` in the reader's language).
+    ``forward_class``: a class written out by hand (the SDPA bugs call SDPA); otherwise
+    :attr:`cls` is made from the overrides.
     """
 
     name: str
     title: str
-    cls: type[nn.Module]
+    overrides: Mapping[str, StepFunction] = field(repr=False)
     book_anchors: tuple[str, ...]
     code: str
-    steps: tuple[str, ...]
     spot: str
     future_leak: bool = False  # a later token changes earlier outputs
     multi_head: bool = False
+    forward_class: type[nn.Module] | None = None
+
+    @property
+    def steps(self) -> tuple[str, ...]:
+        """The names of the steps of ``attention.steps.STEPS`` it changes, in order."""
+        return tuple(step.name for step in STEPS if step.name in self.overrides)
 
     @property
     def book_class(self) -> type[nn.Module]:
         return MultiHeadAttention if self.multi_head else CausalAttention
+
+    @cached_property
+    def cls(self) -> type[nn.Module]:
+        """A class with the book's constructor whose ``forward`` is the book's with this bug."""
+        if self.forward_class is not None:
+            return self.forward_class
+        overrides, base = self.overrides, self.book_class
+
+        def forward(module: nn.Module, x: torch.Tensor) -> torch.Tensor:
+            return run_forward(module, x, None, overrides)["output"]  # global generator
+
+        name = "".join(part.title() for part in self.name.split("_"))
+        namespace = {"forward": forward, "bug": self.name, "__module__": __name__}
+        namespace["__doc__"] = f"The book's {base.__name__} with one bug: {self.title}."
+        return type(name, (base,), namespace)
 
     @property
     def book_code(self) -> str:
@@ -335,6 +206,34 @@ class Bug:
         return "\n".join(removed + added)
 
 
+class _SdpaBug(CausalAttention):
+    """``F.scaled_dot_product_attention`` in place of the book's four statements."""
+
+    bug = ""
+    inverted_mask = False  # the book's mask given as it is: SDPA reads True = attend
+    dropout_in_eval = False  # dropout_p given whatever the mode
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, num_tokens, d_in = x.shape
+        keys = self.W_key(x)  # (b, T, d_out)
+        queries = self.W_query(x)
+        values = self.W_value(x)
+        mask_bool = self.mask.bool()[:num_tokens, :num_tokens]  # True = a future token
+        attend = mask_bool if self.inverted_mask else ~mask_bool  # SDPA: True = attend
+        p = self.dropout.p if (self.training or self.dropout_in_eval) else 0.0
+        return F.scaled_dot_product_attention(queries, keys, values, attn_mask=attend, dropout_p=p)
+
+
+class SdpaBoolMask(_SdpaBug):
+    bug = "sdpa_bool_mask"
+    inverted_mask = True
+
+
+class SdpaDropoutInEval(_SdpaBug):
+    bug = "sdpa_dropout_in_eval"
+    dropout_in_eval = True
+
+
 _SDPA_REPLACED = (
     "attn_scores = queries @ keys.transpose(1, 2)",
     "attn_scores.masked_fill_(",
@@ -347,152 +246,153 @@ _GALLERY = (
     Bug(
         "mask_inverted",
         "Inverted mask",
-        MaskInverted,
-        ("attn_scores.masked_fill_(",),
-        "attn_scores.masked_fill_(~self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)",
-        ("masked",),
-        "Each token sees only the tokens after it: the weights sit above the diagonal, a later "
+        overrides={"mask": _mask_inverted},
+        book_anchors=("attn_scores.masked_fill_(",),
+        code="attn_scores.masked_fill_(~self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)",
+        spot="Each token sees only the tokens after it: the weights sit above the diagonal, a later "
         "token changes earlier outputs, and the last row is NaN (every key hidden).",
         future_leak=True,
     ),
     Bug(
         "mask_diagonal",
         "Mask hides the token itself",
-        MaskDiagonal,
-        ('"mask", torch.triu(',),
-        'self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), '
+        overrides={"mask": _mask_with_diagonal},
+        book_anchors=('"mask", torch.triu(',),
+        code='self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), '
         "diagonal=0))",
-        ("mask",),
-        "The diagonal is hidden too: a token never attends to itself, and the first token, "
+        spot="The diagonal is hidden too: a token never attends to itself, and the first token, "
         "which has nothing before it, gets NaN.",
+    ),
+    Bug(
+        "mask_not_applied",
+        "Mask registered but never applied",
+        overrides={"masked": _nothing_masked},
+        book_anchors=("attn_scores.masked_fill_(",),
+        code="# attn_scores.masked_fill_(…) left out: self.mask is registered but never used",
+        spot="Nothing fails and every row sums to 1, but the weights above the diagonal are not 0: "
+        "each token attends to the tokens after it, so a later token changes every earlier output.",
+        future_leak=True,
     ),
     Bug(
         "no_scaling",
         "No scaling",
-        NoScaling,
-        ("torch.softmax(",),
-        "attn_weights = torch.softmax(attn_scores, dim=-1)",
-        ("scaled",),
-        "The weights are sharper than the book's (closer to 0 and 1) but rows still sum to 1 "
+        overrides={"scaled": _scaled_by(lambda state: 1.0)},
+        book_anchors=("torch.softmax(",),
+        code="attn_weights = torch.softmax(attn_scores, dim=-1)",
+        spot="The weights are sharper than the book's (closer to 0 and 1) but rows still sum to 1 "
         "and nothing leaks; the gap grows with d_out.",
     ),
     Bug(
         "wrong_scaling",
         "Scaled by √d_in",
-        WrongScaling,
-        ("torch.softmax(",),
-        "attn_weights = torch.softmax(attn_scores / d_in**0.5, dim=-1)",
-        ("scaled",),
-        "Scaled by the input width √d_in instead of the key width √d_k: the weights are a little "
+        overrides={"scaled": _scaled_by(lambda state: state.inputs.shape[-1] ** 0.5)},
+        book_anchors=("torch.softmax(",),
+        code="attn_weights = torch.softmax(attn_scores / d_in**0.5, dim=-1)",
+        spot="Scaled by the input width √d_in instead of the key width √d_k: the weights are a little "
         "sharper or flatter than the book's, rows still sum to 1; the same when d_in = d_out.",
     ),
     Bug(
         "scale_by_d_k",
         "Scaled by d_k (no square root)",
-        ScaleByDk,
-        ("torch.softmax(",),
-        "attn_weights = torch.softmax(attn_scores / keys.shape[-1], dim=-1)",
-        ("scaled",),
-        "Divided by d_k instead of √d_k: the weights are flatter than the book's; rows sum to 1; "
+        overrides={"scaled": _scaled_by(lambda state: float(state["keys"].shape[-1]))},
+        book_anchors=("torch.softmax(",),
+        code="attn_weights = torch.softmax(attn_scores / keys.shape[-1], dim=-1)",
+        spot="Divided by d_k instead of √d_k: the weights are flatter than the book's; rows sum to 1; "
         "the same only when d_k = 1.",
     ),
     Bug(
         "softmax_wrong_dim",
         "Softmax over the wrong axis",
-        SoftmaxWrongDim,
-        ("torch.softmax(",),
-        "attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=1)",
-        ("softmax",),
-        "Columns sum to 1 instead of rows (the last key, seen by the last query alone, gets "
+        overrides={"softmax": _softmax_over_queries},
+        book_anchors=("torch.softmax(",),
+        code="attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=1)",
+        spot="Columns sum to 1 instead of rows (the last key, seen by the last query alone, gets "
         "weight 1 there), and a later token changes earlier outputs through the column sums.",
         future_leak=True,
     ),
     Bug(
         "mask_after_softmax",
         "Mask after softmax, not renormalised",
-        MaskAfterSoftmax,
-        ("attn_scores.masked_fill_(", "torch.softmax("),
-        "attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1)\n"
+        overrides={"masked": _nothing_masked, "softmax": _softmax_then_zero_hidden},
+        book_anchors=("attn_scores.masked_fill_(", "torch.softmax("),
+        code="attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1)\n"
         "attn_weights = attn_weights.masked_fill(self.mask.bool()[:num_tokens, :num_tokens], 0.0)",
-        ("masked", "softmax"),
-        "Rows sum to less than 1 (only the last row sums to 1), and a later token changes "
+        spot="Rows sum to less than 1 (only the last row sums to 1), and a later token changes "
         "earlier outputs: its score was in every row's softmax denominator.",
         future_leak=True,
     ),
     Bug(
         "dropout_before_softmax",
         "Dropout on the scores",
-        DropoutBeforeSoftmax,
-        ("attn_scores = queries @ keys.transpose(1, 2)", "attn_weights = self.dropout("),
-        "attn_scores = self.dropout(queries @ keys.transpose(1, 2))",
-        ("scores", "dropout"),
-        "In training mode rows still sum to 1 and no weight is exactly 0 (a dropped score becomes "
+        overrides={"scores": _dropout_on_scores, "dropout": _no_dropout_on_weights},
+        book_anchors=(
+            "attn_scores = queries @ keys.transpose(1, 2)",
+            "attn_weights = self.dropout(",
+        ),
+        code="attn_scores = self.dropout(queries @ keys.transpose(1, 2))",
+        spot="In training mode rows still sum to 1 and no weight is exactly 0 (a dropped score becomes "
         "0, not −∞); in eval mode it is the book's class.",
     ),
     Bug(
         "dropout_in_eval",
         "Dropout also in eval mode",
-        DropoutInEval,
-        ("attn_weights = self.dropout(",),
-        "attn_weights = F.dropout(attn_weights, self.dropout.p)  # training=True by default",
-        ("dropout",),
-        "In training mode it is the book's class; after model.eval() weights are still dropped, "
+        overrides={"dropout": _dropout_always},
+        book_anchors=("attn_weights = self.dropout(",),
+        code="attn_weights = F.dropout(attn_weights, self.dropout.p)  # training=True by default",
+        spot="In training mode it is the book's class; after model.eval() weights are still dropped, "
         "so two runs on the same input give different outputs.",
     ),
     Bug(
         "dropout_unscaled",
         "Hand-made dropout without 1/(1−p)",
-        DropoutUnscaled,
-        ("attn_weights = self.dropout(",),
-        "attn_weights = attn_weights * torch.empty_like(attn_weights).bernoulli_(1 - p)  "
+        overrides={"dropout": _dropout_unscaled},
+        book_anchors=("attn_weights = self.dropout(",),
+        code="attn_weights = attn_weights * torch.empty_like(attn_weights).bernoulli_(1 - p)  "
         "# if training",
-        ("dropout",),
-        "Kept weights keep their value instead of growing by 1/(1−p), so in training mode the "
+        spot="Kept weights keep their value instead of growing by 1/(1−p), so in training mode the "
         "outputs are (1−p) times too small on average; in eval mode it is the book's class.",
     ),
     Bug(
         "values_from_keys",
         "Weights applied to the keys",
-        ValuesFromKeys,
-        ("context_vec = attn_weights @ values",),
-        "context_vec = attn_weights @ keys",
-        ("context",),
-        "Every weight is right, only the context vectors differ: they mix key vectors, and "
+        overrides={"context": _context_of_keys},
+        book_anchors=("context_vec = attn_weights @ values",),
+        code="context_vec = attn_weights @ keys",
+        spot="Every weight is right, only the context vectors differ: they mix key vectors, and "
         "W_value has no effect at all.",
     ),
     Bug(
         "sdpa_bool_mask",
         "The book's mask given to SDPA",
-        SdpaBoolMask,
-        _SDPA_REPLACED,
-        "context_vec = F.scaled_dot_product_attention(\n"
+        overrides={"mask": _mask_inverted, "softmax": _sdpa_softmax},
+        book_anchors=_SDPA_REPLACED,
+        code="context_vec = F.scaled_dot_product_attention(\n"
         "    queries, keys, values, attn_mask=self.mask.bool()[:num_tokens, :num_tokens],\n"
         "    dropout_p=self.dropout.p if self.training else 0.0)",
-        ("masked", "scaled", "softmax", "dropout", "context"),
-        "SDPA reads a boolean mask as True = attend, the book's mask as True = hide: each token "
+        spot="SDPA reads a boolean mask as True = attend, the book's mask as True = hide: each token "
         "sees only later tokens, and the last token's output is all zeros.",
         future_leak=True,
+        forward_class=SdpaBoolMask,
     ),
     Bug(
         "sdpa_dropout_in_eval",
         "SDPA's dropout_p left on in eval mode",
-        SdpaDropoutInEval,
-        _SDPA_REPLACED,
-        "context_vec = F.scaled_dot_product_attention(\n"
+        overrides={"softmax": _sdpa_softmax, "dropout": _dropout_always},
+        book_anchors=_SDPA_REPLACED,
+        code="context_vec = F.scaled_dot_product_attention(\n"
         "    queries, keys, values, attn_mask=~self.mask.bool()[:num_tokens, :num_tokens],\n"
         "    dropout_p=self.dropout.p)",
-        ("masked", "scaled", "softmax", "dropout", "context"),
-        "SDPA has no training flag: dropout_p keeps dropping after model.eval(), so eval outputs "
+        spot="SDPA has no training flag: dropout_p keeps dropping after model.eval(), so eval outputs "
         "change from run to run; in training mode it is the book's class.",
+        forward_class=SdpaDropoutInEval,
     ),
     Bug(
         "heads_without_transpose",
         "Heads split by view alone",
-        HeadsWithoutTranspose,
-        ("keys = keys.view(", "keys = keys.transpose(1, 2)"),
-        "keys = keys.view(b, self.num_heads, num_tokens, self.head_dim)  # no transpose",
-        ("qkv",),
-        "The shapes are right, so nothing fails; but a head's rows are no longer tokens (each "
+        overrides={"qkv": _heads_by_view_alone},
+        book_anchors=("keys = keys.view(", "keys = keys.transpose(1, 2)"),
+        code="keys = keys.view(b, self.num_heads, num_tokens, self.head_dim)  # no transpose",
+        spot="The shapes are right, so nothing fails; but a head's rows are no longer tokens (each "
         "holds pieces of neighbouring tokens), so the causal mask hides the wrong things and a "
         "later token changes earlier outputs.",
         future_leak=True,
@@ -501,22 +401,20 @@ _GALLERY = (
     Bug(
         "no_out_proj",
         "out_proj left out",
-        NoOutProj,
-        ("context_vec = self.out_proj(context_vec)",),
-        "# context_vec = self.out_proj(context_vec)",
-        ("context",),
-        "Every head's weights are right and nothing leaks; only the last step differs: the heads' "
+        overrides={"context": _no_out_proj},
+        book_anchors=("context_vec = self.out_proj(context_vec)",),
+        code="# context_vec = self.out_proj(context_vec)",
+        spot="Every head's weights are right and nothing leaks; only the last step differs: the heads' "
         "outputs are concatenated but never mixed, and out_proj gets no gradient.",
         multi_head=True,
     ),
     Bug(
         "scale_by_d_out",
         "Scaled by √d_out, not √head_dim",
-        ScaleByDOut,
-        ("torch.softmax(",),
-        "attn_weights = torch.softmax(attn_scores / self.d_out**0.5, dim=-1)",
-        ("scaled",),
-        "Every head is scaled by the whole width instead of its own head_dim: weights flatter "
+        overrides={"scaled": _scaled_by(lambda state: state.layer.d_out**0.5)},
+        book_anchors=("torch.softmax(",),
+        code="attn_weights = torch.softmax(attn_scores / self.d_out**0.5, dim=-1)",
+        spot="Every head is scaled by the whole width instead of its own head_dim: weights flatter "
         "than the book's, rows still sum to 1; the same with one head.",
         multi_head=True,
     ),
@@ -524,15 +422,20 @@ _GALLERY = (
 
 BUGS: dict[str, Bug] = {bug.name: bug for bug in _GALLERY}
 
+# The tensors compared and shown, queries to output: every step's but dropout's keep-mask (a bug
+# that moves the dropout draws shows in dropped_weights).
+STEP_ENTRIES = tuple(name for name in STEP_FIELDS if name != "dropout_mask")
+
 
 def run_steps(module: nn.Module, x: torch.Tensor, generator: torch.Generator | None) -> Steps:
-    """Every step of a forward pass of the book's class or a gallery bug (its own ``bug``)."""
-    bug = getattr(module, "bug", None)
-    if isinstance(module, MultiHeadAttention):
-        return _multi_head_steps(module, x, bug, generator)
-    if isinstance(module, CausalAttention):
-        return _causal_steps(module, x, bug, generator)
-    raise TypeError(f"run_steps needs the book's class or a gallery bug, not {type(module)}")
+    """Every step of a forward pass of the book's class or a gallery bug (its own ``bug``), by
+    :func:`attention.forward.run_forward`; dropout from ``generator`` or, when None, torch's
+    global generator (as the classes' ``forward``)."""
+    if not isinstance(module, (CausalAttention, MultiHeadAttention)):
+        raise TypeError(f"run_steps needs the book's class or a gallery bug, not {type(module)}")
+    bug = BUGS.get(getattr(module, "bug", ""))
+    made = run_forward(module, x, generator, None if bug is None else bug.overrides)
+    return {name: made[name] for name in STEP_ENTRIES}
 
 
 # --- what a bug does to a learner's numbers ---------------------------------------------------
@@ -592,21 +495,6 @@ class BugComparison:
         return bool(self.moved.any())
 
 
-STEP_ENTRIES = (
-    "queries",
-    "keys",
-    "values",
-    "attn_scores",
-    "mask",
-    "masked_scores",
-    "scaled_scores",
-    "attn_weights",
-    "dropped_weights",
-    "context",
-    "output",
-)
-
-
 def _build(cls: type[nn.Module], args: tuple[Any, ...], cfg: AttentionConfig) -> tuple:
     generator = private_generator(cfg.seed)  # the weights, then the dropout draws
     with draws_from(generator):
@@ -640,6 +528,8 @@ def compare_bug(name: str, inputs: Any, cfg: AttentionConfig | None = None) -> B
         num_heads = cfg.num_heads if cfg.num_heads > 1 else 2
         d_out = cfg.d_out if cfg.d_out % num_heads == 0 else cfg.d_out * num_heads
         args = (d_in, d_out, num_tokens, cfg.dropout, num_heads)
+    # the book's and the bug's steps are kept while the checks run more passes: four traces' worth
+    check_attention_size(1, num_heads, num_tokens, traces=4)
 
     def run(cls: type[nn.Module], training: bool, data: torch.Tensor) -> Steps:
         module, generator = _build(cls, args, replace(cfg, training=training))

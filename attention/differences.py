@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 
 import torch
 
+from .validate import AttentionInputError, check_instance, check_int, check_tensor
+
 if TYPE_CHECKING:
     from .trace import AttentionTrace
 
@@ -42,6 +44,7 @@ class Difference:
 
 def difference(a: torch.Tensor, b: torch.Tensor) -> Difference | None:
     """``b − a`` in float64 with its largest absolute value; ``None`` if the shapes differ."""
+    a, b = check_tensor("a", a), check_tensor("b", b)
     if a.shape != b.shape:
         return None
     values = b.detach().to(torch.float64) - a.detach().to(torch.float64)  # (same shape)
@@ -50,8 +53,12 @@ def difference(a: torch.Tensor, b: torch.Tensor) -> Difference | None:
 
 
 def _same_tokens(trace_a: AttentionTrace, trace_b: AttentionTrace) -> None:
+    from .trace import AttentionTrace  # here, as the type hints: this module loads without it
+
+    check_instance("trace_a", trace_a, AttentionTrace, " (from attention.trace_attention)")
+    check_instance("trace_b", trace_b, AttentionTrace, " (from attention.trace_attention)")
     if trace_a.inputs.shape != trace_b.inputs.shape:
-        raise ValueError(
+        raise AttentionInputError(
             f"the two traces must run on inputs of one shape to be compared; got "
             f"{tuple(trace_a.inputs.shape)} and {tuple(trace_b.inputs.shape)}"
         )
@@ -66,9 +73,10 @@ def weights_difference(
     on the same number of tokens (and heads), so the matrices always have one shape.
     """
     _same_tokens(trace_a, trace_b)
+    batch = check_int("batch", batch, 0, trace_a.inputs.shape[0] - 1, "a batch item, from 0")
     result = difference(trace_a.dropped_weights[batch], trace_b.dropped_weights[batch])
     if result is None:
-        raise ValueError("the two traces have a different number of heads")
+        raise AttentionInputError("the two traces have a different number of heads")
     return result
 
 
@@ -77,6 +85,7 @@ def context_difference(
 ) -> Difference | None:
     """B's context vectors minus A's, ``(T, d_out)``; ``None`` when the widths ``d_out`` differ."""
     _same_tokens(trace_a, trace_b)
+    batch = check_int("batch", batch, 0, trace_a.inputs.shape[0] - 1, "a batch item, from 0")
     return difference(trace_a.context[batch], trace_b.context[batch])
 
 
@@ -109,6 +118,10 @@ def output_change(
     ``None`` when the two are not comparable row by row (another number of tokens or another
     width): then everything is new.
     """
+    for name, given in (("inputs_before", inputs_before), ("context_before", context_before)):
+        check_tensor(name, given)
+    for name, given in (("inputs_after", inputs_after), ("context_after", context_after)):
+        check_tensor(name, given)
     if context_before.shape != context_after.shape or inputs_before.shape != inputs_after.shape:
         return None
     rows_differ = (context_before != context_after).any(dim=-1)  # (T,) bool
@@ -124,6 +137,7 @@ def changed_cells(before: torch.Tensor, after: torch.Tensor) -> torch.Tensor | N
 
     Entries that are both NaN, or both the same infinity (a masked score's −∞), count as equal.
     """
+    before, after = check_tensor("before", before), check_tensor("after", after)
     if before.shape != after.shape:
         return None
     both_nan = torch.isnan(before) & torch.isnan(after)

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 
 import torch
 
+from .validate import AttentionInputError, check_dropout, check_instance, check_int, check_tensor
+
 if TYPE_CHECKING:
     from .trace import AttentionTrace
 
@@ -38,6 +40,7 @@ def dropout_scale(p: float) -> float:
 
     With ``p = 1`` every weight is dropped and PyTorch multiplies by 0, so this is 0.
     """
+    p = check_dropout(p)
     return 0.0 if p >= 1.0 else 1.0 / (1.0 - p)
 
 
@@ -58,6 +61,16 @@ def count_kept(dropout_mask: torch.Tensor, mask: torch.Tensor) -> DropoutCounts:
         mask: the causal mask, ``True`` = hidden (a future token), of the same trailing shape
             (``(T, T)`` for a matrix, ``(T,)`` for a row); broadcast over leading axes.
     """
+    dropout_mask, mask = check_tensor("dropout_mask", dropout_mask), check_tensor("mask", mask)
+    if (
+        mask.dim() > dropout_mask.dim()
+        or mask.shape != dropout_mask.shape[dropout_mask.dim() - mask.dim() :]
+    ):
+        raise AttentionInputError(
+            f"mask {tuple(mask.shape)} must be the trailing shape of dropout_mask "
+            f"{tuple(dropout_mask.shape)}.",
+            field="mask",
+        )
     visible = (~mask.bool()).expand_as(dropout_mask)  # (…, T, T) or (T,): True where seen
     kept = int((dropout_mask.bool() & visible).sum())
     total = int(visible.sum())
@@ -72,6 +85,12 @@ def dropout_counts(
     ``query`` (0-based) counts only that query's row of weights; by default the whole matrix.
     With several heads the counts add up over the heads.
     """
+    from .trace import AttentionTrace  # here: trace.py imports this module
+
+    check_instance("trace", trace, AttentionTrace, " (from attention.trace_attention)")
+    batch = check_int("batch", batch, 0, trace.inputs.shape[0] - 1, "a batch item, from 0")
+    if query is not None:
+        query = check_int("query", query, 0, trace.num_tokens - 1, "a query position, from 0")
     if trace.dropout_mask is None:
         return None
     keep = trace.dropout_mask[batch]  # (T, T), or (h, T, T) with several heads

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 import torch
 
+from .validate import MAX_WIDTH, check_instance, check_int, check_words
+
 __all__ = [
     "BOOK_TOKENS",
     "BOOK_EMBEDDINGS",
@@ -42,11 +44,13 @@ _BOOK_VECTORS = {token: BOOK_EMBEDDINGS[i] for i, token in enumerate(BOOK_TOKENS
 
 def split_words(text: str) -> list[str]:
     """Split a sentence into tokens on whitespace (the app's simple tokenizer)."""
+    check_instance("text", text, str)
     return text.split()
 
 
 def unique_labels(tokens: Sequence[str]) -> list[str]:
     """Labels that tell repeated tokens apart: ``the``, ``cat``, ``the·2`` (as the app shows them)."""
+    tokens = check_words(tokens, limit=None)
     counts = Counter(tokens)
     seen: Counter[str] = Counter()
     labels = []
@@ -69,7 +73,11 @@ def embed_words(words: Sequence[str], d_in: int = 3, seed: int = 0) -> torch.Ten
     With ``d_in == 3`` the book's six words keep the book's vectors (matched exactly, so "Your"
     gets the book's row). Every other word gets values in [0, 1) with two decimals, drawn from a
     private generator seeded by a hash of (seed, d_in, word): the global RNG is never touched.
+    At most ``MAX_TOKENS`` words; a bad value raises ``AttentionInputError`` (a ``ValueError``).
     """
+    words = check_words(words)
+    d_in = check_int("d_in", d_in, 1, MAX_WIDTH, "the number of values per word")
+    seed = check_int("seed", seed, -(2**63), 2**64 - 1, "a whole number")
     if d_in < 1:
         raise ValueError(f"d_in must be at least 1, got {d_in}.")
     rows = []

@@ -421,6 +421,7 @@ def _trace_body(trace: AttentionTrace, num_tokens: int) -> tuple[list[str], list
             if cfg.context_length != num_tokens
             else []
         ),
+        *([f"    window={cfg.window},"] if cfg.window is not None else []),
         ")",
         "trace = trace_attention(inputs, cfg)  # every step: trace.attn_weights, trace.context…",
         "context_vecs = trace.output  # (1, T, ·): the layer's output",
@@ -442,6 +443,8 @@ def reproduce_snippet(trace: AttentionTrace, tokens: Sequence[str], style: str =
     """
     if style not in SNIPPET_STYLES:
         raise ValueError(f"style must be one of {SNIPPET_STYLES}, got {style!r}")
+    if style == "book" and trace.config.window is not None:
+        raise ValueError("The book's classes have no sliding window: use style='trace'.")
     labels = _check_tokens(trace, tokens)
     inputs = trace.inputs[0]  # (T, d_in)
     num_tokens, d_in = inputs.shape

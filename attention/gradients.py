@@ -51,6 +51,7 @@ import torch.nn as nn
 
 from .autograd_graph import AutogradGraph, GraphNode, build_graph, walk
 from .modules import MultiHeadAttention, MultiHeadAttentionWrapper
+from .steps import FIELDS, GRADIENT_FIELDS
 from .trace import (
     AttentionConfig,
     AttentionTrace,
@@ -62,7 +63,14 @@ from .validate import (
     MAX_ABS_VALUE,
     AttentionInputError,
     check_attention_size,
+    check_choice,
+    check_instance,
     check_int,
+    check_labels,
+    check_real,
+    check_target,
+    describe,
+    guard_loss_function,
     to_input_tensor,
 )
 
@@ -107,32 +115,11 @@ MAX_DESCENT_STEPS = 200
 MAX_DESCENT_WORK = 2**22
 MAX_LEARNING_RATE = 100.0
 
-# The fields that get a gradient, in the order of the forward pass (names of AttentionTrace).
-GRADIENT_FIELDS = (
-    "inputs",
-    "W_query",
-    "W_key",
-    "W_value",
-    "b_query",
-    "b_key",
-    "b_value",
-    "W_out",
-    "b_out",
-    "queries",
-    "keys",
-    "values",
-    "attn_scores",
-    "masked_scores",
-    "scaled_scores",
-    "attn_weights",
-    "dropped_weights",
-    "head_context",
-    "context",
-    "output",
-)
 # The steps whose tensors are computed from earlier ones (not leaves), in forward order: each node
 # of the autograd graph belongs to the first of these whose tensor it helps to make.
-_COMPUTED_STEPS = GRADIENT_FIELDS[9:]
+_COMPUTED_STEPS = tuple(
+    field.name for field in FIELDS if field.role == "step" and not field.boolean
+)
 # The way the gradient travels, from the context vectors back to the weights (what the page shows).
 BACKWARD_STEPS = (
     "context",
@@ -190,7 +177,7 @@ def _check_target(target: Any, output_shape: torch.Size) -> torch.Tensor:
         tensor = torch.as_tensor(target, dtype=torch.float32)
     except (TypeError, ValueError, RuntimeError):
         raise AttentionInputError(
-            f"The target must be numbers, got {target!r}.", field="target"
+            f"The target must be numbers, got {describe(target)}.", field="target"
         ) from None
     if not bool(torch.isfinite(tensor).all()) or bool((tensor.abs() > MAX_ABS_VALUE).any()):
         raise AttentionInputError(
@@ -228,12 +215,7 @@ def make_loss(
     """The loss's name and function: a name of :data:`LOSS_NAMES`, or a callable (named "custom")."""
     if callable(loss):
         return getattr(loss, "__name__", "custom"), loss
-    if loss not in LOSS_BUILDERS:
-        names = ", ".join(repr(name) for name in LOSS_NAMES)
-        raise AttentionInputError(
-            f"loss must be one of {names} or a function output -> scalar, got {loss!r}.",
-            field="loss",
-        )
+    loss = check_choice("loss", loss, LOSS_NAMES, " or a function output -> scalar")
     return loss, LOSS_BUILDERS[loss](target, output_shape)
 
 
@@ -320,8 +302,10 @@ class _GradientTap:
 class GradientTrace:
     """``d loss / d field`` for every tensor of one forward pass, plus the pass itself and its graph.
 
-    The gradient fields have the names and shapes of :class:`~attention.trace.AttentionTrace`'s
-    fields (``None`` where the trace has ``None``, e.g. ``b_query`` without bias). Weights are in the
+    The gradients are read as attributes named after :class:`~attention.trace.AttentionTrace`'s
+    fields, with their shapes (``grads.W_query``, ``grads.attn_scores``; ``None`` where the trace
+    has ``None``, e.g. ``b_query`` without bias): one per field of :data:`GRADIENT_FIELDS`, which
+    :mod:`attention.steps` derives from the steps, so a new step's fields get theirs too. Weights are in the
     trace's ``x @ W`` layout, ``(d_in, d_out)``: the transpose of ``nn.Linear``'s ``weight.grad``.
 
     ``parameters``/``parameter_grads`` are the module's own parameters and their ``.grad``, by the
@@ -333,36 +317,23 @@ class GradientTrace:
     loss_name: str
     loss: float
     graph: AutogradGraph
-    inputs: torch.Tensor
-    W_query: torch.Tensor
-    W_key: torch.Tensor
-    W_value: torch.Tensor
-    b_query: torch.Tensor | None
-    b_key: torch.Tensor | None
-    b_value: torch.Tensor | None
-    W_out: torch.Tensor | None
-    b_out: torch.Tensor | None
-    queries: torch.Tensor
-    keys: torch.Tensor
-    values: torch.Tensor
-    attn_scores: torch.Tensor
-    masked_scores: torch.Tensor
-    scaled_scores: torch.Tensor
-    attn_weights: torch.Tensor
-    dropped_weights: torch.Tensor
-    head_context: torch.Tensor | None
-    context: torch.Tensor
-    output: torch.Tensor
+    field_gradients: dict[str, torch.Tensor | None] = field(repr=False)  # by GRADIENT_FIELDS
     parameters: dict[str, torch.Tensor] = field(repr=False)
     parameter_grads: dict[str, torch.Tensor] = field(repr=False)
     loss_function: LossFunction = field(repr=False)
 
+    def __getattr__(self, name: str) -> torch.Tensor | None:
+        """``grads.W_query``, ``grads.attn_scores``…: the gradient of the trace's field ``name``."""
+        if name in GRADIENT_FIELDS:
+            return self.__dict__["field_gradients"][name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def gradients(self) -> dict[str, torch.Tensor]:
         """Every gradient that is set, by field name, in forward order."""
         return {
-            name: getattr(self, name)
-            for name in GRADIENT_FIELDS
-            if isinstance(getattr(self, name), torch.Tensor)
+            name: value
+            for name, value in self.field_gradients.items()
+            if isinstance(value, torch.Tensor)
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -481,6 +452,10 @@ def trace_gradients(
         AttentionInputError: for bad inputs, settings, target or loss, or numbers that overflow.
     """
     check_config_type(cfg)
+    if not callable(loss):
+        check_choice("loss", loss, LOSS_NAMES, " or a function output -> scalar")
+    loss = guard_loss_function(loss) if callable(loss) else loss  # its errors, in words
+    target = check_target(target)  # (…, d_out) float32 or None, its size checked before a copy
     x = to_input_tensor(inputs)  # (b, T, d_in), float32, checked
     batch, num_tokens, _ = x.shape
     cfg = (cfg or AttentionConfig()).validated(num_tokens)
@@ -500,7 +475,6 @@ def trace_gradients(
         graph, step_grads = _backward(loss_value, traced, module, x)
     trace = AttentionTrace(
         config=cfg,
-        inputs=x.detach(),
         **{
             name: value.detach() if isinstance(value, torch.Tensor) else value
             for name, value in traced.items()
@@ -512,9 +486,13 @@ def trace_gradients(
         loss_name=loss_name,
         loss=float(loss_value.detach()),
         graph=graph,
-        inputs=input_grad.detach(),
-        **_parameter_gradients(module),
-        **{name: step_grads.get(name) for name in _COMPUTED_STEPS},  # type: ignore[arg-type]
+        field_gradients=_field_gradients(
+            {
+                "inputs": input_grad.detach(),
+                **_parameter_gradients(module),
+                **{name: step_grads.get(name) for name in _COMPUTED_STEPS},
+            }
+        ),
         parameters={name: p.detach().clone() for name, p in module.named_parameters()},
         parameter_grads={
             name: torch.zeros_like(p) if p.grad is None else p.grad.detach().clone()
@@ -522,6 +500,11 @@ def trace_gradients(
         },
         loss_function=loss_function,
     )
+
+
+def _field_gradients(found: Mapping[str, torch.Tensor | None]) -> dict[str, torch.Tensor | None]:
+    """``found`` in the order of :data:`GRADIENT_FIELDS`, every one present (None where unset)."""
+    return {name: found.get(name) for name in GRADIENT_FIELDS}
 
 
 def _check_finite_output(output: torch.Tensor) -> None:
@@ -566,6 +549,7 @@ def forward_with_graph(inputs: Any, cfg: AttentionConfig | None = None) -> torch
 
     Printing it shows what the book's chapter 3 run shows: ``tensor([...], grad_fn=<UnsafeViewBackward0>)``.
     """
+    check_config_type(cfg)
     x = to_input_tensor(inputs)
     cfg = (cfg or AttentionConfig()).validated(x.shape[1])
     check_attention_size(x.shape[0], cfg.num_heads, x.shape[1])
@@ -599,6 +583,7 @@ class GradientFacts:
 
 def gradient_facts(grads: GradientTrace) -> GradientFacts:
     """Measure where the gradients are zero, and the ratio on kept weights (see GradientFacts)."""
+    check_instance("grads", grads, GradientTrace, " (from trace_gradients)")
     trace = grads.trace
     hidden = trace.mask.expand_as(trace.attn_scores)  # (…, T, T) bool, True above the diagonal
     hidden_max = max(
@@ -656,8 +641,12 @@ def softmax_row_jacobian(
     grads: GradientTrace, row: int, *, batch: int = 0, head: int | None = None
 ) -> SoftmaxRowJacobian:
     """The softmax Jacobian of query ``row`` (0-based) and the product that gives its gradient."""
+    check_instance("grads", grads, GradientTrace, " (from trace_gradients)")
     trace = grads.trace
     row = check_int("row", row, 0, trace.num_tokens - 1, "a query position")
+    batch = check_int("batch", batch, 0, trace.inputs.shape[0] - 1, "a batch item")
+    if head is not None:
+        head = check_int("head", head, 0, trace.config.num_heads - 1, "a head, from 0")
     weights, upstream = trace.attn_weights[batch], grads.attn_weights[batch]
     if weights.dim() == 3:  # several heads: (h, T, T)
         weights, upstream = weights[head or 0], upstream[head or 0]
@@ -681,9 +670,11 @@ def softmax_row_jacobian(
 
 def check_learning_rate(learning_rate: Any) -> float:
     """A learning rate: a finite number in ``(0, MAX_LEARNING_RATE]``."""
+    learning_rate = check_real("learning_rate", learning_rate, "a number")  # 10**5000 included
     if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float)):
         raise AttentionInputError(
-            f"The learning rate must be a number, got {learning_rate!r}.", field="learning_rate"
+            f"The learning rate must be a number, got {describe(learning_rate)}.",
+            field="learning_rate",
         )
     value = float(learning_rate)
     if not math.isfinite(value) or not 0.0 < value <= MAX_LEARNING_RATE:
@@ -704,6 +695,7 @@ def learning_step(grads: GradientTrace, learning_rate: float) -> GradientTrace:
     mask, so the loss before and after differ only by the step. A small enough step lowers the
     loss: to first order it changes by ``−lr · Σ (d loss / d W)²``.
     """
+    check_instance("grads", grads, GradientTrace, " (from trace_gradients)")
     lr = check_learning_rate(learning_rate)
     updated = {
         name: value - lr * grads.parameter_grads[name] for name, value in grads.parameters.items()
@@ -740,11 +732,14 @@ class Descent:
 def max_descent_steps(cells: int) -> int:
     """How many learning steps :func:`gradient_descent` takes at most when a pass has ``cells``
     attention weights (batch × heads × T × T): 200 at 6 tokens, 64 at 256, 4 at 1024."""
+    cells = check_int("cells", cells, 0, 2**62, "a number of attention weights")
     return max(1, min(MAX_DESCENT_STEPS, MAX_DESCENT_WORK // max(1, cells)))
 
 
 def check_descent_size(grads: GradientTrace, steps: int) -> None:
     """Refuse more learning steps than :func:`max_descent_steps` allows at this size."""
+    check_instance("grads", grads, GradientTrace, " (from trace_gradients)")
+    steps = check_int("steps", steps, 0, MAX_DESCENT_STEPS, "the number of learning steps")
     trace = grads.trace
     limit = max_descent_steps(trace.attn_weights.numel())
     if steps > limit:
@@ -785,6 +780,8 @@ def gradient_descent(
 
 def gradients_json(grads: GradientTrace, tokens: Sequence[str]) -> str:
     """The backward pass as JSON text: the tokens, the loss, every gradient and the graph."""
+    check_instance("grads", grads, GradientTrace, " (from trace_gradients)")
+    check_labels(tokens, grads.trace.num_tokens)
     return json.dumps({"tokens": list(tokens), **grads.to_dict()})
 
 
@@ -794,6 +791,7 @@ def first_order_change(grads: GradientTrace, learning_rate: float) -> float:
     Taylor: ``L(θ − lr·g) ≈ L(θ) − lr · g·g``. Close to the real change for a small step; the
     difference is the curvature the straight line ignores.
     """
+    check_instance("grads", grads, GradientTrace, " (from trace_gradients)")
     lr = check_learning_rate(learning_rate)
     squares = sum(float((grad.double() ** 2).sum()) for grad in grads.parameter_grads.values())
     return -lr * squares
@@ -804,6 +802,7 @@ def first_order_change(grads: GradientTrace, learning_rate: float) -> float:
 
 def format_weight_gradients(grads: GradientTrace) -> str:
     """The loss and the weight gradients as ``python -m attention --grad`` prints them."""
+    check_instance("grads", grads, GradientTrace, " (from trace_gradients)")
     lines = [
         f"loss ({grads.loss_name}): {grads.loss:.4f}",
         "d loss / d W in the layout x @ W, (d_in, d_out): the transpose of module.W_query.weight.grad",

@@ -25,7 +25,7 @@ import torch
 
 from .steps import PER_HEAD_FIELDS
 from .trace import AttentionTrace
-from .validate import check_int
+from .validate import check_instance, check_int
 
 __all__ = ["one_head"]
 
@@ -49,6 +49,7 @@ def one_head(trace: AttentionTrace, head: int) -> AttentionTrace:
     trace of ``CausalAttention`` (no head axis) is returned as it is (``head`` must then be 0);
     a ``MultiHeadAttention`` with one head still has a head axis, and its output projection.
     """
+    check_instance("trace", trace, AttentionTrace, " (from attention.trace_attention)")
     num_heads = trace.config.num_heads
     head = check_int("head", head, 0, num_heads - 1, "the head, counted from 0")
     if trace.head_context is None:  # CausalAttention: already one head

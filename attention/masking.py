@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import torch
 
+from .validate import check_scores
+
 __all__ = ["MaskingComparison", "mask_after_softmax", "mask_with_neg_inf", "compare_masking"]
 
 
@@ -25,8 +27,10 @@ def mask_after_softmax(attn_scores: torch.Tensor, d_k: int) -> dict[str, torch.T
     """Method 1: softmax over all tokens, zero the future (``tril``), renormalize each row.
 
     ``attn_scores``: raw scores ``(…, T, T)``. Returns the unmasked weights, the zeroed weights,
-    the row sums and the renormalized weights.
+    the row sums and the renormalized weights. Raises ``AttentionInputError`` for scores that are
+    not a finite square ``(…, T, T)`` tensor, or a ``d_k`` that is not a whole number ≥ 1.
     """
+    attn_scores, d_k = check_scores(attn_scores, d_k)
     num_tokens = attn_scores.shape[-1]
     unmasked_weights = torch.softmax(attn_scores / d_k**0.5, dim=-1)  # (…, T, T)
     mask_simple = torch.tril(torch.ones(num_tokens, num_tokens))  # 1 on and below the diagonal
@@ -43,6 +47,7 @@ def mask_after_softmax(attn_scores: torch.Tensor, d_k: int) -> dict[str, torch.T
 
 def mask_with_neg_inf(attn_scores: torch.Tensor, d_k: int) -> dict[str, torch.Tensor]:
     """Method 2 (the one ``CausalAttention`` uses): −∞ above the diagonal, then softmax."""
+    attn_scores, d_k = check_scores(attn_scores, d_k)
     num_tokens = attn_scores.shape[-1]
     masked = attn_scores.masked_fill(causal_mask(num_tokens), -torch.inf)  # (…, T, T)
     attn_weights = torch.softmax(masked / d_k**0.5, dim=-1)
@@ -61,6 +66,7 @@ class MaskingComparison:
 
 def compare_masking(attn_scores: torch.Tensor, d_k: int) -> MaskingComparison:
     """Run both methods on the same raw scores and measure how far apart they are."""
+    attn_scores, d_k = check_scores(attn_scores, d_k)  # once here, so the message names this call
     first = mask_after_softmax(attn_scores, d_k)
     second = mask_with_neg_inf(attn_scores, d_k)
     difference = (first["attn_weights"] - second["attn_weights"]).abs().max().item()

@@ -126,14 +126,15 @@ def build_seeded(seed: int, build: Callable[[], T]) -> T:
         return build()
 
 
-def dropout_noise(like: torch.Tensor, p: float, generator: torch.Generator) -> torch.Tensor:
+def dropout_noise(like: torch.Tensor, p: float, generator: torch.Generator | None) -> torch.Tensor:
     """What ``nn.Dropout(p)`` multiplies ``like`` by in training mode on the CPU: the scaled keep-mask.
 
     ``1/(1−p)`` where a weight is kept (probability ``1 − p``), ``0`` where it is dropped; the same
     operations as PyTorch's CPU dropout (``bernoulli_(1 − p)``, then ``div_(1 − p)``; with
     ``p = 1`` everything is multiplied by zero and nothing is drawn), so
     ``like * dropout_noise(like, p, g)`` is bitwise ``nn.Dropout(p)(like)`` after
-    ``torch.manual_seed`` with ``g``'s seed and state.
+    ``torch.manual_seed`` with ``g``'s seed and state. ``generator=None`` draws from torch's
+    global generator, as ``nn.Dropout`` itself does (a class's own ``forward`` pass).
     """
     if p >= 1.0:
         return torch.zeros_like(like)

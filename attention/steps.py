@@ -1,41 +1,58 @@
-"""The ten steps of one forward pass, in order: one registry for every list of steps.
+"""The ten steps of one forward pass, in order: each step declared once, with the code it runs.
 
 A causal attention layer goes from embeddings to context vectors in ten steps (chapter 3 of the
-book). Each :class:`Step` names the trace fields it shows; each :class:`Field` says how the field
-is shaped and labelled. Everything that lists the steps iterates over :data:`STEPS`::
+book). Each :class:`Step` says, in one place, everything about itself: the trace fields it makes
+(each :class:`Field` says how the field is shaped and labelled), the statements of the book's
+``CausalAttention`` it stands for (``anchors``, found in ``attention/modules.py`` by
+:mod:`attention.book_code`), its English title and formula, and ``run``: the step's own code, the
+book's statement written out on its own. :func:`attention.forward.run_forward` runs the steps in
+order; a variant (a gallery bug, the sliding window) replaces one or two steps' ``run`` by name.
+Everything that lists the steps iterates over :data:`STEPS`::
 
     from attention.steps import STEPS, step_number
     [step.name for step in STEPS]        # "embeddings", "weights", "qkv", … "context"
     step_number("softmax")               # 8: the number a learner reads ("8 · Softmax")
     [f.name for f in FIELDS]             # inputs, W_query, b_query, … output: the export's order
 
-Who reads it: the step page and the Train page (one tab per step, with the messages
-``step.<name>.tab``, ``step.<name>.title``, ``step.<name>.body``), the export (one CSV per field,
-its README line), the multi-head trace (:data:`PER_HEAD_FIELDS` get a head axis) and the
-one-head view of a multi-head trace (:mod:`attention.head_trace`). Adding or moving a step is one
-entry here, its messages (``ui/messages/step_by_step.py``) and its drawing (``ui/step_view.py``,
-keyed by the step's name).
-
-Pure data: no PyTorch needed, no Streamlit, no Plotly.
+Who reads it: the forward pass (:mod:`attention.forward`: the trace, the backward pass and the bug
+gallery all run these steps), the book's lines beside each step (:data:`attention.book_code.
+STEP_ANCHORS`), the step page and the Train page (one tab per step, with the messages
+``step.<name>.tab``, ``step.<name>.title``, ``step.<name>.body``), the notebook view, the export
+(one CSV per field, its README line), the gradients (every float field gets one) and the
+multi-head trace (:data:`PER_HEAD_FIELDS` get a head axis). Adding a step is one entry here, its
+messages (``ui/messages/step_by_step.py``) and its drawing (``ui/step_view.py``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+import torch
+
+if TYPE_CHECKING:
+    from .forward import ForwardState
 
 __all__ = [
     "FIELDS",
+    "GRADIENT_FIELDS",
     "PER_HEAD_FIELDS",
     "STEPS",
     "STEP_FIELDS",
     "Field",
     "Step",
+    "StepFunction",
+    "context_of",
+    "part_of",
     "step_named",
     "step_number",
 ]
 
 Role = Literal["input", "weight", "step"]
+Part = Literal["inputs", "weights", "projections", "scores", "attention", "context"]
+Made = dict[str, Any]  # what a step makes: its fields' tensors by name (None when absent)
+StepFunction = Callable[["ForwardState"], Made]
 
 
 @dataclass(frozen=True)
@@ -60,6 +77,7 @@ class Field:
     readme: str
     per_head: bool = False
     heads_only: bool = False
+    boolean: bool = False  # True/False values (a mask): no gradient
 
 
 @dataclass(frozen=True)
@@ -69,12 +87,25 @@ class Step:
     ``title``: its English title (the app's ``step.<name>.title`` in English is this text, the
     notebook view writes it). ``formula``: what the step computes, in one line of plain text
     with the book's names (a notebook shows it as it is, without a maths renderer).
+    ``anchors``: pieces of the book's statements in ``CausalAttention`` that compute it (see
+    :mod:`attention.book_code`). ``run``: the step's code; it reads what earlier steps made from
+    the :class:`~attention.forward.ForwardState` and returns exactly its fields, by name.
+    ``part``: the part of the pass it belongs to (the backward page colours a part alike); a
+    weight field always belongs to "weights".
     """
 
     name: str
     fields: tuple[Field, ...]
     title: str
     formula: str
+    anchors: tuple[str, ...]
+    run: StepFunction
+    part: Part
+
+    @property
+    def makes(self) -> tuple[str, ...]:
+        """The names of the fields this step makes, in order."""
+        return tuple(field.name for field in self.fields)
 
 
 _TOKEN = "token"  # the corner of a table whose rows are tokens
@@ -98,9 +129,94 @@ def _weight(name: str, letter: str, role_text: str) -> tuple[Field, Field]:
     return weight, bias
 
 
-def _square(name: str, readme: str, *, per_head: bool = True) -> Field:
-    """A (T, T) matrix of the step view: rows are queries, columns keys."""
-    return Field(name, "step", "tokens", "tokens", _QUERY_KEY, "(b, T, T)", readme, per_head)
+def _square(name: str, readme: str, *, boolean: bool = False) -> Field:
+    """A (T, T) matrix of the step view, one per head: rows are queries, columns keys."""
+    return Field(
+        name, "step", "tokens", "tokens", _QUERY_KEY, "(b, T, T)", readme, True, boolean=boolean
+    )
+
+
+# --- each step's code: the book's statement, on its own ------------------------------------------
+# Shapes: one head ``(b, T, ·)``; the fused multi-head class adds a head axis ``(b, h, T, ·)``.
+
+
+def _embeddings(state: ForwardState) -> Made:
+    return {"inputs": state.inputs}  # (b, T, d_in): given, not computed
+
+
+def _projection_weights(state: ForwardState) -> Made:
+    made: Made = {}
+    for name in ("query", "key", "value"):
+        linear = getattr(state.layer, f"W_{name}")
+        made[f"W_{name}"] = linear.weight.detach().T.clone()  # (d_in, d_out): x @ W, as in v1
+        made[f"b_{name}"] = None if linear.bias is None else linear.bias.detach().clone()
+    return made
+
+
+def _projections(state: ForwardState) -> Made:
+    layer, x = state.layer, state.inputs
+    return {
+        "keys": state.split_heads(layer.W_key(x)),  # (b, T, d_out) or (b, h, T, head_dim)
+        "queries": state.split_heads(layer.W_query(x)),
+        "values": state.split_heads(layer.W_value(x)),
+    }
+
+
+def _scores(state: ForwardState) -> Made:
+    return {"attn_scores": state["queries"] @ state["keys"].transpose(-2, -1)}  # q_i · k_j
+
+
+def _causal_mask(state: ForwardState) -> Made:
+    num_tokens = state.num_tokens
+    return {"mask": state.layer.mask.bool()[:num_tokens, :num_tokens]}  # (T, T), True = hide
+
+
+def _masked(state: ForwardState) -> Made:
+    return {"masked_scores": state["attn_scores"].masked_fill(state["mask"], -torch.inf)}
+
+
+def _scaled(state: ForwardState) -> Made:
+    # ÷ √d_k keeps the softmax from saturating as the key width grows
+    return {"scaled_scores": state["masked_scores"] / state["keys"].shape[-1] ** 0.5}
+
+
+def _softmax(state: ForwardState) -> Made:
+    return {"attn_weights": torch.softmax(state["scaled_scores"], dim=-1)}  # rows sum to 1
+
+
+def _dropout(state: ForwardState) -> Made:
+    keep, dropped = state.drop(state["attn_weights"], state.dropping)
+    return {"dropout_mask": keep, "dropped_weights": dropped}
+
+
+def context_of(state: ForwardState, vectors: torch.Tensor) -> Made:
+    """The context step on ``vectors`` (the book's: the values): weighted sums, heads joined.
+
+    One head: ``context = dropped_weights @ vectors`` is the output. The fused class keeps each
+    head's ``head_context``, joins the heads and mixes them with ``out_proj``.
+    """
+    head_context = state["dropped_weights"] @ vectors  # (b, T, d) or (b, h, T, head_dim)
+    out_proj = getattr(state.layer, "out_proj", None)
+    if out_proj is None:
+        return {
+            "head_context": None,
+            "context": head_context,
+            "W_out": None,
+            "b_out": None,
+            "output": head_context,
+        }
+    context = state.join_heads(head_context)  # (b, T, d_out)
+    return {
+        "head_context": head_context,
+        "context": context,
+        "W_out": out_proj.weight.detach().T.clone(),
+        "b_out": None if out_proj.bias is None else out_proj.bias.detach().clone(),
+        "output": out_proj(context),  # (b, T, d_out)
+    }
+
+
+def _context(state: ForwardState) -> Made:
+    return context_of(state, state["values"])
 
 
 STEPS: tuple[Step, ...] = (
@@ -119,6 +235,9 @@ STEPS: tuple[Step, ...] = (
         ),
         title="The embedding table X",
         formula="X = inputs: one row x⁽ⁱ⁾ per token, shape (T, d_in)",
+        anchors=("def forward(self, x", "b, num_tokens, d_in = x.shape"),
+        run=_embeddings,
+        part="inputs",
     ),
     Step(
         "weights",
@@ -129,6 +248,13 @@ STEPS: tuple[Step, ...] = (
         ),
         title="The weight matrices W_query, W_key, W_value",
         formula="W_query, W_key, W_value: shape (d_in, d_out), nn.Linear's weights transposed",
+        anchors=(
+            "self.W_query = nn.Linear",
+            "self.W_key = nn.Linear",
+            "self.W_value = nn.Linear",
+        ),
+        run=_projection_weights,
+        part="weights",
     ),
     Step(
         "qkv",
@@ -150,12 +276,18 @@ STEPS: tuple[Step, ...] = (
         ),
         title="Queries, keys and values",
         formula="Q = X W_query,  K = X W_key,  V = X W_value",
+        anchors=("keys = self.W_key(x)", "queries = self.W_query(x)", "values = self.W_value(x)"),
+        run=_projections,
+        part="projections",
     ),
     Step(
         "scores",
         (_square("attn_scores", "raw scores q · k (rows = queries, columns = keys)"),),
         title="Raw attention scores Q Kᵀ",
         formula="attn_scores = Q Kᵀ:  ω_ij = q⁽ⁱ⁾ · k⁽ʲ⁾",
+        anchors=("attn_scores = queries @ keys.transpose(1, 2)",),
+        run=_scores,
+        part="scores",
     ),
     Step(
         "mask",
@@ -168,22 +300,32 @@ STEPS: tuple[Step, ...] = (
                 _QUERY_KEY,
                 "(T, T)",
                 "the causal mask: 1 = a future token, hidden",
+                boolean=True,
             ),
         ),
         title="The causal mask",
         formula="mask = triu(ones(T, T), diagonal=1):  1 where j > i (a future token)",
+        anchors=('"mask", torch.triu(', "self.mask.bool()[:num_tokens, :num_tokens]"),
+        run=_causal_mask,
+        part="scores",
     ),
     Step(
         "masked",
         (_square("masked_scores", "scores with the future set to -inf"),),
         title="Masked scores",
         formula="masked_scores = attn_scores with −∞ where mask = 1",
+        anchors=("attn_scores.masked_fill_(",),
+        run=_masked,
+        part="scores",
     ),
     Step(
         "scaled",
         (_square("scaled_scores", "masked scores divided by sqrt(d_k)"),),
         title="Scaling by √d_k",
         formula="scaled_scores = masked_scores / √d_k,  d_k = keys.shape[-1]",
+        anchors=("attn_scores / keys.shape[-1] ** 0.5",),
+        run=_scaled,
+        part="scores",
     ),
     Step(
         "softmax",
@@ -194,6 +336,9 @@ STEPS: tuple[Step, ...] = (
         ),
         title="Softmax: the attention weights",
         formula="attn_weights = softmax(scaled_scores, dim=-1): each row sums to 1",
+        anchors=("torch.softmax(",),
+        run=_softmax,
+        part="attention",
     ),
     Step(
         "dropout",
@@ -201,6 +346,7 @@ STEPS: tuple[Step, ...] = (
             _square(
                 "dropout_mask",
                 "dropout's keep-mask: 1 = kept, 0 = dropped (only when dropout acts)",
+                boolean=True,
             ),
             _square(
                 "dropped_weights",
@@ -209,6 +355,9 @@ STEPS: tuple[Step, ...] = (
         ),
         title="Dropout on the attention weights",
         formula="dropped_weights = attn_weights × m / (1 − p),  m ~ Bernoulli(1 − p)",
+        anchors=("self.dropout = nn.Dropout(", "attn_weights = self.dropout(attn_weights)"),
+        run=_dropout,
+        part="attention",
     ),
     Step(
         "context",
@@ -264,6 +413,9 @@ STEPS: tuple[Step, ...] = (
         ),
         title="Context vectors",
         formula="context_vec = dropped_weights V:  z⁽ⁱ⁾ = Σ_{j≤i} a_ij v⁽ʲ⁾",
+        anchors=("context_vec = attn_weights @ values", "return context_vec"),
+        run=_context,
+        part="context",
     ),
 )
 
@@ -277,6 +429,17 @@ STEP_FIELDS: tuple[str, ...] = tuple(
     field.name for field in FIELDS if field.role == "step" and not field.heads_only
 )
 """The intermediate results of every forward pass, queries to output (none is a weight)."""
+
+
+def part_of(field: Field) -> Part:
+    """The part of the pass ``field`` belongs to: its step's, or "weights" for a weight."""
+    if field.role == "weight":
+        return "weights"
+    return next(step.part for step in STEPS if field in step.fields)
+
+
+GRADIENT_FIELDS: tuple[str, ...] = tuple(field.name for field in FIELDS if not field.boolean)
+"""The fields that get a gradient in the backward pass (every one but the masks), forward order."""
 
 
 def step_number(name: str) -> int:

@@ -12,9 +12,11 @@
 the dropout keep-mask, the dropped weights and the context vectors.
 
 One implementation, two views: the trace builds the book's module itself (so the weights are the
-module's) and runs the module's own layers (its ``nn.Linear`` projections and its ``nn.Dropout``),
-step by step, in the same order and with the same operations as the module's ``forward``. The tests
-pin ``trace.output`` to ``module(batch)`` bitwise for one head.
+module's) and runs the module's own layers (its ``nn.Linear`` projections and its ``nn.Dropout``)
+through the steps of :mod:`attention.steps`, by :func:`attention.forward.run_forward`, in the same
+order and with the same operations as the module's ``forward``. The tests pin ``trace.output`` to
+``module(batch)`` bitwise. ``AttentionConfig(window=k)`` replaces one step, the mask, by a sliding
+window (:mod:`attention.window`).
 
 Randomness is private (see :mod:`attention.randomness`): the module is built, and its dropout mask
 drawn, from a private ``torch.Generator`` seeded with ``cfg.seed``, which yields the same stream as
@@ -34,10 +36,11 @@ import torch
 import torch.nn as nn
 
 from .dropout import dropout_scale
+from .forward import run_forward
 from .head_split import splits_evenly
 from .modules import CausalAttention, MultiHeadAttention, MultiHeadAttentionWrapper
-from .randomness import draws_from, dropout_noise, private_generator
-from .steps import PER_HEAD_FIELDS, STEP_FIELDS
+from .randomness import draws_from, private_generator
+from .steps import STEP_FIELDS
 from .validate import (
     MAX_HEADS,
     MAX_TOKENS,
@@ -46,11 +49,17 @@ from .validate import (
     check_attention_size,
     check_bool,
     check_dropout,
+    check_float32_module,
+    check_generator,
     check_int,
+    check_module_size,
     check_seed,
+    check_traced_input,
     check_variant,
+    describe,
     to_input_tensor,
 )
+from .window import sliding_window_step
 
 __all__ = [
     "AttentionConfig",
@@ -77,6 +86,7 @@ class AttentionConfig:
     context_length: int | None = None  # mask size; None means "the number of tokens"
     num_heads: int = 1  # 1: CausalAttention; more: a multi-head class
     variant: str = "fused"  # "fused": MultiHeadAttention; "wrapper": MultiHeadAttentionWrapper
+    window: int | None = None  # None: the book's causal mask; k: each token sees its last k tokens
 
     def validated(self, num_tokens: int | None = None) -> AttentionConfig:
         """Return a checked copy (``context_length`` filled in), or raise AttentionInputError."""
@@ -123,6 +133,9 @@ class AttentionConfig:
             context_length=context_length,
             num_heads=num_heads,
             variant=variant,
+            window=None
+            if self.window is None
+            else check_int("window", self.window, 1, MAX_TOKENS, "how many tokens each sees"),
         )
 
     @property
@@ -262,10 +275,15 @@ def build_module(
     The book's own constructor runs; its random draws (``nn.Linear``'s initialisation) come from
     ``generator``, by default a fresh private generator seeded with ``cfg.seed``. Pass a generator
     to keep drawing from it afterwards (the trace draws the dropout mask next, as the book's
-    forward pass would). Torch's global generator is not touched.
+    forward pass would). Torch's global generator is not touched. Every size is checked first
+    (:func:`~attention.validate.check_module_size`): a bad value raises ``AttentionInputError``.
     """
+    check_config_type(cfg)
+    cfg = (cfg or AttentionConfig()).validated()  # checked; whole-number floats become ints
     if cfg.context_length is None:
         raise AttentionInputError("build_module needs a context_length.", field="context_length")
+    d_in = check_module_size(d_in, cfg.d_out, cfg.num_heads, cfg.context_length, cfg.variant)
+    check_generator(generator)
     if generator is None:
         generator = private_generator(cfg.seed)
     args = (d_in, cfg.d_out, cfg.context_length, cfg.dropout)
@@ -281,142 +299,6 @@ def build_module(
             )
     module.train(cfg.training)
     return module
-
-
-def _weight(linear: nn.Linear) -> torch.Tensor:
-    return linear.weight.detach().T.clone()  # (d_in, d_out): x @ W, as in SelfAttention_v1
-
-
-def _bias(linear: nn.Linear) -> torch.Tensor | None:
-    return None if linear.bias is None else linear.bias.detach().clone()
-
-
-def _causal_steps(
-    queries: torch.Tensor,
-    keys: torch.Tensor,
-    values: torch.Tensor,
-    mask_bool: torch.Tensor,
-    dropout: nn.Dropout,
-    generator: torch.Generator,
-) -> dict[str, torch.Tensor | None]:
-    """Scaled dot-product attention with a causal mask and dropout, keeping every step.
-
-    Works for ``(b, T, d)`` and ``(b, h, T, d)`` alike. The operations are the ones of
-    ``CausalAttention.forward`` in the same order, so the results are bitwise the module's.
-    ``dropout`` is the module's own layer; its rate ``p`` and its training flag decide whether a
-    mask is drawn. The mask is what ``nn.Dropout`` multiplies by on the CPU (1/(1−p) where kept,
-    0 where dropped), drawn by :func:`~attention.randomness.dropout_noise` from ``generator``,
-    the one the module's weights came from, continuing where they left off: exactly the draw
-    the module's forward pass makes after ``torch.manual_seed`` (pinned bitwise by the tests).
-    """
-    attn_scores = queries @ keys.transpose(-2, -1)  # (…, T, T): row i holds q_i · k_j
-    masked_scores = attn_scores.masked_fill(mask_bool, -torch.inf)  # hide the future
-    scaled_scores = masked_scores / keys.shape[-1] ** 0.5  # ÷ √d_k keeps softmax from saturating
-    attn_weights = torch.softmax(scaled_scores, dim=-1)  # each row sums to 1
-    dropout_mask: torch.Tensor | None = None
-    if dropout.training and dropout.p > 0.0:
-        keep_scaled = dropout_noise(attn_weights, dropout.p, generator)  # 1/(1−p) kept, else 0
-        dropout_mask = keep_scaled != 0
-        dropped_weights = attn_weights * keep_scaled  # = dropout(attn_weights), bitwise
-    else:
-        dropped_weights = attn_weights  # dropout is the identity in eval mode or with p = 0
-    context = dropped_weights @ values  # (…, T, d): weighted sums of value vectors
-    return {
-        "attn_scores": attn_scores,
-        "masked_scores": masked_scores,
-        "scaled_scores": scaled_scores,
-        "attn_weights": attn_weights,
-        "dropout_mask": dropout_mask,
-        "dropped_weights": dropped_weights,
-        "context": context,
-    }
-
-
-def _trace_causal(
-    module: CausalAttention, x: torch.Tensor, generator: torch.Generator
-) -> dict[str, Any]:
-    num_tokens = x.shape[1]
-    keys = module.W_key(x)  # (b, T, d_out)
-    queries = module.W_query(x)
-    values = module.W_value(x)
-    mask_bool = module.mask.bool()[:num_tokens, :num_tokens]  # (T, T)
-    steps = _causal_steps(queries, keys, values, mask_bool, module.dropout, generator)
-    return {
-        "W_query": _weight(module.W_query),
-        "W_key": _weight(module.W_key),
-        "W_value": _weight(module.W_value),
-        "b_query": _bias(module.W_query),
-        "b_key": _bias(module.W_key),
-        "b_value": _bias(module.W_value),
-        "W_out": None,
-        "b_out": None,
-        "queries": queries,
-        "keys": keys,
-        "values": values,
-        "mask": mask_bool,
-        **steps,
-        "head_context": None,
-        "output": steps["context"],
-        "d_k": int(keys.shape[-1]),
-    }
-
-
-def _stack_optional(items: list[torch.Tensor | None], dim: int) -> torch.Tensor | None:
-    return None if items[0] is None else torch.stack(items, dim=dim)  # type: ignore[arg-type]
-
-
-def _trace_wrapper(
-    module: MultiHeadAttentionWrapper, x: torch.Tensor, generator: torch.Generator
-) -> dict[str, Any]:
-    heads = [_trace_causal(head, x, generator) for head in module.heads]  # draws in head order
-    traced: dict[str, Any] = {}
-    for name in ("W_query", "W_key", "W_value", "b_query", "b_key", "b_value"):
-        traced[name] = _stack_optional([h[name] for h in heads], dim=0)  # (h, …)
-    for name in PER_HEAD_FIELDS:
-        traced[name] = _stack_optional([h[name] for h in heads], dim=1)  # (b, h, …)
-    head_context = [h["context"] for h in heads]
-    traced["head_context"] = torch.stack(head_context, dim=1)  # (b, h, T, d_out)
-    traced["context"] = torch.cat(head_context, dim=-1)  # (b, T, h·d_out), as the wrapper
-    traced["output"] = traced["context"]
-    traced.update(W_out=None, b_out=None, mask=heads[0]["mask"], d_k=heads[0]["d_k"])
-    return traced
-
-
-def _trace_fused(
-    module: MultiHeadAttention, x: torch.Tensor, generator: torch.Generator
-) -> dict[str, Any]:
-    b, num_tokens, _ = x.shape
-    h, head_dim = module.num_heads, module.head_dim
-
-    def split_heads(t: torch.Tensor) -> torch.Tensor:  # (b, T, d_out) -> (b, h, T, head_dim)
-        return t.view(b, num_tokens, h, head_dim).transpose(1, 2)
-
-    keys = split_heads(module.W_key(x))
-    queries = split_heads(module.W_query(x))
-    values = split_heads(module.W_value(x))
-    mask_bool = module.mask.bool()[:num_tokens, :num_tokens]
-    steps = _causal_steps(queries, keys, values, mask_bool, module.dropout, generator)
-    head_context = steps.pop("context")  # (b, h, T, head_dim)
-    context = head_context.transpose(1, 2).contiguous().view(b, num_tokens, module.d_out)
-    return {
-        "W_query": _weight(module.W_query),
-        "W_key": _weight(module.W_key),
-        "W_value": _weight(module.W_value),
-        "b_query": _bias(module.W_query),
-        "b_key": _bias(module.W_key),
-        "b_value": _bias(module.W_value),
-        "W_out": _weight(module.out_proj),
-        "b_out": _bias(module.out_proj),
-        "queries": queries,
-        "keys": keys,
-        "values": values,
-        "mask": mask_bool,
-        **steps,
-        "head_context": head_context,
-        "context": context,  # heads joined: (b, T, d_out)
-        "output": module.out_proj(context),  # (b, T, d_out)
-        "d_k": int(head_dim),
-    }
 
 
 def run_traced_forward(
@@ -436,11 +318,15 @@ def run_traced_forward(
     replace the seed's initial weights, for example after a learning step; the dropout mask is
     still the seed's, because the weights are drawn (and then overwritten) all the same.
     """
+    check_config_type(cfg)
+    x = check_traced_input(x)  # (b, T, d_in) float32, neither copied nor detached
+    cfg = (cfg or AttentionConfig()).validated(x.shape[1])
+    check_attention_size(x.shape[0], cfg.num_heads, x.shape[1])
     generator = private_generator(cfg.seed)
     module = build_module(x.shape[-1], cfg, generator)
     if parameters is not None:
         _load_parameters(module, parameters)
-    return module, _run_steps(module, x, generator)
+    return module, _run_steps(module, x, generator, cfg.window)
 
 
 def _load_parameters(module: nn.Module, parameters: Any) -> None:
@@ -494,19 +380,13 @@ def _load_parameters(module: nn.Module, parameters: Any) -> None:
             parameter.copy_(value)
 
 
-def _run_steps(module: nn.Module, x: torch.Tensor, generator: torch.Generator) -> dict[str, Any]:
-    """Every step of ``module``'s forward pass on ``x``, by the module's class."""
-    if isinstance(module, CausalAttention):
-        return _trace_causal(module, x, generator)
-    if isinstance(module, MultiHeadAttention):
-        return _trace_fused(module, x, generator)
-    if isinstance(module, MultiHeadAttentionWrapper):
-        return _trace_wrapper(module, x, generator)
-    raise AttentionInputError(
-        f"Cannot trace a {type(module).__name__}: expected the book's CausalAttention, "
-        "MultiHeadAttention or MultiHeadAttentionWrapper.",
-        field="module",
-    )
+def _run_steps(
+    module: nn.Module, x: torch.Tensor, generator: torch.Generator, window: int | None = None
+) -> dict[str, Any]:
+    """Every step of ``module``'s forward pass on ``x`` (the mask step a sliding window's when
+    ``window`` is set), as :func:`attention.forward.run_forward` runs them."""
+    overrides = None if window is None else {"mask": sliding_window_step(window)}
+    return run_forward(module, x, generator, overrides)
 
 
 def config_of(module: nn.Module, seed: int = 0) -> AttentionConfig:
@@ -514,6 +394,7 @@ def config_of(module: nn.Module, seed: int = 0) -> AttentionConfig:
 
     ``seed`` is recorded as the seed of the dropout mask only: the module's weights are its own.
     """
+    seed = check_seed(seed)
     if isinstance(module, CausalAttention):
         heads, variant, first = 1, "fused", module
         d_out = module.W_query.out_features
@@ -523,8 +404,11 @@ def config_of(module: nn.Module, seed: int = 0) -> AttentionConfig:
         first = module.heads[0]
         heads, variant, d_out = len(module.heads), "wrapper", first.W_query.out_features
     else:
-        _run_steps(module, torch.empty(0), private_generator(0))  # raises the clear error
-        raise AssertionError("unreachable")
+        raise AttentionInputError(
+            f"Cannot trace a {type(module).__name__}: expected the book's CausalAttention, "
+            "MultiHeadAttention or MultiHeadAttentionWrapper.",
+            field="module",
+        )
     return AttentionConfig(
         d_out=d_out,
         dropout=float(first.dropout.p),
@@ -544,6 +428,7 @@ def trace_module(module: nn.Module, inputs: Any, seed: int = 0) -> AttentionTrac
     ``module`` instead of a fresh seeded initialisation. In training mode with dropout, the mask is
     drawn from a private generator seeded with ``seed``; in eval mode nothing is random.
     """
+    check_float32_module(module)  # a module.double() is refused in words, not by torch
     x = to_input_tensor(inputs)  # (b, T, d_in)
     cfg = config_of(module, seed).validated(x.shape[1])
     check_attention_size(x.shape[0], cfg.num_heads, x.shape[1])
@@ -558,7 +443,7 @@ def trace_module(module: nn.Module, inputs: Any, seed: int = 0) -> AttentionTrac
         )
     with torch.no_grad():
         traced = _run_steps(module, x, private_generator(cfg.seed))
-    return AttentionTrace(config=cfg, inputs=x, **traced)
+    return AttentionTrace(config=cfg, **traced)
 
 
 def check_config_type(cfg: Any) -> None:
@@ -566,7 +451,7 @@ def check_config_type(cfg: Any) -> None:
     if cfg is not None and not isinstance(cfg, AttentionConfig):
         raise AttentionInputError(
             f"cfg must be an AttentionConfig (or None for the book's settings); got a value of "
-            f"type {type(cfg).__name__}: {cfg!r:.80}. For a dict: AttentionConfig(**it).",
+            f"type {type(cfg).__name__}: {describe(cfg)}. For a dict: AttentionConfig(**it).",
             field="cfg",
         )
 
@@ -600,4 +485,4 @@ def trace_attention(inputs: Any, cfg: AttentionConfig | None = None) -> Attentio
             field="inputs",
             code="overflow",
         )
-    return AttentionTrace(config=cfg, inputs=x, **traced)
+    return AttentionTrace(config=cfg, **traced)

@@ -28,6 +28,15 @@ server alone can serve, CPU time does.
 
 "Per session" is (memory with the sessions open − memory before) ÷ sessions: what one more
 student costs the server, cache share included.
+
+With ``--abandoned N`` it measures abandoned work instead (issue 27): ``N`` tabs open the Train
+page on the largest model it allows, press Train and close; the memory is read before, while
+they train, and every ``--every`` seconds after the tabs closed (their sessions end after
+``--ttl``, the trainings stop then) until ``--watch`` seconds. Then one tab opens Find the bug on
+``--bug-tokens`` words (the largest comparison the size rule lets through) and closes: the peak
+while it computes and the memory after::
+
+    python benchmarks/server_memory.py --abandoned 2 --ttl 15 --watch 120
 """
 
 from __future__ import annotations
@@ -82,6 +91,85 @@ def session_path(tokens: int, index: int) -> str:
     return "/?" + urllib.parse.urlencode(query, quote_via=urllib.parse.quote)
 
 
+LARGEST_TRAINING = (
+    "/train?train_task=sort&train_layers=4&train_heads=8&train_width=256&train_steps=20000"
+)
+
+
+def _watch(pid: int, seconds: float, every: float, before: float) -> tuple[list, int | None]:
+    """Resident memory every ``every`` s for ``seconds`` s; when it was back near ``before``."""
+    started, timeline = time.monotonic(), []
+    while time.monotonic() - started < seconds:
+        time.sleep(every)
+        timeline.append((round(time.monotonic() - started), round(memory_mb(pid)["VmRSS"])))
+    back = next((at for at, mb in timeline if mb <= before + BACK_MB), None)
+    return timeline, back
+
+
+def abandoned_work(browser, server, args) -> dict:  # noqa: ANN001 - Playwright objects
+    """Tabs that press Train and close, then one large Find the bug: memory before, during, after."""
+    pid = server.process.pid
+    before = memory_mb(pid)["VmRSS"]
+    contexts = []
+    for index in range(args.abandoned):
+        context = browser.new_context(viewport=VIEWPORT)
+        page = context.new_page()
+        page.goto(f"{server.url}{LARGEST_TRAINING}&train_seed={200 + index}", wait_until="commit")
+        page.wait_for_selector(APP_SELECTOR, state="attached", timeout=args.timeout * 1000)
+        wait_settled(page, timeout=args.timeout * 1000)
+        page.locator(".st-key-train_run button").click()
+        page.locator("[data-testid='stProgress']").wait_for(timeout=args.timeout * 1000)
+        contexts.append(context)
+    time.sleep(args.train_for)
+    during = memory_mb(pid)["VmRSS"]
+    for context in contexts:
+        context.close()
+    timeline, back = _watch(pid, max(args.watch, args.ttl + 40), args.every, before)
+    after = memory_mb(pid)["VmRSS"]
+
+    peak_before_bug = memory_mb(pid)["VmHWM"]
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    words = " ".join(random_words(args.bug_tokens))
+    query = urllib.parse.urlencode({"text": words}, quote_via=urllib.parse.quote)
+    started = time.monotonic()
+    page.goto(f"{server.url}/find_the_bug?{query}", wait_until="commit")
+    page.wait_for_selector(APP_SELECTOR, state="attached", timeout=args.timeout * 1000)
+    wait_settled(page, timeout=args.timeout * 1000)
+    bug_seconds = time.monotonic() - started
+    bug_open = memory_mb(pid)
+    context.close()
+    bug_timeline, bug_back = _watch(pid, args.ttl + 40, args.every, before)
+    return {
+        "abandoned_tabs": args.abandoned,
+        "before_mb": round(before),
+        "training_mb": round(during),
+        "after_trainings_mb": round(after),
+        "back_after_s": back,
+        "timeline": timeline,
+        "bug_tokens": args.bug_tokens,
+        "bug_settled_s": round(bug_seconds, 1),
+        "bug_open_mb": round(bug_open["VmRSS"]),
+        "bug_peak_mb": round(max(bug_open["VmHWM"], peak_before_bug)),
+        "after_bug_mb": bug_timeline[-1][1],
+        "bug_back_after_s": bug_back,
+        "bug_timeline": bug_timeline,
+    }
+
+
+def _report_abandoned(idle: dict[str, float], row: dict, json_path: Path | None) -> None:
+    print(json.dumps(row), flush=True)
+    print(
+        f"idle {idle['VmRSS']:.0f} MB; {row['abandoned_tabs']} tabs training: "
+        f"{row['training_mb']} MB; after they closed: {row['after_trainings_mb']} MB "
+        f"(back after {row['back_after_s']} s); Find the bug on {row['bug_tokens']} words: "
+        f"{row['bug_settled_s']} s, peak {row['bug_peak_mb']} MB, after "
+        f"{row['after_bug_mb']} MB (back after {row['bug_back_after_s']} s)"
+    )
+    if json_path:
+        json_path.write_text(json.dumps({"machine": machine(), "idle": idle, **row}))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, default=20)
@@ -99,12 +187,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--watch", type=float, default=0.0, help="seconds to watch after closing")
     parser.add_argument("--every", type=float, default=10.0, help="seconds between readings")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--abandoned", type=int, default=0, help="tabs that train and close")
+    parser.add_argument("--train-for", type=float, default=20.0, help="seconds they train")
+    parser.add_argument("--bug-tokens", type=int, default=4096, help="Find the bug's words")
+    parser.add_argument("--log", type=Path, help="keep the server's log in this file")
     args = parser.parse_args(argv)
 
     rows = []
     extra = ["--server.disconnectedSessionTTL", str(args.ttl)]
     env = MALLOC_ENV if args.malloc_env else None
-    with sync_playwright() as playwright, start_streamlit(extra_args=extra, env=env) as server:
+    with (
+        sync_playwright() as playwright,
+        start_streamlit(extra_args=extra, env=env, log_path=args.log) as server,
+    ):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         pid = server.process.pid
         warm = browser.new_context(viewport=VIEWPORT)  # imports and first run, then idle
@@ -116,6 +211,11 @@ def main(argv: list[str] | None = None) -> int:
         time.sleep(args.ttl + 10)
         idle = memory_mb(pid)
         print(f"idle: {idle}", flush=True)
+        if args.abandoned:
+            row = abandoned_work(browser, server, args)
+            browser.close()
+            _report_abandoned(idle, row, args.json)
+            return 0
         for tokens in [t for t in args.tokens for _ in range(args.rounds)]:
             before = memory_mb(pid)
             cpu_before = cpu_seconds(pid)

@@ -11,12 +11,15 @@ The page arranges and labels them; it computes nothing itself.
 The backward steps are a table, :data:`GRADIENT_STEPS`: each entry names its step (its header
 and tensor names in ``ui/messages/backward.py``), its formula, its sentence, the gradients it shows
 and their axes. One loop, :func:`show_gradient_step`, draws every entry; adding a step is one entry.
+The four tabs are a walk (:data:`WALK`, :mod:`ui.walk`): in the link as ``?step=scores`` …, and in
+presenter mode each gradient step is one screen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -53,6 +56,7 @@ from ui.show import figure_words, show_matrix, show_numbers
 from ui.svg_chart import draw_chart
 from ui.table import message
 from ui.view import View
+from ui.walk import Entry, Walk, begin, present, show_walk
 from viz.gradients import autograd_dot, gradient_view, loss_curve_chart, without_negative_zero
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
@@ -525,6 +529,12 @@ def show_learning_controls(run: BackwardPass, learning: Learning) -> None:
 
 def show_learning(run: BackwardPass, learning: Learning) -> None:
     """Learning steps ``W ← W − η ∂L/∂W``: the loss before and after, the curve, the new weights."""
+    for part in LEARNING_PARTS:
+        part(run, learning)
+
+
+def show_learning_losses(run: BackwardPass, learning: Learning) -> None:
+    """The rule, the controls and the loss before and after the steps taken."""
     st.header(t("backward.learn.header"))
     st.latex(r"W \leftarrow W - \eta\,\frac{\partial L}{\partial W}")
     st.markdown(t("backward.learn.text"))
@@ -547,19 +557,26 @@ def show_learning(run: BackwardPass, learning: Learning) -> None:
         number(first_order_change(before, learning_rate)),
         help=t("backward.learn.predicted_help"),
     )
+
+
+def show_learning_curve(run: BackwardPass, learning: Learning) -> None:
+    """The loss after each step taken, and why the same dropout mask is kept."""
     curve_column, curve_text = st.columns([3, 2], gap="large")
     with curve_column:
         axis_titles = {
             "x_title": t("backward.learn.axis_step"),
             "y_title": t("backward.learn.axis_loss"),
         }
-        chart = loss_curve_chart(descent.losses, palette=run.palette, **axis_titles)
+        chart = loss_curve_chart(learning.descent.losses, palette=run.palette, **axis_titles)
         draw_chart(chart, key="backward_loss_curve")
     with curve_text:
         st.markdown(t("backward.learn.same_mask"))
         if run.cfg.qkv_bias:
             st.markdown(t("backward.learn.bias"))
-    show_updated_weights(run, descent, learning_rate)
+
+
+def _updated_weights(run: BackwardPass, learning: Learning) -> None:
+    show_updated_weights(run, learning.descent, learning.learning_rate)
 
 
 def show_updated_weights(run: BackwardPass, descent: Descent, learning_rate: float) -> None:
@@ -619,13 +636,98 @@ def show_export(run: BackwardPass, tokens: list[str]) -> None:
     )
 
 
+@dataclass(frozen=True)
+class BackwardPage:
+    """What every tab reads: the backward pass and the learning steps taken from it."""
+
+    run: BackwardPass
+    learning: Learning
+
+
+# The learning steps' tab in three parts (presenter mode shows one per screen).
+LEARNING_PARTS: tuple[Callable[[BackwardPass, Learning], None], ...] = (
+    show_learning_losses,
+    show_learning_curve,
+    _updated_weights,
+)
+
+
+def _steps_screens(step: GradientStep) -> tuple[Callable[[BackwardPage], None], ...]:
+    """A step's screen, and the Jacobian's after the scaled scores' (one screen each)."""
+    without_after = replace(step, after=None)
+    screens: list[Callable[[BackwardPage], None]] = [
+        lambda backward: show_gradient_step(without_after, backward.run)
+    ]
+    if step.after is not None:
+        after = step.after
+        screens.append(lambda backward: after(backward.run))
+    return tuple(screens)
+
+
+def _section_entry(name: str) -> Entry[BackwardPage]:
+    """One tab: a section's gradient steps (one screen each in presenter mode), or the graph or
+    the learning steps."""
+    steps = SECTION_STEPS[name]
+    if steps:
+
+        def draw(backward: BackwardPage) -> None:
+            if name == "scores":
+                st.header(t("backward.steps.header"))
+                st.markdown(t("backward.steps.intro"))
+            for step in steps:
+                show_gradient_step(step, backward.run)
+
+        screens = tuple(screen for step in steps for screen in _steps_screens(step))
+        return Entry(
+            name,
+            lambda: t(f"backward.tab.{name}"),
+            draw,
+            parts=lambda b: screens,
+            keeps=(ROW_KEY,) if name == "scores" else (),
+        )
+    if name == "graph":
+        return Entry(name, lambda: t("backward.tab.graph"), lambda b: show_graph(b.run))
+    return Entry(
+        name,
+        lambda: t(f"backward.tab.{name}"),
+        lambda b: show_learning(b.run, b.learning),
+        parts=lambda b: tuple(partial(_learning_screen, part=part) for part in LEARNING_PARTS),
+        keeps=("lr",),
+    )
+
+
+def _learning_screen(
+    backward: BackwardPage, part: Callable[[BackwardPass, Learning], None]
+) -> None:
+    part(backward.run, backward.learning)
+
+
+WALK: Walk[BackwardPage] = Walk(
+    page="backward",
+    entries=tuple(_section_entry(name) for name in SECTION_TABS),
+    tabs_key="backward_section",
+)
+LOSS_KEYS = ("loss", "target")  # the loss's widgets, above the tabs (kept in presenter mode)
+
+
+def _loss_in_presenter_mode(view: View) -> tuple[str, tuple[float, ...]]:
+    """The loss chosen on the page, read without its widgets (presenter mode hides them)."""
+    write_back(LOSS_KEYS)
+    target, _problem = usable_target(str(setting_value("target") or ""), view.config.d_out)
+    return str(setting_value("loss")), target
+
+
 @page
 def render(view: View) -> None:
-    st.title(t("page.backward.title"))
-    st.markdown(t("backward.intro"))
+    presenting = begin(WALK)
+    if presenting:
+        loss_name, target = _loss_in_presenter_mode(view)
+    else:
+        st.title(t("page.backward.title"))
+        st.markdown(t("backward.intro"))
+        loss_name, target, value_column = show_loss(view)
     tokens = list(view.table.tokens)
     cfg = view.config  # one CausalAttention head
-    loss_name, target, value_column = show_loss(view)
     wanted = int(setting_value(STEPS_KEY))
     limit = max_descent_steps(trace_cells(len(tokens), 1))
     learning_rate = float(setting_value("lr"))
@@ -640,32 +742,12 @@ def render(view: View) -> None:
     run = BackwardPass(
         grads, gradient_facts(grads), cfg, loss_name, unique_labels(tokens), view.palette
     )
+    backward = BackwardPage(run, Learning(descent, wanted, limit, learning_rate))
+    if presenting:
+        present(WALK, backward)
+        return
     with value_column:
         st.metric(t("backward.loss.value"), number(grads.loss))
     show_loss_formula(run, target)
-
-    # One lazy tab per section: only the open tab runs and sends its charts.
-    tabs = st.tabs(
-        [t(f"backward.tab.{name}") for name in SECTION_TABS],
-        key="backward_section",
-        on_change="rerun",
-    )
-    scores_tab, projections_tab, graph_tab, learn_tab = tabs
-    # A widget of a closed tab is not drawn, and Streamlit forgets a widget not drawn in a run:
-    # the learning rate and the Jacobian's row are kept while their tab is closed.
-    write_back([key for key, tab in (("lr", learn_tab), (ROW_KEY, scores_tab)) if not tab.open])
-    for name, tab in zip(SECTION_TABS, tabs, strict=True):
-        if tab.open and SECTION_STEPS[name]:
-            with tab:
-                if name == "scores":
-                    st.header(t("backward.steps.header"))
-                    st.markdown(t("backward.steps.intro"))
-                for step in SECTION_STEPS[name]:
-                    show_gradient_step(step, run)
-    if graph_tab.open:
-        with graph_tab:
-            show_graph(run)
-    if learn_tab.open:
-        with learn_tab:
-            show_learning(run, Learning(descent, wanted, limit, learning_rate))
+    show_walk(WALK, backward)  # one lazy tab per section: only the open tab runs
     show_export(run, tokens)

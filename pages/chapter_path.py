@@ -3,12 +3,15 @@
 Every number comes from :mod:`attention.chapter` (the book's classes, seeded with private
 generators) on the shared embedding table; the code difference of 3.5 is computed from the
 classes' source (:func:`attention.chapter.causal_diff`). With the book's embeddings and seeds the
-numbers are the book's printed ones.
+numbers are the book's printed ones. The four sections are a walk (:data:`WALK`, :mod:`ui.walk`):
+all on one page by default, one per tab with the toggle or a link (``?step=v1``), and in
+presenter mode each section in two screens.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import streamlit as st
 import torch
@@ -31,6 +34,7 @@ from ui.settings import MAX_APP_SEED
 from ui.show import figure_words, show_matrix
 from ui.table_state import book_table
 from ui.view import View
+from ui.walk import Entry, Walk, begin, present, show_walk
 from viz.chapter import rows_view, weight_matrix_view
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
@@ -64,7 +68,33 @@ def _numbers(vector: torch.Tensor) -> str:
     return ", ".join(format_number(float(v)) for v in vector)
 
 
-def _section_33(path: SimpleAttention, tokens: list[str], words: FigureWords, palette: str) -> None:
+@dataclass(frozen=True)
+class Chapter:
+    """What every section reads: the inputs, 3.3's and 3.4.1's results, labels and colours."""
+
+    inputs: torch.Tensor  # (T, d_in)
+    tokens: list[str]
+    words: FigureWords
+    palette: str
+    d_out: int
+    query_index: int
+    simple: SimpleAttention
+    v1: TrainableAttention
+    presenting: bool = False  # presenter mode: v2's seed is in the control strip
+
+    def v2(self) -> TrainableAttention | None:
+        """3.4.2's ``SelfAttention_v2`` with the seed chosen on the page (the book's 789 first)."""
+        seed = int(st.session_state.get(V2_SEED_KEY, BOOK_SEED_V2))
+        try:
+            return self_attention_v2(self.inputs, self.d_out, seed, self.query_index)
+        except AttentionInputError as error:
+            show_input_error(error)
+            return None
+
+
+def _s33_query(chapter: Chapter) -> None:
+    """3.3.1: one query's scores, its weights two ways, and its context vector."""
+    path, tokens, words, palette = chapter.simple, chapter.tokens, chapter.words, chapter.palette
     number = path.query_index + 1
     sup, sub = superscript(number), subscript(number)
     st.header(t("chapter.s33.title"), anchor="s3-3")
@@ -108,13 +138,11 @@ def _section_33(path: SimpleAttention, tokens: list[str], words: FigureWords, pa
         words,
         key="chapter_query_context",
     )
-    _all_queries(path, tokens, words, palette)
 
 
-def _all_queries(
-    path: SimpleAttention, tokens: list[str], words: FigureWords, palette: str
-) -> None:
+def _all_queries(chapter: Chapter) -> None:
     """3.3.2: every query at once, the ``(T, T)`` scores and weights and the ``(T, d_in)`` context."""
+    path, tokens, words, palette = chapter.simple, chapter.tokens, chapter.words, chapter.palette
     st.markdown(t("chapter.s33.all", number=path.query_index + 1))
     scores_col, weights_col = st.columns(2, gap="medium")
     with scores_col:
@@ -198,10 +226,9 @@ def _context(step: TrainableAttention, tokens: list[str], words: FigureWords, pa
     )
 
 
-def _section_341(
-    step: TrainableAttention, tokens: list[str], words: FigureWords, palette: str
-) -> None:
-    number = step.query_index + 1
+def _s341_weights(chapter: Chapter) -> None:
+    """3.4.1: ``SelfAttention_v1``'s code and its three ``torch.rand`` weight matrices."""
+    step = chapter.v1
     d_out = int(step.queries.shape[1])
     st.header(t("chapter.s341.title"), anchor="s3-4-1")
     st.markdown(t("chapter.s341.body", seed=step.seed, d_k=step.d_k, d_out=d_out))
@@ -214,7 +241,13 @@ def _section_341(
     )
     if step.seed != 123:
         st.caption(t("chapter.v1_seed_note", seed=step.seed))
-    _weights(step, words, palette, "chapter_v1")
+    _weights(step, chapter.words, chapter.palette, "chapter_v1")
+
+
+def _s341_query(chapter: Chapter) -> None:
+    """3.4.1: one query through v1's weights, then every context vector."""
+    step, tokens, words, palette = chapter.v1, chapter.tokens, chapter.words, chapter.palette
+    number = step.query_index + 1
     st.markdown(
         t(
             "chapter.one_query",
@@ -244,9 +277,17 @@ def _section_341(
     _context(step, tokens, words, palette)
 
 
-def _section_342(
-    step: TrainableAttention, tokens: list[str], words: FigureWords, palette: str
-) -> None:
+def _s342_weights(chapter: Chapter) -> None:
+    """3.4.2: ``SelfAttention_v2``'s seed, code and ``nn.Linear`` weights."""
+    st.header(t("chapter.s342.title"), anchor="s3-4-2")
+    st.markdown(t("chapter.s342.body"))
+    if not chapter.presenting:
+        seed_col, _rest = st.columns([1, 2])
+        with seed_col:
+            v2_seed_input()
+    step = chapter.v2()
+    if step is None:
+        return
     d_out = int(step.queries.shape[1])
     st.code(
         f"torch.manual_seed({step.seed})\n"
@@ -255,13 +296,34 @@ def _section_342(
         "print(sa_v2(inputs))",
         language="python",
     )
-    _weights(step, words, palette, "chapter_v2")
-    _context(step, tokens, words, palette)
+    _weights(step, chapter.words, chapter.palette, "chapter_v2")
 
 
-def _section_35(
-    step: TrainableAttention, tokens: list[str], words: FigureWords, palette: str
-) -> None:
+def v2_seed_input() -> None:
+    """The seed of ``SelfAttention_v2``'s ``nn.Linear`` weights (the book's 789 first)."""
+    st.number_input(
+        t("chapter.v2_seed"),
+        min_value=0,
+        max_value=MAX_APP_SEED,
+        value=BOOK_SEED_V2,
+        step=1,
+        key=V2_SEED_KEY,
+        help=t("chapter.v2_seed_help"),
+    )
+
+
+def _s342_context(chapter: Chapter) -> None:
+    step = chapter.v2()
+    if step is not None:
+        _context(step, chapter.tokens, chapter.words, chapter.palette)
+
+
+def _s35_mask(chapter: Chapter) -> None:
+    """3.5: the causal mask on v2's weights."""
+    step = chapter.v2()
+    if step is None:
+        return
+    tokens, words = chapter.tokens, chapter.words
     st.header(t("chapter.s35.title"), anchor="s3-5")
     st.markdown(t("chapter.s35.body", seed=step.seed))
     num_tokens = len(tokens)
@@ -271,7 +333,7 @@ def _section_35(
         tokens,
         tokens,
         value_name=words.attention_weight,
-        palette=palette,
+        palette=chapter.palette,
         weights=True,
         title=t("chapter.masked_weights", seed=step.seed),
         row_title=words.query,
@@ -282,6 +344,11 @@ def _section_35(
         words,
         key="chapter_masked_weights",
     )
+
+
+def _s35_diff(chapter: Chapter) -> None:
+    """3.5: the code from ``SelfAttention_v2`` to ``CausalAttention``, and why each change."""
+    del chapter
     st.markdown(t("chapter.diff_intro"))
     st.code(causal_diff(), language="diff")
     st.markdown(t("chapter.why_mask"))
@@ -289,16 +356,34 @@ def _section_35(
     st.caption(t("chapter.why_batch"))
 
 
-@page
-def render(view: View) -> None:
-    """Draw the page."""
-    st.title(t("page.chapter_path.title"))
-    st.markdown(t("chapter.intro"))
-    words = figure_words()
-    palette = view.palette
-    tokens = unique_labels(view.tokens)[:MAX_TOKENS]
-    inputs = torch.tensor(view.table.values[:MAX_TOKENS], dtype=torch.float32)  # (T, d_in)
+def _section(
+    name: str, title: str, *parts: Callable[[Chapter], None], keeps: tuple[str, ...] = ()
+) -> Entry[Chapter]:
+    """A section of the chapter: its parts one below another (one screen each when presenting)."""
 
+    def draw(chapter: Chapter) -> None:
+        for part in parts:
+            part(chapter)
+
+    return Entry(name, lambda: t(title), draw, parts=lambda chapter: parts, keeps=keeps)
+
+
+WALK: Walk[Chapter] = Walk(
+    page="chapter_path",
+    entries=(
+        _section("simple", "chapter.s33.title", _s33_query, _all_queries),
+        _section("v1", "chapter.s341.title", _s341_weights, _s341_query),
+        _section("v2", "chapter.s342.title", _s342_weights, _s342_context, keeps=(V2_SEED_KEY,)),
+        _section("causal", "chapter.s35.title", _s35_mask, _s35_diff),
+    ),
+    tabs_key="chapter_tabs",
+    all_key="chapter_all",
+    all_default=True,  # the chapter reads top to bottom; a link to a section opens its tab
+)
+
+
+def show_inputs(view: View, inputs: torch.Tensor, tokens: list[str], words: FigureWords) -> None:
+    """The embeddings every section starts from, and where to edit them."""
     st.subheader(t("chapter.inputs"), anchor="inputs")
     book = view.table == book_table()
     st.caption(t("chapter.book_inputs" if book else "chapter.own_inputs"))
@@ -310,7 +395,7 @@ def render(view: View) -> None:
             tokens,
             feature_labels(INPUT_PREFIX, inputs.shape[1]),
             value_name=words.embedding,
-            palette=palette,
+            palette=view.palette,
             row_title=words.token,
             col_title=words.feature,
         ),
@@ -319,6 +404,18 @@ def render(view: View) -> None:
     )
     link_to_page(TABLE_PAGE, t("chapter.edit_link"), icon=":material/edit:")
 
+
+@page
+def render(view: View) -> None:
+    """Draw the page."""
+    presenting = begin(WALK)
+    words = figure_words()
+    tokens = unique_labels(view.tokens)[:MAX_TOKENS]
+    inputs = torch.tensor(view.table.values[:MAX_TOKENS], dtype=torch.float32)  # (T, d_in)
+    if not presenting:
+        st.title(t("page.chapter_path.title"))
+        st.markdown(t("chapter.intro"))
+        show_inputs(view, inputs, tokens, words)
     query_index = min(BOOK_QUERY_INDEX, len(tokens) - 1)
     d_out = view.config.d_out
     try:
@@ -327,29 +424,13 @@ def render(view: View) -> None:
     except AttentionInputError as error:
         show_input_error(error)
         return
-    _section_33(simple, tokens, words, palette)
-    _section_341(v1, tokens, words, palette)
-
-    st.header(t("chapter.s342.title"), anchor="s3-4-2")
-    st.markdown(t("chapter.s342.body"))
-    seed_col, _rest = st.columns([1, 2])
-    seed_v2 = seed_col.number_input(
-        t("chapter.v2_seed"),
-        min_value=0,
-        max_value=MAX_APP_SEED,
-        value=BOOK_SEED_V2,
-        step=1,
-        key=V2_SEED_KEY,
-        help=t("chapter.v2_seed_help"),
+    chapter = Chapter(
+        inputs, tokens, words, view.palette, d_out, query_index, simple, v1, presenting
     )
-    try:
-        v2 = self_attention_v2(inputs, d_out, int(seed_v2), query_index)
-    except AttentionInputError as error:
-        show_input_error(error)
+    if presenting:
+        present(WALK, chapter, controls=v2_seed_input)
         return
-    _section_342(v2, tokens, words, palette)
-    _section_35(v2, tokens, words, palette)
-
+    show_walk(WALK, chapter)
     st.divider()
     st.markdown(t("chapter.next"))
     link_to_page("step", t("chapter.to_step"), icon=":material/arrow_forward:")

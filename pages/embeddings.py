@@ -19,18 +19,23 @@ from ui.table import (
     InputProblem,
     message,
     problem,
+    shorten,
     table_csv_file,
     table_from_csv,
 )
 from ui.table_state import book_table, commit_table, current_table, table_for_words
 from ui.view import View
+from viz.markdown_text import escape_markdown
 from viz.point_cloud import PointCloud, plotted_features, point_cloud
 
 D_IN_KEY = "embeddings_d_in"
 UPLOAD_KEY = "embeddings_upload"
-UPLOAD_PROBLEM_KEY = "embeddings_upload_problem"  # the InputProblem of the last upload, if any
+UPLOAD_PROBLEM_KEY = "embeddings_upload_problem"  # (file name, InputProblem) of the last upload
 UPLOAD_LOADED_KEY = "embeddings_upload_loaded"  # (tokens, d_in) of the last good upload
 MAX_D_IN_CONTROL = 16
+# An upload's size limit in MB. Streamlit writes "1MB per file • CSV" and its "Upload" button in
+# English whatever the language; the label and help, which the app words, say it in both.
+UPLOAD_MEGABYTES = 1
 
 
 def _forget_upload_messages() -> None:
@@ -62,10 +67,30 @@ def _on_upload() -> None:
             raise problem("upload.too_large", size=uploaded.size, limit=MAX_UPLOAD_BYTES)
         table = table_from_csv(uploaded.getvalue())
     except InputProblem as error:
-        st.session_state[UPLOAD_PROBLEM_KEY] = error
+        st.session_state[UPLOAD_PROBLEM_KEY] = (uploaded.name, error)
         return
     commit_table(table)
     st.session_state[UPLOAD_LOADED_KEY] = (table.num_tokens, table.d_in)
+
+
+def _show_upload_messages() -> None:
+    """What the last upload did: refused (and why), or loaded (and how large)."""
+    refused: tuple[str, InputProblem] | None = st.session_state.get(UPLOAD_PROBLEM_KEY)
+    if refused is not None:
+        # The box names its file: the browser refuses a file over the size limit itself, in the
+        # uploader, and the server never hears of it, so this box may stay beside that refusal.
+        # The name and the message may quote the file: escaped for Markdown.
+        name, upload_problem = refused
+        st.error(
+            t(
+                "embeddings.upload_failed",
+                name=escape_markdown(shorten(name)),
+                detail=message(upload_problem),
+            )
+        )
+    loaded = st.session_state.get(UPLOAD_LOADED_KEY)
+    if loaded is not None:
+        st.success(t("embeddings.upload_loaded", rows=loaded[0], d_in=loaded[1]))
 
 
 @lru_cache(maxsize=8)
@@ -123,22 +148,14 @@ def render(view: View) -> None:
 
         st.subheader(t("embeddings.files_header"))
         st.file_uploader(
-            t("embeddings.upload"),
+            t("embeddings.upload", megabytes=UPLOAD_MEGABYTES),
             type=["csv"],
             key=UPLOAD_KEY,
             on_change=_on_upload,
-            help=t("embeddings.upload_help"),
-            max_upload_size=1,
+            help=t("embeddings.upload_help", megabytes=UPLOAD_MEGABYTES),
+            max_upload_size=UPLOAD_MEGABYTES,
         )
-        upload_problem: InputProblem | None = st.session_state.get(UPLOAD_PROBLEM_KEY)
-        if upload_problem is not None:
-            # the message may quote the file (a header, a cell): escape it for Markdown
-            st.error(
-                t("embeddings.upload_failed", detail=message(upload_problem))
-            )  # values escaped
-        loaded = st.session_state.get(UPLOAD_LOADED_KEY)
-        if loaded is not None:
-            st.success(t("embeddings.upload_loaded", rows=loaded[0], d_in=loaded[1]))
+        _show_upload_messages()
         st.download_button(
             t("embeddings.download"),
             data=table_csv_file(table),

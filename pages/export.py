@@ -26,6 +26,7 @@ from attention.export import (
     trace_csv_file,
     trace_json,
 )
+from ui.book_code import code_in_language
 from ui.frame import page
 from ui.i18n import t
 from ui.show import numbers_frame
@@ -142,7 +143,8 @@ def show_reproduce(trace: AttentionTrace, tokens: list[str]) -> None:
             format_func=lambda name: t(f"export.style.{name}"),
             key="export_style",
         )
-        snippet = reproduce_snippet(trace, tokens, style=style)  # shown is what is downloaded
+        # shown is what is downloaded, its comments in the reader's language
+        snippet = code_in_language(reproduce_snippet(trace, tokens, style=style))
         st.download_button(
             t("export.py.label"),
             data=snippet,

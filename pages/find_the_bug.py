@@ -15,7 +15,9 @@ import numpy as np
 import streamlit as st
 
 from attention import AttentionInputError
-from attention.bugs import BUGS, BugComparison, compare_bug
+from attention.bugs import BUGS, BugComparison
+from ui.book_code import code_in_language
+from ui.computation import compute_bug_comparison
 from ui.frame import page
 from ui.i18n import t
 from ui.input_errors import show_input_error
@@ -37,6 +39,7 @@ VECTOR_ENTRIES = ("queries", "keys", "values", "context", "output")
 
 
 LISTED = 12  # a longer list of tokens or row sums shows its first LISTED and "…"
+LAST_KEY = "find_the_bug_last"  # (bug, table, config) of the last comparison shown
 
 
 def _listed(items: list[str]) -> str:
@@ -59,17 +62,34 @@ def render(view: View) -> None:
         format_func=titles.__getitem__,
         key="find_the_bug_bug",
     )
+    shown = _comparison(name, view, titles)
+    if shown is None:
+        st.stop()
+    name, comparison, tokens = shown
+    _show_bug(name, comparison)
+    _show_checks(comparison, tokens)
+    if _show_changed_steps(name, comparison, tokens, view.palette):
+        _show_output_difference(comparison, tokens, view.palette)
+
+
+def _comparison(
+    name: str, view: View, titles: dict[str, str]
+) -> tuple[str, BugComparison, list[str]] | None:
+    """Bug ``name`` on the view's table (cached), with its tokens; under a refusal (too large to
+    trace, say) the message and the last comparison this session saw, or None if there is none.
+    """
+    cfg = view.config_with(num_heads=view.heads)
     try:
-        comparison = compare_bug(
-            name, np.asarray(view.table.values), view.config_with(num_heads=view.heads)
-        )
+        comparison = compute_bug_comparison(name, view.table, cfg)
     except AttentionInputError as error:
         show_input_error(error)
-        st.stop()
-    _show_bug(name, comparison)
-    _show_checks(comparison, view.tokens)
-    if _show_changed_steps(name, comparison, view):
-        _show_output_difference(comparison, view)
+        last = st.session_state.get(LAST_KEY)
+        if last is None:
+            return None
+        st.caption(t("find_the_bug.last_shown", bug=titles[last[0]], tokens=last[1].num_tokens))
+        return last[0], compute_bug_comparison(*last), list(last[1].tokens)
+    st.session_state[LAST_KEY] = (name, view.table, cfg)
+    return name, comparison, view.tokens
 
 
 def _show_bug(name: str, comparison: BugComparison) -> None:
@@ -79,7 +99,7 @@ def _show_bug(name: str, comparison: BugComparison) -> None:
     with code_column:
         st.subheader(t("find_the_bug.diff.header"))
         first, last = bug.book_line_numbers
-        st.code(bug.diff, language="diff", wrap_lines=True)
+        st.code(code_in_language(bug.diff), language="diff", wrap_lines=True)
         if first == last:
             st.caption(t("find_the_bug.diff.caption", lines=first))
         else:
@@ -128,7 +148,9 @@ def _show_checks(comparison: BugComparison, tokens: list[str]) -> None:
     )
 
 
-def _show_changed_steps(name: str, comparison: BugComparison, view: View) -> bool:
+def _show_changed_steps(
+    name: str, comparison: BugComparison, tokens: list[str], palette: str
+) -> bool:
     """The chosen changed step, book and bug side by side; ``False`` when no step changes."""
     st.subheader(t("find_the_bug.steps.header"))
     changed = [
@@ -155,23 +177,23 @@ def _show_changed_steps(name: str, comparison: BugComparison, view: View) -> boo
     ):
         with column:
             show_matrix(
-                _entry_view(entry, steps, mask, view.tokens, title, view.palette),
+                _entry_view(entry, steps, mask, tokens, title, palette),
                 words,
                 key=f"find_the_bug_{'bug' if steps is comparison.buggy else 'book'}_step",
             )
     return True
 
 
-def _show_output_difference(comparison: BugComparison, view: View) -> None:
+def _show_output_difference(comparison: BugComparison, tokens: list[str], palette: str) -> None:
     """The bug's output minus the book's, ``(T, d_out)``, as a diverging table."""
     st.subheader(t("find_the_bug.output.header"))
     gap = comparison.output_difference.numpy()  # (T, d_out)
     show_matrix(
         MatrixView(
             values=gap,
-            row_labels=tuple(view.tokens),
+            row_labels=tuple(tokens),
             col_labels=tuple(context_labels(gap.shape[-1])),
-            palette=view.palette,
+            palette=palette,
             kind="diverging",
             value_name=t("find_the_bug.value.difference"),
             row_title=t("step.axis.token"),

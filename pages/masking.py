@@ -11,7 +11,9 @@ then the largest absolute difference between the two and why it is rounding, not
 
 The stages are a table, :data:`STAGES`: each entry names its tab, its sentence
 (``masking.{tab}.{name}``), its formula, the tensor it shows and how (colour scale, range, hidden
-cells, axes). One loop draws a tab's entries, two to a row.
+cells, axes). One loop draws a tab's entries, two to a row. The tabs are a walk (:data:`WALK`,
+:mod:`ui.walk`): in the link as ``?step=scores|method1|method2``, and in presenter mode one
+stage per screen.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from ui.frame import page
 from ui.i18n import t
 from ui.show import figure_words, show_matrix, show_numbers
 from ui.view import View
+from ui.walk import Entry, Walk, begin, present, show_walk
 from viz.matrix import MatrixView
 from viz.vocabulary import format_short
 
@@ -231,21 +234,62 @@ def show_comparison(comparison: MaskingComparison) -> None:
     st.markdown(t("masking.leak.after"))
 
 
+@dataclass(frozen=True)
+class Masking:
+    """What every tab reads: the two methods' results, the trace they start from, the view."""
+
+    comparison: MaskingComparison
+    trace: AttentionTrace
+    view: View
+
+
+def _stage_screen(stage: Stage) -> Callable[[Masking], None]:
+    """Presenter mode: one stage per screen, its words beside its matrix."""
+
+    def draw(masking: Masking) -> None:
+        st.subheader(t(f"masking.{stage.tab}.header"), anchor=False)
+        show_stage(stage, masking.comparison, masking.trace, masking.view, beside=True)
+
+    return draw
+
+
+def _why_method2(masking: Masking) -> None:
+    """Presenter mode's last screen of method 2: why the book prefers it."""
+    del masking
+    st.subheader(t("masking.method2.header"), anchor=False)
+    st.info(t("masking.method2.why"))
+
+
+def _tab_entry(name: str) -> Entry[Masking]:
+    stages = [stage for stage in STAGES if stage.tab == name]
+    screens = tuple(_stage_screen(stage) for stage in stages)
+    if name == "method2":
+        screens = (*screens, _why_method2)
+    return Entry(
+        name,
+        lambda: t(f"masking.tab.{name}"),
+        lambda m: show_tab(name, m.comparison, m.trace, m.view),
+        parts=lambda m: screens,
+    )
+
+
+WALK: Walk[Masking] = Walk(
+    page="masking", entries=tuple(_tab_entry(name) for name in TABS), tabs_key="masking_stage"
+)
+
+
 @page
 def render(view: View) -> None:
-    st.title(t("page.masking.title"))
-    st.markdown(t("masking.intro"))
+    presenting = begin(WALK)
     trace = view.trace()  # one CausalAttention head: attn_scores (1, T, T)
     if trace is None:
         st.stop()
     # (T, T): raw q_i · k_j, nothing hidden yet
-    comparison = compare_masking(trace.attn_scores[0], trace.d_k)
-    tabs = st.tabs(
-        [t(f"masking.tab.{name}") for name in TABS], key="masking_stage", on_change="rerun"
-    )
-    for name, tab in zip(TABS, tabs, strict=True):
-        if not tab.open:  # only the open tab runs and sends its matrices
-            continue
-        with tab:
-            show_tab(name, comparison, trace, view)
-    show_comparison(comparison)
+    masking = Masking(compare_masking(trace.attn_scores[0], trace.d_k), trace, view)
+    if presenting:
+        present(WALK, masking)
+        return
+    st.title(t("page.masking.title"))
+    st.markdown(t("masking.intro"))
+    show_walk(WALK, masking)  # only the open tab runs and sends its matrices
+    show_comparison(masking.comparison)

@@ -2,12 +2,14 @@
 
 All results shown are the trace's numbers (one ``CausalAttention`` head, batch row 0); the steps
 in between (the products of a dot product, the exps and their sum, the weighted value vectors)
-come from :mod:`attention.by_hand`. LaTeX gets only numbers and integer positions; token labels
+come from :mod:`attention.one_query`. LaTeX gets only numbers and integer positions; token labels
 are shown as plain text beside it (escaped for Markdown).
 
 The page is a table of its steps, :data:`HAND_STEPS`: each entry is a title (``one_query.{name}``),
 its formula and its sentences, drawn in order by one loop (formula on the left, sentence on the
-right), then the whole row as a table and the context vector beside its picture.
+right), then the whole row as a table and the context vector beside its picture. These eight are
+a walk (:data:`WALK`, :mod:`ui.walk`): all on one page by default, one per tab with the toggle or
+a link (``?step=softmax``), one per screen in presenter mode with the query and key in its strip.
 """
 
 from __future__ import annotations
@@ -21,18 +23,19 @@ import streamlit as st
 import torch
 
 from attention import AttentionTrace
-from attention.by_hand import (
+from attention.dropout import dropout_counts
+from attention.one_query import (
     SoftmaxByHand,
     dot_product_terms,
     softmax_by_hand,
     weighted_value_terms,
 )
-from attention.dropout import dropout_counts
 from ui.frame import page
 from ui.i18n import t
 from ui.matrix_table import draw_table
 from ui.svg_chart import draw_chart
 from ui.view import View
+from ui.walk import Entry, Walk, begin, present, show_walk
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
 from viz.one_query import (
@@ -393,13 +396,23 @@ def position_label(labels: list[str], index: int) -> str:
     return f"{index + 1}: {labels[index]}"
 
 
-def choose_positions(labels: list[str]) -> tuple[int, int]:
-    """The query and key select boxes; the chosen positions exist in the current table."""
-    count = len(labels)
+def chosen_positions(count: int) -> tuple[int, int]:
+    """The query and key chosen (the book's "journey" and the first key until chosen), valid
+    for a table of ``count`` tokens."""
     if st.session_state.get(QUERY_KEY) not in range(count):  # the table may have shrunk since
         st.session_state[QUERY_KEY] = min(1, count - 1)  # the book's query: journey
     if st.session_state.get(KEY_KEY) not in range(count):
         st.session_state[KEY_KEY] = 0
+    return int(st.session_state[QUERY_KEY]), int(st.session_state[KEY_KEY])
+
+
+def choose_positions(labels: list[str], *, compact: bool = False) -> tuple[int, int]:
+    """The query and key select boxes; the chosen positions exist in the current table.
+
+    ``compact``: presenter mode's strip, each box's name in its options instead of above it.
+    """
+    count = len(labels)
+    chosen_positions(count)
     chosen = []
     for column, (name, key) in zip(
         st.columns(2), (("query", QUERY_KEY), ("key", KEY_KEY)), strict=True
@@ -409,28 +422,33 @@ def choose_positions(labels: list[str]) -> tuple[int, int]:
                 st.selectbox(
                     t(f"one_query.{name}"),
                     options=list(range(count)),
-                    format_func=lambda index: position_label(labels, index),
+                    format_func=(
+                        (
+                            lambda index, name=name: (
+                                f"{t(f'one_query.short_{name}')} {index + 1}: {labels[index]}"
+                            )
+                        )
+                        if compact
+                        else (lambda index: position_label(labels, index))
+                    ),
                     key=key,
                     help=t(f"one_query.{name}_help"),
+                    label_visibility="collapsed" if compact else "visible",
                 )
             )
     return int(chosen[0]), int(chosen[1])
 
 
-@page
-def render(view: View) -> None:
-    st.title(t("page.one_query.title"))
-    st.markdown(t("one_query.intro"))
-    trace = view.trace()  # one head: no head axis; batch of one: index [0]
-    if trace is None:
-        st.stop()
-    tokens = list(view.table.tokens)
-    labels = unique_labels(tokens)
-    i, j = choose_positions(labels)
-    row = QueryRow(trace, tokens, labels, i, j)
-    for step in HAND_STEPS:
-        show_hand_step(step, row)
-    show_row_table(row)
+@dataclass(frozen=True)
+class OneQuery:
+    """What every step reads: the chosen query's row, and the colours."""
+
+    row: QueryRow
+    palette: str
+
+
+def show_context_step(row: QueryRow, palette: str) -> None:
+    """Step ⑦: the context vector's formula beside its picture."""
     formula_column, picture_column = st.columns(2, gap="large")
     with formula_column:
         st.subheader(t(f"one_query.{CONTEXT_STEP.name}"))
@@ -438,4 +456,50 @@ def render(view: View) -> None:
             st.caption(sentence)
         st.latex(CONTEXT_STEP.formula(row))
     with picture_column:
-        show_context_picture(row, view.palette)
+        show_context_picture(row, palette)
+
+
+def _hand_entry(name: str, step: HandStep) -> Entry[OneQuery]:
+    return Entry(name, lambda: t(f"one_query.{step.name}"), lambda q: show_hand_step(step, q.row))
+
+
+# The link's names of the steps (``?step=softmax``), in the page's order.
+LINK_NAMES = ("vectors", "dot_product", "mask", "scale", "softmax", "dropout")
+WALK: Walk[OneQuery] = Walk(
+    page="one_query",
+    entries=(
+        *(_hand_entry(name, step) for name, step in zip(LINK_NAMES, HAND_STEPS, strict=True)),
+        Entry("row", lambda: t("one_query.row_table"), lambda q: show_row_table(q.row)),
+        Entry(
+            "context",
+            lambda: t(f"one_query.{CONTEXT_STEP.name}"),
+            lambda q: show_context_step(q.row, q.palette),
+        ),
+    ),
+    tabs_key="one_query_tabs",
+    all_key="one_query_all",
+    all_default=True,  # the page reads top to bottom; a link to a step opens its tab
+)
+
+
+@page
+def render(view: View) -> None:
+    presenting = begin(WALK)
+    if not presenting:
+        st.title(t("page.one_query.title"))
+        st.markdown(t("one_query.intro"))
+    trace = view.trace()  # one head: no head axis; batch of one: index [0]
+    if trace is None:
+        st.stop()
+    tokens = list(view.table.tokens)
+    labels = unique_labels(tokens)
+    if presenting:  # the query and key boxes go into the control strip
+        i, j = chosen_positions(len(labels))
+        present(
+            WALK,
+            OneQuery(QueryRow(trace, tokens, labels, i, j), view.palette),
+            controls=lambda: choose_positions(labels, compact=True),
+        )
+        return
+    i, j = choose_positions(labels)
+    show_walk(WALK, OneQuery(QueryRow(trace, tokens, labels, i, j), view.palette))

@@ -7,7 +7,7 @@ page only shows them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import urlsplit
 
 import pandas as pd
 import streamlit as st
@@ -30,6 +30,8 @@ from attention.export import attention_cells
 from ui.frame import PAGE_SPECS, page
 from ui.i18n import t
 from ui.show import numbers_frame
+from ui.table import table_csv_file
+from ui.url import MAX_LINK_CHARS, link_params, query_text
 from ui.view import View
 
 THIS_PAGE = "reproducibility"
@@ -84,7 +86,7 @@ def app_base_url() -> str:
 def share_link(page_name: str, url: Mapping[str, str], base: str = "") -> str:
     """The link that opens ``page_name`` with the view's query ``url`` (``View.url``: the
     sentence, embeddings and every setting that differs from its default)."""
-    query = urlencode(dict(url), quote_via=quote)
+    query = query_text(url)
     path = "/" if page_name == DEFAULT_PAGE else f"/{page_name}"
     return f"{base}{path}" + (f"?{query}" if query else "")
 
@@ -201,9 +203,21 @@ def show_link(view: View) -> None:
         key="repro_link_page",
     )
     base = app_base_url()
-    st.code(share_link(link_page, view.url, base), language=None)
+    params, left_out = link_params(view.url)
+    if left_out:  # a link that long would not open: the table goes as a file instead
+        st.warning(t("repro.link.too_long", chars=len(query_text(view.url)), limit=MAX_LINK_CHARS))
+    st.code(share_link(link_page, params, base), language=None)
     if not base:
         st.caption(t("repro.link.relative"))
+    if left_out:
+        st.download_button(
+            t("repro.link.table_csv"),
+            data=table_csv_file(view.table),
+            file_name="attention_lab_embeddings.csv",
+            mime="text/csv",
+            key="repro_table_csv",
+            on_click="ignore",
+        )
 
 
 @page

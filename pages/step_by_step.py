@@ -18,13 +18,13 @@ import torch
 
 from attention import AttentionTrace
 from attention.differences import OutputChange, output_change
-from attention.steps import STEPS, step_number
 from ui.editor import embedding_editor
 from ui.frame import page
 from ui.i18n import t
-from ui.step_link import arrow_keys, open_step, presenting, set_presenting, step_by
-from ui.step_view import STEP_DRAWINGS, StepDrawing, show_steps
+from ui.step_link import set_presenting
+from ui.step_view import StepDrawing, step_walk
 from ui.view import View
+from ui.walk import begin, present, show_walk
 from viz import steps
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
@@ -117,62 +117,27 @@ def settings_line(trace: AttentionTrace) -> str:
     )
 
 
-def presenter_view(drawing: StepDrawing) -> None:
-    """Presenter mode: one step per screen, Previous/Next (and ←/→), no sidebar, larger text."""
-    name = open_step()
-    number = step_number(name)
-    previous_col, next_col, count_col, leave_col = st.columns(
-        [1, 1, 1, 1.4], vertical_alignment="center"
-    )
-    previous_col.button(
-        t("present.previous"),
-        key="present_previous",
-        on_click=step_by,
-        args=(-1,),
-        disabled=number == 1,
-        icon=":material/arrow_back:",
-        width="stretch",
-    )
-    next_col.button(
-        t("present.next"),
-        key="present_next",
-        on_click=step_by,
-        args=(1,),
-        disabled=number == len(STEPS),
-        icon=":material/arrow_forward:",
-        width="stretch",
-    )
-    count_col.markdown(t("present.count", number=number, total=len(STEPS)))
-    leave_col.button(
-        t("present.leave"),
-        key="present_leave",
-        on_click=set_presenting,
-        args=(False,),
-        icon=":material/close_fullscreen:",
-        width="stretch",
-        help=t("present.leave_help"),
-    )
-    with st.container(key=f"present_step_{name}"):
-        STEP_DRAWINGS[name](drawing)
+STEP_WALK = step_walk("step", "step_tabs", all_key="step_all")
+
+
+def _enter_presenting() -> None:
+    set_presenting(STEP_WALK.page, True)
 
 
 @page
 def render(view: View) -> None:
     """Draw the page."""
-    if presenting():
-        arrow_keys(present=True)
+    if begin(STEP_WALK):  # presenter mode: the open step alone, one screen at a time
         trace = view.trace()
         if trace is not None:
-            presenter_view(StepDrawing(trace, list(view.table.tokens), view.palette))
+            present(STEP_WALK, StepDrawing(trace, view.tokens, view.palette, present=True))
         return
-    arrow_keys(present=False)
     title_col, present_col = st.columns([4, 1], vertical_alignment="bottom")
     title_col.title(t("page.step.title"))
     present_col.button(
         t("present.enter"),
         key="present_enter",
-        on_click=set_presenting,
-        args=(True,),
+        on_click=_enter_presenting,
         icon=":material/slideshow:",
         help=t("present.enter_help"),
     )
@@ -193,26 +158,28 @@ def render(view: View) -> None:
         st.caption(t("step.input.caption"))
         embedding_editor("step")
     with output_col:
-        st.subheader(t("step.output.title"), anchor="output")
-        if trace is not None:
-            d_out = int(trace.context.shape[-1])
-            st.caption(t("step.output.caption", tokens=trace.num_tokens, d_out=d_out))
-            scrolls = trace.num_tokens > SCROLLING_CONTEXT_ROWS  # beside the editor, not below it
-            change = remember_change(trace)
-            with st.container(key="step_output_table"):
-                st.table(
-                    context_table(trace, tokens, change.changed_rows if change else None),
-                    height=CONTEXT_TABLE_HEIGHT if scrolls else "content",
-                )
-            if change is not None:
-                st.caption(change_sentence(change, tokens))
-            if trace.num_tokens > MAX_CONTEXT_ROWS:
-                st.caption(
-                    t("step.output.truncated", shown=MAX_CONTEXT_ROWS, tokens=trace.num_tokens)
-                )
+        show_output(trace, tokens)
     if trace is None:
         return
-
-    drawing = StepDrawing(trace, tokens, view.palette)
     st.divider()
-    show_steps(drawing, key="step_tabs", all_toggle="step_all", linked=True)
+    show_walk(STEP_WALK, StepDrawing(trace, tokens, view.palette))
+
+
+def show_output(trace: AttentionTrace | None, tokens: list[str]) -> None:
+    """The context vectors beside the input, with the rows the last change moved marked."""
+    st.subheader(t("step.output.title"), anchor="output")
+    if trace is None:
+        return
+    d_out = int(trace.context.shape[-1])
+    st.caption(t("step.output.caption", tokens=trace.num_tokens, d_out=d_out))
+    scrolls = trace.num_tokens > SCROLLING_CONTEXT_ROWS  # beside the editor, not below it
+    change = remember_change(trace)
+    with st.container(key="step_output_table"):
+        st.table(
+            context_table(trace, tokens, change.changed_rows if change else None),
+            height=CONTEXT_TABLE_HEIGHT if scrolls else "content",
+        )
+    if change is not None:
+        st.caption(change_sentence(change, tokens))
+    if trace.num_tokens > MAX_CONTEXT_ROWS:
+        st.caption(t("step.output.truncated", shown=MAX_CONTEXT_ROWS, tokens=trace.num_tokens))

@@ -39,7 +39,7 @@ from attention.validate import AttentionInputError
 from ui.frame import page
 from ui.i18n import t
 from ui.input_errors import explain
-from ui.memory import session_token, when_session_ends
+from ui.memory import session_token, when_session_away, when_session_ends
 from ui.show import plotly_config
 from ui.step_view import StepDrawing, show_steps
 from ui.table import message
@@ -79,6 +79,7 @@ STEP_NOTES = {"embeddings": "train.step.embeddings.body", "weights": "train.step
 _INSPECT_LOCK = threading.Lock()
 
 when_session_ends(QUEUE.leave_all)  # a closed tab's session leaves its jobs, as Stop does
+when_session_away(QUEUE.leave_waiting)  # and its places in the line at once
 
 
 # --- the requests ----------------------------------------------------------------------------

@@ -44,3 +44,52 @@ def printed_context(completed: subprocess.CompletedProcess[str]) -> torch.Tensor
     assert completed.returncode == 0, completed.stderr
     last_line = completed.stdout.strip().splitlines()[-1]
     return torch.tensor(json.loads(last_line), dtype=torch.float32)
+
+
+_RUN_EACH = """\
+import contextlib, io, json, os, runpy, sys, traceback
+
+results = []
+for folder in sys.argv[1:]:
+    os.chdir(folder)
+    out, err, code = io.StringIO(), io.StringIO(), 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            runpy.run_path("reproduce_attention.py", run_name="__main__")
+        except BaseException:  # the script's own failure, reported as its exit would be
+            traceback.print_exc()
+            code = 1
+    results.append([code, out.getvalue(), err.getvalue()])
+sys.__stdout__.write(json.dumps(results))
+"""
+
+
+def run_isolated_each(scripts: list[str], folder: Path) -> list[subprocess.CompletedProcess[str]]:
+    """Run each script as ``reproduce_attention.py`` in an empty folder of its own, all in one
+    ``python -I`` (torch is imported once instead of once per script).
+
+    Each script still sees only the interpreter's packages and its own empty folder; its printed
+    output, errors and exit code (1 if it raised) come back as a ``CompletedProcess``.
+    """
+    folder = folder.resolve()
+    assert not folder.is_relative_to(REPO_ROOT), f"{folder} is inside the repository"
+    folders = []
+    for index, script in enumerate(scripts):
+        own = folder / f"script_{index}"
+        own.mkdir()
+        (own / "reproduce_attention.py").write_text(script, encoding="utf-8")
+        folders.append(str(own))
+    (folder / "run_each.py").write_text(_RUN_EACH, encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "-I", "run_each.py", *folders],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=SCRIPT_TIMEOUT_S,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    return [
+        subprocess.CompletedProcess(["python", "-I", path], code, stdout, stderr)
+        for path, (code, stdout, stderr) in zip(folders, json.loads(completed.stdout), strict=True)
+    ]

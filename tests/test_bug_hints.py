@@ -151,3 +151,12 @@ def test_scale_by_d_out() -> None:
     assert bool((entropy(weights(result)) >= entropy(weights(result, "book")) - 1e-6).all())
     assert result.max_difference > 0
     assert torch.allclose(weights(result).sum(dim=-1), torch.ones(6))
+
+
+def test_mask_not_applied() -> None:
+    result = compare_bug("mask_not_applied", BOOK_EMBEDDINGS, BOOK)
+    w = weights(result)
+    assert torch.allclose(w.sum(dim=-1), torch.ones(6)), "every row sums to 1"
+    assert bool(w.triu(diagonal=1).gt(0)[:-1].any(dim=-1).all()), "weights above the diagonal"
+    moved = result.moved
+    assert bool(moved.all()), "a later token changes every earlier output"

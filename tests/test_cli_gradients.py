@@ -11,6 +11,7 @@ import pytest
 
 from attention.__main__ import main
 from tests.book_recipe import BOOK_BATCH, book_module
+from tests.cases import subcases
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,7 +29,7 @@ def test_the_real_entry_point_prints_grad_fn_as_the_seed_document() -> None:
     assert "d loss / d" not in run.stdout  # gradients only when asked
 
 
-@pytest.mark.parametrize("argv", [[], ["--heads", "2", "--dropout", "0.5", "--bias"]])
+@subcases("argv", [[], ["--heads", "2", "--dropout", "0.5", "--bias"]])
 def test_grad_prints_the_book_recipes_weight_gradients(
     argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -9,6 +9,7 @@ from attention import AttentionConfig, trace_attention
 from attention.dropout import DropoutCounts, count_kept, dropout_counts, dropout_scale
 from attention.examples import BOOK_EMBEDDINGS
 from tests.book_recipe import book_module, random_inputs
+from tests.cases import subcases
 
 
 def book_dropped_weights(inputs: torch.Tensor, *, seed: int, p: float) -> torch.Tensor:
@@ -30,7 +31,7 @@ def test_dropout_scale_is_one_over_one_minus_p() -> None:
     assert dropout_scale(1.0) == 0.0  # everything dropped: PyTorch multiplies by 0
 
 
-@pytest.mark.parametrize(("seed", "p"), [(123, 0.5), (7, 0.2)])
+@subcases(("seed", "p"), [(123, 0.5), (7, 0.2)])
 def test_counts_equal_the_nonzero_weights_of_the_books_dropout(seed: int, p: float) -> None:
     dropped = book_dropped_weights(BOOK_EMBEDDINGS, seed=seed, p=p)[0]  # (6, 6)
     visible = torch.tril(torch.ones(6, 6, dtype=torch.bool))  # softmax > 0 there: 0 = dropped

@@ -25,6 +25,7 @@ from attention.experiments import (
     softmax_gradient_norm,
     softmax_saturation,
 )
+from tests.cases import subcases
 
 BOOK_WEIGHTS = trace_attention(BOOK_EMBEDDINGS, AttentionConfig()).attn_weights[0]  # (6, 6)
 D_K_VALUES = [1, 4, 16, 64, 256]
@@ -41,7 +42,7 @@ def rng_state() -> torch.Tensor:
 # --- dropout in expectation ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("p", [0.1, 0.5, 0.9])
+@subcases("p", [0.1, 0.5, 0.9])
 def test_first_draw_is_exactly_nn_dropout_after_the_same_seed(p: float) -> None:
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(7)
@@ -76,7 +77,7 @@ def test_error_falls_as_more_draws_are_averaged() -> None:
     assert float(curve["max_abs_error"][1999]) < float(curve["max_abs_error"][0])
 
 
-@pytest.mark.parametrize("p", [0.1, 0.5, 0.9])
+@subcases("p", [0.1, 0.5, 0.9])
 def test_error_slope_in_log_log_is_minus_one_half(p: float) -> None:
     # One path of a running mean wanders (its errors are correlated across N), so a single
     # seed's slope scatters by about ±0.05: check each loosely and their average tightly.
@@ -130,7 +131,7 @@ def test_no_dropout_means_no_error() -> None:
     assert curve["reference_constant"] == 0.0
 
 
-@pytest.mark.parametrize("p", [-0.1, 1.0, 1.5])
+@subcases("p", [-0.1, 1.0, 1.5])
 def test_dropout_rate_outside_zero_one_is_refused(p: float) -> None:
     with pytest.raises(ValueError, match="p must be"):
         dropout_average_error(BOOK_WEIGHTS, p, 10, seed=0)
@@ -167,7 +168,7 @@ def test_entropy_stays_roughly_flat_with_scaling() -> None:
     assert max(result["mean_max_weight"]) < 0.6
 
 
-@pytest.mark.parametrize("seed", [0, 123])
+@subcases("seed", [0, 123])
 def test_score_variance_grows_like_d_k_and_scaling_keeps_it_near_one(seed: int) -> None:
     unscaled = softmax_saturation([16, 64, 256], 8, seed=seed, scaled=False)
     scaled = softmax_saturation([16, 64, 256], 8, seed=seed, scaled=True)

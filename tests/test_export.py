@@ -40,7 +40,7 @@ from attention.export import (
     trace_json,
     trace_json_dict,
 )
-from tests.isolated_script import printed_context, run_isolated
+from tests.isolated_script import printed_context, run_isolated, run_isolated_each
 
 TOKENS = list(BOOK_TOKENS)
 ONE_HEAD_FILES = [
@@ -243,35 +243,38 @@ def test_zip_holds_every_file_with_a_bom_on_csvs_and_is_deterministic() -> None:
 # --- the snippet, run for real -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("inputs", "tokens", "changes", "style"),
-    [
-        (BOOK_EMBEDDINGS, TOKENS, {}, "book"),
-        (BOOK_EMBEDDINGS, TOKENS, {"dropout": 0.5, "seed": 7, "qkv_bias": True}, "book"),
-        (BOOK_EMBEDDINGS, TOKENS, {"dropout": 0.5, "training": False}, "book"),
-        (BOOK_EMBEDDINGS, TOKENS, {"d_out": 4, "num_heads": 2, "dropout": 0.1}, "book"),
-        (BOOK_EMBEDDINGS, TOKENS, {"num_heads": 3, "variant": "wrapper", "seed": 5}, "book"),
-        (
-            torch.tensor([[0.1234567, -1e-7, 12345.678], [1 / 3, 2 / 3, -0.0]]),
-            ["it's", 'a\\"quote'],
-            {"dropout": 0.25, "seed": 2**53 - 1},
-            "book",
-        ),
-        (BOOK_EMBEDDINGS, ["猫", "=1", "@x", "x", "y", "z"], {"dropout": 0.4}, "book"),
-    ],
-)
+# (inputs, tokens, config changes): the book's example and each way a script can differ
+BOOK_SCRIPT_CASES = [
+    (BOOK_EMBEDDINGS, TOKENS, {}),
+    (BOOK_EMBEDDINGS, TOKENS, {"dropout": 0.5, "seed": 7, "qkv_bias": True}),
+    (BOOK_EMBEDDINGS, TOKENS, {"dropout": 0.5, "training": False}),
+    (BOOK_EMBEDDINGS, TOKENS, {"d_out": 4, "num_heads": 2, "dropout": 0.1}),
+    (BOOK_EMBEDDINGS, TOKENS, {"num_heads": 3, "variant": "wrapper", "seed": 5}),
+    (
+        torch.tensor([[0.1234567, -1e-7, 12345.678], [1 / 3, 2 / 3, -0.0]]),
+        ["it's", 'a\\"quote'],
+        {"dropout": 0.25, "seed": 2**53 - 1},
+    ),
+    (BOOK_EMBEDDINGS, ["猫", "=1", "@x", "x", "y", "z"], {"dropout": 0.4}),
+]
+
+
 def test_book_script_runs_alone_in_an_empty_folder_and_prints_the_trace_output_bitwise(
-    inputs: torch.Tensor,
-    tokens: list[str],
-    changes: dict[str, object],
-    style: str,
-    tmp_path: Path,
+    tmp_path: Path, subtests: pytest.Subtests
 ) -> None:
     """Only torch is needed: ``python -I`` in a fresh folder cannot see this repository."""
-    trace = trace_attention(inputs, AttentionConfig(**changes))  # type: ignore[arg-type]
-    snippet = reproduce_snippet(trace, tokens, style=style)
-    printed = printed_context(run_isolated(snippet, tmp_path))
-    assert torch.equal(printed, trace.output[0])
+    traces = [
+        trace_attention(inputs, AttentionConfig(**changes))  # type: ignore[arg-type]
+        for inputs, _, changes in BOOK_SCRIPT_CASES
+    ]
+    snippets = [
+        reproduce_snippet(trace, tokens, style="book")
+        for trace, (_, tokens, _) in zip(traces, BOOK_SCRIPT_CASES, strict=True)
+    ]
+    runs = run_isolated_each(snippets, tmp_path)
+    for trace, run, (_, tokens, changes) in zip(traces, runs, BOOK_SCRIPT_CASES, strict=True):
+        with subtests.test(tokens=tokens, changes=changes):
+            assert torch.equal(printed_context(run), trace.output[0])
 
 
 def test_book_script_imports_nothing_but_torch_and_json() -> None:

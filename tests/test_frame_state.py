@@ -7,6 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention.examples import BOOK_TOKENS
 from tests.apptest_support import run_page
+from tests.cases import subcases
 from ui.table import emb_to_text
 from ui.table_state import table_for_words
 
@@ -62,7 +63,7 @@ def test_changing_a_control_updates_the_url() -> None:
     assert dict(at.query_params) == {"seed": "9"}
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("name", "value"),
     [
         ("seed", "abc"),

@@ -26,6 +26,7 @@ from attention.gradients import (
     softmax_row_jacobian,
 )
 from tests.book_recipe import BOOK_BATCH, book_module, random_inputs
+from tests.cases import subcases
 
 TARGET = torch.tensor([0.5, -0.5])
 
@@ -93,7 +94,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", list(CASES))
+@subcases("case", list(CASES))
 def test_gradients_equal_autograd_on_the_book_recipe(case: str) -> None:
     cfg, loss = CASES[case]
     target = TARGET[: cfg.d_out] if loss == "squared_distance" else None
@@ -203,7 +204,7 @@ def _book_graph(x: torch.Tensor, cfg: AttentionConfig) -> tuple[Counter[str], Co
     return names, edges
 
 
-@pytest.mark.parametrize(
+@subcases(
     "cfg",
     [
         AttentionConfig(dropout=0.5),
@@ -284,7 +285,7 @@ def test_too_large_a_learning_rate_is_reported_as_divergence() -> None:
     assert descent.diverged and descent.steps < 200
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("kwargs", "field"),
     [
         ({"loss": "cross_entropy"}, "loss"),
@@ -305,7 +306,7 @@ def test_bad_losses_and_targets_say_what_is_wrong(kwargs: dict[str, Any], field:
 _W = torch.zeros(2, 3)  # one (d_out, d_in) weight of the book's layer
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("kwargs", "says"),
     [
         ({"cfg": {"d_out": 2}}, "cfg must be an AttentionConfig"),

@@ -7,6 +7,7 @@ import pytest
 from attention import AttentionConfig, AttentionInputError
 from attention.head_split import splits_evenly, valid_head_counts, valid_widths
 from attention.modules import MultiHeadAttention
+from tests.cases import subcases
 
 
 def book_class_accepts(d_out: int, num_heads: int) -> bool:
@@ -34,7 +35,7 @@ def test_valid_values_are_divisors_and_multiples() -> None:
     assert valid_widths(9, 8) == []  # more heads than the widest d_out
 
 
-@pytest.mark.parametrize(("d_out", "num_heads"), [(3, 2), (4, 3), (2, 4)])
+@subcases(("d_out", "num_heads"), [(3, 2), (4, 3), (2, 4)])
 def test_the_config_refuses_what_does_not_split_for_the_fused_class_only(
     d_out: int, num_heads: int
 ) -> None:

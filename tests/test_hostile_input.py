@@ -26,6 +26,7 @@ from streamlit.testing.v1 import AppTest
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from tests.apptest_support import context_rows, run_page
+from tests.cases import subcases
 from ui.i18n import t
 from ui.table import MAX_UPLOAD_BYTES, InputProblem, table_from_csv, table_from_rows, table_to_csv
 from ui.table_state import book_table, random_words
@@ -75,7 +76,7 @@ URL_CASES = {
 }
 
 
-@pytest.mark.parametrize("case", list(URL_CASES))
+@subcases("case", list(URL_CASES))
 def test_bad_url_value_is_reported_and_default_result_shown(case: str) -> None:
     query, named = URL_CASES[case]
     at = run_page("step", query)
@@ -156,7 +157,7 @@ CELL_CASES = {
 }
 
 
-@pytest.mark.parametrize("case", list(CELL_CASES))
+@subcases("case", list(CELL_CASES))
 def test_bad_cell_names_the_cell_keeps_typing_and_last_valid_table(case: str) -> None:
     typed, key = CELL_CASES[case]
     at = AppTest.from_function(_editing_app, default_timeout=60).run()

@@ -22,9 +22,8 @@ import string
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 import viz
+from tests.cases import subcases
 from ui.i18n import CATALOGUE, LANGUAGES, t
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -308,7 +307,7 @@ def test_pages_pass_the_palette_to_every_figure_builder() -> None:
     )
 
 
-@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+@subcases("lang", sorted(LANGUAGES))
 def test_page_titles_exist_in_both_languages(lang: str) -> None:
     from ui.frame import PAGE_SPECS
 

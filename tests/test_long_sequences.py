@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pytest
 from plotly.colors import sample_colorscale
 from streamlit.testing.v1 import AppTest
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import embed_words
 from tests.apptest_support import matrix_cell_styles, matrix_legend, matrix_tables, run_page
+from tests.cases import subcases
 from ui import computation
 from ui.frame import PAGE_SPECS
 from ui.table_state import random_words
@@ -179,7 +179,7 @@ def test_show_numbers_shows_a_window_of_a_large_matrix_never_all_of_it() -> None
     assert frame.iloc[0, 0] == f"{(50 * 100) / 8:.4f}"
 
 
-@pytest.mark.parametrize("page", [spec.name for spec in PAGE_SPECS])
+@subcases("page", [spec.name for spec in PAGE_SPECS])
 def test_every_page_works_at_1024_tokens(page: str) -> None:
     at = run_page(page, {"text": " ".join(random_words(1024)), "dropout": "0.1"}, timeout=300)
     assert not at.exception, [str(e.value)[:500] for e in at.exception]

@@ -22,10 +22,20 @@ CODE = re.compile(r"<(code|pre)>.*?</\1>", re.S)  # code spans may hold any char
 TAG = re.compile(r"<[^>]+>")
 
 
+class Shown:
+    """A placeholder's value: written as ``text`` whatever format the message asks for."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __format__(self, spec: str) -> str:
+        return self.text
+
+
 def filled(text: str, value: str) -> str:
     """``text`` with every ``{placeholder}`` replaced by ``value`` (what a page passes in)."""
     fields = {name for _, name, _, _ in string.Formatter().parse(text) if name}
-    return text.format_map(dict.fromkeys(fields, value)) if fields else text
+    return text.format_map(dict.fromkeys(fields, Shown(value))) if fields else text
 
 
 def leftover_markdown(text: str) -> list[str]:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
-
+from tests.cases import subcases
 from viz.markdown_text import escape_markdown
 
 WORD_JOINER = "\u2060"
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("text", "escaped"),
     [
         ("Your", "Your"),

@@ -6,7 +6,6 @@ The classes are compared directly and through ``trace_attention``, so both views
 
 from __future__ import annotations
 
-import pytest
 import torch
 import torch.nn as nn
 
@@ -20,6 +19,7 @@ from attention.modules import (
     SelfAttention_v2,
 )
 from tests.book_recipe import BOOK_BATCH, book_recipe
+from tests.cases import subcases
 
 ATOL = 1e-4  # the book prints 4 decimals
 
@@ -168,7 +168,7 @@ def test_multi_head_attention_creates_parameters_in_book_order() -> None:
     assert torch.equal(mha.out_proj.bias, expected_out.bias)
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("num_heads", "variant", "expected_rows"),
     [
         (2, "wrapper", {0: WRAPPER_ROW_1, 5: WRAPPER_ROW_6}),

@@ -2,7 +2,7 @@
 
 The notebook is copied to an empty folder outside the repository and executed by nbclient with a
 kernel started from the virtual environment the built wheel is installed into (the fixture
-``installed`` of tests/test_package_install.py), with ``python -I``: it imports ``attention``
+``installed`` of tests/conftest.py, shared with tests/test_package_install.py), with ``python -I``: it imports ``attention``
 and ``viz`` from the installed wheel, never from this folder. Any error in any cell fails the
 test; its outputs must hold the book's context vectors, and ``show_trace``'s HTML.
 """
@@ -16,8 +16,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from tests.installed_package import Installed
 from tests.isolated_script import REPO_ROOT
-from tests.test_package_install import Installed, installed  # noqa: F401 (the wheel's venv)
 
 NOTEBOOK = REPO_ROOT / "notebooks" / "chapter3.ipynb"
 KERNEL_NAME = "attention-lab-wheel"
@@ -69,7 +69,7 @@ def _texts(notebook: nbformat.NotebookNode) -> tuple[list[str], list[str]]:
 
 
 def test_the_notebook_runs_outside_the_repository_against_the_installed_wheel(
-    installed: Installed,  # noqa: F811 (the fixture imported above)
+    installed: Installed,  # the wheel's venv (tests/conftest.py)
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

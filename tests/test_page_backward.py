@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pytest
 from plotly.colors import get_colorscale, sample_colorscale
 
 from attention import AttentionConfig
@@ -19,6 +18,7 @@ from tests.apptest_support import (
     run_page,
     svg_charts,
 )
+from tests.cases import subcases
 from viz.colors import colorscale
 from viz.heatmap import cell_texts
 
@@ -66,7 +66,7 @@ def dot_text(at: Any) -> str:
     return str(at.get("graphviz_chart")[0].proto.spec)
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@subcases("lang", ["en", "zh"])
 def test_backward_page_runs_in_both_languages_with_the_graph(lang: str) -> None:
     at = run_page("backward", {"lang": lang, "dropout": "0.5"})
     assert not at.exception

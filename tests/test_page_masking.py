@@ -18,6 +18,7 @@ from tests.apptest_support import (
     run_page,
     table_numbers,
 )
+from tests.cases import subcases
 from viz.colors import HIDDEN_COLOR
 from viz.heatmap import MINUS_INFINITY, cell_texts
 from viz.vocabulary import DECIMALS
@@ -62,7 +63,7 @@ def _written(values: torch.Tensor, hidden: np.ndarray | None = None) -> list[lis
     return cell_texts(values.numpy().astype(np.float64), hidden, DECIMALS)
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@subcases("lang", ["en", "zh"])
 def test_masking_page_runs_in_both_languages(lang: str) -> None:
     at = run_page("masking", {"lang": lang})
     assert not at.exception

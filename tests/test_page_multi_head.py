@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
-import pytest
 
 from attention import AttentionConfig, AttentionTrace, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
 from attention.modules import MultiHeadAttention, MultiHeadAttentionWrapper
 from tests.apptest_support import matrix_tables, page_text, run_page
+from tests.cases import subcases
 from viz.multi_head import output_frame
 
 BOOK_WRAPPER_FIRST = ["-0.4519", "0.2216", "0.4772", "0.1063"]  # REFERENCE.md, row 1
@@ -132,7 +132,7 @@ def test_book_button_loads_the_books_example() -> None:
     assert at.success
 
 
-@pytest.mark.parametrize("query", [{"heads": "8", "d_out": "8", "lang": "zh"}, {"dropout": "0.5"}])
+@subcases("query", [{"heads": "8", "d_out": "8", "lang": "zh"}, {"dropout": "0.5"}])
 def test_page_runs_with_many_heads_chinese_and_dropout(query: dict[str, str]) -> None:
     at = run_page("multi_head", {"heads": "2", **query})
     assert not at.exception

@@ -6,8 +6,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention import AttentionConfig, AttentionTrace, trace_attention
-from attention.by_hand import dot_product_terms, softmax_by_hand
 from attention.examples import BOOK_EMBEDDINGS
+from attention.one_query import dot_product_terms, softmax_by_hand
 from pages.one_query import ROW_TABLE_KEY
 from tests.apptest_support import (
     chart_series,

@@ -96,8 +96,10 @@ def test_dropout_slider_shows_the_traces_dropped_weights_and_context() -> None:
     assert not [e for e in at.expander if e.label.startswith("Numbers of")]
     tables = matrix_tables(at)
     assert set(tables) == {"step_fig_dropout_mask", "step_fig_dropped_weights"}
+    # a future cell is masked already: "—", neither kept nor dropped
     assert tables["step_fig_dropout_mask"].to_numpy().tolist() == [
-        ["✓" if kept else "✗" for kept in row] for row in keep.tolist()
+        ["—" if not seen else "✓" if kept else "✗" for kept, seen in zip(*row, strict=True)]
+        for row in zip(keep.tolist(), visible.tolist(), strict=True)
     ]
     shown = tables["step_fig_dropped_weights"].to_numpy().tolist()
     for i, row in enumerate(dropped.tolist()):

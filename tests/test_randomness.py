@@ -19,6 +19,7 @@ from attention.randomness import (
     dropout_noise,
     private_generator,
 )
+from tests.cases import subcases
 
 BUILDERS = [
     ("SelfAttention_v1", lambda: SelfAttention_v1(3, 2)),
@@ -29,8 +30,8 @@ BUILDERS = [
 ]
 
 
-@pytest.mark.parametrize(("name", "build"), BUILDERS, ids=[name for name, _ in BUILDERS])
-@pytest.mark.parametrize("seed", [0, 123, 2**64 - 1])
+@subcases(("name", "build"), BUILDERS, ids=[name for name, _ in BUILDERS])
+@subcases("seed", [0, 123, 2**64 - 1])
 def test_build_seeded_gives_the_weights_of_torch_manual_seed(name, build, seed) -> None:
     torch.manual_seed(seed)
     book = build()
@@ -44,7 +45,7 @@ def test_build_seeded_gives_the_weights_of_torch_manual_seed(name, build, seed) 
         assert torch.equal(value, private_state[key]), f"{name}.{key}"
 
 
-@pytest.mark.parametrize("p", [0.1, 0.5, 0.9, 1.0])
+@subcases("p", [0.1, 0.5, 0.9, 1.0])
 def test_dropout_noise_is_bitwise_nn_dropout(p: float) -> None:
     weights = torch.rand(2, 7, 7, generator=private_generator(3))
     torch.manual_seed(11)

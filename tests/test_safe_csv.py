@@ -11,12 +11,11 @@ import csv
 import io
 import zipfile
 
-import pytest
-
 from attention import AttentionConfig, trace_attention
 from attention.examples import embed_words
 from attention.export import export_files, export_zip, trace_csv_files
 from attention.safe_csv import csv_bytes, csv_safe, from_csv_safe, safe_csv_text
+from tests.cases import subcases
 from ui.table import Table, table_csv_file, table_from_csv, table_to_csv
 
 HOSTILE_TOKENS = [
@@ -48,7 +47,7 @@ def hostile_table() -> Table:
     return Table(tuple(HOSTILE_TOKENS), tuple(tuple(row) for row in values))
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("label", "written"),
     [
         ("=HYPERLINK(1)", "'=HYPERLINK(1)"),

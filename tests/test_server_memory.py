@@ -66,3 +66,21 @@ def test_the_frame_registers_every_session_for_the_release() -> None:
     assert after_first_run >= 1  # the frame registered this session (or its id's earlier run)
     app.run()
     assert memory.registered_sessions() == after_first_run  # reruns do not register again
+
+
+def test_a_tab_gone_for_a_while_calls_the_away_hooks_then_ends(monkeypatch) -> None:  # noqa: ANN001
+    import threading
+
+    away: dict[str, threading.Event] = {"away-test": threading.Event()}
+    monkeypatch.setattr(memory, "AWAY_S", 0.0)
+    memory.when_session_away(lambda token: away.get(token, threading.Event()).set())
+    memory._session_disconnected(memory._SessionMarker("away-test"))  # Streamlit's on_release
+    assert away["away-test"].wait(30), "the away hook ran for the gone tab"
+    ending = memory._ending.pop("away-test")  # (the session's end is the TTL's business)
+    ending.cancel()
+
+
+def test_the_queue_gives_memory_back_when_a_run_ends_with_nobody_watching() -> None:
+    from ui import train_jobs
+
+    assert train_jobs.QUEUE._on_unwatched is train_jobs._give_memory_back_soon

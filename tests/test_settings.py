@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.apptest_support import run_page
+from tests.cases import subcases
 from ui.gradient_state import BACKWARD_SETTINGS, MAX_TARGET_NUMBERS
 from ui.settings import COMPARE_B_FIELDS, SETTINGS, SIDEBAR
 from ui.table import InputProblem
@@ -39,7 +40,7 @@ def test_the_sidebar_and_compares_b_controls_follow_the_declarations() -> None:
             assert list(element.options) == shown, key
 
 
-@pytest.mark.parametrize("name", sorted(DECLARED))
+@subcases("name", sorted(DECLARED))
 def test_every_default_survives_the_url(name: str) -> None:
     setting = DECLARED[name]
     if setting.name == "target":  # empty text: never written to the URL, read as ""
@@ -48,7 +49,7 @@ def test_every_default_survives_the_url(name: str) -> None:
     assert setting.read(setting.to_url(setting.default), name) == (setting.default, None)
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("name", "raw", "key"),
     [
         ("seed", "1.5", "url.not_integer"),

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 
-import pytest
-
 from attention import AttentionConfig
+from tests.cases import subcases
 from ui.computation import compute_trace
 from ui.table_state import book_table
 
@@ -27,6 +26,7 @@ CHANGED = {  # one other valid value for every field of AttentionConfig
     "context_length": 6,
     "num_heads": 2,
     "variant": "wrapper",
+    "window": 2,
 }
 
 
@@ -38,7 +38,7 @@ def test_every_config_field_has_a_changed_value_here() -> None:
     )
 
 
-@pytest.mark.parametrize("name", sorted(CHANGED))
+@subcases("name", sorted(CHANGED))
 def test_a_config_differing_in_one_field_gets_its_own_trace(name: str) -> None:
     table = book_table()
     base = compute_trace(table, BASE)

@@ -6,8 +6,10 @@ previous one with the book's formula, so a field that drifted from its meaning f
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+from collections.abc import Callable
 
 import pytest
 import torch
@@ -42,9 +44,24 @@ CONFIGS = {
 }
 
 
-@pytest.fixture(params=list(CONFIGS), scope="module")
-def trace(request: pytest.FixtureRequest) -> AttentionTrace:
-    return trace_attention(BOOK_BATCH, CONFIGS[request.param])
+@functools.cache
+def _trace(name: str) -> AttentionTrace:
+    return trace_attention(BOOK_BATCH, CONFIGS[name])
+
+
+def for_each_config(check: Callable[[AttentionTrace], None]) -> Callable[..., None]:
+    """Make ``check(trace)`` one test that runs it on the trace of every config in ``CONFIGS``.
+
+    Each config is a subtest: a failure names the config, and the eight configs count as one case.
+    """
+
+    def test(subtests: pytest.Subtests) -> None:
+        for name in CONFIGS:
+            with subtests.test(config=name):
+                check(_trace(name))
+
+    test.__name__, test.__doc__ = check.__name__, check.__doc__
+    return test
 
 
 def _head_axis(trace: AttentionTrace) -> tuple[int, ...]:
@@ -57,6 +74,7 @@ def _per_head_width(trace: AttentionTrace) -> int:
     return cfg.d_out // cfg.num_heads if cfg.variant == "fused" else cfg.d_out
 
 
+@for_each_config
 def test_shapes_follow_the_docstring_table(trace: AttentionTrace) -> None:
     cfg = trace.config
     heads = _head_axis(trace)
@@ -103,11 +121,13 @@ def test_shapes_follow_the_docstring_table(trace: AttentionTrace) -> None:
     assert trace.num_tokens == T and trace.d_in == D_IN
 
 
+@for_each_config
 def test_mask_is_true_strictly_above_the_diagonal(trace: AttentionTrace) -> None:
     assert trace.mask.dtype == torch.bool
     assert torch.equal(trace.mask, torch.triu(torch.ones(T, T), diagonal=1).bool())
 
 
+@for_each_config
 def test_masked_scores_are_minus_infinity_exactly_where_masked(trace: AttentionTrace) -> None:
     mask = trace.mask.expand_as(trace.masked_scores)
     assert bool((trace.masked_scores[mask] == -math.inf).all())
@@ -115,16 +135,19 @@ def test_masked_scores_are_minus_infinity_exactly_where_masked(trace: AttentionT
     assert bool(torch.isfinite(trace.attn_scores).all())  # raw scores are never hidden
 
 
+@for_each_config
 def test_attn_scores_are_queries_times_keys_transposed(trace: AttentionTrace) -> None:
     expected = trace.queries @ trace.keys.transpose(-2, -1)
     assert torch.allclose(trace.attn_scores, expected, atol=1e-6)
 
 
+@for_each_config
 def test_scaled_scores_are_masked_scores_over_sqrt_d_k(trace: AttentionTrace) -> None:
     assert trace.scale == pytest.approx(math.sqrt(trace.d_k))
     assert torch.equal(trace.scaled_scores, trace.masked_scores / trace.d_k**0.5)
 
 
+@for_each_config
 def test_attn_weights_are_softmax_rows_summing_to_one_and_zero_where_masked(
     trace: AttentionTrace,
 ) -> None:
@@ -136,6 +159,7 @@ def test_attn_weights_are_softmax_rows_summing_to_one_and_zero_where_masked(
     assert bool((trace.attn_weights[~mask] > 0).all())
 
 
+@for_each_config
 def test_dropout_mask_is_none_exactly_when_dropout_is_inactive(trace: AttentionTrace) -> None:
     cfg = trace.config
     inactive = cfg.dropout == 0.0 or not cfg.training
@@ -150,9 +174,10 @@ def test_dropout_mask_is_none_exactly_when_dropout_is_inactive(trace: AttentionT
         assert trace.dropout_scale == pytest.approx(1.0 / (1.0 - cfg.dropout))
 
 
-@pytest.mark.parametrize("name", [name for name, cfg in CONFIGS.items() if cfg.dropout_active])
-def test_dropped_weights_are_kept_weights_scaled_and_zero_elsewhere(name: str) -> None:
-    trace = trace_attention(BOOK_BATCH, CONFIGS[name])
+@for_each_config
+def test_dropped_weights_are_kept_weights_scaled_and_zero_elsewhere(trace: AttentionTrace) -> None:
+    if not trace.config.dropout_active:
+        return  # nothing dropped: the test above checks dropped_weights == attn_weights
     keep = trace.dropout_mask
     assert keep is not None
     p = trace.config.dropout
@@ -162,6 +187,7 @@ def test_dropped_weights_are_kept_weights_scaled_and_zero_elsewhere(name: str) -
     assert bool(keep.any()) and bool((~keep).any())  # a real mask, not all-or-nothing
 
 
+@for_each_config
 def test_context_is_dropped_weights_times_values(trace: AttentionTrace) -> None:
     per_head = trace.dropped_weights @ trace.values  # (b, [h,] T, width)
     cfg = trace.config
@@ -178,6 +204,7 @@ def test_context_is_dropped_weights_times_values(trace: AttentionTrace) -> None:
         assert torch.allclose(trace.output, trace.context @ trace.W_out + trace.b_out, atol=1e-6)
 
 
+@for_each_config
 def test_queries_keys_values_are_inputs_times_weights_plus_bias(trace: AttentionTrace) -> None:
     cfg = trace.config
     for projected, weight, bias in (
@@ -241,6 +268,7 @@ def test_step_names_are_trace_fields_in_order() -> None:
     assert positions == sorted(positions)
 
 
+@for_each_config
 def test_to_dict_is_strict_json_with_none_for_hidden_scores(trace: AttentionTrace) -> None:
     as_dict = trace.to_dict()
     text = json.dumps(as_dict, allow_nan=False)  # raises on NaN or ±inf
@@ -272,25 +300,23 @@ def test_to_dict_of_a_large_random_trace_is_strict_json() -> None:
     assert torch.equal(hidden, trace.mask.expand(1, 2, 50, 50))
 
 
-@pytest.mark.parametrize(
-    "cfg",
-    [
-        AttentionConfig(),
-        AttentionConfig(d_out=4, num_heads=2, qkv_bias=True, training=False, dropout=0.4),
-        AttentionConfig(d_out=2, num_heads=3, variant="wrapper", dropout=0.0),
-    ],
-)
-def test_trace_module_of_a_built_module_equals_trace_attention(cfg: AttentionConfig) -> None:
+def test_trace_module_of_a_built_module_equals_trace_attention(subtests: pytest.Subtests) -> None:
     """A module's own weights, traced by the same code path, give trace_attention's numbers."""
     from attention import build_module, trace_module
     from attention.trace import config_of
 
-    cfg = cfg.validated(6)
-    module = build_module(3, cfg)
-    traced = trace_module(module, BOOK_EMBEDDINGS, seed=cfg.seed)
-    assert config_of(module, cfg.seed) == cfg
-    assert torch.equal(traced.output, trace_attention(BOOK_EMBEDDINGS, cfg).output)
-    assert torch.equal(traced.output, module(BOOK_EMBEDDINGS.unsqueeze(0)).detach())
+    for cfg in (
+        AttentionConfig(),
+        AttentionConfig(d_out=4, num_heads=2, qkv_bias=True, training=False, dropout=0.4),
+        AttentionConfig(d_out=2, num_heads=3, variant="wrapper", dropout=0.0),
+    ):
+        with subtests.test(config=cfg):
+            cfg = cfg.validated(6)
+            module = build_module(3, cfg)
+            traced = trace_module(module, BOOK_EMBEDDINGS, seed=cfg.seed)
+            assert config_of(module, cfg.seed) == cfg
+            assert torch.equal(traced.output, trace_attention(BOOK_EMBEDDINGS, cfg).output)
+            assert torch.equal(traced.output, module(BOOK_EMBEDDINGS.unsqueeze(0)).detach())
 
 
 def test_trace_module_refuses_what_is_not_a_book_module_and_a_wrong_width() -> None:

@@ -11,6 +11,7 @@ import torch
 from attention import AttentionConfig, trace_attention
 from attention import trace as trace_module
 from tests.book_recipe import BOOK_BATCH, random_inputs
+from tests.cases import subcases
 
 ISOLATION_CONFIGS = [
     AttentionConfig(),
@@ -20,7 +21,7 @@ ISOLATION_CONFIGS = [
 ]
 
 
-@pytest.mark.parametrize("cfg", ISOLATION_CONFIGS)
+@subcases("cfg", ISOLATION_CONFIGS)
 def test_global_rng_state_is_identical_before_and_after_a_trace(cfg: AttentionConfig) -> None:
     torch.manual_seed(2024)
     torch.rand(3)  # move away from a freshly seeded state
@@ -43,14 +44,14 @@ def test_a_trace_never_reads_or_writes_the_global_generator(
 ) -> None:
     """Replacing the global state mid-trace (as another thread might) changes nothing."""
     expected = trace_attention(BOOK_BATCH, AttentionConfig(seed=5, dropout=0.5))
-    real_steps = trace_module._causal_steps
+    real_steps = trace_module.run_forward
 
     def steps_after_a_foreign_reseed(*args: object, **kwargs: object) -> object:
         torch.manual_seed(999)  # what an unrelated thread could do between init and dropout
         torch.rand(100)
         return real_steps(*args, **kwargs)
 
-    monkeypatch.setattr(trace_module, "_causal_steps", steps_after_a_foreign_reseed)
+    monkeypatch.setattr(trace_module, "run_forward", steps_after_a_foreign_reseed)
     again = trace_attention(BOOK_BATCH, AttentionConfig(seed=5, dropout=0.5))
     assert torch.equal(again.output, expected.output)
     assert torch.equal(again.dropout_mask, expected.dropout_mask)

@@ -334,6 +334,11 @@ class Watcher:
         self._asked += 1
         return self._stop_at > 0 and self._asked >= self._stop_at
 
+    gone = False  # True: every session that asked has ended
+
+    def abandoned(self) -> bool:
+        return self.gone
+
 
 def test_the_training_work_gives_the_weights_of_a_direct_training_and_what_the_page_shows() -> None:
     watcher = Watcher()
@@ -382,3 +387,68 @@ def test_the_comparison_work_reports_both_runs_and_stops_when_told() -> None:
     stopped = train_work(CompareKey(cfg, 0.3), cut)
     assert stopped.without.steps_done == 1 and stopped.with_dropout is None
     assert [record["step"] for _run, record in cut.reports] == [0, 1], "the last step is measured"
+
+
+def test_a_gone_tab_gives_up_its_places_in_the_line_and_keeps_its_running_job() -> None:
+    work = GatedWork()
+    queue = TrainingQueue(work, max_running=1, max_waiting=1, cacheable=not_stopped)
+    running = queue.submit("running", "gone tab", slot="train")
+    eventually(lambda: running.state == RUNNING)
+    waiting = queue.submit("waiting", "gone tab", slot="compare")
+    with pytest.raises(QueueFull):
+        queue.submit("newcomer", "new tab")  # the abandoned tab holds the only place
+    assert queue.leave_waiting("gone tab") == 1
+    assert waiting.state == DROPPED
+    assert running.state == RUNNING and not running.snapshot().stopping, "it may come back"
+    newcomer = queue.submit("newcomer", "new tab")
+    assert newcomer.state == QUEUED and newcomer.snapshot().place == 1
+    assert queue.leave_waiting("gone tab") == 0
+    for key in ("running", "newcomer"):
+        work.gate(key).set()
+    assert running.wait(DEADLINE_S) and newcomer.wait(DEADLINE_S)
+
+
+def test_a_run_that_ends_with_nobody_watching_tells_the_server_to_give_memory_back() -> None:
+    work = GatedWork()
+    unwatched: list[str] = []
+    queue = TrainingQueue(
+        work, max_running=1, cacheable=not_stopped, on_unwatched=lambda: unwatched.append("end")
+    )
+    watched = queue.submit("watched", "open tab")
+    work.gate("watched").set()
+    assert watched.wait(DEADLINE_S) and watched.outcome == ("done", "watched")
+    assert unwatched == [], "a watcher still holds the outcome"
+
+    abandoned = queue.submit("abandoned", "closed tab")
+    eventually(lambda: abandoned.state == RUNNING)
+    queue.leave_all("closed tab")  # its session ended: the run stops at its next check
+    work.gate("abandoned").set()
+    assert abandoned.wait(DEADLINE_S) and abandoned.stop_reason == LEFT
+    eventually(lambda: unwatched == ["end"])
+
+
+def test_work_learns_whether_its_sessions_ended_or_its_watcher_pressed_stop() -> None:
+    gates = {key: threading.Event() for key in ("stopped", "abandoned")}
+    seen: dict[str, bool] = {}
+
+    def work(key: str, control: Any) -> str:
+        gates[key].wait(DEADLINE_S)
+        seen[key] = control.abandoned()  # after Stop, the watcher still draws what it trained
+        return key
+
+    queue = TrainingQueue(work, max_running=2)
+    stopped = queue.submit("stopped", "tab pressing Stop")
+    abandoned = queue.submit("abandoned", "closed tab")
+    eventually(lambda: stopped.state == RUNNING and abandoned.state == RUNNING)
+    stopped.leave("tab pressing Stop")
+    queue.leave_all("closed tab")
+    for gate in gates.values():
+        gate.set()
+    assert stopped.wait(DEADLINE_S) and abandoned.wait(DEADLINE_S)
+    assert seen == {"stopped": False, "abandoned": True}
+
+
+def test_a_training_whose_sessions_ended_stops_without_measuring_its_model() -> None:
+    watcher = Watcher(stop_at=1)
+    watcher.gone = True
+    assert train_work(TINY, watcher) is None, "no accuracy, maps or scores for nobody"

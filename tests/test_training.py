@@ -38,6 +38,7 @@ from attention.training import (
     train,
 )
 from attention.validate import AttentionInputError
+from tests.cases import subcases
 
 SMALL_TEXT = TrainConfig(task="text", seed=1, steps=30, log_every=10, dropout=0.3)
 
@@ -53,7 +54,14 @@ def one_thread() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def trained_copy() -> TrainResult:
-    return train(TrainConfig(task="copy", seed=0, steps=150, log_every=50))
+    """The copy task at its small budget (the copy case of LEARNING_CASES), trained once."""
+    return train(LEARNING_CASES["copy"][0])
+
+
+@pytest.fixture(scope="module")
+def small_text() -> TrainResult:
+    """``train(SMALL_TEXT)``, once for the tests that compare other runs with it."""
+    return train(SMALL_TEXT)
 
 
 def _same_weights(a: nn.Module, b: nn.Module) -> bool:
@@ -91,9 +99,11 @@ def test_same_config_trains_bitwise_same_weights_even_while_a_thread_uses_the_gl
     assert first.history == second.history
 
 
-def test_two_trainings_in_threads_at_once_give_what_they_give_alone() -> None:
+def test_two_trainings_in_threads_at_once_give_what_they_give_alone(
+    small_text: TrainResult,
+) -> None:
     other = TrainConfig(task="copy", seed=3, steps=30, log_every=10, dropout=0.2)
-    alone = [train(SMALL_TEXT), train(other)]
+    alone = [small_text, train(other)]
     with ThreadPoolExecutor(max_workers=2) as pool:
         together = [
             f.result(timeout=600) for f in [pool.submit(train, c) for c in (SMALL_TEXT, other)]
@@ -102,8 +112,10 @@ def test_two_trainings_in_threads_at_once_give_what_they_give_alone() -> None:
         assert _same_weights(a.model, b.model) and a.history == b.history
 
 
-def test_seed_and_dropout_change_the_weights_but_dropout_keeps_data_and_init() -> None:
-    base = train(SMALL_TEXT)
+def test_seed_and_dropout_change_the_weights_but_dropout_keeps_data_and_init(
+    small_text: TrainResult,
+) -> None:
+    base = small_text
     other_seed = train(TrainConfig(**{**SMALL_TEXT.__dict__, "seed": 2}))
     no_dropout = train(TrainConfig(**{**SMALL_TEXT.__dict__, "dropout": 0.0}))
     assert not _same_weights(base.model, other_seed.model)
@@ -142,7 +154,7 @@ def test_private_dropout_keeps_or_drops_and_scales_like_nn_dropout() -> None:
 # --- tasks -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["copy", "reverse", "sort"])
+@subcases("name", ["copy", "reverse", "sort"])
 def test_digit_task_answers_are_the_known_answer(name: str) -> None:
     task = make_task(name, length=8)
     batch = task.sample(64, torch.Generator().manual_seed(0))
@@ -186,7 +198,7 @@ def test_induction_sequences_repeat_one_segment_with_varying_period_and_offset()
     assert (first_answer - first_copy >= segment_lengths).all()  # the copies do not overlap
 
 
-@pytest.mark.parametrize("name", ["copy", "sort", "induction"])
+@subcases("name", ["copy", "sort", "induction"])
 def test_held_out_sequences_never_appear_in_training(name: str) -> None:
     task = make_task(name)
     training = task.sample(2000, torch.Generator().manual_seed(0))
@@ -225,10 +237,12 @@ LEARNING_CASES = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("name", list(LEARNING_CASES))
-def test_task_is_learned_far_above_chance_within_a_small_budget(name: str) -> None:
+@subcases("name", list(LEARNING_CASES))
+def test_task_is_learned_far_above_chance_within_a_small_budget(
+    name: str, trained_copy: TrainResult
+) -> None:
     cfg, target = LEARNING_CASES[name]
-    result = train(cfg)
+    result = trained_copy if name == "copy" else train(cfg)  # the fixture is this copy run
     chance = 1 / result.task.vocab_size
     assert result.history[0]["val_accuracy"] < 3 * chance  # untrained: near chance
     assert result.evaluate(n=300, seed=7) >= target
@@ -346,7 +360,7 @@ BAD_CONFIGS = [
 ]
 
 
-@pytest.mark.parametrize(("cfg", "field", "message"), BAD_CONFIGS)
+@subcases(("cfg", "field", "message"), BAD_CONFIGS)
 def test_bad_settings_and_texts_give_a_clear_error_naming_the_field(
     cfg: TrainConfig, field: str, message: str
 ) -> None:
@@ -355,7 +369,7 @@ def test_bad_settings_and_texts_give_a_clear_error_naming_the_field(
     assert caught.value.field == field
 
 
-@pytest.mark.parametrize("cfg", [None, {"task": "copy"}, "copy", 42])
+@subcases("cfg", [None, {"task": "copy"}, "copy", 42])
 def test_a_config_of_the_wrong_type_is_named_in_train_and_compare_dropout(cfg: Any) -> None:
     for function in (train, compare_dropout):
         if cfg is None and function is compare_dropout:

@@ -12,6 +12,7 @@ import torch
 from attention import MAX_TOKENS, AttentionConfig, AttentionInputError, trace_attention
 from attention.validate import to_input_tensor
 from tests.book_recipe import BOOK_BATCH
+from tests.cases import subcases
 
 
 def _book_rows() -> list[list[float]]:
@@ -68,7 +69,7 @@ def test_negative_infinity_cell_is_rejected() -> None:
     assert "row 6, column 3" in str(error) and "minus infinity" in str(error)
 
 
-@pytest.mark.parametrize(("value", "shown"), [(1e7, "1e+07"), (-1e7, "-1e+07"), (1e30, "1e+30")])
+@subcases(("value", "shown"), [(1e7, "1e+07"), (-1e7, "-1e+07"), (1e30, "1e+30")])
 def test_huge_cell_is_rejected_with_its_value(value: float, shown: str) -> None:
     rows = _book_rows()
     rows[2][1] = value
@@ -126,7 +127,7 @@ def test_complex_tensor_is_rejected() -> None:
 # --- what was given, and what is expected -----------------------------------------------------
 
 
-@pytest.mark.parametrize("cfg", [{"d_out": 2}, "fused", 2], ids=["dict", "str", "int"])
+@subcases("cfg", [{"d_out": 2}, "fused", 2], ids=["dict", "str", "int"])
 def test_config_that_is_not_an_attention_config_is_named(cfg: Any) -> None:
     error = _raises(BOOK_BATCH, cfg)
     assert error.field == "cfg"
@@ -143,7 +144,7 @@ def _nested() -> torch.Tensor:
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")  # torch: nested and CSR tensors are "beta"
-@pytest.mark.parametrize(
+@subcases(
     ("make", "shown"),
     [
         (lambda: torch.ones(6, 3, device="meta"), "'meta' device (shape (6, 3), no values)"),
@@ -162,7 +163,7 @@ def test_tensor_without_plain_real_values_is_named(make: Any, shown: str) -> Non
     assert error.field == "inputs" and shown in str(error)
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("inputs", "shown"),
     [
         (None, "missing: got None; expected a tensor, a NumPy array or nested lists"),
@@ -196,7 +197,7 @@ def test_integer_tensors_and_object_arrays_of_numbers_are_still_accepted() -> No
 # --- shape -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("inputs", "shown"),
     [
         (torch.empty(0, 3), "empty (shape (1, 0, 3))"),
@@ -213,7 +214,7 @@ def test_empty_input_is_rejected_with_its_shape(inputs: Any, shown: str) -> None
     assert error.field == "inputs" and shown in str(error)
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("inputs", "axes"),
     [(torch.ones(3), 1), (torch.ones(1, 2, 6, 3), 4), (torch.tensor(1.0), 0)],
     ids=["1d", "4d", "scalar"],
@@ -247,7 +248,7 @@ def test_too_many_attention_cells_is_rejected_before_computing() -> None:
 # --- settings ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("dropout", "shown"),
     [(-0.1, "-0.1"), (1.5, "1.5"), (math.nan, "nan"), ("a", "'a'"), (True, "True"), (None, "None")],
 )
@@ -256,15 +257,13 @@ def test_bad_dropout_is_rejected_and_named(dropout: Any, shown: str) -> None:
     assert error.field == "dropout" and shown in str(error)
 
 
-@pytest.mark.parametrize(
-    ("d_out", "shown"), [(0, "got 0"), (-3, "got -3"), (2.5, "2.5"), ("2", "'2'")]
-)
+@subcases(("d_out", "shown"), [(0, "got 0"), (-3, "got -3"), (2.5, "2.5"), ("2", "'2'")])
 def test_bad_d_out_is_rejected_and_named(d_out: Any, shown: str) -> None:
     error = _raises(BOOK_BATCH, AttentionConfig(d_out=d_out))
     assert error.field == "d_out" and shown in str(error)
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("seed", "shown"),
     [
         (-1, "-1"),
@@ -281,7 +280,7 @@ def test_bad_seed_is_rejected_and_named(seed: Any, shown: str) -> None:
     assert error.field == "seed" and shown in str(error)
 
 
-@pytest.mark.parametrize("seed", [0, 2**64 - 1, 7.0, np.int64(5)])
+@subcases("seed", [0, 2**64 - 1, 7.0, np.int64(5)])
 def test_edge_seeds_are_accepted(seed: Any) -> None:
     trace = trace_attention(BOOK_BATCH, AttentionConfig(seed=seed))
     assert trace.config.seed == int(seed) and type(trace.config.seed) is int
@@ -298,19 +297,19 @@ def test_d_out_not_divisible_by_heads_is_allowed_for_the_wrapper() -> None:
     assert trace.output.shape == (2, 6, 12)
 
 
-@pytest.mark.parametrize("variant", ["nope", "", None, "Fused"])
+@subcases("variant", ["nope", "", None, "Fused"])
 def test_unknown_variant_is_rejected_and_named(variant: Any) -> None:
     error = _raises(BOOK_BATCH, AttentionConfig(variant=variant))
     assert error.field == "variant" and repr(variant) in str(error)
 
 
-@pytest.mark.parametrize(("num_heads", "shown"), [(0, "got 0"), (-1, "got -1"), (65, "got 65")])
+@subcases(("num_heads", "shown"), [(0, "got 0"), (-1, "got -1"), (65, "got 65")])
 def test_bad_number_of_heads_is_rejected(num_heads: int, shown: str) -> None:
     error = _raises(BOOK_BATCH, AttentionConfig(num_heads=num_heads))
     assert error.field == "num_heads" and shown in str(error)
 
 
-@pytest.mark.parametrize("name", ["training", "qkv_bias"])
+@subcases("name", ["training", "qkv_bias"])
 def test_non_boolean_switches_are_rejected(name: str) -> None:
     error = _raises(BOOK_BATCH, AttentionConfig(**{name: "yes"}))
     assert error.field == name and "'yes'" in str(error)

@@ -133,14 +133,19 @@ def test_cells_are_the_traces_numbers_with_masked_and_dropped_cells_marked(
             else:
                 value = trace.masked_scores[0, i, j].item()
                 assert cell.text == format_number(value, 4, minus="−")
-    keep, dropped, legend = section(reader, "dropout").tables  # a yes/no grid has no legend row
+    keep, keep_legend, dropped, legend = section(reader, "dropout").tables
+    assert [cell.text for cell in keep_legend[0]][1:] == [
+        "✓: kept",
+        "✗: dropped",
+        "—: masked (a future token)",
+    ]
     assert [cell.text for cell in legend[0]][-1] == "0: dropped"
     kept = trace.dropout_mask[0].bool().numpy()  # (6, 6)
     dropped_cells = numbers(dropped)
     marked = 0
     for i in range(6):
         for j in range(6):
-            assert numbers(keep)[i][j].text == ("✓" if kept[i, j] else "✗")
+            assert numbers(keep)[i][j].text == ("—" if hidden[i, j] else "✓" if kept[i, j] else "✗")
             if not kept[i, j] and not hidden[i, j]:
                 assert dropped_cells[i][j].text == "0"
                 assert f"background-color:{DROPPED_COLOR}" in dropped_cells[i][j].style

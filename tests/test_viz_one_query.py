@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from attention import AttentionConfig, trace_attention
-from attention.by_hand import dot_product_terms, softmax_by_hand, weighted_value_terms
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
+from attention.one_query import dot_product_terms, softmax_by_hand, weighted_value_terms
+from tests.cases import subcases
 from viz.label_layout import PlacedLabel, label_extent, label_size_px, labels_overlap
 from viz.one_query import (
     MAX_ARROWS,
@@ -326,7 +327,7 @@ def _assert_nothing_overlaps(chart: Chart, values: np.ndarray, context) -> None:
     assert corners[:, 1].min() >= y_range[0] and corners[:, 1].max() <= y_range[1]
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("seed", "dropout", "query"),
     [(123, 0.0, 5), (123, 0.0, 3), (123, 0.5, 5), (7, 0.0, 5), (42, 0.2, 4)],
 )

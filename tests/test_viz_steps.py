@@ -10,6 +10,7 @@ import torch
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
+from tests.cases import subcases
 from viz import steps
 from viz.colors import DROPPED_COLOR, HIDDEN_COLOR
 from viz.heatmap import MINUS_INFINITY, matrix_figure
@@ -104,7 +105,7 @@ def test_axis_titles_and_hover_names_are_escaped_too(six_token_trace) -> None:
     assert "<b>w" not in figure.to_json()
 
 
-@pytest.mark.parametrize(
+@subcases(
     "build",
     [
         lambda tr: draw(steps.embeddings_view(tr, TOKENS, WORDS, palette="default")),
@@ -220,8 +221,13 @@ def test_the_keep_mask_marks_kept_and_dropped_and_needs_active_dropout(
 ) -> None:
     figure = draw(steps.keep_mask_view(six_token_dropout_trace, TOKENS, WORDS, palette="default"))
     keep = six_token_dropout_trace.dropout_mask[0].numpy()
-    np.testing.assert_array_equal(z_of(figure), keep.astype(float))
-    np.testing.assert_array_equal(text_of(figure), np.where(keep, "✓", "✗"))
+    hidden = six_token_dropout_trace.mask.numpy()  # the causal mask hides these already
+    assert (keep & hidden).any() and (~keep & hidden).any()  # both states drawn above it
+    np.testing.assert_array_equal(z_of(figure), np.where(hidden, 0.5, keep.astype(float)))
+    np.testing.assert_array_equal(
+        text_of(figure), np.where(hidden, "—", np.where(keep, "✓", "✗"))
+    )  # above the diagonal: neither kept nor dropped, grey (the colour scale's middle)
+    assert [0.25, HIDDEN_COLOR] in [list(stop) for stop in figure.data[0].colorscale]
     with pytest.raises(ValueError, match="inactive"):
         draw(steps.keep_mask_view(six_token_trace, TOKENS, WORDS, palette="default"))
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pytest
 from plotly.colors import get_colorscale, sample_colorscale
 
 from attention.examples import BOOK_TOKENS, unique_labels
+from tests.cases import subcases
 from viz import steps
 from viz.colors import DROPPED_COLOR, HIDDEN_COLOR, PALETTES, colorscale
 from viz.heatmap import MINUS_INFINITY, cell_texts
@@ -119,7 +119,7 @@ def test_dropped_weights_are_0_on_pink_and_kept_ones_on_the_scale(six_token_drop
     )
 
 
-@pytest.mark.parametrize("palette", sorted(PALETTES))
+@subcases("palette", sorted(PALETTES))
 def test_a_diverging_zero_is_the_scales_middle_and_plus_minus_max_its_ends(palette: str) -> None:
     view = MatrixView(
         values=np.array([[-2.5, 0.0, 2.5], [1.0, -1.0, 0.5]]),
@@ -148,8 +148,8 @@ def test_the_two_palettes_give_different_colours(six_token_trace) -> None:
     assert not (colours["default"] == colours["colorblind"]).any()
 
 
-@pytest.mark.parametrize("palette", sorted(PALETTES))
-@pytest.mark.parametrize("kind", ["diverging", "sequential"])
+@subcases("palette", sorted(PALETTES))
+@subcases("kind", ["diverging", "sequential"])
 def test_text_has_the_higher_contrast_on_every_colour_of_the_scale(kind: str, palette: str) -> None:
     values = np.linspace(-1.0 if kind == "diverging" else 0.0, 1.0, 101).reshape(1, -1)
     cells = values.shape[1]
@@ -183,24 +183,36 @@ def test_fixed_colours_of_special_cells_are_readable(six_token_dropout_trace) ->
 
 
 def test_a_yes_no_grid_writes_and_colours_its_states(six_token_dropout_trace) -> None:
-    for view, flags in (
-        (
-            steps.causal_mask_view(six_token_dropout_trace, TOKENS, WORDS, palette="default"),
-            six_token_dropout_trace.mask.numpy(),
-        ),
-        (
-            steps.keep_mask_view(six_token_dropout_trace, TOKENS, WORDS, palette="default"),
-            six_token_dropout_trace.dropout_mask[0].numpy().astype(bool),
-        ),
-    ):
-        look, table = view.binary, matrix_table(view, WORDS)
-        assert flags.any() and (~flags).any()
-        assert texts(table).tolist() == np.where(flags, look.true_text, look.false_text).tolist()
-        assert (
-            css(table, "background-color").tolist()
-            == np.where(flags, look.true_color, look.false_color).tolist()
-        )
-        assert legend_table(view, WORDS) is None  # its cells say their state
+    view = steps.causal_mask_view(six_token_dropout_trace, TOKENS, WORDS, palette="default")
+    flags, look, table = (
+        six_token_dropout_trace.mask.numpy(),
+        view.binary,
+        matrix_table(view, WORDS),
+    )
+    assert flags.any() and (~flags).any()
+    assert texts(table).tolist() == np.where(flags, look.true_text, look.false_text).tolist()
+    assert (
+        css(table, "background-color").tolist()
+        == np.where(flags, look.true_color, look.false_color).tolist()
+    )
+    assert legend_table(view, WORDS) is None  # its cells say their state
+
+
+def test_keep_mask_cells_the_causal_mask_hides_are_grey_not_dropped(
+    six_token_dropout_trace,
+) -> None:
+    view = steps.keep_mask_view(six_token_dropout_trace, TOKENS, WORDS, palette="default")
+    keep = six_token_dropout_trace.dropout_mask[0].numpy().astype(bool)
+    hidden = six_token_dropout_trace.mask.numpy()  # above the diagonal
+    assert (~keep & hidden).any() and (~keep & ~hidden).any()  # dropout drew ✗ on both sides
+    table = matrix_table(view, WORDS)
+    cell_texts, colours = texts(table), css(table, "background-color")
+    assert set(cell_texts[hidden]) == {"—"} and set(colours[hidden]) == {HIDDEN_COLOR}
+    dropped = ~keep & ~hidden
+    assert set(cell_texts[dropped]) == {"✗"} and set(colours[dropped]) == {DROPPED_COLOR}
+    assert set(cell_texts[keep & ~hidden]) == {"✓"}
+    legend = texts(legend_table(view, WORDS))[0].tolist()  # the legend names all three
+    assert legend == ["m", "✓: kept", "✗: dropped", f"—: {WORDS.future_masked}"]
 
 
 def test_legend_samples_are_the_ranges_ends_and_middle(six_token_trace) -> None:
@@ -293,7 +305,7 @@ def test_a_text_table_keeps_its_texts_and_highlights_one_row_readably() -> None:
     )
 
 
-@pytest.mark.parametrize("name", sorted({n for p in PALETTES.values() for n in p.values()}))
+@subcases("name", sorted({n for p in PALETTES.values() for n in p.values()}))
 def test_sampling_a_scale_gives_plotlys_colours_string_for_string(name: str) -> None:
     """The whole-matrix sampler equals ``plotly.colors.sample_colorscale`` at both ends, on the
     scale's own stops (where the interpolation switches segments) and at random points."""

@@ -1,9 +1,11 @@
-"""The cached computation: the trace of a table and a config, shared by every page and session.
+"""The cached computations: a table and a config's trace or bug comparison, shared by every session.
 
 :func:`compute_trace` is ``trace_attention(embeddings, cfg)`` with a cache around it. The cache
 key is the table's values and the frozen :class:`~attention.AttentionConfig` itself (Streamlit
 hashes a dataclass by all its fields), so a field added to the config is part of the key
 without anyone remembering to add it (``tests/test_trace_cache_key.py`` pins that).
+:func:`compute_bug_comparison` is ``compare_bug(name, embeddings, cfg)`` cached the same way, the
+bug's name added to the key; both are sized by :func:`trace_cells`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import streamlit as st
 import torch
 
 from attention import AttentionConfig, AttentionTrace, trace_attention
+from attention.bugs import BugComparison, compare_bug
 
 from .table import Table
 
@@ -59,7 +62,7 @@ def config_from_settings(
     )
 
 
-# Cache sizing: a trace keeps five float32 (heads × T × T) matrices and two bool masks, about 22
+# Cache sizing (traces and bug comparisons alike): a trace keeps five float32 (heads × T × T) matrices and two bool masks, about 22
 # bytes per attention cell, so a long sequence's trace holds hundreds of megabytes and one cache
 # of many entries could hold gigabytes. Traces go to one of two caches by their size:
 #   - small (up to LARGE_TRACE_CELLS cells, ≤ 1.5 MB each): 64 entries, 30 min;
@@ -91,13 +94,32 @@ def _cached_large_trace(
     return _trace_from_bytes(values, shape, cfg)
 
 
-def drop_large_traces() -> None:
-    """Empty the large-trace cache (``ui.memory`` calls it when the last session has ended).
+def _inputs_from_bytes(values: bytes, shape: tuple[int, int]) -> np.ndarray:
+    return np.frombuffer(values, dtype=np.float64).reshape(shape).copy()  # (T, d_in)
 
-    Its ``ttl`` only acts when the cache is next called, so on an idle server the large traces
-    would stay; the next visitor recomputes a large trace instead.
+
+@st.cache_resource(**TRACE_CACHE_SMALL, show_spinner=False)
+def _cached_comparison(
+    name: str, values: bytes, shape: tuple[int, int], cfg: AttentionConfig
+) -> BugComparison:
+    return compare_bug(name, _inputs_from_bytes(values, shape), cfg)
+
+
+@st.cache_resource(**TRACE_CACHE_LARGE, show_spinner=False)
+def _cached_large_comparison(
+    name: str, values: bytes, shape: tuple[int, int], cfg: AttentionConfig
+) -> BugComparison:
+    return compare_bug(name, _inputs_from_bytes(values, shape), cfg)
+
+
+def drop_large_traces() -> None:
+    """Empty the large caches (``ui.memory`` calls it when the last session has ended).
+
+    Their ``ttl`` only acts when a cache is next called, so on an idle server the large traces
+    and comparisons would stay; the next visitor recomputes one instead.
     """
     _cached_large_trace.clear()
+    _cached_large_comparison.clear()
 
 
 def trace_cells(num_tokens: int, num_heads: int) -> int:
@@ -116,3 +138,17 @@ def compute_trace(table: Table, cfg: AttentionConfig) -> AttentionTrace:
     if trace_cells(array.shape[0], cfg.num_heads) > LARGE_TRACE_CELLS:
         return _cached_large_trace(array.tobytes(), tuple(array.shape), cfg)
     return _cached_trace(array.tobytes(), tuple(array.shape), cfg)
+
+
+def compute_bug_comparison(name: str, table: Table, cfg: AttentionConfig) -> BugComparison:
+    """``compare_bug(name, embeddings, cfg)`` for the table, cached across runs and sessions.
+
+    Bounded like :func:`compute_trace`: ``compare_bug`` refuses what is too large (an
+    ``AttentionInputError``, never cached) before computing anything, and what it computes goes to
+    a cache of 64 entries or, past 256 × 256 attention cells, of two.
+    """
+    array = np.asarray(table.values, dtype=np.float64)  # (T, d_in)
+    key = (name, array.tobytes(), tuple(array.shape), cfg)
+    if trace_cells(array.shape[0], cfg.num_heads) > LARGE_TRACE_CELLS:
+        return _cached_large_comparison(*key)
+    return _cached_comparison(*key)

@@ -21,6 +21,7 @@ from . import memory
 from .computation import use_page_threads
 from .i18n import language_of_this_run, t
 from .sidebar import render_sidebar
+from .step_link import CURRENT_PAGE_KEY, forget_link_step
 from .table_state import show_stale_table_notice
 from .url import PageParams, init_session, register_page_params, show_url_warnings, sync_url
 from .view import View, build_view
@@ -70,6 +71,8 @@ PAGE_SPECS = (
     PageSpec("why_sqrt_dk", "pages/why_sqrt_dk.py", "nav.explore"),
     PageSpec("quiz", "pages/quiz.py", "nav.explore"),
     PageSpec("train", "pages/train.py", "nav.explore", settings="ui.train_settings"),
+    PageSpec("fast_path", "pages/fast_path.py", "nav.beyond"),
+    PageSpec("kv_cache", "pages/kv_cache.py", "nav.beyond"),
     PageSpec("export", "pages/export.py", "nav.share"),
     PageSpec("reproducibility", "pages/reproducibility.py", "nav.share"),
 )
@@ -152,13 +155,17 @@ def run_app(default_page: str = DEFAULT_PAGE) -> None:
     sections, pages = _registered_pages(view_of_run, default_page)
     current = st.navigation(sections, expanded=True)  # every page listed, none behind "View more"
     render_sidebar(current.url_path)
+    st.session_state[CURRENT_PAGE_KEY] = current.url_path or default_page
     with language_of_this_run():  # settled by the sidebar
         url = sync_url()
         show_url_warnings()
         if show_stale_table_notice() and current.url_path != TABLE_PAGE:
             st.page_link(pages[TABLE_PAGE], label=t("table.stale_link"), icon=":material/edit:")
         view_of_run.append(build_view(current.url_path, url))
-        current.run()
+        try:
+            current.run()
+        finally:
+            forget_link_step()  # a link's step= is for the page it opens, checked there
 
 
 def page(render: PageFunction) -> PageFunction:

@@ -44,10 +44,15 @@ ZH: dict[str, str] = {
     "train_dropout_one": "训练时 dropout 必须小于 1：等于 1 时所有注意力权重都被丢弃，"
     "注意力什么也传不下去。",
     "compare_dropout_range": "要做对比，dropout 必须大于 0 且小于 1，实际为 {value}。",
-    # the attention layer (attention/trace.py)
+    # the attention layer (attention/trace.py) and every caller of check_attention_size
+    "too_large_to_trace": "这太大了，无法追踪：batch × heads × tokens² = {batch} × {heads} × "
+    "{tokens}² = {cells:,} 个注意力权重（最多 {maximum:,}）。请减少头、token 或 batch 的数量。",
     "d_out_heads_split": "d_out = {d_out} 不能平均分给 {heads} 个头：融合的 MultiHeadAttention "
     "给每个头 d_out / num_heads 个特征，所以 d_out 必须能被 num_heads 整除。",
     "heads_too_wide": "d_out × num_heads = {width} 太宽（最多 {maximum}）。",
+    "kv_heads_pair": "请同时给出 heads 和 kv_heads（分组查询注意力），或者都不给。",
+    "kv_heads_split": "heads = {heads} 必须整除 d_model = {d_model}，且 kv_heads = {kv_heads} "
+    "必须整除 heads：每个 K/V 头服务 heads / kv_heads 个查询头。",
     "longer_than_context": "输入有 {tokens} 个 token，但 context_length 只有 {context}："
     "因果掩码只覆盖 context_length 个位置。",
     "overflow": "数值在经过这一层时超出了 float32 的范围；请用更小的嵌入值。",

@@ -13,13 +13,17 @@ memory that nothing frees on its own while nobody uses the server (``benchmarks/
 3. **glibc's arenas**: freed memory stays in the allocator's per-thread arenas (Streamlit runs
    each session's script in its own thread) until ``malloc_trim``.
 
-So, when a session's browser disconnects, :func:`release_memory` runs on a background thread
-shortly after and again later (:data:`RELEASE_DELAYS_S`): it drops the large-trace cache if no session is left, runs
-a full collection and calls ``malloc_trim(0)``. Each release is logged on the server's console.
+So, when a session's browser disconnects, when the session ends and when a training ends that
+nobody watches any more (:func:`release_soon`, from ``ui/train_jobs.py``: the trainings of closed
+tabs stop only when their sessions end, after the others were released), :func:`release_memory`
+runs on a background thread shortly after and again later (:data:`RELEASE_DELAYS_S`): it drops
+the large caches if no session is left, runs a full collection and calls ``malloc_trim(0)``. Each
+release is logged on the server's console.
 
-Other parts of the app learn of a session's end through :func:`when_session_ends`: the training
-queue withdraws the session from every job it asked for (``pages/train.py``), keyed by the
-session's token (:func:`session_token`).
+Other parts of the app learn of a session's fate by its token (:func:`session_token`):
+:func:`when_session_away` calls a hook once its tab has been gone :data:`AWAY_S` seconds (the
+training queue gives its places in the line to others), :func:`when_session_ends` once Streamlit
+drops it (the queue withdraws it from every job it asked for, ``pages/train.py``).
 """
 
 from __future__ import annotations
@@ -45,13 +49,17 @@ _LOG = get_logger(__name__)
 # Streamlit call) and other tabs of a class leaving together can share it; the second for a run
 # that was still computing (a 4096-token page takes seconds) when its tab closed.
 RELEASE_DELAYS_S = (3.0, 30.0)
+# Seconds a tab may be gone (a reload, a network blip) before its session counts as away.
+AWAY_S = 10.0
 
 _lock = threading.Lock()
 _open_sessions = 0  # sessions whose marker exists (created by their first run, released at end)
 _registered_total = 0  # sessions registered so far (for tests and logs)
-_wanted = False  # a session ended since the release worker last looked
+_wanted = False  # a release was asked for since the release worker last looked
+_reason = "sessions ended"  # what asked for it (for the log)
 _worker: threading.Thread | None = None
 _end_hooks: list[Callable[[str], None]] = []  # called with the token of each ended session
+_away_hooks: list[Callable[[str], None]] = []  # called with the token of each session gone AWAY_S
 _ending: dict[str, threading.Timer] = {}  # disconnected sessions → the timer that ends them
 
 
@@ -91,8 +99,11 @@ def _malloc_trim() -> bool:
     return True
 
 
-def release_memory(*, drop_large_traces: bool) -> Release:
-    """Free what closed sessions left: large cached traces (if asked), cycles, allocator arenas."""
+def release_memory(*, drop_large_traces: bool, reason: str = "sessions ended") -> Release:
+    """Free what closed sessions left: large cached traces (if asked), cycles, allocator arenas.
+
+    ``reason`` (what made the release happen) goes into the log line.
+    """
     before = resident_mb()
     if drop_large_traces:
         computation.drop_large_traces()
@@ -106,8 +117,9 @@ def release_memory(*, drop_large_traces: bool) -> Release:
         trimmed=trimmed,
     )
     _LOG.info(
-        "Released memory after sessions ended: %.0f MB -> %.0f MB (collected %d objects, "
+        "Released memory after %s: %.0f MB -> %.0f MB (collected %d objects, "
         "large traces dropped: %s, malloc_trim: %s)",
+        reason,
         release.rss_before_mb,
         release.rss_after_mb,
         release.collected,
@@ -123,7 +135,7 @@ def registered_sessions() -> int:
 
 
 def _release_worker() -> None:
-    """Release after each delay of ``RELEASE_DELAYS_S``; again if more sessions ended meanwhile."""
+    """Release after each delay of ``RELEASE_DELAYS_S``; again if more was asked meanwhile."""
     global _wanted, _worker
     while True:
         with _lock:
@@ -131,18 +143,24 @@ def _release_worker() -> None:
                 _worker = None
                 return
             _wanted = False
+            reason = _reason
         for delay in RELEASE_DELAYS_S:
             time.sleep(delay)
             with _lock:
                 last_one_left = _open_sessions == 0
-            release_memory(drop_large_traces=last_one_left)
+                asked_again = _wanted
+            release_memory(drop_large_traces=last_one_left, reason=reason)
+            if asked_again:
+                break  # asked again meanwhile: a new series, from its first delay
 
 
-def _schedule_release() -> None:
-    """Ask for a release; one worker thread at a time does it (a class leaving: one series)."""
-    global _wanted, _worker
+def release_soon(reason: str = "a job ended with nobody watching") -> None:
+    """Ask for a release shortly and again later (:data:`RELEASE_DELAYS_S`); one worker thread
+    at a time does it, so a class leaving together makes one series."""
+    global _wanted, _worker, _reason
     with _lock:
         _wanted = True
+        _reason = reason
         if _worker is not None:
             return
         _worker = threading.Thread(
@@ -171,6 +189,17 @@ def when_session_ends(hook: Callable[[str], None]) -> None:
             _end_hooks.append(hook)
 
 
+def when_session_away(hook: Callable[[str], None]) -> None:
+    """Call ``hook(token)`` once a session's tab has been gone :data:`AWAY_S` seconds.
+
+    The session may still come back (until :func:`when_session_ends`); registering the same hook
+    again does nothing.
+    """
+    with _lock:
+        if hook not in _away_hooks:
+            _away_hooks.append(hook)
+
+
 def _disconnected_ttl_s() -> float:
     try:
         return max(0.0, float(st.get_option("server.disconnectedSessionTTL")))
@@ -191,7 +220,27 @@ def _session_disconnected(marker: _SessionMarker) -> None:
     if old is not None:
         old.cancel()
     timer.start()
-    _schedule_release()
+    away = threading.Timer(AWAY_S, _session_away, args=(marker.session_id, timer))
+    away.daemon = True
+    away.name = "attention-lab-session-away"
+    away.start()
+    release_soon("sessions ended")
+
+
+def _call_hooks(hooks: list[Callable[[str], None]], session_id: str) -> None:
+    for hook in hooks:
+        try:
+            hook(session_id)
+        except Exception:  # noqa: BLE001 - one hook's failure must not keep the others from running
+            _LOG.exception("A session hook failed")
+
+
+def _session_away(session_id: str, ending: threading.Timer) -> None:
+    with _lock:
+        if _ending.get(session_id) is not ending:
+            return  # the session came back (or went away again: that timer's turn)
+        hooks = list(_away_hooks)
+    _call_hooks(hooks, session_id)
 
 
 def _session_ended(session_id: str) -> None:
@@ -199,11 +248,8 @@ def _session_ended(session_id: str) -> None:
         if _ending.pop(session_id, None) is None:
             return  # the session came back in time
         hooks = list(_end_hooks)
-    for hook in hooks:
-        try:
-            hook(session_id)
-        except Exception:  # noqa: BLE001 - one hook's failure must not keep the others from running
-            _LOG.exception("A session-end hook failed")
+    _call_hooks(hooks, session_id)
+    release_soon("sessions ended")  # what its state held (a stopped training's model) is garbage
 
 
 TOKEN_KEY = "session_token"  # st.session_state: this session's token (kept across reconnects)

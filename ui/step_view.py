@@ -12,7 +12,7 @@ of seeded initial weights).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from contextlib import nullcontext
+from functools import partial
 
 import numpy as np
 import streamlit as st
@@ -27,7 +27,7 @@ from viz.vocabulary import DECIMALS, context_labels, format_number, format_short
 from .book_code import show_book_code
 from .i18n import t
 from .show import figure_words, marking_changes, show_matrix, show_numbers
-from .step_link import record_open, take_pending
+from .walk import Entry, Walk, show_walk
 
 MAX_LISTED_SUMS = 12  # row sums listed one by one up to this many rows, as a range beyond
 
@@ -48,16 +48,24 @@ class StepDrawing:
         key_prefix: str = "step",
         notes: Mapping[str, str] | None = None,
         seeded_weights: bool = True,
+        present: bool = False,
     ) -> None:
         """``key_prefix`` starts every figure's key; ``notes`` maps a step's name to the message
         key that replaces its body text (``step.<name>.body``); ``seeded_weights=False`` leaves
-        out the ``torch.manual_seed`` line of the weights step (trained weights, not drawn)."""
+        out the ``torch.manual_seed`` line of the weights step (trained weights, not drawn);
+        ``present``: presenter mode, whose sentences point only at what its screen shows (the
+        control strip, not the sidebar or the page's input table)."""
         self.trace = trace
         self.tokens = tokens
         self.palette = palette
         self.key_prefix = key_prefix
         self.notes = dict(notes or {})
         self.seeded_weights = seeded_weights
+        self.present = present
+        if present:
+            self.notes = {
+                name: f"present.step.{name}.body" for name in PRESENTER_NOTES
+            } | self.notes
         self.num_tokens = trace.num_tokens
         self.d_out = int(trace.queries.shape[-1])
         self.hidden = steps.as_array(trace.mask)  # (T, T) bool, True = a future token
@@ -135,76 +143,88 @@ class StepDrawing:
         self.text_and_figure(text, figure)
 
     def step_weights(self) -> None:
-        trace = self.trace
         text_col, formula_col = st.columns([3, 2], gap="medium")
         with text_col:
-            self.heading("weights", seed=trace.config.seed, d_out=self.d_out)
+            self.heading("weights", seed=self.trace.config.seed, d_out=self.d_out)
             st.caption(t("step.weights.linear"))
         with formula_col:
-            st.latex(
-                rf"W_q, W_k, W_v \in \mathbb{{R}}^{{d_{{in}} \times d_{{out}}}} = "
-                rf"\mathbb{{R}}^{{{trace.d_in} \times {self.d_out}}}"
-            )
-            if self.seeded_weights:
-                st.code(f"torch.manual_seed({trace.config.seed})", language="python")
-            st.markdown(
-                t("step.weights.bias_on" if trace.config.qkv_bias else "step.weights.bias_off")
-            )
+            self.weights_formula()
         for column, name in zip(self.three_places(), steps.WEIGHTS, strict=True):
-            bias_name, prefix = steps.WEIGHTS[name]
             with column:
-                show_matrix(
-                    steps.weight_view(trace, name, self.words, palette=self.palette),
-                    self.words,
-                    key=f"{self.key_prefix}_fig_{name}",
-                )
-                if getattr(trace, bias_name) is not None:
-                    show_matrix(
-                        steps.bias_view(trace, bias_name, self.words, palette=self.palette),
-                        self.words,
-                        key=f"{self.key_prefix}_fig_{bias_name}",
-                    )
-                weight = steps.as_array(getattr(trace, name))  # (d_in, d_out)
-                self.numbers(
-                    weight,
-                    input_labels(trace.d_in),
-                    steps.feature_labels(prefix, self.d_out),
-                    name=name,
-                )
+                self.weight_block(name)
+
+    def weights_formula(self) -> None:
+        """W's shape, the seed that draws it, and whether there is a bias."""
+        trace = self.trace
+        st.latex(
+            rf"W_q, W_k, W_v \in \mathbb{{R}}^{{d_{{in}} \times d_{{out}}}} = "
+            rf"\mathbb{{R}}^{{{trace.d_in} \times {self.d_out}}}"
+        )
+        if self.seeded_weights:
+            st.code(f"torch.manual_seed({trace.config.seed})", language="python")
+        st.markdown(t("step.weights.bias_on" if trace.config.qkv_bias else "step.weights.bias_off"))
+
+    def weight_block(self, name: str) -> None:
+        """One weight matrix (and its bias vector when ``qkv_bias`` is on)."""
+        trace = self.trace
+        bias_name, prefix = steps.WEIGHTS[name]
+        show_matrix(
+            steps.weight_view(trace, name, self.words, palette=self.palette),
+            self.words,
+            key=f"{self.key_prefix}_fig_{name}",
+        )
+        if getattr(trace, bias_name) is not None:
+            show_matrix(
+                steps.bias_view(trace, bias_name, self.words, palette=self.palette),
+                self.words,
+                key=f"{self.key_prefix}_fig_{bias_name}",
+            )
+        weight = steps.as_array(getattr(trace, name))  # (d_in, d_out)
+        self.numbers(
+            weight,
+            input_labels(trace.d_in),
+            steps.feature_labels(prefix, self.d_out),
+            name=name,
+        )
 
     def step_qkv(self) -> None:
-        trace = self.trace
         text_col, formula_col = st.columns([3, 2], gap="medium")
         with text_col:
             self.heading("qkv", d_out=self.d_out)
         with formula_col:
-            if trace.config.qkv_bias:
-                st.latex(
-                    r"\begin{aligned} Q &= X W_q + b_q \\ K &= X W_k + b_k \\"
-                    r" V &= X W_v + b_v \end{aligned}"
-                )
-            else:
-                st.latex(r"Q = X W_q,\quad K = X W_k,\quad V = X W_v")
-            st.latex(
-                rf"({self.num_tokens} \times {trace.d_in})\,({trace.d_in} \times {self.d_out})"
-                rf" = ({self.num_tokens} \times {self.d_out})"
-            )
-        places = self.three_places()
-        for column, (name, prefix) in zip(places, steps.PROJECTIONS.items(), strict=True):
+            self.qkv_formula()
+        for column, name in zip(self.three_places(), steps.PROJECTIONS, strict=True):
             with column:
-                show_matrix(
-                    steps.projection_view(
-                        trace, name, self.tokens, self.words, palette=self.palette
-                    ),
-                    self.words,
-                    key=f"{self.key_prefix}_fig_{name}",
-                )
-                self.numbers(
-                    steps.batch_row(getattr(trace, name)),
-                    self.tokens,
-                    steps.feature_labels(prefix, self.d_out),
-                    name={"queries": "Q", "keys": "K", "values": "V"}[name],
-                )
+                self.projection_block(name)
+
+    def qkv_formula(self) -> None:
+        trace = self.trace
+        if trace.config.qkv_bias:
+            st.latex(
+                r"\begin{aligned} Q &= X W_q + b_q \\ K &= X W_k + b_k \\"
+                r" V &= X W_v + b_v \end{aligned}"
+            )
+        else:
+            st.latex(r"Q = X W_q,\quad K = X W_k,\quad V = X W_v")
+        st.latex(
+            rf"({self.num_tokens} \times {trace.d_in})\,({trace.d_in} \times {self.d_out})"
+            rf" = ({self.num_tokens} \times {self.d_out})"
+        )
+
+    def projection_block(self, name: str) -> None:
+        """One of Q, K, V (``queries``, ``keys``, ``values``) as a matrix table."""
+        trace = self.trace
+        show_matrix(
+            steps.projection_view(trace, name, self.tokens, self.words, palette=self.palette),
+            self.words,
+            key=f"{self.key_prefix}_fig_{name}",
+        )
+        self.numbers(
+            steps.batch_row(getattr(trace, name)),
+            self.tokens,
+            steps.feature_labels(steps.PROJECTIONS[name], self.d_out),
+            name={"queries": "Q", "keys": "K", "values": "V"}[name],
+        )
 
     def _scores_step(
         self, name: str, stage: str, formulas: tuple[str, ...], **values: object
@@ -241,6 +261,10 @@ class StepDrawing:
         )
 
     def step_mask(self) -> None:
+        self.mask_matrix()
+        self.mask_buffer()
+
+    def mask_matrix(self) -> None:
         trace = self.trace
 
         def text() -> None:
@@ -260,6 +284,9 @@ class StepDrawing:
             )
 
         self.text_and_figure(text, figure)
+
+    def mask_buffer(self) -> None:
+        """Why the mask is a buffer, beside the book's ``register_buffer`` line."""
         buffer_text, buffer_code = st.columns([3, 2], gap="medium")
         with buffer_text:
             st.markdown(t("step.mask.buffer"))
@@ -336,23 +363,27 @@ class StepDrawing:
 
         self.text_and_figure(text, figure)
 
-    def step_dropout(self) -> None:
-        trace = self.trace
-        cfg = trace.config
-        text_col, formula_col = st.columns([3, 2], gap="medium")
-        with text_col:
-            self.heading("dropout")
-        with formula_col:
-            st.latex(r"\text{dropped}_{ij} = \frac{m_{ij}}{1 - p}\;\text{attn\_weights}_{ij}")
-            st.latex(r"m_{ij} \sim \operatorname{Bernoulli}(1 - p)")
-        counts = dropout_counts(trace)  # visible, kept and dropped weights; None if inactive
-        if trace.dropout_mask is None or counts is None:
-            st.info(
-                t("step.dropout.inactive_p0" if cfg.training else "step.dropout.inactive_eval"),
-                icon="ℹ️",
-            )
-            return
-        keep = steps.batch_row(trace.dropout_mask).astype(bool)  # (T, T)
+    def dropout_formula(self) -> None:
+        st.latex(r"\text{dropped}_{ij} = \frac{m_{ij}}{1 - p}\;\text{attn\_weights}_{ij}")
+        st.latex(r"m_{ij} \sim \operatorname{Bernoulli}(1 - p)")
+
+    def dropout_active(self) -> bool:
+        """Whether dropout acts (training and p > 0); else its step says why not."""
+        return self.trace.dropout_mask is not None and dropout_counts(self.trace) is not None
+
+    def dropout_inactive(self) -> None:
+        key = (
+            "step.dropout.inactive_p0"
+            if self.trace.config.training
+            else "step.dropout.inactive_eval"
+        )
+        st.info(t(f"{key}_present" if self.present else key), icon="ℹ️")
+
+    def dropout_counts_text(self) -> None:
+        """How many weights dropout kept and dropped, and the row sums after it."""
+        trace, cfg = self.trace, self.trace.config
+        counts = dropout_counts(trace)  # visible, kept and dropped weights
+        assert counts is not None
         st.markdown(
             t(
                 "step.dropout.active",
@@ -363,29 +394,49 @@ class StepDrawing:
                 dropped=counts.dropped,
             )
         )
-        dropped_weights = steps.batch_row(trace.dropped_weights)  # (T, T)
         sums = steps.batch_row(trace.dropped_weights.sum(-1, keepdim=True))[:, 0]  # (T,)
         self._sums_caption("step.dropout.sums", sums)
+
+    def keep_mask_block(self) -> None:
+        keep = steps.batch_row(self.trace.dropout_mask).astype(bool)  # (T, T)
+        st.markdown(f"**{t('step.dropout.keep_title')}**")
+        show_matrix(
+            steps.keep_mask_view(self.trace, self.tokens, self.words, palette=self.palette),
+            self.words,
+            key=f"{self.key_prefix}_fig_dropout_mask",
+        )
+        self.numbers(
+            keep.astype(np.float64), self.tokens, self.tokens, name="dropout_mask", decimals=0
+        )
+
+    def dropped_weights_block(self) -> None:
+        trace = self.trace
+        dropped_weights = steps.batch_row(trace.dropped_weights)  # (T, T)
+        sums = steps.batch_row(trace.dropped_weights.sum(-1, keepdim=True))[:, 0]  # (T,)
+        st.markdown(f"**{t('step.dropout.dropped_title')}**")
+        show_matrix(
+            steps.dropped_weights_view(trace, self.tokens, self.words, palette=self.palette),
+            self.words,
+            key=f"{self.key_prefix}_fig_dropped_weights",
+        )
+        values, cols = self._with_row_sums(dropped_weights, sums)
+        self.numbers(values, self.tokens, cols, name="dropped_weights")
+
+    def step_dropout(self) -> None:
+        text_col, formula_col = st.columns([3, 2], gap="medium")
+        with text_col:
+            self.heading("dropout")
+        with formula_col:
+            self.dropout_formula()
+        if not self.dropout_active():
+            self.dropout_inactive()
+            return
+        self.dropout_counts_text()
         keep_col, weights_col = st.columns(2, gap="medium")
         with keep_col:
-            st.markdown(f"**{t('step.dropout.keep_title')}**")
-            show_matrix(
-                steps.keep_mask_view(trace, self.tokens, self.words, palette=self.palette),
-                self.words,
-                key=f"{self.key_prefix}_fig_dropout_mask",
-            )
-            self.numbers(
-                keep.astype(np.float64), self.tokens, self.tokens, name="dropout_mask", decimals=0
-            )
+            self.keep_mask_block()
         with weights_col:
-            st.markdown(f"**{t('step.dropout.dropped_title')}**")
-            show_matrix(
-                steps.dropped_weights_view(trace, self.tokens, self.words, palette=self.palette),
-                self.words,
-                key=f"{self.key_prefix}_fig_dropped_weights",
-            )
-            values, cols = self._with_row_sums(dropped_weights, sums)
-            self.numbers(values, self.tokens, cols, name="dropped_weights")
+            self.dropped_weights_block()
 
     def step_context(self) -> None:
         trace = self.trace
@@ -409,6 +460,81 @@ class StepDrawing:
             )
 
         self.text_and_figure(text, figure)
+
+
+# The steps whose sentences point at the sidebar or the page's input table: presenter mode says
+# the same with what its screen shows (``present.step.<name>.body``).
+PRESENTER_NOTES = ("embeddings", "weights")
+
+
+def _weight_part(name: str, index: int) -> Callable[[StepDrawing], None]:
+    def draw(drawing: StepDrawing) -> None:
+        def text() -> None:
+            drawing.heading("weights", seed=drawing.trace.config.seed, d_out=drawing.d_out)
+            if index == 0:
+                drawing.weights_formula()
+            else:
+                st.caption(t("step.weights.linear"))
+
+        drawing.text_and_figure(text, lambda: drawing.weight_block(name))
+
+    return draw
+
+
+def _projection_part(name: str, index: int) -> Callable[[StepDrawing], None]:
+    def draw(drawing: StepDrawing) -> None:
+        def text() -> None:
+            drawing.heading("qkv", d_out=drawing.d_out)
+            if index == 0:
+                drawing.qkv_formula()
+
+        drawing.text_and_figure(text, lambda: drawing.projection_block(name))
+
+    return draw
+
+
+def _mask_parts(drawing: StepDrawing) -> tuple[Callable[[StepDrawing], None], ...]:
+    def buffer(drawing: StepDrawing) -> None:
+        title = t("step.heading", number=step_number("mask"), title=t("step.mask.title"))
+        st.subheader(title, anchor=False)
+        drawing.mask_buffer()
+
+    return (StepDrawing.mask_matrix, buffer)
+
+
+def _dropout_parts(drawing: StepDrawing) -> tuple[Callable[[StepDrawing], None], ...]:
+    if not drawing.dropout_active():
+        return (StepDrawing.step_dropout,)
+
+    def keep(drawing: StepDrawing) -> None:
+        def text() -> None:
+            drawing.heading("dropout")
+            drawing.dropout_formula()
+
+        drawing.text_and_figure(text, drawing.keep_mask_block)
+
+    def dropped(drawing: StepDrawing) -> None:
+        def text() -> None:
+            title = t("step.heading", number=step_number("dropout"), title=t("step.dropout.title"))
+            st.subheader(title, anchor=False)
+            drawing.dropout_counts_text()
+
+        drawing.text_and_figure(text, drawing.dropped_weights_block)
+
+    return (keep, dropped)
+
+
+# Presenter mode's screens of the dense steps (each one a Next press); the others are one screen.
+PRESENTER_PARTS: dict[str, Callable[[StepDrawing], tuple[Callable[[StepDrawing], None], ...]]] = {
+    "weights": lambda drawing: tuple(
+        _weight_part(name, index) for index, name in enumerate(steps.WEIGHTS)
+    ),
+    "qkv": lambda drawing: tuple(
+        _projection_part(name, index) for index, name in enumerate(steps.PROJECTIONS)
+    ),
+    "mask": _mask_parts,
+    "dropout": _dropout_parts,
+}
 
 
 # Which method draws which step of ``attention.steps.STEPS``, by the step's name (a test checks
@@ -438,34 +564,44 @@ def tab_label(name: str) -> str:
     return t("step.tab_label", number=step_number(name), tab=t(f"step.{name}.tab"))
 
 
-@st.fragment
-def show_steps(
-    drawing: StepDrawing, *, key: str, all_toggle: str | None = None, linked: bool = False
-) -> None:
-    """The steps of ``drawing``, one tab per step of ``attention.steps.STEPS``; only the open tab runs.
+def step_walk(
+    page: str, tabs_key: str, *, all_key: str | None = None, linked: bool = True
+) -> Walk[StepDrawing]:
+    """The ten steps as a walk: one entry per step of ``attention.steps.STEPS``, by its name.
 
-    The tabs keep their state (``on_change="rerun"``, the open tab's label under ``key`` in the
-    session state, so a new seed keeps the tab a learner is reading), and only the open tab's
-    step is drawn: its figure is the only one sent to the browser. The whole thing is a fragment,
-    so a tab switch reruns only this function, not the page above it, and a tab switch costs what
-    drawing one step costs. ``all_toggle``: the key of an "all steps on one page" toggle shown
-    above the tabs (then every step is drawn, one below another, in bordered boxes).
-    ``linked``: the open step is the link's (``?step=``, :mod:`ui.step_link`) and goes back to it.
+    The whole tab strip is a fragment, so a tab switch reruns only the tabs, not the page above
+    them, and costs what drawing one step costs.
     """
-    if all_toggle is not None and st.toggle(
-        t("step.all_toggle"), key=all_toggle, help=t("step.all_toggle_help")
-    ):
-        for step in STEPS:
-            with st.container(border=True):
-                draw_step(drawing, step.name)
-        return
-    pending = take_pending() if linked else None
-    if pending is not None:
-        st.session_state[key] = tab_label(pending)
-    tabs = st.tabs([tab_label(step.name) for step in STEPS], key=key, on_change="rerun")
-    for step, tab in zip(STEPS, tabs, strict=True):
-        if tab.open:
-            if linked:
-                record_open(step.name)
-            with tab, marking_changes() if linked else nullcontext():
-                draw_step(drawing, step.name)
+    return Walk(
+        page=page,
+        entries=tuple(
+            Entry(
+                step.name,
+                partial(tab_label, step.name),
+                partial(_draw_named, name=step.name),
+                parts=PRESENTER_PARTS.get(step.name, partial(_one_screen, name=step.name)),
+            )
+            for step in STEPS
+        ),
+        tabs_key=tabs_key,
+        all_key=all_key,
+        all_label="step.all_toggle",
+        fragment=True,
+        wrap=marking_changes,
+        linked=linked,
+    )
+
+
+def _one_screen(drawing: StepDrawing, name: str) -> tuple[Callable[[StepDrawing], None], ...]:
+    """Presenter mode's one screen of a step: the step without the book's code below it."""
+    del drawing
+    return (STEP_DRAWINGS[name],)
+
+
+def _draw_named(drawing: StepDrawing, name: str) -> None:
+    draw_step(drawing, name)
+
+
+def show_steps(drawing: StepDrawing, *, key: str, all_toggle: str | None = None) -> None:
+    """The steps of ``drawing`` as tabs that are not in the link (the Train page's trained head)."""
+    show_walk(step_walk(key, key, all_key=all_toggle, linked=False), drawing)

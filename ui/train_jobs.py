@@ -181,11 +181,12 @@ def outcome_of(result: TrainResult, threads: int = TRAIN_THREADS) -> TrainOutcom
     )
 
 
-def run_job(key: Any, control: Control) -> TrainOutcome | DropoutComparison:
+def run_job(key: Any, control: Control) -> TrainOutcome | DropoutComparison | None:
     """The queue's work: train ``key`` (a ``TrainConfig``) or compare dropout (a ``CompareKey``).
 
     ``control`` receives every progress record and is asked before every step whether to stop
-    (nobody wants the job any more, or it is over its budget).
+    (nobody wants the job any more, or it is over its budget). A training whose sessions have all
+    ended stops with no outcome (None): nobody is left to draw it.
     """
     use_threads_here(TRAIN_THREADS)
     lower_priority_here(TRAIN_NICE)
@@ -197,6 +198,8 @@ def run_job(key: Any, control: Control) -> TrainOutcome | DropoutComparison:
             should_stop=control.should_stop,
         )
     result = train(key, on_progress=control, should_stop=control.should_stop)
+    if control.abandoned():
+        return None  # the sessions that asked have ended: measuring the model is for nobody
     return outcome_of(result)
 
 
@@ -234,7 +237,9 @@ def weigh(value: Any) -> int:
 
 
 def _cacheable(outcome: Any) -> bool:
-    """A training stopped early is not what its config trains to: it is not kept."""
+    """A training stopped early (or abandoned: None) is not what its config trains to."""
+    if outcome is None:
+        return False
     if isinstance(outcome, DropoutComparison):
         return outcome.complete
     return not outcome.result.stopped_early
@@ -245,6 +250,14 @@ def _give_memory_back() -> None:
     from .memory import release_memory  # (memory imports Streamlit; only the server gets here)
 
     release_memory(drop_large_traces=False)
+
+
+def _give_memory_back_soon() -> None:
+    """After a run nobody watched any more ended (its tabs closed): release memory shortly, once
+    the sessions that asked for it have let go of it too (``ui.memory.release_soon``)."""
+    from .memory import release_soon
+
+    release_soon()
 
 
 # One per server process, shared by every session (module state lives as long as the server).
@@ -258,4 +271,5 @@ QUEUE = TrainingQueue(
     size_of=weigh,
     cacheable=_cacheable,
     on_forget=_give_memory_back,
+    on_unwatched=_give_memory_back_soon,
 )

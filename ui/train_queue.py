@@ -15,8 +15,9 @@ What it guarantees:
 - **A job belongs to the requesters that want it.** A job remembers *who* asked for it (a set of
   requester tokens, one per browser session), not how often. :meth:`Job.leave` withdraws one
   requester (Stop); :meth:`TrainingQueue.leave_all` withdraws a requester from every job (its
-  session ended). When nobody is left, a waiting job leaves the queue and a running one stops at
-  its next check.
+  session ended); :meth:`TrainingQueue.leave_waiting` only from the jobs that still wait (its tab
+  is gone: its places in the line go to others at once). When nobody is left, a waiting job leaves
+  the queue and a running one stops at its next check.
 - **Bounded per requester and in total.** A requester holds at most one job per *slot* (the page
   uses ``"train"`` and ``"compare"``): submitting another in the same slot leaves the old one. At
   most ``max_waiting`` jobs wait; one more raises :class:`QueueFull` (joining a job that is already
@@ -32,6 +33,9 @@ What it guarantees:
   ``cacheable(outcome)`` is false (a training stopped early) are not kept.
 - **At most ``max_running`` at once**, first come, first served; :meth:`Job.snapshot` tells a
   waiting job its place.
+- **Told when work ends unwatched.** ``on_unwatched()`` runs after a run that nobody wanted any
+  more has ended (its requesters left, their sessions ended): what it computed is garbage now, and
+  the server may give that memory back.
 """
 
 from __future__ import annotations
@@ -95,6 +99,11 @@ class Control:
                 job.stop_reason = BUDGET
         return not job.requesters or job.stop_reason is not None
 
+    def abandoned(self) -> bool:
+        """True once every requester's session has ended (not Stop: a stopped job's requester
+        still draws what it trained): what the work would compute next, nobody will see."""
+        return not self._job.requesters and self._job.abandoned
+
     def _over_budget(self) -> bool:
         budget = self._budget
         if budget is None:
@@ -145,6 +154,7 @@ class Job:
         self.error: BaseException | None = None
         self.from_cache = False
         self.stop_reason: str | None = None
+        self.abandoned = False  # its last requester's session ended (leave_all), not Stop
         self._since = time.monotonic()  # when it entered its current state (queued, running)
 
     @property
@@ -190,7 +200,8 @@ class TrainingQueue:
     ``work`` runs on worker threads (started on the first request), never on the requester's
     thread. ``size_of(outcome)`` weighs a finished outcome in bytes for the cache;
     ``cacheable(outcome)`` decides whether it is kept at all; ``on_forget()`` runs (on the thread
-    that forgot) after outcomes were dropped from the cache, e.g. to give memory back.
+    that forgot) after outcomes were dropped from the cache, e.g. to give memory back;
+    ``on_unwatched()`` (on the worker) after a run ended with no requester left.
     """
 
     def __init__(
@@ -205,6 +216,7 @@ class TrainingQueue:
         size_of: Callable[[Any], int] | None = None,
         cacheable: Callable[[Any], bool] | None = None,
         on_forget: Callable[[], None] | None = None,
+        on_unwatched: Callable[[], None] | None = None,
         thread_name: str = "training-worker",
     ) -> None:
         if max_running < 1 or max_waiting < 0 or max_cached_bytes < 0 or max_idle_s <= 0:
@@ -221,6 +233,7 @@ class TrainingQueue:
         self._size_of = size_of or (lambda _outcome: 0)
         self._cacheable = cacheable or (lambda _outcome: True)
         self._on_forget = on_forget
+        self._on_unwatched = on_unwatched
         self._thread_name = thread_name
         self._lock = threading.Condition()
         self._cache: OrderedDict[Hashable, _Cached] = OrderedDict()
@@ -286,8 +299,18 @@ class TrainingQueue:
         with self._lock:
             slots = [held for held in self._held if held[0] == requester]
             for held in slots:
-                self._release_slot(*held)
+                self._release_slot(*held, abandoned=True)
             return len(slots)
+
+    def leave_waiting(self, requester: Hashable) -> int:
+        """``requester`` leaves every job it holds that still waits (its tab is gone); returns how
+        many. A running job goes on: a tab that comes back before its session ends finds it."""
+        with self._lock:
+            slots = [held for held, job in self._held.items() if held[0] == requester]
+            waiting = [held for held in slots if self._held[held].state == QUEUED]
+            for held in waiting:
+                self._release_slot(*held, abandoned=True)
+            return len(waiting)
 
     def clear(self) -> None:
         """Forget every cached outcome (jobs in flight go on)."""
@@ -332,17 +355,18 @@ class TrainingQueue:
             self._withdraw(job, requester)
             return job.requesters
 
-    def _release_slot(self, requester: Hashable, slot: str) -> None:
+    def _release_slot(self, requester: Hashable, slot: str, *, abandoned: bool = False) -> None:
         job = self._held.pop((requester, slot), None)
         if job is not None:
-            self._withdraw(job, requester)
+            self._withdraw(job, requester, abandoned=abandoned)
 
-    def _withdraw(self, job: Job, requester: Hashable) -> None:
+    def _withdraw(self, job: Job, requester: Hashable, *, abandoned: bool = False) -> None:
         if job.done or requester not in job._wanted_by:
             return
         job._wanted_by.discard(requester)
         if job.requesters:
             return
+        job.abandoned = abandoned
         if job.state == QUEUED:
             self._waiting.remove(job)
             self._forget_in_flight(job)
@@ -443,6 +467,7 @@ class TrainingQueue:
                 self._forget_in_flight(job)
                 self._release_holders(job)
                 job._finish(FAILED, error=error)
+            self._ended(job)
             return
         with self._lock:
             self._running -= 1
@@ -454,3 +479,9 @@ class TrainingQueue:
             job._finish(DONE, outcome)
         if forgot and self._on_forget is not None:
             self._on_forget()
+        self._ended(job)
+
+    def _ended(self, job: Job) -> None:
+        """After a run: nobody watching, so what it computed is garbage (``on_unwatched``)."""
+        if not job.requesters and self._on_unwatched is not None:
+            self._on_unwatched()

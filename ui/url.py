@@ -8,6 +8,10 @@ the defaults. Both directions are loops over :data:`ui.settings.SETTINGS`, plus 
 (``text``) and embeddings (``emb``) of the table, Compare's ``b_*`` and the parameters a page
 declares beside it (``PageSpec(..., settings=...)`` in ``ui/frame.py``, registered with
 :func:`register_page_params`: the Train page's ``train_*``, Backward's ``loss``, ``lr`` …).
+
+A link the app writes always opens: when the view's query is longer than :data:`MAX_LINK_CHARS`
+(a large uploaded table), the address leaves the table out (:func:`link_params`) and the app says
+so, once; the Reproducibility page offers the table as a CSV file beside the shorter link.
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote, urlencode
 
 import streamlit as st
 
 from attention.examples import BOOK_TOKENS
 
+from .i18n import t
 from .settings import COMPARE_B_FIELDS, COMPARE_B_PREFIX, COMPARE_B_VALUES, SETTINGS, Setting
 from .table import (
     InputProblem,
@@ -32,6 +38,13 @@ from .table import (
     table_from_text_and_emb,
 )
 from .table_state import book_table, commit_table, current_table, parse_sentence, table_for_words
+
+# The longest query a link carries. Far below what the server still opens, so that a proxy, a
+# chat program or a browser on the way opens it too (benchmarks/README.md, "Links that open").
+MAX_LINK_CHARS = 8_000
+TABLE_PARAMS = ("text", "emb")  # what a link leaves out when the query is too long
+LEFT_OUT_KEY = "url_table_left_out"  # the length of the query whose table the address left out
+UNKNOWN_LISTED = 5  # unknown parameters named in the one note about them (then "…")
 
 
 @dataclass(frozen=True)
@@ -143,9 +156,13 @@ def init_session() -> None:
     for page_params in PAGE_PARAMS:
         warnings.extend(page_params.read(params))
         known.update(page_params.names)
-    for name in params:
-        if name not in known:
-            warnings.append(problem("url.unknown", name=shorten(name)))
+    unknown = [name for name in params if name not in known]
+    if len(unknown) == 1:
+        warnings.append(problem("url.unknown", name=shorten(unknown[0])))
+    elif unknown:  # one note for all of them, however many a link has
+        listed = ", ".join(shorten(name, 20) for name in unknown[:UNKNOWN_LISTED])
+        more = ", …" if len(unknown) > UNKNOWN_LISTED else ""
+        warnings.append(problem("url.unknown_many", count=len(unknown), names=listed + more))
     commit_table(table)
     st.session_state["url_warnings"] = warnings
     st.session_state["url_notes"] = notes
@@ -183,11 +200,36 @@ def _is_own_embedding(table: Table) -> bool:
     return table == table_for_words(list(table.tokens), d_in=3)
 
 
+def query_text(params: Mapping[str, str]) -> str:
+    """``params`` as a link's query (after the ``?``), encoded as the browser shows it."""
+    return urlencode(dict(params), quote_via=quote)
+
+
+def link_params(params: Mapping[str, str]) -> tuple[dict[str, str], bool]:
+    """What a link can carry of ``params``: all of them, or, past :data:`MAX_LINK_CHARS`, all but
+    the table (its sentence and embeddings); and whether the table was left out."""
+    if len(query_text(params)) <= MAX_LINK_CHARS:
+        return dict(params), False
+    return {name: value for name, value in params.items() if name not in TABLE_PARAMS}, True
+
+
 def sync_url() -> dict[str, str]:
-    """Rewrite the URL from the state (only when it changed, to keep history quiet); return it."""
+    """Rewrite the URL from the state (only when it changed, to keep history quiet).
+
+    Returns the whole view's parameters (``View.url``); the address gets :func:`link_params`: a
+    table too large for a link is left out, and a toast says so once per table.
+    """
     wanted = url_state()
-    if _query() != wanted:
-        st.query_params.from_dict(wanted)
+    written, left_out = link_params(wanted)
+    if left_out:
+        length = len(query_text(wanted))
+        if st.session_state.get(LEFT_OUT_KEY) != length:
+            st.toast(t("url.table_left_out", chars=length, limit=MAX_LINK_CHARS), icon="ℹ️")
+        st.session_state[LEFT_OUT_KEY] = length
+    else:
+        st.session_state.pop(LEFT_OUT_KEY, None)
+    if _query() != written:
+        st.query_params.from_dict(written)
     return wanted
 
 

@@ -18,38 +18,35 @@ from dataclasses import replace
 import numpy as np
 
 from attention.autograd_graph import AutogradGraph
+from attention.steps import FIELDS, part_of
 
 from .colors import series_colors
 from .matrix import MatrixView
 from .svg_chart import Chart, Line, Panel, linear_axis, padded
 
-# Which steps share a colour in the graph: the order a learner meets them going backward.
-STEP_GROUPS: dict[str, tuple[str, ...]] = {
-    "loss": ("loss",),
-    "context": ("output", "context", "head_context"),
-    "weights": ("dropped_weights", "attn_weights"),
-    "scores": ("scaled_scores", "masked_scores", "attn_scores"),
-    "projections": ("queries", "keys", "values"),
-    "leaves": ("W_query", "W_key", "W_value", "b_query", "b_key", "b_value", "W_out", "b_out"),
-    "inputs": ("inputs",),
+# Which steps share a colour in the graph: the parts of the pass (attention.steps), in the order a
+# learner meets them going backward, the loss first.
+STEP_GROUPS: dict[str, tuple[str, ...]] = {"loss": ("loss",)} | {
+    part: tuple(field.name for field in reversed(FIELDS) if part_of(field) == part)
+    for part in ("context", "attention", "scores", "projections", "weights", "inputs")
 }
 GROUP_COLORS = {
     "default": {
         "loss": "#fde2e2",
         "context": "#e5dbf3",
-        "weights": "#dbe9f6",
+        "attention": "#dbe9f6",
         "scores": "#fff1c9",
         "projections": "#d9f0d3",
-        "leaves": "#f9d9b6",
+        "weights": "#f9d9b6",
         "inputs": "#eeeeee",
     },
     "colorblind": {  # light tints of the Okabe–Ito colours
         "loss": "#f5d0c0",
         "context": "#eccfe0",
-        "weights": "#cce5f4",
+        "attention": "#cce5f4",
         "scores": "#fbf2b8",
         "projections": "#c6ebe0",
-        "leaves": "#fde3b3",
+        "weights": "#fde3b3",
         "inputs": "#eeeeee",
     },
 }

@@ -146,22 +146,29 @@ def _binary_grid(view: MatrixView, words: FigureWords) -> go.Figure:
     assert look is not None
     flags = np.asarray(view.values, dtype=bool)
     rows, cols = flags.shape
+    hidden = np.zeros_like(flags) if view.hidden is None else view.hidden
     states = np.where(flags, plain(look.true_name), plain(look.false_name))
+    states[hidden] = plain(view.hidden_name or words.masked)
+    texts = np.where(flags, look.true_text, look.false_text).astype(object)
+    texts[hidden] = look.hidden_text
+    levels = np.where(hidden, 0.5, flags.astype(np.float64))  # 0 no, 0.5 hidden (grey), 1 yes
     figure = go.Figure(
         go.Heatmap(
-            z=flags.astype(np.float64),
+            z=levels,
             x=list(range(cols)),
             y=list(range(rows)),
             zmin=0.0,
             zmax=1.0,
             colorscale=[
                 [0.0, look.false_color],
-                [0.5, look.false_color],
-                [0.5, look.true_color],
+                [0.25, look.false_color],
+                [0.25, HIDDEN_COLOR],
+                [0.75, HIDDEN_COLOR],
+                [0.75, look.true_color],
                 [1.0, look.true_color],
             ],
             showscale=False,
-            text=np.where(flags, look.true_text, look.false_text).tolist(),
+            text=texts.tolist(),
             texttemplate="%{text}" if rows * cols <= MAX_ANNOTATED_CELLS else None,
             textfont={"size": _font_size(rows, cols), "color": HIDDEN_TEXT_COLOR},
             customdata=_customdata(*_hover_names(view), states),

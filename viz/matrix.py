@@ -33,6 +33,7 @@ class BinaryLook:
     false_name: str
     true_color: str
     false_color: str
+    hidden_text: str = "—"  # a hidden cell (the view's ``hidden``): grey, neither state
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)

@@ -30,8 +30,10 @@ from dataclasses import dataclass
 from attention import AttentionTrace
 from attention.head_trace import one_head
 from attention.steps import STEPS, step_number
+from attention.validate import check_choice, check_instance, check_labels
 
 from . import steps as views
+from .colors import PALETTES
 from .matrix import MatrixView, window
 from .table_heatmap import (
     MAX_COLOURED_COLUMNS,
@@ -75,6 +77,7 @@ def table_html(table: ColouredTable) -> str:
     The cells keep the table's colours, alignment and texts (−∞, the dropped 0, ✓/✗), so the
     notebook shows what the app's table component shows.
     """
+    check_instance("table", table, ColouredTable, " (from viz.table_heatmap.matrix_table)")
     label = f' aria-label="{_text(table.description)}"' if table.description else ""
     parts = [f'<table style="{_TABLE_STYLE}"{label}>']
     if table.col_labels:
@@ -175,6 +178,7 @@ class TraceView:
 
     def step(self, name: str) -> StepSection:
         """One step by its name in :data:`attention.steps.STEPS` (``"softmax"``): shown alone."""
+        check_choice("name", name, [step.name for step in STEPS])
         return self.sections[step_number(name) - 1]
 
     def __repr__(self) -> str:
@@ -282,7 +286,9 @@ def _dropout(d: _Drawn) -> Blocks:
     dropped = views.dropped_weights_view(trace, d.tokens, d.words, palette=d.palette)
     scale = format_short(trace.dropout_scale)
     return (
-        _block(keep, d.words, "keep-mask m: ✓ kept, ✗ dropped"),
+        _block(
+            keep, d.words, "keep-mask m: ✓ kept, ✗ dropped, — masked (a future token: 0 either way)"
+        ),
         _block(dropped, d.words, f"dropped_weights: kept ones × {scale}, dropped ones 0"),
     ), ""
 
@@ -320,10 +326,16 @@ def show_trace(
     ``tokens``: one label per token (default ``1 … T``). ``head``: which head of a multi-head
     trace to follow, counted from 0 (:func:`attention.head_trace.one_head`). ``palette``:
     ``"default"`` or ``"colorblind"``. Row 0 of the batch is drawn; every number is the trace's.
+    A wrong value (no trace, a label too many, a misspelt palette) raises ``AttentionInputError``
+    naming it; a palette is never replaced silently.
     """
+    check_instance("trace", trace, AttentionTrace, " (from attention.trace_attention)")
+    palette = check_choice("palette", palette, tuple(PALETTES))
+    if words is not None:
+        check_instance("words", words, FigureWords, " (viz.words.FigureWords)")
     one = one_head(trace, head)
     labels = (
-        [str(t) for t in tokens]
+        check_labels(tokens, one.num_tokens)
         if tokens is not None
         else [str(i + 1) for i in range(one.num_tokens)]
     )

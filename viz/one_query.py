@@ -1,7 +1,7 @@
 """One query's row of attention, written out: LaTeX formulas with numbers, and two figures.
 
 The "One query, by hand" page follows query ``i`` through the layer. This module turns the numbers
-(from the trace, and from :mod:`attention.by_hand` for the steps in between) into
+(from the trace, and from :mod:`attention.one_query` for the steps in between) into
 
 - LaTeX formulas for ``st.latex``: the query and key vectors, the dot product term by term, the
   row of scores, the scaling by ``√d_k``, ``exp`` and normalization, dropout and the weighted sum of
@@ -143,7 +143,7 @@ def dot_product_latex(
 ) -> str:
     """``ω_{i,j} = q^{(i)} · k^{(j)}`` written out term by term, ending in the trace's score.
 
-    ``terms`` are the products ``q_m k_m`` (from :func:`attention.by_hand.dot_product_terms`),
+    ``terms`` are the products ``q_m k_m`` (from :func:`attention.one_query.dot_product_terms`),
     ``score`` is ``attn_scores[0, i, j]`` from the trace.
     """
     d = len(query)
@@ -537,6 +537,17 @@ def _value_labels(
     return labels, x_range, y_range
 
 
+def _weighted_path(terms: np.ndarray | Sequence[Sequence[float]], hidden: np.ndarray) -> np.ndarray:
+    """The weighted vectors ``w_j v_j`` of the visible keys laid tip to tail from the origin."""
+    steps = np.asarray(terms, dtype=np.float64)[~hidden]  # (visible, 2)
+    return np.vstack([np.zeros((1, 2)), np.cumsum(steps, axis=0)])  # origin, then partial sums
+
+
+def _path_line(path: np.ndarray, color: str) -> Line:
+    x = tuple(float(v) for v in path[:, 0])
+    return Line(x=x, y=tuple(float(v) for v in path[:, 1]), color=color, width=1.5, dash="dash")
+
+
 def value_vectors_chart(
     values: np.ndarray | Sequence[Sequence[float]],
     weights: Sequence[float],
@@ -582,17 +593,8 @@ def value_vectors_chart(
     series, legend = _value_arrows(values, weights_, hidden_, names, words, colors)
     path = None
     if terms is not None:
-        steps = np.asarray(terms, dtype=np.float64)[~hidden_]  # (visible, 2)
-        path = np.vstack([np.zeros((1, 2)), np.cumsum(steps, axis=0)])  # origin, then partial sums
-        series.append(
-            Line(
-                x=tuple(float(v) for v in path[:, 0]),
-                y=tuple(float(v) for v in path[:, 1]),
-                color=colors["path"],
-                width=1.5,
-                dash="dash",
-            )
-        )
+        path = _weighted_path(terms, hidden_)
+        series.append(_path_line(path, colors["path"]))
         legend.append(LegendEntry(words["path"], colors["path"], "line", "dash"))
     labels, x_range, y_range = _value_labels(
         values, weights_, hidden_, context_, path, names, labelled=arrows

@@ -254,6 +254,9 @@ def keep_mask_view(
 ) -> MatrixView:
     """Dropout's keep-mask ``(T, T)``: ✓ (green) where a weight was kept, ✗ (pink) where dropped.
 
+    Cells the causal mask hides already are grey "—": dropout draws a state for them too, but
+    their weight is 0 either way, so a learner never wonders whether they were dropped or masked.
+
     Raises:
         ValueError: when dropout is inactive (eval mode or ``p = 0``): there is no keep-mask.
     """
@@ -276,6 +279,8 @@ def keep_mask_view(
             false_color=DROPPED_COLOR,
         ),
         decimals=0,
+        hidden=as_array(trace.mask),
+        hidden_name=words.future_masked,
         row_title=words.query,
         col_title=words.key,
         value_name="m",  # the formula's name of the keep-mask

@@ -30,7 +30,7 @@ from attention.export import matrix_csv
 from .colors import DROPPED_COLOR, HIDDEN_COLOR, HIDDEN_TEXT_COLOR, colorscale
 from .heatmap import DROPPED_TEXT_COLOR, MINUS_INFINITY, cell_texts
 from .labels import unique_labels
-from .matrix import MatrixView, colour_range, shown_values
+from .matrix import BinaryLook, MatrixView, colour_range, shown_values
 from .vocabulary import format_number
 from .words import FigureWords
 
@@ -129,10 +129,12 @@ def matrix_table(view: MatrixView, words: FigureWords, description: str = "") ->
     rows, cols = view.shape
     if view.binary is not None:
         flags = np.asarray(view.values, dtype=bool)
-        look = view.binary
-        yes = Cell(look.true_text, look.true_color, HIDDEN_TEXT_COLOR, "center")
-        no = Cell(look.false_text, look.false_color, HIDDEN_TEXT_COLOR, "center")
-        cells = [[yes if flags[i, j] else no for j in range(cols)] for i in range(rows)]
+        hidden, _ = special_cells(view)
+        yes, no, masked = _binary_cells(view.binary)
+        cells = [
+            [masked if hidden[i, j] else yes if flags[i, j] else no for j in range(cols)]
+            for i in range(rows)
+        ]
         return _labelled(view, words, cells, description)
 
     values = np.asarray(view.values, dtype=np.float64)
@@ -156,6 +158,30 @@ def matrix_table(view: MatrixView, words: FigureWords, description: str = "") ->
     return _labelled(view, words, cells, description)
 
 
+def _binary_cells(look: BinaryLook) -> tuple[Cell, Cell, Cell]:
+    """A yes/no grid's three cells: its two states, and a hidden cell (grey, like a masked score)."""
+    return (
+        Cell(look.true_text, look.true_color, HIDDEN_TEXT_COLOR, "center"),
+        Cell(look.false_text, look.false_color, HIDDEN_TEXT_COLOR, "center"),
+        Cell(look.hidden_text, HIDDEN_COLOR, HIDDEN_TEXT_COLOR, "center"),
+    )
+
+
+def _binary_legend(view: MatrixView, words: FigureWords, description: str) -> ColouredTable:
+    """What a yes/no grid's three kinds of cell mean: "✓: kept", "✗: dropped", "—: masked"."""
+    look = view.binary
+    assert look is not None
+    yes, no, masked = _binary_cells(look)
+    hidden_name = view.hidden_name or words.masked
+    cells = (
+        Cell(view.value_name, "transparent", "inherit", "right", italic=True),
+        replace(yes, text=f"{look.true_text}: {look.true_name}"),
+        replace(no, text=f"{look.false_text}: {look.false_name}"),
+        replace(masked, text=f"{look.hidden_text}: {hidden_name}"),
+    )
+    return ColouredTable((cells,), description=description)
+
+
 def legend_table(
     view: MatrixView, words: FigureWords, description: str = ""
 ) -> ColouredTable | None:
@@ -163,9 +189,12 @@ def legend_table(
 
     The first cell names the scale (the view's colour-bar title or value name); masked and
     dropped cells get a cell each when the matrix has any. Shown without index and header;
-    ``description`` is its text for screen readers. None for a yes/no grid (its cells say
-    their state) or a view without a colour bar.
+    ``description`` is its text for screen readers. A yes/no grid with hidden cells (the
+    keep-mask) names its three kinds of cell; None for one without (its cells say their state)
+    or a view without a colour bar.
     """
+    if view.binary is not None and special_cells(view)[0].any():
+        return _binary_legend(view, words, description)
     if view.binary is not None or not view.colour_bar:
         return None
     zrange = colour_range(view, shown_values(view))

@@ -6,6 +6,7 @@ import contextlib
 import os
 import re
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -108,17 +109,31 @@ def artifacts_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("e2e-artifacts", numbered=False)
 
 
+@dataclass(frozen=True)
+class SharedApp:
+    """The session's ``streamlit run app.py`` and its log as it stood when health first said ok."""
+
+    server: StreamlitServer
+    log_when_healthy: str
+
+
 @pytest.fixture(scope="session")
-def streamlit_server(artifacts_dir: Path) -> Iterator[str]:
-    """Serve the real ``app.py`` for the whole session; yields the base URL."""
+def streamlit_app(artifacts_dir: Path) -> Iterator[SharedApp]:
+    """Serve the real ``app.py`` once for the whole session (every browser test shares it)."""
     if not DEFAULT_APP.exists():
         pytest.fail(f"{DEFAULT_APP} does not exist", pytrace=False)
     log_path = artifacts_dir / "streamlit-app.log"
     try:
         with start_streamlit(DEFAULT_APP, log_path=log_path) as server:
-            yield server.url
+            yield SharedApp(server, server.read_log())
     except StreamlitStartError as exc:
         pytest.fail(str(exc), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def streamlit_server(streamlit_app: SharedApp) -> str:
+    """The base URL of the session's shared ``app.py`` server."""
+    return streamlit_app.server.url
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_APP = REPO_ROOT / "app.py"
 HEALTH_PATH = "/_stcore/health"
-START_TIMEOUT_S = 60.0
+START_TIMEOUT_S = 120.0  # an upper bound: the startup hook imports every page (slow on busy cores)
 PORT_TAKEN_MARKERS = ("is not available", "already in use")
 
 

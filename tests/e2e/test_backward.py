@@ -40,7 +40,9 @@ def _shown(value: float) -> str:
     return f"{value:.4f}".replace("-", "−")
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+# In Chinese only: the flow is the same in both languages; English opens in
+# test_navigation.py's walk of every page, and tests/test_page_backward.py runs both languages.
+@pytest.mark.parametrize("lang", ["zh"])
 def test_backward_page_shows_loss_graph_and_a_falling_loss(
     page: Page, streamlit_server: str, lang: str
 ) -> None:

@@ -77,6 +77,16 @@ def test_binary_junk_shows_an_error_and_keeps_the_table(
     assert "not a text CSV file" in alert.inner_text()
     assert "The table is unchanged" in alert.inner_text()
     assert _sentence(page) == BOOK_SENTENCE
+
+    # A file over the size limit is refused by the browser, in the uploader: the server never
+    # hears of it, so the box about the last file stays, and says which file it is about.
+    big = tmp_path / "big.csv"
+    big.write_text("token,x1\n" + "a,1\n" * 400_000, encoding="utf-8")  # 1.6 MB
+    _upload(page, big)
+    expect(page.locator("[data-testid='stFileUploader']")).to_contain_text("1.0MB or smaller")
+    expect(alert).to_have_count(1)
+    assert "“junk.csv”" in alert.inner_text().replace("\\", "")
+    assert _sentence(page) == BOOK_SENTENCE
     assert_no_exception(page)
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Browser
 
 from benchmarks import floor_app, latency
+from tests.cases import subcases
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("app", "target"),
     [(latency.FLOOR_APP, latency.FLOOR), (latency.SIDEBAR_FLOOR_APP, latency.SIDEBAR_FLOOR)],
     ids=["floor", "sidebar floor"],

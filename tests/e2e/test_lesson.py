@@ -1,4 +1,7 @@
-"""The app as a lesson, in a real browser: links to a step, presenter mode, nothing cut, what changed.
+"""The app as a lesson, in a real browser: links to a step, nothing cut, what changed.
+
+Presenter mode (every screen at 1280×720, 1024×768 and 853×480, the clicker's keys, Esc) is
+``test_presenter.py``'s.
 
 Sizes: a laptop (1400×1000), a projector (1280×720), the projector at 150 % zoom (853×480 CSS
 pixels) and a phone (390×844).
@@ -15,7 +18,6 @@ from attention.steps import STEPS, step_number
 from tests.e2e.helpers import (
     CELL_EDITOR_SELECTOR,
     GRID_ROW_HEIGHT,
-    SIDEBAR_SELECTOR,
     assert_no_exception,
     open_app,
     read_matrix,
@@ -61,12 +63,6 @@ def sized(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     context.close()
 
 
-def _open_step(page: Page) -> str:
-    """The open step's name, read from the URL (the first step has no ``step=``)."""
-    match = re.search(r"[?&]step=([a-z_]+)", page.url)
-    return match.group(1) if match else STEPS[0].name
-
-
 def _assert_tables_fit(page: Page, where: str, *, phone: bool) -> int:
     first_row = page.locator('[data-testid="stMain"] table.al-matrix tbody tr').first
     first_row.wait_for(state="visible", timeout=APPEAR_MS)
@@ -104,31 +100,6 @@ def test_the_arrow_keys_walk_every_step_and_no_matrix_is_cut(
         _assert_tables_fit(page, f"step {step.name}", phone=phone)
         if index + 1 < len(STEPS):
             _press_right(page, STEPS[index + 1].name)
-    assert_no_exception(page)
-
-
-@pytest.mark.parametrize("sized", ["projector_150"], indirect=True)
-def test_presenter_mode_walks_every_step_at_150_percent(sized: Page, streamlit_server: str) -> None:
-    """The projector at 150 %: no sidebar, one step per screen, ←/→ and Esc, nothing cut."""
-    page = sized
-    open_app(page, streamlit_server, "/?dropout=0.5&present=1")
-    expect(page.locator(SIDEBAR_SELECTOR)).to_be_hidden()
-    for index, step in enumerate(STEPS):
-        heading = page.get_by_role("heading", name=re.compile(rf"Step {index + 1} · "))
-        expect(heading).to_be_visible(timeout=APPEAR_MS)
-        box = heading.bounding_box()
-        assert box is not None and box["y"] < 200, "the step starts at the top of the screen"
-        _assert_tables_fit(page, f"presenting {step.name}", phone=False)
-        if index + 1 < len(STEPS):
-            _press_right(page, STEPS[index + 1].name)
-    expect(page.locator(".st-key-present_next button")).to_be_disabled()
-    page.keyboard.press("ArrowLeft")
-    wait_settled(page)
-    assert _open_step(page) == "dropout"
-    page.keyboard.press("Escape")
-    wait_settled(page)
-    expect(page.get_by_role("tab", name="9 · Dropout")).to_have_attribute("aria-selected", "true")
-    assert "present=1" not in page.url
     assert_no_exception(page)
 
 

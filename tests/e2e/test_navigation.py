@@ -4,22 +4,34 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
 
-from playwright.sync_api import Page
+import pytest
+from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
 from ui.frame import PAGE_SPECS
+from ui.i18n import LANGUAGES, t
 
 
 def _query(page: Page) -> dict[str, list[str]]:
     return parse_qs(urlparse(page.url).query)
 
 
-def test_every_page_opens_without_an_exception(page: Page, streamlit_server: str) -> None:
-    for spec in PAGE_SPECS:
-        open_app(page, streamlit_server, f"/{spec.name}?seed=5")
-        assert_no_exception(page)
-        assert page.locator("[data-testid='stSidebar']").is_visible()
-        assert _query(page).get("seed") == ["5"], (spec.name, page.url)
+def test_every_page_opens_in_both_languages(
+    page: Page, streamlit_server: str, subtests: pytest.Subtests
+) -> None:
+    """Every page of the registry (``ui.frame.PAGE_SPECS``), in English and in Chinese: no
+    exception, the page's own title, the sidebar, and the shared settings kept in the URL."""
+    for lang in sorted(LANGUAGES):
+        for spec in PAGE_SPECS:
+            with subtests.test(page=spec.name, lang=lang):
+                open_app(page, streamlit_server, f"/{spec.name}?seed=5&lang={lang}")
+                assert_no_exception(page)
+                title = page.locator("[data-testid='stMain'] h1").first
+                expect(title).to_have_text(t(f"page.{spec.name}.title", lang=lang))
+                sidebar = page.locator("[data-testid='stSidebar']")
+                expect(sidebar).to_be_visible()
+                expect(sidebar).to_contain_text(t("sidebar.lang", lang=lang))
+                assert _query(page).get("seed") == ["5"], (spec.name, page.url)
 
 
 def test_settings_survive_switching_pages(page: Page, streamlit_server: str) -> None:

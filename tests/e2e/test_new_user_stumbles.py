@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from attention.examples import BOOK_SENTENCE
+from tests.cases import subcases
 from tests.e2e.helpers import assert_no_exception, open_app, open_first_row_cell, wait_settled
 
 APPEAR_MS = 60_000
@@ -157,7 +158,7 @@ def _toolbar_hits(page: Page) -> list[tuple[int, list[str]]]:
 THIRTEEN_TOKENS = "+".join(f"w{k}" for k in range(1, 14))
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("path", "tabs"),
     [(f"/?text={THIRTEEN_TOKENS}", [(3, 1)]), (f"/compare?text={THIRTEEN_TOKENS}", [(0, 3)])],
 )

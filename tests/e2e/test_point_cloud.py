@@ -133,6 +133,7 @@ _OVERFLOW = """
   if (document.documentElement.scrollWidth > width) out.push('page scrolls sideways');
   if (frame.left < 0 || frame.right > width) out.push('svg ' + frame.left + '–' + frame.right);
   for (const text of svg.querySelectorAll('text')) {
+    if (getComputedStyle(text).display === 'none') continue;  // a label with no free place
     const box = text.getBoundingClientRect();
     if (box.left < frame.left - 0.5 || box.right > frame.right + 0.5 ||
         box.top < frame.top - 0.5 || box.bottom > frame.bottom + 0.5) out.push(text.textContent);
@@ -172,3 +173,49 @@ def test_on_a_phone_nothing_overflows_and_a_finger_turns_the_view(
         assert_no_exception(page)
     finally:
         context.close()
+
+
+# Each shown label's box (getBBox, in the drawing's pixels); a hidden label counts as missing.
+_LABEL_BOXES = """
+(svg) => [...svg.querySelectorAll('text.al-cloud-label')]
+  .filter((text) => getComputedStyle(text).display !== 'none')
+  .map((text) => { const b = text.getBBox(); return [text.textContent, b.x, b.y, b.width, b.height]; })
+"""
+
+
+def _overlapping(boxes: list[list]) -> list[tuple[str, str]]:
+    return [
+        (a[0], b[0])
+        for i, a in enumerate(boxes)
+        for b in boxes[i + 1 :]
+        if a[1] < b[1] + b[3] and b[1] < a[1] + a[3] and a[2] < b[2] + b[4] and b[2] < a[2] + a[4]
+    ]
+
+
+def test_the_books_labels_do_not_overlap_on_a_phone_or_a_wide_screen(
+    browser: Browser, streamlit_server: str
+) -> None:
+    """In the book's example journey, starts and with lie close; their labels stay apart."""
+    for viewport, touch in (
+        ({"width": 390, "height": 844}, True),
+        ({"width": 1400, "height": 1000}, False),
+    ):
+        context = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
+        page = context.new_page()
+        try:
+            open_app(page, streamlit_server, "/embeddings")
+            svg = page.locator(SVG)
+            expect(svg.locator("circle")).to_have_count(6, timeout=WAIT_MS)
+            svg.scroll_into_view_if_needed()
+            boxes = svg.evaluate(_LABEL_BOXES)
+            assert sorted(box[0] for box in boxes) == sorted(
+                ["Your", "journey", "starts", "with", "one", "step"]
+            )
+            assert _overlapping(boxes) == [], viewport
+            svg.focus()
+            page.keyboard.press("ArrowRight")  # a turn lays the labels out again
+            expect(svg).to_have_attribute("data-view", "-125 25")
+            boxes = svg.evaluate(_LABEL_BOXES)
+            assert len(boxes) == 6 and _overlapping(boxes) == [], viewport
+        finally:
+            context.close()

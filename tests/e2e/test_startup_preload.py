@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import re
 
-from tests.e2e.server import DEFAULT_APP, start_streamlit
+from tests.e2e.conftest import SharedApp
 
 
-def test_modules_are_imported_before_the_server_is_healthy() -> None:
+def test_modules_are_imported_before_the_server_is_healthy(streamlit_app: SharedApp) -> None:
     """Health answers only after the startup hook has imported torch, pandas, Plotly and the pages.
 
     ``start_streamlit`` returns as soon as ``/_stcore/health`` says "ok" and before any browser
-    connects, so the line must already be in the log: no visitor's first run pays the imports.
+    connects; the shared server's log was read right then, so the line must already be in it: no
+    visitor's first run pays the imports.
     """
-    with start_streamlit(DEFAULT_APP) as server:
-        log = server.read_log()
+    log = streamlit_app.log_when_healthy
     assert re.search(r"Imported the pages' modules in \d+\.\d s", log), log

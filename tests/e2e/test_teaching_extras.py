@@ -1,4 +1,7 @@
-"""The four teaching extras in a real browser: they open, Compare reacts to B, the quiz reveals."""
+"""Two teaching extras in a real browser: Compare reacts to B, the quiz reveals.
+
+(That every page opens, with its title, is tests/e2e/test_navigation.py's walk of the registry.)
+"""
 
 from __future__ import annotations
 
@@ -7,21 +10,11 @@ from playwright.sync_api import Locator, Page, expect
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
-from ui.i18n import t
-
-EXTRA_PAGES = ("compare", "dropout_expectation", "why_sqrt_dk", "quiz")
 
 
 def _metric(page: Page, label: str) -> Locator:
     metric = page.locator("[data-testid='stMetric']").filter(has_text=label)
     return metric.locator("[data-testid='stMetricValue']")
-
-
-def test_each_extra_page_opens_without_an_exception(page: Page, streamlit_server: str) -> None:
-    for name in EXTRA_PAGES:
-        open_app(page, streamlit_server, f"/{name}?seed=5")
-        assert_no_exception(page)
-        expect(page.locator("h1").first).to_have_text(t(f"page.{name}.title", lang="en"))
 
 
 def test_changing_b_seed_changes_the_difference(page: Page, streamlit_server: str) -> None:

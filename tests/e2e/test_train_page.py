@@ -1,5 +1,6 @@
-"""The page "Train it" in a real browser: a short run shows curves and maps (en and zh), the
-progress is live and Stop stops it, a bad upload is named and a good one is used.
+"""The page "Train it" in a real browser: a short run shows curves and maps (in English, then
+the same run in Chinese), the progress is live and Stop stops it, a bad upload is named (in
+Chinese, then English) and a good one is used.
 
 Runs are tiny (a few dozen steps, distinct seeds so that no test sees another's cached result).
 """
@@ -34,7 +35,7 @@ def _train(page: Page, lang: str) -> None:
     assert_no_exception(page)
 
 
-def test_a_short_run_shows_curves_maps_and_the_trained_head_in_english(
+def test_a_short_run_shows_curves_maps_and_the_trained_head_in_english_then_chinese(
     page: Page, streamlit_server: str
 ) -> None:
     open_app(page, streamlit_server, "/train?train_task=reverse&train_steps=30&train_seed=21")
@@ -50,13 +51,11 @@ def test_a_short_run_shows_curves_maps_and_the_trained_head_in_english(
     query = parse_qs(urlparse(page.url).query)
     assert query["train_task"] == ["reverse"] and query["train_steps"] == ["30"]
 
-
-def test_a_short_run_in_chinese(page: Page, streamlit_server: str) -> None:
-    open_app(page, streamlit_server, "/train?lang=zh&train_steps=20&train_seed=22")
+    choose(page, t("sidebar.lang", lang="en"), "中文")  # the same run, now in Chinese
+    assert_no_exception(page)
     expect(page.locator("h1").first).to_have_text("动手训练")
-    _train(page, "zh")
+    expect(page.get_by_role("heading", name=t("train.maps.title", lang="zh"))).to_be_visible()
     expect(page.get_by_text("留出集准确率")).to_be_visible(timeout=APPEAR_MS)
-    maps = page.locator(".st-key-train_fig_maps .js-plotly-plot")
     expect(maps.get_by_text("第 1 层 · 头 1")).to_have_count(1)
 
 
@@ -94,30 +93,7 @@ def test_progress_is_live_and_stop_stops_the_training(page: Page, streamlit_serv
     expect(page.locator(".st-key-train_stop button")).to_be_disabled()
 
 
-def test_a_bad_upload_is_named_and_a_good_text_is_used(
-    page: Page, streamlit_server: str, tmp_path: Path
-) -> None:
-    open_app(page, streamlit_server, "/train?train_task=text")
-    page.get_by_text(t("train.source.upload", lang="en")).click()
-    wait_settled(page)
-    upload = page.locator("[data-testid='stFileUploader'] input[type='file']")
-    binary = tmp_path / "picture.txt"
-    binary.write_bytes(bytes(range(256)) * 40)
-    upload.set_input_files(str(binary))
-    wait_settled(page)
-    expect(page.get_by_text("The file “picture.txt” cannot be used")).to_be_visible()
-    expect(page.locator(".st-key-train_run button")).to_be_disabled()
-    good = tmp_path / "story.txt"
-    good.write_text("A small story about a keeper and a clock. " * 20, encoding="utf-8")
-    upload.set_input_files(str(good))
-    wait_settled(page)
-    assert_no_exception(page)
-    expect(page.get_by_text("Training on “story.txt”")).to_be_visible()
-    expect(page.get_by_text("The file “picture.txt” cannot be used")).to_have_count(0)
-    expect(page.locator(".st-key-train_run button")).to_be_enabled()
-
-
-def test_a_bad_upload_is_explained_in_chinese_and_again_in_english_after_a_switch(
+def test_a_bad_upload_is_explained_in_chinese_then_english_and_a_good_text_is_used(
     page: Page, streamlit_server: str, tmp_path: Path
 ) -> None:
     binary = bytes(range(256)) * 40
@@ -137,8 +113,20 @@ def test_a_bad_upload_is_explained_in_chinese_and_again_in_english_after_a_switc
     expect(alert).to_contain_text(explain(reason, "zh"))
     expect(alert).not_to_contain_text(reason.message)
 
+    expect(page.locator(".st-key-train_run button")).to_be_disabled()
+
     choose(page, t("sidebar.lang", lang="zh"), "English")  # the same upload, now in English
     assert_no_exception(page)
     expect(alert).to_contain_text("The file “picture.txt” cannot be used")
     expect(alert).to_contain_text(reason.message)
     expect(alert).not_to_contain_text(explain(reason, "zh"))
+    expect(page.locator(".st-key-train_run button")).to_be_disabled()
+
+    good = tmp_path / "story.txt"  # a good text replaces it: the message goes, Train is enabled
+    good.write_text("A small story about a keeper and a clock. " * 20, encoding="utf-8")
+    page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(good))
+    wait_settled(page)
+    assert_no_exception(page)
+    expect(page.get_by_text("Training on “story.txt”")).to_be_visible()
+    expect(page.get_by_text("The file “picture.txt” cannot be used")).to_have_count(0)
+    expect(page.locator(".st-key-train_run button")).to_be_enabled()

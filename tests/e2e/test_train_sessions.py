@@ -47,9 +47,7 @@ def test_closed_tabs_leave_their_trainings_and_a_new_visitor_trains_at_once(
     time.sleep(3)  # the closed tabs' sessions end (TTL 2 s)
     open_app(page, server.url, "/train?train_steps=50&train_seed=104")
     page.locator(".st-key-train_run button").click()
-    expect(page.get_by_role("heading", name=t("train.maps.title"))).to_be_visible(
-        timeout=APPEAR_MS
-    )
+    expect(page.get_by_role("heading", name=t("train.maps.title"))).to_be_visible(timeout=APPEAR_MS)
     wait_settled(page, timeout=APPEAR_MS)
     assert_no_exception(page)
     context.close()

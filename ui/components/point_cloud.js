@@ -147,6 +147,58 @@ function drawGuides(state, project, width, height) {
   label([right, bottomY + 30], ax.title, { 'font-weight': 'bold', 'text-anchor': 'end', class: '__CLASS__-axis' });
 }
 
+// Labels beside their points, none on another, on every turn (the rule of viz/label_layout.py,
+// on the screen positions): each label, in token order, takes the first free place around its
+// point — its usual side (above or below) first, then the other sides, then a little farther.
+// A place is free when its box stays in the drawing and meets no dot, no axis text (a tick, a
+// title) and no label placed before.
+// A label that finds none is hidden (its point's hover still names it).
+const LABEL_ASCENT = 12, LABEL_DESCENT = 4;  // px above and below the baseline (font size 12)
+const LABEL_GAP = 3, LABEL_RINGS = 6, LABEL_RING_STEP = 6;  // px
+const LABEL_WAYS = [[0, -1], [0, 1], [1, 0], [-1, 0], [1, -1], [-1, -1], [1, 1], [-1, 1]];
+
+function placeLabels(entries, guides, project, width, height, radius, colour) {
+  if (!entries.some((entry) => entry.label)) return;
+  const apart = (a, b) => a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] || b[3] <= a[1];
+  const dots = entries.map(({ point }) => {
+    const [x, y] = project(point);
+    return [x - radius - 1, y - radius - 1, x + radius + 1, y + radius + 1, x, y];
+  });
+  const texts = [...guides.querySelectorAll('text')].map((text) => {
+    const box = text.getBBox();
+    return [box.x, box.y, box.x + box.width, box.y + box.height];
+  });
+  const taken = [...dots, ...texts];  // boxes [left, top, right, bottom]
+  entries.forEach((entry, i) => {
+    if (!entry.label) return;
+    const [x, y] = [dots[i][4], dots[i][5]];
+    const halfW = entry.width / 2 + 1, halfH = (LABEL_ASCENT + LABEL_DESCENT) / 2;
+    const ways = entry.above ? LABEL_WAYS : LABEL_WAYS.map(([dx, dy]) => [dx, -dy]);
+    let found = null;
+    for (let ring = 0; ring < LABEL_RINGS && !found; ring++) {
+      for (const [dx, dy] of ways) {
+        const length = Math.hypot(dx, dy);
+        const [ux, uy] = [dx / length, dy / length];
+        // far enough along the way for the box to clear its own dot, then `ring` steps more
+        const clear = Math.min(
+          ux ? (halfW + radius + LABEL_GAP) / Math.abs(ux) : Infinity,
+          uy ? (halfH + radius + LABEL_GAP) / Math.abs(uy) : Infinity,
+        ) + ring * LABEL_RING_STEP;
+        const cx = x + ux * clear, cy = y + uy * clear;
+        const box = [cx - halfW, cy - halfH, cx + halfW, cy + halfH];
+        if (box[0] < 0 || box[1] < 0 || box[2] > width || box[3] > height) continue;
+        if (taken.every((other) => apart(box, other))) { found = box; break; }
+      }
+    }
+    entry.label.style.display = found ? '' : 'none';
+    if (!found) return;
+    taken.push(found);
+    entry.label.setAttribute('x', ((found[0] + found[2]) / 2).toFixed(1));
+    entry.label.setAttribute('y', (found[1] + LABEL_ASCENT).toFixed(1));
+    entry.label.setAttribute('fill', colour);
+  });
+}
+
 function draw(state) {
   const { svg, data } = state;
   const { width, height } = layout(state);
@@ -174,15 +226,8 @@ function draw(state) {
       entry.ray.setAttribute('x2', x.toFixed(1));
       entry.ray.setAttribute('y2', y.toFixed(1));
     }
-    if (entry.label) {
-      const half = entry.width / 2 + 2;
-      const lx = Math.min(Math.max(x, half), width - half);
-      const ly = Math.min(Math.max(entry.above ? y - radius - 5 : y + radius + 13, 12), height - 3);
-      entry.label.setAttribute('x', lx.toFixed(1));
-      entry.label.setAttribute('y', ly.toFixed(1));
-      entry.label.setAttribute('fill', state.colour);
-    }
   }
+  placeLabels(state.points, state.guides, project, width, height, radius, state.colour);
   if (data.dims === 3) {  // back to front: move only the points that are out of order
     let next = state.layer.firstChild;  // every point before it is in place
     for (const { entry } of placed) {

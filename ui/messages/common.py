@@ -176,6 +176,17 @@ MESSAGES = {
         "en": "Link: the parameter “{name}” is unknown and was ignored.",
         "zh": "链接：未知参数“{name}”，已忽略。",
     },
+    "url.unknown_many": {
+        "en": "Link: {count:,} parameters are unknown and were ignored: {names}.",
+        "zh": "链接：{count:,} 个未知参数，已忽略：{names}。",
+    },
+    "url.table_left_out": {
+        "en": "This table is too large for a link ({chars:,} characters; links of at most "
+        "{limit:,} open everywhere): the address leaves it out. To share it, download it as a "
+        "CSV file (page Reproducibility or Embeddings).",
+        "zh": "这个表格太大，放不进链接（{chars:,} 个字符；最多 {limit:,} 个字符的链接才能在各处打开）："
+        "地址栏里的链接不含它。要分享它，请把它下载为 CSV 文件（“可复现性”或“嵌入向量”页面）。",
+    },
     "url.emb_rows": {
         "en": "it has {rows} rows but the sentence has {words} words.",
         "zh": "它有 {rows} 行，但句子有 {words} 个词。",

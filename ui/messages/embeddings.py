@@ -12,12 +12,12 @@ MESSAGES = {
     },
     "embeddings.table_header": {"en": "The embedding table", "zh": "嵌入向量表"},
     "embeddings.table_help": {
-        "en": "Click a cell to edit it. Add a token in the empty last row: it starts as a word "
+        "en": "Click or tap a cell twice to edit it. Add a token in the empty last row: it starts as a word "
         "(a placeholder until you type one) with that word's embedding, and follows the word you "
         "type until you type numbers of your own. Select rows on the left and press the bin icon "
         "to delete them. Type a new sentence in the sidebar's **Sentence** box to replace all "
         "tokens at once.",
-        "zh": "点击单元格即可编辑。在最后的空行中添加词元：新行从一个词（未输入时为占位词）及其嵌入向量开始，"
+        "zh": "在单元格上点击或轻点两次即可编辑。在最后的空行中添加词元：新行从一个词（未输入时为占位词）及其嵌入向量开始，"
         "并随你输入的词改变，直到你输入自己的数字为止。在左侧选中行后点击垃圾桶图标即可删除。"
         "在侧边栏的**句子**输入框中输入新句子，可一次替换所有词元。",
     },
@@ -43,17 +43,20 @@ MESSAGES = {
         "zh": "“Your journey starts with one step”，使用书中的 3 维嵌入向量。",
     },
     "embeddings.files_header": {"en": "Load or save the table", "zh": "加载或保存表格"},
-    "embeddings.upload": {"en": "Upload a CSV file", "zh": "上传 CSV 文件"},
+    "embeddings.upload": {
+        "en": "Upload a CSV file (at most {megabytes} MB)",
+        "zh": "上传 CSV 文件（最大 {megabytes} MB）",
+    },
     "embeddings.upload_help": {
-        "en": "First line: token,x1,x2,… then one token per line, at most 1 MB. The same format "
+        "en": "First line: token,x1,x2,… then one token per line, at most {megabytes} MB. The same format "
         "as the download, which writes a token that starts with = + - @ with a leading ' (so "
         "that a spreadsheet does not run it as a formula); the upload removes that ' again.",
-        "zh": "第一行：token,x1,x2,…，之后每行一个词元，最大 1 MB。与下载的格式相同：下载时以 "
+        "zh": "第一行：token,x1,x2,…，之后每行一个词元，最大 {megabytes} MB。与下载的格式相同：下载时以 "
         "= + - @ 开头的词元前面会加一个 '（以免电子表格把它当作公式执行），上传时会再去掉这个 '。",
     },
     "embeddings.upload_failed": {
-        "en": "The uploaded file was not used: {detail} The table is unchanged.",
-        "zh": "上传的文件未被使用：{detail} 表格保持不变。",
+        "en": "The uploaded file “{name}” was not used: {detail} The table is unchanged.",
+        "zh": "上传的文件“{name}”未被使用：{detail} 表格保持不变。",
     },
     "embeddings.upload_loaded": {
         "en": "Loaded the file: {rows} tokens with d_in = {d_in}.",

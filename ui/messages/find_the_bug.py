@@ -9,6 +9,7 @@ from attention.bugs import BUGS
 _ZH_TITLES = {
     "mask_inverted": "掩码取反",
     "mask_diagonal": "掩码连自身也隐藏",
+    "mask_not_applied": "注册了掩码却从未使用",
     "no_scaling": "没有缩放",
     "wrong_scaling": "除以 √d_in",
     "scale_by_d_k": "除以 d_k（没有开方）",
@@ -29,6 +30,8 @@ _ZH_SPOT = {
     "mask_inverted": "每个词元只看到它后面的词元：权重都在对角线上方，后面的词元会改变前面的输出，"
     "最后一行是 NaN（所有键都被隐藏）。",
     "mask_diagonal": "对角线也被隐藏了：词元从不关注自己，而第一个词元前面什么都没有，得到 NaN。",
+    "mask_not_applied": "不会报错，每行之和也为 1，但对角线上方的权重不是 0："
+    "每个词元都关注它后面的词元，所以后面的词元会改变前面所有的输出。",
     "no_scaling": "权重比书中的更尖锐（更接近 0 和 1），但每行之和仍为 1，也没有泄漏；"
     "d_out 越大，差距越大。",
     "wrong_scaling": "除以输入宽度 √d_in 而不是键的宽度 √d_k：权重比书中的略尖锐或略平坦，"
@@ -84,6 +87,11 @@ MESSAGES = {
     "find_the_bug.yes": {"en": "yes", "zh": "是"},
     "find_the_bug.no": {"en": "no", "zh": "否"},
     "find_the_bug.nan": {"en": "NaN", "zh": "NaN（非数）"},
+    "find_the_bug.last_shown": {
+        "en": "Below: the last comparison that could be run ({bug}, {tokens} tokens), until the "
+        "settings or the table fit again.",
+        "zh": "下面是最近一次能运行的比较（{bug}，{tokens} 个 token），直到设置或表格重新合适为止。",
+    },
     "find_the_bug.leak.moved": {
         "en": "**Future-leak test.** Changing the last token, {token}, moved the outputs of "
         "earlier tokens: {moved}. A causal layer never lets a token see what follows it.",

@@ -13,6 +13,8 @@ MESSAGES = {
         "en": "The token whose context vector is computed. The book uses the 2nd token, journey.",
         "zh": "要计算其上下文向量的词元。书中使用第 2 个词元 journey。",
     },
+    "one_query.short_query": {"en": "query", "zh": "查询"},
+    "one_query.short_key": {"en": "key", "zh": "键"},
     "one_query.key": {"en": "Key token (position: token)", "zh": "键词元（位置：词元）"},
     "one_query.key_help": {
         "en": "The token whose score against the query is written out term by term.",

@@ -151,6 +151,15 @@ MESSAGES = {
         "zh": "链接包含句子、你编辑过的嵌入向量以及所有与默认值不同的设置。浏览器地址栏始终显示"
         "当前视图的链接：可以从那里复制，也可以复制下面这一行。",
     },
+    "repro.link.too_long": {
+        "en": "The table is too large for a link: with it the link would be {chars:,} characters "
+        "long, and links longer than {limit:,} may not open. The link below holds everything but "
+        "the table; send the table as a CSV file with it (upload it on the page Embeddings).",
+        "zh": "表格太大，放不进链接：带上它，链接会有 {chars:,} 个字符，而超过 {limit:,} 个字符的"
+        "链接可能打不开。下面的链接包含除表格以外的一切；请把表格作为 CSV 文件一并发送"
+        "（在“嵌入向量”页面上传）。",
+    },
+    "repro.link.table_csv": {"en": "Download the table (CSV)", "zh": "下载表格（CSV）"},
     "repro.link.relative": {
         "en": "A link relative to the app's address: put the address of this app "
         "(e.g. http://localhost:8501) in front of it.",

@@ -37,9 +37,9 @@ MESSAGES = {
     # input and output
     "step.input.title": {"en": "Input: the embedding table X", "zh": "输入：嵌入向量表 X"},
     "step.input.caption": {
-        "en": "Edit a value (double-click a cell, type, press Enter) and watch every step change. "
+        "en": "Edit a value (click or tap a cell twice, type, press Enter) and watch every step change. "
         "For other words, type a sentence into the sentence box in the sidebar.",
-        "zh": "修改一个数值（双击单元格，输入，按回车），观察每一步如何变化。"
+        "zh": "修改一个数值（在单元格上点击或轻点两次，输入，按回车），观察每一步如何变化。"
         "想换成别的词，请在侧边栏的句子框中输入一个句子。",
     },
     "step.output.title": {"en": "Output: the context vectors", "zh": "输出：上下文向量"},
@@ -255,8 +255,8 @@ MESSAGES = {
         "即可看到它的作用。",
     },
     "step.dropout.keep_title": {
-        "en": "Keep-mask: ✓ kept, ✗ dropped",
-        "zh": "保留掩码：✓ 保留，✗ 丢弃",
+        "en": "Keep-mask: ✓ kept, ✗ dropped, — masked already",
+        "zh": "保留掩码：✓ 保留，✗ 丢弃，— 已被因果掩码遮住",
     },
     "step.dropout.dropped_title": {
         "en": "Weights after dropout (`dropped_weights`)",

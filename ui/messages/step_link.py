@@ -2,14 +2,36 @@
 
 MESSAGES = {
     "url.bad_step": {
-        "en": "Link: “step={value}” is not a step; the steps are {steps}. The first step is "
-        "shown instead.",
-        "zh": "链接：“step={value}”不是一个步骤；步骤名称为 {steps}。已改为显示第一步。",
+        "en": "Link: “step={value}” is not a step of this page; its steps are {steps}. The first "
+        "step is shown instead.",
+        "zh": "链接：“step={value}”不是本页的步骤；本页的步骤名称为 {steps}。已改为显示第一步。",
     },
+    "walk.all_toggle": {"en": "Show every step on one page", "zh": "在一个页面中显示全部步骤"},
+    "walk.all_toggle_help": {
+        "en": "Off: one step per tab (← → walk them). On: every step one below the other, for "
+        "reading through or printing.",
+        "zh": "关闭：每个选项卡一步（用 ← → 切换）。打开：所有步骤上下排列，便于通读或打印。",
+    },
+    "present.first_help": {"en": "The first screen (Home)", "zh": "第一屏（Home 键）"},
+    "present.previous_help": {
+        "en": "The previous screen (←, PageUp or Shift+Space)",
+        "zh": "上一屏（←、PageUp 或 Shift+空格）",
+    },
+    "present.next_help": {
+        "en": "The next screen (→, PageDown or Space)",
+        "zh": "下一屏（→、PageDown 或空格）",
+    },
+    "present.last_help": {"en": "The last screen (End)", "zh": "最后一屏（End 键）"},
+    "present.seed": {"en": "seed **{seed}**", "zh": "种子 **{seed}**"},
+    "present.seed_down": {"en": "Seed − 1", "zh": "种子减 1"},
+    "present.seed_up": {"en": "Seed + 1", "zh": "种子加 1"},
+    "present.dropout": {"en": "Dropout p = {p}", "zh": "dropout 比率 p = {p}"},
+    "present.train": {"en": "train", "zh": "训练"},
+    "present.eval": {"en": "eval", "zh": "评估"},
     "present.enter": {"en": "Presenter mode", "zh": "演示模式"},
     "present.enter_help": {
-        "en": "One step per screen for a projector: no sidebar, larger text, Previous/Next and "
-        "the ← → keys (Esc leaves). The link gets present=1, so it opens the same way.",
+        "en": "One step per screen for a projector: no sidebar, larger numbers, Previous/Next, "
+        "the ← → keys and a clicker (Esc leaves). The link gets present=1, so it opens the same way.",
         "zh": "适合投影的一屏一步：没有侧边栏，文字更大，用“上一步/下一步”或 ← → 键切换"
         "（Esc 退出）。链接会带上 present=1，打开时也是同样的视图。",
     },
@@ -24,12 +46,45 @@ MESSAGES = {
         "en": "Back to the full page with the sidebar (Esc does the same).",
         "zh": "回到带侧边栏的完整页面（按 Esc 也可以）。",
     },
+    # presenter mode: the same sentences, pointing at what its screen shows (the control strip)
+    "present.step.embeddings.body": {
+        "en": "Attention never sees words, only numbers: each row is one token's embedding vector, "
+        "here {tokens} tokens with d_in = {d_in} values each. Every step that follows is computed "
+        "from this table.",
+        "zh": "注意力从来看不到词，只看到数字：每一行是一个词元的嵌入向量，这里共有 {tokens} 个词元，"
+        "每个有 d_in = {d_in} 个数值。后面的每一步都由这张表算出。",
+    },
+    "present.step.weights.body": {
+        "en": "Three trainable matrices turn every embedding into a query, a key and a value. "
+        "They start out random: `torch.manual_seed({seed})` before the layer is built fixes them, "
+        "so the same seed always gives the same weights (press − or + beside the seed above to "
+        "draw others). Rows are the input features x1…, columns the d_out = {d_out} output "
+        "features.",
+        "zh": "三个可训练的矩阵把每个嵌入向量变成查询、键和值。它们的初始值是随机的："
+        "构建该层之前调用 `torch.manual_seed({seed})` 就固定了它们，所以同一个种子总是得到同样的权重"
+        "（按上方种子旁的 − 或 + 即可抽取别的权重）。行是输入特征 x1…，列是 d_out = {d_out} 个输出特征。",
+    },
+    "step.dropout.inactive_eval_present": {
+        "en": "Dropout does nothing here: the layer is in eval mode (`module.eval()`). As in "
+        "PyTorch, dropout acts only in training mode with p > 0, so dropped_weights = "
+        "attn_weights and every row still sums to 1. Press “train” above to see it act.",
+        "zh": "这里 dropout 不起作用：该层处于评估模式（`module.eval()`）。与 PyTorch 一样，"
+        "dropout 只在训练模式且 p > 0 时生效，所以 dropped_weights = attn_weights，"
+        "每一行之和仍然是 1。按上方的“训练”即可看到它的作用。",
+    },
+    "step.dropout.inactive_p0_present": {
+        "en": "Dropout does nothing here: p = 0. As in PyTorch, dropout acts only in training "
+        "mode with p > 0, so dropped_weights = attn_weights and every row still sums to 1. Press "
+        "0.5 beside “p =” above to see it act.",
+        "zh": "这里 dropout 不起作用：p = 0。与 PyTorch 一样，dropout 只在训练模式且 p > 0 时生效，"
+        "所以 dropped_weights = attn_weights，每一行之和仍然是 1。按上方“p =”旁的 0.5 即可看到它的作用。",
+    },
     "step.change.mark": {"en": "●", "zh": "●"},
     "step.change.edit": {
         "en": "**What your edit changed:** the embedding of “{token}” (token {number}) moved the "
         "rows marked ● — {rows}. The rows above it cannot change: in causal attention a token "
         "only sees itself and the tokens before it, so nothing after it reaches them.",
-        "zh": "**这次编辑改变了什么：**“{token}”（第 {number} 个词元）的嵌入向量改变了标 ● 的行——"
+        "zh": "**这次编辑改变了什么**：“{token}”（第 {number} 个词元）的嵌入向量改变了标 ● 的行——"
         "{rows}。它上面的行不会变：在因果注意力中，一个词元只看得到它自己和它之前的词元，"
         "它后面的任何东西都到不了它们。",
     },

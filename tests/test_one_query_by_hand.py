@@ -1,4 +1,4 @@
-"""attention.by_hand: the in-between numbers of one row agree with the trace."""
+"""attention.one_query: the in-between numbers of one row agree with the trace."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import pytest
 import torch
 
 from attention import AttentionConfig, trace_attention
-from attention.by_hand import (
+from attention.examples import BOOK_EMBEDDINGS
+from attention.one_query import (
     SHIFT_ABOVE,
     dot_product_terms,
     softmax_by_hand,
     weighted_value_terms,
 )
-from attention.examples import BOOK_EMBEDDINGS
 
 
 @pytest.fixture(scope="module")

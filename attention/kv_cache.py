@@ -1,0 +1,417 @@
+"""The KV cache: generate token by token without recomputing the keys and values of the past.
+
+A GPT generates one token at a time. Without a cache, each new token runs the whole sequence
+through the model again, though the keys and values of the earlier tokens have not changed (a
+token only attends to itself and earlier tokens). A KV cache keeps each layer's keys and values
+and, per new token, computes only that token's query, key and value: the key and value become
+one more row of the cache, the query meets every cached key.
+
+Here the book's :class:`~attention.modules.MultiHeadAttention` is used as it is; only what its
+keys and values are changes (:func:`attend_with_cache`: the cache's rows instead of the
+sequence's), and the mask is the row of the causal mask of the queries' *positions*::
+
+    from attention.kv_cache import compare_generation, cache_bytes
+    with_cache, without = compare_generation(prompt_tokens=[5, 9, 2], new_tokens=10, seed=0)
+    with_cache == without                       # True: the cache changes the cost, not the result
+    cache_bytes(layers=12, tokens=1024, d_model=768)   # GPT-2 124M, fp32: 75,497,472 bytes
+
+**The mask slice** (rasbt/LLMs-from-scratch PR #697). With a cache, ``q`` new queries at positions
+``start … start+q−1`` meet ``n = start + q`` keys, so their mask is
+``mask[start:start+q, :n]``. Slicing from row 0, ``mask[:q, :n]``, gives one query at position
+``n−1`` the mask row of position 0: it hides every key but the first (:func:`mask_slice_slip`).
+For a single query nothing needs hiding at all (no key is in its future).
+
+**The model** is the tiny GPT of "Train it" (:class:`attention.training.TinyGPT`, the text
+task's shape with a 128-character context) with fresh weights from a private generator.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from .modules import MultiHeadAttention
+from .randomness import build_seeded
+from .trace import AttentionConfig
+from .training import TinyGPT, TrainConfig, build_model, seeded_generator, task_for
+from .validate import AttentionInputError, check_attention_size, check_int, to_input_tensor
+
+__all__ = [
+    "GENERATION_CONTEXT",
+    "CacheStep",
+    "GenerationTimings",
+    "LayerCache",
+    "SliceSlip",
+    "attend_with_cache",
+    "cache_bytes",
+    "cache_growth",
+    "compare_generation",
+    "decode",
+    "default_prompt",
+    "generate",
+    "generation_model",
+    "mask_slice_slip",
+    "time_generation",
+]
+
+GENERATION_CONTEXT = 128  # the model's context length: prompt + new tokens fit in it
+PROMPT_LENGTH = 16  # the default prompt: the first characters of the built-in story
+
+
+@dataclass
+class LayerCache:
+    """One attention layer's cache: keys and values of every token so far, ``(b, h, n, head_dim)``."""
+
+    keys: torch.Tensor | None = None
+    values: torch.Tensor | None = None
+
+    @property
+    def length(self) -> int:
+        """How many tokens the cache holds (``n``)."""
+        return 0 if self.keys is None else int(self.keys.shape[2])
+
+    def append(self, keys: torch.Tensor, values: torch.Tensor) -> None:
+        """Add the new tokens' keys and values as rows at the end (the token axis, 2)."""
+        if self.keys is None or self.values is None:
+            self.keys, self.values = keys, values
+        else:
+            self.keys = torch.cat([self.keys, keys], dim=2)
+            self.values = torch.cat([self.values, values], dim=2)
+
+
+@dataclass(frozen=True)
+class CachedAttention:
+    """What one cached call computed: the output and, for showing, the weights and the mask."""
+
+    context_vec: torch.Tensor  # (b, q, d_out), after out_proj
+    attn_weights: torch.Tensor  # (b, h, q, n)
+    mask_bool: torch.Tensor  # (q, n), True = hide
+
+
+def attend_with_cache(
+    module: MultiHeadAttention, x_new: torch.Tensor, cache: LayerCache, *, slip: bool = False
+) -> CachedAttention:
+    """The book's ``MultiHeadAttention.forward`` for ``q`` new tokens, keys and values from ``cache``.
+
+    ``x_new``: ``(b, q, d_in)``, the tokens at positions ``cache.length …``. Their keys and values
+    are appended to ``cache`` first; then the new queries meet all ``n`` cached keys with the
+    mask rows of their own positions, ``mask[start:start+q, :n]`` (``slip=True``: rows from 0,
+    ``mask[:q, :n]``, the slicing slip).
+    """
+    b, num_tokens_q, _ = x_new.shape
+    start = cache.length
+
+    def heads(t: torch.Tensor) -> torch.Tensor:  # (b, q, d_out) -> (b, h, q, head_dim)
+        return t.view(b, num_tokens_q, module.num_heads, module.head_dim).transpose(1, 2)
+
+    queries = heads(module.W_query(x_new))
+    cache.append(heads(module.W_key(x_new)), heads(module.W_value(x_new)))
+    keys, values = cache.keys, cache.values  # (b, h, n, head_dim): every token so far
+    assert keys is not None and values is not None
+    num_tokens_k = keys.shape[2]
+    attn_scores = queries @ keys.transpose(2, 3)  # (b, h, q, n)
+    first_row = 0 if slip else start
+    mask_bool = module.mask.bool()[first_row : first_row + num_tokens_q, :num_tokens_k]
+    attn_scores.masked_fill_(mask_bool, -torch.inf)
+    attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1)
+    attn_weights = module.dropout(attn_weights)
+    context_vec = (attn_weights @ values).transpose(1, 2)  # (b, q, h, head_dim)
+    context_vec = context_vec.contiguous().view(b, num_tokens_q, module.d_out)
+    return CachedAttention(module.out_proj(context_vec), attn_weights, mask_bool)
+
+
+# --- the chapter's six tokens, one at a time ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CacheStep:
+    """Token ``position`` fed alone: the cache after it, its weights and its output row."""
+
+    position: int
+    keys: torch.Tensor  # (h, n, head_dim): n = position + 1 rows
+    values: torch.Tensor  # (h, n, head_dim)
+    attn_weights: torch.Tensor  # (h, 1, n): the new query over every cached key
+    context_vec: torch.Tensor  # (d_out,): the output row of the new token
+    full_row: torch.Tensor  # (d_out,): the same row from one forward pass over all tokens
+
+    @property
+    def difference(self) -> float:
+        """Largest absolute difference between the cached row and the full forward pass's."""
+        return float((self.context_vec - self.full_row).abs().max())
+
+
+def _module_for(inputs: Any, d_out: Any, num_heads: Any, seed: Any) -> tuple[Any, torch.Tensor]:
+    x = to_input_tensor(inputs)[:1]  # (1, T, d_in): the first sequence
+    num_tokens, d_in = x.shape[1], x.shape[2]
+    cfg = AttentionConfig(d_out=d_out, num_heads=num_heads, seed=seed).validated(num_tokens)
+    check_attention_size(1, cfg.num_heads, num_tokens)
+    module = build_seeded(
+        cfg.seed, lambda: MultiHeadAttention(d_in, cfg.d_out, num_tokens, 0.0, cfg.num_heads)
+    )
+    return module.eval(), x
+
+
+def cache_growth(inputs: Any, *, d_out: int, num_heads: int, seed: int) -> list[CacheStep]:
+    """Feed ``inputs`` (the first sequence) one token at a time through a cached layer.
+
+    The layer is the book's ``MultiHeadAttention(d_in, d_out, T, 0.0, num_heads)`` with the
+    weights of ``torch.manual_seed(seed)``. Step ``t`` holds the cache after token ``t``
+    (``t + 1`` rows of keys and of values) and the token's output, which equals row ``t`` of one
+    forward pass over all tokens (float rounding aside).
+    """
+    module, x = _module_for(inputs, d_out, num_heads, seed)
+    cache = LayerCache()
+    steps: list[CacheStep] = []
+    with torch.no_grad():
+        full = module(x)[0]  # (T, d_out)
+        for position in range(x.shape[1]):
+            step = attend_with_cache(module, x[:, position : position + 1], cache)
+            assert cache.keys is not None and cache.values is not None
+            steps.append(
+                CacheStep(
+                    position=position,
+                    keys=cache.keys[0].clone(),
+                    values=cache.values[0].clone(),
+                    attn_weights=step.attn_weights[0],
+                    context_vec=step.context_vec[0, 0],
+                    full_row=full[position],
+                )
+            )
+    return steps
+
+
+@dataclass(frozen=True)
+class SliceSlip:
+    """The last token as one query over ``n`` cached keys, with the right mask row and the slip's."""
+
+    right_mask: torch.Tensor  # (1, n): mask[n-1:n, :n], nothing hidden
+    slipped_mask: torch.Tensor  # (1, n): mask[:1, :n], every key but the first hidden
+    right_weights: torch.Tensor  # (h, 1, n)
+    slipped_weights: torch.Tensor  # (h, 1, n)
+    right_output: torch.Tensor  # (d_out,)
+    slipped_output: torch.Tensor  # (d_out,)
+    full_row: torch.Tensor  # (d_out,): the last row of one forward pass over all tokens
+
+    @property
+    def difference(self) -> float:
+        """How far the slip's output is from the right one (largest absolute difference)."""
+        return float((self.slipped_output - self.right_output).abs().max())
+
+
+def mask_slice_slip(inputs: Any, *, d_out: int, num_heads: int, seed: int) -> SliceSlip:
+    """The last of ``n`` tokens as a single cached query, masked right and masked with the slip.
+
+    The first ``n − 1`` tokens fill the cache; then the last token's query meets all ``n`` keys.
+    Right: ``mask[n−1:n, :n]``, its own row (nothing hidden). Slip: ``mask[:1, :n]``, row 0
+    (only the first key visible). Needs at least 2 tokens.
+    """
+    module, x = _module_for(inputs, d_out, num_heads, seed)
+    n = x.shape[1]
+    if n < 2:
+        raise AttentionInputError(
+            "The mask slice needs at least 2 tokens: one cached, one new.", field="inputs"
+        )
+    results = []
+    with torch.no_grad():
+        full_row = module(x)[0, -1]
+        for slip in (False, True):
+            cache = LayerCache()
+            attend_with_cache(module, x[:, : n - 1], cache)  # the first n − 1 tokens: cached
+            results.append(attend_with_cache(module, x[:, n - 1 :], cache, slip=slip))
+    right, slipped = results
+    return SliceSlip(
+        right_mask=right.mask_bool,
+        slipped_mask=slipped.mask_bool,
+        right_weights=right.attn_weights[0],
+        slipped_weights=slipped.attn_weights[0],
+        right_output=right.context_vec[0, 0],
+        slipped_output=slipped.context_vec[0, 0],
+        full_row=full_row,
+    )
+
+
+# --- a tiny GPT generating --------------------------------------------------------------------
+
+
+def _text_config(seed: int) -> TrainConfig:
+    return TrainConfig(task="text", seed=seed, context_length=GENERATION_CONTEXT).resolved()
+
+
+def default_prompt() -> list[int]:
+    """The first :data:`PROMPT_LENGTH` characters of the built-in story, as token ids."""
+    task = task_for(_text_config(0))
+    return task.encode(task.text[:PROMPT_LENGTH]).tolist()
+
+
+def decode(token_ids: Sequence[int]) -> str:
+    """The characters of ``token_ids`` (the text task's vocabulary), as one string."""
+    task = task_for(_text_config(0))
+    return "".join(task.characters[int(i)] for i in token_ids)
+
+
+def generation_model(seed: int) -> TinyGPT:
+    """Train it's tiny GPT for the text task (128-character context), fresh weights, eval mode.
+
+    The weights are those "Train it" starts from for this seed and shape (drawn from its
+    private "init" generator); nothing is trained.
+    """
+    cfg = _text_config(seed)
+    model = build_model(task_for(cfg), cfg, seeded_generator(cfg.seed, "init"))
+    return model.eval()
+
+
+def _forward_with_cache(model: TinyGPT, tokens: torch.Tensor, caches: list[LayerCache]) -> Any:
+    """``TinyGPT.forward`` for the new ``tokens`` ``(1, q)``; attention reads and fills ``caches``."""
+    start = caches[0].length
+    positions = torch.arange(start, start + tokens.shape[1])
+    x = model.tok_emb(tokens) + model.pos_emb(positions)  # (1, q, width)
+    for block, cache in zip(model.trf_blocks, caches, strict=True):
+        x = x + attend_with_cache(block.att, block.norm1(x), cache).context_vec
+        if block.ff is not None:
+            x = x + block.ff(block.norm2(x))
+    return model.out_head(model.final_norm(x))  # (1, q, vocab)
+
+
+def generate(model: TinyGPT, prompt: list[int], new_tokens: int, *, use_cache: bool) -> list[int]:
+    """Greedy generation: ``new_tokens`` token ids, each the most likely after all before it.
+
+    Without a cache every step runs the whole sequence so far; with one, the prompt fills the
+    cache once and each later step feeds only the token just chosen.
+    """
+    tokens = list(prompt)
+    caches = [LayerCache() for _ in model.trf_blocks]
+    with torch.no_grad():
+        for step in range(new_tokens):
+            if use_cache:
+                fed = tokens if step == 0 else tokens[-1:]  # the prompt, then one token a step
+                logits = _forward_with_cache(model, torch.tensor([fed]), caches)
+            else:
+                logits = model(torch.tensor([tokens]))  # (1, T, vocab): everything again
+            tokens.append(int(logits[0, -1].argmax()))
+    return tokens[len(prompt) :]
+
+
+def _check_prompt(prompt_tokens: Any, new_tokens: Any, vocab_size: int) -> tuple[list[int], int]:
+    if isinstance(prompt_tokens, (str, bytes)) or not isinstance(prompt_tokens, Sequence):
+        raise AttentionInputError(
+            "prompt_tokens must be a list of token ids (whole numbers).", field="prompt_tokens"
+        )
+    prompt = [
+        check_int(f"prompt_tokens[{i}]", token, 0, vocab_size - 1, "a token id of the vocabulary")
+        for i, token in enumerate(prompt_tokens)
+    ]
+    if not prompt:
+        raise AttentionInputError("The prompt needs at least one token.", field="prompt_tokens")
+    room = GENERATION_CONTEXT - len(prompt)
+    new = check_int("new_tokens", new_tokens, 1, max(room, 1), "how many tokens to generate")
+    if len(prompt) + new > GENERATION_CONTEXT:
+        raise AttentionInputError(
+            f"The prompt ({len(prompt)} tokens) and {new} new tokens do not fit in the model's "
+            f"context of {GENERATION_CONTEXT} tokens.",
+            field="new_tokens",
+        )
+    return prompt, new
+
+
+def compare_generation(
+    *, prompt_tokens: Sequence[int], new_tokens: int, seed: int
+) -> tuple[list[int], list[int]]:
+    """The new tokens generated greedily with a KV cache and without one: the same ids.
+
+    The model is :func:`generation_model` for ``seed``; ``prompt_tokens`` are ids of its
+    vocabulary (the text task's characters), and prompt + new tokens fit in its context.
+    """
+    model = generation_model(seed)
+    prompt, new = _check_prompt(prompt_tokens, new_tokens, model.tok_emb.num_embeddings)
+    return (
+        generate(model, prompt, new, use_cache=True),
+        generate(model, prompt, new, use_cache=False),
+    )
+
+
+@dataclass
+class GenerationTimings:
+    """Seconds per generated token with and without the cache (best of the runs measured)."""
+
+    new_tokens: int
+    prompt_length: int
+    seconds_with_cache: float = 0.0
+    seconds_without_cache: float = 0.0
+    runs: int = 0
+    stopped_by_budget: bool = False
+    threads: int = field(default_factory=torch.get_num_threads)
+
+
+def time_generation(
+    *, prompt_tokens: Sequence[int], new_tokens: int, seed: int, budget_s: float = 10.0
+) -> GenerationTimings:
+    """Time greedy generation per token, with and without the cache: bounded by ``budget_s``.
+
+    Runs both ways in turn (at most 5 times each) while the budget lasts; at least once.
+    """
+    model = generation_model(seed)
+    prompt, new = _check_prompt(prompt_tokens, new_tokens, model.tok_emb.num_embeddings)
+    result = GenerationTimings(new_tokens=new, prompt_length=len(prompt))
+    best = {True: float("inf"), False: float("inf")}
+    started = time.perf_counter()
+    while result.runs < 5:
+        for use_cache in (True, False):
+            start = time.perf_counter()
+            generate(model, prompt, new, use_cache=use_cache)
+            best[use_cache] = min(best[use_cache], (time.perf_counter() - start) / new)
+        result.runs += 1
+        if time.perf_counter() - started > budget_s:
+            result.stopped_by_budget = result.runs < 5
+            break
+    result.seconds_with_cache, result.seconds_without_cache = best[True], best[False]
+    return result
+
+
+# --- memory -----------------------------------------------------------------------------------
+
+
+def cache_bytes(
+    *,
+    layers: int,
+    tokens: int,
+    d_model: int,
+    kv_heads: int | None = None,
+    heads: int | None = None,
+    bytes_per_value: int = 4,
+    batch: int = 1,
+) -> int:
+    """Bytes of a KV cache: 2 (K and V) × batch × layers × tokens × K/V width × bytes per value.
+
+    The K/V width is ``d_model`` with one K/V head per query head; grouped-query attention keeps
+    ``kv_heads`` of the ``heads`` K/V heads, a width of ``d_model × kv_heads / heads``. GPT-2 124M
+    (12 layers, d_model 768, 1,024 tokens, fp32) holds 75,497,472 bytes.
+    """
+    layers = check_int("layers", layers, 1, 10_000, "the number of layers")
+    tokens = check_int("tokens", tokens, 1, 10_000_000, "the number of cached tokens")
+    d_model = check_int("d_model", d_model, 1, 1_000_000, "the model width")
+    bytes_per_value = check_int("bytes_per_value", bytes_per_value, 1, 16, "bytes per number")
+    batch = check_int("batch", batch, 1, 100_000, "the batch size")
+    width = d_model
+    if kv_heads is not None or heads is not None:
+        if kv_heads is None or heads is None:
+            raise AttentionInputError(
+                "Give both heads and kv_heads (grouped-query attention), or neither.",
+                field="kv_heads",
+                code="kv_heads_pair",
+            )
+        heads = check_int("heads", heads, 1, 1_000_000, "the number of query heads")
+        kv_heads = check_int("kv_heads", kv_heads, 1, 1_000_000, "the number of K/V heads")
+        if d_model % heads or heads % kv_heads:
+            raise AttentionInputError(
+                f"heads = {heads} must divide d_model = {d_model}, and kv_heads = {kv_heads} "
+                "must divide heads: each K/V head serves heads / kv_heads query heads.",
+                field="kv_heads",
+                code="kv_heads_split",
+                params={"heads": heads, "d_model": d_model, "kv_heads": kv_heads},
+            )
+        width = d_model // heads * kv_heads
+    return 2 * batch * layers * tokens * width * bytes_per_value

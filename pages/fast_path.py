@@ -1,0 +1,244 @@
+"""The fast path: PyTorch's SDPA and ``nn.MultiheadAttention`` against the book's class.
+
+Everything is computed by :mod:`attention.fast_path` (the book's ``MultiHeadAttention`` with the
+sidebar's seed, ``d_out`` and heads; each path with the same weights); this page shows the largest
+differences, the book's output beside the slip's, one boolean mask as each path reads it, each
+path's code beside the book's, and — on demand, a bounded job — time and memory against the
+number of tokens, beside the book's own recorded table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+import torch
+
+from attention import AttentionInputError
+from attention.environment import environment_info
+from attention.fast_path import (
+    BOOK_TIMINGS_MS,
+    BOOK_TIMINGS_SOURCE,
+    FLOAT_ERROR,
+    MEASURE_TOKENS,
+    PATHS,
+    SLIP,
+    FastPathOutputs,
+    FastPathTimings,
+    book_source,
+    fast_path_outputs,
+    measure_fast_paths,
+    path_source,
+)
+from ui.frame import page
+from ui.i18n import t
+from ui.input_errors import show_input_error
+from ui.matrix_table import draw_table
+from ui.show import figure_words, show_matrix
+from ui.svg_chart import draw_chart
+from ui.view import View
+from viz.fast_path import convention_view, per_size_chart
+from viz.matrix import MatrixView
+from viz.table_heatmap import text_table
+
+MEASURE_BUDGET_S = 60.0  # the page's measurement starts no new size after this
+MEASURED_KEY = "fast_path_measured"  # session: this visitor asked for the measurement
+
+
+@st.cache_data(max_entries=16, ttl=1800, show_spinner=False)
+def _outputs(
+    values: bytes, shape: tuple[int, int], d_out: int, heads: int, seed: int
+) -> FastPathOutputs:
+    array = np.frombuffer(values, dtype=np.float64).reshape(shape)  # (T, d_in)
+    return fast_path_outputs(array, d_out=d_out, num_heads=heads, seed=seed)
+
+
+@st.cache_data(max_entries=1, ttl=1800, show_spinner=False)
+def _measurement() -> FastPathTimings:
+    """One bounded measurement per server, shared by every visitor (computed once at a time)."""
+    return measure_fast_paths(MEASURE_TOKENS, budget_s=MEASURE_BUDGET_S)
+
+
+def _name(path: str) -> str:
+    return t(f"fast_path.path.{path}")
+
+
+def show_differences(outputs: FastPathOutputs) -> None:
+    """A metric per path: its largest absolute difference from the book's output."""
+    st.subheader(t("fast_path.differences.header"))
+    differences = outputs.differences()
+    for column, path in zip(st.columns(len(PATHS)), PATHS, strict=True):
+        same = differences[path] <= FLOAT_ERROR
+        column.metric(
+            _name(path),
+            f"{differences[path]:.1e}",
+            help=t("fast_path.same" if same else "fast_path.differs"),
+        )
+        column.caption(
+            ("✓ " if same else "✗ ") + t("fast_path.same" if same else "fast_path.differs")
+        )
+    st.markdown(t("fast_path.differences.text", limit=f"{FLOAT_ERROR:.0e}"))
+
+
+def _output_view(values: torch.Tensor, view: View, title: str) -> MatrixView:
+    columns = tuple(f"z{j + 1}" for j in range(values.shape[1]))
+    return MatrixView(
+        values=values.numpy(),
+        row_labels=tuple(view.tokens),
+        col_labels=columns,
+        palette=view.palette,
+        title=title,
+        row_title=t("fast_path.axis.token"),
+        col_title=t("fast_path.axis.feature"),
+        value_name=t("fast_path.value.context"),
+    )
+
+
+def show_outputs(outputs: FastPathOutputs, view: View) -> None:
+    """The book's context vectors beside the slip's (the first sequence)."""
+    st.subheader(t("fast_path.outputs.header"))
+    words = figure_words()
+    left, right = st.columns(2, gap="large")
+    with left:
+        book = _output_view(outputs.book[0], view, t("fast_path.outputs.book"))
+        show_matrix(book, words, key="fast_path_book_output")
+    with right:
+        slip = _output_view(outputs.outputs[SLIP][0], view, t("fast_path.outputs.slip"))
+        show_matrix(slip, words, key="fast_path_slip_output")
+
+
+def show_masks(view: View) -> None:
+    """The same ``mask_bool`` three times: the book, ``nn.MultiheadAttention``, SDPA (inverted)."""
+    st.subheader(t("fast_path.masks.header"))
+    st.markdown(t("fast_path.masks.text"))
+    count = min(len(view.tokens), 12)  # a readable corner of a long mask
+    hide = np.triu(np.ones((count, count), dtype=bool), k=1)  # the book's mask_bool
+    panels = (("book", hide, True), ("sdpa", ~hide, False), ("nn", hide, True))
+    for column, (name, mask, true_hides) in zip(st.columns(3), panels, strict=True):
+        with column:
+            st.markdown(t(f"fast_path.masks.{name}"))
+            matrix = convention_view(
+                mask,
+                view.tokens[:count],
+                true_hides=true_hides,
+                hidden_name=t("fast_path.masks.hidden"),
+                attended_name=t("fast_path.masks.attended"),
+                row_title=t("fast_path.axis.query"),
+                col_title=t("fast_path.axis.key"),
+                palette=view.palette,
+            )
+            show_matrix(matrix, figure_words(), key=f"fast_path_mask_{name}")
+
+
+def show_code() -> None:
+    """Each path's source (a tab each) beside the book's ``forward``."""
+    st.subheader(t("fast_path.code.header"))
+    tabs = st.tabs([_name(path) for path in PATHS], key="fast_path_code", on_change="rerun")
+    for path, tab in zip(PATHS, tabs, strict=True):
+        if not tab.open:
+            continue
+        with tab:
+            book_column, path_column = st.columns(2, gap="medium")
+            with book_column:
+                st.markdown(t("fast_path.code.book"))
+                st.code(book_source(), language="python", wrap_lines=True)
+            with path_column:
+                st.markdown(t("fast_path.code.path"))
+                st.code(path_source(path), language="python", wrap_lines=True)
+                if path == "nn_multihead_attention":
+                    st.caption(t("fast_path.code.nn_note"))
+
+
+def show_book_table() -> None:
+    """The book's recorded forward-pass timings, with their source."""
+    st.subheader(t("fast_path.book_table.header"))
+    st.markdown(t("fast_path.book_table.text", url=BOOK_TIMINGS_SOURCE))
+    rows = [[f"{cpu:g}", f"{gpu:g}"] for _, cpu, gpu in BOOK_TIMINGS_MS]
+    labels = [_name(path) for path, _, _ in BOOK_TIMINGS_MS]
+    columns = [t("fast_path.book_table.cpu"), t("fast_path.book_table.gpu")]
+    draw_table(text_table(rows, labels, columns), key="fast_path_book_timings")
+
+
+def show_measurement(view: View) -> None:
+    """The bounded measurement: on demand, cached for the server; a chart each, then the table."""
+    st.subheader(t("fast_path.measure.header"))
+    sizes = ", ".join(f"{n:,}" for n in MEASURE_TOKENS)
+    st.markdown(t("fast_path.measure.text", sizes=sizes, budget=f"{MEASURE_BUDGET_S:g}"))
+    if st.button(t("fast_path.measure.button"), key="fast_path_measure"):
+        st.session_state[MEASURED_KEY] = True
+    if not st.session_state.get(MEASURED_KEY):
+        return
+    with st.spinner(t("fast_path.measure.running", budget=f"{MEASURE_BUDGET_S:g}")):
+        timings = _measurement()
+    names = {path: _name(path) for path in timings.seconds}
+    milliseconds = {path: [s * 1000 for s in values] for path, values in timings.seconds.items()}
+    mebibytes = {path: [b / 2**20 for b in values] for path, values in timings.peak_bytes.items()}
+    x_title = t("fast_path.measure.tokens")
+    for key, series, title, unit in (
+        ("fast_path_time", milliseconds, t("fast_path.measure.time"), "ms"),
+        ("fast_path_memory", mebibytes, t("fast_path.measure.memory"), "MiB"),
+    ):
+        chart = per_size_chart(
+            timings.token_counts,
+            series,
+            names,
+            x_title=x_title,
+            y_title=title,
+            unit=unit,
+            palette=view.palette,
+        )
+        draw_chart(chart, key=key)
+    rows = [
+        [
+            f"{ms:.3g} ms · {mib:.3g} MiB"
+            for ms, mib in zip(milliseconds[p], mebibytes[p], strict=True)
+        ]
+        for p in timings.seconds
+    ]
+    columns = [f"{n:,}" for n in timings.token_counts]
+    table = text_table(
+        rows, list(names.values()), columns, corner=t("fast_path.measure.table_corner")
+    )
+    draw_table(table, key="fast_path_measured_table")
+    if timings.skipped:
+        st.caption(
+            t("fast_path.measure.skipped", sizes=", ".join(f"{n:,}" for n in timings.skipped))
+        )
+    info = environment_info()
+    machine = f"{info['os']} {info['machine']}, {info['cpu_count']} CPU"
+    st.caption(
+        t(
+            "fast_path.measure.machine",
+            machine=machine,
+            torch=info["torch_version"],
+            threads=timings.threads,
+        )
+    )
+
+
+@page
+def render(view: View) -> None:
+    st.title(t("page.fast_path.title"))
+    cfg = view.config
+    st.markdown(
+        t(
+            "fast_path.intro",
+            seed=cfg.seed,
+            d_out=cfg.d_out,
+            heads=view.heads,
+            tokens=len(view.tokens),
+        )
+    )
+    array = np.asarray(view.table.values, dtype=np.float64)  # (T, d_in)
+    try:
+        outputs = _outputs(array.tobytes(), array.shape, cfg.d_out, view.heads, cfg.seed)
+    except AttentionInputError as error:
+        show_input_error(error)
+        st.stop()
+    show_differences(outputs)
+    show_outputs(outputs, view)
+    show_masks(view)
+    show_code()
+    st.subheader(t("fast_path.dropout.header"))
+    st.info(t("fast_path.dropout.text"))
+    show_measurement(view)
+    show_book_table()

@@ -1,0 +1,293 @@
+"""The KV cache: the book's layer fed one token at a time, the mask row of one query, a tiny GPT
+generating with and without a cache, the time per token and the cache's memory.
+
+Every number comes from :mod:`attention.kv_cache`: :func:`cache_growth` (the cache after each
+token on the sidebar's tokens), :func:`mask_slice_slip` (the right mask row and PR #697's slip),
+:func:`compare_generation` and :func:`time_generation` (Train it's tiny GPT, fresh weights) and
+:func:`cache_bytes` (the memory formula). The measurement runs on demand, bounded and cached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import streamlit as st
+
+from attention import AttentionInputError
+from attention.kv_cache import (
+    GENERATION_CONTEXT,
+    CacheStep,
+    GenerationTimings,
+    SliceSlip,
+    cache_bytes,
+    cache_growth,
+    compare_generation,
+    decode,
+    default_prompt,
+    mask_slice_slip,
+    time_generation,
+)
+from attention.training import TrainConfig
+from ui.frame import page
+from ui.i18n import t
+from ui.input_errors import show_input_error
+from ui.matrix_table import draw_table
+from ui.show import figure_words, show_matrix
+from ui.view import View
+from viz.fast_path import cache_rows_view, convention_view
+from viz.markdown_text import escape_markdown
+from viz.matrix import MatrixView
+from viz.table_heatmap import text_table
+
+GROWTH_TOKENS = 32  # the cache is shown on the first tokens of a longer table
+TIMED_TOKENS = 100  # new characters of the timing run
+TIME_BUDGET_S = 10.0
+TIMED_KEY = "kv_cache_timed"  # session: this visitor asked for the measurement
+
+
+@st.cache_data(max_entries=16, ttl=1800, show_spinner=False)
+def _growth(
+    values: bytes, shape: tuple[int, int], d_out: int, heads: int, seed: int
+) -> tuple[list[CacheStep], SliceSlip | None]:
+    array = np.frombuffer(values, dtype=np.float64).reshape(shape)  # (T, d_in)
+    steps = cache_growth(array, d_out=d_out, num_heads=heads, seed=seed)
+    slip = mask_slice_slip(array, d_out=d_out, num_heads=heads, seed=seed) if shape[0] > 1 else None
+    return steps, slip
+
+
+@st.cache_data(max_entries=32, ttl=1800, show_spinner=False)
+def _generation(new_tokens: int, seed: int) -> tuple[list[int], list[int]]:
+    return compare_generation(prompt_tokens=default_prompt(), new_tokens=new_tokens, seed=seed)
+
+
+@st.cache_data(max_entries=4, ttl=1800, show_spinner=False)
+def _timing(seed: int) -> GenerationTimings:
+    return time_generation(
+        prompt_tokens=default_prompt(), new_tokens=TIMED_TOKENS, seed=seed, budget_s=TIME_BUDGET_S
+    )
+
+
+def _weights_view(weights: np.ndarray, tokens: list[str], view: View, title: str) -> MatrixView:
+    """A new query's weights, ``(h, n)``: a row per head, a column per cached key."""
+    return MatrixView(
+        values=weights,
+        row_labels=tuple(t("kv_cache.head", h=h + 1) for h in range(weights.shape[0])),
+        col_labels=tuple(tokens),
+        palette=view.palette,
+        kind="sequential",
+        zrange=(0.0, 1.0),
+        title=title,
+        row_title=t("kv_cache.axis.head"),
+        col_title=t("kv_cache.axis.key"),
+        value_name=t("kv_cache.value.weight"),
+    )
+
+
+def show_growth(steps: list[CacheStep], view: View) -> None:
+    """The cache after ``n`` tokens (a slider): keys, values, the new query's weights."""
+    st.subheader(t("kv_cache.growth.header"))
+    tokens = view.tokens[: len(steps)]
+    n = (
+        len(steps)
+        if len(steps) == 1
+        else st.slider(
+            t("kv_cache.growth.slider"), 1, len(steps), len(steps), key="kv_cache_tokens"
+        )
+    )
+    step = steps[n - 1]
+    cfg = view.config
+    st.markdown(
+        t(
+            "kv_cache.growth.text",
+            seed=cfg.seed,
+            d_out=cfg.d_out,
+            heads=view.heads,
+            n=n,
+            token=escape_markdown(tokens[n - 1]),
+        )
+    )
+    words = figure_words()
+    common = {
+        "row_title": t("kv_cache.axis.token"),
+        "col_title": t("kv_cache.axis.feature"),
+        "palette": view.palette,
+    }
+    keys_column, values_column = st.columns(2, gap="large")
+    with keys_column:
+        keys = cache_rows_view(step.keys.numpy(), tokens, name="k", **common)
+        show_matrix(replace(keys, title=t("kv_cache.growth.keys")), words, key="kv_cache_keys")
+    with values_column:
+        values = cache_rows_view(step.values.numpy(), tokens, name="v", **common)
+        show_matrix(
+            replace(values, title=t("kv_cache.growth.values")), words, key="kv_cache_values"
+        )
+    weights = step.attn_weights[:, 0].numpy()  # (h, n)
+    weights_view = _weights_view(weights, tokens[:n], view, t("kv_cache.growth.weights"))
+    show_matrix(weights_view, words, key="kv_cache_weights")
+    st.metric(
+        t("kv_cache.growth.metric", n=n),
+        f"{step.difference:.1e}",
+        help=t("kv_cache.growth.metric_help"),
+    )
+
+
+def show_slice(slip: SliceSlip, view: View) -> None:
+    """The last token as one query: the right mask row and the slip's, and what each outputs."""
+    st.subheader(t("kv_cache.slice.header"))
+    n = slip.right_mask.shape[1]
+    tokens = view.tokens[:n]
+    st.markdown(t("kv_cache.slice.text", n=n, first=escape_markdown(tokens[0])))
+    words = figure_words()
+    for column, name, mask, output in zip(
+        st.columns(2, gap="large"),
+        ("right", "slip"),
+        (slip.right_mask, slip.slipped_mask),
+        (slip.right_output, slip.slipped_output),
+        strict=True,
+    ):
+        with column:
+            st.markdown(t(f"kv_cache.slice.{name}"))
+            matrix = convention_view(
+                mask.numpy(),
+                tokens,
+                true_hides=True,
+                hidden_name=t("kv_cache.slice.hidden"),
+                attended_name=t("kv_cache.slice.visible"),
+                row_title=t("kv_cache.slice.query"),
+                col_title=t("kv_cache.axis.key"),
+                palette=view.palette,
+                row_labels=(tokens[-1],),
+            )
+            show_matrix(matrix, words, key=f"kv_cache_slice_{name}")
+            numbers = ", ".join(f"{value:.4f}" for value in output.tolist())
+            st.markdown(f"{t(f'kv_cache.slice.{name}_output')}: `[{numbers}]`")
+    st.metric(t("kv_cache.slice.metric"), f"{slip.difference:.4f}")
+
+
+def show_generation(view: View) -> None:
+    """The tiny GPT's greedy continuation, with and without the cache."""
+    st.subheader(t("kv_cache.generate.header"))
+    cfg = TrainConfig(
+        task="text", seed=view.config.seed, context_length=GENERATION_CONTEXT
+    ).resolved()
+    st.markdown(
+        t(
+            "kv_cache.generate.text",
+            layers=cfg.layers,
+            heads=cfg.heads,
+            width=cfg.width,
+            context=GENERATION_CONTEXT,
+            seed=view.config.seed,
+        )
+    )
+    count = st.slider(t("kv_cache.generate.count"), 1, 64, 24, key="kv_cache_new_tokens")
+    with_cache, without_cache = _generation(int(count), view.config.seed)
+    st.markdown(f"**{t('kv_cache.generate.prompt')}**")
+    st.code(decode(default_prompt()), language=None)
+    for name, tokens in (("with", with_cache), ("without", without_cache)):
+        st.markdown(f"**{t(f'kv_cache.generate.{name}')}**")
+        st.code(decode(tokens), language=None)
+    if with_cache == without_cache:
+        st.success(t("kv_cache.generate.same", count=len(with_cache)))
+    else:
+        st.error(t("kv_cache.generate.differ"))
+
+
+def show_timing(view: View) -> None:
+    """Time per token both ways: on demand, bounded, cached per seed for the server."""
+    st.subheader(t("kv_cache.time.header"))
+    st.markdown(t("kv_cache.time.text", count=TIMED_TOKENS, budget=f"{TIME_BUDGET_S:g}"))
+    if st.button(t("kv_cache.time.button"), key="kv_cache_measure"):
+        st.session_state[TIMED_KEY] = True
+    if not st.session_state.get(TIMED_KEY):
+        return
+    with st.spinner(t("kv_cache.time.running", budget=f"{TIME_BUDGET_S:g}")):
+        timings = _timing(view.config.seed)
+    with_ms, without_ms = timings.seconds_with_cache * 1000, timings.seconds_without_cache * 1000
+    columns = st.columns(3)
+    columns[0].metric(t("kv_cache.time.with"), f"{with_ms:.2f}")
+    columns[1].metric(t("kv_cache.time.without"), f"{without_ms:.2f}")
+    columns[2].metric(t("kv_cache.time.ratio"), f"{without_ms / with_ms:.1f}×")
+    stopped = t("kv_cache.time.stopped") if timings.stopped_by_budget else ""
+    st.caption(
+        t("kv_cache.time.caption", runs=timings.runs, threads=timings.threads, stopped=stopped)
+    )
+
+
+def _size(count: int) -> str:
+    return f"{count / 2**20:,.1f} MiB" if count >= 2**20 else f"{count:,} B"
+
+
+def show_memory() -> None:
+    """The cache's bytes for settings the reader types, and four examples."""
+    st.subheader(t("kv_cache.memory.header"))
+    st.markdown(t("kv_cache.memory.text"))
+    st.latex(
+        r"2 \cdot b \cdot L \cdot T \cdot \frac{d_\text{model}\, h_\text{kv}}{h} \cdot \text{bytes}"
+    )
+    fields = (
+        ("layers", 12, 1, 200),
+        ("tokens", 1024, 1, 1_000_000),
+        ("d_model", 768, 1, 65_536),
+        ("heads", 12, 1, 256),
+        ("kv_heads", 12, 1, 256),
+        ("batch", 1, 1, 4096),
+    )
+    values = {}
+    for column, (name, default, low, high) in zip(st.columns(len(fields)), fields, strict=True):
+        values[name] = int(
+            column.number_input(
+                t(f"kv_cache.memory.{name}"),
+                low,
+                high,
+                default,
+                step=1,
+                key=f"kv_cache_memory_{name}",
+            )
+        )
+    bytes_per_value = st.radio(
+        t("kv_cache.memory.bytes"), (4, 2, 1), horizontal=True, key="kv_cache_memory_bytes"
+    )
+    try:
+        total = cache_bytes(**values, bytes_per_value=int(bytes_per_value))
+        st.metric(t("kv_cache.memory.result"), f"{total:,} B")
+        st.caption(t("kv_cache.memory.in_mib", size=_size(total)))
+    except AttentionInputError as error:
+        show_input_error(error)
+    gpt2 = {"layers": 12, "tokens": 1024, "d_model": 768}
+    examples = (
+        ("chapter", cache_bytes(layers=1, tokens=6, d_model=2)),
+        ("gpt2", cache_bytes(**gpt2)),
+        ("gqa4", cache_bytes(**gpt2, heads=12, kv_heads=4)),
+        ("mqa", cache_bytes(**gpt2, heads=12, kv_heads=1)),
+    )
+    st.markdown(t("kv_cache.memory.examples"))
+    rows = [[f"{count:,}", _size(count)] for _, count in examples]
+    labels = [t(f"kv_cache.memory.{name}") for name, _ in examples]
+    columns = [t("kv_cache.memory.col_bytes"), t("kv_cache.memory.col_size")]
+    draw_table(
+        text_table(rows, labels, columns, corner=t("kv_cache.memory.corner")),
+        key="kv_cache_examples",
+    )
+
+
+@page
+def render(view: View) -> None:
+    st.title(t("page.kv_cache.title"))
+    st.markdown(t("kv_cache.intro"))
+    array = np.asarray(view.table.values, dtype=np.float64)[:GROWTH_TOKENS]  # (T, d_in)
+    cfg = view.config
+    try:
+        steps, slip = _growth(array.tobytes(), array.shape, cfg.d_out, view.heads, cfg.seed)
+    except AttentionInputError as error:
+        show_input_error(error)
+        st.stop()
+    if len(view.tokens) > GROWTH_TOKENS:
+        st.caption(t("kv_cache.growth.cut", shown=GROWTH_TOKENS, tokens=len(view.tokens)))
+    show_growth(steps, view)
+    if slip is not None:
+        show_slice(slip, view)
+    show_generation(view)
+    show_timing(view)
+    show_memory()

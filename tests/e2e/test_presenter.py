@@ -1,0 +1,173 @@
+"""Presenter mode on a projector, in a real browser: every screen fits, numbers read from the back
+row, a clicker walks it from a freshly opened link, the strip changes the numbers; and a phone's
+``step=`` link shows its tab on the first screen.
+
+Sizes: a projector (1280×720), an old one (1024×768) and 1280×720 at 150 % zoom (853×480 CSS
+pixels); a phone (390×844). One server for the whole session (``streamlit_server``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from tests.e2e.helpers import (
+    SIDEBAR_SELECTOR,
+    assert_no_exception,
+    open_app,
+    read_matrix,
+    wait_settled,
+)
+
+pytest.importorskip("playwright")
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
+
+APPEAR_MS = 60_000
+SCREENS = 16  # the step page with dropout on: 10 steps, weights and Q/K/V in 3 parts, 5 and 9 in 2
+
+# The main scrolling container's heights, the largest prose and the smallest table number in it,
+# and every formula, code block or matrix table that is cut (its content wider or taller than its
+# box).
+_MEASURE_JS = """
+() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const shown = (e) => e.offsetParent !== null && !e.closest('.st-key-present_bar');
+  const size = (e) => parseFloat(getComputedStyle(e).fontSize);
+  const prose = [...main.querySelectorAll('[data-testid="stMarkdownContainer"] p')].filter(shown);
+  const numbers = [...main.querySelectorAll('table.al-matrix td')].filter(shown);
+  const boxes = [...main.querySelectorAll(
+    '.katex-display, [data-testid="stCode"] pre, div.al-matrix-scroll')];
+  return {
+    scroll: main.scrollHeight, height: main.clientHeight,
+    prose: Math.max(...prose.map(size)), number: Math.min(...numbers.map(size)),
+    numbers: numbers.length,
+    cut: boxes.filter(shown).filter((e) => e.scrollWidth > e.clientWidth + 1
+      || e.scrollHeight > e.clientHeight + 1).map((e) => e.textContent.slice(0, 40)),
+    screen: document.querySelector('.st-key-present_bar').innerText.match(/Step (\\w+) of/)[1],
+  };
+}
+"""
+
+
+@pytest.fixture
+def sized(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    width, height = request.param
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(30_000)
+    yield context.new_page()
+    context.close()
+
+
+def _open_presenting(page: Page, server: str, query: str) -> None:
+    open_app(page, server, f"/?{query}&present=1")
+    page.wait_for_selector(".al-step-keys-present", state="attached", timeout=APPEAR_MS)
+
+
+def _screen(page: Page) -> str:
+    text = page.locator(".st-key-present_bar").inner_text()
+    match = re.search(r"Step (\w+) of", text)
+    assert match is not None, text
+    return match.group(1)
+
+
+def _click(page: Page, key: str) -> None:
+    """Click the button keyed ``key`` once the rerun has left one of it shown (no stale copy)."""
+    button = page.locator(f".st-key-{key} button:visible")
+    expect(button).to_have_count(1, timeout=APPEAR_MS)
+    button.click()
+    wait_settled(page)
+
+
+def _press(page: Page, key: str, expected: str) -> None:
+    page.keyboard.press(key)
+    wait_settled(page)
+    expect(page.locator(".st-key-present_bar")).to_contain_text(f"Step {expected} of")
+
+
+@pytest.mark.parametrize("sized", [(1280, 720), (1024, 768), (853, 480)], indirect=True)
+def test_every_screen_fits_and_its_numbers_are_as_large_as_its_prose(
+    sized: Page, streamlit_server: str
+) -> None:
+    """Dropout 0.5: PageDown (a clicker's Next) from a freshly opened link, screen by screen."""
+    page = sized
+    _open_presenting(page, streamlit_server, "dropout=0.5")
+    seen = []
+    for index in range(SCREENS):
+        page.locator("table.al-matrix, [data-testid='stCode']").first.wait_for(timeout=APPEAR_MS)
+        page.wait_for_timeout(300)  # the columns take their tables' widths on the next frames
+        shown = page.evaluate(_MEASURE_JS)
+        seen.append(shown["screen"])
+        where = f"{page.viewport_size} screen {shown['screen']}"
+        assert shown["scroll"] <= shown["height"], f"{where} scrolls: {shown}"
+        assert not shown["cut"], f"{where}: cut {shown['cut']}"
+        if shown["numbers"]:
+            assert shown["number"] >= shown["prose"], f"{where}: numbers smaller than prose"
+        if index + 1 < SCREENS:
+            page.keyboard.press("PageDown")
+            wait_settled(page)
+            expect(page.locator(".st-key-present_bar")).not_to_contain_text(
+                f"Step {shown['screen']} of"
+            )
+    assert seen[-1] == "10" and len(set(seen)) == SCREENS
+    assert_no_exception(page)
+
+
+def test_a_clicker_walks_a_fresh_link_and_space_never_presses_next_twice(
+    page: Page, streamlit_server: str
+) -> None:
+    _open_presenting(page, streamlit_server, "step=weights")
+    expect(page.locator(SIDEBAR_SELECTOR)).to_be_hidden()
+    assert _screen(page) == "2a"
+    _press(page, " ", "2b")  # nothing clicked or focused yet
+    _click(page, "present_next")
+    expect(page.locator(".st-key-present_bar")).to_contain_text("Step 2c of")
+    _press(page, " ", "3a")  # one step: the click left no focus on Next
+    _press(page, "Shift+Space", "2c")
+    _press(page, "PageUp", "2b")
+    _press(page, "End", "10")
+    _press(page, "Home", "1")
+    _press(page, "ArrowRight", "2a")
+    page.keyboard.press("Escape")
+    wait_settled(page)
+    expect(page.get_by_role("tab", name="2 · Weights")).to_have_attribute(
+        "aria-selected", "true", timeout=APPEAR_MS
+    )
+    assert "present=1" not in page.url and "step=weights" in page.url
+    assert_no_exception(page)
+
+
+def test_the_strips_seed_and_p_change_the_numbers(page: Page, streamlit_server: str) -> None:
+    _open_presenting(page, streamlit_server, "step=dropout")
+    expect(page.get_by_text("Press 0.5 beside “p =” above")).to_be_visible(timeout=APPEAR_MS)
+    strip = page.locator(".st-key-present_strip")
+    strip.get_by_role("button", name="0.5", exact=True).click()
+    wait_settled(page)
+    keep = read_matrix(page, "step_fig_dropout_mask")
+    assert {cell for row in keep.cells for cell in row} >= {"✓", "✗"}
+    _press(page, "PageDown", "9b")
+    before = read_matrix(page, "step_fig_dropped_weights").cells
+    _click(page, "present_seed_up")
+    expect(page.locator(".st-key-present_strip")).to_contain_text("seed 124")
+    after = read_matrix(page, "step_fig_dropped_weights").cells
+    assert after != before
+    assert "seed=124" in page.url and "dropout=0.5" in page.url
+    assert_no_exception(page)
+
+
+@pytest.mark.parametrize("sized", [(390, 844)], indirect=True)
+def test_a_step_link_shows_its_tab_on_a_phones_first_screen(
+    sized: Page, streamlit_server: str
+) -> None:
+    page = sized
+    open_app(page, streamlit_server, "/?step=context")
+    tab = page.get_by_role("tab", name=re.compile(r"^10 · "))
+    expect(tab).to_have_attribute("aria-selected", "true", timeout=APPEAR_MS)
+    page.wait_for_function(
+        """() => { const t = document.querySelector('[role="tab"][aria-selected="true"]');
+          const r = t.getBoundingClientRect();
+          return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; }""",
+        timeout=APPEAR_MS,
+    )
+    assert_no_exception(page)

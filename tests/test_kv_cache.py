@@ -1,0 +1,110 @@
+"""The KV cache: the same tokens as without it, rows that grow one token at a time, the right mask row."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import torch
+
+from attention import AttentionInputError
+from attention.examples import BOOK_EMBEDDINGS
+from attention.fast_path import fast_path_outputs
+from attention.kv_cache import (
+    GENERATION_CONTEXT,
+    cache_bytes,
+    cache_growth,
+    compare_generation,
+    mask_slice_slip,
+    time_generation,
+)
+
+GPT2_CACHE_BYTES = 75_497_472  # 2 × 12 layers × 1,024 tokens × 768 × 4 bytes (issue 31)
+PROMPT = [20, 17, 14, 1, 24, 23, 17, 13, 28, 17]  # ten token ids of the text task's vocabulary
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_thread() -> Iterator[None]:
+    """One intra-op thread: a tiny model generates several times faster on a busy 2-core machine."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.mark.parametrize("seed", [0, 123])
+def test_generation_with_and_without_the_cache_gives_the_same_tokens(seed: int) -> None:
+    with_cache, without_cache = compare_generation(prompt_tokens=PROMPT, new_tokens=12, seed=seed)
+    assert len(with_cache) == 12
+    assert with_cache == without_cache
+    assert all(0 <= token < 40 for token in with_cache)  # the text task's 40 characters
+
+
+def test_the_cache_grows_one_row_per_token_and_gives_the_full_passs_rows() -> None:
+    steps = cache_growth(BOOK_EMBEDDINGS, d_out=2, num_heads=2, seed=123)
+    full = fast_path_outputs(BOOK_EMBEDDINGS, d_out=2, num_heads=2, seed=123).book[0]  # (6, 2)
+    assert [step.keys.shape for step in steps] == [torch.Size([2, n, 1]) for n in range(1, 7)]
+    assert [step.attn_weights.shape[-1] for step in steps] == list(range(1, 7))
+    last = steps[-1]
+    for step in steps:
+        n = step.position + 1
+        assert torch.equal(last.keys[:, :n], step.keys)  # earlier rows never change
+        assert torch.equal(last.values[:, :n], step.values)
+        assert torch.allclose(step.context_vec, full[step.position], atol=1e-6)
+        assert step.difference <= 1e-6
+
+
+def test_the_mask_slice_slip_gives_the_first_tokens_row_not_the_last() -> None:
+    slip = mask_slice_slip(BOOK_EMBEDDINGS, d_out=2, num_heads=1, seed=123)
+    full = fast_path_outputs(BOOK_EMBEDDINGS, d_out=2, num_heads=1, seed=123).book[0]
+    assert slip.right_mask.tolist() == [[False] * 6]  # mask[5:6, :6]: nothing in the future
+    assert slip.slipped_mask.tolist() == [[False] + [True] * 5]  # mask[:1, :6]: row 0
+    assert torch.allclose(slip.right_output, full[5], atol=1e-6)
+    assert torch.allclose(slip.slipped_output, full[0], atol=1e-6)  # it sees "Your" only
+    assert slip.difference > 0.05
+    with pytest.raises(AttentionInputError, match="at least 2 tokens"):
+        mask_slice_slip(BOOK_EMBEDDINGS[:1], d_out=2, num_heads=1, seed=123)
+
+
+def test_cache_bytes_is_the_formula_for_gpt2_and_grouped_query_attention() -> None:
+    assert cache_bytes(layers=12, tokens=1024, d_model=768) == GPT2_CACHE_BYTES
+    assert cache_bytes(layers=12, tokens=1024, d_model=768, heads=12, kv_heads=12) == (
+        GPT2_CACHE_BYTES
+    )
+    assert cache_bytes(layers=12, tokens=1024, d_model=768, heads=12, kv_heads=4) == (
+        GPT2_CACHE_BYTES // 3
+    )
+    assert cache_bytes(layers=12, tokens=1024, d_model=768, heads=12, kv_heads=1) == 6_291_456
+    assert cache_bytes(layers=1, tokens=6, d_model=2) == 2 * 6 * 2 * 4  # the chapter's layer
+    assert cache_bytes(layers=2, tokens=10, d_model=8, bytes_per_value=2, batch=3) == (
+        2 * 3 * 2 * 10 * 8 * 2
+    )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"kv_heads": 4}, "both heads and kv_heads"),
+        ({"heads": 12, "kv_heads": 5}, "must divide heads"),
+        ({"heads": 12, "kv_heads": 13}, "kv_heads"),
+        ({"bytes_per_value": 0}, "bytes_per_value"),
+    ],
+)
+def test_cache_bytes_names_a_bad_setting(kwargs: dict[str, int], match: str) -> None:
+    with pytest.raises(AttentionInputError, match=match):
+        cache_bytes(layers=12, tokens=1024, d_model=768, **kwargs)
+
+
+def test_generation_refuses_tokens_outside_the_vocabulary_or_the_context() -> None:
+    with pytest.raises(AttentionInputError, match=r"prompt_tokens\[1\]"):
+        compare_generation(prompt_tokens=[1, 999], new_tokens=2, seed=0)
+    with pytest.raises(AttentionInputError, match="new_tokens"):
+        compare_generation(prompt_tokens=PROMPT, new_tokens=GENERATION_CONTEXT, seed=0)
+    with pytest.raises(AttentionInputError, match="at least one token"):
+        compare_generation(prompt_tokens=[], new_tokens=2, seed=0)
+
+
+def test_timing_stops_at_its_budget() -> None:
+    timings = time_generation(prompt_tokens=PROMPT, new_tokens=2, seed=0, budget_s=0.0)
+    assert timings.runs == 1 and timings.stopped_by_budget
+    assert timings.seconds_with_cache > 0 and timings.seconds_without_cache > 0

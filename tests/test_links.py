@@ -1,0 +1,68 @@
+"""Links the app writes always open; a link's odd parameters are said once (issue 27, item 3).
+
+A query longer than ``MAX_LINK_CHARS`` (a large table: 2,000 × 16 numbers make 375,300
+characters, and the server refuses far less) leaves the table out of the address, says so, and
+the Reproducibility page offers the table as a CSV file beside the shorter link. Nine hundred
+unknown parameters make one note, not nine hundred. Every switch reads the same words.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.apptest_support import run_page
+from ui.settings import parse_bool
+from ui.table import InputProblem
+from ui.table_state import random_words
+from ui.url import MAX_LINK_CHARS, link_params, query_text
+
+LONG_TEXT = " ".join(random_words(1500))  # its query alone is longer than MAX_LINK_CHARS
+
+
+def test_a_link_keeps_everything_while_it_fits_and_leaves_the_table_out_after() -> None:
+    short = {"seed": "7", "text": "a b c", "emb": "1,2,3;4,5,6;7,8,9"}
+    assert link_params(short) == (short, False)
+    long = {"seed": "7", "text": LONG_TEXT, "emb": "0.5,0.5,0.5;" * 1500}
+    assert len(query_text(long)) > MAX_LINK_CHARS
+    assert link_params(long) == ({"seed": "7"}, True)
+
+
+@pytest.mark.parametrize(
+    ("words", "value"),
+    [(("1", "true", "on", "yes", " TRUE "), True), (("0", "false", "off", "No"), False)],
+)
+def test_every_switch_reads_the_same_words(words: tuple[str, ...], value: bool) -> None:
+    for word in words:
+        assert parse_bool(word, "train") is value
+    with pytest.raises(InputProblem):
+        parse_bool("maybe", "train")
+
+
+def test_switches_of_the_sidebar_accept_on_and_off_from_a_link() -> None:
+    at = run_page("step", {"train": "on", "qkv_bias": "yes"})
+    assert not at.exception and not at.warning
+    assert at.session_state["train"] is True and at.session_state["qkv_bias"] is True
+
+
+def test_nine_hundred_unknown_parameters_make_one_note() -> None:
+    at = run_page("step", {f"p{index:03d}": "1" for index in range(900)})
+    assert not at.exception
+    assert len(at.warning) == 1
+    note = at.warning[0].value
+    assert "900 parameters are unknown" in note and "p000" in note and "…" in note
+
+
+def test_a_table_too_large_for_a_link_leaves_the_address_and_comes_as_a_file() -> None:
+    at = run_page("reproducibility", {"text": LONG_TEXT, "seed": "7"})
+    assert not at.exception
+    assert dict(at.query_params) == {"seed": "7"}, "the address opens: the table is left out"
+    assert any("too large for a link" in toast.value for toast in at.toast)
+    assert any("too large for a link" in warning.value for warning in at.warning)
+    shared = at.code[-1].value
+    assert "seed=7" in shared and "text=" not in shared
+    assert len(shared) < MAX_LINK_CHARS
+    assert at.get("download_button")[-1].proto.label == "Download the table (CSV)"
+
+    at.text_input(key="text").set_value("a short sentence").run()  # fits again: all of it
+    assert dict(at.query_params)["text"] == "a short sentence"
+    assert not at.warning and "text=a%20short%20sentence" in at.code[-1].value

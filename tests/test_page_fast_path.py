@@ -1,0 +1,50 @@
+"""The fast path page: the differences attention.fast_path computes, the masks read two ways, the code."""
+
+from __future__ import annotations
+
+from attention.examples import BOOK_EMBEDDINGS
+from attention.fast_path import PATHS, SLIP, compare_fast_paths
+from tests.apptest_support import matrix_cell_styles, matrix_tables, page_text, run_page
+from viz.colors import HIDDEN_COLOR
+
+
+def _metrics(at: object) -> list[str]:
+    return [metric.value for metric in at.metric]  # type: ignore[attr-defined]
+
+
+def test_the_page_shows_each_paths_difference_and_the_masks_read_both_ways() -> None:
+    at = run_page("fast_path")
+    assert not at.exception
+    differences = compare_fast_paths(BOOK_EMBEDDINGS, d_out=2, num_heads=1, seed=123)
+    assert _metrics(at) == [f"{differences[path]:.1e}" for path in PATHS]
+    assert at.metric[-1].label.endswith("(the slip)") and differences[SLIP] > 0.1
+    tables = matrix_tables(at)
+    book, sdpa = tables["fast_path_mask_book"], tables["fast_path_mask_sdpa"]
+    assert book.iloc[0, 1] == "True" and sdpa.iloc[0, 1] == "False"  # the same cell, read two ways
+    assert (tables["fast_path_mask_nn"] == book).all().all()  # nn.MultiheadAttention: as the book
+    hidden = matrix_cell_styles(at, "fast_path_mask_sdpa")[(0, 1)]["background-color"]
+    assert (
+        hidden
+        == HIDDEN_COLOR
+        == matrix_cell_styles(at, "fast_path_mask_book")[(0, 1)]["background-color"]
+    )
+    assert tables["fast_path_book_output"].iloc[0].tolist() == ["0.3190", "0.4858"]
+    code = "\n".join(block.value for block in at.code)
+    assert "is_causal=True" in code and "masked_fill_(mask_bool, -torch.inf)" in code
+    assert "#149726" in page_text(at)  # why dropout masks differ, not a faked equality
+
+
+def test_the_page_in_chinese_with_two_heads() -> None:
+    at = run_page("fast_path", {"lang": "zh", "heads": "2"})
+    assert not at.exception
+    differences = compare_fast_paths(BOOK_EMBEDDINGS, d_out=2, num_heads=2, seed=123)
+    assert _metrics(at) == [f"{differences[path]:.1e}" for path in PATHS]
+    text = page_text(at)
+    assert "快速路径" in text and "同一个布尔掩码，两种含义" in text
+    assert at.metric[-1].label == "SDPA，attn_mask=mask_bool（失误）"
+
+
+def test_heads_that_do_not_divide_d_out_are_named_not_a_traceback() -> None:
+    at = run_page("fast_path", {"heads": "3"})
+    assert not at.exception
+    assert any("cannot be split evenly into 3 heads" in error.value for error in at.error)

@@ -1,0 +1,54 @@
+"""The KV cache page: the cache's rows, the mask row of one query, generation both ways, the bytes."""
+
+from __future__ import annotations
+
+from attention.examples import BOOK_EMBEDDINGS
+from attention.kv_cache import compare_generation, decode, default_prompt, mask_slice_slip
+from tests.apptest_support import matrix_tables, page_text, run_page
+from viz.markdown_text import escape_markdown
+
+
+def test_the_page_shows_the_cache_the_slip_the_same_tokens_and_gpt2s_bytes() -> None:
+    at = run_page("kv_cache")
+    assert not at.exception
+    metrics = {metric.label: metric.value for metric in at.metric}
+    assert metrics["difference from the full forward pass (row 6)"] == "0.0e+00"
+    slip = mask_slice_slip(BOOK_EMBEDDINGS, d_out=2, num_heads=1, seed=123)
+    assert metrics["largest difference, slip vs right"] == f"{slip.difference:.4f}"
+    assert metrics["cache size"] == "75,497,472 B"  # GPT-2 124M in fp32, the inputs' defaults
+    tables = matrix_tables(at)
+    assert tables["kv_cache_slice_right"].iloc[0].tolist() == ["False"] * 6
+    assert tables["kv_cache_slice_slip"].iloc[0].tolist() == ["False"] + ["True"] * 5
+    with_cache, without_cache = compare_generation(
+        prompt_tokens=default_prompt(), new_tokens=24, seed=123
+    )
+    code = [block.value for block in at.code]
+    assert code[1:] == [decode(with_cache), decode(without_cache)]
+    assert "The same 24 characters both ways." in page_text(at)
+
+
+def test_the_cache_has_as_many_rows_as_tokens_fed() -> None:
+    at = run_page("kv_cache")
+    at.slider(key="kv_cache_tokens").set_value(3).run()
+    assert not at.exception
+    tables = matrix_tables(at)
+    assert tables["kv_cache_keys"].shape == (3, 2) and tables["kv_cache_values"].shape == (3, 2)
+    assert tables["kv_cache_weights"].shape == (1, 3)  # one head, the new query over 3 keys
+
+
+def test_the_page_in_chinese_and_a_bad_head_count_is_named() -> None:
+    at = run_page("kv_cache", {"lang": "zh"})
+    assert not at.exception
+    text = page_text(at)
+    assert "KV 缓存" in text and "两种方式写出的 24 个字符完全相同。" in text
+    at.number_input(key="kv_cache_memory_kv_heads").set_value(5).run()
+    assert not at.exception
+    assert at.error and "kv_heads = 5 必须整除 heads" in at.error[0].value
+
+
+def test_a_token_is_shown_as_typed_not_as_markdown() -> None:
+    at = run_page("kv_cache", {"text": "**bold** <b>x</b>"})
+    assert not at.exception
+    texts = [block.value for block in at.markdown]
+    assert any(escape_markdown("**bold**") in text for text in texts)  # the slice's first token
+    assert any(escape_markdown("<b>x</b>") in text for text in texts)  # the growth's last token

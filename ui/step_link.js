@@ -1,0 +1,132 @@
+// The keys of a page that walks steps (ui/step_link.py mounts it; ui/walk.py draws the page).
+//
+// One listener on the window, installed once per browser tab: a rerun replaces the elements a
+// learner focused, and a freshly opened link has nothing focused at all, so a listener on an
+// element would stop (or never start) working. It acts only while the marker element
+// (class __CLASS__) is on the page, and leaves keys typed into a field alone.
+//
+// - Tabs (not presenting): ← → open the previous / next tab.
+// - Presenter mode: → PageDown Space ↓ next; ← PageUp Shift+Space ↑ previous; Home End the
+//   first / last screen; Esc leaves. The buttons are clicked (Streamlit's own round trip), and
+//   focus never rests on them: a clicker's Space must not press a focused Next a second time.
+//
+// A link's step= is scrolled to once (data.scroll changes when a link opened a step): its tab
+// into view, in the page and inside the tab strip.
+
+const FIELDS = 'input, textarea, select, [contenteditable="true"], [role="slider"], [role="grid"]'
+  + ', .gdg-input, [data-testid="stDataFrame"], [role="listbox"], [role="combobox"]';
+const BUTTONS = {
+  previous: '.st-key-present_previous button',
+  next: '.st-key-present_next button',
+  first: '.st-key-present_first button',
+  last: '.st-key-present_last button',
+  leave: '.st-key-present_leave button',
+};
+
+function presentAction(event) {
+  const { key, shiftKey } = event;
+  if (key === 'ArrowRight' || key === 'PageDown' || key === 'ArrowDown') return 'next';
+  if (key === 'ArrowLeft' || key === 'PageUp' || key === 'ArrowUp') return 'previous';
+  if (key === ' ' || key === 'Spacebar') return shiftKey ? 'previous' : 'next';
+  if (key === 'Home') return 'first';
+  if (key === 'End') return 'last';
+  if (key === 'Escape') return 'leave';
+  return null;
+}
+
+function press(action) {
+  const button = document.querySelector(BUTTONS[action]);
+  if (button && !button.disabled) {
+    button.click();
+    button.blur();
+  }
+}
+
+function openTabs(tabsKey) {
+  let tabs = Array.from(document.querySelectorAll(`.st-key-${tabsKey} [role="tab"]`));
+  if (!tabs.length) {
+    const list = document.querySelector('[data-testid="stMain"] [role="tablist"]');
+    tabs = list ? Array.from(list.querySelectorAll('[role="tab"]')) : [];
+  }
+  return tabs;
+}
+
+function onKeyDown(event) {
+  const state = window.__alStepKeys;
+  if (!state || !document.querySelector('.__CLASS__')) return;  // not a page that walks steps
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const target = event.target;
+  if (target && target.closest && target.closest(FIELDS)) return;
+  if (state.mode === 'present') {
+    const action = presentAction(event);
+    if (!action) return;
+    event.preventDefault();  // no scroll, and no press of a focused button by Space
+    if (!event.repeat || action === 'next' || action === 'previous') press(action);
+    return;
+  }
+  if (event.shiftKey || (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight')) return;
+  if (target && target.closest && target.closest('[role="tab"]')) return;  // a tab moves itself
+  const tabs = openTabs(state.tabs);
+  const open = tabs.findIndex((tab) => tab.getAttribute('aria-selected') === 'true');
+  const next = open + (event.key === 'ArrowRight' ? 1 : -1);
+  if (open < 0 || next < 0 || next >= tabs.length) return;
+  event.preventDefault();
+  tabs[next].click();
+  tabs[next].focus();
+}
+
+function onKeyUp(event) {
+  const state = window.__alStepKeys;
+  if (state && state.mode === 'present' && event.key === ' ' && document.querySelector('.__CLASS__')) {
+    event.preventDefault();  // a focused button would take the Space's key-up as a click
+  }
+}
+
+function onClick(event) {
+  // After a click on a presenter button the focus leaves it (Space must not press it again).
+  const target = event.target;
+  const button = target && target.closest && target.closest('[class*="st-key-present_"] button');
+  if (button) setTimeout(() => button.blur(), 0);
+}
+
+function scrollToStep(tabsKey, tries) {
+  const tabs = openTabs(tabsKey);
+  const open = tabs.find((tab) => tab.getAttribute('aria-selected') === 'true');
+  if (!open) {
+    if (tries > 0) setTimeout(() => scrollToStep(tabsKey, tries - 1), 100);
+    return;
+  }
+  const list = open.closest('[role="tablist"]') || open;
+  list.scrollIntoView({ block: 'start', inline: 'nearest' });
+  const strip = open.parentElement;
+  if (strip) {  // the tab strip scrolls sideways on a narrow screen: bring the open tab in
+    const left = open.offsetLeft - (strip.clientWidth - open.offsetWidth) / 2;
+    strip.scrollLeft = Math.max(0, left);
+  }
+  open.scrollIntoView({ block: 'nearest', inline: 'center' });
+}
+
+export default function (component) {
+  const { data, parentElement } = component;
+  let marker = parentElement.querySelector('.__CLASS__');
+  if (!marker) {
+    marker = document.createElement('span');
+    parentElement.appendChild(marker);
+  }
+  marker.className = data.mode === 'present' ? '__CLASS__ __CLASS__-present' : '__CLASS__';
+  const previous = window.__alStepKeys;
+  window.__alStepKeys = { mode: data.mode, tabs: data.tabs };
+  if (data.scroll && (!previous || previous.scroll !== data.scroll) && data.mode !== 'present') {
+    scrollToStep(data.tabs, 50);
+  }
+  window.__alStepKeys.scroll = data.scroll;
+  if (data.mode === 'present' && document.activeElement && document.activeElement.closest
+      && document.activeElement.closest('[class*="st-key-present_"]')) {
+    document.activeElement.blur();
+  }
+  if (window.__alStepKeysInstalled) return;
+  window.__alStepKeysInstalled = true;
+  window.addEventListener('keydown', onKeyDown, true);
+  window.addEventListener('keyup', onKeyUp, true);
+  window.addEventListener('click', onClick, true);
+}
