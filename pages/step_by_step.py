@@ -19,6 +19,7 @@ import torch
 from attention import AttentionTrace
 from attention.differences import OutputChange, output_change
 from attention.steps import STEPS, step_number
+from ui.batch_window import settings_words, shape_text
 from ui.editor import embedding_editor
 from ui.frame import page
 from ui.i18n import t
@@ -114,6 +115,7 @@ def settings_line(trace: AttentionTrace) -> str:
         d_out=int(trace.queries.shape[-1]),
         tokens=trace.num_tokens,
         d_in=trace.d_in,
+        batch=settings_words(trace),
     )
 
 
@@ -196,7 +198,8 @@ def render(view: View) -> None:
         st.subheader(t("step.output.title"), anchor="output")
         if trace is not None:
             d_out = int(trace.context.shape[-1])
-            st.caption(t("step.output.caption", tokens=trace.num_tokens, d_out=d_out))
+            shape = shape_text(trace.context)  # (b, T, d_out): the batch axis first
+            st.caption(t("step.output.caption", shape=shape, d_out=d_out))
             scrolls = trace.num_tokens > SCROLLING_CONTEXT_ROWS  # beside the editor, not below it
             change = remember_change(trace)
             with st.container(key="step_output_table"):
