@@ -82,6 +82,8 @@ def step_note(trace: AttentionTrace, name: str) -> None:
         st.markdown(
             t("batchwin.mask_window", window=window, before=window - 1, counts=seen_counts(trace))
         )
+    if window is not None and name == "masked":
+        st.caption(t("batchwin.masked", window=window))
     if window is not None and name in ("softmax", "context"):
         st.caption(t("batchwin.mixes", window=window, before=window - 1, counts=seen_counts(trace)))
     if name == "dropout":

@@ -248,8 +248,9 @@ class StepDrawing:
 
         def text() -> None:
             self.heading("mask")
-            st.latex(r"M = \operatorname{triu}\left(\mathbf{1}_{T \times T},\ 1\right)")
-            st.latex(r"M_{ij} = 1 \iff j > i")
+            if trace.config.window is None:  # a window's band is written by its own note
+                st.latex(r"M = \operatorname{triu}\left(\mathbf{1}_{T \times T},\ 1\right)")
+                st.latex(r"M_{ij} = 1 \iff j > i")
 
         def figure() -> None:
             show_matrix(

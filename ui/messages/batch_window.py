@@ -34,6 +34,12 @@ MESSAGES = {
         "window) · 0 = visible",
         "zh": "灰色的 1 = 隐藏（未来的词元）· 着色的 1 = 隐藏（太远，在窗口之外）· 0 = 可见",
     },
+    "batchwin.masked": {
+        "en": "With the sliding window of {window} tokens, the keys {window} or more tokens back "
+        "are −∞ too (grey): the formula's j > i becomes j > i or j ≤ i − {window}.",
+        "zh": "使用 {window} 个词元的滑动窗口时，向前 {window} 个及更远的键也是 −∞（灰色）："
+        "公式中的 j > i 变为 j > i 或 j ≤ i − {window}。",
+    },
     "batchwin.mixes": {
         "en": "With the sliding window of {window} tokens, row i mixes at most {window} tokens "
         "(itself and the {before} before it): keys per row {counts}.",
