@@ -73,7 +73,10 @@ def step_note(trace: AttentionTrace, name: str) -> None:
     window = trace.config.window
     if name == "embeddings":
         shape = shape_text(trace.inputs)
-        st.caption(t("batchwin.embeddings", shape=shape, batch=batch_size(trace)))
+        if batch_size(trace) == 1:
+            st.caption(t("batchwin.embeddings_one", shape=shape))
+        else:
+            st.caption(t("batchwin.embeddings", shape=shape, batch=batch_size(trace)))
     elif name in SHAPE_FIELDS:
         field, code = SHAPE_FIELDS[name]
         st.caption(t("batchwin.shape", name=code, shape=shape_text(getattr(trace, field))))

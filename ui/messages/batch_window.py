@@ -17,6 +17,12 @@ MESSAGES = {
         "`torch.stack((inputs, inputs))`。每一步都在全部 {batch} 个副本上运行；本页显示第 0 个"
         "批次项 `batch[0]`。",
     },
+    "batchwin.embeddings_one": {
+        "en": "The layer gets a batch of one, `inputs.unsqueeze(0)`, shape {shape}; the book "
+        "stacks two copies, `torch.stack((inputs, inputs))` (the sidebar's batch size).",
+        "zh": "该层接收只有一个序列的批次 `inputs.unsqueeze(0)`，形状 {shape}；书中堆叠两个副本 "
+        "`torch.stack((inputs, inputs))`（侧边栏中的批次大小）。",
+    },
     "batchwin.shape": {
         "en": "`{name}` has shape {shape} (batch, …); shown: batch item 0.",
         "zh": "`{name}` 的形状为 {shape}（批次, …）；显示的是第 0 个批次项。",
