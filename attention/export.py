@@ -515,11 +515,17 @@ def _readme(trace: AttentionTrace, files: Sequence[str], gradients: Any = None) 
     ]
     for name in files:
         lines.append(f"  {name:<28} {README_LINES.get(csv_field(name), '')}")
-    lines += [
-        "  trace.json                   the whole trace (null = -inf), tokens, settings",
-        "  reproduce_attention.py       the book's recipe (needs only PyTorch): prints the same",
-        "                               context vectors",
-    ]
+    lines.append("  trace.json                   the whole trace (null = -inf), tokens, settings")
+    if script_style(trace) == "book":
+        lines += [
+            "  reproduce_attention.py       the book's recipe (needs only PyTorch): prints the same",
+            "                               context vectors",
+        ]
+    else:
+        lines += [
+            f"  {SNIPPET_FILE_NAMES['trace']}  attention.trace_attention with the window (the",
+            "                               book's classes have none): the same context vectors",
+        ]
     if gradients is not None:
         lines += [
             f"  gradients/d_<file>.csv       d loss / d that step, loss = {gradients.loss_name} "
@@ -582,8 +588,15 @@ def export_files(
     result.update(files)
     result.update(grad_files)
     result["trace.json"] = trace_json(trace, tokens, environment)
-    result["reproduce_attention.py"] = reproduce_snippet(trace, tokens)
+    style = script_style(trace)
+    result[SNIPPET_FILE_NAMES[style]] = reproduce_snippet(trace, tokens, style)
     return result
+
+
+def script_style(trace: AttentionTrace) -> str:
+    """The export's script: the book's recipe, or ``trace_attention`` for a sliding window
+    (the book's classes have none)."""
+    return "book" if trace.config.window is None else "trace"
 
 
 def export_zip(

@@ -294,6 +294,18 @@ def test_a_batch_script_stacks_the_inputs_and_prints_every_items_numbers_bitwise
     assert "batch: 2 copies" in export_readme_of(trace)
 
 
+def test_a_windowed_export_holds_the_trace_script_the_book_has_no_window() -> None:
+    trace = book_trace(window=2)
+    files = export_files(trace, TOKENS)
+    assert SNIPPET_FILE_NAMES["book"] not in files
+    namespace: dict[str, object] = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        script = compile(files[SNIPPET_FILE_NAMES["trace"]], "reproduce.py", "exec")
+        exec(script, namespace)  # noqa: S102 (our own script)
+    assert torch.equal(namespace["context_vecs"], trace.output)  # type: ignore[arg-type]
+    assert "sliding window: 2 tokens" in files["README.txt"]
+
+
 def export_readme_of(trace: AttentionTrace) -> str:
     with zipfile.ZipFile(io.BytesIO(export_zip(trace, TOKENS))) as archive:
         return archive.read("README.txt").decode("utf-8")
