@@ -39,13 +39,14 @@ from .chapter import dropout_demo
 from .examples import BOOK_EMBEDDINGS
 from .modules import SelfAttention_v1, SelfAttention_v2
 from .randomness import build_seeded
-from .trace import AttentionConfig, trace_attention
+from .trace import AttentionConfig, AttentionTrace, trace_attention
 
 __all__ = [
     "BOOK_CHECKS",
     "DROPOUT_CHECKS",
     "PRINT_TOLERANCE",
     "BookCheck",
+    "book_comparison",
     "check_book_outputs",
 ]
 
@@ -234,3 +235,43 @@ def check_book_outputs() -> list[BookCheck]:
         rows = tuple(tuple(float(v) for v in row) for row in actual.tolist())
         results.append(BookCheck(name, recipe, expected, rows, difference))
     return results
+
+
+# The printed examples a trace of the app can be: (num_heads, variant) -> (check, rows shown).
+_PRINTED_TRACES: dict[tuple[int, str], tuple[str, tuple[int, ...] | None]] = {
+    (1, "fused"): ("causal_seed_123", None),
+    (2, "fused"): ("multi_head_seed_123", None),
+    (2, "wrapper"): ("wrapper_seed_123", (0, 5)),
+}
+
+
+def book_comparison(trace: AttentionTrace) -> BookCheck | None:
+    """``trace``'s output against the book's printout, when ``trace`` is one of the book's runs.
+
+    The book's runs are: its six embeddings (a batch of any copies of them), seed 123,
+    ``d_out = 2``, no bias, the full causal mask and no dropout acting (the book builds
+    ``CausalAttention(3, 2, 6, 0.0)``), with one head, or two heads of either multi-head class.
+    Returns None for any other trace (the book printed nothing to compare with); otherwise the
+    comparison itself, so a page says "these are the book's numbers" only when they are.
+    """
+    cfg = trace.config
+    key = (cfg.num_heads, cfg.variant if cfg.num_heads > 1 else "fused")
+    book_run = (
+        cfg.seed == 123
+        and cfg.d_out == 2
+        and not cfg.qkv_bias
+        and not cfg.dropout_active
+        and getattr(cfg, "window", None) is None
+        and key in _PRINTED_TRACES
+        and tuple(trace.inputs.shape[1:]) == tuple(BOOK_EMBEDDINGS.shape)
+        and bool((trace.inputs == BOOK_EMBEDDINGS).all())
+    )
+    if not book_run:
+        return None
+    name, rows = _PRINTED_TRACES[key]
+    recipe, expected, _ = BOOK_CHECKS[name]
+    output = trace.output[0].detach().to(torch.float64)  # (T, width)
+    actual = output if rows is None else output[list(rows)]
+    difference = float((actual - torch.tensor(expected, dtype=torch.float64)).abs().max())
+    values = tuple(tuple(float(v) for v in row) for row in actual.tolist())
+    return BookCheck(name, recipe, expected, values, difference)

@@ -45,6 +45,7 @@ import reprlib
 import signal
 import sys
 import tempfile
+import types
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -1017,6 +1018,26 @@ def _child(target: type | str, multi_head: bool | None, path: str) -> None:
     os._exit(0)
 
 
+@contextlib.contextmanager
+def _no_main_script(*, spawned: bool) -> Iterator[None]:
+    """Start a ``spawn`` child without running this process's main script in it.
+
+    ``spawn`` runs the parent's ``__main__`` file again in the child unless it is a module run
+    with ``-m``. That file may be anything: a notebook kernel, a Streamlit script (an
+    ``AppTest`` makes its script ``__main__``), the learner's own program. The child needs none
+    of it, so while it starts, ``__main__`` is a bare module with no file.
+    """
+    main = sys.modules.get("__main__")
+    if not spawned or main is None or getattr(main, "__file__", None) is None:
+        yield
+        return
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
+
+
 def _in_child(target: type | str, multi_head: bool | None, timeout: float) -> CheckReport:
     if FORK:  # computed here once; the child inherits them
         if isinstance(target, type) and multi_head is None:
@@ -1030,7 +1051,8 @@ def _in_child(target: type | str, multi_head: bool | None, timeout: float) -> Ch
         target=_child, args=(target, multi_head, path), name="attention-check", daemon=True
     )
     try:
-        process.start()
+        with _no_main_script(spawned=not FORK):
+            process.start()
         process.join(timeout)
         timed_out = process.is_alive()
         if timed_out:

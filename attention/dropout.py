@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from .trace import AttentionTrace
 
 __all__ = [
+    "batch_mask_differences",
     "DropoutCounts",
     "DroppedRow",
     "count_kept",
@@ -133,3 +134,18 @@ def dropped_rows(trace: AttentionTrace, *, batch: int = 0) -> tuple[DroppedRow, 
         for head, query in (~kept_visible).nonzero().tolist()
         if int(seen[query]) > 0
     )
+
+
+def batch_mask_differences(trace: AttentionTrace) -> tuple[int, ...] | None:
+    """For each batch item after the first, in how many visible weights its keep-mask differs
+    from item 0's (``None`` when dropout is inactive).
+
+    ``nn.Dropout`` draws one independent keep/drop decision per element of the whole
+    ``(b, T, T)`` tensor, so identical copies of a sentence (the book's
+    ``torch.stack((inputs, inputs))``) get different masks.
+    """
+    if trace.dropout_mask is None:
+        return None
+    visible = ~trace.mask.bool()  # (T, T): True where a query sees a key
+    first = trace.dropout_mask[0]  # (T, T), or (h, T, T) with several heads
+    return tuple(int(((item != first) & visible).sum()) for item in trace.dropout_mask[1:])

@@ -149,10 +149,12 @@ README_LINES: dict[str, str] = {name: field.readme for name, field in _FIELDS.it
 
 
 def _check_tokens(trace: AttentionTrace, tokens: Sequence[str]) -> list[str]:
-    if trace.inputs.shape[0] != 1:
+    """The labels of one sequence; a batch must be copies of it (the book's ``torch.stack``):
+    the files describe batch item 0 and the script stacks the same sequence again."""
+    if not all(torch.equal(item, trace.inputs[0]) for item in trace.inputs[1:]):
         raise ValueError(
-            f"the export describes one sequence (a batch of one); this trace has a batch of "
-            f"{trace.inputs.shape[0]}"
+            f"the export describes one sequence, as a batch of one or of copies of it; this "
+            f"trace's batch of {trace.inputs.shape[0]} holds different sequences"
         )
     if len(tokens) != trace.num_tokens:
         raise ValueError(f"{len(tokens)} token labels for {trace.num_tokens} tokens")
@@ -383,10 +385,24 @@ def _book_body(trace: AttentionTrace, num_tokens: int) -> tuple[list[str], list[
         build[-1],
         mode,
         "with torch.no_grad():",
-        f"    context_vecs = {module}(inputs.unsqueeze(0))  # a batch of one: (1, T, ·)",
+        f"    context_vecs = {module}({_batch_expression(trace, 'inputs.unsqueeze(0)')})",
         "",
     ]
-    return classes, recipe
+    return classes, _batch_lines(trace) + recipe
+
+
+def _batch_lines(trace: AttentionTrace) -> list[str]:
+    """With a batch of ``b`` copies: the book's ``batch = torch.stack((inputs, inputs))`` (b = 2)."""
+    size = int(trace.inputs.shape[0])
+    if size == 1:
+        return []
+    copies = ", ".join(["inputs"] * size)
+    return [f"batch = torch.stack(({copies}))  # ({size}, T, d_in): {size} copies", ""]
+
+
+def _batch_expression(trace: AttentionTrace, one: str) -> str:
+    """What the layer is called on: ``batch``, or ``one`` for a batch of one."""
+    return "batch" if trace.inputs.shape[0] > 1 else one
 
 
 def _trace_body(trace: AttentionTrace, num_tokens: int) -> tuple[list[str], list[str]]:
@@ -423,11 +439,12 @@ def _trace_body(trace: AttentionTrace, num_tokens: int) -> tuple[list[str], list
         ),
         *([f"    window={cfg.window},"] if cfg.window is not None else []),
         ")",
-        "trace = trace_attention(inputs, cfg)  # every step: trace.attn_weights, trace.context…",
-        "context_vecs = trace.output  # (1, T, ·): the layer's output",
+        f"trace = trace_attention({_batch_expression(trace, 'inputs')}, cfg)  # every step: "
+        "trace.attn_weights, trace.context…",
+        "context_vecs = trace.output  # (b, T, ·): the layer's output",
         "",
     ]
-    return imports, recipe
+    return imports, _batch_lines(trace) + recipe
 
 
 def reproduce_snippet(trace: AttentionTrace, tokens: Sequence[str], style: str = "book") -> str:
@@ -462,7 +479,9 @@ def reproduce_snippet(trace: AttentionTrace, tokens: Sequence[str], style: str =
     definitions, recipe = build(trace, num_tokens)
     footer = [
         "print(context_vecs)",
-        "print(json.dumps(context_vecs[0].tolist()))  # full precision, for comparing",
+        "print(json.dumps(context_vecs[0].tolist()))  # full precision, for comparing"
+        if trace.inputs.shape[0] == 1
+        else "print(json.dumps(context_vecs.tolist()))  # every batch item, full precision",
     ]
     return "\n".join(_snippet_header(style) + definitions + data + recipe + footer) + "\n"
 
@@ -480,6 +499,12 @@ def _readme(trace: AttentionTrace, files: Sequence[str], gradients: Any = None) 
         f"training={cfg.training}, qkv_bias={cfg.qkv_bias}, num_heads={cfg.num_heads}"
         + (f", variant={cfg.variant}" if cfg.num_heads > 1 else ""),
         f"torch {torch.__version__}; tokens: {trace.num_tokens}, d_in: {trace.d_in}, d_k: {trace.d_k}",
+        *([f"sliding window: {cfg.window} tokens"] if cfg.window is not None else []),
+        *(
+            [f"batch: {trace.inputs.shape[0]} copies; the CSV files hold batch item 0"]
+            if trace.inputs.shape[0] > 1
+            else []
+        ),
         "",
         "Each CSV: first column = row labels, first row = column labels.",
         "Numbers read back as the same float32 values; -inf marks a hidden score.",
@@ -490,11 +515,17 @@ def _readme(trace: AttentionTrace, files: Sequence[str], gradients: Any = None) 
     ]
     for name in files:
         lines.append(f"  {name:<28} {README_LINES.get(csv_field(name), '')}")
-    lines += [
-        "  trace.json                   the whole trace (null = -inf), tokens, settings",
-        "  reproduce_attention.py       the book's recipe (needs only PyTorch): prints the same",
-        "                               context vectors",
-    ]
+    lines.append("  trace.json                   the whole trace (null = -inf), tokens, settings")
+    if script_style(trace) == "book":
+        lines += [
+            "  reproduce_attention.py       the book's recipe (needs only PyTorch): prints the same",
+            "                               context vectors",
+        ]
+    else:
+        lines += [
+            f"  {SNIPPET_FILE_NAMES['trace']}  attention.trace_attention with the window (the",
+            "                               book's classes have none): the same context vectors",
+        ]
     if gradients is not None:
         lines += [
             f"  gradients/d_<file>.csv       d loss / d that step, loss = {gradients.loss_name} "
@@ -557,8 +588,15 @@ def export_files(
     result.update(files)
     result.update(grad_files)
     result["trace.json"] = trace_json(trace, tokens, environment)
-    result["reproduce_attention.py"] = reproduce_snippet(trace, tokens)
+    style = script_style(trace)
+    result[SNIPPET_FILE_NAMES[style]] = reproduce_snippet(trace, tokens, style)
     return result
+
+
+def script_style(trace: AttentionTrace) -> str:
+    """The export's script: the book's recipe, or ``trace_attention`` for a sliding window
+    (the book's classes have none)."""
+    return "book" if trace.config.window is None else "trace"
 
 
 def export_zip(

@@ -274,12 +274,13 @@ def render(view: View) -> None:
     b = b_controls(a)
     table = view.table
     try:
-        trace_a = compute_trace(table, cfg_a)
+        trace_a = compute_trace(table, cfg_a, view.batch)
     except AttentionInputError as error:
         show_input_error(error)
         return
     try:
-        trace_b = compute_trace(table, config_from_settings(b))
+        # B is A with B's changes: the sidebar's other settings (the window) and batch too
+        trace_b = compute_trace(table, config_from_settings({**view.settings, **b}), view.batch)
     except AttentionInputError as error:
         show_input_error(error, "compare.error_b")
         return

@@ -137,11 +137,12 @@ def show_reproduce(trace: AttentionTrace, tokens: list[str]) -> None:
     intro_column, output_column = st.columns([3, 2], gap="large")
     with intro_column:
         st.caption(t("export.reproduce.intro"))
+        windowed = trace.config.window is not None  # the book's classes have no window
         style = st.radio(
             t("export.style.label"),
-            SNIPPET_STYLES,
+            ("trace",) if windowed else SNIPPET_STYLES,
             format_func=lambda name: t(f"export.style.{name}"),
-            key="export_style",
+            key="export_style_window" if windowed else "export_style",
         )
         # shown is what is downloaded, its comments in the reader's language
         snippet = code_in_language(reproduce_snippet(trace, tokens, style=style))

@@ -63,6 +63,7 @@ def is_book_setup(view: View, num_heads: int) -> bool:
         and cfg.d_out == BOOK_SETTINGS["d_out"]
         and not cfg.qkv_bias
         and not cfg.dropout_active
+        and cfg.window is None  # a sliding window changes the weights: not the book's numbers
     )
 
 
@@ -141,6 +142,7 @@ def show_shapes(steps: list[ShapeStep], variant: str, trace: AttentionTrace) -> 
             tokens=trace.num_tokens,
             d_in=trace.d_in,
             heads=trace.config.num_heads,
+            batch=int(trace.inputs.shape[0]),
         )
     )
 
@@ -243,7 +245,7 @@ def render(view: View) -> None:
 
     st.markdown(t("multi_head.intro", heads=num_heads))
     if is_book_setup(view, num_heads):
-        st.success(t("multi_head.book"))
+        st.success(t("multi_head.book", batch=view.batch))
     else:
         note, button = st.columns([3, 1], vertical_alignment="center")
         note.info(t("multi_head.not_book"))

@@ -68,7 +68,7 @@ def view_check(
     ``_trace`` (the trace the pages show, not hashed: it is the cached trace of this view) is
     compared with the two fresh traces as well.
     """
-    return recompute_check(_trace.inputs[0], cfg, reference=_trace)
+    return recompute_check(_trace.inputs, cfg, reference=_trace)  # the whole batch
 
 
 def app_base_url() -> str:
@@ -177,7 +177,7 @@ def show_view_check(view: View) -> None:
     if attention_cells(trace) > MAX_RECHECK_CELLS:
         st.info(t("repro.current.too_large", cells=attention_cells(trace), limit=MAX_RECHECK_CELLS))
         return
-    inputs = trace.inputs[0].numpy()  # (T, d_in)
+    inputs = trace.inputs.numpy()  # (b, T, d_in)
     result = view_check(inputs.tobytes(), inputs.shape, trace.config, trace)
     if result.reproducible:
         st.success(

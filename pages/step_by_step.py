@@ -18,6 +18,7 @@ import torch
 
 from attention import AttentionTrace
 from attention.differences import OutputChange, output_change
+from ui.batch_window import settings_words, shape_text
 from ui.editor import embedding_editor
 from ui.frame import page
 from ui.i18n import t
@@ -114,6 +115,7 @@ def settings_line(trace: AttentionTrace) -> str:
         d_out=int(trace.queries.shape[-1]),
         tokens=trace.num_tokens,
         d_in=trace.d_in,
+        batch=settings_words(trace),
     )
 
 
@@ -171,7 +173,7 @@ def show_output(trace: AttentionTrace | None, tokens: list[str]) -> None:
     if trace is None:
         return
     d_out = int(trace.context.shape[-1])
-    st.caption(t("step.output.caption", tokens=trace.num_tokens, d_out=d_out))
+    st.caption(t("step.output.caption", shape=shape_text(trace.context), d_out=d_out))
     scrolls = trace.num_tokens > SCROLLING_CONTEXT_ROWS  # beside the editor, not below it
     change = remember_change(trace)
     with st.container(key="step_output_table"):

@@ -123,3 +123,28 @@ def test_the_books_dropout_demo_drops_the_journey_row_whole() -> None:
     kept = demo.dropped_weights != 0
     assert torch.allclose(demo.dropped_weights[kept], demo.attn_weights[kept] * 2.0)
     assert set(demo.ones.unique().tolist()) == {0.0, 2.0}
+
+
+def test_a_trace_is_compared_with_the_books_printout_only_when_it_is_the_books_run() -> None:
+    """ "= the book" is a comparison: the book's runs (one head; two heads of either class, a
+    batch of two) agree to 4 decimals; other seeds, dropout acting or other inputs get None."""
+    from attention.book_outputs import book_comparison
+
+    batch = torch.stack((BOOK_EMBEDDINGS, BOOK_EMBEDDINGS))  # the book's (2, 6, 3) batch
+    for inputs, cfg, name in (
+        (BOOK_EMBEDDINGS, AttentionConfig(), "causal_seed_123"),
+        (batch, AttentionConfig(dropout=0.5, training=False), "causal_seed_123"),
+        (BOOK_EMBEDDINGS, AttentionConfig(num_heads=2), "multi_head_seed_123"),
+        (BOOK_EMBEDDINGS, AttentionConfig(num_heads=2, variant="wrapper"), "wrapper_seed_123"),
+    ):
+        check = book_comparison(trace_attention(inputs, cfg))
+        assert check is not None and check.name == name and check.passed, (cfg, check)
+    for inputs, cfg in (
+        (BOOK_EMBEDDINGS, AttentionConfig(seed=124)),
+        (BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5)),
+        (BOOK_EMBEDDINGS, AttentionConfig(qkv_bias=True)),
+        (BOOK_EMBEDDINGS + 0.01, AttentionConfig()),
+        (BOOK_EMBEDDINGS[:5], AttentionConfig()),
+        (BOOK_EMBEDDINGS, AttentionConfig(num_heads=3, d_out=3, variant="wrapper")),
+    ):
+        assert book_comparison(trace_attention(inputs, cfg)) is None, cfg

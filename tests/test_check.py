@@ -309,3 +309,21 @@ def test_compare_bug_runs_the_books_numbers_and_the_bugs_own_class() -> None:
                 torch.manual_seed(5)
                 traced = run_steps(module, x, None)["output"]
             assert torch.allclose(direct, traced, atol=1e-6), (name, training)
+
+
+def test_a_spawned_check_does_not_run_the_callers_main_script(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Off Linux the child is spawned; the caller's ``__main__`` (a Streamlit script under
+    AppTest, a notebook, a learner's program) must not run again in it."""
+    import types
+
+    script = tmp_path / "caller.py"
+    script.write_text("raise SystemExit(3)  # running this in the child would end it\n")
+    caller = types.ModuleType("__main__")
+    caller.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", caller)
+    monkeypatch.setattr(check, "FORK", False)
+    report = check_attention(f"{LEARNER_FILES / 'dataclass_attention.py'}:DataclassAttention")
+    assert report.passed, str(report)
+    assert sys.modules["__main__"] is caller

@@ -9,6 +9,7 @@ trace-style script, which needs the installed package, is run in tests/test_pack
 from __future__ import annotations
 
 import ast
+import contextlib
 import csv
 import inspect
 import io
@@ -194,12 +195,12 @@ def test_one_file_can_be_written_alone() -> None:
         trace_csv_file(trace, TOKENS, "nope.csv")
 
 
-def test_wrong_token_count_or_batch_is_refused() -> None:
+def test_wrong_token_count_or_a_batch_of_different_sequences_is_refused() -> None:
     with pytest.raises(ValueError, match="token labels"):
         trace_csv_files(book_trace(), TOKENS[:3])
-    batch = trace_attention(torch.stack([BOOK_EMBEDDINGS, BOOK_EMBEDDINGS]))
-    with pytest.raises(ValueError, match="batch of one"):
-        reproduce_snippet(batch, TOKENS)
+    mixed = trace_attention(torch.stack([BOOK_EMBEDDINGS, BOOK_EMBEDDINGS.flip(0)]))
+    with pytest.raises(ValueError, match="different sequences"):
+        reproduce_snippet(mixed, TOKENS)
 
 
 def test_size_limit_counts_heads_times_tokens_squared() -> None:
@@ -275,6 +276,42 @@ def test_book_script_runs_alone_in_an_empty_folder_and_prints_the_trace_output_b
     for trace, run, (_, tokens, changes) in zip(traces, runs, BOOK_SCRIPT_CASES, strict=True):
         with subtests.test(tokens=tokens, changes=changes):
             assert torch.equal(printed_context(run), trace.output[0])
+
+
+def test_a_batch_script_stacks_the_inputs_and_prints_every_items_numbers_bitwise(
+    tmp_path: Path,
+) -> None:
+    """The book's ``batch = torch.stack((inputs, inputs))``: each item draws its own dropout."""
+    cfg = AttentionConfig(dropout=0.5)
+    trace = trace_attention(torch.stack([BOOK_EMBEDDINGS] * 2), cfg)
+    assert not torch.equal(trace.output[0], trace.output[1])  # two masks, two outputs
+    book = reproduce_snippet(trace, TOKENS)
+    assert "batch = torch.stack((inputs, inputs))" in book and "ca(batch)" in book
+    assert torch.equal(printed_context(run_isolated(book, tmp_path)), trace.output)
+    script = reproduce_snippet(trace, TOKENS, style="trace")
+    assert "trace_attention(batch, cfg)" in script
+    namespace: dict[str, object] = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(script, "reproduce.py", "exec"), namespace)  # noqa: S102 (our own script)
+    assert torch.equal(namespace["context_vecs"], trace.output)  # type: ignore[arg-type]
+    assert "batch: 2 copies" in export_readme_of(trace)
+
+
+def test_a_windowed_export_holds_the_trace_script_the_book_has_no_window() -> None:
+    trace = book_trace(window=2)
+    files = export_files(trace, TOKENS)
+    assert SNIPPET_FILE_NAMES["book"] not in files
+    namespace: dict[str, object] = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        script = compile(files[SNIPPET_FILE_NAMES["trace"]], "reproduce.py", "exec")
+        exec(script, namespace)  # noqa: S102 (our own script)
+    assert torch.equal(namespace["context_vecs"], trace.output)  # type: ignore[arg-type]
+    assert "sliding window: 2 tokens" in files["README.txt"]
+
+
+def export_readme_of(trace: AttentionTrace) -> str:
+    with zipfile.ZipFile(io.BytesIO(export_zip(trace, TOKENS))) as archive:
+        return archive.read("README.txt").decode("utf-8")
 
 
 def test_book_script_imports_nothing_but_torch_and_json() -> None:

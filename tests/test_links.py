@@ -39,9 +39,13 @@ def test_every_switch_reads_the_same_words(words: tuple[str, ...], value: bool) 
 
 
 def test_switches_of_the_sidebar_accept_on_and_off_from_a_link() -> None:
-    at = run_page("step", {"train": "on", "qkv_bias": "yes"})
+    """Presenter mode's switch too: ``?present=on`` as ``?present=1`` (it was refused)."""
+    at = run_page("step", {"train": "on", "qkv_bias": "yes", "present": "on"})
     assert not at.exception and not at.warning
     assert at.session_state["train"] is True and at.session_state["qkv_bias"] is True
+    assert at.button(key="present_next"), "presenter mode is on"
+    at = run_page("step", {"present": "maybe"})
+    assert len(at.warning) == 1 and "present" in at.warning[0].value
 
 
 def test_nine_hundred_unknown_parameters_make_one_note() -> None:

@@ -45,7 +45,7 @@ def use_page_threads() -> None:
 def config_from_settings(
     settings: Mapping[str, Any], *, num_heads: int = 1, variant: str = "fused"
 ) -> AttentionConfig:
-    """The settings (by URL name: seed, dropout, train, d_out, qkv_bias) as an AttentionConfig.
+    """The settings (by URL name: seed, dropout, train, d_out, qkv_bias, window) as a config.
 
     One head unless asked: most pages show one ``CausalAttention`` head; the sidebar's ``heads``
     is for the pages that show several.
@@ -59,6 +59,7 @@ def config_from_settings(
         context_length=None,
         num_heads=num_heads,
         variant=variant,
+        window=int(settings.get("window", 0)) or None,  # 0: off, the book's causal mask
     )
 
 
@@ -76,20 +77,20 @@ TRACE_CACHE_LARGE = {"max_entries": 2, "ttl": 600}
 
 
 def _trace_from_bytes(
-    values: bytes, shape: tuple[int, int], cfg: AttentionConfig
+    values: bytes, shape: tuple[int, ...], cfg: AttentionConfig
 ) -> AttentionTrace:
     inputs = torch.from_numpy(np.frombuffer(values, dtype=np.float64).reshape(shape).copy())
     return trace_attention(inputs.to(torch.float32), cfg)
 
 
 @st.cache_resource(**TRACE_CACHE_SMALL, show_spinner=False)
-def _cached_trace(values: bytes, shape: tuple[int, int], cfg: AttentionConfig) -> AttentionTrace:
+def _cached_trace(values: bytes, shape: tuple[int, ...], cfg: AttentionConfig) -> AttentionTrace:
     return _trace_from_bytes(values, shape, cfg)
 
 
 @st.cache_resource(**TRACE_CACHE_LARGE, show_spinner=False)
 def _cached_large_trace(
-    values: bytes, shape: tuple[int, int], cfg: AttentionConfig
+    values: bytes, shape: tuple[int, ...], cfg: AttentionConfig
 ) -> AttentionTrace:
     return _trace_from_bytes(values, shape, cfg)
 
@@ -127,15 +128,18 @@ def trace_cells(num_tokens: int, num_heads: int) -> int:
     return num_heads * num_tokens * num_tokens
 
 
-def compute_trace(table: Table, cfg: AttentionConfig) -> AttentionTrace:
-    """``trace_attention(embeddings, cfg)`` for the table (a batch of one), cached across runs.
+def compute_trace(table: Table, cfg: AttentionConfig, batch: int = 1) -> AttentionTrace:
+    """``trace_attention(embeddings, cfg)`` for the table, cached across runs.
+
+    ``batch``: the table stacked that many times, the book's ``torch.stack((inputs, inputs))``
+    for 2; each copy draws its own dropout mask.
 
     The cache is shared by all sessions (read-only results), bounded in entries and time, and
     sized by the trace's memory: large traces (more than 256 × 256 attention cells) go to a cache
     of two entries (see ``TRACE_CACHE_LARGE``).
     """
-    array = np.asarray(table.values, dtype=np.float64)  # (T, d_in)
-    if trace_cells(array.shape[0], cfg.num_heads) > LARGE_TRACE_CELLS:
+    array = np.stack([np.asarray(table.values, dtype=np.float64)] * batch)  # (b, T, d_in)
+    if batch * trace_cells(array.shape[1], cfg.num_heads) > LARGE_TRACE_CELLS:
         return _cached_large_trace(array.tobytes(), tuple(array.shape), cfg)
     return _cached_trace(array.tobytes(), tuple(array.shape), cfg)
 

@@ -25,6 +25,8 @@ from typing import Any, Literal
 
 import streamlit as st
 
+from attention.validate import MAX_TOKENS
+
 from .choices import KeptValues
 from .i18n import LANGUAGE_KEY, LANGUAGES, current_language, t
 from .table import InputProblem, problem, shorten
@@ -254,6 +256,8 @@ SETTINGS: dict[str, Setting] = {
         Setting("d_out", 2, "slider", "sidebar.d_out", "sidebar.d_out_help", 1, 8),
         Setting("qkv_bias", False, "checkbox", "sidebar.qkv_bias", "sidebar.qkv_bias_help"),
         Setting("heads", 1, "slider", "sidebar.heads", "sidebar.heads_help", 1, 8),
+        Setting("batch", 1, "slider", "sidebar.batch", "sidebar.batch_help", 1, 4),
+        Setting("window", 0, "number", "sidebar.window", "sidebar.window_help", 0, MAX_TOKENS, 1),
         Setting(
             LANGUAGE_KEY,
             "en",
@@ -273,7 +277,18 @@ SETTINGS: dict[str, Setting] = {
     )
 }
 
-SIDEBAR = (LANGUAGE_KEY, "seed", "dropout", "train", "d_out", "qkv_bias", "heads", "palette")
+SIDEBAR = (
+    LANGUAGE_KEY,
+    "seed",
+    "dropout",
+    "train",
+    "d_out",
+    "qkv_bias",
+    "heads",
+    "batch",
+    "window",
+    "palette",
+)
 SIDEBAR_TEXT_AFTER = LANGUAGE_KEY  # the sentence box (and random tokens) come right after this one
 
 # Compare A/B: B's settings are a copy of A's (the sidebar's) with some changed. They are kept in

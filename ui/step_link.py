@@ -29,6 +29,7 @@ import streamlit as st
 
 from attention.steps import STEPS
 
+from .settings import parse_bool
 from .table import InputProblem, problem, shorten
 from .url import PageParams
 
@@ -148,10 +149,11 @@ def _read_url(params: dict[str, str]) -> list[InputProblem]:
             choose_step(STEP_PAGE, raw)
     raw = params.get(PRESENT_PARAM)
     if raw is not None:
-        if raw.strip().lower() in ("1", "true", "yes", "on"):
-            st.session_state[PRESENT_KEY] = True
-        elif raw.strip().lower() not in ("0", "false", "no", "off"):
-            problems.append(problem("url.not_bool", name=PRESENT_PARAM, value=shorten(raw)))
+        try:  # the words every switch of a link reads (ui.settings.parse_bool)
+            if parse_bool(raw, PRESENT_PARAM):
+                st.session_state[PRESENT_KEY] = True
+        except InputProblem as error:
+            problems.append(error)
     return problems
 
 

@@ -24,6 +24,7 @@ from attention.steps import STEPS, step_number
 from viz import steps
 from viz.vocabulary import DECIMALS, context_labels, format_number, format_short, input_labels
 
+from .batch_window import mask_legend, mask_view, step_note
 from .book_code import show_book_code
 from .i18n import t
 from .show import figure_words, marking_changes, show_matrix, show_numbers
@@ -78,6 +79,7 @@ class StepDrawing:
         title = t("step.heading", number=step_number(name), title=t(f"step.{name}.title"))
         st.subheader(title, anchor=f"step-{name}")
         st.markdown(t(self.notes.get(name, f"step.{name}.body"), **values))
+        step_note(self.trace, name)  # shapes with the batch axis; the sliding window
 
     def numbers(
         self,
@@ -206,9 +208,10 @@ class StepDrawing:
             )
         else:
             st.latex(r"Q = X W_q,\quad K = X W_k,\quad V = X W_v")
+        b = trace.inputs.shape[0]  # the batch: each copy times the same weights
         st.latex(
-            rf"({self.num_tokens} \times {trace.d_in})\,({trace.d_in} \times {self.d_out})"
-            rf" = ({self.num_tokens} \times {self.d_out})"
+            rf"({b} \times {self.num_tokens} \times {trace.d_in})\,({trace.d_in} \times "
+            rf"{self.d_out}) = ({b} \times {self.num_tokens} \times {self.d_out})"
         )
 
     def projection_block(self, name: str) -> None:
@@ -269,16 +272,17 @@ class StepDrawing:
 
         def text() -> None:
             self.heading("mask")
-            st.latex(r"M = \operatorname{triu}\left(\mathbf{1}_{T \times T},\ 1\right)")
-            st.latex(r"M_{ij} = 1 \iff j > i")
+            if trace.config.window is None:  # a window's band is written by its own note
+                st.latex(r"M = \operatorname{triu}\left(\mathbf{1}_{T \times T},\ 1\right)")
+                st.latex(r"M_{ij} = 1 \iff j > i")
 
         def figure() -> None:
             show_matrix(
-                steps.causal_mask_view(trace, self.tokens, self.words, palette=self.palette),
+                mask_view(trace, self.tokens, self.words, self.palette),
                 self.words,
                 key=f"{self.key_prefix}_fig_mask",
             )
-            st.caption(t("step.mask.legend"))
+            st.caption(mask_legend(trace))
             self.numbers(
                 self.hidden.astype(np.float64), self.tokens, self.tokens, name="mask", decimals=0
             )

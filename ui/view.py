@@ -34,7 +34,8 @@ class View:
     ``table``: the committed embedding table (the last valid one: while the draft has an error
     the frame says so above the page); ``settings``: every value of
     :data:`ui.settings.SETTINGS` by URL name (read-only); ``url``: the query parameters of this
-    view (what a shared link carries); ``page``: the URL path of the page shown.
+    view (what a shared link carries); ``page``: the URL path of the page shown; ``batch``: how
+    many copies of the table a trace stacks (the book's ``torch.stack((inputs, inputs))``: 2).
     """
 
     config: AttentionConfig
@@ -45,6 +46,7 @@ class View:
     settings: Mapping[str, Any]
     url: Mapping[str, str]
     page: str = ""
+    batch: int = 1
 
     @property
     def tokens(self) -> list[str]:
@@ -58,7 +60,8 @@ class View:
     def trace(self, *, num_heads: int = 1, variant: str = "fused") -> AttentionTrace | None:
         """The trace of the view (cached), or None after showing why it cannot be computed."""
         try:
-            return compute_trace(self.table, self.config_with(num_heads=num_heads, variant=variant))
+            cfg = self.config_with(num_heads=num_heads, variant=variant)
+            return compute_trace(self.table, cfg, self.batch)
         except AttentionInputError as error:
             show_input_error(error)
             return None
@@ -78,4 +81,5 @@ def build_view(page: str = "", url: Mapping[str, str] | None = None) -> View:
         settings=MappingProxyType(settings),
         url=MappingProxyType(dict(url or {})),
         page=page,
+        batch=int(settings["batch"]),
     )

@@ -53,6 +53,27 @@ MESSAGES = {
         "en": "Used on the Multi-head page; the other pages show one CausalAttention head.",
         "zh": "用于多头注意力页面；其他页面展示单个 CausalAttention 头。",
     },
+    "sidebar.batch": {
+        "en": "Batch size (copies of the sentence)",
+        "zh": "批次大小（句子的副本数）",
+    },
+    "sidebar.batch_help": {
+        "en": "The book stacks its sentence twice: batch = torch.stack((inputs, inputs)), shape "
+        "(2, 6, 3). The layer runs on every copy; the pages show copy 0. With dropout each copy "
+        "draws its own mask.",
+        "zh": "书中把句子堆叠两次：batch = torch.stack((inputs, inputs))，形状为 (2, 6, 3)。"
+        "该层在每个副本上运行；各页面显示第 0 个副本。有 dropout 时每个副本各自抽取掩码。",
+    },
+    "sidebar.window": {
+        "en": "Sliding window (0 = off)",
+        "zh": "滑动窗口（0 = 关闭）",
+    },
+    "sidebar.window_help": {
+        "en": "Each token sees only itself and the window − 1 tokens before it: the mask also hides "
+        "keys that are window or more tokens back. 0: the book's causal mask.",
+        "zh": "每个词元只看到它自己和它前面的 window − 1 个词元：掩码还会隐藏向前 window 个及更远的键。"
+        "0：书中的因果掩码。",
+    },
     "sidebar.palette": {"en": "Colours", "zh": "配色"},
     "sidebar.palette.default": {"en": "Standard", "zh": "标准"},
     "sidebar.palette.colorblind": {"en": "Colour-blind safe", "zh": "色盲友好"},

@@ -15,10 +15,11 @@ MESSAGES = {
         "en": "These are the book's numbers: seed 123, 2 heads, d_out = 2, the book's six tokens, "
         "no dropout. The outputs below are those of the book's MultiHeadAttentionWrapper and "
         "MultiHeadAttention examples (the book feeds a batch of two identical rows, shape "
-        "(2, 6, …); here the batch has one row, shape (1, 6, …)).",
+        "(2, 6, …); here the batch has {batch} rows, shape ({batch}, 6, …), set in the sidebar).",
         "zh": "这些就是书中的数字：随机种子 123、2 个头、d_out = 2、书中的六个词元、没有 dropout。"
         "下面的输出就是书中 MultiHeadAttentionWrapper 和 MultiHeadAttention 示例的输出"
-        "（书中输入的批次有两行相同的数据，形状 (2, 6, …)；这里批次只有一行，形状 (1, 6, …)）。",
+        "（书中输入的批次有两行相同的数据，形状 (2, 6, …)；这里批次有 {batch} 行，形状 ({batch}, 6, …)，"
+        "可在侧边栏设置）。",
     },
     "multi_head.not_book": {
         "en": "The book's example uses seed 123, 2 heads, d_out = 2, no dropout, no bias and the "
@@ -108,12 +109,12 @@ MESSAGES = {
     "multi_head.shapes.shape": {"en": "shape", "zh": "形状"},
     "multi_head.shapes.meaning": {"en": "what happens", "zh": "发生了什么"},
     "multi_head.shapes.caption": {
-        "en": "b = batch (1 here), num_tokens = {tokens}, d_in = {d_in}, heads = {heads}.",
-        "zh": "b = 批次大小（这里为 1），num_tokens = {tokens}，d_in = {d_in}，heads = {heads}。",
+        "en": "b = batch ({batch} here), num_tokens = {tokens}, d_in = {d_in}, heads = {heads}.",
+        "zh": "b = 批次大小（这里为 {batch}），num_tokens = {tokens}，d_in = {d_in}，heads = {heads}。",
     },
     "multi_head.step.x": {
-        "en": "the input: a batch of one sentence, one embedding per token",
-        "zh": "输入：一个句子组成的批次，每个词元一个嵌入向量",
+        "en": "the input: a batch of copies of the sentence, one embedding per token",
+        "zh": "输入：由句子的副本组成的批次，每个词元一个嵌入向量",
     },
     "multi_head.step.wrapper.queries": {
         "en": "each head projects x with its own W_query (and W_key, W_value)",

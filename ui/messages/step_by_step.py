@@ -16,9 +16,9 @@ MESSAGES = {
     },
     "step.settings": {
         "en": "**Now:** seed {seed} · dropout p = {p} · {mode} ({dropout_state}) · d_out = {d_out} "
-        "· {tokens} tokens with d_in = {d_in} · one head, a batch of one sequence",
+        "· {tokens} tokens with d_in = {d_in} · one head, {batch}",
         "zh": "**当前：** 随机种子 {seed} · dropout p = {p} · {mode}（{dropout_state}）· "
-        "d_out = {d_out} · {tokens} 个词元，d_in = {d_in} · 单头，批次中只有一个序列",
+        "d_out = {d_out} · {tokens} 个词元，d_in = {d_in} · 单头，{batch}",
     },
     "step.mode.train": {"en": "training mode", "zh": "训练模式"},
     "step.mode.eval": {"en": "eval mode", "zh": "评估模式"},
@@ -44,9 +44,9 @@ MESSAGES = {
     },
     "step.output.title": {"en": "Output: the context vectors", "zh": "输出：上下文向量"},
     "step.output.caption": {
-        "en": "`context_vec`, shape ({tokens}, {d_out}): one {d_out}-dimensional vector per token, "
-        "rounded to 4 decimals. Step 10 explains where they come from.",
-        "zh": "`context_vec`，形状 ({tokens}, {d_out})：每个词元一个 {d_out} 维向量，保留 4 位小数。"
+        "en": "`context_vec`, shape {shape}, batch item 0: one {d_out}-dimensional vector per "
+        "token, rounded to 4 decimals. Step 10 explains where they come from.",
+        "zh": "`context_vec`，形状 {shape}，显示第 0 个批次项：每个词元一个 {d_out} 维向量，保留 4 位小数。"
         "第 10 步解释它们从何而来。",
     },
     "step.output.truncated": {
