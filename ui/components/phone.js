@@ -16,8 +16,10 @@ function closeSidebarAfterNavigation(event) {
   }, 0);
 }
 
+const MARK = '__CLASS__'; // set on the window once its listener is there
+
 export default function phone() {
-  if (window.__attentionLabPhone) return; // one listener per browser tab, whatever the reruns
-  window.__attentionLabPhone = true;
+  if (window[MARK]) return; // one listener per browser tab, whatever the reruns
+  window[MARK] = true;
   document.addEventListener("click", closeSidebarAfterNavigation, true);
 }
