@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .chapter import dropout_demo
+from .chapter import DropoutDemo, dropout_demo
 from .examples import BOOK_EMBEDDINGS
 from .modules import SelfAttention_v1, SelfAttention_v2
 from .randomness import build_seeded
@@ -47,6 +47,7 @@ __all__ = [
     "PRINT_TOLERANCE",
     "BookCheck",
     "book_comparison",
+    "dropout_demo_differences",
     "check_book_outputs",
 ]
 
@@ -275,3 +276,18 @@ def book_comparison(trace: AttentionTrace) -> BookCheck | None:
     difference = float((actual - torch.tensor(expected, dtype=torch.float64)).abs().max())
     values = tuple(tuple(float(v) for v in row) for row in actual.tolist())
     return BookCheck(name, recipe, expected, values, difference)
+
+
+def dropout_demo_differences(demo: DropoutDemo) -> tuple[float, float] | None:
+    """The largest differences of the book's 3.5.2 demo, run here, from its two printouts.
+
+    ``(ones, weights)``: ``dropout(torch.ones(6, 6))`` and ``dropout(attn_weights)``; each
+    agrees with the book when it is at most :data:`PRINT_TOLERANCE`. None unless ``demo`` is the
+    book's run (six tokens, seed 123, p = 0.5).
+    """
+    if demo.ones.shape != (6, 6) or demo.seed != 123 or demo.p != 0.5:
+        return None
+    printed = [torch.tensor(table) for table in (DROPOUT_ONES_SEED_123, DROPOUT_WEIGHTS_SEED_123)]
+    drawn = [demo.ones, demo.dropped_weights]
+    ones, weights = (float((a - b).abs().max()) for a, b in zip(drawn, printed, strict=True))
+    return ones, weights

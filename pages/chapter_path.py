@@ -17,16 +17,20 @@ import streamlit as st
 import torch
 
 from attention import AttentionInputError
+from attention.book_outputs import PRINT_TOLERANCE, dropout_demo_differences
 from attention.chapter import (
     BOOK_QUERY_INDEX,
+    BOOK_SEED_V1,
     BOOK_SEED_V2,
     SimpleAttention,
     TrainableAttention,
     causal_diff,
+    dropout_demo,
     self_attention_v1,
     self_attention_v2,
     simple_attention,
 )
+from ui.book_code import code_in_language
 from ui.frame import TABLE_PAGE, link_to_page, page
 from ui.i18n import t
 from ui.input_errors import show_input_error
@@ -100,11 +104,13 @@ def _s33_query(chapter: Chapter) -> None:
     st.header(t("chapter.s33.title"), anchor="s3-3")
     st.markdown(t("chapter.s33.body", sup=sup, token=escape_markdown(tokens[path.query_index])))
     st.code(
-        f"query = inputs[{path.query_index}]\n"
-        "attn_scores_2 = inputs @ query\n"
-        "attn_weights_2_tmp = attn_scores_2 / attn_scores_2.sum()\n"
-        "attn_weights_2 = torch.softmax(attn_scores_2, dim=0)\n"
-        "context_vec_2 = attn_weights_2 @ inputs",
+        code_in_language(
+            f"query = inputs[{path.query_index}]\n"
+            "attn_scores_2 = inputs @ query\n"
+            "attn_weights_2_tmp = attn_scores_2 / attn_scores_2.sum()\n"
+            "attn_weights_2 = torch.softmax(attn_scores_2, dim=0)\n"
+            "context_vec_2 = attn_weights_2 @ inputs"
+        ),
         language="python",
     )
     show_matrix(
@@ -233,10 +239,12 @@ def _s341_weights(chapter: Chapter) -> None:
     st.header(t("chapter.s341.title"), anchor="s3-4-1")
     st.markdown(t("chapter.s341.body", seed=step.seed, d_k=step.d_k, d_out=d_out))
     st.code(
-        f"torch.manual_seed({step.seed})\n"
-        f"sa_v1 = SelfAttention_v1(d_in={step.inputs.shape[1]}, d_out={d_out})\n"
-        "# inside: self.W_query = nn.Parameter(torch.rand(d_in, d_out)), then W_key, W_value\n"
-        "print(sa_v1(inputs))",
+        code_in_language(
+            f"torch.manual_seed({step.seed})\n"
+            f"sa_v1 = SelfAttention_v1(d_in={step.inputs.shape[1]}, d_out={d_out})\n"
+            "# inside: self.W_query = nn.Parameter(torch.rand(d_in, d_out)), then W_key, W_value\n"
+            "print(sa_v1(inputs))"
+        ),
         language="python",
     )
     if step.seed != 123:
@@ -290,10 +298,12 @@ def _s342_weights(chapter: Chapter) -> None:
         return
     d_out = int(step.queries.shape[1])
     st.code(
-        f"torch.manual_seed({step.seed})\n"
-        f"sa_v2 = SelfAttention_v2(d_in={step.inputs.shape[1]}, d_out={d_out})\n"
-        "# inside: self.W_query = nn.Linear(d_in, d_out, bias=False), then W_key, W_value\n"
-        "print(sa_v2(inputs))",
+        code_in_language(
+            f"torch.manual_seed({step.seed})\n"
+            f"sa_v2 = SelfAttention_v2(d_in={step.inputs.shape[1]}, d_out={d_out})\n"
+            "# inside: self.W_query = nn.Linear(d_in, d_out, bias=False), then W_key, W_value\n"
+            "print(sa_v2(inputs))"
+        ),
         language="python",
     )
     _weights(step, chapter.words, chapter.palette, "chapter_v2")
@@ -316,6 +326,14 @@ def _s342_context(chapter: Chapter) -> None:
     step = chapter.v2()
     if step is not None:
         _context(step, chapter.tokens, chapter.words, chapter.palette)
+
+
+DROPOUT_DEMO_CODE = """torch.manual_seed(123)
+dropout = torch.nn.Dropout(0.5)  # dropout rate of 50%
+example = torch.ones(6, 6)  # create a matrix of ones
+print(dropout(example))
+torch.manual_seed(123)
+print(dropout(attn_weights))"""
 
 
 def _s35_mask(chapter: Chapter) -> None:
@@ -346,11 +364,47 @@ def _s35_mask(chapter: Chapter) -> None:
     )
 
 
+def _s352_dropout(chapter: Chapter) -> None:
+    """3.5.2: the book's dropout demo, drawn here on these embeddings, beside its printout."""
+    tokens, words = chapter.tokens, chapter.words
+    st.subheader(t("chapter.s352.title"), anchor="s3-5-2")
+    st.markdown(t("chapter.s352.body"))
+    st.code(code_in_language(DROPOUT_DEMO_CODE), language="python")
+    demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=0.5)
+    ones_column, weights_column = st.columns(2)
+    positions = [str(i + 1) for i in range(len(tokens))]
+    for column, matrix, rows, cols, title, key in (
+        (ones_column, demo.ones, positions, positions, "chapter.s352.ones", "ones"),
+        (weights_column, demo.dropped_weights, tokens, tokens, "chapter.s352.weights", "weights"),
+    ):
+        with column:
+            view = rows_view(
+                [matrix], rows, cols, value_name=words.attention_weight, palette=chapter.palette,
+                title=t(title), row_title=words.query, col_title=words.key,
+            )  # fmt: skip
+            show_matrix(view, words, key=f"chapter_dropout_{key}")
+    for row in demo.vanished_rows:
+        st.info(
+            t(
+                "chapter.s352.vanished",
+                token=escape_markdown(tokens[row]),
+                number=row + 1,
+                visible=row + 1,
+                chance=f"{0.5 ** (row + 1):.4g}",
+            )
+        )
+    differences = dropout_demo_differences(demo)
+    if differences is not None and max(differences) <= PRINT_TOLERANCE:
+        st.success(t("chapter.s352.book", ones=differences[0], weights=differences[1]))
+    elif differences is not None:
+        st.warning(t("chapter.s352.not_book", ones=differences[0], weights=differences[1]))
+
+
 def _s35_diff(chapter: Chapter) -> None:
     """3.5: the code from ``SelfAttention_v2`` to ``CausalAttention``, and why each change."""
     del chapter
     st.markdown(t("chapter.diff_intro"))
-    st.code(causal_diff(), language="diff")
+    st.code(code_in_language(causal_diff()), language="diff")
     st.markdown(t("chapter.why_mask"))
     st.markdown(t("chapter.why_dropout"))
     st.caption(t("chapter.why_batch"))
@@ -374,7 +428,7 @@ WALK: Walk[Chapter] = Walk(
         _section("simple", "chapter.s33.title", _s33_query, _all_queries),
         _section("v1", "chapter.s341.title", _s341_weights, _s341_query),
         _section("v2", "chapter.s342.title", _s342_weights, _s342_context, keeps=(V2_SEED_KEY,)),
-        _section("causal", "chapter.s35.title", _s35_mask, _s35_diff),
+        _section("causal", "chapter.s35.title", _s35_mask, _s352_dropout, _s35_diff),
     ),
     tabs_key="chapter_tabs",
     all_key="chapter_all",

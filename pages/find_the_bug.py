@@ -17,6 +17,7 @@ import streamlit as st
 from attention import AttentionInputError
 from attention.bugs import BUGS, BugComparison
 from ui.book_code import code_in_language
+from ui.bug_choice import SELECT_KEY, choose_bug, chosen_bug
 from ui.computation import compute_bug_comparison
 from ui.frame import page
 from ui.i18n import t
@@ -56,12 +57,15 @@ def render(view: View) -> None:
     st.markdown(t("find_the_bug.intro"))
 
     titles = {n: t(f"find_the_bug.bug.{n}") for n in BUGS}  # read now, in this run's language
+    if SELECT_KEY not in st.session_state:  # the link's choice, or the one made before
+        st.session_state[SELECT_KEY] = chosen_bug()
     name = st.selectbox(
         t("find_the_bug.choose"),
         list(BUGS),
         format_func=titles.__getitem__,
-        key="find_the_bug_bug",
+        key=SELECT_KEY,
     )
+    choose_bug(name)  # into the link (?bug=)
     shown = _comparison(name, view, titles)
     if shown is None:
         st.stop()

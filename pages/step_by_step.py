@@ -17,6 +17,7 @@ import streamlit as st
 import torch
 
 from attention import AttentionTrace
+from attention.book_outputs import book_comparison
 from attention.differences import OutputChange, output_change
 from ui.batch_window import settings_words, shape_text
 from ui.editor import embedding_editor
@@ -185,3 +186,8 @@ def show_output(trace: AttentionTrace | None, tokens: list[str]) -> None:
         st.caption(change_sentence(change, tokens))
     if trace.num_tokens > MAX_CONTEXT_ROWS:
         st.caption(t("step.output.truncated", shown=MAX_CONTEXT_ROWS, tokens=trace.num_tokens))
+    book = book_comparison(trace)  # None unless these are the book's settings and embeddings
+    if book is not None and book.passed:
+        st.caption(t("step.output.book", difference=book.max_abs_difference))
+    elif book is not None:
+        st.caption(t("step.output.not_book", difference=book.max_abs_difference))

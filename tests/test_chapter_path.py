@@ -108,3 +108,28 @@ def test_page_shows_the_books_numbers_and_follows_the_embeddings() -> None:
     scores = matrix_tables(own)["chapter_simple_scores"]
     assert scores.iloc[0, 0] == "1.0000" and scores.iloc[0, 1] == "0.0000"
     assert "not the book's" in page_text(own)
+
+
+def test_the_books_dropout_demo_is_drawn_with_the_vanished_row_and_the_printout_compared() -> None:
+    """3.5.2 on the chapter's path: both draws computed here; "journey" (row 2) loses every
+    weight with chance 0.5² = 0.25; the book's printouts are compared, not asserted."""
+    from attention.book_outputs import PRINT_TOLERANCE, dropout_demo_differences
+    from attention.chapter import dropout_demo
+
+    at = run_page("chapter_path")
+    assert not at.exception
+    demo = dropout_demo(BOOK_EMBEDDINGS, seed=123, p=0.5)
+    tables = matrix_tables(at)
+    shown = tables["chapter_dropout_weights"]
+    assert list(shown.iloc[1]) == ["0.0000"] * 6, "the journey row is dropped whole"
+    assert list(tables["chapter_dropout_ones"].iloc[0]) == [
+        f"{value:.4f}" for value in demo.ones[0].tolist()
+    ]
+    text = page_text(at)
+    assert "Every weight of “journey” (row 2) was dropped" in text
+    assert "0.5^2 = 0.25" in text
+    ones, weights = dropout_demo_differences(demo)
+    if max(ones, weights) <= PRINT_TOLERANCE:
+        assert "These are the book's two printouts, compared now" in text
+    else:
+        assert "This machine draws other masks than the book's printouts" in text

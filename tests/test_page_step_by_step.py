@@ -258,3 +258,24 @@ def test_switching_tabs_shows_the_new_tabs_numbers() -> None:
     shown = matrix_tables(at)["step_fig_attn_scores"]  # the coloured table of the open tab
     expected = trace.attn_scores[0].double().numpy()
     assert shown.to_numpy().tolist() == cell_texts(expected, None, 4)
+
+
+def test_the_books_numbers_are_claimed_only_when_compared_equal() -> None:
+    """ "= the book" under the context vectors: at the book's settings (a batch of two too),
+    computed by comparison; another seed, dropout acting or a window gets no such line."""
+    for query in ({}, {"batch": "2"}, {"dropout": "0.5", "train": "0"}):
+        text = page_text(run_page("step", query))
+        assert "These are the context vectors the book prints" in text, query
+    for query in ({"seed": "124"}, {"dropout": "0.5"}, {"window": "2"}):
+        text = page_text(run_page("step", query))
+        assert "the book prints" not in text and "book's, but" not in text, query
+
+
+def test_a_row_dropped_whole_is_named_on_the_dropout_step() -> None:
+    """Seed 1, p = 0.5: "starts" loses its three weights; the step says its context is 0 and
+    why (0.5³ = 0.125), and the context table shows zeros in its row."""
+    at = open_step_tab(run_page("step", {"seed": "1", "dropout": "0.5"}), "step_tabs", "dropout")
+    text = page_text(at)
+    assert "Every weight of “starts” (row 3) was dropped in this pass" in text
+    assert "p^3 = 0.125" in text
+    assert shown_context(at)[2] == ["0.0000", "0.0000"]

@@ -66,7 +66,7 @@ PAGE_SPECS = (
     PageSpec("multi_head", "pages/multi_head.py", "nav.learn"),
     PageSpec("backward", "pages/backward.py", "nav.learn", settings="ui.gradient_state"),
     PageSpec("compare", "pages/compare.py", "nav.explore"),
-    PageSpec("find_the_bug", "pages/find_the_bug.py", "nav.explore"),
+    PageSpec("find_the_bug", "pages/find_the_bug.py", "nav.explore", settings="ui.bug_choice"),
     PageSpec("dropout_expectation", "pages/dropout_expectation.py", "nav.explore"),
     PageSpec("why_sqrt_dk", "pages/why_sqrt_dk.py", "nav.explore"),
     PageSpec("quiz", "pages/quiz.py", "nav.explore"),

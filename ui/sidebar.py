@@ -13,6 +13,7 @@ from viz.vocabulary import DECIMALS, HOVER_DECIMALS
 
 from .choices import keep_choices, write_back
 from .i18n import LANGUAGE_KEY, t
+from .phone import phone_support
 from .settings import SETTINGS, SIDEBAR, SIDEBAR_TEXT_AFTER, widget
 from .table import message
 from .table_state import (
@@ -53,6 +54,7 @@ def render_sidebar(page: str = "") -> None:
         _resend_sidebar_values()
         st.session_state["sidebar_page"] = page
     with st.sidebar:
+        phone_support()  # 44 px controls on a touch screen; the sidebar closes after a link
         for name in SIDEBAR:
             on_change = keep_choices if name == LANGUAGE_KEY else None
             widget(SETTINGS[name], on_change=on_change)

@@ -19,9 +19,10 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from attention import AttentionTrace
-from attention.dropout import dropout_counts
+from attention.dropout import dropout_counts, dropped_rows
 from attention.steps import STEPS, step_number
 from viz import steps
+from viz.markdown_text import escape_markdown
 from viz.vocabulary import DECIMALS, context_labels, format_number, format_short, input_labels
 
 from .batch_window import mask_legend, mask_view, step_note
@@ -31,6 +32,7 @@ from .show import figure_words, marking_changes, show_matrix, show_numbers
 from .walk import Entry, Walk, show_walk
 
 MAX_LISTED_SUMS = 12  # row sums listed one by one up to this many rows, as a range beyond
+MAX_NAMED_DROPPED_ROWS = 3  # rows dropped whole named one by one; beyond, only their count
 
 
 def _sums_text(sums: np.ndarray) -> str:
@@ -400,6 +402,24 @@ class StepDrawing:
         )
         sums = steps.batch_row(trace.dropped_weights.sum(-1, keepdim=True))[:, 0]  # (T,)
         self._sums_caption("step.dropout.sums", sums)
+        self.dropped_rows_text()
+
+    def dropped_rows_text(self) -> None:
+        """Queries that lost every weight they see: a zero context vector, and how likely."""
+        rows = [row for row in dropped_rows(self.trace) if row.head == 0]
+        for row in rows[:MAX_NAMED_DROPPED_ROWS]:
+            st.markdown(
+                t(
+                    "step.dropout.row_dropped",
+                    token=escape_markdown(self.tokens[row.query]),
+                    number=row.query + 1,
+                    visible=row.visible,
+                    p=format_short(self.trace.config.dropout),
+                    chance=f"{row.chance:.3g}",
+                )
+            )
+        if len(rows) > MAX_NAMED_DROPPED_ROWS:
+            st.caption(t("step.dropout.rows_dropped_more", count=len(rows)))
 
     def keep_mask_block(self) -> None:
         keep = steps.batch_row(self.trace.dropout_mask).astype(bool)  # (T, T)

@@ -171,3 +171,38 @@ def test_a_step_link_shows_its_tab_on_a_phones_first_screen(
         timeout=APPEAR_MS,
     )
     assert_no_exception(page)
+
+
+def test_a_phone_gets_44_px_controls_and_the_sidebar_closes_after_a_page_link(
+    browser: Browser, streamlit_server: str
+) -> None:
+    """On a touch screen the seed's −/+ and the dropout presets are at least 44 px, and tapping a
+    page link in the open sidebar (it covers most of a phone) closes it on the new page; a
+    laptop keeps its compact controls and its open sidebar."""
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = phone.new_page()
+    open_app(page, streamlit_server, "/")
+    page.locator("[data-testid='stExpandSidebarButton']").click()
+    for selector in (
+        "[data-testid='stNumberInputStepUp']",
+        "[class*='st-key-dropout_preset'] button",
+    ):
+        box = page.locator(selector).first.bounding_box()
+        assert box is not None and box["height"] >= 44, (selector, box)
+    page.locator("[data-testid='stSidebarNavLink']", has_text="Embeddings").tap()
+    page.wait_for_url(re.compile(r"/embeddings"))
+    expect(page.locator("[data-testid='stExpandSidebarButton']")).to_be_visible(timeout=APPEAR_MS)
+    phone.close()
+
+    laptop = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = laptop.new_page()
+    open_app(page, streamlit_server, "/")
+    box = page.locator("[data-testid='stNumberInputStepUp']").first.bounding_box()
+    assert box is not None and box["height"] < 44, "a mouse keeps the compact controls"
+    page.locator("[data-testid='stSidebarNavLink']", has_text="Embeddings").click()
+    page.wait_for_url(re.compile(r"/embeddings"))
+    wait_settled(page)
+    expect(page.locator("[data-testid='stSidebarCollapseButton']")).to_be_attached()
+    laptop.close()

@@ -71,4 +71,10 @@ CODE_COMMENTS = {
     "every step: trace.attn_weights, trace.context…": "每一步：trace.attn_weights、trace.context…",
     "(1, T, ·): the layer's output": "(1, T, ·)：该层的输出",
     "inside: {code}, then W_key, W_value": "类内部：{code}，然后是 W_key、W_value",
+    "dropout rate of 50%": "dropout 比率为 50%",
+    "attn_scores.masked_fill_(…) left out: self.mask is registered but never used": (
+        "漏掉了 attn_scores.masked_fill_(…)：self.mask 注册了却从未使用"
+    ),
+    "(b, T, ·): the layer's output": "(b, T, ·)：该层的输出",
+    "create a matrix of ones": "创建一个全 1 矩阵",
 }

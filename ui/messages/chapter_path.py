@@ -174,4 +174,41 @@ MESSAGES = {
         "zh": "CausalAttention，一步一步",
     },
     "chapter.to_multi_head": {"en": "Multi-head attention (3.6)", "zh": "多头注意力（3.6）"},
+    "chapter.s352.title": {
+        "en": "3.5.2 Dropout: the book's demo",
+        "zh": "3.5.2 Dropout：书中的示例",
+    },
+    "chapter.s352.body": {
+        "en": "Before `CausalAttention` uses it, the book tries `nn.Dropout(0.5)` twice, each time "
+        "right after `torch.manual_seed(123)`: on a 6 × 6 matrix of ones, then on the masked "
+        "weights above. Each entry is kept with probability 1 − p and then multiplied by "
+        "1/(1 − p) = 2, or dropped to 0. Both are drawn here, now, on these embeddings.",
+        "zh": "在 `CausalAttention` 使用 dropout 之前，书中先试了两次 `nn.Dropout(0.5)`，每次都紧跟在 "
+        "`torch.manual_seed(123)` 之后：先作用于 6 × 6 的全 1 矩阵，再作用于上面掩码后的权重。"
+        "每个元素以 1 − p 的概率被保留并乘以 1/(1 − p) = 2，否则变为 0。两者都在这里、"
+        "用这些嵌入向量现场计算。",
+    },
+    "chapter.s352.ones": {"en": "dropout(torch.ones(6, 6))", "zh": "dropout(torch.ones(6, 6))"},
+    "chapter.s352.weights": {"en": "dropout(attn_weights)", "zh": "dropout(attn_weights)"},
+    "chapter.s352.vanished": {
+        "en": "Every weight of “{token}” (row {number}) was dropped: its context vector is 0 in "
+        "this pass. Row {number} sees {visible} keys, each dropped with probability p = 0.5, so "
+        "the whole row goes with probability 0.5^{visible} = {chance}.",
+        "zh": "“{token}”（第 {number} 行）的每个权重都被丢弃了：这一轮它的上下文向量为 0。"
+        "第 {number} 行能看到 {visible} 个键，每个以 p = 0.5 的概率被丢弃，"
+        "所以整行被丢弃的概率是 0.5^{visible} = {chance}。",
+    },
+    "chapter.s352.book": {
+        "en": "These are the book's two printouts, compared now: largest differences {ones:.1e} "
+        "(ones) and {weights:.1e} (weights), within the printed 4 decimals.",
+        "zh": "这就是书中的两个输出，现场比较：最大差值分别为 {ones:.1e}（全 1 矩阵）和 "
+        "{weights:.1e}（权重），在打印的 4 位小数之内。",
+    },
+    "chapter.s352.not_book": {
+        "en": "This machine draws other masks than the book's printouts: largest differences "
+        "{ones:.1e} (ones) and {weights:.1e} (weights). The book warns that dropout may differ "
+        "between operating systems.",
+        "zh": "这台机器抽到的掩码与书中打印的不同：最大差值分别为 {ones:.1e}（全 1 矩阵）和 "
+        "{weights:.1e}（权重）。书中提醒，不同操作系统上 dropout 的结果可能不同。",
+    },
 }

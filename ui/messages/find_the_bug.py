@@ -70,6 +70,11 @@ MESSAGES = {
         "它会在你当前的句子、种子、dropout 和模式下运行，与使用相同权重和相同 dropout 抽样的书中类并排比较。",
     },
     "find_the_bug.choose": {"en": "Bug", "zh": "选择一个 bug"},
+    "url.bad_bug": {
+        "en": "Link: “bug={value}” is not a bug of the gallery; its names are {bugs}. The first "
+        "bug is shown instead.",
+        "zh": "链接：“bug={value}”不是 bug 库里的名称；可用的名称为 {bugs}。已改为显示第一个 bug。",
+    },
     "find_the_bug.diff.header": {"en": "The changed line", "zh": "改动的那一行"},
     "find_the_bug.diff.caption": {
         "en": "− the book's statement in attention/modules.py (line {lines}), + the bug's",

@@ -43,6 +43,17 @@ MESSAGES = {
         "想换成别的词，请在侧边栏的句子框中输入一个句子。",
     },
     "step.output.title": {"en": "Output: the context vectors", "zh": "输出：上下文向量"},
+    "step.output.book": {
+        "en": "✓ These are the context vectors the book prints (section 3.5.3), compared now: "
+        "largest difference {difference:.1e}, within its 4 decimals.",
+        "zh": "✓ 这就是书中打印的上下文向量（第 3.5.3 节），现场比较：最大差值 {difference:.1e}，"
+        "在书中的 4 位小数之内。",
+    },
+    "step.output.not_book": {
+        "en": "These settings are the book's, but the context vectors differ from its printout "
+        "by up to {difference:.1e} on this machine.",
+        "zh": "这些设置与书中相同，但在这台机器上上下文向量与书中打印的相差最多 {difference:.1e}。",
+    },
     "step.output.caption": {
         "en": "`context_vec`, shape {shape}, batch item 0: one {d_out}-dimensional vector per "
         "token, rounded to 4 decimals. Step 10 explains where they come from.",
@@ -226,6 +237,18 @@ MESSAGES = {
         "zh": "p = {p}：保留的权重 × {scale}（= 1/(1 − {p})）。在 {visible} 个可见权重中，"
         "保留了 {kept} 个，丢弃了 {dropped} 个（粉色，置为 0）。对角线以上的单元格本来就是 0，"
         "丢弃它们不会改变任何东西。",
+    },
+    "step.dropout.row_dropped": {
+        "en": "Every weight of “{token}” (row {number}) was dropped in this pass, so its context "
+        "vector is exactly 0. Row {number} sees {visible} keys, each dropped with probability "
+        "p = {p}, so the whole row goes with probability p^{visible} = {chance}.",
+        "zh": "这一轮中“{token}”（第 {number} 行）的每个权重都被丢弃了，所以它的上下文向量恰好为 0。"
+        "第 {number} 行能看到 {visible} 个键，每个以 p = {p} 的概率被丢弃，"
+        "所以整行被丢弃的概率是 p^{visible} = {chance}。",
+    },
+    "step.dropout.rows_dropped_more": {
+        "en": "{count} rows lost every weight in this pass; their context vectors are 0.",
+        "zh": "这一轮共有 {count} 行丢失了全部权重；它们的上下文向量为 0。",
     },
     "step.dropout.sums": {
         "en": "After dropout the rows no longer sum to 1. Row sums, `dropped_weights.sum(-1)`: "

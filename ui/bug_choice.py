@@ -1,0 +1,53 @@
+"""The bug chosen on Find the bug, in the link: ``?bug=<gallery name>`` (``attention.bugs.BUGS``).
+
+A teacher shares the bug the class should look at. The choice is kept in a plain session value
+(the page's select box is drawn on one page only, and Streamlit forgets a widget's key on every
+other page), so the link carries it from any page, like the other pages' own parameters.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention.bugs import BUGS
+
+from .table import InputProblem, problem, shorten
+from .url import PageParams
+
+BUG_PARAM = "bug"
+CHOSEN_KEY = "find_the_bug_chosen"  # the chosen bug's gallery name (kept across pages)
+SELECT_KEY = "find_the_bug_bug"  # the page's select box: holds a new choice before the page runs
+BUG_NAMES: tuple[str, ...] = tuple(BUGS)
+
+
+def chosen_bug() -> str:
+    """The bug the page shows: a choice just made in the select box (Streamlit sets it before
+    the run, so the link follows in the same run), else the link's or the last one chosen,
+    else the gallery's first."""
+    for key in (SELECT_KEY, CHOSEN_KEY):
+        name = st.session_state.get(key)
+        if name in BUGS:
+            return name
+    return BUG_NAMES[0]
+
+
+def choose_bug(name: str) -> None:
+    st.session_state[CHOSEN_KEY] = name
+
+
+def _read_url(params: dict[str, str]) -> list[InputProblem]:
+    raw = params.get(BUG_PARAM)
+    if raw is None:
+        return []
+    if raw.strip() in BUGS:
+        choose_bug(raw.strip())
+        return []
+    return [problem("url.bad_bug", value=shorten(raw), bugs=", ".join(BUG_NAMES))]
+
+
+def _write_url() -> dict[str, str]:
+    name = chosen_bug()
+    return {} if name == BUG_NAMES[0] else {BUG_PARAM: name}
+
+
+URL_PARAMS = PageParams((BUG_PARAM,), _read_url, _write_url)
