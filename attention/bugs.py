@@ -40,7 +40,14 @@ from .modules import CausalAttention, MultiHeadAttention
 from .randomness import draws_from, private_generator
 from .steps import STEP_FIELDS, STEPS, Made, StepFunction, context_of, step_named
 from .trace import AttentionConfig
-from .validate import check_attention_size, to_input_tensor
+from .validate import (
+    AttentionInputError,
+    check_attention_size,
+    check_choice,
+    check_instance,
+    describe,
+    to_input_tensor,
+)
 
 __all__ = [
     "BUGS",
@@ -432,7 +439,10 @@ def run_steps(module: nn.Module, x: torch.Tensor, generator: torch.Generator | N
     :func:`attention.forward.run_forward`; dropout from ``generator`` or, when None, torch's
     global generator (as the classes' ``forward``)."""
     if not isinstance(module, (CausalAttention, MultiHeadAttention)):
-        raise TypeError(f"run_steps needs the book's class or a gallery bug, not {type(module)}")
+        raise AttentionInputError(
+            f"run_steps needs the book's class or a gallery bug, not {describe(module)}.",
+            field="module",
+        )
     bug = BUGS.get(getattr(module, "bug", ""))
     made = run_forward(module, x, generator, None if bug is None else bug.overrides)
     return {name: made[name] for name in STEP_ENTRIES}
@@ -509,6 +519,13 @@ def _max_difference(a: torch.Tensor, b: torch.Tensor) -> float:
     return float((a - b).abs().max())
 
 
+def _check_cfg(cfg: Any) -> AttentionConfig:
+    """``cfg`` checked as a trace checks it (its sizes, seed and dropout), before any module."""
+    check_instance("cfg", cfg, AttentionConfig, " (e.g. AttentionConfig(seed=123))")
+    replace(cfg, variant="wrapper").validated()  # a multi-head bug widens d_out to fit the heads
+    return cfg
+
+
 def compare_bug(name: str, inputs: Any, cfg: AttentionConfig | None = None) -> BugComparison:
     """Run the book's class and bug ``name`` on ``inputs`` ``(T, d_in)`` with ``cfg``'s seed,
     ``d_out``, dropout, mode and ``qkv_bias``; return what differs (see :class:`BugComparison`).
@@ -518,8 +535,8 @@ def compare_bug(name: str, inputs: Any, cfg: AttentionConfig | None = None) -> B
     would after ``torch.manual_seed``. A multi-head bug runs ``MultiHeadAttention`` with
     ``cfg.num_heads`` heads (two when ``cfg`` has one), ``d_out`` a multiple of the heads.
     """
-    bug = BUGS[name]
-    cfg = cfg or AttentionConfig()
+    bug = BUGS[check_choice("name", name, tuple(BUGS))]
+    cfg = AttentionConfig() if cfg is None else _check_cfg(cfg)
     x = to_input_tensor(inputs)[:1]  # (1, T, d_in)
     num_tokens, d_in = x.shape[1], x.shape[2]
     num_heads = 1

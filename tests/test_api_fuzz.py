@@ -42,9 +42,24 @@ from attention import (
     trace_module,
 )
 from attention import gradients as grad_api
+from attention import (
+    book_outputs,
+    bugs,
+    chapter,
+    environment,
+    experiments,
+    export,
+    fast_path,
+    kv_cache,
+    parameter_counts,
+    tasks,
+    training,
+    training_export,
+)
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.head_trace import one_head
 from attention.trace import config_of
+from attention.training import TinyGPT, TrainConfig
 from tests.cases import subcases
 from viz import notebook
 from viz.steps import weights_view
@@ -228,6 +243,160 @@ def _calls(grads: grad_api.GradientTrace, table: Any) -> dict[str, tuple[Callabl
         "table_html": (notebook.table_html, {"table": table}),
         "TraceView.step": (notebook.show_trace(trace).step, {"name": "softmax"}),
     }
+
+
+
+TINY_TRAIN = {"task": "copy", "layers": 1, "heads": 1, "width": 8, "steps": 1, "batch_size": 1}
+
+
+def _lab_calls() -> dict[str, tuple[Callable, dict]]:
+    """The chapter's and the lab pages' functions, with tiny arguments that work (cheap to fuzz)."""
+    trace = trace_attention(BOOK_EMBEDDINGS)
+    dropped = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5))
+    weights = trace.attn_weights[0]  # (6, 6)
+    sizes = {"d_out": 2, "num_heads": 1, "seed": 0}
+    tiny = TrainConfig(**TINY_TRAIN)
+    module = fast_path.book_module(3, 2, 1, 6, 0)
+    model = TinyGPT(4, 4, 8, 1, 1, 0.0, layer_norm=False, feed_forward=False)
+    calls: dict[str, tuple[Callable, dict]] = {
+        "simple_attention": (chapter.simple_attention, {"inputs": BOOK_EMBEDDINGS, "query_index": 1}),
+        "self_attention_v1": (
+            chapter.self_attention_v1,
+            {"inputs": BOOK_EMBEDDINGS, "d_out": 2, "seed": 123, "query_index": 1},
+        ),
+        "self_attention_v2": (
+            chapter.self_attention_v2,
+            {"inputs": BOOK_EMBEDDINGS, "d_out": 2, "seed": 789, "query_index": 1},
+        ),
+        "dropout_demo": (chapter.dropout_demo, {"inputs": BOOK_EMBEDDINGS, "seed": 123, "p": 0.5}),
+        "causal_diff": (chapter.causal_diff, {"context": 2}),
+        "attention_cells": (export.attention_cells, {"trace": trace}),
+        "exportable": (export.exportable, {"trace": trace}),
+        "float32_text": (export.float32_text, {"value": 0.5}),
+        "matrix_csv": (
+            export.matrix_csv,
+            {"values": weights[:2, :2], "row_labels": ["a", "b"], "col_labels": ["c", "d"], "corner": ""},
+        ),
+        "csv_file_names": (export.csv_file_names, {"trace": trace}),
+        "csv_field": (export.csv_field, {"file_name": "attn_weights.csv"}),
+        "trace_csv_file": (
+            export.trace_csv_file,
+            {"trace": trace, "tokens": BOOK_TOKENS, "file_name": "attn_weights.csv"},
+        ),
+        "trace_csv_files": (export.trace_csv_files, {"trace": trace, "tokens": BOOK_TOKENS}),
+        "trace_json_dict": (
+            export.trace_json_dict,
+            {"trace": trace, "tokens": BOOK_TOKENS, "environment": None},
+        ),
+        "trace_json": (export.trace_json, {"trace": trace, "tokens": BOOK_TOKENS, "environment": None}),
+        "reproduce_snippet": (
+            export.reproduce_snippet,
+            {"trace": trace, "tokens": BOOK_TOKENS, "style": "book"},
+        ),
+        "export_files": (
+            export.export_files,
+            {"trace": trace, "tokens": BOOK_TOKENS, "environment": None, "gradients": None},
+        ),
+        "export_zip": (
+            export.export_zip,
+            {"trace": trace, "tokens": BOOK_TOKENS, "environment": None, "gradients": None},
+        ),
+        "dropout_on_ones": (environment.dropout_on_ones, {"seed": 123, "p": 0.5, "size": 6}),
+        "differing_fields": (environment.differing_fields, {"first": trace, "second": dropped}),
+        "recompute_check": (
+            environment.recompute_check,
+            {"inputs": BOOK_EMBEDDINGS, "cfg": AttentionConfig(), "reference": None},
+        ),
+        "dropout_draws": (
+            experiments.dropout_draws,
+            {"attn_weights": weights, "p": 0.5, "num_draws": 2, "seed": 0},
+        ),
+        "dropout_average": (
+            experiments.dropout_average,
+            {"attn_weights": weights, "p": 0.5, "num_draws": 2, "seed": 0},
+        ),
+        "dropout_average_error": (
+            experiments.dropout_average_error,
+            {"attn_weights": weights, "p": 0.5, "max_draws": 4, "seed": 0, "num_points": 2},
+        ),
+        "loglog_slope": (experiments.loglog_slope, {"x": [1.0, 2.0, 4.0], "y": [1.0, 0.7, 0.5]}),
+        "random_queries_keys": (
+            experiments.random_queries_keys,
+            {"d_k": 4, "num_queries": 2, "num_tokens": 3, "seed": 0},
+        ),
+        "row_entropy": (experiments.row_entropy, {"weights": weights}),
+        "softmax_gradient_norm": (experiments.softmax_gradient_norm, {"weights": weights}),
+        "softmax_saturation": (
+            experiments.softmax_saturation,
+            {"d_k_values": [4], "num_tokens": 3, "seed": 0, "scaled": True, "num_queries": 2},
+        ),
+        "saturation_example_row": (
+            experiments.saturation_example_row,
+            {"d_k": 4, "num_tokens": 3, "seed": 0, "scaled": True},
+        ),
+        "score_variance": (experiments.score_variance, {"scores": weights, "mask": trace.mask}),
+        "quiz_kinds": (experiments.quiz_kinds, {"num_tokens": 6, "dropout_active": False}),
+        "quiz_question": (experiments.quiz_question, {"trace": trace, "number": 0}),
+        "check_text": (tasks.check_text, {"text": "abcabc " * 40, "context_length": 8}),
+        "make_task": (tasks.make_task, {"name": "copy", "length": 4}),
+        "TrainConfig.resolved": (lambda **given: TrainConfig(**given).resolved(), dict(TINY_TRAIN)),
+        "train": (training.train, {"cfg": tiny, "on_progress": None, "should_stop": None}),
+        "compare_dropout": (
+            training.compare_dropout,
+            {"cfg": tiny, "dropout": 0.5, "on_progress": None, "should_stop": None},
+        ),
+        "seeded_generator": (training.seeded_generator, {"seed": 0, "purpose": "init"}),
+        "task_for": (training.task_for, {"cfg": tiny.resolved()}),
+        "retrain_script": (
+            training_export.retrain_script,
+            {"cfg": tiny, "fingerprint": "0" * 64, "threads": 1, "stopped_at": None},
+        ),
+        "weights_bytes": (training_export.weights_bytes, {"model": module}),
+        "weights_fingerprint": (training_export.weights_fingerprint, {"state_dict": module.state_dict()}),
+        "book_comparison": (book_outputs.book_comparison, {"trace": trace}),
+        "dropout_demo_differences": (
+            book_outputs.dropout_demo_differences,
+            {"demo": chapter.dropout_demo(BOOK_EMBEDDINGS)},
+        ),
+        "parameter_count": (
+            parameter_counts.parameter_count,
+            {"variant": "fused", "d_in": 3, "d_out": 2, "num_heads": 1, "qkv_bias": False},
+        ),
+        "compare_bug": (
+            bugs.compare_bug,
+            {"name": next(iter(bugs.BUGS)), "inputs": BOOK_EMBEDDINGS, "cfg": None},
+        ),
+        "path_source": (fast_path.path_source, {"name": fast_path.PATHS[0]}),
+        "book_module": (
+            fast_path.book_module,
+            {"d_in": 3, "d_out": 2, "num_heads": 1, "context_length": 6, "seed": 0},
+        ),
+        "fast_path_outputs": (fast_path.fast_path_outputs, {"inputs": BOOK_EMBEDDINGS, **sizes}),
+        "compare_fast_paths": (fast_path.compare_fast_paths, {"inputs": BOOK_EMBEDDINGS, **sizes}),
+        "measure_fast_paths": (
+            fast_path.measure_fast_paths,
+            {"token_counts": [4], "budget_s": 0.0, "repeats": 1, "min_seconds": 0.0},
+        ),
+        "cache_growth": (kv_cache.cache_growth, {"inputs": BOOK_EMBEDDINGS, **sizes}),
+        "mask_slice_slip": (kv_cache.mask_slice_slip, {"inputs": BOOK_EMBEDDINGS, **sizes}),
+        "decode": (kv_cache.decode, {"token_ids": [0, 1]}),
+        "generate": (kv_cache.generate, {"model": model, "prompt": [0, 1], "new_tokens": 1, "use_cache": True}),
+        "generation_model": (kv_cache.generation_model, {"seed": 0}),
+        "compare_generation": (
+            kv_cache.compare_generation,
+            {"prompt_tokens": [0, 1], "new_tokens": 1, "seed": 0},
+        ),
+        "time_generation": (
+            kv_cache.time_generation,
+            {"prompt_tokens": [0, 1], "new_tokens": 1, "seed": 0, "budget_s": 0.0},
+        ),
+        "cache_bytes": (
+            kv_cache.cache_bytes,
+            {"layers": 1, "tokens": 4, "d_model": 8, "kv_heads": 1, "heads": 2, "bytes_per_value": 4, "batch": 1},
+        ),
+        "sliding_window_step": (attention.window.sliding_window_step, {"window": 2}),
+    }
+    return calls
 
 
 @contextmanager

@@ -191,7 +191,7 @@ def test_multi_head_exports_one_file_per_head() -> None:
 def test_one_file_can_be_written_alone() -> None:
     trace = book_trace()
     assert trace_csv_file(trace, TOKENS, "mask.csv") == trace_csv_files(trace, TOKENS)["mask.csv"]
-    with pytest.raises(KeyError):
+    with pytest.raises(AttentionInputError, match="No CSV file 'nope.csv'"):
         trace_csv_file(trace, TOKENS, "nope.csv")
 
 
