@@ -28,34 +28,32 @@ from attention import (
     AttentionConfig,
     AttentionInputError,
     CausalAttention,
+    book_outputs,
+    bugs,
     build_module,
     by_hand,
+    chapter,
     compare_masking,
     differences,
     dropout,
-    examples,
-    mask_after_softmax,
-    mask_with_neg_inf,
-    run_traced_forward,
-    trace_attention,
-    trace_gradients,
-    trace_module,
-)
-from attention import gradients as grad_api
-from attention import (
-    book_outputs,
-    bugs,
-    chapter,
     environment,
+    examples,
     experiments,
     export,
     fast_path,
     kv_cache,
+    mask_after_softmax,
+    mask_with_neg_inf,
     parameter_counts,
+    run_traced_forward,
     tasks,
+    trace_attention,
+    trace_gradients,
+    trace_module,
     training,
     training_export,
 )
+from attention import gradients as grad_api
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.head_trace import one_head
 from attention.trace import config_of
@@ -347,6 +345,18 @@ def _lab_calls() -> dict[str, tuple[Callable, dict]]:
         ),
         "seeded_generator": (training.seeded_generator, {"seed": 0, "purpose": "init"}),
         "task_for": (training.task_for, {"cfg": tiny.resolved()}),
+        "build_model": (
+            training.build_model,
+            {
+                "task": training.task_for(tiny.resolved()),
+                "cfg": tiny.resolved(),
+                "generator": torch.Generator(),
+            },
+        ),
+        "attend_with_cache": (
+            kv_cache.attend_with_cache,
+            {"module": module, "x_new": BOOK_EMBEDDINGS[None, :1], "cache": kv_cache.LayerCache()},
+        ),
         "retrain_script": (
             training_export.retrain_script,
             {"cfg": tiny, "fingerprint": "0" * 64, "threads": 1, "stopped_at": None},

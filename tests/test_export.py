@@ -21,7 +21,13 @@ import numpy as np
 import pytest
 import torch
 
-from attention import AttentionConfig, AttentionTrace, CausalAttention, trace_attention
+from attention import (
+    AttentionConfig,
+    AttentionInputError,
+    AttentionTrace,
+    CausalAttention,
+    trace_attention,
+)
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.export import (
     MAX_EXPORT_CELLS,
