@@ -89,6 +89,16 @@ def _check_sizes(d_k: Any, num_queries: Any, num_tokens: Any, seed: Any) -> tupl
     return d_k, num_queries, num_tokens
 
 
+def _check_weights(name: str, weights: Any, most: int) -> None:
+    """Attention weights: a non-empty tensor of real numbers with at most ``most`` of them."""
+    check_tensor(name, weights)
+    if weights.dim() == 0 or not 0 < weights.numel() <= most or weights.dtype == torch.bool:
+        raise AttentionInputError(
+            f"{name} must be rows of 1 to {most:,} attention weights; got {describe(weights)}.",
+            field=name,
+        )
+
+
 def _check_series(name: str, values: Any) -> None:
     """One axis of a log-log fit: a 1-D tensor, or a list of at most a million real numbers."""
     if isinstance(values, torch.Tensor):
@@ -116,7 +126,7 @@ def dropout_draws(attn_weights: torch.Tensor, p: float, num_draws: int, seed: in
     first ``N`` draws are the same whatever ``num_draws`` is, and draw 0 equals
     ``torch.manual_seed(seed); nn.Dropout(p)(attn_weights)``.
     """
-    check_tensor("attn_weights", attn_weights)
+    _check_weights("attn_weights", attn_weights, MAX_DROPOUT_CELLS)
     p, num_draws = _check_dropout_p(p), _check_draws("num_draws", num_draws, seed)
     if num_draws * attn_weights.numel() > MAX_DROPOUT_CELLS:
         raise AttentionInputError(
@@ -263,7 +273,7 @@ def row_entropy(weights: torch.Tensor) -> torch.Tensor:
 
     ``log T`` for a uniform row over ``T`` tokens, ``0`` for a one-hot row.
     """
-    check_tensor("weights", weights)
+    _check_weights("weights", weights, MAX_DROPOUT_CELLS)
     logs = torch.where(weights > 0, weights.log(), torch.zeros_like(weights))
     return -(weights * logs).sum(dim=-1)
 
@@ -274,10 +284,10 @@ def softmax_gradient_norm(weights: torch.Tensor) -> torch.Tensor:
     It is how much the weights move when the scores move: it shrinks to 0 as a row becomes
     one-hot, which is why a saturated softmax learns slowly.
     """
-    if check_tensor("weights", weights).dim() == 0 or weights.numel() * weights.shape[-1] > 2**24:
+    _check_weights("weights", weights, MAX_DROPOUT_CELLS)
+    if weights.numel() * weights.shape[-1] > MAX_DROPOUT_CELLS:  # one (T, T) Jacobian per row
         raise AttentionInputError(
-            f"weights must be rows of at most 2**24 / T weights; got {describe(weights)}.",
-            field="weights",
+            f"weights: too many rows of {weights.shape[-1]:,} for their Jacobians.", field="weights"
         )
     jacobian = torch.diag_embed(weights) - weights.unsqueeze(-1) * weights.unsqueeze(-2)
     return jacobian.pow(2).sum(dim=(-2, -1)).sqrt()

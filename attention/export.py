@@ -184,6 +184,8 @@ def matrix_csv(
     :func:`float32_text` (−∞ becomes ``-inf``); booleans become ``1``/``0``.
     """
     matrix = _check_matrix(values, row_labels, col_labels)
+    if not isinstance(corner, str):
+        raise AttentionInputError(f"corner must be text; got {describe(corner)}.", field="corner")
     header = [str(corner), *(str(label) for label in col_labels)]
     body = ([str(label), *row] for label, row in zip(row_labels, matrix, strict=True))
     return safe_csv_text([header, *body], number_text=float32_text)
@@ -291,6 +293,7 @@ def csv_field(file_name: str) -> str:
 
 def trace_csv_file(trace: AttentionTrace, tokens: Sequence[str], file_name: str) -> str:
     """One CSV file of :func:`trace_csv_files` (e.g. for a preview), by its name."""
+    check_instance("file_name", file_name, str)
     labels = _check_tokens(trace, tokens)
     for candidate, name, matrix in _csv_plan(trace):
         if candidate == file_name:

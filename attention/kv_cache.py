@@ -123,6 +123,7 @@ def attend_with_cache(
             field="x_new",
         )
     b, num_tokens_q, _ = x_new.shape
+    check_attention_size(b, module.num_heads, num_tokens_q + cache.length)
     start = cache.length
 
     def heads(t: torch.Tensor) -> torch.Tensor:  # (b, q, d_out) -> (b, h, q, head_dim)
@@ -366,8 +367,8 @@ def compare_generation(
     The model is :func:`generation_model` for ``seed``; ``prompt_tokens`` are ids of its
     vocabulary (the text task's characters), and prompt + new tokens fit in its context.
     """
-    model = generation_model(seed)
-    prompt, new = _check_prompt(prompt_tokens, new_tokens, model.tok_emb.num_embeddings)
+    prompt, new = _check_prompt(prompt_tokens, new_tokens, task_for(_text_config(0)).vocab_size)
+    model = generation_model(seed)  # its vocabulary is the text task's, whatever the seed
     return (
         generate(model, prompt, new, use_cache=True),
         generate(model, prompt, new, use_cache=False),
@@ -399,8 +400,8 @@ def time_generation(
         raise AttentionInputError(
             f"budget_s must be 0 to 3600 s; got {budget_s:g}.", field="budget_s"
         )
-    model = generation_model(seed)
-    prompt, new = _check_prompt(prompt_tokens, new_tokens, model.tok_emb.num_embeddings)
+    prompt, new = _check_prompt(prompt_tokens, new_tokens, task_for(_text_config(0)).vocab_size)
+    model = generation_model(seed)  # its vocabulary is the text task's, whatever the seed
     result = GenerationTimings(new_tokens=new, prompt_length=len(prompt))
     best = {True: float("inf"), False: float("inf")}
     started = time.perf_counter()
