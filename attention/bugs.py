@@ -25,6 +25,7 @@ steps are what SDPA computes inside.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -43,7 +44,6 @@ from .trace import AttentionConfig
 from .validate import (
     AttentionInputError,
     check_attention_size,
-    check_choice,
     check_instance,
     describe,
     to_input_tensor,
@@ -519,6 +519,21 @@ def _max_difference(a: torch.Tensor, b: torch.Tensor) -> float:
     return float((a - b).abs().max())
 
 
+def _check_name(name: Any) -> str:
+    """A name of :data:`BUGS`; else an error naming the closest names and where all are listed."""
+    if isinstance(name, str) and name in BUGS:
+        return name
+    close = difflib.get_close_matches(name, BUGS, n=3) if isinstance(name, str) else []
+    shown = close or list(BUGS)[:4]
+    raise AttentionInputError(
+        f"No bug named {describe(name, 40)}; {'did you mean' if close else 'there is'} "
+        f"{', '.join(map(repr, shown))}{'?' if close else ', …'} (all {len(BUGS)} names: the "
+        "keys of attention.bugs.BUGS).",
+        field="name",
+        params={"choices": tuple(BUGS)},
+    )
+
+
 def _check_cfg(cfg: Any) -> AttentionConfig:
     """``cfg`` checked as a trace checks it (its sizes, seed and dropout), before any module."""
     check_instance("cfg", cfg, AttentionConfig, " (e.g. AttentionConfig(seed=123))")
@@ -535,7 +550,7 @@ def compare_bug(name: str, inputs: Any, cfg: AttentionConfig | None = None) -> B
     would after ``torch.manual_seed``. A multi-head bug runs ``MultiHeadAttention`` with
     ``cfg.num_heads`` heads (two when ``cfg`` has one), ``d_out`` a multiple of the heads.
     """
-    bug = BUGS[check_choice("name", name, tuple(BUGS))]
+    bug = BUGS[_check_name(name)]
     cfg = AttentionConfig() if cfg is None else _check_cfg(cfg)
     x = to_input_tensor(inputs)[:1]  # (1, T, d_in)
     num_tokens, d_in = x.shape[1], x.shape[2]
