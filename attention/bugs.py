@@ -42,9 +42,15 @@ from .randomness import draws_from, private_generator
 from .steps import STEP_FIELDS, STEPS, Made, StepFunction, context_of, step_named
 from .trace import AttentionConfig
 from .validate import (
+    MAX_ATTENTION_CELLS,
     AttentionInputError,
     check_attention_size,
+    check_float32_module,
+    check_generator,
     check_instance,
+    check_int,
+    check_tensor,
+    check_traced_input,
     describe,
     to_input_tensor,
 )
@@ -438,10 +444,19 @@ def run_steps(module: nn.Module, x: torch.Tensor, generator: torch.Generator | N
     """Every step of a forward pass of the book's class or a gallery bug (its own ``bug``), by
     :func:`attention.forward.run_forward`; dropout from ``generator`` or, when None, torch's
     global generator (as the classes' ``forward``)."""
+    check_generator(generator)
+    x = check_traced_input(x)
     if not isinstance(module, (CausalAttention, MultiHeadAttention)):
         raise AttentionInputError(
             f"run_steps needs the book's class or a gallery bug, not {describe(module)}.",
             field="module",
+        )
+    check_float32_module(module)
+    if x.shape[2] != module.W_query.in_features or x.shape[1] > module.mask.shape[0]:
+        raise AttentionInputError(
+            f"x must be (b, T ≤ {module.mask.shape[0]}, {module.W_query.in_features}) for this "
+            f"module; got shape {tuple(x.shape)}.",
+            field="inputs",
         )
     bug = BUGS.get(getattr(module, "bug", ""))
     made = run_forward(module, x, generator, None if bug is None else bug.overrides)
@@ -460,6 +475,11 @@ def earlier_outputs_moved(
     batch item): a causal layer keeps them all False. ``forward`` must be deterministic (no
     fresh dropout draw between the two calls).
     """
+    if not callable(forward):
+        raise AttentionInputError(f"forward must be a function; got {describe(forward)}.")
+    if check_tensor("x", x).dim() != 3 or x.numel() > MAX_ATTENTION_CELLS:
+        raise AttentionInputError(f"x must be (b, T, d_in); got {describe(x)}.", field="x")
+    position = check_int("position", position, 0, x.shape[1] - 1, "the token to change")
     changed = x.clone()
     changed[:, position] = 1.0 - 2.0 * x[:, position]  # another token at this place
     before = forward(x)[:, :position]  # (b, position, d_out)

@@ -12,6 +12,7 @@ the test with the allocator's error instead of taking the machine's memory.
 
 from __future__ import annotations
 
+import inspect
 import math
 import resource
 from collections.abc import Callable, Iterator
@@ -243,7 +244,6 @@ def _calls(grads: grad_api.GradientTrace, table: Any) -> dict[str, tuple[Callabl
     }
 
 
-
 TINY_TRAIN = {"task": "copy", "layers": 1, "heads": 1, "width": 8, "steps": 1, "batch_size": 1}
 
 
@@ -257,7 +257,10 @@ def _lab_calls() -> dict[str, tuple[Callable, dict]]:
     module = fast_path.book_module(3, 2, 1, 6, 0)
     model = TinyGPT(4, 4, 8, 1, 1, 0.0, layer_norm=False, feed_forward=False)
     calls: dict[str, tuple[Callable, dict]] = {
-        "simple_attention": (chapter.simple_attention, {"inputs": BOOK_EMBEDDINGS, "query_index": 1}),
+        "simple_attention": (
+            chapter.simple_attention,
+            {"inputs": BOOK_EMBEDDINGS, "query_index": 1},
+        ),
         "self_attention_v1": (
             chapter.self_attention_v1,
             {"inputs": BOOK_EMBEDDINGS, "d_out": 2, "seed": 123, "query_index": 1},
@@ -273,7 +276,12 @@ def _lab_calls() -> dict[str, tuple[Callable, dict]]:
         "float32_text": (export.float32_text, {"value": 0.5}),
         "matrix_csv": (
             export.matrix_csv,
-            {"values": weights[:2, :2], "row_labels": ["a", "b"], "col_labels": ["c", "d"], "corner": ""},
+            {
+                "values": weights[:2, :2],
+                "row_labels": ["a", "b"],
+                "col_labels": ["c", "d"],
+                "corner": "",
+            },
         ),
         "csv_file_names": (export.csv_file_names, {"trace": trace}),
         "csv_field": (export.csv_field, {"file_name": "attn_weights.csv"}),
@@ -286,7 +294,10 @@ def _lab_calls() -> dict[str, tuple[Callable, dict]]:
             export.trace_json_dict,
             {"trace": trace, "tokens": BOOK_TOKENS, "environment": None},
         ),
-        "trace_json": (export.trace_json, {"trace": trace, "tokens": BOOK_TOKENS, "environment": None}),
+        "trace_json": (
+            export.trace_json,
+            {"trace": trace, "tokens": BOOK_TOKENS, "environment": None},
+        ),
         "reproduce_snippet": (
             export.reproduce_snippet,
             {"trace": trace, "tokens": BOOK_TOKENS, "style": "book"},
@@ -338,11 +349,6 @@ def _lab_calls() -> dict[str, tuple[Callable, dict]]:
         "check_text": (tasks.check_text, {"text": "abcabc " * 40, "context_length": 8}),
         "make_task": (tasks.make_task, {"name": "copy", "length": 4}),
         "TrainConfig.resolved": (lambda **given: TrainConfig(**given).resolved(), dict(TINY_TRAIN)),
-        "train": (training.train, {"cfg": tiny, "on_progress": None, "should_stop": None}),
-        "compare_dropout": (
-            training.compare_dropout,
-            {"cfg": tiny, "dropout": 0.5, "on_progress": None, "should_stop": None},
-        ),
         "seeded_generator": (training.seeded_generator, {"seed": 0, "purpose": "init"}),
         "task_for": (training.task_for, {"cfg": tiny.resolved()}),
         "build_model": (
@@ -362,7 +368,10 @@ def _lab_calls() -> dict[str, tuple[Callable, dict]]:
             {"cfg": tiny, "fingerprint": "0" * 64, "threads": 1, "stopped_at": None},
         ),
         "weights_bytes": (training_export.weights_bytes, {"model": module}),
-        "weights_fingerprint": (training_export.weights_fingerprint, {"state_dict": module.state_dict()}),
+        "weights_fingerprint": (
+            training_export.weights_fingerprint,
+            {"state_dict": module.state_dict()},
+        ),
         "book_comparison": (book_outputs.book_comparison, {"trace": trace}),
         "dropout_demo_differences": (
             book_outputs.dropout_demo_differences,
@@ -390,7 +399,10 @@ def _lab_calls() -> dict[str, tuple[Callable, dict]]:
         "cache_growth": (kv_cache.cache_growth, {"inputs": BOOK_EMBEDDINGS, **sizes}),
         "mask_slice_slip": (kv_cache.mask_slice_slip, {"inputs": BOOK_EMBEDDINGS, **sizes}),
         "decode": (kv_cache.decode, {"token_ids": [0, 1]}),
-        "generate": (kv_cache.generate, {"model": model, "prompt": [0, 1], "new_tokens": 1, "use_cache": True}),
+        "generate": (
+            kv_cache.generate,
+            {"model": model, "prompt": [0, 1], "new_tokens": 1, "use_cache": True},
+        ),
         "generation_model": (kv_cache.generation_model, {"seed": 0}),
         "compare_generation": (
             kv_cache.compare_generation,
@@ -402,21 +414,37 @@ def _lab_calls() -> dict[str, tuple[Callable, dict]]:
         ),
         "cache_bytes": (
             kv_cache.cache_bytes,
-            {"layers": 1, "tokens": 4, "d_model": 8, "kv_heads": 1, "heads": 2, "bytes_per_value": 4, "batch": 1},
+            {
+                "layers": 1,
+                "tokens": 4,
+                "d_model": 8,
+                "kv_heads": 1,
+                "heads": 2,
+                "bytes_per_value": 4,
+                "batch": 1,
+            },
         ),
         "sliding_window_step": (attention.window.sliding_window_step, {"window": 2}),
+        "run_steps": (
+            bugs.run_steps,
+            {
+                "module": CausalAttention(3, 2, 6, 0.0),
+                "x": BOOK_EMBEDDINGS[None],
+                "generator": None,
+            },
+        ),
+        "earlier_outputs_moved": (
+            bugs.earlier_outputs_moved,
+            {"forward": CausalAttention(3, 2, 6, 0.0), "x": BOOK_EMBEDDINGS[None], "position": 3},
+        ),
     }
     return calls
 
 
-# Arguments left out of the fuzz: any function is a valid callback (what it raises is its own);
-# compare_dropout's cfg=None trains the text task; the seeds are fuzzed in generation_model.
+# Arguments left out of the fuzz: any function is a valid forward pass (what it raises is its
+# own); the seeds are fuzzed in generation_model, which the two others call.
 NOT_FUZZED = {
-    "train.on_progress",
-    "train.should_stop",
-    "compare_dropout.cfg",
-    "compare_dropout.on_progress",
-    "compare_dropout.should_stop",
+    "earlier_outputs_moved.forward",
     "compare_generation.seed",
     "time_generation.seed",
 }
@@ -460,7 +488,6 @@ def _outcome(function: Callable[..., Any], arguments: dict[str, Any]) -> str | N
 
 def test_every_public_function_refuses_odd_values_in_words(grads, table) -> None:
     odd = _odd_values()
-    failures = []
     calls = _calls(grads, table)
     for name, (function, arguments) in calls.items():
         assert _outcome(function, arguments) is None, name  # the working call works
@@ -468,14 +495,71 @@ def test_every_public_function_refuses_odd_values_in_words(grads, table) -> None
         (f"AttentionConfig.{field}", (_config_call(field), {field: None}))
         for field in CONFIG_FIELDS
     )
+    failures = _fuzz(calls, odd)
+    assert not failures, "\n".join(failures)
+
+
+def _fuzz(calls: dict[str, tuple[Callable, dict]], odd: dict[str, Any]) -> list[str]:
+    """Each odd value in each argument of each call (but :data:`NOT_FUZZED`): what went wrong."""
+    failures = []
     with _address_space_headroom(HEADROOM):
         for name, (function, arguments) in calls.items():
             for argument in arguments:
+                if f"{name}.{argument}" in NOT_FUZZED:
+                    continue
                 for label, value in odd.items():
                     problem = _outcome(function, {**arguments, argument: value})
                     if problem:
                         failures.append(f"{name}({argument}={label}): {problem}")
+    return failures
+
+
+def test_the_chapter_and_lab_functions_refuse_odd_values_in_words() -> None:
+    calls = _lab_calls()
+    for name, (function, arguments) in calls.items():
+        assert _outcome(function, arguments) is None, name  # the working call works
+    failures = _fuzz(calls, _odd_values())
     assert not failures, "\n".join(failures)
+
+
+LAB_MODULES = (
+    book_outputs,
+    bugs,
+    chapter,
+    environment,
+    experiments,
+    export,
+    fast_path,
+    kv_cache,
+    parameter_counts,
+    tasks,
+    training,
+    training_export,
+    attention.window,
+)
+# Functions of no arguments, private_dropout (a context manager: it checks on entry), and the
+# two that train (their config is fuzzed through TrainConfig.resolved; see the test below).
+NO_ARGUMENTS = {
+    "train",
+    "compare_dropout",
+    "environment_info",
+    "check_book_outputs",
+    "book_source",
+    "default_prompt",
+    "private_dropout",
+}
+
+
+def test_the_lab_fuzz_covers_every_public_function_of_those_modules(grads, table) -> None:
+    """A new public function of a chapter or lab module must join :func:`_lab_calls`."""
+    functions = {
+        name
+        for module in LAB_MODULES
+        for name in module.__all__
+        if inspect.isfunction(getattr(module, name))
+    }
+    missing = functions - set(_lab_calls()) - NO_ARGUMENTS - set(_calls(grads, table))
+    assert not missing, missing
 
 
 def test_the_fuzz_covers_every_public_function_of_the_package(grads, table) -> None:
@@ -598,3 +682,17 @@ def test_show_trace_without_a_trace_or_with_a_misspelt_palette_says_so(six_token
     error = _refused(notebook.show_trace, six_token_trace, palette="colourblind")
     assert error.field == "palette" and "'default', 'colorblind'" in str(error)
     assert "'colourblind'" in str(error)
+
+
+@pytest.mark.parametrize("function", [training.train, training.compare_dropout])
+def test_training_refuses_a_bad_config_before_it_trains(function) -> None:
+    assert _refused(function, {"task": "copy"}).field == "cfg"
+    assert _refused(function, TrainConfig(**{**TINY_TRAIN, "steps": 10**9})).field == "steps"
+    assert _refused(function, TrainConfig(task=["copy"])).field == "task"
+
+
+def test_compare_bug_names_the_bugs_it_knows() -> None:
+    error = _refused(bugs.compare_bug, "mask_invert", BOOK_EMBEDDINGS)
+    assert error.field == "name" and "did you mean 'mask_inverted'?" in str(error)
+    assert error.params["choices"] == tuple(bugs.BUGS)
+    assert "'mask_inverted'" in str(_refused(bugs.compare_bug, None, BOOK_EMBEDDINGS))
