@@ -58,7 +58,6 @@ from .validate import (
     MAX_WIDTH,
     AttentionInputError,
     check_attention_size,
-    check_choice,
     check_int,
     check_real,
     describe,
@@ -205,7 +204,11 @@ SLIP = "sdpa_book_mask"  # the one path that must differ from the book's
 
 def path_source(name: str) -> str:
     """The source of path ``name``, to show beside the book's ``forward``."""
-    return inspect.getsource(PATH_FUNCTIONS[check_choice("name", name, tuple(PATH_FUNCTIONS))])
+    if not isinstance(name, str) or name not in PATH_FUNCTIONS:
+        raise AttentionInputError(
+            f"No fast path named {describe(name, 40)}; choose one of {PATHS}.", field="name"
+        )
+    return inspect.getsource(PATH_FUNCTIONS[name])
     return inspect.getsource(PATH_FUNCTIONS[name])
 
 
