@@ -30,6 +30,7 @@ import torch
 from .randomness import dropout_noise, private_generator
 from .trace import AttentionTrace
 from .validate import (
+    MAX_ATTENTION_CELLS,
     MAX_TOKENS,
     MAX_WIDTH,
     AttentionInputError,
@@ -273,7 +274,7 @@ def row_entropy(weights: torch.Tensor) -> torch.Tensor:
 
     ``log T`` for a uniform row over ``T`` tokens, ``0`` for a one-hot row.
     """
-    _check_weights("weights", weights, MAX_DROPOUT_CELLS)
+    _check_weights("weights", weights, MAX_ATTENTION_CELLS)
     logs = torch.where(weights > 0, weights.log(), torch.zeros_like(weights))
     return -(weights * logs).sum(dim=-1)
 
