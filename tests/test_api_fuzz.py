@@ -2,7 +2,8 @@
 
 A table of odd values (wrong types, NaN, huge numbers, a 10-million-item list, views of a few bytes
 that claim billions of cells, tensors without values…) goes into each argument of each public
-function of ``attention`` and ``viz.notebook`` in turn, the others keeping a value that works. Each
+function of ``attention``, of its chapter and lab modules (``chapter``, ``export``, ``training``,
+``kv_cache``…) and of ``viz.notebook`` in turn, the others keeping a value that works. Each
 call must either succeed or raise exactly ``AttentionInputError`` whose message is under 300
 characters: never a torch error, an ``AttributeError`` or a message that copies the argument out.
 The calls run in this process under an address-space limit of 2 GB above what it already uses
