@@ -40,6 +40,7 @@ from .examples import BOOK_EMBEDDINGS
 from .modules import SelfAttention_v1, SelfAttention_v2
 from .randomness import build_seeded
 from .trace import AttentionConfig, AttentionTrace, trace_attention
+from .validate import check_instance
 
 __all__ = [
     "BOOK_CHECKS",
@@ -255,6 +256,7 @@ def book_comparison(trace: AttentionTrace) -> BookCheck | None:
     Returns None for any other trace (the book printed nothing to compare with); otherwise the
     comparison itself, so a page says "these are the book's numbers" only when they are.
     """
+    check_instance("trace", trace, AttentionTrace, " (from trace_attention)")
     cfg = trace.config
     key = (cfg.num_heads, cfg.variant if cfg.num_heads > 1 else "fused")
     book_run = (
@@ -285,6 +287,7 @@ def dropout_demo_differences(demo: DropoutDemo) -> tuple[float, float] | None:
     agrees with the book when it is at most :data:`PRINT_TOLERANCE`. None unless ``demo`` is the
     book's run (six tokens, seed 123, p = 0.5).
     """
+    check_instance("demo", demo, DropoutDemo, " (from attention.chapter.dropout_demo)")
     if demo.ones.shape != (6, 6) or demo.seed != 123 or demo.p != 0.5:
         return None
     printed = [torch.tensor(table) for table in (DROPOUT_ONES_SEED_123, DROPOUT_WEIGHTS_SEED_123)]

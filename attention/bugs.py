@@ -25,6 +25,7 @@ steps are what SDPA computes inside.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -40,7 +41,19 @@ from .modules import CausalAttention, MultiHeadAttention
 from .randomness import draws_from, private_generator
 from .steps import STEP_FIELDS, STEPS, Made, StepFunction, context_of, step_named
 from .trace import AttentionConfig
-from .validate import check_attention_size, to_input_tensor
+from .validate import (
+    MAX_ATTENTION_CELLS,
+    AttentionInputError,
+    check_attention_size,
+    check_float32_module,
+    check_generator,
+    check_instance,
+    check_int,
+    check_tensor,
+    check_traced_input,
+    describe,
+    to_input_tensor,
+)
 
 __all__ = [
     "BUGS",
@@ -431,8 +444,20 @@ def run_steps(module: nn.Module, x: torch.Tensor, generator: torch.Generator | N
     """Every step of a forward pass of the book's class or a gallery bug (its own ``bug``), by
     :func:`attention.forward.run_forward`; dropout from ``generator`` or, when None, torch's
     global generator (as the classes' ``forward``)."""
+    check_generator(generator)
+    x = check_traced_input(x)
     if not isinstance(module, (CausalAttention, MultiHeadAttention)):
-        raise TypeError(f"run_steps needs the book's class or a gallery bug, not {type(module)}")
+        raise AttentionInputError(
+            f"run_steps needs the book's class or a gallery bug, not {describe(module)}.",
+            field="module",
+        )
+    check_float32_module(module)
+    if x.shape[2] != module.W_query.in_features or x.shape[1] > module.mask.shape[0]:
+        raise AttentionInputError(
+            f"x must be (b, T ≤ {module.mask.shape[0]}, {module.W_query.in_features}) for this "
+            f"module; got shape {tuple(x.shape)}.",
+            field="inputs",
+        )
     bug = BUGS.get(getattr(module, "bug", ""))
     made = run_forward(module, x, generator, None if bug is None else bug.overrides)
     return {name: made[name] for name in STEP_ENTRIES}
@@ -450,6 +475,11 @@ def earlier_outputs_moved(
     batch item): a causal layer keeps them all False. ``forward`` must be deterministic (no
     fresh dropout draw between the two calls).
     """
+    if not callable(forward):
+        raise AttentionInputError(f"forward must be a function; got {describe(forward)}.")
+    if check_tensor("x", x).dim() != 3 or x.numel() > MAX_ATTENTION_CELLS:
+        raise AttentionInputError(f"x must be (b, T, d_in); got {describe(x)}.", field="x")
+    position = check_int("position", position, 0, x.shape[1] - 1, "the token to change")
     changed = x.clone()
     changed[:, position] = 1.0 - 2.0 * x[:, position]  # another token at this place
     before = forward(x)[:, :position]  # (b, position, d_out)
@@ -509,6 +539,28 @@ def _max_difference(a: torch.Tensor, b: torch.Tensor) -> float:
     return float((a - b).abs().max())
 
 
+def _check_name(name: Any) -> str:
+    """A name of :data:`BUGS`; else an error naming the closest names and where all are listed."""
+    if isinstance(name, str) and name in BUGS:
+        return name
+    close = difflib.get_close_matches(name, BUGS, n=3) if isinstance(name, str) else []
+    shown = close or list(BUGS)[:4]
+    raise AttentionInputError(
+        f"No bug named {describe(name, 40)}; {'did you mean' if close else 'there is'} "
+        f"{', '.join(map(repr, shown))}{'?' if close else ', …'} (all {len(BUGS)} names: the "
+        "keys of attention.bugs.BUGS).",
+        field="name",
+        params={"choices": tuple(BUGS)},
+    )
+
+
+def _check_cfg(cfg: Any) -> AttentionConfig:
+    """``cfg`` checked as a trace checks it (its sizes, seed and dropout), before any module."""
+    check_instance("cfg", cfg, AttentionConfig, " (e.g. AttentionConfig(seed=123))")
+    replace(cfg, variant="wrapper").validated()  # a multi-head bug widens d_out to fit the heads
+    return cfg
+
+
 def compare_bug(name: str, inputs: Any, cfg: AttentionConfig | None = None) -> BugComparison:
     """Run the book's class and bug ``name`` on ``inputs`` ``(T, d_in)`` with ``cfg``'s seed,
     ``d_out``, dropout, mode and ``qkv_bias``; return what differs (see :class:`BugComparison`).
@@ -518,8 +570,8 @@ def compare_bug(name: str, inputs: Any, cfg: AttentionConfig | None = None) -> B
     would after ``torch.manual_seed``. A multi-head bug runs ``MultiHeadAttention`` with
     ``cfg.num_heads`` heads (two when ``cfg`` has one), ``d_out`` a multiple of the heads.
     """
-    bug = BUGS[name]
-    cfg = cfg or AttentionConfig()
+    bug = BUGS[_check_name(name)]
+    cfg = AttentionConfig() if cfg is None else _check_cfg(cfg)
     x = to_input_tensor(inputs)[:1]  # (1, T, d_in)
     num_tokens, d_in = x.shape[1], x.shape[2]
     num_heads = 1

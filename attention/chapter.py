@@ -38,7 +38,7 @@ import torch
 
 from .modules import CausalAttention, SelfAttention_v1, SelfAttention_v2
 from .randomness import build_seeded, dropout_noise, private_generator
-from .validate import MAX_WIDTH, check_int, check_seed, to_input_tensor
+from .validate import MAX_TOKENS, MAX_WIDTH, check_dropout, check_int, check_seed, to_input_tensor
 
 __all__ = [
     "BOOK_QUERY_INDEX",
@@ -134,6 +134,11 @@ def _one_sequence(inputs: object) -> torch.Tensor:
     return to_input_tensor(inputs)[0]
 
 
+def _check_query_index(query_index: object) -> int:
+    """A whole number the query index can be clamped from (to the last token, for short inputs)."""
+    return check_int("query_index", query_index, 0, MAX_TOKENS - 1, "the query's token index")
+
+
 def _query_index(query_index: int, num_tokens: int) -> int:
     return check_int("query_index", query_index, 0, num_tokens - 1, "the query's token index")
 
@@ -144,6 +149,7 @@ def simple_attention(inputs: object, query_index: int = BOOK_QUERY_INDEX) -> Sim
     With one token the query is that token (``query_index`` is clamped to the last token).
     """
     x = _one_sequence(inputs)  # (T, d_in)
+    query_index = _check_query_index(query_index)
     index = _query_index(min(query_index, x.shape[0] - 1), x.shape[0])
     query = x[index]  # (d_in,)
     query_scores = x @ query  # (T,) the book's loop of torch.dot(x_i, query)
@@ -224,6 +230,7 @@ def self_attention_v1(
     """
     x = _one_sequence(inputs)
     seed, d_out = check_seed(seed), _check_d_out(d_out)
+    query_index = _check_query_index(query_index)
     index = _query_index(min(query_index, x.shape[0] - 1), x.shape[0])
     module = build_seeded(seed, lambda: SelfAttention_v1(x.shape[1], d_out))
     with torch.no_grad():
@@ -252,6 +259,7 @@ def self_attention_v2(
     """
     x = _one_sequence(inputs)
     seed, d_out = check_seed(seed), _check_d_out(d_out)
+    query_index = _check_query_index(query_index)
     index = _query_index(min(query_index, x.shape[0] - 1), x.shape[0])
     module = build_seeded(seed, lambda: SelfAttention_v2(x.shape[1], d_out))
     with torch.no_grad():
@@ -297,7 +305,7 @@ def dropout_demo(inputs: object, seed: int = BOOK_SEED_V1, p: float = 0.5) -> Dr
     weights are :func:`self_attention_v2`'s masked weights (the book's ``attn_weights`` there).
     """
     x = _one_sequence(inputs)
-    seed = check_seed(seed)
+    seed, p = check_seed(seed), check_dropout(p)
     num_tokens = x.shape[0]
     ones = torch.ones(num_tokens, num_tokens)  # (T, T)
     attn_weights = self_attention_v2(x).masked_weights  # (T, T)
@@ -340,7 +348,6 @@ def _code_lines(cls: type) -> list[str]:
     return kept
 
 
-@lru_cache(maxsize=8)
 def causal_diff(context: int = 2) -> str:
     """``SelfAttention_v2`` → ``CausalAttention`` as a unified diff of their source code.
 
@@ -351,6 +358,12 @@ def causal_diff(context: int = 2) -> str:
     around each change.
     Computed once per ``context``: reading and parsing the source is the same on every call.
     """
+    return _causal_diff(check_int("context", context, 0, 1000, "unchanged lines around a change"))
+
+
+@lru_cache(maxsize=8)
+def _causal_diff(context: int) -> str:
+    """:func:`causal_diff` of a checked ``context``, cached (an argument must be hashable)."""
     return "\n".join(
         difflib.unified_diff(
             _code_lines(SelfAttention_v2),

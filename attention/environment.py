@@ -24,6 +24,7 @@ import torch
 
 from .randomness import dropout_noise, private_generator
 from .trace import AttentionConfig, AttentionTrace, trace_attention
+from .validate import MAX_TOKENS, check_dropout, check_instance, check_int, check_seed
 
 __all__ = [
     "RecomputeCheck",
@@ -60,6 +61,8 @@ def dropout_on_ones(seed: int = 123, p: float = 0.5, size: int = 6) -> torch.Ten
     Drawn from a private generator seeded with ``seed`` (the same draw, bitwise): torch's global
     generator is neither read nor changed.
     """
+    seed, p = check_seed(seed), check_dropout(p)
+    size = check_int("size", size, 1, MAX_TOKENS, "the side of the square of ones")
     ones = torch.ones(size, size)  # (size, size)
     return ones * dropout_noise(ones, p, private_generator(seed))
 
@@ -70,6 +73,8 @@ def differing_fields(first: AttentionTrace, second: AttentionTrace) -> list[str]
     Bitwise means ``torch.equal``: same shape, same dtype, every bit of every number (−∞ equals
     −∞). A field that is None in one trace and a tensor in the other differs too.
     """
+    check_instance("first", first, AttentionTrace, " (from trace_attention)")
+    check_instance("second", second, AttentionTrace, " (from trace_attention)")
     names = sorted(set(first.tensors()) | set(second.tensors()))
     different = []
     for name in names:
@@ -102,6 +107,8 @@ def recompute_check(
     With ``reference`` (e.g. the trace a page shows, which may come from a cache), the fresh
     traces are compared with it as well.
     """
+    if reference is not None:
+        check_instance("reference", reference, AttentionTrace, " (from trace_attention)")
     first = trace_attention(inputs, cfg)
     second = trace_attention(inputs, cfg)
     differing = set(differing_fields(first, second))

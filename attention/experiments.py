@@ -29,6 +29,19 @@ import torch
 
 from .randomness import dropout_noise, private_generator
 from .trace import AttentionTrace
+from .validate import (
+    MAX_ATTENTION_CELLS,
+    MAX_TOKENS,
+    MAX_WIDTH,
+    AttentionInputError,
+    check_bool,
+    check_instance,
+    check_int,
+    check_real,
+    check_seed,
+    check_tensor,
+    describe,
+)
 
 __all__ = [
     "MAX_DROPOUT_CELLS",
@@ -55,10 +68,50 @@ MAX_QUIZ_TOKENS = 10  # quiz questions are about the first tokens only (short op
 
 
 def _check_dropout_p(p: float) -> float:
-    p = float(p)
+    p = check_real("p", p, "a dropout probability in [0, 1)")
     if not 0.0 <= p < 1.0:
-        raise ValueError(f"p must be in [0, 1) to average dropout draws, got {p}")
+        raise AttentionInputError(
+            f"p must be in [0, 1) to average dropout draws, got {p}", field="p"
+        )
     return p
+
+
+def _check_draws(name: str, num_draws: Any, seed: Any) -> int:
+    check_seed(seed)
+    return check_int(name, num_draws, 1, MAX_DROPOUT_CELLS, "how many dropout draws")
+
+
+def _check_sizes(d_k: Any, num_queries: Any, num_tokens: Any, seed: Any) -> tuple[int, int, int]:
+    """The sizes of the √d_k experiment: ``num_queries × (d_k + num_tokens)`` numbers at most."""
+    check_seed(seed)
+    d_k = check_int("d_k", d_k, 1, MAX_WIDTH, "the query and key width")
+    num_queries = check_int("num_queries", num_queries, 1, MAX_TOKENS, "how many queries")
+    num_tokens = check_int("num_tokens", num_tokens, 1, MAX_TOKENS, "how many keys")
+    return d_k, num_queries, num_tokens
+
+
+def _check_weights(name: str, weights: Any, most: int) -> None:
+    """Attention weights: a non-empty tensor of real numbers with at most ``most`` of them."""
+    check_tensor(name, weights)
+    if weights.dim() == 0 or not 0 < weights.numel() <= most or weights.dtype == torch.bool:
+        raise AttentionInputError(
+            f"{name} must be rows of 1 to {most:,} attention weights; got {describe(weights)}.",
+            field=name,
+        )
+
+
+def _check_series(name: str, values: Any) -> None:
+    """One axis of a log-log fit: a 1-D tensor, or a list of at most a million real numbers."""
+    if isinstance(values, torch.Tensor):
+        if check_tensor(name, values).dim() == 1:
+            return
+    elif isinstance(values, list | tuple) and len(values) <= 1_000_000:
+        for value in values:
+            check_real(name, value, "a list of numbers")
+        return
+    raise AttentionInputError(
+        f"{name} must be a list of numbers or a 1-D tensor; got {describe(values)}.", field=name
+    )
 
 
 def dropout_draws(attn_weights: torch.Tensor, p: float, num_draws: int, seed: int) -> torch.Tensor:
@@ -74,11 +127,10 @@ def dropout_draws(attn_weights: torch.Tensor, p: float, num_draws: int, seed: in
     first ``N`` draws are the same whatever ``num_draws`` is, and draw 0 equals
     ``torch.manual_seed(seed); nn.Dropout(p)(attn_weights)``.
     """
-    p = _check_dropout_p(p)
-    if num_draws < 1:
-        raise ValueError(f"num_draws must be at least 1, got {num_draws}")
+    _check_weights("attn_weights", attn_weights, MAX_DROPOUT_CELLS)
+    p, num_draws = _check_dropout_p(p), _check_draws("num_draws", num_draws, seed)
     if num_draws * attn_weights.numel() > MAX_DROPOUT_CELLS:
-        raise ValueError(
+        raise AttentionInputError(
             f"{num_draws} draws of {attn_weights.numel()} weights is too much to keep in memory; "
             "use fewer draws or a smaller block of weights"
         )
@@ -107,6 +159,10 @@ def loglog_slope(x: Sequence[float] | torch.Tensor, y: Sequence[float] | torch.T
 
     Points with ``y <= 0`` are left out (an exact average has no logarithm).
     """
+    _check_series("x", x)
+    _check_series("y", y)
+    if len(x) != len(y):
+        raise AttentionInputError(f"x and y must be as long: {len(x):,} and {len(y):,} values.")
     xs = torch.as_tensor(x, dtype=torch.float64)
     ys = torch.as_tensor(y, dtype=torch.float64)
     keep = (xs > 0) & (ys > 0)
@@ -158,7 +214,9 @@ def dropout_average_error(
         ``slope`` the fitted log-log slope of ``rms_error`` (≈ −0.5);
         ``p``, ``seed``, ``max_draws``.
     """
-    p = _check_dropout_p(p)
+    p, max_draws = _check_dropout_p(p), _check_draws("max_draws", max_draws, seed)
+    if num_points is not None:
+        num_points = check_int("num_points", num_points, 1, 10_000, "how many values of N")
     draws = dropout_draws(attn_weights, p, max_draws, seed)  # (N, …)
     weights = attn_weights.detach().to(torch.float64).reshape(-1)  # (cells,)
     flat = draws.to(torch.float64).reshape(max_draws, -1)  # (N, cells)
@@ -204,8 +262,7 @@ def random_queries_keys(
     Drawn from a private generator seeded by ``seed`` (queries first, then keys), so the same
     ``(d_k, seed)`` always gives the same vectors and the global RNG is untouched.
     """
-    if d_k < 1 or num_queries < 1 or num_tokens < 1:
-        raise ValueError("d_k, num_queries and num_tokens must be at least 1")
+    d_k, num_queries, num_tokens = _check_sizes(d_k, num_queries, num_tokens, seed)
     generator = private_generator(seed)
     queries = torch.randn(num_queries, d_k, generator=generator, dtype=torch.float64)
     keys = torch.randn(num_tokens, d_k, generator=generator, dtype=torch.float64)
@@ -217,6 +274,7 @@ def row_entropy(weights: torch.Tensor) -> torch.Tensor:
 
     ``log T`` for a uniform row over ``T`` tokens, ``0`` for a one-hot row.
     """
+    _check_weights("weights", weights, MAX_ATTENTION_CELLS)
     logs = torch.where(weights > 0, weights.log(), torch.zeros_like(weights))
     return -(weights * logs).sum(dim=-1)
 
@@ -227,6 +285,11 @@ def softmax_gradient_norm(weights: torch.Tensor) -> torch.Tensor:
     It is how much the weights move when the scores move: it shrinks to 0 as a row becomes
     one-hot, which is why a saturated softmax learns slowly.
     """
+    _check_weights("weights", weights, MAX_DROPOUT_CELLS)
+    if weights.numel() * weights.shape[-1] > MAX_DROPOUT_CELLS:  # one (T, T) Jacobian per row
+        raise AttentionInputError(
+            f"weights: too many rows of {weights.shape[-1]:,} for their Jacobians.", field="weights"
+        )
     jacobian = torch.diag_embed(weights) - weights.unsqueeze(-1) * weights.unsqueeze(-2)
     return jacobian.pow(2).sum(dim=(-2, -1)).sqrt()
 
@@ -257,6 +320,20 @@ def softmax_saturation(
     averaged over rows: 1 = one-hot), ``mean_gradient_norm`` (see
     :func:`softmax_gradient_norm`); plus ``scaled``, ``num_tokens``, ``uniform_entropy``.
     """
+    _check_sizes(1, num_queries, num_tokens, seed)
+    scaled = check_bool("scaled", scaled)
+    if (
+        isinstance(d_k_values, str | bytes)
+        or not isinstance(d_k_values, Sequence)
+        or not (0 < len(d_k_values) <= 64)
+    ):
+        raise AttentionInputError(
+            f"d_k_values must be a list of 1 to 64 widths; got {describe(d_k_values)}.",
+            field="d_k_values",
+        )
+    d_k_values = [
+        check_int("d_k", d_k, 1, MAX_WIDTH, "a query and key width") for d_k in d_k_values
+    ]
     result: dict[str, Any] = {
         "d_k": [],
         "score_variance": [],
@@ -285,7 +362,9 @@ def saturation_example_row(d_k: int, num_tokens: int, seed: int, scaled: bool) -
     Returns ``scores (num_tokens,)``, ``weights (num_tokens,)``, and the row's ``score_std``
     (spread of the scores), ``entropy`` and ``max_weight``.
     """
-    queries, keys = random_queries_keys(int(d_k), 1, num_tokens, seed)
+    d_k, _, num_tokens = _check_sizes(d_k, 1, num_tokens, seed)
+    scaled = check_bool("scaled", scaled)
+    queries, keys = random_queries_keys(d_k, 1, num_tokens, seed)
     scores = _scores(queries, keys, scaled)[0]  # (T,)
     weights = torch.softmax(scores, dim=-1)  # (T,)
     return {
@@ -299,6 +378,12 @@ def saturation_example_row(d_k: int, num_tokens: int, seed: int, scaled: bool) -
 
 def score_variance(scores: torch.Tensor, mask: torch.Tensor | None = None) -> float:
     """Variance of the scores a query can see (``mask`` True = hidden, left out); population."""
+    check_tensor("scores", scores)
+    if mask is not None and check_tensor("mask", mask).shape != scores.shape:
+        raise AttentionInputError(
+            f"mask must have the scores' shape {tuple(scores.shape)}; got {describe(mask)}.",
+            field="mask",
+        )
     values = scores.detach().to(torch.float64)
     if mask is not None:
         values = values[~mask.to(torch.bool)]
@@ -346,6 +431,8 @@ class QuizQuestion:
 
 def quiz_kinds(num_tokens: int, dropout_active: bool) -> tuple[str, ...]:
     """The question kinds that make sense: masked cells need 2 tokens, row sums need dropout."""
+    num_tokens = check_int("num_tokens", num_tokens, 1, MAX_TOKENS, "the number of tokens")
+    dropout_active = check_bool("dropout_active", dropout_active)
     kinds = ["argmax"]
     if num_tokens >= 2:
         kinds += ["masked_after", "masked_before"]
@@ -366,8 +453,12 @@ def quiz_question(trace: AttentionTrace, number: int) -> QuizQuestion:
     from the trace's tensors: ``attn_weights`` (before dropout), ``masked_scores``,
     ``attn_scores`` and ``dropped_weights``.
     """
+    check_instance("trace", trace, AttentionTrace, " (from trace_attention)")
+    number = check_int("number", number, 0, 2**62, "the question's number")
     if trace.attn_weights.dim() != 3:
-        raise ValueError("quiz questions need a one-head trace (attn_weights of shape (b, T, T))")
+        raise AttentionInputError(
+            "quiz questions need a one-head trace (attn_weights of shape (b, T, T))"
+        )
     number = int(number)
     num_tokens = trace.num_tokens
     limit = min(num_tokens, MAX_QUIZ_TOKENS)

@@ -38,7 +38,7 @@ import inspect
 import io
 import json
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -50,7 +50,14 @@ from .modules import CausalAttention, MultiHeadAttention, MultiHeadAttentionWrap
 from .safe_csv import CSV_ENCODING, safe_csv_text
 from .steps import FIELDS, Field
 from .trace import AttentionTrace
-from .validate import AttentionInputError
+from .validate import (
+    AttentionInputError,
+    check_choice,
+    check_instance,
+    check_real,
+    check_tensor,
+    describe,
+)
 
 __all__ = [
     "MAX_EXPORT_CELLS",
@@ -83,8 +90,26 @@ JSON_FORMAT = "attention-lab-trace"
 MAX_EXPORT_CELLS = 2**18  # heads × T × T: about 30 MB of CSV text; larger views get only the .py
 
 
+def _check_trace(trace: Any) -> AttentionTrace:
+    check_instance("trace", trace, AttentionTrace, " (from trace_attention)")
+    return trace
+
+
+def _check_environment(environment: Any) -> None:
+    if environment is not None:
+        check_instance("environment", environment, Mapping, " (e.g. environment_info())")
+
+
+def _check_gradients(gradients: Any) -> None:
+    from .gradients import GradientTrace  # imported here: gradients imports this module's peers
+
+    if gradients is not None:
+        check_instance("gradients", gradients, GradientTrace, " (from trace_gradients)")
+
+
 def attention_cells(trace: AttentionTrace) -> int:
     """How many cells one attention matrix of the trace has, over all heads: ``h × T × T``."""
+    _check_trace(trace)
     return trace.config.num_heads * trace.num_tokens**2
 
 
@@ -103,7 +128,7 @@ def float32_text(value: float) -> str:
     of the float32 value in the rare case where the shortest float32 text would round twice.
     ``-inf``/``inf``/``nan`` are written as such.
     """
-    number = float(value)
+    number = check_real("value", value)
     if not np.isfinite(number):
         return "nan" if np.isnan(number) else ("-inf" if number < 0 else "inf")
     single = np.float32(number)
@@ -111,6 +136,40 @@ def float32_text(value: float) -> str:
     if np.float32(float(text)) != single:  # Python reads a float64 first: check the detour
         text = repr(float(single))  # exact: every float32 is a float64
     return text
+
+
+def _check_matrix(values: Any, row_labels: Any, col_labels: Any) -> Any:
+    """``values`` as rows, one row label per row and one column label per value; a tensor's or an
+    array's shape is checked before its values are copied out."""
+    for name, labels in (("row_labels", row_labels), ("col_labels", col_labels)):
+        if isinstance(labels, str | bytes) or not isinstance(labels, Sequence):
+            raise AttentionInputError(
+                f"{name} must be a list of labels; got {describe(labels)}.", field=name
+            )
+    if isinstance(values, torch.Tensor | np.ndarray):
+        if isinstance(values, torch.Tensor):
+            check_tensor("values", values)
+        if values.ndim != 2 or values.shape[1] != len(col_labels):
+            raise AttentionInputError(
+                f"values must be a matrix of {len(col_labels)} columns; got {describe(values)}.",
+                field="values",
+            )
+    elif not isinstance(values, list | tuple):
+        raise AttentionInputError(
+            f"values must be a matrix (a tensor or a list of rows); got {describe(values)}.",
+            field="values",
+        )
+    if len(values) != len(row_labels):
+        raise AttentionInputError(f"{len(values)} rows but {len(row_labels)} row labels")
+    matrix = values.tolist() if isinstance(values, torch.Tensor | np.ndarray) else values
+    for row in matrix:
+        if isinstance(row, str | bytes) or not isinstance(row, Sequence):
+            raise AttentionInputError(f"a row must be a list of values; got {describe(row)}.")
+        if len(row) != len(col_labels):
+            raise AttentionInputError(
+                f"a row has {len(row)} values but there are {len(col_labels)} columns"
+            )
+    return matrix
 
 
 def matrix_csv(
@@ -124,12 +183,9 @@ def matrix_csv(
     Labels are guarded by :func:`attention.safe_csv.csv_safe`; numbers are written by
     :func:`float32_text` (−∞ becomes ``-inf``); booleans become ``1``/``0``.
     """
-    matrix = values.tolist() if isinstance(values, torch.Tensor | np.ndarray) else values
-    if len(matrix) != len(row_labels):
-        raise ValueError(f"{len(matrix)} rows but {len(row_labels)} row labels")
-    for row in matrix:
-        if len(row) != len(col_labels):
-            raise ValueError(f"a row has {len(row)} values but there are {len(col_labels)} columns")
+    matrix = _check_matrix(values, row_labels, col_labels)
+    if not isinstance(corner, str):
+        raise AttentionInputError(f"corner must be text; got {describe(corner)}.", field="corner")
     header = [str(corner), *(str(label) for label in col_labels)]
     body = ([str(label), *row] for label, row in zip(row_labels, matrix, strict=True))
     return safe_csv_text([header, *body], number_text=float32_text)
@@ -151,13 +207,21 @@ README_LINES: dict[str, str] = {name: field.readme for name, field in _FIELDS.it
 def _check_tokens(trace: AttentionTrace, tokens: Sequence[str]) -> list[str]:
     """The labels of one sequence; a batch must be copies of it (the book's ``torch.stack``):
     the files describe batch item 0 and the script stacks the same sequence again."""
+    _check_trace(trace)
+    if isinstance(tokens, str | bytes) or not isinstance(tokens, Sequence):
+        raise AttentionInputError(
+            f"tokens must be a list of {trace.num_tokens} labels; got {describe(tokens)}.",
+            field="tokens",
+        )
     if not all(torch.equal(item, trace.inputs[0]) for item in trace.inputs[1:]):
-        raise ValueError(
+        raise AttentionInputError(
             f"the export describes one sequence, as a batch of one or of copies of it; this "
             f"trace's batch of {trace.inputs.shape[0]} holds different sequences"
         )
     if len(tokens) != trace.num_tokens:
-        raise ValueError(f"{len(tokens)} token labels for {trace.num_tokens} tokens")
+        raise AttentionInputError(
+            f"{len(tokens):,} token labels for {trace.num_tokens} tokens", field="tokens"
+        )
     return [str(token) for token in tokens]
 
 
@@ -215,11 +279,13 @@ def _csv_text(name: str, matrix: torch.Tensor, labels: list[str]) -> str:
 
 def csv_file_names(trace: AttentionTrace) -> list[str]:
     """The names of the CSV files of :func:`trace_csv_files`, without writing them (cheap)."""
+    _check_trace(trace)
     return [file_name for file_name, _, _ in _csv_plan(trace)]
 
 
 def csv_field(file_name: str) -> str:
     """The trace field a CSV file holds: ``attn_weights_head2.csv`` → ``attn_weights``."""
+    check_instance("file_name", file_name, str)
     stem = file_name.removesuffix(".csv")
     head = stem.rfind("_head")
     return stem[:head] if head > 0 and stem[head + 5 :].isdigit() else stem
@@ -227,11 +293,15 @@ def csv_field(file_name: str) -> str:
 
 def trace_csv_file(trace: AttentionTrace, tokens: Sequence[str], file_name: str) -> str:
     """One CSV file of :func:`trace_csv_files` (e.g. for a preview), by its name."""
+    check_instance("file_name", file_name, str)
     labels = _check_tokens(trace, tokens)
     for candidate, name, matrix in _csv_plan(trace):
         if candidate == file_name:
             return _csv_text(name, matrix, labels)
-    raise KeyError(f"no CSV file {file_name!r} in this export")
+    raise AttentionInputError(
+        f"No CSV file {describe(file_name, 40)} in this export; see csv_file_names(trace).",
+        field="file_name",
+    )
 
 
 def trace_csv_files(trace: AttentionTrace, tokens: Sequence[str]) -> dict[str, str]:
@@ -261,6 +331,7 @@ def trace_json_dict(
     :func:`attention.environment.environment_info`) is added when given.
     """
     labels = _check_tokens(trace, tokens)
+    _check_environment(environment)
     result: dict[str, Any] = {
         "format": JSON_FORMAT,
         "format_version": 1,
@@ -458,10 +529,9 @@ def reproduce_snippet(trace: AttentionTrace, tokens: Sequence[str], style: str =
     precision as one JSON line (the last line of the output). Save it as
     ``SNIPPET_FILE_NAMES[style]``.
     """
-    if style not in SNIPPET_STYLES:
-        raise ValueError(f"style must be one of {SNIPPET_STYLES}, got {style!r}")
-    if style == "book" and trace.config.window is not None:
-        raise ValueError("The book's classes have no sliding window: use style='trace'.")
+    check_choice("style", style, SNIPPET_STYLES)
+    if style == "book" and _check_trace(trace).config.window is not None:
+        raise AttentionInputError("The book's classes have no sliding window: use style='trace'.")
     labels = _check_tokens(trace, tokens)
     inputs = trace.inputs[0]  # (T, d_in)
     num_tokens, d_in = inputs.shape
@@ -582,6 +652,8 @@ def export_files(
     With ``gradients`` (a :class:`~attention.gradients.GradientTrace` of this trace), also one CSV
     per step of the backward pass under ``gradients/``.
     """
+    _check_environment(environment)
+    _check_gradients(gradients)
     files = trace_csv_files(trace, tokens)
     grad_files = {} if gradients is None else gradient_csv_files(trace, gradients, tokens)
     result = {"README.txt": _readme(trace, list(files), gradients)}
@@ -596,7 +668,7 @@ def export_files(
 def script_style(trace: AttentionTrace) -> str:
     """The export's script: the book's recipe, or ``trace_attention`` for a sliding window
     (the book's classes have none)."""
-    return "book" if trace.config.window is None else "trace"
+    return "book" if _check_trace(trace).config.window is None else "trace"
 
 
 def export_zip(

@@ -55,8 +55,12 @@ from .randomness import build_seeded, private_generator
 from .trace import AttentionConfig
 from .validate import (
     MAX_TOKENS,
+    MAX_WIDTH,
     AttentionInputError,
     check_attention_size,
+    check_int,
+    check_real,
+    describe,
     to_input_tensor,
 )
 
@@ -200,8 +204,11 @@ SLIP = "sdpa_book_mask"  # the one path that must differ from the book's
 
 def path_source(name: str) -> str:
     """The source of path ``name``, to show beside the book's ``forward``."""
-    if name not in PATH_FUNCTIONS:
-        raise AttentionInputError(f"No fast path named {name!r}; choose one of {PATHS}.")
+    if not isinstance(name, str) or name not in PATH_FUNCTIONS:
+        raise AttentionInputError(
+            f"No fast path named {describe(name, 40)}; choose one of {PATHS}.", field="name"
+        )
+    return inspect.getsource(PATH_FUNCTIONS[name])
     return inspect.getsource(PATH_FUNCTIONS[name])
 
 
@@ -221,6 +228,11 @@ def book_module(
     Its weights are those of ``torch.manual_seed(seed)`` before the constructor, drawn from a
     private generator (:func:`attention.randomness.build_seeded`).
     """
+    d_in = check_int("d_in", d_in, 1, MAX_WIDTH, "the input width d_in")
+    context_length = check_int("context_length", context_length, 1, MAX_TOKENS, "tokens")
+    cfg = AttentionConfig(d_out=d_out, num_heads=num_heads, seed=seed).validated(context_length)
+    d_out, num_heads, seed = cfg.d_out, cfg.num_heads, cfg.seed
+    check_attention_size(1, num_heads, context_length)  # the mask buffer is (T, T)
     module = build_seeded(
         seed, lambda: MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads)
     )
@@ -392,9 +404,25 @@ def measure_fast_paths(
     measurement in a process also imports ``torch._dynamo`` (the dispatch mode that counts
     memory needs it): a few seconds, once.
     """
-    sizes = sorted({int(n) for n in token_counts})
-    if not sizes or sizes[0] < 1 or sizes[-1] > MAX_TOKENS:
-        raise AttentionInputError(f"Token counts must be between 1 and {MAX_TOKENS}: {sizes}.")
+    if (
+        isinstance(token_counts, str | bytes)
+        or not isinstance(token_counts, Sequence)
+        or not (0 < len(token_counts) <= 64)
+    ):
+        raise AttentionInputError(
+            f"token_counts must be a list of 1 to 64 sizes; got {describe(token_counts)}.",
+            field="token_counts",
+        )
+    sizes = sorted({check_int("token_counts", n, 1, MAX_TOKENS, "tokens") for n in token_counts})
+    budget_s = check_real("budget_s", budget_s, "seconds")
+    min_seconds = check_real("min_seconds", min_seconds, "seconds")
+    if not (0 <= budget_s <= 3600 and 0 <= min_seconds <= 60):
+        raise AttentionInputError(
+            f"budget_s must be 0 to 3600 s and min_seconds 0 to 60 s; got {budget_s:g} and "
+            f"{min_seconds:g}.",
+            field="budget_s",
+        )
+    repeats = check_int("repeats", repeats, 1, 100, "timed runs per path")
     result = FastPathTimings(threads=torch.get_num_threads())
     result.seconds = {name: [] for name in MEASURED_PATHS}
     result.peak_bytes = {name: [] for name in MEASURED_PATHS}

@@ -60,7 +60,6 @@ from .trace import (
     run_traced_forward,
 )
 from .validate import (
-    MAX_ABS_VALUE,
     AttentionInputError,
     check_attention_size,
     check_choice,
@@ -169,22 +168,11 @@ def squared_distance_loss(target: torch.Tensor) -> LossFunction:
 
 
 def _check_target(target: Any, output_shape: torch.Size) -> torch.Tensor:
-    if target is None:
+    """The squared distance's target (see :func:`check_target`), which must fit the output."""
+    tensor = check_target(target)  # float32, finite, its size checked before a copy
+    if tensor is None:
         raise AttentionInputError(
             "The squared distance needs a target context vector (target=…).", field="target"
-        )
-    try:
-        tensor = torch.as_tensor(target, dtype=torch.float32)
-    except (TypeError, ValueError, RuntimeError):
-        raise AttentionInputError(
-            f"The target must be numbers, got {describe(target)}.", field="target"
-        ) from None
-    if not bool(torch.isfinite(tensor).all()) or bool((tensor.abs() > MAX_ABS_VALUE).any()):
-        raise AttentionInputError(
-            f"Every number of the target must be finite and at most {MAX_ABS_VALUE:g} in size.",
-            field="target",
-            code="target_not_finite",
-            params={"maximum": MAX_ABS_VALUE},
         )
     try:
         shape = torch.broadcast_shapes(tensor.shape, output_shape)

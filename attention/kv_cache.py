@@ -38,7 +38,19 @@ from .modules import MultiHeadAttention
 from .randomness import build_seeded
 from .trace import AttentionConfig
 from .training import TinyGPT, TrainConfig, build_model, seeded_generator, task_for
-from .validate import AttentionInputError, check_attention_size, check_int, to_input_tensor
+from .validate import (
+    MAX_TOKENS,
+    AttentionInputError,
+    check_attention_size,
+    check_bool,
+    check_instance,
+    check_int,
+    check_real,
+    check_seed,
+    check_tensor,
+    describe,
+    to_input_tensor,
+)
 
 __all__ = [
     "GENERATION_CONTEXT",
@@ -102,7 +114,16 @@ def attend_with_cache(
     mask rows of their own positions, ``mask[start:start+q, :n]`` (``slip=True``: rows from 0,
     ``mask[:q, :n]``, the slicing slip).
     """
+    check_instance("module", module, MultiHeadAttention)
+    check_instance("cache", cache, LayerCache)
+    slip = check_bool("slip", slip)
+    if check_tensor("x_new", x_new).dim() != 3 or x_new.shape[2] != module.W_query.in_features:
+        raise AttentionInputError(
+            f"x_new must be (b, q, {module.W_query.in_features}); got {describe(x_new)}.",
+            field="x_new",
+        )
     b, num_tokens_q, _ = x_new.shape
+    check_attention_size(b, module.num_heads, num_tokens_q + cache.length)
     start = cache.length
 
     def heads(t: torch.Tensor) -> torch.Tensor:  # (b, q, d_out) -> (b, h, q, head_dim)
@@ -250,6 +271,14 @@ def default_prompt() -> list[int]:
 def decode(token_ids: Sequence[int]) -> str:
     """The characters of ``token_ids`` (the text task's vocabulary), as one string."""
     task = task_for(_text_config(0))
+    if isinstance(token_ids, str | bytes) or not isinstance(token_ids, Sequence):
+        raise AttentionInputError(
+            f"token_ids must be a list of token ids; got {describe(token_ids)}.", field="token_ids"
+        )
+    if len(token_ids) > MAX_TOKENS:
+        raise AttentionInputError(f"At most {MAX_TOKENS} token ids; got {len(token_ids):,}.")
+    last = len(task.characters) - 1
+    token_ids = [check_int("token_ids", i, 0, last, "a token id") for i in token_ids]
     return "".join(task.characters[int(i)] for i in token_ids)
 
 
@@ -259,7 +288,7 @@ def generation_model(seed: int) -> TinyGPT:
     The weights are those "Train it" starts from for this seed and shape (drawn from its
     private "init" generator); nothing is trained.
     """
-    cfg = _text_config(seed)
+    cfg = _text_config(check_seed(seed))
     model = build_model(task_for(cfg), cfg, seeded_generator(cfg.seed, "init"))
     return model.eval()
 
@@ -282,6 +311,11 @@ def generate(model: TinyGPT, prompt: list[int], new_tokens: int, *, use_cache: b
     Without a cache every step runs the whole sequence so far; with one, the prompt fills the
     cache once and each later step feeds only the token just chosen.
     """
+    check_instance("model", model, TinyGPT, " (from generation_model)")
+    use_cache = check_bool("use_cache", use_cache)
+    prompt, new_tokens = _check_prompt(
+        prompt, new_tokens, model.tok_emb.num_embeddings, model.context_length
+    )
     tokens = list(prompt)
     caches = [LayerCache() for _ in model.trf_blocks]
     with torch.no_grad():
@@ -295,10 +329,18 @@ def generate(model: TinyGPT, prompt: list[int], new_tokens: int, *, use_cache: b
     return tokens[len(prompt) :]
 
 
-def _check_prompt(prompt_tokens: Any, new_tokens: Any, vocab_size: int) -> tuple[list[int], int]:
+def _check_prompt(
+    prompt_tokens: Any, new_tokens: Any, vocab_size: int, context: int = GENERATION_CONTEXT
+) -> tuple[list[int], int]:
     if isinstance(prompt_tokens, (str, bytes)) or not isinstance(prompt_tokens, Sequence):
         raise AttentionInputError(
             "prompt_tokens must be a list of token ids (whole numbers).", field="prompt_tokens"
+        )
+    if len(prompt_tokens) > context:
+        raise AttentionInputError(
+            f"The prompt ({len(prompt_tokens):,} tokens) does not fit in the model's context of "
+            f"{context} tokens.",
+            field="prompt_tokens",
         )
     prompt = [
         check_int(f"prompt_tokens[{i}]", token, 0, vocab_size - 1, "a token id of the vocabulary")
@@ -306,12 +348,12 @@ def _check_prompt(prompt_tokens: Any, new_tokens: Any, vocab_size: int) -> tuple
     ]
     if not prompt:
         raise AttentionInputError("The prompt needs at least one token.", field="prompt_tokens")
-    room = GENERATION_CONTEXT - len(prompt)
+    room = context - len(prompt)
     new = check_int("new_tokens", new_tokens, 1, max(room, 1), "how many tokens to generate")
-    if len(prompt) + new > GENERATION_CONTEXT:
+    if len(prompt) + new > context:
         raise AttentionInputError(
             f"The prompt ({len(prompt)} tokens) and {new} new tokens do not fit in the model's "
-            f"context of {GENERATION_CONTEXT} tokens.",
+            f"context of {context} tokens.",
             field="new_tokens",
         )
     return prompt, new
@@ -325,8 +367,8 @@ def compare_generation(
     The model is :func:`generation_model` for ``seed``; ``prompt_tokens`` are ids of its
     vocabulary (the text task's characters), and prompt + new tokens fit in its context.
     """
-    model = generation_model(seed)
-    prompt, new = _check_prompt(prompt_tokens, new_tokens, model.tok_emb.num_embeddings)
+    prompt, new = _check_prompt(prompt_tokens, new_tokens, task_for(_text_config(0)).vocab_size)
+    model = generation_model(seed)  # its vocabulary is the text task's, whatever the seed
     return (
         generate(model, prompt, new, use_cache=True),
         generate(model, prompt, new, use_cache=False),
@@ -353,8 +395,13 @@ def time_generation(
 
     Runs both ways in turn (at most 5 times each) while the budget lasts; at least once.
     """
-    model = generation_model(seed)
-    prompt, new = _check_prompt(prompt_tokens, new_tokens, model.tok_emb.num_embeddings)
+    budget_s = check_real("budget_s", budget_s, "seconds")
+    if not 0 <= budget_s <= 3600:
+        raise AttentionInputError(
+            f"budget_s must be 0 to 3600 s; got {budget_s:g}.", field="budget_s"
+        )
+    prompt, new = _check_prompt(prompt_tokens, new_tokens, task_for(_text_config(0)).vocab_size)
+    model = generation_model(seed)  # its vocabulary is the text task's, whatever the seed
     result = GenerationTimings(new_tokens=new, prompt_length=len(prompt))
     best = {True: float("inf"), False: float("inf")}
     started = time.perf_counter()

@@ -25,7 +25,7 @@ import torch
 from torch import nn
 
 from .modules import MultiHeadAttention, MultiHeadAttentionWrapper
-from .validate import MAX_WIDTH, AttentionInputError, check_int
+from .validate import MAX_WIDTH, AttentionInputError, check_bool, check_choice, check_int
 
 __all__ = ["VARIANT_CLASSES", "ParameterCount", "parameter_count"]
 
@@ -57,8 +57,8 @@ def parameter_count(
     """The trainable parameters of ``variant`` (``"wrapper"`` or ``"fused"``), summed from the
     book's module built with these sizes (``numel`` of every parameter that requires a gradient).
     """
-    if variant not in VARIANT_CLASSES:
-        raise AttentionInputError(f"variant must be 'wrapper' or 'fused', not {variant!r:.40}")
+    variant = check_choice("variant", variant, tuple(VARIANT_CLASSES))
+    qkv_bias = check_bool("qkv_bias", qkv_bias)
     d_in = check_int("d_in", d_in, 1, MAX_WIDTH, "the input width d_in")
     d_out = check_int("d_out", d_out, 1, MAX_WIDTH, "the output width d_out")
     num_heads = check_int("num_heads", num_heads, 1, MAX_HEADS, "the number of heads")

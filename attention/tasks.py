@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from .validate import AttentionInputError, check_int
+from .validate import AttentionInputError, check_int, describe
 
 __all__ = [
     "HELD_OUT_FRACTION",
@@ -272,6 +272,7 @@ def check_text(text: str | bytes, context_length: int) -> str:
     is wrong: not text, too large, not UTF-8 or binary, empty, too short for the context length,
     fewer than :data:`MIN_DISTINCT_CHARACTERS` or more than :data:`MAX_VOCAB` distinct characters.
     """
+    check_int("context_length", context_length, 2, 256, "characters seen")
     text = _decoded(text).replace("\r\n", "\n").replace("\r", "\n")
     _check_not_binary(text)
     _check_learnable(text, context_length)
@@ -466,9 +467,9 @@ def make_task(
     (the repeated segment is 3 to 8 tokens long by default, at most half the context).
     ``text``: the text task (``None`` = the built-in corpus, :data:`attention.corpus.CORPUS`).
     """
-    if name not in TASK_NAMES:
+    if not isinstance(name, str) or name not in TASK_NAMES:
         raise AttentionInputError(
-            f"task must be one of {', '.join(repr(t) for t in TASK_NAMES)}, got {name!r}.",
+            f"task must be one of {', '.join(repr(t) for t in TASK_NAMES)}, got {describe(name)}.",
             field="task",
         )
     if name in ("copy", "reverse", "sort"):

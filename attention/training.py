@@ -74,7 +74,15 @@ from .tasks import (
     TextTask,
     make_task,
 )
-from .validate import AttentionInputError, check_bool, check_dropout, check_int, check_seed
+from .validate import (
+    AttentionInputError,
+    check_bool,
+    check_dropout,
+    check_instance,
+    check_int,
+    check_seed,
+    describe,
+)
 
 __all__ = [
     "LIMITS",
@@ -197,9 +205,10 @@ class TrainConfig:
 
         Raises :class:`~attention.validate.AttentionInputError` naming the field at fault.
         """
-        if self.task not in TASK_NAMES:
+        if not isinstance(self.task, str) or self.task not in TASK_NAMES:
             raise AttentionInputError(
-                f"task must be one of {', '.join(repr(t) for t in TASK_NAMES)}, got {self.task!r}.",
+                f"task must be one of {', '.join(repr(t) for t in TASK_NAMES)}, got "
+                f"{describe(self.task)}.",
                 field="task",
             )
         defaults = asdict(TASK_DEFAULTS[self.task])
@@ -272,10 +281,7 @@ _USES = {"length": ("copy", "reverse", "sort"), "context_length": ("induction", 
 
 def _kind(value: Any) -> str:
     """How an error message names a value of the wrong type: its type and a short repr."""
-    text = repr(value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{type(value).__name__} {text}"
+    return f"{type(value).__name__} {describe(value, 60)}"
 
 
 def _check_config(cfg: Any) -> TrainConfig:
@@ -317,6 +323,7 @@ def _check_learning_rate(value: Any) -> float:
 
 def task_for(cfg: TrainConfig) -> Task:
     """The task a resolved config trains on."""
+    cfg = _check_config(cfg)
     if cfg.task in ("copy", "reverse", "sort"):
         return make_task(cfg.task, length=cfg.length)
     return make_task(cfg.task, context_length=cfg.context_length, text=cfg.text)
@@ -329,6 +336,8 @@ def seeded_generator(seed: int, purpose: str) -> torch.Generator:
     streams of different purposes (and seeds) are unrelated, and changing the dropout does not
     change the data or the initial weights.
     """
+    seed = check_seed(seed)
+    check_instance("purpose", purpose, str)
     digest = hashlib.sha256(f"{seed}:{purpose}".encode()).digest()
     return torch.Generator().manual_seed(int.from_bytes(digest[:8], "little"))
 
@@ -448,6 +457,9 @@ def build_model(task: Task, cfg: TrainConfig, generator: torch.Generator) -> Tin
     Built on the ``meta`` device first (no memory, no random draws), then given CPU memory and
     initialised; torch's global generator is never touched.
     """
+    check_instance("task", task, Task, " (from task_for(cfg))")
+    cfg = _check_config(cfg).resolved()
+    check_instance("generator", generator, torch.Generator, " (from seeded_generator)")
     with torch.device("meta"):
         model = TinyGPT(
             vocab_size=task.vocab_size,

@@ -24,13 +24,15 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+from collections.abc import Mapping
 from dataclasses import fields
 
 import torch
 import torch.nn as nn
 
 from .export import PACKAGE_INSTALL, PACKAGE_INSTALL_WHERE
-from .training import TrainConfig
+from .training import TrainConfig, _check_config
+from .validate import AttentionInputError, check_instance, check_int, check_tensor, describe
 
 __all__ = [
     "RETRAIN_SCRIPT_NAME",
@@ -47,6 +49,7 @@ _BASE64_LINE = 76  # characters per line of an embedded text
 
 def weights_bytes(model: nn.Module) -> bytes:
     """``torch.save(model.state_dict())`` into bytes: load with ``torch.load(f, weights_only=True)``."""
+    check_instance("model", model, nn.Module)
     buffer = io.BytesIO()
     torch.save(model.state_dict(), buffer)
     return buffer.getvalue()
@@ -58,6 +61,9 @@ def weights_fingerprint(state_dict: dict[str, torch.Tensor]) -> str:
     Two state dicts have the same fingerprint exactly when they hold bitwise the same tensors
     under the same names (up to SHA-256 collisions).
     """
+    check_instance("state_dict", state_dict, Mapping, " (from model.state_dict())")
+    for name, tensor in state_dict.items():
+        check_tensor(f"state_dict[{describe(name, 40)}]", tensor)
     digest = hashlib.sha256()
     for name, tensor in state_dict.items():
         values = tensor.detach().cpu().contiguous()
@@ -93,10 +99,20 @@ def retrain_script(
     since a run of ``steps=stopped_at`` would follow another learning-rate schedule. Save it as
     :data:`RETRAIN_SCRIPT_NAME`.
     """
-    if len(fingerprint) != 64 or any(c not in "0123456789abcdef" for c in fingerprint):
-        raise ValueError("fingerprint must be a SHA-256 hex digest (weights_fingerprint)")
-    if not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a whole number of at least 1, got {threads!r}")
+    cfg = _check_config(cfg)
+    if (
+        not isinstance(fingerprint, str)
+        or len(fingerprint) != 64
+        or fingerprint.strip("0123456789abcdef")
+    ):
+        raise AttentionInputError(
+            "fingerprint must be a SHA-256 hex digest (weights_fingerprint), got "
+            f"{describe(fingerprint)}.",
+            field="fingerprint",
+        )
+    threads = check_int("threads", threads, 1, 4096, "the threads the training used")
+    if stopped_at is not None:
+        stopped_at = check_int("stopped_at", stopped_at, 0, 10**9, "the step training stopped at")
     text = cfg.text
     arguments = [
         f"    {f.name}={getattr(cfg, f.name)!r},"

@@ -364,25 +364,30 @@ def _s35_mask(chapter: Chapter) -> None:
     )
 
 
-def _s352_dropout(chapter: Chapter) -> None:
-    """3.5.2: the book's dropout demo, drawn here on these embeddings, beside its printout."""
-    tokens, words = chapter.tokens, chapter.words
+def _s352_ones(chapter: Chapter) -> None:
+    """3.5.2, first draw: the book's ``dropout(torch.ones(6, 6))``, drawn here."""
     st.subheader(t("chapter.s352.title"), anchor="s3-5-2")
     st.markdown(t("chapter.s352.body"))
     st.code(code_in_language(DROPOUT_DEMO_CODE), language="python")
     demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=0.5)
-    ones_column, weights_column = st.columns(2)
-    positions = [str(i + 1) for i in range(len(tokens))]
-    for column, matrix, rows, cols, title, key in (
-        (ones_column, demo.ones, positions, positions, "chapter.s352.ones", "ones"),
-        (weights_column, demo.dropped_weights, tokens, tokens, "chapter.s352.weights", "weights"),
-    ):
-        with column:
-            view = rows_view(
-                [matrix], rows, cols, value_name=words.attention_weight, palette=chapter.palette,
-                title=t(title), row_title=words.query, col_title=words.key,
-            )  # fmt: skip
-            show_matrix(view, words, key=f"chapter_dropout_{key}")
+    positions = [str(i + 1) for i in range(len(chapter.tokens))]
+    view = rows_view(
+        [demo.ones], positions, positions, value_name=chapter.words.attention_weight,
+        palette=chapter.palette, title=t("chapter.s352.ones"),
+    )  # fmt: skip
+    show_matrix(view, chapter.words, key="chapter_dropout_ones")
+
+
+def _s352_weights(chapter: Chapter) -> None:
+    """3.5.2, second draw: ``dropout(attn_weights)``, the row that vanished, the printouts."""
+    tokens, words = chapter.tokens, chapter.words
+    demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=0.5)
+    view = rows_view(
+        [demo.dropped_weights], tokens, tokens, value_name=words.attention_weight,
+        palette=chapter.palette, title=t("chapter.s352.weights"), row_title=words.query,
+        col_title=words.key,
+    )  # fmt: skip
+    show_matrix(view, words, key="chapter_dropout_weights")
     for row in demo.vanished_rows:
         st.info(
             t(
@@ -428,7 +433,7 @@ WALK: Walk[Chapter] = Walk(
         _section("simple", "chapter.s33.title", _s33_query, _all_queries),
         _section("v1", "chapter.s341.title", _s341_weights, _s341_query),
         _section("v2", "chapter.s342.title", _s342_weights, _s342_context, keeps=(V2_SEED_KEY,)),
-        _section("causal", "chapter.s35.title", _s35_mask, _s352_dropout, _s35_diff),
+        _section("causal", "chapter.s35.title", _s35_mask, _s352_ones, _s352_weights, _s35_diff),
     ),
     tabs_key="chapter_tabs",
     all_key="chapter_all",

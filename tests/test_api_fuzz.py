@@ -2,7 +2,8 @@
 
 A table of odd values (wrong types, NaN, huge numbers, a 10-million-item list, views of a few bytes
 that claim billions of cells, tensors without values…) goes into each argument of each public
-function of ``attention`` and ``viz.notebook`` in turn, the others keeping a value that works. Each
+function of ``attention``, of its chapter and lab modules (``chapter``, ``export``, ``training``,
+``kv_cache``…) and of ``viz.notebook`` in turn, the others keeping a value that works. Each
 call must either succeed or raise exactly ``AttentionInputError`` whose message is under 300
 characters: never a torch error, an ``AttributeError`` or a message that copies the argument out.
 The calls run in this process under an address-space limit of 2 GB above what it already uses
@@ -12,6 +13,7 @@ the test with the allocator's error instead of taking the machine's memory.
 
 from __future__ import annotations
 
+import inspect
 import math
 import resource
 from collections.abc import Callable, Iterator
@@ -28,23 +30,36 @@ from attention import (
     AttentionConfig,
     AttentionInputError,
     CausalAttention,
+    book_outputs,
+    bugs,
     build_module,
     by_hand,
+    chapter,
     compare_masking,
     differences,
     dropout,
+    environment,
     examples,
+    experiments,
+    export,
+    fast_path,
+    kv_cache,
     mask_after_softmax,
     mask_with_neg_inf,
+    parameter_counts,
     run_traced_forward,
+    tasks,
     trace_attention,
     trace_gradients,
     trace_module,
+    training,
+    training_export,
 )
 from attention import gradients as grad_api
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.head_trace import one_head
 from attention.trace import config_of
+from attention.training import TinyGPT, TrainConfig
 from tests.cases import subcases
 from viz import notebook
 from viz.steps import weights_view
@@ -230,6 +245,212 @@ def _calls(grads: grad_api.GradientTrace, table: Any) -> dict[str, tuple[Callabl
     }
 
 
+TINY_TRAIN = {"task": "copy", "layers": 1, "heads": 1, "width": 8, "steps": 1, "batch_size": 1}
+
+
+def _lab_calls() -> dict[str, tuple[Callable, dict]]:
+    """The chapter's and the lab pages' functions, with tiny arguments that work (cheap to fuzz)."""
+    trace = trace_attention(BOOK_EMBEDDINGS)
+    dropped = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5))
+    weights = trace.attn_weights[0]  # (6, 6)
+    sizes = {"d_out": 2, "num_heads": 1, "seed": 0}
+    tiny = TrainConfig(**TINY_TRAIN)
+    module = fast_path.book_module(3, 2, 1, 6, 0)
+    model = TinyGPT(4, 4, 8, 1, 1, 0.0, layer_norm=False, feed_forward=False)
+    calls: dict[str, tuple[Callable, dict]] = {
+        "simple_attention": (
+            chapter.simple_attention,
+            {"inputs": BOOK_EMBEDDINGS, "query_index": 1},
+        ),
+        "self_attention_v1": (
+            chapter.self_attention_v1,
+            {"inputs": BOOK_EMBEDDINGS, "d_out": 2, "seed": 123, "query_index": 1},
+        ),
+        "self_attention_v2": (
+            chapter.self_attention_v2,
+            {"inputs": BOOK_EMBEDDINGS, "d_out": 2, "seed": 789, "query_index": 1},
+        ),
+        "dropout_demo": (chapter.dropout_demo, {"inputs": BOOK_EMBEDDINGS, "seed": 123, "p": 0.5}),
+        "causal_diff": (chapter.causal_diff, {"context": 2}),
+        "attention_cells": (export.attention_cells, {"trace": trace}),
+        "exportable": (export.exportable, {"trace": trace}),
+        "float32_text": (export.float32_text, {"value": 0.5}),
+        "matrix_csv": (
+            export.matrix_csv,
+            {
+                "values": weights[:2, :2],
+                "row_labels": ["a", "b"],
+                "col_labels": ["c", "d"],
+                "corner": "",
+            },
+        ),
+        "csv_file_names": (export.csv_file_names, {"trace": trace}),
+        "csv_field": (export.csv_field, {"file_name": "attn_weights.csv"}),
+        "trace_csv_file": (
+            export.trace_csv_file,
+            {"trace": trace, "tokens": BOOK_TOKENS, "file_name": "attn_weights.csv"},
+        ),
+        "trace_csv_files": (export.trace_csv_files, {"trace": trace, "tokens": BOOK_TOKENS}),
+        "trace_json_dict": (
+            export.trace_json_dict,
+            {"trace": trace, "tokens": BOOK_TOKENS, "environment": None},
+        ),
+        "trace_json": (
+            export.trace_json,
+            {"trace": trace, "tokens": BOOK_TOKENS, "environment": None},
+        ),
+        "reproduce_snippet": (
+            export.reproduce_snippet,
+            {"trace": trace, "tokens": BOOK_TOKENS, "style": "book"},
+        ),
+        "export_files": (
+            export.export_files,
+            {"trace": trace, "tokens": BOOK_TOKENS, "environment": None, "gradients": None},
+        ),
+        "export_zip": (
+            export.export_zip,
+            {"trace": trace, "tokens": BOOK_TOKENS, "environment": None, "gradients": None},
+        ),
+        "dropout_on_ones": (environment.dropout_on_ones, {"seed": 123, "p": 0.5, "size": 6}),
+        "differing_fields": (environment.differing_fields, {"first": trace, "second": dropped}),
+        "recompute_check": (
+            environment.recompute_check,
+            {"inputs": BOOK_EMBEDDINGS, "cfg": AttentionConfig(), "reference": None},
+        ),
+        "dropout_draws": (
+            experiments.dropout_draws,
+            {"attn_weights": weights, "p": 0.5, "num_draws": 2, "seed": 0},
+        ),
+        "dropout_average": (
+            experiments.dropout_average,
+            {"attn_weights": weights, "p": 0.5, "num_draws": 2, "seed": 0},
+        ),
+        "dropout_average_error": (
+            experiments.dropout_average_error,
+            {"attn_weights": weights, "p": 0.5, "max_draws": 4, "seed": 0, "num_points": 2},
+        ),
+        "loglog_slope": (experiments.loglog_slope, {"x": [1.0, 2.0, 4.0], "y": [1.0, 0.7, 0.5]}),
+        "random_queries_keys": (
+            experiments.random_queries_keys,
+            {"d_k": 4, "num_queries": 2, "num_tokens": 3, "seed": 0},
+        ),
+        "row_entropy": (experiments.row_entropy, {"weights": weights}),
+        "softmax_gradient_norm": (experiments.softmax_gradient_norm, {"weights": weights}),
+        "softmax_saturation": (
+            experiments.softmax_saturation,
+            {"d_k_values": [4], "num_tokens": 3, "seed": 0, "scaled": True, "num_queries": 2},
+        ),
+        "saturation_example_row": (
+            experiments.saturation_example_row,
+            {"d_k": 4, "num_tokens": 3, "seed": 0, "scaled": True},
+        ),
+        "score_variance": (experiments.score_variance, {"scores": weights, "mask": trace.mask}),
+        "quiz_kinds": (experiments.quiz_kinds, {"num_tokens": 6, "dropout_active": False}),
+        "quiz_question": (experiments.quiz_question, {"trace": trace, "number": 0}),
+        "check_text": (tasks.check_text, {"text": "abcabc " * 40, "context_length": 8}),
+        "make_task": (tasks.make_task, {"name": "copy", "length": 4}),
+        "TrainConfig.resolved": (lambda **given: TrainConfig(**given).resolved(), dict(TINY_TRAIN)),
+        "seeded_generator": (training.seeded_generator, {"seed": 0, "purpose": "init"}),
+        "task_for": (training.task_for, {"cfg": tiny.resolved()}),
+        "build_model": (
+            training.build_model,
+            {
+                "task": training.task_for(tiny.resolved()),
+                "cfg": tiny.resolved(),
+                "generator": torch.Generator(),
+            },
+        ),
+        "attend_with_cache": (
+            kv_cache.attend_with_cache,
+            {"module": module, "x_new": BOOK_EMBEDDINGS[None, :1], "cache": kv_cache.LayerCache()},
+        ),
+        "retrain_script": (
+            training_export.retrain_script,
+            {"cfg": tiny, "fingerprint": "0" * 64, "threads": 1, "stopped_at": None},
+        ),
+        "weights_bytes": (training_export.weights_bytes, {"model": module}),
+        "weights_fingerprint": (
+            training_export.weights_fingerprint,
+            {"state_dict": module.state_dict()},
+        ),
+        "book_comparison": (book_outputs.book_comparison, {"trace": trace}),
+        "dropout_demo_differences": (
+            book_outputs.dropout_demo_differences,
+            {"demo": chapter.dropout_demo(BOOK_EMBEDDINGS)},
+        ),
+        "parameter_count": (
+            parameter_counts.parameter_count,
+            {"variant": "fused", "d_in": 3, "d_out": 2, "num_heads": 1, "qkv_bias": False},
+        ),
+        "compare_bug": (
+            bugs.compare_bug,
+            {"name": next(iter(bugs.BUGS)), "inputs": BOOK_EMBEDDINGS, "cfg": None},
+        ),
+        "path_source": (fast_path.path_source, {"name": fast_path.PATHS[0]}),
+        "book_module": (
+            fast_path.book_module,
+            {"d_in": 3, "d_out": 2, "num_heads": 1, "context_length": 6, "seed": 0},
+        ),
+        "fast_path_outputs": (fast_path.fast_path_outputs, {"inputs": BOOK_EMBEDDINGS, **sizes}),
+        "compare_fast_paths": (fast_path.compare_fast_paths, {"inputs": BOOK_EMBEDDINGS, **sizes}),
+        "measure_fast_paths": (
+            fast_path.measure_fast_paths,
+            {"token_counts": [4], "budget_s": 0.0, "repeats": 1, "min_seconds": 0.0},
+        ),
+        "cache_growth": (kv_cache.cache_growth, {"inputs": BOOK_EMBEDDINGS, **sizes}),
+        "mask_slice_slip": (kv_cache.mask_slice_slip, {"inputs": BOOK_EMBEDDINGS, **sizes}),
+        "decode": (kv_cache.decode, {"token_ids": [0, 1]}),
+        "generate": (
+            kv_cache.generate,
+            {"model": model, "prompt": [0, 1], "new_tokens": 1, "use_cache": True},
+        ),
+        "generation_model": (kv_cache.generation_model, {"seed": 0}),
+        "compare_generation": (
+            kv_cache.compare_generation,
+            {"prompt_tokens": [0, 1], "new_tokens": 1, "seed": 0},
+        ),
+        "time_generation": (
+            kv_cache.time_generation,
+            {"prompt_tokens": [0, 1], "new_tokens": 1, "seed": 0, "budget_s": 0.0},
+        ),
+        "cache_bytes": (
+            kv_cache.cache_bytes,
+            {
+                "layers": 1,
+                "tokens": 4,
+                "d_model": 8,
+                "kv_heads": 1,
+                "heads": 2,
+                "bytes_per_value": 4,
+                "batch": 1,
+            },
+        ),
+        "sliding_window_step": (attention.window.sliding_window_step, {"window": 2}),
+        "run_steps": (
+            bugs.run_steps,
+            {
+                "module": CausalAttention(3, 2, 6, 0.0),
+                "x": BOOK_EMBEDDINGS[None],
+                "generator": None,
+            },
+        ),
+        "earlier_outputs_moved": (
+            bugs.earlier_outputs_moved,
+            {"forward": CausalAttention(3, 2, 6, 0.0), "x": BOOK_EMBEDDINGS[None], "position": 3},
+        ),
+    }
+    return calls
+
+
+# Arguments left out of the fuzz: any function is a valid forward pass (what it raises is its
+# own); the seeds are fuzzed in generation_model, which the two others call.
+NOT_FUZZED = {
+    "earlier_outputs_moved.forward",
+    "compare_generation.seed",
+    "time_generation.seed",
+}
+
+
 @contextmanager
 def _address_space_headroom(headroom: int) -> Iterator[None]:
     """Let this process map at most ``headroom`` more bytes until the block ends."""
@@ -268,7 +489,6 @@ def _outcome(function: Callable[..., Any], arguments: dict[str, Any]) -> str | N
 
 def test_every_public_function_refuses_odd_values_in_words(grads, table) -> None:
     odd = _odd_values()
-    failures = []
     calls = _calls(grads, table)
     for name, (function, arguments) in calls.items():
         assert _outcome(function, arguments) is None, name  # the working call works
@@ -276,14 +496,71 @@ def test_every_public_function_refuses_odd_values_in_words(grads, table) -> None
         (f"AttentionConfig.{field}", (_config_call(field), {field: None}))
         for field in CONFIG_FIELDS
     )
+    failures = _fuzz(calls, odd)
+    assert not failures, "\n".join(failures)
+
+
+def _fuzz(calls: dict[str, tuple[Callable, dict]], odd: dict[str, Any]) -> list[str]:
+    """Each odd value in each argument of each call (but :data:`NOT_FUZZED`): what went wrong."""
+    failures = []
     with _address_space_headroom(HEADROOM):
         for name, (function, arguments) in calls.items():
             for argument in arguments:
+                if f"{name}.{argument}" in NOT_FUZZED:
+                    continue
                 for label, value in odd.items():
                     problem = _outcome(function, {**arguments, argument: value})
                     if problem:
                         failures.append(f"{name}({argument}={label}): {problem}")
+    return failures
+
+
+def test_the_chapter_and_lab_functions_refuse_odd_values_in_words() -> None:
+    calls = _lab_calls()
+    for name, (function, arguments) in calls.items():
+        assert _outcome(function, arguments) is None, name  # the working call works
+    failures = _fuzz(calls, _odd_values())
     assert not failures, "\n".join(failures)
+
+
+LAB_MODULES = (
+    book_outputs,
+    bugs,
+    chapter,
+    environment,
+    experiments,
+    export,
+    fast_path,
+    kv_cache,
+    parameter_counts,
+    tasks,
+    training,
+    training_export,
+    attention.window,
+)
+# Functions of no arguments, private_dropout (a context manager: it checks on entry), and the
+# two that train (their config is fuzzed through TrainConfig.resolved; see the test below).
+NO_ARGUMENTS = {
+    "train",
+    "compare_dropout",
+    "environment_info",
+    "check_book_outputs",
+    "book_source",
+    "default_prompt",
+    "private_dropout",
+}
+
+
+def test_the_lab_fuzz_covers_every_public_function_of_those_modules(grads, table) -> None:
+    """A new public function of a chapter or lab module must join :func:`_lab_calls`."""
+    functions = {
+        name
+        for module in LAB_MODULES
+        for name in module.__all__
+        if inspect.isfunction(getattr(module, name))
+    }
+    missing = functions - set(_lab_calls()) - NO_ARGUMENTS - set(_calls(grads, table))
+    assert not missing, missing
 
 
 def test_the_fuzz_covers_every_public_function_of_the_package(grads, table) -> None:
@@ -406,3 +683,17 @@ def test_show_trace_without_a_trace_or_with_a_misspelt_palette_says_so(six_token
     error = _refused(notebook.show_trace, six_token_trace, palette="colourblind")
     assert error.field == "palette" and "'default', 'colorblind'" in str(error)
     assert "'colourblind'" in str(error)
+
+
+@pytest.mark.parametrize("function", [training.train, training.compare_dropout])
+def test_training_refuses_a_bad_config_before_it_trains(function) -> None:
+    assert _refused(function, {"task": "copy"}).field == "cfg"
+    assert _refused(function, TrainConfig(**{**TINY_TRAIN, "steps": 10**9})).field == "steps"
+    assert _refused(function, TrainConfig(task=["copy"])).field == "task"
+
+
+def test_compare_bug_names_the_bugs_it_knows() -> None:
+    error = _refused(bugs.compare_bug, "mask_invert", BOOK_EMBEDDINGS)
+    assert error.field == "name" and "did you mean 'mask_inverted'?" in str(error)
+    assert error.params["choices"] == tuple(bugs.BUGS)
+    assert "'mask_inverted'" in str(_refused(bugs.compare_bug, None, BOOK_EMBEDDINGS))

@@ -21,7 +21,13 @@ import numpy as np
 import pytest
 import torch
 
-from attention import AttentionConfig, AttentionTrace, CausalAttention, trace_attention
+from attention import (
+    AttentionConfig,
+    AttentionInputError,
+    AttentionTrace,
+    CausalAttention,
+    trace_attention,
+)
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.export import (
     MAX_EXPORT_CELLS,
@@ -191,7 +197,7 @@ def test_multi_head_exports_one_file_per_head() -> None:
 def test_one_file_can_be_written_alone() -> None:
     trace = book_trace()
     assert trace_csv_file(trace, TOKENS, "mask.csv") == trace_csv_files(trace, TOKENS)["mask.csv"]
-    with pytest.raises(KeyError):
+    with pytest.raises(AttentionInputError, match="No CSV file 'nope.csv'"):
         trace_csv_file(trace, TOKENS, "nope.csv")
 
 

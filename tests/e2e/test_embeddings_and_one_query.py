@@ -36,9 +36,11 @@ def frame_loaded(streamlit_server: str, browser: Browser) -> str:
     return streamlit_server
 
 
+SENTENCE_BOX = "[data-testid='stSidebar'] [data-testid='stTextInput'] input"
+
+
 def _sentence(page: Page) -> str:
-    box = page.locator("[data-testid='stSidebar'] [data-testid='stTextInput'] input").first
-    return box.input_value()
+    return page.locator(SENTENCE_BOX).first.input_value()
 
 
 def _upload(page: Page, path: Path) -> None:
@@ -52,12 +54,12 @@ def test_a_valid_csv_upload_changes_the_table(
     open_app(page, frame_loaded, "/embeddings")
     expect(page.locator(f"svg.{CLOUD_CLASS} circle")).to_have_count(6, timeout=WAIT_MS)
     assert_no_exception(page)
-    assert _sentence(page) == BOOK_SENTENCE
+    expect(page.locator(SENTENCE_BOX).first).to_have_value(BOOK_SENTENCE, timeout=WAIT_MS)
     csv_file = tmp_path / "animals.csv"
     csv_file.write_text("token,x1,x2\ncat,0.1,0.2\ndog,0.3,-0.4\nfish,0.5,0.9\n", encoding="utf-8")
     _upload(page, csv_file)
     expect(page.get_by_text("Loaded the file: 3 tokens with d_in = 2.")).to_be_visible()
-    assert _sentence(page) == "cat dog fish"
+    expect(page.locator(SENTENCE_BOX).first).to_have_value("cat dog fish", timeout=WAIT_MS)
     labels = page.locator(f"svg.{CLOUD_CLASS} text.{CLOUD_CLASS}-label")
     expect(labels).to_have_text(["cat", "dog", "fish"])
     assert "text=cat+dog+fish" in page.url

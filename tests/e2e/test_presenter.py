@@ -28,8 +28,8 @@ APPEAR_MS = 60_000
 SCREENS = 16  # the step page with dropout on: 10 steps, weights and Q/K/V in 3 parts, 5 and 9 in 2
 
 # The main scrolling container's heights, the largest prose and the smallest table number in it,
-# and every formula, code block or matrix table that is cut (its content wider or taller than its
-# box).
+# every formula, code block or matrix table that is cut (its content wider or taller than its
+# box), and every paragraph the block below it covers.
 _MEASURE_JS = """
 () => {
   const main = document.querySelector('[data-testid="stMain"]');
@@ -45,6 +45,10 @@ _MEASURE_JS = """
     numbers: numbers.length,
     cut: boxes.filter(shown).filter((e) => e.scrollWidth > e.clientWidth + 1
       || e.scrollHeight > e.clientHeight + 1).map((e) => e.textContent.slice(0, 40)),
+    // a Markdown box whose text runs past its element's box: the next block covers it
+    covered: prose.filter((e) => e.getBoundingClientRect().bottom > 1 + e.closest(
+      '[data-testid="stElementContainer"]').getBoundingClientRect().bottom)
+      .map((e) => e.textContent.slice(0, 40)),
     screen: document.querySelector('.st-key-present_bar').innerText.match(/Step (\\w+) of/)[1],
   };
 }
@@ -102,6 +106,7 @@ def test_every_screen_fits_and_its_numbers_are_as_large_as_its_prose(
         where = f"{page.viewport_size} screen {shown['screen']}"
         assert shown["scroll"] <= shown["height"], f"{where} scrolls: {shown}"
         assert not shown["cut"], f"{where}: cut {shown['cut']}"
+        assert not shown["covered"], f"{where}: covered {shown['covered']}"
         if shown["numbers"]:
             assert shown["number"] >= shown["prose"], f"{where}: numbers smaller than prose"
         if index + 1 < SCREENS:

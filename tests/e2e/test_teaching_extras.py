@@ -27,7 +27,7 @@ def test_changing_b_seed_changes_the_difference(page: Page, streamlit_server: st
     wait_settled(page)
     assert_no_exception(page)
     expect(difference).not_to_have_text("0.0000")
-    expect(page.get_by_text("B differs from A in: seed.")).to_be_visible()
+    expect(page.get_by_text("B differs from A in: Seed (torch.manual_seed).")).to_be_visible()
 
 
 def test_quiz_reveal_flow(page: Page, streamlit_server: str) -> None:

@@ -41,7 +41,7 @@ MESSAGES = {
         "en": "Step **{number}** of {total}",
         "zh": "第 **{number}** 步，共 {total} 步",
     },
-    "present.leave": {"en": "Leave presenter mode", "zh": "退出演示模式"},
+    "present.leave": {"en": "Leave (Esc)", "zh": "退出演示模式"},
     "present.leave_help": {
         "en": "Back to the full page with the sidebar (Esc does the same).",
         "zh": "回到带侧边栏的完整页面（按 Esc 也可以）。",
