@@ -188,8 +188,14 @@ MESSAGES = {
         "每个元素以 1 − p 的概率被保留并乘以 1/(1 − p) = 2，否则变为 0。两者都在这里、"
         "用这些嵌入向量现场计算。",
     },
-    "chapter.s352.ones": {"en": "dropout(torch.ones(6, 6))", "zh": "dropout(torch.ones(6, 6))"},
-    "chapter.s352.weights": {"en": "dropout(attn_weights)", "zh": "dropout(attn_weights)"},
+    "chapter.s352.ones": {
+        "en": "dropout(torch.ones(6, 6))",
+        "zh": "全 1 矩阵的 dropout：dropout(torch.ones(6, 6))",
+    },
+    "chapter.s352.weights": {
+        "en": "dropout(attn_weights)",
+        "zh": "权重的 dropout：dropout(attn_weights)",
+    },
     "chapter.s352.vanished": {
         "en": "Every weight of “{token}” (row {number}) was dropped: its context vector is 0 in "
         "this pass. Row {number} sees {visible} keys, each dropped with probability p = 0.5, so "
