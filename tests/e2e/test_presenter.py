@@ -67,6 +67,10 @@ def sized(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
 def _open_presenting(page: Page, server: str, query: str) -> None:
     open_app(page, server, f"/?{query}&present=1")
     page.wait_for_selector(".al-step-keys-present", state="attached", timeout=APPEAR_MS)
+    page.wait_for_function(  # the key listener is on the window and knows it is presenting
+        "() => window.__alStepKeysInstalled && window.__alStepKeys?.mode === 'present'",
+        timeout=APPEAR_MS,
+    )
 
 
 def _screen(page: Page) -> str:
