@@ -37,6 +37,7 @@ from .validate import (
     check_bool,
     check_instance,
     check_int,
+    check_list,
     check_real,
     check_seed,
     check_tensor,
@@ -322,15 +323,7 @@ def softmax_saturation(
     """
     _check_sizes(1, num_queries, num_tokens, seed)
     scaled = check_bool("scaled", scaled)
-    if (
-        isinstance(d_k_values, str | bytes)
-        or not isinstance(d_k_values, Sequence)
-        or not (0 < len(d_k_values) <= 64)
-    ):
-        raise AttentionInputError(
-            f"d_k_values must be a list of 1 to 64 widths; got {describe(d_k_values)}.",
-            field="d_k_values",
-        )
+    check_list("d_k_values", d_k_values, 64, "widths")
     d_k_values = [
         check_int("d_k", d_k, 1, MAX_WIDTH, "a query and key width") for d_k in d_k_values
     ]

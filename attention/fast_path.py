@@ -59,6 +59,7 @@ from .validate import (
     AttentionInputError,
     check_attention_size,
     check_int,
+    check_list,
     check_real,
     describe,
     to_input_tensor,
@@ -404,15 +405,7 @@ def measure_fast_paths(
     measurement in a process also imports ``torch._dynamo`` (the dispatch mode that counts
     memory needs it): a few seconds, once.
     """
-    if (
-        isinstance(token_counts, str | bytes)
-        or not isinstance(token_counts, Sequence)
-        or not (0 < len(token_counts) <= 64)
-    ):
-        raise AttentionInputError(
-            f"token_counts must be a list of 1 to 64 sizes; got {describe(token_counts)}.",
-            field="token_counts",
-        )
+    check_list("token_counts", token_counts, 64, "sizes")
     sizes = sorted({check_int("token_counts", n, 1, MAX_TOKENS, "tokens") for n in token_counts})
     budget_s = check_real("budget_s", budget_s, "seconds")
     min_seconds = check_real("min_seconds", min_seconds, "seconds")

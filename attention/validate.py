@@ -798,3 +798,16 @@ def check_tensor(name: str, value: Any) -> torch.Tensor:
     elif value.layout != torch.strided or value.device.type == "meta" or value.is_nested:
         raise AttentionInputError(f"{name} must be a dense tensor with values.", field=name)
     return value
+
+
+def check_list(name: str, value: Any, most: int, what: str) -> Sequence[Any]:
+    """``value`` if it is a list (or tuple) of 1 to ``most`` items, else a named refusal."""
+    if (
+        isinstance(value, str | bytes)
+        or not isinstance(value, Sequence)
+        or not 0 < len(value) <= most
+    ):
+        raise AttentionInputError(
+            f"{name} must be a list of 1 to {most} {what}; got {describe(value)}.", field=name
+        )
+    return value
