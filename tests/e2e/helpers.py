@@ -18,14 +18,16 @@ SETTLED_SELECTOR = "[data-testid='stApp'][data-test-script-state='notRunning']"
 EXCEPTION_SELECTOR = "[data-testid='stException']"
 SIDEBAR_SELECTOR = "[data-testid='stSidebar']"
 
-# Resolves once the app has been 'notRunning' for `quiet` ms in a row. Any other
-# state (initial, running, rerunRequested, ...) restarts the clock, so a rerun
-# that starts shortly after an interaction is waited for, not raced.
+# Resolves once the app has been 'notRunning', with no loading skeleton on the page,
+# for `quiet` ms in a row. Any other state (initial, running, rerunRequested, ...)
+# restarts the clock, so a rerun that starts shortly after an interaction is waited
+# for, not raced.
 _SETTLED_JS = """
 (quiet) => {
   const el = document.querySelector("[data-testid='stApp']");
   const now = performance.now();
-  if (!el || el.getAttribute("data-test-script-state") !== "notRunning") {
+  const loading = document.querySelector("[data-testid='stSkeleton']");
+  if (!el || loading || el.getAttribute("data-test-script-state") !== "notRunning") {
     window.__attentionLabSettledSince = null;
     return false;
   }

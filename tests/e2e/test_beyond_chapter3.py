@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from playwright.sync_api import expect
 
+from attention.fast_path import PATHS
 from tests.e2e.helpers import assert_no_exception, open_app
 
 if TYPE_CHECKING:
@@ -22,6 +23,8 @@ def test_fast_path_page_in_english_and_chinese(page: Page, streamlit_server: str
     open_app(page, streamlit_server, "/fast_path")
     expect(page.get_by_role("heading", name="The fast path")).to_be_visible(timeout=WAIT_MS)
     assert_no_exception(page)
+    # The metrics follow the heading once the four paths are computed: wait for all four.
+    expect(page.get_by_test_id("stMetricValue")).to_have_count(len(PATHS), timeout=WAIT_MS)
     values = _metric_values(page)
     assert values[:3] == ["6.0e-08"] * 3 and values[3] == "2.8e-01"  # three paths and the slip
     open_app(page, streamlit_server, "/fast_path?lang=zh")
@@ -34,7 +37,8 @@ def test_kv_cache_page_in_english_and_chinese(page: Page, streamlit_server: str)
     open_app(page, streamlit_server, "/kv_cache")
     expect(page.get_by_role("heading", name="The KV cache")).to_be_visible(timeout=WAIT_MS)
     expect(page.get_by_text("The same 24 characters both ways.")).to_be_visible()
-    assert "75,497,472 B" in _metric_values(page)
+    gpt2_cache = page.get_by_test_id("stMetricValue").filter(has_text="75,497,472 B")
+    expect(gpt2_cache).to_be_visible(timeout=WAIT_MS)
     assert_no_exception(page)
     open_app(page, streamlit_server, "/kv_cache?lang=zh")
     expect(page.get_by_role("heading", name="KV 缓存")).to_be_visible(timeout=WAIT_MS)
