@@ -34,8 +34,10 @@ from typing import Any
 
 import torch
 
+from .forward import ForwardState, Overrides, run_forward
 from .modules import MultiHeadAttention
 from .randomness import build_seeded
+from .steps import Made
 from .trace import AttentionConfig
 from .training import TinyGPT, TrainConfig, build_model, seeded_generator, task_for
 from .validate import (
@@ -60,6 +62,7 @@ __all__ = [
     "SliceSlip",
     "attend_with_cache",
     "cache_bytes",
+    "cached_steps",
     "cache_growth",
     "compare_generation",
     "decode",
@@ -124,25 +127,37 @@ def attend_with_cache(
         )
     b, num_tokens_q, _ = x_new.shape
     check_attention_size(b, module.num_heads, num_tokens_q + cache.length)
-    start = cache.length
+    made = run_forward(module, x_new, overrides=cached_steps(cache, slip=slip))
+    return CachedAttention(made["output"], made["dropped_weights"], made["mask"])
 
-    def heads(t: torch.Tensor) -> torch.Tensor:  # (b, q, d_out) -> (b, h, q, head_dim)
-        return t.view(b, num_tokens_q, module.num_heads, module.head_dim).transpose(1, 2)
 
-    queries = heads(module.W_query(x_new))
-    cache.append(heads(module.W_key(x_new)), heads(module.W_value(x_new)))
-    keys, values = cache.keys, cache.values  # (b, h, n, head_dim): every token so far
-    assert keys is not None and values is not None
-    num_tokens_k = keys.shape[2]
-    attn_scores = queries @ keys.transpose(2, 3)  # (b, h, q, n)
-    first_row = 0 if slip else start
-    mask_bool = module.mask.bool()[first_row : first_row + num_tokens_q, :num_tokens_k]
-    attn_scores.masked_fill_(mask_bool, -torch.inf)
-    attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1)
-    attn_weights = module.dropout(attn_weights)
-    context_vec = (attn_weights @ values).transpose(1, 2)  # (b, q, h, head_dim)
-    context_vec = context_vec.contiguous().view(b, num_tokens_q, module.d_out)
-    return CachedAttention(module.out_proj(context_vec), attn_weights, mask_bool)
+def cached_steps(cache: LayerCache, *, slip: bool = False) -> Overrides:
+    """The two steps a cache changes, as overrides of :func:`~attention.forward.run_forward`.
+
+    ``qkv``: the new tokens' keys and values become rows of ``cache``, and the keys and
+    values the queries meet are all the cache's rows. ``mask``: the rows of the new tokens'
+    positions, ``mask[start:start+q, :n]`` (``slip``: ``mask[:q, :n]``). Every other step is the
+    book's, so scores, softmax, dropout and the context are computed as the layer computes them.
+    """
+    start = cache.length  # the first new token's position
+
+    def cached_projections(state: ForwardState) -> Made:
+        layer, x = state.layer, state.inputs  # (b, q, d_in): the new tokens only
+        cache.append(state.split_heads(layer.W_key(x)), state.split_heads(layer.W_value(x)))
+        return {
+            "keys": cache.keys,  # (b, h, n, head_dim): every token so far
+            "queries": state.split_heads(layer.W_query(x)),  # (b, h, q, head_dim)
+            "values": cache.values,
+        }
+
+    def position_rows(state: ForwardState) -> Made:
+        first_row = 0 if slip else start
+        num_keys = cache.length
+        return {
+            "mask": state.layer.mask.bool()[first_row : first_row + state.num_tokens, :num_keys]
+        }
+
+    return {"qkv": cached_projections, "mask": position_rows}
 
 
 # --- the chapter's six tokens, one at a time ------------------------------------------------
