@@ -8,6 +8,26 @@ from attention import AttentionConfig, AttentionTrace, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
 from tests.installed_package import Installed, install_wheel
 
+# The suite runs on several pytest-xdist workers (`-n`, `--dist loadgroup` in pyproject.toml): each
+# test goes to whichever worker is free, except the tests of a module below, which share one
+# costly setup and so run on one worker, where that setup is made once.
+SHARED_SETUP = {
+    "test_package_install": "wheel",  # the `installed` wheel and its virtual environment
+    "test_notebook": "wheel",
+    "test_cli": "cli",  # ten `python -m attention` runs, made at once for the module
+    "test_class_load": "class_load",  # a `streamlit run` of its own
+    "test_training": "training",  # trained models shared by the module
+    "test_train_exports_and_heads": "train_exports",  # a trained model and its exports
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep the tests of each module of ``SHARED_SETUP`` on one worker (``xdist_group``)."""
+    for item in items:
+        group = SHARED_SETUP.get(item.path.stem)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
 
 @pytest.fixture(scope="module")
 def six_token_trace() -> AttentionTrace:

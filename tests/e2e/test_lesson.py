@@ -10,7 +10,6 @@ pixels) and a phone (390×844).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 
@@ -25,7 +24,7 @@ from tests.e2e.helpers import (
 )
 
 pytest.importorskip("playwright")
-from playwright.sync_api import Browser, Page, expect  # noqa: E402
+from playwright.sync_api import Page, expect  # noqa: E402
 
 SIZES = {
     "laptop": {"width": 1400, "height": 1000},
@@ -54,15 +53,6 @@ _TABLE_FIT_JS = """
 """
 
 
-@pytest.fixture
-def sized(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
-    """A page of the size named by the test's ``size`` parameter."""
-    context = browser.new_context(viewport=SIZES[request.param])
-    context.set_default_timeout(30_000)
-    yield context.new_page()
-    context.close()
-
-
 def _assert_tables_fit(page: Page, where: str, *, phone: bool) -> int:
     first_row = page.locator('[data-testid="stMain"] table.al-matrix tbody tr').first
     first_row.wait_for(state="visible", timeout=APPEAR_MS)
@@ -85,30 +75,34 @@ def _press_right(page: Page, expected: str) -> None:
     expect(page).to_have_url(re.compile(rf"step={expected}\b"), timeout=APPEAR_MS)
 
 
-@pytest.mark.parametrize("sized", list(SIZES), indirect=True)
-def test_the_arrow_keys_walk_every_step_and_no_matrix_is_cut(
-    sized: Page, streamlit_server: str, request: pytest.FixtureRequest
+def test_the_arrow_keys_walk_every_step_and_no_matrix_is_cut_at_any_size(
+    page: Page, streamlit_server: str, subtests: pytest.Subtests
 ) -> None:
-    """Dropout 0.5 (the widest step), each size: ←/→ walk the ten tabs through their reruns."""
-    page = sized
-    phone = request.node.callspec.params["sized"] == "phone"
+    """Dropout 0.5 (the widest step): ←/→ walk the ten tabs through their reruns, and each step
+    is measured at every size of ``SIZES`` (the window resized; the layout follows the width)."""
     open_app(page, streamlit_server, "/?dropout=0.5")
     for index, step in enumerate(STEPS):
         tab = page.get_by_role("tab", name=re.compile(rf"^{step_number(step.name)} · "))
         expect(tab).to_have_attribute("aria-selected", "true", timeout=APPEAR_MS)
-        tab.scroll_into_view_if_needed()
-        _assert_tables_fit(page, f"step {step.name}", phone=phone)
+        for size, viewport in SIZES.items():
+            with subtests.test(step=step.name, size=size):
+                page.set_viewport_size(viewport)
+                tab.scroll_into_view_if_needed()
+                _assert_tables_fit(page, f"step {step.name}, {size}", phone=size == "phone")
         if index + 1 < len(STEPS):
             _press_right(page, STEPS[index + 1].name)
     assert_no_exception(page)
 
 
-def test_a_link_opens_each_step_and_a_bad_step_is_named(page: Page, streamlit_server: str) -> None:
-    for step in STEPS:
-        open_app(page, streamlit_server, f"/?step={step.name}")
-        tab = page.get_by_role("tab", name=re.compile(rf"^{step_number(step.name)} · "))
+def test_a_link_opens_its_step_and_a_bad_step_is_named(page: Page, streamlit_server: str) -> None:
+    """The first step, a split one and the last (every name is read by the same code, which
+    ``tests/test_lesson_step_page.py`` and ``tests/test_walk.py`` check without a browser)."""
+    for name in (STEPS[0].name, "dropout", STEPS[-1].name):
+        open_app(page, streamlit_server, f"/?step={name}")
+        tab = page.get_by_role("tab", name=re.compile(rf"^{step_number(name)} · "))
         expect(tab).to_have_attribute("aria-selected", "true", timeout=APPEAR_MS)
-        expect(page.get_by_role("heading", name=re.compile(rf"^Step {step_number(step.name)} · ")))
+        heading = page.get_by_role("heading", name=re.compile(rf"^Step {step_number(name)} · "))
+        expect(heading).to_be_visible()
     open_app(page, streamlit_server, "/?step=sofmax")
     expect(page.get_by_text(re.compile("“step=sofmax” is not a step"))).to_be_visible()
     assert_no_exception(page)
