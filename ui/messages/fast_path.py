@@ -191,6 +191,6 @@ MESSAGES = {
     "fast_path.tab.paths": {"en": "Three paths and the slip", "zh": "三条路径与失误"},
     "fast_path.tab.masks": {"en": "Mask conventions", "zh": "掩码约定"},
     "fast_path.tab.code": {"en": "The code", "zh": "代码"},
-    "fast_path.tab.dropout": {"en": "Dropout", "zh": "Dropout"},
+    "fast_path.tab.dropout": {"en": "Dropout", "zh": "有 dropout 时"},
     "fast_path.tab.timings": {"en": "Time and memory", "zh": "时间与内存"},
 }
