@@ -31,11 +31,13 @@ def test_the_kv_cache_slip_shows_where_it_bites_in_both_languages() -> None:
     at = run_page("find_the_bug", {"bug": "kv_cache_mask_slice", "heads": "2"})
     assert not at.exception and not at.warning and not at.error
     text = page_text(at)
-    assert "mask[start : start + q, :n]" in text and "mask.bool()[:q, :n]" in text  # the diff
+    assert (
+        "mask.bool()[start : start + q, :n]" in text and "mask.bool()[:q, :n]" in text
+    )  # the diff
     assert "attention/kv_cache.py" in text and "PR #697" in text
     assert "the first 5 in one pass, then step alone" in text.replace("\\", "")
     gap = matrix_tables(at)["find_the_bug_difference"]  # (6, d_out): bug − book
     assert (gap.iloc[:5] == "0.0000").all().all() and (gap.iloc[5] != "0.0000").any()
     zh = run_page("find_the_bug", {"bug": "kv_cache_mask_slice", "lang": "zh"})
-    assert not zh.exception and "KV 缓存：掩码从第 0 行切片" in page_text(zh)
+    assert not zh.exception and "这个错误只在用缓存时出现" in page_text(zh)  # the hint
     assert "从第 0 行开始（PR #697 的失误）" in page_text(zh)  # the diff's comment, in Chinese
