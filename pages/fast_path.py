@@ -70,7 +70,8 @@ def show_differences(outputs: FastPathOutputs) -> None:
     """A metric per path: its largest absolute difference from the book's output."""
     st.subheader(t("fast_path.differences.header"))
     differences = outputs.differences()
-    for column, path in zip(st.columns(len(PATHS)), PATHS, strict=True):
+    columns = [column for _ in range(len(PATHS) // 2) for column in st.columns(2)]  # 2 × 2
+    for column, path in zip(columns, PATHS, strict=True):
         same = differences[path] <= FLOAT_ERROR
         column.metric(
             _name(path),

@@ -102,58 +102,73 @@ def show_growth(steps: list[CacheStep], view: View) -> None:
     show_cache_after(steps[n - 1], view)
 
 
-def show_cache_after(step: CacheStep, view: View) -> None:
-    """Token ``step.position`` fed alone: the cache's K and V rows, its weights, its output row."""
+def show_cache_after(step: CacheStep, view: View, *, compact: bool = False) -> None:
+    """Token ``step.position`` fed alone: the cache's K and V rows, its weights, its output row.
+
+    ``compact`` (presenter mode): a one-line sentence, no legend rows, the difference in a title.
+    """
     n = step.position + 1
     tokens = view.tokens[:n]
     cfg = view.config
-    st.markdown(
-        t(
+    token = escape_markdown(tokens[n - 1])
+    if compact:  # one line: the screen keeps its height for the tables
+        st.markdown(t("kv_cache.growth.short", n=n, token=token))
+    else:
+        text = t(
             "kv_cache.growth.text",
             seed=cfg.seed,
             d_out=cfg.d_out,
             heads=view.heads,
             n=n,
-            token=escape_markdown(tokens[n - 1]),
+            token=token,
         )
-    )
+        st.markdown(text)
     words = figure_words()
     common = {
         "row_title": t("kv_cache.axis.token"),
         "col_title": t("kv_cache.axis.feature"),
         "palette": view.palette,
     }
+    legend = not compact
     keys_column, values_column = st.columns(2, gap="large")
-    with keys_column:
-        keys = cache_rows_view(step.keys.numpy(), tokens, name="k", **common)
-        show_matrix(replace(keys, title=t("kv_cache.growth.keys")), words, key="kv_cache_keys")
-    with values_column:
-        values = cache_rows_view(step.values.numpy(), tokens, name="v", **common)
-        show_matrix(
-            replace(values, title=t("kv_cache.growth.values")), words, key="kv_cache_values"
-        )
+    for column, rows, name, title in (
+        (keys_column, step.keys, "k", t("kv_cache.growth.keys")),
+        (values_column, step.values, "v", t("kv_cache.growth.values")),
+    ):
+        with column:
+            shown = cache_rows_view(rows.numpy(), tokens, name=name, **common)
+            shown = replace(shown, title=title, colour_bar=legend)
+            show_matrix(shown, words, key="kv_cache_keys" if name == "k" else "kv_cache_values")
     weights_column, output_column = st.columns(2, gap="large")
     with weights_column:
         weights = step.attn_weights[:, 0].numpy()  # (h, n)
         weights_view = _weights_view(weights, tokens, view, t("kv_cache.growth.weights"))
-        show_matrix(weights_view, words, key="kv_cache_weights")
+        show_matrix(replace(weights_view, colour_bar=legend), words, key="kv_cache_weights")
     with output_column:
-        rows = np.stack([step.context_vec.numpy(), step.full_row.numpy()])  # (2, d_out)
-        output = MatrixView(
-            values=rows,
-            row_labels=(t("kv_cache.growth.cached_row"), t("kv_cache.growth.full_row")),
-            col_labels=tuple(f"z{j + 1}" for j in range(rows.shape[1])),
-            palette=view.palette,
-            title=t("kv_cache.growth.output", n=n),
-            col_title=t("kv_cache.axis.output"),
-            value_name=t("kv_cache.value.output"),
-        )
-        show_matrix(output, words, key="kv_cache_output_rows")
-        st.metric(
-            t("kv_cache.growth.metric", n=n),
-            f"{step.difference:.1e}",
-            help=t("kv_cache.growth.metric_help"),
-        )
+        _show_output_rows(step, view, compact=compact)
+
+
+def _show_output_rows(step: CacheStep, view: View, *, compact: bool) -> None:
+    """The cached output row beside the full forward pass's, and their largest difference."""
+    n = step.position + 1
+    rows = np.stack([step.context_vec.numpy(), step.full_row.numpy()])  # (2, d_out)
+    label, value = t("kv_cache.growth.metric", n=n), f"{step.difference:.1e}"
+    title = t("kv_cache.growth.output", n=n)
+    if compact:
+        title = t("kv_cache.growth.output_compact", n=n, difference=value)
+    output = MatrixView(
+        values=rows,
+        row_labels=(t("kv_cache.growth.cached_row"), t("kv_cache.growth.full_row")),
+        col_labels=tuple(f"z{j + 1}" for j in range(rows.shape[1])),
+        palette=view.palette,
+        title=title,
+        col_title=t("kv_cache.axis.output"),
+        value_name=t("kv_cache.value.output"),
+        colour_bar=False,  # two rows to compare, not a scale to read
+    )
+    show_matrix(output, figure_words(), key="kv_cache_output_rows")
+    if not compact:
+        st.metric(label, value, help=t("kv_cache.growth.metric_help"))
 
 
 def show_slice(slip: SliceSlip, view: View) -> None:
@@ -311,7 +326,7 @@ def _token_screen(position: int) -> Callable[[KvCache], None]:
 
     def draw(cache: KvCache) -> None:
         st.subheader(t("kv_cache.growth.header"), anchor=False)
-        show_cache_after(cache.steps[position], cache.view)
+        show_cache_after(cache.steps[position], cache.view, compact=True)
 
     return draw
 

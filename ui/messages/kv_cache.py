@@ -48,6 +48,15 @@ MESSAGES = {
         "en": "Output row of token {n}",
         "zh": "第 {n} 个词元的输出行",
     },
+    "kv_cache.growth.short": {
+        "en": "After token {n} (“{token}”) the cache holds {n} rows of keys and of values; the "
+        "new query meets those {n} keys.",
+        "zh": "第 {n} 个词元（“{token}”）之后，缓存有 {n} 行键和 {n} 行值；新查询与这 {n} 个键相遇。",
+    },
+    "kv_cache.growth.output_compact": {
+        "en": "Output row of token {n} (difference from the full pass: {difference})",
+        "zh": "第 {n} 个词元的输出行（与完整前向传播的差异：{difference}）",
+    },
     "kv_cache.growth.cached_row": {"en": "with the cache", "zh": "使用缓存"},
     "kv_cache.growth.full_row": {"en": "full forward pass", "zh": "完整前向传播"},
     "kv_cache.axis.output": {"en": "output feature", "zh": "输出特征"},
