@@ -35,7 +35,7 @@ def test_the_kv_cache_slip_shows_where_it_bites_in_both_languages() -> None:
         "mask.bool()[start : start + q, :n]" in text and "mask.bool()[:q, :n]" in text
     )  # the diff
     assert "attention/kv_cache.py" in text and "PR #697" in text
-    assert "the first 5 in one pass, then step alone" in text.replace("\\", "")
+    assert "the first 5 in one pass, then “step” alone" in text.replace("\\", "")
     gap = matrix_tables(at)["find_the_bug_difference"]  # (6, d_out): bug − book
     assert (gap.iloc[:5] == "0.0000").all().all() and (gap.iloc[5] != "0.0000").any()
     zh = run_page("find_the_bug", {"bug": "kv_cache_mask_slice", "lang": "zh"})

@@ -92,12 +92,12 @@ MESSAGES = {
     },
     "find_the_bug.cached.note": {
         "en": "A KV-cache bug: on a full pass it is the book's class. Both sides here feed the "
-        "tokens through a cache, the first {prompt} in one pass, then {token} alone "
+        "tokens through a cache, the first {prompt} in one pass, then “{token}” alone "
         "(MultiHeadAttention, {heads} heads, d_out = {d_out}; the tables show head 1). The book's "
         "side equals the book's full pass up to float rounding (eval mode: {difference}). A cell of an "
         "earlier row under the last key is hidden: that key was not in the cache yet.",
         "zh": "这是 KV 缓存的 bug：完整的一次前向传播与书中的类相同。这里两边都让词元经过缓存："
-        "先一次输入前 {prompt} 个，再单独输入 {token}（MultiHeadAttention，{heads} 个头，"
+        "先一次输入前 {prompt} 个，再单独输入“{token}”（MultiHeadAttention，{heads} 个头，"
         "d_out = {d_out}；表格显示第 1 个头）。书中一侧与书中的完整前向传播只差浮点舍入"
         "（eval 模式：{difference}）。前面各行在最后一个键下的格子是隐藏的：那时这个键还不在缓存里。",
     },
