@@ -21,6 +21,12 @@ These are bugs that shipped in well-known code: an SDPA boolean mask given the b
 the mask applied after softmax without renormalising, a mask registered and never applied.
 The two SDPA bugs' classes call ``F.scaled_dot_product_attention`` in their ``forward``; their
 steps are what SDPA computes inside.
+
+One bug lives in the KV cache (``bug.cached``): PR #697 of the book's repository sliced the mask
+from row 0, ``mask[:q, :n]``. A full pass (``q = n``) hides nothing it should not, so this bug
+runs where it bites: the tokens fed through a cache (:func:`attention.kv_cache.through_cache`, the
+first ``T − 1`` in one pass, then the last alone), beside the book's layer fed through the same
+cache with the right rows. Its lines are read from :mod:`attention.kv_cache`, the code that runs.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ import torch.nn.functional as F
 
 from .book_code import book_line, find_statement
 from .forward import ForwardState, run_forward
+from .kv_cache import cached_steps, slipped_mask_rows, through_cache
 from .modules import CausalAttention, MultiHeadAttention
 from .randomness import draws_from, private_generator
 from .steps import STEP_FIELDS, STEPS, Made, StepFunction, context_of, step_named
@@ -163,7 +170,9 @@ class Bug:
     ``code`` is what it writes instead; ``spot`` says how to spot it from the numbers (English;
     the app shows the message ``find_the_bug.spot.<name>`` in the reader's language).
     ``forward_class``: a class written out by hand (the SDPA bugs call SDPA); otherwise
-    :attr:`cls` is made from the overrides.
+    :attr:`cls` is made from the overrides. ``cached``: the overrides act on the passes of a KV
+    cache (:func:`attention.kv_cache.through_cache`), and :attr:`cls` feeds its input through one.
+    ``source``: the code the anchors are found in (the book's class by default).
     """
 
     name: str
@@ -175,6 +184,8 @@ class Bug:
     future_leak: bool = False  # a later token changes earlier outputs
     multi_head: bool = False
     forward_class: type[nn.Module] | None = None
+    cached: bool = False  # a KV-cache slip: it runs on tokens fed through a cache
+    source: Callable[..., Any] | None = field(default=None, repr=False)  # where anchors are
 
     @property
     def steps(self) -> tuple[str, ...]:
@@ -190,9 +201,11 @@ class Bug:
         """A class with the book's constructor whose ``forward`` is the book's with this bug."""
         if self.forward_class is not None:
             return self.forward_class
-        overrides, base = self.overrides, self.book_class
+        overrides, base, cached = self.overrides, self.book_class, self.cached
 
         def forward(module: nn.Module, x: torch.Tensor) -> torch.Tensor:
+            if cached:  # the first T − 1 tokens, then the last, through a cache with the slip
+                return through_cache(module, x, None, slip=True)["output"]
             return run_forward(module, x, None, overrides)["output"]  # global generator
 
         name = "".join(part.title() for part in self.name.split("_"))
@@ -201,14 +214,24 @@ class Bug:
         return type(name, (base,), namespace)
 
     @property
+    def anchored_in(self) -> Any:
+        """The code the book's statements are read from: the book's class, or ``source``."""
+        return self.book_class if self.source is None else self.source
+
+    @property
+    def book_file(self) -> str:
+        """The file of those statements: ``attention/modules.py`` (the KV cache's: its own)."""
+        return self.anchored_in.__module__.replace(".", "/") + ".py"
+
+    @property
     def book_code(self) -> str:
-        """The book's statements that this bug changes, read from ``attention/modules.py``."""
-        return "\n".join(book_line(anchor, self.book_class) for anchor in self.book_anchors)
+        """The right statements that this bug changes, read from :attr:`book_file`."""
+        return "\n".join(book_line(anchor, self.anchored_in) for anchor in self.book_anchors)
 
     @property
     def book_line_numbers(self) -> tuple[int, int]:
-        """The first and last line, in ``attention/modules.py``, of the statements it changes."""
-        found = [find_statement(self.book_class, anchor) for anchor in self.book_anchors]
+        """The first and last line, in :attr:`book_file`, of the statements it changes."""
+        found = [find_statement(self.anchored_in, anchor) for anchor in self.book_anchors]
         return min(s.first_line for s in found), max(s.last_line for s in found)
 
     @property
@@ -431,6 +454,19 @@ _GALLERY = (
         "than the book's, rows still sum to 1; the same with one head.",
         multi_head=True,
     ),
+    Bug(
+        "kv_cache_mask_slice",
+        "KV cache: the mask sliced from row 0",
+        overrides={"mask": slipped_mask_rows},
+        book_anchors=("[start : start + q, :n]",),
+        code=book_line("bool()[:q, :n]", slipped_mask_rows),
+        spot="A full pass is the book's (q = n): the slip shows only through a cache. Fed the "
+        "first tokens, then the last alone, the first rows agree and the last differs: its one "
+        "query gets the mask row of position 0, so it sees only the first key (weight 1).",
+        multi_head=True,
+        cached=True,
+        source=cached_steps,
+    ),
 )
 
 BUGS: dict[str, Bug] = {bug.name: bug for bug in _GALLERY}
@@ -459,7 +495,10 @@ def run_steps(module: nn.Module, x: torch.Tensor, generator: torch.Generator | N
             field="inputs",
         )
     bug = BUGS.get(getattr(module, "bug", ""))
-    made = run_forward(module, x, generator, None if bug is None else bug.overrides)
+    if bug is not None and bug.cached:  # a KV-cache bug runs where it bites: through a cache
+        made = through_cache(module, x, generator, slip=True)
+    else:
+        made = run_forward(module, x, generator, None if bug is None else bug.overrides)
     return {name: made[name] for name in STEP_ENTRIES}
 
 
@@ -496,7 +535,10 @@ class BugComparison:
     is the layer's output). ``changed_steps`` are the entries whose numbers differ.
     ``leak_position`` is the token changed by the future-leak test and ``moved`` says which
     earlier outputs moved. ``train_eval`` is the largest output difference to the book's in each
-    mode (``"train"``, ``"eval"``): a dropout bug shows in one mode only.
+    mode (``"train"``, ``"eval"``): a dropout bug shows in one mode only. For a KV-cache bug
+    (``bug.cached``) both run with the tokens fed through a cache (the first ``T − 1``, then the
+    last): ``book`` is the book's class with the right mask rows, and
+    ``full_pass_difference`` its largest distance from the book's full pass (eval mode).
     """
 
     bug: Bug
@@ -508,6 +550,7 @@ class BugComparison:
     moved: torch.Tensor  # (leak_position,) bool
     train_eval: dict[str, float]
     num_heads: int
+    full_pass_difference: float | None = None  # a cached bug: the book's side vs a full pass
 
     @property
     def output_difference(self) -> torch.Tensor:
@@ -583,12 +626,16 @@ def compare_bug(name: str, inputs: Any, cfg: AttentionConfig | None = None) -> B
     # the book's and the bug's steps are kept while the checks run more passes: four traces' worth
     check_attention_size(1, num_heads, num_tokens, traces=4)
 
+    book_class = bug.book_class
+
     def run(cls: type[nn.Module], training: bool, data: torch.Tensor) -> Steps:
         module, generator = _build(cls, args, replace(cfg, training=training))
         with torch.no_grad():
+            if bug.cached and cls is book_class:  # the book's layer through a cache, right rows
+                made = through_cache(module, data, generator)
+                return {name: made[name] for name in STEP_ENTRIES}
             return run_steps(module, data, generator)
 
-    book_class = bug.book_class
     book = run(book_class, cfg.training, x)
     buggy = run(bug.cls, cfg.training, x)
     changed = tuple(
@@ -610,6 +657,12 @@ def compare_bug(name: str, inputs: Any, cfg: AttentionConfig | None = None) -> B
         )
         for mode in ("train", "eval")
     }
+    full_pass_difference = None
+    if bug.cached:  # in eval mode: the cache changes the shapes, so dropout draws other masks
+        module, generator = _build(book_class, args, replace(cfg, training=False))
+        with torch.no_grad():
+            full = run_steps(module, x, generator)["output"]
+        full_pass_difference = _max_difference(full, run(book_class, False, x)["output"])
     return BugComparison(
         bug=bug,
         book={key: value[0] for key, value in book.items() if key != "mask"}
@@ -622,4 +675,5 @@ def compare_bug(name: str, inputs: Any, cfg: AttentionConfig | None = None) -> B
         moved=moved,
         train_eval=train_eval,
         num_heads=num_heads,
+        full_pass_difference=full_pass_difference,
     )

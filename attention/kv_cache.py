@@ -45,6 +45,7 @@ from .validate import (
     AttentionInputError,
     check_attention_size,
     check_bool,
+    check_generator,
     check_instance,
     check_int,
     check_real,
@@ -70,6 +71,7 @@ __all__ = [
     "generate",
     "generation_model",
     "mask_slice_slip",
+    "through_cache",
     "time_generation",
 ]
 
@@ -139,6 +141,8 @@ def cached_steps(cache: LayerCache, *, slip: bool = False) -> Overrides:
     positions, ``mask[start:start+q, :n]`` (``slip``: ``mask[:q, :n]``). Every other step is the
     book's, so scores, softmax, dropout and the context are computed as the layer computes them.
     """
+    check_instance("cache", cache, LayerCache)
+    slip = check_bool("slip", slip)
     start = cache.length  # the first new token's position
 
     def cached_projections(state: ForwardState) -> Made:
@@ -151,13 +155,90 @@ def cached_steps(cache: LayerCache, *, slip: bool = False) -> Overrides:
         }
 
     def position_rows(state: ForwardState) -> Made:
-        first_row = 0 if slip else start
-        num_keys = cache.length
-        return {
-            "mask": state.layer.mask.bool()[first_row : first_row + state.num_tokens, :num_keys]
-        }
+        q, n = state.num_tokens, cache.length  # q new queries meet n cached keys
+        mask_bool = state.layer.mask.bool()[start : start + q, :n]  # the queries' own rows
+        return {"mask": mask_bool}
 
-    return {"qkv": cached_projections, "mask": position_rows}
+    return {"qkv": cached_projections, "mask": slipped_mask_rows if slip else position_rows}
+
+
+def slipped_mask_rows(state: ForwardState) -> Made:
+    """PR #697's slip as the mask step: ``mask[:q, :n]``, the rows of positions ``0 … q−1``.
+
+    Right on a full pass (``q = n``: the book's mask); through a cache the ``q`` new queries sit
+    at positions ``n − q …``, so they get the first tokens' rows (one query: row 0, every key but
+    the first hidden). ``n`` is the number of keys the queries meet (the cache's rows).
+    """
+    q, n = state.num_tokens, int(state["keys"].shape[-2])
+    mask_bool = state.layer.mask.bool()[:q, :n]  # rows from 0 (PR #697's slip)
+    return {"mask": mask_bool}
+
+
+# The cells of a row whose key was not in the cache yet (the prompt's rows, the last key):
+# no score was computed, the key is hidden, its weight is 0.
+_NOT_CACHED_YET: dict[str, float | bool] = {
+    "attn_scores": float("nan"),
+    "mask": True,
+    "masked_scores": float("-inf"),
+    "scaled_scores": float("-inf"),
+    "attn_weights": 0.0,
+    "dropout_mask": False,
+    "dropped_weights": 0.0,
+}
+
+
+def through_cache(
+    layer: MultiHeadAttention,
+    x: torch.Tensor,
+    generator: torch.Generator | None = None,
+    *,
+    slip: bool = False,
+) -> dict[str, Any]:
+    """Every step of ``layer`` on ``x`` ``(b, T, d_in)`` fed through a KV cache, a row per token.
+
+    The first ``T − 1`` tokens go in one pass (a prompt: ``q = n``, where the slip slices right
+    by chance), then the last token alone (1 query, ``n = T`` keys): two runs of
+    :func:`~attention.forward.run_forward` with :func:`cached_steps` (``slip``: PR #697's
+    slice). The results are stacked back into the full pass's shapes: a prompt row's cell for
+    the last key, not in the cache yet, is hidden (score NaN: never computed; weight 0). With
+    ``slip=False`` the output equals ``layer(x)`` up to float rounding; one token is one pass.
+    """
+    check_instance("layer", layer, MultiHeadAttention)
+    check_generator(generator)
+    slip = check_bool("slip", slip)
+    if check_tensor("x", x).dim() != 3 or x.shape[2] != layer.W_query.in_features:
+        raise AttentionInputError(
+            f"x must be (b, T, {layer.W_query.in_features}); got {describe(x)}.", field="x"
+        )
+    num_tokens = x.shape[1]
+    if not 1 <= num_tokens <= layer.mask.shape[0]:
+        raise AttentionInputError(
+            f"x must have 1 to {layer.mask.shape[0]} tokens (the layer's context_length); got "
+            f"{num_tokens:,}.",
+            field="x",
+        )
+    check_attention_size(x.shape[0], layer.num_heads, num_tokens, traces=2)
+    cache = LayerCache()
+    chunks = (x[:, :-1], x[:, -1:]) if num_tokens > 1 else (x,)
+    passes = [
+        run_forward(layer, chunk, generator, cached_steps(cache, slip=slip)) for chunk in chunks
+    ]
+    if len(passes) == 1:
+        return passes[0]
+    prompt, last = passes
+    made = dict(last)  # keys and values: the cache's rows, every token's; the weights
+    for name, fill in _NOT_CACHED_YET.items():
+        if prompt[name] is None:  # dropout_mask when dropout does not act
+            continue
+        rows = prompt[name]  # (…, T−1, T−1): rows are queries, columns keys
+        column = torch.full((*rows.shape[:-1], 1), fill, dtype=rows.dtype)  # the last key
+        widened = torch.cat([rows, column], dim=-1)  # (…, T−1, T)
+        made[name] = torch.cat([widened, last[name]], dim=-2)  # (…, T, T)
+    for name in ("inputs", "queries", "head_context"):
+        made[name] = torch.cat([prompt[name], last[name]], dim=-2)  # a row per token
+    for name in ("context", "output"):
+        made[name] = torch.cat([prompt[name], last[name]], dim=1)  # (b, T, d_out)
+    return made
 
 
 # --- the chapter's six tokens, one at a time ------------------------------------------------

@@ -4,10 +4,13 @@ Everything is computed by :mod:`attention.fast_path` (the book's ``MultiHeadAtte
 sidebar's seed, ``d_out`` and heads; each path with the same weights); this page shows the largest
 differences, the book's output beside the slip's, one boolean mask as each path reads it, each
 path's code beside the book's, and — on demand, a bounded job — time and memory against the
-number of tokens, beside the book's own recorded table.
+number of tokens, beside the book's own recorded table: five entries of one walk (:mod:`ui.walk`:
+tabs, ``?step=``, the keys, presenter mode).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
@@ -36,6 +39,7 @@ from ui.matrix_table import draw_table
 from ui.show import figure_words, show_matrix
 from ui.svg_chart import draw_chart
 from ui.view import View
+from ui.walk import Entry, Walk, begin, present, show_walk
 from viz.fast_path import convention_view, per_size_chart
 from viz.matrix import MatrixView
 from viz.table_heatmap import text_table
@@ -66,7 +70,8 @@ def show_differences(outputs: FastPathOutputs) -> None:
     """A metric per path: its largest absolute difference from the book's output."""
     st.subheader(t("fast_path.differences.header"))
     differences = outputs.differences()
-    for column, path in zip(st.columns(len(PATHS)), PATHS, strict=True):
+    columns = [column for _ in range(len(PATHS) // 2) for column in st.columns(2)]  # 2 × 2
+    for column, path in zip(columns, PATHS, strict=True):
         same = differences[path] <= FLOAT_ERROR
         column.metric(
             _name(path),
@@ -215,30 +220,77 @@ def show_measurement(view: View) -> None:
     )
 
 
+@dataclass(frozen=True)
+class FastPath:
+    """What every entry reads: the paths' outputs on the sidebar's tokens, and the view."""
+
+    outputs: FastPathOutputs
+    view: View
+
+
+def show_dropout() -> None:
+    """Why the paths' dropout masks differ (no faked equality)."""
+    st.subheader(t("fast_path.dropout.header"))
+    st.info(t("fast_path.dropout.text"))
+
+
+def show_timings(view: View) -> None:
+    show_measurement(view)
+    show_book_table()
+
+
+def _show_differences(fast: FastPath) -> None:
+    show_differences(fast.outputs)
+
+
+def _show_outputs(fast: FastPath) -> None:
+    show_outputs(fast.outputs, fast.view)
+
+
+def _show_paths(fast: FastPath) -> None:
+    """The three paths and the slip: their differences, then the book's output beside the slip's."""
+    _show_differences(fast)
+    _show_outputs(fast)
+
+
+PATH_SCREENS = (_show_differences, _show_outputs)  # presenter mode: two screens
+WALK: Walk[FastPath] = Walk(
+    page="fast_path",
+    entries=(
+        Entry("paths", lambda: t("fast_path.tab.paths"), _show_paths, parts=lambda f: PATH_SCREENS),
+        Entry("masks", lambda: t("fast_path.tab.masks"), lambda f: show_masks(f.view)),
+        Entry("code", lambda: t("fast_path.tab.code"), lambda f: show_code()),
+        Entry("dropout", lambda: t("fast_path.tab.dropout"), lambda f: show_dropout()),
+        Entry("timings", lambda: t("fast_path.tab.timings"), lambda f: show_timings(f.view)),
+    ),
+    tabs_key="fast_path_tabs",
+    all_key="fast_path_all",
+    all_default=True,  # the page reads top to bottom; a link to a part opens its tab
+)
+
+
 @page
 def render(view: View) -> None:
-    st.title(t("page.fast_path.title"))
+    presenting = begin(WALK)
     cfg = view.config
-    st.markdown(
-        t(
-            "fast_path.intro",
-            seed=cfg.seed,
-            d_out=cfg.d_out,
-            heads=view.heads,
-            tokens=len(view.tokens),
+    if not presenting:
+        st.title(t("page.fast_path.title"))
+        st.markdown(
+            t(
+                "fast_path.intro",
+                seed=cfg.seed,
+                d_out=cfg.d_out,
+                heads=view.heads,
+                tokens=len(view.tokens),
+            )
         )
-    )
     array = np.asarray(view.table.values, dtype=np.float64)  # (T, d_in)
     try:
         outputs = _outputs(array.tobytes(), array.shape, cfg.d_out, view.heads, cfg.seed)
     except AttentionInputError as error:
         show_input_error(error)
         st.stop()
-    show_differences(outputs)
-    show_outputs(outputs, view)
-    show_masks(view)
-    show_code()
-    st.subheader(t("fast_path.dropout.header"))
-    st.info(t("fast_path.dropout.text"))
-    show_measurement(view)
-    show_book_table()
+    if presenting:
+        present(WALK, FastPath(outputs, view))
+        return
+    show_walk(WALK, FastPath(outputs, view))

@@ -70,7 +70,7 @@ def render(view: View) -> None:
     if shown is None:
         st.stop()
     name, comparison, tokens = shown
-    _show_bug(name, comparison)
+    _show_bug(name, comparison, tokens)
     _show_checks(comparison, tokens)
     if _show_changed_steps(name, comparison, tokens, view.palette):
         _show_output_difference(comparison, tokens, view.palette)
@@ -96,7 +96,7 @@ def _comparison(
     return name, comparison, view.tokens
 
 
-def _show_bug(name: str, comparison: BugComparison) -> None:
+def _show_bug(name: str, comparison: BugComparison, tokens: list[str]) -> None:
     """The changed line as a diff beside how to spot the bug."""
     bug = BUGS[name]
     code_column, spot_column = st.columns([3, 2], gap="medium")
@@ -104,14 +104,18 @@ def _show_bug(name: str, comparison: BugComparison) -> None:
         st.subheader(t("find_the_bug.diff.header"))
         first, last = bug.book_line_numbers
         st.code(code_in_language(bug.diff), language="diff", wrap_lines=True)
-        if first == last:
+        if bug.cached:
+            st.caption(t("find_the_bug.diff.caption_cache", file=bug.book_file, lines=first))
+        elif first == last:
             st.caption(t("find_the_bug.diff.caption", lines=first))
         else:
             st.caption(t("find_the_bug.diff.caption_many", lines=f"{first}–{last}"))
     with spot_column:
         st.subheader(t("find_the_bug.spot.header"))
         st.info(t(f"find_the_bug.spot.{name}"))
-        if bug.multi_head:
+        if bug.cached:
+            _cached_note(comparison, tokens)
+        elif bug.multi_head:
             st.caption(
                 t(
                     "find_the_bug.heads.note",
@@ -119,6 +123,21 @@ def _show_bug(name: str, comparison: BugComparison) -> None:
                     d_out=int(comparison.book["output"].shape[-1]),
                 )
             )
+
+
+def _cached_note(comparison: BugComparison, tokens: list[str]) -> None:
+    """A KV-cache bug: how both sides fed the tokens, and how close the book's side is."""
+    difference = comparison.full_pass_difference
+    st.caption(
+        t(
+            "find_the_bug.cached.note",
+            prompt=len(tokens) - 1,
+            token=escape_markdown(tokens[-1]),
+            heads=comparison.num_heads,
+            d_out=int(comparison.book["output"].shape[-1]),
+            difference="–" if difference is None else f"{difference:.1e}",
+        )
+    )
 
 
 def _show_checks(comparison: BugComparison, tokens: list[str]) -> None:

@@ -1,5 +1,7 @@
 """The KV cache: the book's layer fed one token at a time, the mask row of one query, a tiny GPT
-generating with and without a cache, the time per token and the cache's memory.
+generating with and without a cache, the time per token and the cache's memory: five entries of
+one walk (:mod:`ui.walk`: tabs, ``?step=``, the keys, presenter mode, where the cache's growth is
+one screen per token).
 
 Every number comes from :mod:`attention.kv_cache`: :func:`cache_growth` (the cache after each
 token on the sidebar's tokens), :func:`mask_slice_slip` (the right mask row and PR #697's slip),
@@ -9,7 +11,9 @@ token on the sidebar's tokens), :func:`mask_slice_slip` (the right mask row and 
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from string import ascii_lowercase
 
 import numpy as np
 import streamlit as st
@@ -35,6 +39,7 @@ from ui.input_errors import show_input_error
 from ui.matrix_table import draw_table
 from ui.show import figure_words, show_matrix
 from ui.view import View
+from ui.walk import Entry, Walk, begin, present, show_walk
 from viz.fast_path import cache_rows_view, convention_view
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
@@ -87,7 +92,6 @@ def _weights_view(weights: np.ndarray, tokens: list[str], view: View, title: str
 def show_growth(steps: list[CacheStep], view: View) -> None:
     """The cache after ``n`` tokens (a slider): keys, values, the new query's weights."""
     st.subheader(t("kv_cache.growth.header"))
-    tokens = view.tokens[: len(steps)]
     n = (
         len(steps)
         if len(steps) == 1
@@ -95,41 +99,76 @@ def show_growth(steps: list[CacheStep], view: View) -> None:
             t("kv_cache.growth.slider"), 1, len(steps), len(steps), key="kv_cache_tokens"
         )
     )
-    step = steps[n - 1]
+    show_cache_after(steps[n - 1], view)
+
+
+def show_cache_after(step: CacheStep, view: View, *, compact: bool = False) -> None:
+    """Token ``step.position`` fed alone: the cache's K and V rows, its weights, its output row.
+
+    ``compact`` (presenter mode): a one-line sentence, no legend rows, the difference in a title.
+    """
+    n = step.position + 1
+    tokens = view.tokens[:n]
     cfg = view.config
-    st.markdown(
-        t(
+    token = escape_markdown(tokens[n - 1])
+    if compact:  # one line: the screen keeps its height for the tables
+        st.markdown(t("kv_cache.growth.short", n=n, token=token))
+    else:
+        text = t(
             "kv_cache.growth.text",
             seed=cfg.seed,
             d_out=cfg.d_out,
             heads=view.heads,
             n=n,
-            token=escape_markdown(tokens[n - 1]),
+            token=token,
         )
-    )
+        st.markdown(text)
     words = figure_words()
     common = {
         "row_title": t("kv_cache.axis.token"),
         "col_title": t("kv_cache.axis.feature"),
         "palette": view.palette,
     }
+    legend = not compact
     keys_column, values_column = st.columns(2, gap="large")
-    with keys_column:
-        keys = cache_rows_view(step.keys.numpy(), tokens, name="k", **common)
-        show_matrix(replace(keys, title=t("kv_cache.growth.keys")), words, key="kv_cache_keys")
-    with values_column:
-        values = cache_rows_view(step.values.numpy(), tokens, name="v", **common)
-        show_matrix(
-            replace(values, title=t("kv_cache.growth.values")), words, key="kv_cache_values"
-        )
-    weights = step.attn_weights[:, 0].numpy()  # (h, n)
-    weights_view = _weights_view(weights, tokens[:n], view, t("kv_cache.growth.weights"))
-    show_matrix(weights_view, words, key="kv_cache_weights")
-    st.metric(
-        t("kv_cache.growth.metric", n=n),
-        f"{step.difference:.1e}",
-        help=t("kv_cache.growth.metric_help"),
+    for column, rows, name, title in (
+        (keys_column, step.keys, "k", t("kv_cache.growth.keys")),
+        (values_column, step.values, "v", t("kv_cache.growth.values")),
+    ):
+        with column:
+            shown = cache_rows_view(rows.numpy(), tokens, name=name, **common)
+            shown = replace(shown, title=title, colour_bar=legend)
+            show_matrix(shown, words, key="kv_cache_keys" if name == "k" else "kv_cache_values")
+    weights_column, output_column = st.columns(2, gap="large")
+    with weights_column:
+        weights = step.attn_weights[:, 0].numpy()  # (h, n)
+        weights_view = _weights_view(weights, tokens, view, t("kv_cache.growth.weights"))
+        show_matrix(replace(weights_view, colour_bar=legend), words, key="kv_cache_weights")
+    with output_column:
+        _show_output_rows(step, view, compact=compact)
+
+
+def _show_output_rows(step: CacheStep, view: View, *, compact: bool) -> None:
+    """The cached output row beside the full forward pass's, and their largest difference."""
+    n = step.position + 1
+    rows = np.stack([step.context_vec.numpy(), step.full_row.numpy()])  # (2, d_out)
+    label, value = t("kv_cache.growth.metric", n=n), f"{step.difference:.1e}"
+    title = t("kv_cache.growth.output", n=n)
+    if compact:
+        title = t("kv_cache.growth.output_compact", n=n, difference=value)
+    output = MatrixView(
+        values=rows,
+        row_labels=(t("kv_cache.growth.cached_row"), t("kv_cache.growth.full_row")),
+        col_labels=tuple(f"z{j + 1}" for j in range(rows.shape[1])),
+        palette=view.palette,
+        title=title,
+        col_title=t("kv_cache.axis.output"),
+        value_name=t("kv_cache.value.output"),
+        colour_bar=False,  # two rows to compare, not a scale to read
     )
+    show_matrix(output, figure_words(), key="kv_cache_output_rows")
+    if not compact:
+        st.metric(label, value, help=t("kv_cache.growth.metric_help"))
 
 
 def show_slice(slip: SliceSlip, view: View) -> None:
@@ -163,6 +202,7 @@ def show_slice(slip: SliceSlip, view: View) -> None:
             numbers = ", ".join(f"{value:.4f}" for value in output.tolist())
             st.markdown(f"{t(f'kv_cache.slice.{name}_output')}: `[{numbers}]`")
     st.metric(t("kv_cache.slice.metric"), f"{slip.difference:.4f}")
+    st.caption(t("kv_cache.slice.gallery"))
 
 
 def show_generation(view: View) -> None:
@@ -272,10 +312,76 @@ def show_memory() -> None:
     )
 
 
+@dataclass(frozen=True)
+class KvCache:
+    """What every entry reads: the cache after each token, the slice slip, the view."""
+
+    steps: list[CacheStep]
+    slip: SliceSlip | None
+    view: View
+
+
+def _token_screen(position: int) -> Callable[[KvCache], None]:
+    """Presenter mode: one screen per token fed, the cache after it."""
+
+    def draw(cache: KvCache) -> None:
+        st.subheader(t("kv_cache.growth.header"), anchor=False)
+        show_cache_after(cache.steps[position], cache.view, compact=True)
+
+    return draw
+
+
+def _token_screens(cache: KvCache) -> tuple[Callable[[KvCache], None], ...]:
+    count = min(len(cache.steps), len(ascii_lowercase))  # screens 1a … 1z
+    return tuple(_token_screen(position) for position in range(count))
+
+
+def _show_slice_entry(cache: KvCache) -> None:
+    if cache.slip is None:
+        st.subheader(t("kv_cache.slice.header"))
+        st.info(t("kv_cache.slice.one_token"))
+    else:
+        show_slice(cache.slip, cache.view)
+
+
+MEMORY_KEYS = tuple(
+    f"kv_cache_memory_{name}"
+    for name in ("layers", "tokens", "d_model", "heads", "kv_heads", "batch", "bytes")
+)
+WALK: Walk[KvCache] = Walk(
+    page="kv_cache",
+    entries=(
+        Entry(
+            "growth",
+            lambda: t("kv_cache.tab.growth"),
+            lambda c: show_growth(c.steps, c.view),
+            parts=_token_screens,
+            keeps=("kv_cache_tokens",),
+        ),
+        Entry("slice", lambda: t("kv_cache.tab.slice"), _show_slice_entry),
+        Entry(
+            "generate",
+            lambda: t("kv_cache.tab.generate"),
+            lambda c: show_generation(c.view),
+            keeps=("kv_cache_new_tokens",),
+        ),
+        Entry("time", lambda: t("kv_cache.tab.time"), lambda c: show_timing(c.view)),
+        Entry(
+            "memory", lambda: t("kv_cache.tab.memory"), lambda c: show_memory(), keeps=MEMORY_KEYS
+        ),
+    ),
+    tabs_key="kv_cache_tabs",
+    all_key="kv_cache_all",
+    all_default=True,  # the page reads top to bottom; a link to a part opens its tab
+)
+
+
 @page
 def render(view: View) -> None:
-    st.title(t("page.kv_cache.title"))
-    st.markdown(t("kv_cache.intro"))
+    presenting = begin(WALK)
+    if not presenting:
+        st.title(t("page.kv_cache.title"))
+        st.markdown(t("kv_cache.intro"))
     array = np.asarray(view.table.values, dtype=np.float64)[:GROWTH_TOKENS]  # (T, d_in)
     cfg = view.config
     try:
@@ -283,11 +389,10 @@ def render(view: View) -> None:
     except AttentionInputError as error:
         show_input_error(error)
         st.stop()
+    cache = KvCache(steps, slip, view)
+    if presenting:
+        present(WALK, cache)
+        return
     if len(view.tokens) > GROWTH_TOKENS:
         st.caption(t("kv_cache.growth.cut", shown=GROWTH_TOKENS, tokens=len(view.tokens)))
-    show_growth(steps, view)
-    if slip is not None:
-        show_slice(slip, view)
-    show_generation(view)
-    show_timing(view)
-    show_memory()
+    show_walk(WALK, cache)

@@ -364,6 +364,11 @@ def _lab_calls() -> dict[str, tuple[Callable, dict]]:
             kv_cache.attend_with_cache,
             {"module": module, "x_new": BOOK_EMBEDDINGS[None, :1], "cache": kv_cache.LayerCache()},
         ),
+        "cached_steps": (kv_cache.cached_steps, {"cache": kv_cache.LayerCache(), "slip": True}),
+        "through_cache": (
+            kv_cache.through_cache,
+            {"layer": module, "x": BOOK_EMBEDDINGS[None], "generator": None, "slip": True},
+        ),
         "retrain_script": (
             training_export.retrain_script,
             {"cfg": tiny, "fingerprint": "0" * 64, "threads": 1, "stopped_at": None},

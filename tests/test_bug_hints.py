@@ -12,6 +12,8 @@ import torch
 from attention import AttentionConfig
 from attention.bugs import BUGS, BugComparison, compare_bug
 from attention.examples import BOOK_EMBEDDINGS
+from attention.forward import run_forward
+from attention.modules import MultiHeadAttention
 
 BOOK = AttentionConfig(d_out=2, seed=123)
 DROPOUT = AttentionConfig(d_out=2, seed=123, dropout=0.5)
@@ -160,3 +162,18 @@ def test_mask_not_applied() -> None:
     assert bool(w.triu(diagonal=1).gt(0)[:-1].any(dim=-1).all()), "weights above the diagonal"
     moved = result.moved
     assert bool(moved.all()), "a later token changes every earlier output"
+
+
+def test_kv_cache_mask_slice() -> None:
+    layer = MultiHeadAttention(3, 2, 6, 0.0, num_heads=2)
+    x = BOOK_EMBEDDINGS[None]  # (1, 6, 3)
+    full_pass = run_forward(layer, x, overrides=BUGS["kv_cache_mask_slice"].overrides)["output"]
+    assert torch.equal(full_pass, layer(x)), "a full pass (q = n) is the book's"
+    result = compare_bug("kv_cache_mask_slice", BOOK_EMBEDDINGS, DROPOUT)  # training, p = 0.5
+    gap = result.output_difference  # (6, 2): through a cache, the slip minus the right slice
+    assert bool(gap[:-1].eq(0).all()), "the first rows agree"
+    assert float(gap[-1].abs().max()) > 0.01, "the last row differs"
+    assert weights(result)[-1].tolist() == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0], "only the first key"
+    assert result.buggy["mask"][-1].tolist() == [False] + [True] * 5  # row 0 of the mask
+    assert not result.future_leak and min(result.train_eval.values()) > 0.01
+    assert result.full_pass_difference is not None and result.full_pass_difference < 1e-6

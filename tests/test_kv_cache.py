@@ -16,8 +16,11 @@ from attention.kv_cache import (
     cache_growth,
     compare_generation,
     mask_slice_slip,
+    through_cache,
     time_generation,
 )
+from attention.modules import CausalAttention, MultiHeadAttention
+from attention.randomness import draws_from, private_generator
 
 GPT2_CACHE_BYTES = 75_497_472  # 2 × 12 layers × 1,024 tokens × 768 × 4 bytes (issue 31)
 PROMPT = [20, 17, 14, 1, 24, 23, 17, 13, 28, 17]  # ten token ids of the text task's vocabulary
@@ -64,6 +67,39 @@ def test_the_mask_slice_slip_gives_the_first_tokens_row_not_the_last() -> None:
     assert slip.difference > 0.05
     with pytest.raises(AttentionInputError, match="at least 2 tokens"):
         mask_slice_slip(BOOK_EMBEDDINGS[:1], d_out=2, num_heads=1, seed=123)
+
+
+@pytest.mark.parametrize(("d_out", "heads", "seed"), [(2, 1, 123), (4, 2, 7)])
+def test_through_a_cache_the_right_slice_is_the_full_pass_and_the_slip_moves_the_last_row(
+    d_out: int, heads: int, seed: int
+) -> None:
+    """PR #697: the first five tokens in one pass, then the last alone, through a KV cache."""
+    with draws_from(private_generator(seed)):
+        layer = MultiHeadAttention(3, d_out, 6, 0.0, heads).eval()
+    x = BOOK_EMBEDDINGS[None]  # (1, 6, 3)
+    with torch.no_grad():
+        full, right = layer(x), through_cache(layer, x)
+        slip = through_cache(layer, x, slip=True)
+    torch.testing.assert_close(right["output"], full, rtol=0, atol=1e-6)  # float rounding only
+    assert torch.equal(slip["output"][:, :5], right["output"][:, :5])  # the prompt: one pass, q = n
+    assert float((slip["output"][0, 5] - right["output"][0, 5]).abs().max()) > 0.01
+    causal = torch.ones(6, 6).triu(1).bool()
+    assert torch.equal(right["mask"], causal)  # the rows of the queries' positions
+    assert slip["mask"][5].tolist() == [False] + [True] * 5  # mask[:1, :6]: row 0
+    assert bool(right["attn_scores"][0, :, :5, 5].isnan().all())  # key 6 was not cached yet
+    assert bool(right["attn_weights"][0, :, :5, 5].eq(0).all())
+
+
+def test_one_token_through_a_cache_is_one_pass_and_a_single_head_class_is_refused() -> None:
+    with draws_from(private_generator(0)):
+        layer = MultiHeadAttention(3, 2, 6, 0.0, 1).eval()
+    x = BOOK_EMBEDDINGS[None, :1]
+    with torch.no_grad():
+        assert torch.equal(through_cache(layer, x, slip=True)["output"], layer(x))
+    with pytest.raises(AttentionInputError, match="layer"):
+        through_cache(CausalAttention(3, 2, 6, 0.0), x)
+    with pytest.raises(AttentionInputError, match="1 to 6 tokens"):
+        through_cache(layer, torch.zeros(1, 7, 3))
 
 
 def test_cache_bytes_is_the_formula_for_gpt2_and_grouped_query_attention() -> None:

@@ -48,3 +48,19 @@ def test_heads_that_do_not_divide_d_out_are_named_not_a_traceback() -> None:
     at = run_page("fast_path", {"heads": "3"})
     assert not at.exception
     assert any("cannot be split evenly into 3 heads" in error.value for error in at.error)
+
+
+def test_a_link_opens_the_mask_conventions_and_presenter_mode_walks_the_paths() -> None:
+    at = run_page("fast_path", {"step": "masks"})
+    assert not at.exception
+    assert at.session_state["fast_path_tabs"] == "Mask conventions"
+    assert "fast_path_mask_sdpa" in matrix_tables(at) and not at.metric  # only that tab ran
+
+    at = run_page("fast_path", {"present": "1", "lang": "zh"})
+    assert not at.exception and not at.tabs
+    differences = compare_fast_paths(BOOK_EMBEDDINGS, d_out=2, num_heads=1, seed=123)
+    assert _metrics(at) == [f"{differences[path]:.1e}" for path in PATHS]  # screen 1a
+    at.button(key="present_next").click().run()
+    assert not at.exception and not at.metric  # 1b: the book's output beside the slip's
+    assert set(matrix_tables(at)) == {"fast_path_book_output", "fast_path_slip_output"}
+    assert "第 **1b** 步，共 5 步" in page_text(at)

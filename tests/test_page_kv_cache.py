@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from attention.examples import BOOK_EMBEDDINGS
-from attention.kv_cache import compare_generation, decode, default_prompt, mask_slice_slip
+from attention.kv_cache import (
+    cache_growth,
+    compare_generation,
+    decode,
+    default_prompt,
+    mask_slice_slip,
+)
 from tests.apptest_support import matrix_tables, page_text, run_page
 from viz.markdown_text import escape_markdown
+from viz.vocabulary import format_number
 
 
 def test_the_page_shows_the_cache_the_slip_the_same_tokens_and_gpt2s_bytes() -> None:
@@ -52,3 +59,34 @@ def test_a_token_is_shown_as_typed_not_as_markdown() -> None:
     texts = [block.value for block in at.markdown]
     assert any(escape_markdown("**bold**") in text for text in texts)  # the slice's first token
     assert any(escape_markdown("<b>x</b>") in text for text in texts)  # the growth's last token
+
+
+def _screen(at) -> str:  # noqa: ANN001 - an AppTest
+    """Presenter mode's "Step 1b of 5" (bold marks dropped)."""
+    return next(m.value for m in at.markdown if m.value.startswith("Step ")).replace("*", "")
+
+
+def test_a_link_opens_a_part_and_presenter_mode_feeds_one_token_a_screen() -> None:
+    at = run_page("kv_cache", {"step": "slice"})
+    assert not at.exception
+    assert at.session_state["kv_cache_tabs"] == "The mask slice"
+    assert at.toggle(key="kv_cache_all").value is False  # a link to a part opens its tab
+    tables = matrix_tables(at)
+    assert "kv_cache_slice_slip" in tables and "kv_cache_keys" not in tables  # one tab ran
+
+    at = run_page("kv_cache", {"present": "1"})
+    assert not at.exception and not at.tabs
+    steps = cache_growth(BOOK_EMBEDDINGS, d_out=2, num_heads=1, seed=123)
+    for n in (1, 2):
+        assert _screen(at) == f"Step 1{'ab'[n - 1]} of 5"
+        tables = matrix_tables(at)
+        assert tables["kv_cache_keys"].shape == (n, 2) and tables["kv_cache_weights"].shape == (
+            1,
+            n,
+        )
+        cached, full = tables["kv_cache_output_rows"].values.tolist()
+        assert cached == full == [format_number(value) for value in steps[n - 1].full_row.tolist()]
+        at.button(key="present_next").click().run()
+    assert not at.exception and _screen(at) == "Step 1c of 5"
+    at.button(key="present_last").click().run()
+    assert _screen(at) == "Step 5 of 5" and at.metric[0].value == "75,497,472 B"

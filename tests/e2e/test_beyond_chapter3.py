@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from playwright.sync_api import expect
 
 from attention.fast_path import PATHS
-from tests.e2e.helpers import assert_no_exception, open_app
+from tests.e2e.helpers import assert_no_exception, open_app, read_matrix, wait_settled
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -43,4 +43,21 @@ def test_kv_cache_page_in_english_and_chinese(page: Page, streamlit_server: str)
     open_app(page, streamlit_server, "/kv_cache?lang=zh")
     expect(page.get_by_role("heading", name="KV 缓存")).to_be_visible(timeout=WAIT_MS)
     expect(page.get_by_text("两种方式写出的 24 个字符完全相同。")).to_be_visible()
+    assert_no_exception(page)
+
+
+def test_a_clicker_feeds_the_kv_cache_one_token_a_screen(page: Page, streamlit_server: str) -> None:
+    """Presenter mode from a fresh link: PageDown is Next, and the cache gains a row."""
+    open_app(page, streamlit_server, "/kv_cache?present=1")
+    page.wait_for_function(  # the key listener is on the window and knows it is presenting
+        "() => window.__alStepKeysInstalled && window.__alStepKeys?.mode === 'present'",
+        timeout=WAIT_MS,
+    )
+    bar = page.locator(".st-key-present_bar")
+    expect(bar).to_contain_text("Step 1a of 5", timeout=WAIT_MS)
+    assert len(read_matrix(page, "kv_cache_keys").rows) == 1
+    page.keyboard.press("PageDown")
+    wait_settled(page)
+    expect(bar).to_contain_text("Step 1b of 5")
+    assert len(read_matrix(page, "kv_cache_keys").rows) == 2
     assert_no_exception(page)

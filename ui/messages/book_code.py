@@ -77,4 +77,6 @@ CODE_COMMENTS = {
     ),
     "(b, T, ·): the layer's output": "(b, T, ·)：该层的输出",
     "create a matrix of ones": "创建一个全 1 矩阵",
+    "the queries' own rows": "查询自己位置的那几行",
+    "rows from 0 (PR #697's slip)": "从第 0 行开始（PR #697 的失误）",
 }

@@ -188,4 +188,9 @@ MESSAGES = {
         "en": "Nvidia A100, PyTorch 2.6.0",
         "zh": "Nvidia A100，PyTorch 2.6.0",
     },
+    "fast_path.tab.paths": {"en": "Three paths and the slip", "zh": "三条路径与失误"},
+    "fast_path.tab.masks": {"en": "Mask conventions", "zh": "掩码约定"},
+    "fast_path.tab.code": {"en": "The code", "zh": "代码"},
+    "fast_path.tab.dropout": {"en": "Dropout", "zh": "有 dropout 时"},
+    "fast_path.tab.timings": {"en": "Time and memory", "zh": "时间与内存"},
 }

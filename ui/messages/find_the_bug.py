@@ -24,6 +24,7 @@ _ZH_TITLES = {
     "heads_without_transpose": "只用 view 拆分多头，没有 transpose",
     "no_out_proj": "漏掉了 out_proj",
     "scale_by_d_out": "除以 √d_out 而不是 √head_dim",
+    "kv_cache_mask_slice": "KV 缓存：掩码从第 0 行切片",
 }
 
 _ZH_SPOT = {
@@ -58,6 +59,9 @@ _ZH_SPOT = {
     "out_proj 也得不到梯度。",
     "scale_by_d_out": "每个头都除以整个宽度而不是自己的 head_dim：权重比书中的更平坦，"
     "每行之和仍为 1；只有一个头时相同。",
+    "kv_cache_mask_slice": "完整的一次前向传播与书中相同（q = n）：这个错误只在用缓存时出现。"
+    "先输入前面的词元，再单独输入最后一个，前面几行一致，最后一行不同："
+    "它唯一的查询拿到的是位置 0 的掩码行，所以只看得到第一个键（权重为 1）。",
 }
 
 MESSAGES = {
@@ -79,6 +83,23 @@ MESSAGES = {
     "find_the_bug.diff.caption": {
         "en": "− the book's statement in attention/modules.py (line {lines}), + the bug's",
         "zh": "− attention/modules.py 中书里的语句（第 {lines} 行），+ bug 的写法",
+    },
+    "find_the_bug.diff.caption_cache": {
+        "en": "− the right slice in {file} (line {lines}), + the slip of PR #697 in "
+        "rasbt/LLMs-from-scratch",
+        "zh": "− {file} 中正确的切片（第 {lines} 行），+ rasbt/LLMs-from-scratch 的 PR #697 "
+        "中的失误",
+    },
+    "find_the_bug.cached.note": {
+        "en": "A KV-cache bug: on a full pass it is the book's class. Both sides here feed the "
+        "tokens through a cache, the first {prompt} in one pass, then “{token}” alone "
+        "(MultiHeadAttention, {heads} heads, d_out = {d_out}; the tables show head 1). The book's "
+        "side equals the book's full pass up to float rounding (eval mode: {difference}). A cell of an "
+        "earlier row under the last key is hidden: that key was not in the cache yet.",
+        "zh": "这是 KV 缓存的 bug：完整的一次前向传播与书中的类相同。这里两边都让词元经过缓存："
+        "先一次输入前 {prompt} 个，再单独输入“{token}”（MultiHeadAttention，{heads} 个头，"
+        "d_out = {d_out}；表格显示第 1 个头）。书中一侧与书中的完整前向传播只差浮点舍入"
+        "（eval 模式：{difference}）。前面各行在最后一个键下的格子是隐藏的：那时这个键还不在缓存里。",
     },
     "find_the_bug.diff.caption_many": {
         "en": "− the book's statements in attention/modules.py (lines {lines}), + the bug's",

@@ -44,6 +44,39 @@ MESSAGES = {
         "tokens: the same numbers.",
         "zh": "缓存步骤的输出行与一次处理全部词元的前向传播的同一行对比：数字相同。",
     },
+    "kv_cache.growth.output": {
+        "en": "Output row of token {n}",
+        "zh": "第 {n} 个词元的输出行",
+    },
+    "kv_cache.growth.short": {
+        "en": "After token {n} (“{token}”) the cache holds {n} rows of keys and of values; the "
+        "new query meets those {n} keys.",
+        "zh": "第 {n} 个词元（“{token}”）之后，缓存有 {n} 行键和 {n} 行值；新查询与这 {n} 个键相遇。",
+    },
+    "kv_cache.growth.output_compact": {
+        "en": "Output row of token {n} (difference from the full pass: {difference})",
+        "zh": "第 {n} 个词元的输出行（与完整前向传播的差异：{difference}）",
+    },
+    "kv_cache.growth.cached_row": {"en": "with the cache", "zh": "使用缓存"},
+    "kv_cache.growth.full_row": {"en": "full forward pass", "zh": "完整前向传播"},
+    "kv_cache.axis.output": {"en": "output feature", "zh": "输出特征"},
+    "kv_cache.value.output": {"en": "output", "zh": "输出"},
+    "kv_cache.tab.growth": {"en": "The cache grows", "zh": "缓存增长"},
+    "kv_cache.tab.slice": {"en": "The mask slice", "zh": "掩码切片"},
+    "kv_cache.tab.generate": {"en": "Generating", "zh": "生成"},
+    "kv_cache.tab.time": {"en": "Time per token", "zh": "每词元时间"},
+    "kv_cache.tab.memory": {"en": "Memory", "zh": "内存"},
+    "kv_cache.slice.one_token": {
+        "en": "The mask slice needs at least 2 tokens: one cached, one new. Add a token to the "
+        "table.",
+        "zh": "掩码切片至少需要 2 个词元：一个已缓存，一个新的。请在表格中再添加一个词元。",
+    },
+    "kv_cache.slice.gallery": {
+        "en": "The same slip is in the bug gallery (Find the bug: “KV cache: the mask sliced from "
+        "row 0”), step by step beside the book's layer through the same cache.",
+        "zh": "同样的失误也在 bug 图鉴里（找出 bug：“KV 缓存：掩码从第 0 行切片”），"
+        "与经过同一缓存的书中层逐步对照。",
+    },
     "kv_cache.axis.token": {"en": "cached token", "zh": "缓存的词元"},
     "kv_cache.axis.feature": {"en": "head.feature", "zh": "头.特征"},
     "kv_cache.axis.head": {"en": "head", "zh": "头"},
