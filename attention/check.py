@@ -985,6 +985,11 @@ def _short(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _short_path(text: str, limit: int = 80) -> str:
+    """A long path keeps its end, where the file's name is: ``…/folder/my_attention.py``."""
+    return text if len(text) <= limit else "…" + text[-(limit - 1) :]
+
+
 def _run_check(target: type | str, multi_head: bool | None, stage: Stage) -> CheckReport:
     """Load the class if ``target`` names a file, then check it (wherever this runs)."""
     before = _global_settings()
@@ -1157,7 +1162,7 @@ def _parse_target(target: str) -> tuple[Path, str]:
         )
     path = Path(path_text)
     if not path.is_file():
-        raise AttentionInputError(f"No such file: {_short(path_text)}.", field="target")
+        raise AttentionInputError(f"No such file: {_short_path(path_text)}.", field="target")
     return path, class_name
 
 

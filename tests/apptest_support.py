@@ -16,9 +16,13 @@ HARNESS = str(REPO_ROOT / "tests" / "page_harness.py")
 
 
 def run_page(
-    page: str = "step", query: dict[str, str] | None = None, timeout: float = 60
+    page: str = "step", query: dict[str, str] | None = None, timeout: float = 180
 ) -> AppTest:
-    """Run the app on ``page`` (a name of ``ui.frame.PAGE_SPECS``), with URL ``query`` params."""
+    """Run the app on ``page`` (a name of ``ui.frame.PAGE_SPECS``), with URL ``query`` params.
+
+    ``timeout`` bounds each run in seconds: a page run takes about a second, a training a few;
+    the bound is for a machine busy with the other workers' browsers and servers, not a budget.
+    """
     at = AppTest.from_file(HARNESS, default_timeout=timeout)
     at.session_state["harness_page"] = page
     for key, value in (query or {}).items():

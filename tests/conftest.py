@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+import torch
 
 from attention import AttentionConfig, AttentionTrace, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
 from tests.installed_package import Installed, install_wheel
+
+# One intra-op thread per test process and for the processes it starts (CLI runs, servers, scripts):
+# several workers share the cores, and a thread team per worker only waits on the others. The
+# numbers are the same with any count (tests/test_page_threads.py pins the forward pass bitwise).
+torch.set_num_threads(1)
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 # The suite runs on several pytest-xdist workers (`-n`, `--dist loadgroup` in pyproject.toml): each
 # test goes to whichever worker is free, except the tests of a module below, which share one
