@@ -111,6 +111,7 @@ MESSAGES = {
         "(d_out, d_in) 存储权重；表中显示的是 `weight.T`，即与 x 相乘的 (d_in, d_out) 矩阵。"
         "书中这里用种子 789，所以数值与 v1 不同。",
     },
+    "chapter.v2_seed_short": {"en": "v2's manual_seed", "zh": "v2 的 manual_seed"},
     "chapter.v2_seed": {
         "en": "torch.manual_seed before SelfAttention_v2",
         "zh": "SelfAttention_v2 之前的 torch.manual_seed",
