@@ -107,8 +107,9 @@ function scrollToStep(tabsKey, tries) {
 }
 
 // Presenter mode: a formula wider than its box is drawn smaller until it fits (a narrow column
-// on a projector must neither cut it nor make the class scroll sideways to read it). Each
-// formula is fitted again only when its box's width or its text changes.
+// on a projector must neither cut it nor make the class scroll sideways to read it), and one
+// that reaches below its box gets the room. Each formula is fitted again only when its box's
+// width or its text changes.
 function fitFormulas() {
   const presenting = Boolean(document.querySelector('.__CLASS__-present'));
   for (const box of document.querySelectorAll('[data-testid="stMain"] .katex-display')) {
@@ -118,9 +119,15 @@ function fitFormulas() {
     if (box.dataset.alFit === key) continue;
     box.dataset.alFit = key;
     katex.style.fontSize = '';
-    for (let tries = 0; presenting && tries < 4 && box.scrollWidth > box.clientWidth + 1; tries++) {
+    box.style.paddingBottom = '';
+    if (!presenting) continue;
+    for (let tries = 0; tries < 4 && box.scrollWidth > box.clientWidth + 1; tries++) {
       const size = parseFloat(getComputedStyle(katex).fontSize);
       katex.style.fontSize = `${(0.97 * size * box.clientWidth) / box.scrollWidth}px`;
+    }
+    const below = box.scrollHeight - box.clientHeight;  // a denominator reaching below the box
+    if (below > 0) {
+      box.style.paddingBottom = `${parseFloat(getComputedStyle(box).paddingBottom) + below + 1}px`;
     }
   }
 }
