@@ -387,7 +387,7 @@ def show_context_picture(row: QueryRow, palette: str, *, legend_beside: bool = F
             picture, legend = st.columns([3, 2], gap="large")
         else:
             picture = legend = st.container()
-        with picture:
+        with picture, st.container(key="one_query_picture"):
             _vectors_chart(row, palette)
         with legend:
             st.caption(t("one_query.plot_caption"))

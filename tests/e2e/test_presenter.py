@@ -59,7 +59,8 @@ _MEASURE_JS = """
   const shown = (e) => e.offsetParent !== null && !e.closest('.st-key-present_bar');
   const size = (e) => parseFloat(getComputedStyle(e).fontSize);
   const prose = [...main.querySelectorAll('[data-testid="stMarkdownContainer"] p')].filter(shown);
-  const numbers = [...main.querySelectorAll('table.al-matrix td')].filter(shown);
+  const numbers = [...main.querySelectorAll('table.al-matrix td, [data-testid="stTable"] td')]
+    .filter(shown);
   const boxes = [...main.querySelectorAll(
     '.katex-display, [data-testid="stCode"] pre, div.al-matrix-scroll')];
   return {
