@@ -118,11 +118,8 @@ def show_differences(a: dict[str, object], b: dict[str, object]) -> None:
         for name in COMPARE_B_FIELDS
     ]
     different = [t(SETTINGS[name].label) for name in COMPARE_B_FIELDS if a[name] != b[name]]
-    left, right = st.columns([1, 1.4])
-    frame = pd.DataFrame(rows).set_index(t("compare.col.setting"))
-    # "= 相同" on one line: a narrow column would break it after the sign, or between 相 and 同
-    differs = {"subset": [t("compare.col.differs")], "white-space": "nowrap"}
-    left.table(frame.style.set_properties(**differs))
+    left, right = st.columns([1.5, 1])  # wide enough for "= 相同" on one line
+    left.table(pd.DataFrame(rows).set_index(t("compare.col.setting")))
     with right:
         if different:
             st.info(t("compare.differs_in", names=t("compare.list_separator").join(different)))
