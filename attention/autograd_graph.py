@@ -15,6 +15,8 @@ from typing import Any
 
 import torch
 
+from .validate import AttentionInputError
+
 __all__ = ["AutogradGraph", "GraphNode", "build_graph", "walk"]
 
 
@@ -61,17 +63,21 @@ class AutogradGraph:
         self,
         step_labels: Mapping[str, str] | None = None,
         step_colors: Mapping[str, str] | None = None,
+        direction: str = "TB",
     ) -> str:
         """The graph as Graphviz DOT text: each node shows its PyTorch name and its step.
 
         ``step_labels`` replaces a step's name in the node (a translation, say); ``step_colors``
-        fills the nodes of a step (``{"attn_weights": "#dbe9f6"}``). Arrows follow the gradient.
+        fills the nodes of a step (``{"attn_weights": "#dbe9f6"}``). Arrows follow the gradient,
+        top to bottom (``"TB"``) or, for a wide screen, left to right (``"LR"``).
         """
+        if direction not in ("TB", "LR"):
+            raise AttentionInputError(f"direction must be 'TB' or 'LR', got {direction!r}")
         labels = dict(step_labels or {})
         colors = dict(step_colors or {})
         lines = [
             "digraph autograd {",
-            '  graph [rankdir=TB, nodesep=0.25, ranksep=0.35, fontname="Helvetica"];',
+            f'  graph [rankdir={direction}, nodesep=0.25, ranksep=0.35, fontname="Helvetica"];',
             '  node [shape=box, style="rounded,filled", fillcolor="white", '
             'fontname="Helvetica", fontsize=11];',
             '  edge [color="#666666", arrowsize=0.7];',

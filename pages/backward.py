@@ -33,6 +33,7 @@ from attention.gradients import (
     Descent,
     GradientFacts,
     GradientTrace,
+    SoftmaxRowJacobian,
     first_order_change,
     gradient_facts,
     gradients_json,
@@ -183,16 +184,18 @@ def _hidden_sentence(key: str) -> Callable[[BackwardPass], str]:
     )
 
 
-def show_jacobian(run: BackwardPass) -> None:
-    """One query row's softmax Jacobian: the matrix, its vectors, and the row written out."""
+def _jacobian_row(run: BackwardPass, *, choose: bool = True) -> int:
+    """The query row whose Jacobian is shown: the select box, or (``choose=False``, presenter
+    mode's second Jacobian screen) the row chosen on the first."""
     labels, num_tokens = run.labels, len(run.labels)
-    st.markdown(f"##### {t('backward.jacobian.header')}")
     row_kwargs: dict[str, int] = {}
     if ROW_KEY not in st.session_state:
         row_kwargs["index"] = min(2, num_tokens - 1)  # the third token: three keys to weigh
     elif int(st.session_state[ROW_KEY]) >= num_tokens:
         st.session_state[ROW_KEY] = num_tokens - 1  # the table shrank since
-    row = int(
+    if not choose:
+        return int(st.session_state.get(ROW_KEY, row_kwargs.get("index", 0)))
+    return int(
         st.selectbox(
             t("backward.jacobian.row"),
             options=list(range(num_tokens)),
@@ -201,40 +204,42 @@ def show_jacobian(run: BackwardPass) -> None:
             **row_kwargs,
         )
     )
-    jacobian = softmax_row_jacobian(run.grads, row)
-    key_labels = [labels[k] for k in jacobian.keys]
-    jac_left, jac_right = st.columns([3, 2], gap="large")
-    with jac_right:
-        st.markdown(
-            t(
-                "backward.jacobian.text",
-                token=escape_markdown(labels[row]),
-                visible=len(jacobian.keys),
-                mean=number(jacobian.weighted_mean),
-            )
-        )
-        st.latex(
-            r"\begin{gathered}J = \operatorname{diag}(A_{i}) - A_{i} A_{i}^{\top} \\ "
-            r"\frac{\partial L}{\partial s_{i}} = J\,\frac{\partial L}{\partial A_{i}}"
-            r"\end{gathered}"
-        )
-    with jac_left:
-        gradient_block(
-            as_numbers(jacobian.jacobian),
-            key_labels,
-            key_labels,
-            key="jacobian",
-            name=t("backward.name.jacobian"),
-            titles=(t("backward.axis.weight_j"), t("backward.axis.score_k")),
-            palette=run.palette,
-        )
-        columns = {"col_weight": jacobian.weights, "col_upstream": jacobian.upstream}
-        columns["col_result"] = jacobian.result
-        vectors = {
-            t(f"backward.jacobian.{name}"): [number(float(v)) for v in values]
-            for name, values in columns.items()
-        }
-        st.table(pd.DataFrame(vectors, index=[escape_markdown(label) for label in key_labels]))
+
+
+JACOBIAN_LATEX = (
+    r"\begin{gathered}J = \operatorname{diag}(A_{i}) - A_{i} A_{i}^{\top} \\ "
+    r"\frac{\partial L}{\partial s_{i}} = J\,\frac{\partial L}{\partial A_{i}}"
+    r"\end{gathered}"
+)
+
+
+def _jacobian_matrix(run: BackwardPass, jacobian: SoftmaxRowJacobian) -> None:
+    key_labels = [run.labels[k] for k in jacobian.keys]
+    gradient_block(
+        as_numbers(jacobian.jacobian),
+        key_labels,
+        key_labels,
+        key="jacobian",
+        name=t("backward.name.jacobian"),
+        titles=(t("backward.axis.weight_j"), t("backward.axis.score_k")),
+        palette=run.palette,
+    )
+
+
+def _jacobian_vectors(run: BackwardPass, jacobian: SoftmaxRowJacobian) -> None:
+    """The weights, the gradient from above and their product J ∂L/∂Aᵢ, one row per key."""
+    columns = {"col_weight": jacobian.weights, "col_upstream": jacobian.upstream}
+    columns["col_result"] = jacobian.result
+    vectors = {
+        t(f"backward.jacobian.{name}"): [number(float(v)) for v in values]
+        for name, values in columns.items()
+    }
+    index = [escape_markdown(run.labels[k]) for k in jacobian.keys]
+    st.table(pd.DataFrame(vectors, index=index))
+
+
+def _jacobian_written(row: int, jacobian: SoftmaxRowJacobian) -> None:
+    """The row's entries written out, Aᵢⱼ × (∂L/∂Aᵢⱼ − Σₖ Aᵢₖ ∂L/∂Aᵢₖ), up to six keys."""
     shown = min(len(jacobian.keys), MAX_WRITTEN_KEYS)
     mean = format_number(jacobian.weighted_mean)
     terms = [
@@ -247,6 +252,61 @@ def show_jacobian(run: BackwardPass) -> None:
     st.latex(r"\begin{aligned}" + r" \\ ".join(terms) + r"\end{aligned}")
     if shown < len(jacobian.keys):
         st.caption(t("backward.jacobian.more", shown=shown, total=len(jacobian.keys)))
+
+
+def show_jacobian(run: BackwardPass) -> None:
+    """One query row's softmax Jacobian: the matrix, its vectors, and the row written out."""
+    st.markdown(f"##### {t('backward.jacobian.header')}")
+    row = _jacobian_row(run)
+    jacobian = softmax_row_jacobian(run.grads, row)
+    jac_left, jac_right = st.columns([3, 2], gap="large")
+    with jac_right:
+        st.markdown(
+            t(
+                "backward.jacobian.text",
+                token=escape_markdown(run.labels[row]),
+                visible=len(jacobian.keys),
+                mean=number(jacobian.weighted_mean),
+            )
+        )
+        st.latex(JACOBIAN_LATEX)
+    with jac_left:
+        _jacobian_matrix(run, jacobian)
+        _jacobian_vectors(run, jacobian)
+    _jacobian_written(row, jacobian)
+
+
+def _jacobian_screen(backward: BackwardPage, *, second: bool) -> None:
+    """Presenter mode's two Jacobian screens: the matrix (and the row's choice), then the
+    row's vectors and its entries written out."""
+    run = backward.run
+    st.markdown(f"##### {t('backward.jacobian.header')}")
+    row = _jacobian_row(run, choose=not second)
+    jacobian = softmax_row_jacobian(run.grads, row)
+    token = escape_markdown(run.labels[row])
+    left, right = st.columns([3, 2] if not second else [1, 1], gap="large")
+    with right:
+        if not second:
+            st.markdown(
+                t("backward.jacobian.present_matrix", token=token, visible=len(jacobian.keys))
+            )
+            st.latex(JACOBIAN_LATEX)
+        else:
+            mean = number(jacobian.weighted_mean)
+            st.markdown(t("backward.jacobian.present_row", token=token, mean=mean))
+            _jacobian_written(row, jacobian)
+    with left:
+        (_jacobian_vectors if second else _jacobian_matrix)(run, jacobian)
+
+
+# Where Q, K and V get their gradients: from the scores (Q and K), from the context (V).
+FROM_SCORES = r"\omega = Q K^{\top} \;\Rightarrow\; "
+Q_LATEX = r"\frac{\partial L}{\partial Q} = \frac{\partial L}{\partial \omega} K"
+K_LATEX = r"\frac{\partial L}{\partial K} = \Big(\frac{\partial L}{\partial \omega}\Big)^{\!\top} Q"
+V_LATEX = (
+    r"Z = \tilde A V \;\Rightarrow\; \frac{\partial L}{\partial V} = \tilde A^{\top}"
+    r"\frac{\partial L}{\partial Z}"
+)
 
 
 # The backward pass in reverse order, one entry per step: the "scores" tab, then "projections".
@@ -318,14 +378,8 @@ GRADIENT_STEPS: tuple[GradientStep, ...] = (
     GradientStep(
         "projections",
         "projections",
-        lambda run: (
-            r"\omega = Q K^{\top} \;\Rightarrow\; \frac{\partial L}{\partial Q}"
-            r" = \frac{\partial L}{\partial \omega} K,\quad \frac{\partial L}{\partial K}"
-            r" = \Big(\frac{\partial L}{\partial \omega}\Big)^{\!\top} Q,\qquad "
-            r"Z = \tilde A V \;\Rightarrow\; \frac{\partial L}{\partial V} = \tilde A^{\top}"
-            r"\frac{\partial L}{\partial Z}"
-        ),
-        lambda run: t("backward.projections.text"),
+        lambda run: FROM_SCORES + Q_LATEX + r",\quad " + K_LATEX + r",\qquad " + V_LATEX,
+        lambda run: t("backward.projections.text_qk") + " " + t("backward.projections.text_v"),
         ("queries", "keys", "values"),
         "token",
     ),
@@ -458,15 +512,17 @@ def show_loss_formula(run: BackwardPass, target: tuple[float, ...]) -> None:
     st.markdown(t("backward.loss.distance_text", tokens=len(run.labels)))
 
 
-def show_graph(run: BackwardPass) -> None:
-    """The autograd graph as PyTorch records it, each node labelled with its step."""
+def show_graph(run: BackwardPass, *, direction: str = "TB") -> None:
+    """The autograd graph as PyTorch records it, each node labelled with its step (drawn left to
+    right with ``direction="LR"``: presenter mode's wide screen)."""
     st.header(t("backward.graph.header"))
     graph = run.grads.graph
     first = graph.first_of("context")
     root = first.name if first is not None else "—"
     st.markdown(t("backward.graph.text", nodes=len(graph.nodes), edges=len(graph.edges), root=root))
     step_labels = {step: t(f"backward.node.{step}") for step in GRAPH_STEPS}
-    st.graphviz_chart(autograd_dot(graph, step_labels, palette=run.palette), width="stretch")
+    dot = autograd_dot(graph, step_labels, palette=run.palette, direction=direction)
+    st.graphviz_chart(dot, width="stretch")
     with st.expander(t("backward.graph.table")):
         rows: dict[str, list[str]] = {}
         for node in graph.nodes:
@@ -652,16 +708,46 @@ LEARNING_PARTS: tuple[Callable[[BackwardPass, Learning], None], ...] = (
 )
 
 
+def _presented(step: GradientStep) -> tuple[GradientStep, ...]:
+    """Presenter mode's screens of a step: Q, K and V one each (Q and K from the scores, V from
+    the context vectors), every other step in one; the Jacobian after it is drawn on its own."""
+    step = replace(step, after=None)
+    if step.name != "projections":
+        return (step,)
+    return (
+        *(
+            replace(
+                step,
+                formula=lambda run, latex=latex: FROM_SCORES + latex,
+                sentence=lambda run: t("backward.projections.text_qk"),
+                tensors=(tensor,),
+            )
+            for tensor, latex in (("queries", Q_LATEX), ("keys", K_LATEX))
+        ),
+        replace(
+            step,
+            formula=lambda run: V_LATEX,
+            sentence=lambda run: t("backward.projections.text_v"),
+            tensors=("values",),
+        ),
+    )
+
+
 def _steps_screens(step: GradientStep) -> tuple[Callable[[BackwardPage], None], ...]:
-    """A step's screen, and the Jacobian's after the scaled scores' (one screen each)."""
-    without_after = replace(step, after=None)
+    """A step's screens, and the Jacobian's two after the scaled scores' (one screen each)."""
     screens: list[Callable[[BackwardPage], None]] = [
-        lambda backward: show_gradient_step(without_after, backward.run)
+        partial(_gradient_screen, step=part) for part in _presented(step)
     ]
-    if step.after is not None:
+    if step.after is show_jacobian:  # two screens: the matrix, then its row written out
+        screens.extend(partial(_jacobian_screen, second=second) for second in (False, True))
+    elif step.after is not None:
         after = step.after
         screens.append(lambda backward: after(backward.run))
     return tuple(screens)
+
+
+def _gradient_screen(backward: BackwardPage, step: GradientStep) -> None:
+    show_gradient_step(step, backward.run)
 
 
 def _section_entry(name: str) -> Entry[BackwardPage]:
@@ -686,7 +772,12 @@ def _section_entry(name: str) -> Entry[BackwardPage]:
             keeps=(ROW_KEY,) if name == "scores" else (),
         )
     if name == "graph":
-        return Entry(name, lambda: t("backward.tab.graph"), lambda b: show_graph(b.run))
+        return Entry(
+            name,
+            lambda: t("backward.tab.graph"),
+            lambda b: show_graph(b.run),
+            parts=lambda b: (lambda b: show_graph(b.run, direction="LR"),),
+        )
     return Entry(
         name,
         lambda: t(f"backward.tab.{name}"),

@@ -86,26 +86,31 @@ class Chapter:
     v1: TrainableAttention
     presenting: bool = False  # presenter mode: v2's seed is in the control strip
 
+    @property
+    def v2_seed(self) -> int:
+        """The seed chosen on the page for ``SelfAttention_v2`` (the book's 789 first)."""
+        return int(st.session_state.get(V2_SEED_KEY, BOOK_SEED_V2))
+
     def v2(self) -> TrainableAttention | None:
-        """3.4.2's ``SelfAttention_v2`` with the seed chosen on the page (the book's 789 first)."""
-        seed = int(st.session_state.get(V2_SEED_KEY, BOOK_SEED_V2))
+        """3.4.2's ``SelfAttention_v2`` with the seed chosen on the page."""
         try:
-            return self_attention_v2(self.inputs, self.d_out, seed, self.query_index)
+            return self_attention_v2(self.inputs, self.d_out, self.v2_seed, self.query_index)
         except AttentionInputError as error:
             show_input_error(error)
             return None
 
 
-def _s33_query(chapter: Chapter) -> None:
-    """3.3.1: one query's scores, its weights two ways, and its context vector."""
-    path, tokens, words, palette = chapter.simple, chapter.tokens, chapter.words, chapter.palette
-    number = path.query_index + 1
-    sup, sub = superscript(number), subscript(number)
+def _s33_text(chapter: Chapter) -> None:
+    number = chapter.simple.query_index + 1
+    token = escape_markdown(chapter.tokens[chapter.simple.query_index])
     st.header(t("chapter.s33.title"), anchor="s3-3")
-    st.markdown(t("chapter.s33.body", sup=sup, token=escape_markdown(tokens[path.query_index])))
+    st.markdown(t("chapter.s33.body", sup=superscript(number), token=token))
+
+
+def _s33_code(chapter: Chapter) -> None:
     st.code(
         code_in_language(
-            f"query = inputs[{path.query_index}]\n"
+            f"query = inputs[{chapter.simple.query_index}]\n"
             "attn_scores_2 = inputs @ query\n"
             "attn_weights_2_tmp = attn_scores_2 / attn_scores_2.sum()\n"
             "attn_weights_2 = torch.softmax(attn_scores_2, dim=0)\n"
@@ -113,6 +118,13 @@ def _s33_query(chapter: Chapter) -> None:
         ),
         language="python",
     )
+
+
+def _s33_tables(chapter: Chapter) -> None:
+    """3.3.1's numbers: the query's scores and weights two ways, then its context vector."""
+    path, tokens, words, palette = chapter.simple, chapter.tokens, chapter.words, chapter.palette
+    number = path.query_index + 1
+    sup, sub = superscript(number), subscript(number)
     show_matrix(
         rows_view(
             [path.query_scores, path.query_weights_by_sum, path.query_weights],
@@ -146,56 +158,65 @@ def _s33_query(chapter: Chapter) -> None:
     )
 
 
-def _all_queries(chapter: Chapter) -> None:
-    """3.3.2: every query at once, the ``(T, T)`` scores and weights and the ``(T, d_in)`` context."""
-    path, tokens, words, palette = chapter.simple, chapter.tokens, chapter.words, chapter.palette
-    st.markdown(t("chapter.s33.all", number=path.query_index + 1))
-    scores_col, weights_col = st.columns(2, gap="medium")
-    with scores_col:
-        show_matrix(
-            rows_view(
-                [path.attn_scores],
-                tokens,
-                tokens,
-                value_name=words.score,
-                palette=palette,
-                title=t("chapter.attn_scores"),
-                row_title=words.query,
-                col_title=words.key,
-            ),
-            words,
-            key="chapter_simple_scores",
-        )
-    with weights_col:
-        show_matrix(
-            rows_view(
-                [path.attn_weights],
-                tokens,
-                tokens,
-                value_name=words.attention_weight,
-                palette=palette,
-                weights=True,
-                title=t("chapter.attn_weights"),
-                row_title=words.query,
-                col_title=words.key,
-            ),
-            words,
-            key="chapter_simple_weights",
-        )
+def _s33_query(chapter: Chapter) -> None:
+    """3.3.1: one query's scores, its weights two ways, and its context vector."""
+    _s33_text(chapter)
+    _s33_code(chapter)
+    _s33_tables(chapter)
+
+
+def _all_text(chapter: Chapter) -> None:
+    st.markdown(t("chapter.s33.all", number=chapter.simple.query_index + 1))
+
+
+def _all_scores(chapter: Chapter) -> None:
+    path, words = chapter.simple, chapter.words
     show_matrix(
         rows_view(
-            [path.context],
-            tokens,
-            feature_labels(INPUT_PREFIX, path.inputs.shape[1]),
-            value_name=words.context,
-            palette=palette,
-            title=t("chapter.all_context"),
-            row_title=words.token,
-            col_title=words.feature,
+            [path.attn_scores], chapter.tokens, chapter.tokens, value_name=words.score,
+            palette=chapter.palette, title=t("chapter.attn_scores"), row_title=words.query,
+            col_title=words.key,
+        ),
+        words,
+        key="chapter_simple_scores",
+    )  # fmt: skip
+
+
+def _all_weights(chapter: Chapter) -> None:
+    path, words = chapter.simple, chapter.words
+    show_matrix(
+        rows_view(
+            [path.attn_weights], chapter.tokens, chapter.tokens,
+            value_name=words.attention_weight, palette=chapter.palette, weights=True,
+            title=t("chapter.attn_weights"), row_title=words.query, col_title=words.key,
+        ),
+        words,
+        key="chapter_simple_weights",
+    )  # fmt: skip
+
+
+def _all_context(chapter: Chapter) -> None:
+    path, words = chapter.simple, chapter.words
+    show_matrix(
+        rows_view(
+            [path.context], chapter.tokens, feature_labels(INPUT_PREFIX, path.inputs.shape[1]),
+            value_name=words.context, palette=chapter.palette, title=t("chapter.all_context"),
+            row_title=words.token, col_title=words.feature,
         ),
         words,
         key="chapter_simple_context",
-    )
+    )  # fmt: skip
+
+
+def _all_queries(chapter: Chapter) -> None:
+    """3.3.2: every query at once, the ``(T, T)`` scores and weights and the ``(T, d_in)`` context."""
+    _all_text(chapter)
+    scores_col, weights_col = st.columns(2, gap="medium")
+    with scores_col:
+        _all_scores(chapter)
+    with weights_col:
+        _all_weights(chapter)
+    _all_context(chapter)
 
 
 def _weights(step: TrainableAttention, words: FigureWords, palette: str, key: str) -> None:
@@ -232,16 +253,19 @@ def _context(step: TrainableAttention, tokens: list[str], words: FigureWords, pa
     )
 
 
-def _s341_weights(chapter: Chapter) -> None:
-    """3.4.1: ``SelfAttention_v1``'s code and its three ``torch.rand`` weight matrices."""
+def _s341_text(chapter: Chapter) -> None:
     step = chapter.v1
     d_out = int(step.queries.shape[1])
     st.header(t("chapter.s341.title"), anchor="s3-4-1")
     st.markdown(t("chapter.s341.body", seed=step.seed, d_k=step.d_k, d_out=d_out))
+
+
+def _s341_code(chapter: Chapter) -> None:
+    step = chapter.v1
     st.code(
         code_in_language(
             f"torch.manual_seed({step.seed})\n"
-            f"sa_v1 = SelfAttention_v1(d_in={step.inputs.shape[1]}, d_out={d_out})\n"
+            f"sa_v1 = SelfAttention_v1(d_in={step.inputs.shape[1]}, d_out={step.queries.shape[1]})\n"
             "# inside: self.W_query = nn.Parameter(torch.rand(d_in, d_out)), then W_key, W_value\n"
             "print(sa_v1(inputs))"
         ),
@@ -249,23 +273,37 @@ def _s341_weights(chapter: Chapter) -> None:
     )
     if step.seed != 123:
         st.caption(t("chapter.v1_seed_note", seed=step.seed))
-    _weights(step, chapter.words, chapter.palette, "chapter_v1")
 
 
-def _s341_query(chapter: Chapter) -> None:
-    """3.4.1: one query through v1's weights, then every context vector."""
-    step, tokens, words, palette = chapter.v1, chapter.tokens, chapter.words, chapter.palette
+def _v1_weights(chapter: Chapter) -> None:
+    _weights(chapter.v1, chapter.words, chapter.palette, "chapter_v1")
+
+
+def _s341_weights(chapter: Chapter) -> None:
+    """3.4.1: ``SelfAttention_v1``'s code and its three ``torch.rand`` weight matrices."""
+    _s341_text(chapter)
+    _s341_code(chapter)
+    _v1_weights(chapter)
+
+
+def _v1_query_text(chapter: Chapter) -> None:
+    step = chapter.v1
     number = step.query_index + 1
     st.markdown(
         t(
             "chapter.one_query",
-            token=escape_markdown(tokens[step.query_index]),
+            token=escape_markdown(chapter.tokens[step.query_index]),
             number=number,
             sup=superscript(number),
             query=_numbers(step.query),
             self_score=format_number(step.query_self_score),
         )
     )
+
+
+def _v1_query_rows(chapter: Chapter) -> None:
+    step, words = chapter.v1, chapter.words
+    number = step.query_index + 1
     show_matrix(
         rows_view(
             [step.query_scores, step.query_weights],
@@ -273,45 +311,76 @@ def _s341_query(chapter: Chapter) -> None:
                 t("chapter.row.scores_qk", number=number),
                 t("chapter.row.weights_qk", number=number),
             ],
-            tokens,
+            chapter.tokens,
             value_name=words.score,
-            palette=palette,
+            palette=chapter.palette,
             row_title=words.query,
             col_title=words.key,
         ),
         words,
         key="chapter_v1_query_rows",
     )
-    _context(step, tokens, words, palette)
 
 
-def _s342_weights(chapter: Chapter) -> None:
-    """3.4.2: ``SelfAttention_v2``'s seed, code and ``nn.Linear`` weights."""
+def _v1_context(chapter: Chapter) -> None:
+    _context(chapter.v1, chapter.tokens, chapter.words, chapter.palette)
+
+
+def _s341_query(chapter: Chapter) -> None:
+    """3.4.1: one query through v1's weights, then every context vector."""
+    _v1_query_text(chapter)
+    _v1_query_rows(chapter)
+    _v1_context(chapter)
+
+
+def _s342_text(chapter: Chapter) -> None:
     st.header(t("chapter.s342.title"), anchor="s3-4-2")
     st.markdown(t("chapter.s342.body"))
     if not chapter.presenting:
         seed_col, _rest = st.columns([1, 2])
         with seed_col:
             v2_seed_input()
+
+
+def _s342_code(chapter: Chapter) -> None:
     step = chapter.v2()
     if step is None:
         return
-    d_out = int(step.queries.shape[1])
     st.code(
         code_in_language(
             f"torch.manual_seed({step.seed})\n"
-            f"sa_v2 = SelfAttention_v2(d_in={step.inputs.shape[1]}, d_out={d_out})\n"
+            f"sa_v2 = SelfAttention_v2(d_in={step.inputs.shape[1]}, d_out={step.queries.shape[1]})\n"
             "# inside: self.W_query = nn.Linear(d_in, d_out, bias=False), then W_key, W_value\n"
             "print(sa_v2(inputs))"
         ),
         language="python",
     )
-    _weights(step, chapter.words, chapter.palette, "chapter_v2")
 
 
-def v2_seed_input() -> None:
-    """The seed of ``SelfAttention_v2``'s ``nn.Linear`` weights (the book's 789 first)."""
-    st.number_input(
+def _v2_weights(chapter: Chapter) -> None:
+    step = chapter.v2()
+    if step is not None:
+        _weights(step, chapter.words, chapter.palette, "chapter_v2")
+
+
+def _s342_weights(chapter: Chapter) -> None:
+    """3.4.2: ``SelfAttention_v2``'s seed, code and ``nn.Linear`` weights."""
+    _s342_text(chapter)
+    _s342_code(chapter)
+    _v2_weights(chapter)
+
+
+def v2_seed_input(*, compact: bool = False) -> None:
+    """The seed of ``SelfAttention_v2``'s ``nn.Linear`` weights (the book's 789 first).
+
+    ``compact``: presenter mode's strip, a short name beside the box (one row, not two).
+    """
+    if compact:
+        name_column, place = st.columns([1.2, 1], vertical_alignment="center", gap="small")
+        name_column.markdown(t("chapter.v2_seed_short"))
+    else:
+        place = st.container()
+    place.number_input(
         t("chapter.v2_seed"),
         min_value=0,
         max_value=MAX_APP_SEED,
@@ -319,6 +388,7 @@ def v2_seed_input() -> None:
         step=1,
         key=V2_SEED_KEY,
         help=t("chapter.v2_seed_help"),
+        label_visibility="collapsed" if compact else "visible",
     )
 
 
@@ -336,14 +406,17 @@ torch.manual_seed(123)
 print(dropout(attn_weights))"""
 
 
-def _s35_mask(chapter: Chapter) -> None:
+def _s35_text(chapter: Chapter) -> None:
+    st.header(t("chapter.s35.title"), anchor="s3-5")
+    st.markdown(t("chapter.s35.body", seed=chapter.v2_seed))
+
+
+def _s35_table(chapter: Chapter) -> None:
     """3.5: the causal mask on v2's weights."""
     step = chapter.v2()
     if step is None:
         return
     tokens, words = chapter.tokens, chapter.words
-    st.header(t("chapter.s35.title"), anchor="s3-5")
-    st.markdown(t("chapter.s35.body", seed=step.seed))
     num_tokens = len(tokens)
     future = torch.triu(torch.ones(num_tokens, num_tokens), diagonal=1).bool().numpy()
     view = rows_view(
@@ -364,11 +437,24 @@ def _s35_mask(chapter: Chapter) -> None:
     )
 
 
-def _s352_ones(chapter: Chapter) -> None:
-    """3.5.2, first draw: the book's ``dropout(torch.ones(6, 6))``, drawn here."""
+def _s35_mask(chapter: Chapter) -> None:
+    """3.5: why the future is hidden, and the causal mask on v2's weights."""
+    _s35_text(chapter)
+    _s35_table(chapter)
+
+
+def _s352_text(chapter: Chapter) -> None:
+    del chapter
     st.subheader(t("chapter.s352.title"), anchor="s3-5-2")
     st.markdown(t("chapter.s352.body"))
+
+
+def _s352_code(chapter: Chapter) -> None:
+    del chapter
     st.code(code_in_language(DROPOUT_DEMO_CODE), language="python")
+
+
+def _s352_ones_table(chapter: Chapter) -> None:
     demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=0.5)
     positions = [str(i + 1) for i in range(len(chapter.tokens))]
     view = rows_view(
@@ -378,8 +464,14 @@ def _s352_ones(chapter: Chapter) -> None:
     show_matrix(view, chapter.words, key="chapter_dropout_ones")
 
 
-def _s352_weights(chapter: Chapter) -> None:
-    """3.5.2, second draw: ``dropout(attn_weights)``, the row that vanished, the printouts."""
+def _s352_ones(chapter: Chapter) -> None:
+    """3.5.2, first draw: the book's ``dropout(torch.ones(6, 6))``, drawn here."""
+    _s352_text(chapter)
+    _s352_code(chapter)
+    _s352_ones_table(chapter)
+
+
+def _s352_weights_table(chapter: Chapter) -> None:
     tokens, words = chapter.tokens, chapter.words
     demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=0.5)
     view = rows_view(
@@ -388,6 +480,12 @@ def _s352_weights(chapter: Chapter) -> None:
         col_title=words.key,
     )  # fmt: skip
     show_matrix(view, words, key="chapter_dropout_weights")
+
+
+def _s352_notes(chapter: Chapter) -> None:
+    """The rows dropout emptied, and whether the two printouts are the book's."""
+    tokens = chapter.tokens
+    demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=0.5)
     for row in demo.vanished_rows:
         st.info(
             t(
@@ -405,6 +503,12 @@ def _s352_weights(chapter: Chapter) -> None:
         st.warning(t("chapter.s352.not_book", ones=differences[0], weights=differences[1]))
 
 
+def _s352_weights(chapter: Chapter) -> None:
+    """3.5.2, second draw: ``dropout(attn_weights)``, the row that vanished, the printouts."""
+    _s352_weights_table(chapter)
+    _s352_notes(chapter)
+
+
 def _s35_diff(chapter: Chapter) -> None:
     """3.5: the code from ``SelfAttention_v2`` to ``CausalAttention``, and why each change."""
     del chapter
@@ -415,25 +519,135 @@ def _s35_diff(chapter: Chapter) -> None:
     st.caption(t("chapter.why_batch"))
 
 
+def diff_halves(diff: str) -> tuple[str, str]:
+    """The diff cut where ``forward`` begins: ``__init__``'s changes, then ``forward``'s."""
+    lines = diff.splitlines()
+    cut = next(i for i, line in enumerate(lines) if "def forward(" in line)
+    return "\n".join(lines[:cut]).rstrip(), "\n".join(lines[cut:])
+
+
+def _diff_screen(half: int) -> Callable[[Chapter], None]:
+    """Presenter mode: one half of the diff per screen, its code beside why it changes."""
+
+    def draw(chapter: Chapter) -> None:
+        del chapter
+        st.subheader(t("chapter.s35.title"), anchor=False)
+        code_column, why_column = st.columns([2, 1], gap="medium")
+        with code_column:
+            st.code(code_in_language(diff_halves(causal_diff())[half]), language="diff")
+        with why_column:
+            if half == 0:
+                st.markdown(t("chapter.diff_intro"))
+                st.markdown(t("chapter.why_mask"))
+            else:
+                st.markdown(t("chapter.why_dropout"))
+                st.caption(t("chapter.why_batch"))
+
+    return draw
+
+
 def _section(
-    name: str, title: str, *parts: Callable[[Chapter], None], keeps: tuple[str, ...] = ()
+    name: str,
+    title: str,
+    *parts: Callable[[Chapter], None],
+    screens: tuple[Callable[[Chapter], None], ...],
+    keeps: tuple[str, ...] = (),
 ) -> Entry[Chapter]:
-    """A section of the chapter: its parts one below another (one screen each when presenting)."""
+    """A section of the chapter: its parts one below another; in presenter mode ``screens``,
+    one per Next press."""
 
     def draw(chapter: Chapter) -> None:
         for part in parts:
             part(chapter)
 
-    return Entry(name, lambda: t(title), draw, parts=lambda chapter: parts, keeps=keeps)
+    return Entry(name, lambda: t(title), draw, parts=lambda chapter: screens, keeps=keeps)
 
 
+Draw = Callable[[Chapter], None]
+
+
+def _beside(left: Draw, right: Draw, widths: tuple[int, int] = (1, 1)) -> Draw:
+    """Presenter mode: two pieces side by side (the width of a projector, not its height)."""
+
+    def draw(chapter: Chapter) -> None:
+        left_column, right_column = st.columns(list(widths), gap="medium")
+        with left_column:
+            left(chapter)
+        with right_column:
+            right(chapter)
+
+    return draw
+
+
+def _titled(title: str, *pieces: Draw) -> Draw:
+    """Presenter mode: a section's title above one or more of its pieces."""
+
+    def draw(chapter: Chapter) -> None:
+        st.subheader(t(title), anchor=False)
+        for piece in pieces:
+            piece(chapter)
+
+    return draw
+
+
+S33, S341, S342, S352 = (
+    "chapter.s33.title",
+    "chapter.s341.title",
+    "chapter.s342.title",
+    "chapter.s352.title",
+)
 WALK: Walk[Chapter] = Walk(
     page="chapter_path",
     entries=(
-        _section("simple", "chapter.s33.title", _s33_query, _all_queries),
-        _section("v1", "chapter.s341.title", _s341_weights, _s341_query),
-        _section("v2", "chapter.s342.title", _s342_weights, _s342_context, keeps=(V2_SEED_KEY,)),
-        _section("causal", "chapter.s35.title", _s35_mask, _s352_ones, _s352_weights, _s35_diff),
+        _section(
+            "simple",
+            S33,
+            _s33_query,
+            _all_queries,
+            screens=(
+                _beside(_s33_text, _s33_code),
+                _titled(S33, _s33_tables),
+                _beside(_all_scores, _all_text, (3, 2)),
+                _titled(S33, _all_weights),
+                _titled(S33, _all_context),
+            ),
+        ),
+        _section(
+            "v1",
+            S341,
+            _s341_weights,
+            _s341_query,
+            screens=(
+                _beside(_s341_text, _s341_code),
+                _titled(S341, _v1_weights),
+                _titled(S341, _v1_query_text, _beside(_v1_query_rows, _v1_context, (3, 2))),
+            ),
+        ),
+        _section(
+            "v2",
+            S342,
+            _s342_weights,
+            _s342_context,
+            screens=(
+                _beside(_s342_text, _s342_code),
+                _titled(S342, _v2_weights),
+                _titled(S342, _s342_context),
+            ),
+            keeps=(V2_SEED_KEY,),
+        ),
+        _section(
+            "causal",
+            "chapter.s35.title",
+            *(_s35_mask, _s352_ones, _s352_weights, _s35_diff),
+            screens=(
+                _beside(_s35_table, _s35_text, (3, 2)),
+                _beside(_s352_text, _s352_code),
+                _titled(S352, _s352_ones_table),
+                _titled(S352, _beside(_s352_weights_table, _s352_notes, (3, 2))),
+                _diff_screen(0),
+                _diff_screen(1),
+            ),
+        ),
     ),
     tabs_key="chapter_tabs",
     all_key="chapter_all",
@@ -487,7 +701,7 @@ def render(view: View) -> None:
         inputs, tokens, words, view.palette, d_out, query_index, simple, v1, presenting
     )
     if presenting:
-        present(WALK, chapter, controls=v2_seed_input)
+        present(WALK, chapter, controls=lambda: v2_seed_input(compact=True))
         return
     show_walk(WALK, chapter)
     st.divider()

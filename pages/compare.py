@@ -118,7 +118,7 @@ def show_differences(a: dict[str, object], b: dict[str, object]) -> None:
         for name in COMPARE_B_FIELDS
     ]
     different = [t(SETTINGS[name].label) for name in COMPARE_B_FIELDS if a[name] != b[name]]
-    left, right = st.columns([1, 1.4])
+    left, right = st.columns([1.5, 1])  # wide enough for "= 相同" on one line
     left.table(pd.DataFrame(rows).set_index(t("compare.col.setting")))
     with right:
         if different:

@@ -124,9 +124,9 @@ STAGES: tuple[Stage, ...] = (
         "method2",
         "step2",
         "method2",
-        r"\hat A_{ij} = \frac{e^{\omega_{ij}/\sqrt{d_k}}}"
-        r"{\sum_{k \le i} e^{\omega_{ik}/\sqrt{d_k}} + \sum_{k > i} e^{-\infty}},"
-        r"\qquad e^{-\infty} = 0",
+        r"\begin{gathered}\hat A_{ij} = \frac{e^{\omega_{ij}/\sqrt{d_k}}}"
+        r"{\sum_{k \le i} e^{\omega_{ik}/\sqrt{d_k}} + \sum_{k > i} e^{-\infty}} \\"
+        r"e^{-\infty} = 0\end{gathered}",
         lambda c: c.neg_inf["attn_weights"],
         numbers="method2",
     ),

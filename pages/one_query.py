@@ -357,27 +357,42 @@ def show_row_table(row: QueryRow) -> None:
     )
 
 
-def show_context_picture(row: QueryRow, palette: str) -> None:
-    """The value vectors and the context vector (d_out = 2), or the row's weights as bars."""
+def _vectors_chart(row: QueryRow, palette: str) -> None:
+    """The value vectors, each weighted vector laid tip to tail, and the context vector."""
+    trace, dropped = row.trace, row.row("dropped_weights")
+    values = trace.values[0]  # (T, d_out)
+    chart = value_vectors_chart(
+        values.numpy(),
+        dropped.tolist(),
+        row.hidden,
+        trace.context[0, row.i].tolist(),
+        row.tokens,
+        row.qp,
+        terms=weighted_value_terms(dropped, values).numpy(),
+        texts={**figure_texts(), "title": t("one_query.fig_title", i=row.qp)},
+        palette=palette,
+    )
+    draw_chart(chart, key="one_query_vectors")
+
+
+def show_context_picture(row: QueryRow, palette: str, *, legend_beside: bool = False) -> None:
+    """The value vectors and the context vector (d_out = 2), or the row's weights as bars.
+
+    ``legend_beside``: the picture's legend to its right (presenter mode), not under it.
+    """
     trace, keep = row.trace, row.keep
     dropped, d_out = row.row("dropped_weights"), trace.config.d_out
     if d_out == 2:
-        values = trace.values[0]  # (T, d_out)
-        chart = value_vectors_chart(
-            values.numpy(),
-            dropped.tolist(),
-            row.hidden,
-            trace.context[0, row.i].tolist(),
-            row.tokens,
-            row.qp,
-            terms=weighted_value_terms(dropped, values).numpy(),
-            texts={**figure_texts(), "title": t("one_query.fig_title", i=row.qp)},
-            palette=palette,
-        )
-        draw_chart(chart, key="one_query_vectors")
-        st.caption(t("one_query.plot_caption"))
-        if keep is None:
-            st.caption(t("one_query.plot_average"))
+        if legend_beside:
+            picture, legend = st.columns([3, 2], gap="large")
+        else:
+            picture = legend = st.container()
+        with picture, st.container(key="one_query_picture"):
+            _vectors_chart(row, palette)
+        with legend:
+            st.caption(t("one_query.plot_caption"))
+            if keep is None:
+                st.caption(t("one_query.plot_average"))
         return
     st.info(t("one_query.plot_needs_2d", d_out=d_out))
     chart = weights_bar_chart(
@@ -459,6 +474,23 @@ def show_context_step(row: QueryRow, palette: str) -> None:
         show_context_picture(row, palette)
 
 
+def _context_formula_screen(query: OneQuery) -> None:
+    """Presenter mode's first screen of step ⑦: the context vector written out."""
+    st.subheader(t(f"one_query.{CONTEXT_STEP.name}"))
+    formula_column, sentence_column = st.columns([3, 2], gap="large")
+    with sentence_column:
+        for sentence in CONTEXT_STEP.sentence(query.row):
+            st.caption(sentence)
+    with formula_column:
+        st.latex(CONTEXT_STEP.formula(query.row))
+
+
+def _context_picture_screen(query: OneQuery) -> None:
+    """Presenter mode's second screen of step ⑦: the picture, its legend beside it."""
+    st.subheader(t(f"one_query.{CONTEXT_STEP.name}"))
+    show_context_picture(query.row, query.palette, legend_beside=True)
+
+
 def _hand_entry(name: str, step: HandStep) -> Entry[OneQuery]:
     return Entry(name, lambda: t(f"one_query.{step.name}"), lambda q: show_hand_step(step, q.row))
 
@@ -474,6 +506,7 @@ WALK: Walk[OneQuery] = Walk(
             "context",
             lambda: t(f"one_query.{CONTEXT_STEP.name}"),
             lambda q: show_context_step(q.row, q.palette),
+            parts=lambda q: (_context_formula_screen, _context_picture_screen),
         ),
     ),
     tabs_key="one_query_tabs",

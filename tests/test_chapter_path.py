@@ -11,6 +11,7 @@ import torch
 from attention.chapter import causal_diff, self_attention_v1, self_attention_v2, simple_attention
 from attention.examples import BOOK_EMBEDDINGS
 from attention.modules import SelfAttention_v1, SelfAttention_v2
+from pages.chapter_path import diff_halves
 from tests.apptest_support import matrix_tables, page_text, run_page
 
 
@@ -82,6 +83,12 @@ def test_the_diff_shows_the_books_changes_only() -> None:
     ]
     assert "         keys = self.W_key(x)" in diff, "an unchanged line stays unchanged"
     assert not any('"""' in line or "#" in line or "->" in line for line in diff)
+    # presenter mode: two screens, __init__'s changes then forward's, every line on one of them
+    init, forward = (half.splitlines() for half in diff_halves(causal_diff()))
+    assert [text for text in init + forward if text.strip()] == [
+        text for text in diff if text.strip()
+    ]
+    assert forward[0].strip() == "def forward(self, x):" and "register_buffer" in init[-1]
 
 
 def test_page_shows_the_books_numbers_and_follows_the_embeddings() -> None:

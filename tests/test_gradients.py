@@ -231,6 +231,10 @@ def test_graph_is_the_book_modules_graph_with_nodes_linked_to_steps(cfg: Attenti
     dot = graph.to_dot(step_labels={"attn_weights": 'say "hi"'})
     assert dot.startswith("digraph autograd {") and dot.count(" -> ") == len(graph.edges)
     assert 'SoftmaxBackward0\\nsay \\"hi\\"' in dot
+    wide = graph.to_dot(direction="LR")  # presenter mode's wide screen: left to right
+    assert "rankdir=LR" in wide and wide.replace("rankdir=LR", "rankdir=TB") == graph.to_dot()
+    with pytest.raises(AttentionInputError, match="direction"):
+        graph.to_dot(direction="sideways")
 
 
 def test_printed_context_vectors_carry_the_seed_documents_grad_fn() -> None:

@@ -106,6 +106,42 @@ function scrollToStep(tabsKey, tries) {
   open.scrollIntoView({ block: 'nearest', inline: 'center' });
 }
 
+// Presenter mode: a formula wider than its box is drawn smaller until it fits (a narrow column
+// on a projector must neither cut it nor make the class scroll sideways to read it), and one
+// that reaches below its box gets the room. Each formula is fitted again only when its box's
+// width or its text changes.
+function fitFormulas() {
+  const presenting = Boolean(document.querySelector('.__CLASS__-present'));
+  for (const box of document.querySelectorAll('[data-testid="stMain"] .katex-display')) {
+    const katex = box.querySelector('.katex');
+    if (!katex) continue;
+    const key = `${presenting} ${box.clientWidth} ${box.textContent.length}`;
+    if (box.dataset.alFit === key) continue;
+    box.dataset.alFit = key;
+    katex.style.fontSize = '';
+    box.style.paddingBottom = '';
+    if (!presenting) continue;
+    for (let tries = 0; tries < 4 && box.scrollWidth > box.clientWidth + 1; tries++) {
+      const size = parseFloat(getComputedStyle(katex).fontSize);
+      katex.style.fontSize = `${(0.97 * size * box.clientWidth) / box.scrollWidth}px`;
+    }
+    const below = box.scrollHeight - box.clientHeight;  // a denominator reaching below the box
+    if (below > 0) {
+      box.style.paddingBottom = `${parseFloat(getComputedStyle(box).paddingBottom) + below + 1}px`;
+    }
+  }
+}
+
+let fitQueued = false;
+function queueFit() {
+  if (fitQueued) return;
+  fitQueued = true;
+  requestAnimationFrame(() => {
+    fitQueued = false;
+    fitFormulas();
+  });
+}
+
 export default function (component) {
   const { data, parentElement } = component;
   let marker = parentElement.querySelector('.__CLASS__');
@@ -120,6 +156,7 @@ export default function (component) {
     scrollToStep(data.tabs, 50);
   }
   window.__alStepKeys.scroll = data.scroll;
+  queueFit();
   if (data.mode === 'present' && document.activeElement && document.activeElement.closest
       && document.activeElement.closest('[class*="st-key-present_"]')) {
     document.activeElement.blur();
@@ -129,4 +166,6 @@ export default function (component) {
   window.addEventListener('keydown', onKeyDown, true);
   window.addEventListener('keyup', onKeyUp, true);
   window.addEventListener('click', onClick, true);
+  window.addEventListener('resize', queueFit);
+  new MutationObserver(queueFit).observe(document.body, { childList: true, subtree: true });
 }

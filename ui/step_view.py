@@ -301,8 +301,11 @@ class StepDrawing:
                 "# CausalAttention.__init__\n"
                 "self.register_buffer(\n"
                 "    'mask',\n"
-                "    torch.triu(torch.ones(context_length, context_length),\n"
-                "               diagonal=1),\n"
+                "    torch.triu(\n"
+                "        torch.ones(context_length,\n"
+                "                   context_length),\n"
+                "        diagonal=1,\n"
+                "    ),\n"
                 ")",
                 language="python",
             )

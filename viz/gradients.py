@@ -59,10 +59,16 @@ def step_colors(palette: str = "default") -> dict[str, str]:
 
 
 def autograd_dot(
-    graph: AutogradGraph, step_labels: Mapping[str, str], palette: str = "default"
+    graph: AutogradGraph,
+    step_labels: Mapping[str, str],
+    palette: str = "default",
+    direction: str = "TB",
 ) -> str:
-    """The graph as DOT text: PyTorch's name on the first line, the step's label on the second."""
-    return graph.to_dot(step_labels=step_labels, step_colors=step_colors(palette))
+    """The graph as DOT text: PyTorch's name on the first line, the step's label on the second;
+    ``direction="LR"`` lays it out left to right (a projector's wide screen)."""
+    return graph.to_dot(
+        step_labels=step_labels, step_colors=step_colors(palette), direction=direction
+    )
 
 
 def without_negative_zero(values: np.ndarray) -> np.ndarray:

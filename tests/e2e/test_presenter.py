@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -20,12 +21,34 @@ from tests.e2e.helpers import (
     read_matrix,
     wait_settled,
 )
+from ui.frame import PAGE_SPECS
+from ui.step_link import STEP_PAGE, WALK_NAMES
 
 pytest.importorskip("playwright")
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 APPEAR_MS = 60_000
-SCREENS = 16  # the step page with dropout on: 10 steps, weights and Q/K/V in 3 parts, 5 and 9 in 2
+STEP_SCREENS = 16  # the step page, dropout on: 10 steps; 2 and 3 in 3 parts, 5 and 9 in 2
+SIZES = ((1280, 720), (1024, 768), (853, 480))  # a projector, an old one, 1280×720 at 150 %
+
+# Waits until the main area's layout has stopped moving (its height, its tables, charts and
+# code blocks the same for 4 frames in a row): a new window size moves columns, fits formulas
+# and redraws charts over a frame or two.
+_LAID_OUT_JS = """
+async () => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const shape = () => [main.scrollHeight, main.scrollWidth,
+    main.querySelectorAll('table.al-matrix td, svg, [data-testid="stCode"], .katex').length]
+    .join();
+  let last = '', same = 0;
+  for (let frame = 0; frame < 120 && same < 4; frame += 1) {
+    await new Promise((done) => requestAnimationFrame(done));
+    const now = shape();
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
+}
+"""
 
 # The main scrolling container's heights, the largest prose and the smallest table number in it,
 # every formula, code block or matrix table that is cut (its content wider or taller than its
@@ -36,7 +59,8 @@ _MEASURE_JS = """
   const shown = (e) => e.offsetParent !== null && !e.closest('.st-key-present_bar');
   const size = (e) => parseFloat(getComputedStyle(e).fontSize);
   const prose = [...main.querySelectorAll('[data-testid="stMarkdownContainer"] p')].filter(shown);
-  const numbers = [...main.querySelectorAll('table.al-matrix td')].filter(shown);
+  const numbers = [...main.querySelectorAll('table.al-matrix td, [data-testid="stTable"] td')]
+    .filter(shown);
   const boxes = [...main.querySelectorAll(
     '.katex-display, [data-testid="stCode"] pre, div.al-matrix-scroll')];
   return {
@@ -46,13 +70,24 @@ _MEASURE_JS = """
     cut: boxes.filter(shown).filter((e) => e.scrollWidth > e.clientWidth + 1
       || e.scrollHeight > e.clientHeight + 1).map((e) => e.textContent.slice(0, 40)),
     // a Markdown box whose text runs past its element's box: the next block covers it
-    covered: prose.filter((e) => e.getBoundingClientRect().bottom > 1 + e.closest(
-      '[data-testid="stElementContainer"]').getBoundingClientRect().bottom)
-      .map((e) => e.textContent.slice(0, 40)),
-    screen: document.querySelector('.st-key-present_bar').innerText.match(/Step (\\w+) of/)[1],
+    covered: prose.filter((e) => {
+      const box = e.closest('[data-testid="stElementContainer"]');
+      return box && e.getBoundingClientRect().bottom > 1 + box.getBoundingClientRect().bottom;
+    }).map((e) => e.textContent.slice(0, 40)),
   };
 }
 """
+
+
+def _walking_pages() -> list[tuple[str, str]]:
+    """Every page that walks steps, from the walk registry (each page registers its walk when
+    its module is imported), with the language it is walked in: English and Chinese by turns,
+    the step page first, in English."""
+    for spec in PAGE_SPECS:
+        spec.render()  # imports the page, whose ``Walk`` registers itself
+    others = sorted(name for name in WALK_NAMES if name != STEP_PAGE)
+    walks = [STEP_PAGE, *others]
+    return [(name, ("en", "zh")[index % 2]) for index, name in enumerate(walks)]
 
 
 @pytest.fixture
@@ -64,8 +99,8 @@ def sized(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     context.close()
 
 
-def _open_presenting(page: Page, server: str, query: str) -> None:
-    open_app(page, server, f"/?{query}&present=1")
+def _open_presenting(page: Page, server: str, query: str, path: str = "/") -> None:
+    open_app(page, server, f"{path}?{query}&present=1")
     page.wait_for_selector(".al-step-keys-present", state="attached", timeout=APPEAR_MS)
     page.wait_for_function(  # the key listener is on the window and knows it is presenting
         "() => window.__alStepKeysInstalled && window.__alStepKeys?.mode === 'present'",
@@ -74,10 +109,8 @@ def _open_presenting(page: Page, server: str, query: str) -> None:
 
 
 def _screen(page: Page) -> str:
-    text = page.locator(".st-key-present_bar").inner_text()
-    match = re.search(r"Step (\w+) of", text)
-    assert match is not None, text
-    return match.group(1)
+    """The open screen's number ("2a"), the bold word of the bar in either language."""
+    return page.locator(".st-key-present_bar strong").first.inner_text()
 
 
 def _click(page: Page, key: str) -> None:
@@ -91,35 +124,53 @@ def _click(page: Page, key: str) -> None:
 def _press(page: Page, key: str, expected: str) -> None:
     page.keyboard.press(key)
     wait_settled(page)
-    expect(page.locator(".st-key-present_bar")).to_contain_text(f"Step {expected} of")
+    expect(page.locator(".st-key-present_bar strong").first).to_have_text(expected)
 
 
-@pytest.mark.parametrize("sized", [(1280, 720), (1024, 768), (853, 480)], indirect=True)
-def test_every_screen_fits_and_its_numbers_are_as_large_as_its_prose(
-    sized: Page, streamlit_server: str
+def _problems(shown: dict, where: str) -> list[str]:
+    problems = []
+    if shown["scroll"] > shown["height"]:
+        problems.append(f"{where} scrolls: {shown['scroll']} > {shown['height']} px")
+    if shown["cut"]:
+        problems.append(f"{where}: cut {shown['cut']}")
+    if shown["covered"]:
+        problems.append(f"{where}: covered {shown['covered']}")
+    if shown["numbers"] and shown["number"] < shown["prose"]:
+        problems.append(f"{where}: numbers {shown['number']} px < prose {shown['prose']} px")
+    return problems
+
+
+@pytest.mark.parametrize(("walk", "lang"), _walking_pages())
+def test_every_screen_of_every_walk_fits_and_its_numbers_are_as_large_as_its_prose(
+    page: Page, streamlit_server: str, walk: str, lang: str
 ) -> None:
-    """Dropout 0.5: PageDown (a clicker's Next) from a freshly opened link, screen by screen."""
-    page = sized
-    _open_presenting(page, streamlit_server, "dropout=0.5")
-    seen = []
-    for index in range(SCREENS):
-        page.locator("table.al-matrix, [data-testid='stCode']").first.wait_for(timeout=APPEAR_MS)
-        page.wait_for_timeout(300)  # the columns take their tables' widths on the next frames
-        shown = page.evaluate(_MEASURE_JS)
-        seen.append(shown["screen"])
-        where = f"{page.viewport_size} screen {shown['screen']}"
-        assert shown["scroll"] <= shown["height"], f"{where} scrolls: {shown}"
-        assert not shown["cut"], f"{where}: cut {shown['cut']}"
-        assert not shown["covered"], f"{where}: covered {shown['covered']}"
-        if shown["numbers"]:
-            assert shown["number"] >= shown["prose"], f"{where}: numbers smaller than prose"
-        if index + 1 < SCREENS:
-            page.keyboard.press("PageDown")
-            wait_settled(page)
-            expect(page.locator(".st-key-present_bar")).not_to_contain_text(
-                f"Step {shown['screen']} of"
-            )
-    assert seen[-1] == "10" and len(set(seen)) == SCREENS
+    """Dropout 0.5, a clicker's PageDown from a freshly opened link, screen by screen; each
+    screen measured at the three sizes (the window resized, the page laid out again: no rerun).
+
+    Every page of the walk registry, each step of it seen (its name in the link).
+    """
+    path = "/" if walk == STEP_PAGE else f"/{walk}"
+    _open_presenting(page, streamlit_server, f"dropout=0.5&lang={lang}", path)
+    problems: list[str] = []
+    screens: list[str] = []
+    steps = {WALK_NAMES[walk][0]}
+    while True:
+        screens.append(_screen(page))
+        steps.add(parse_qs(urlparse(page.url).query).get("step", [WALK_NAMES[walk][0]])[0])
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate(_LAID_OUT_JS)
+            where = f"{walk} ({lang}) {width}×{height} screen {screens[-1]}"
+            problems += _problems(page.evaluate(_MEASURE_JS), where)
+        if page.locator(".st-key-present_next button").first.is_disabled():
+            break
+        page.keyboard.press("PageDown")
+        wait_settled(page, quiet=200)
+        expect(page.locator(".st-key-present_bar strong").first).not_to_have_text(screens[-1])
+    assert not problems, "\n".join(problems)
+    assert steps == set(WALK_NAMES[walk]) and len(set(screens)) == len(screens), screens
+    if walk == STEP_PAGE:
+        assert len(screens) == STEP_SCREENS and screens[-1] == "10"
     assert_no_exception(page)
 
 

@@ -8,7 +8,7 @@ const YAW = -135, PITCH = 25;  // the first view: from the (+x1, +x2) side, a li
 const DEG = Math.PI / 180;
 // a label keeps a thin white edge, so it reads over the lines and dots behind it
 const HALO = { stroke: '#ffffff', 'stroke-width': '3', 'stroke-opacity': '0.85', 'paint-order': 'stroke' };
-const TICK = { 'font-size': '10', 'fill-opacity': '0.75' };
+const TICK = { 'font-size': '10', 'fill-opacity': '0.75', class: '__CLASS__-tick' };
 
 function build(state) {
   const { svg, data } = state;
@@ -164,10 +164,17 @@ function placeLabels(entries, guides, project, width, height, radius, colour) {
     const [x, y] = project(point);
     return [x - radius - 1, y - radius - 1, x + radius + 1, y + radius + 1, x, y];
   });
-  const texts = [...guides.querySelectorAll('text')].map((text) => {
+  const texts = [];
+  for (const text of guides.querySelectorAll('text')) {
     const box = text.getBBox();
-    return [box.x, box.y, box.x + box.width, box.y + box.height];
-  });
+    const edges = [box.x, box.y, box.x + box.width, box.y + box.height];
+    // a tick's text that lies on a dot is left out (the axis keeps its other ticks)
+    if (text.classList.contains('__CLASS__-tick') && !dots.every((dot) => apart(edges, dot))) {
+      text.style.display = 'none';
+    } else {
+      texts.push(edges);
+    }
+  }
   const taken = [...dots, ...texts];  // boxes [left, top, right, bottom]
   entries.forEach((entry, i) => {
     if (!entry.label) return;

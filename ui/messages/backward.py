@@ -192,6 +192,21 @@ MESSAGES = {
         "权重 Aᵢ、从上面传来的梯度 ∂L/∂Aᵢ，以及它们的乘积 J ∂L/∂Aᵢ，即上面热力图的这一行。"
         "这里 Σₖ Aᵢₖ ∂L/∂Aᵢₖ = {mean}，所以每一项是 Aᵢⱼ × (∂L/∂Aᵢⱼ − ({mean}))：",
     },
+    "backward.jacobian.present_matrix": {
+        "en": "For the query “{token}”, which sees {visible} keys: the Jacobian of its softmax "
+        "row, J = diag(Aᵢ) − Aᵢ Aᵢᵀ, one row and one column per key it sees. Next: J times the "
+        "gradient arriving from above.",
+        "zh": "查询“{token}”能看到 {visible} 个键：它的 softmax 行的雅可比矩阵 "
+        "J = diag(Aᵢ) − Aᵢ Aᵢᵀ，它看到的每个键各占一行一列。下一屏：J 乘以从上面传来的梯度。",
+    },
+    "backward.jacobian.present_row": {
+        "en": "For the query “{token}”: the weights Aᵢ, the gradient arriving from above "
+        "∂L/∂Aᵢ, and their product J ∂L/∂Aᵢ, the query's row of ∂L/∂s. Here "
+        "Σₖ Aᵢₖ ∂L/∂Aᵢₖ = {mean}, so each entry is Aᵢⱼ × (∂L/∂Aᵢⱼ − ({mean})):",
+        "zh": "查询“{token}”：权重 Aᵢ、从上面传来的梯度 ∂L/∂Aᵢ，以及它们的乘积 J ∂L/∂Aᵢ，"
+        "即这个查询在 ∂L/∂s 中的那一行。这里 Σₖ Aᵢₖ ∂L/∂Aᵢₖ = {mean}，所以每一项是 "
+        "Aᵢⱼ × (∂L/∂Aᵢⱼ − ({mean}))：",
+    },
     "backward.jacobian.more": {
         "en": "The first {shown} of {total} keys are written out; the table lists all of them.",
         "zh": "只写出了 {total} 个键中的前 {shown} 个；表格列出了全部。",
@@ -233,13 +248,16 @@ MESSAGES = {
         "en": "Queries Q, keys K, values V ← the scores and the context vectors",
         "zh": "查询 Q、键 K、值 V ← 分数与上下文向量",
     },
-    "backward.projections.text": {
+    "backward.projections.text_qk": {
         "en": "Q and K get their gradient from the scores: row i of ∂L/∂ω mixes the keys query i "
-        "saw, column j mixes the queries that saw key j. V gets it from the context vectors, "
-        "weighted by the dropped weights Ã: a value vector gets gradient only from the queries "
-        "that kept it.",
+        "saw, column j mixes the queries that saw key j.",
         "zh": "Q 和 K 的梯度来自分数：∂L/∂ω 的第 i 行混合了查询 i 看到的键，第 j 列混合了看到"
-        "键 j 的查询。V 的梯度来自上下文向量，按 dropout 后的权重 Ã 加权：一个值向量只从保留了"
+        "键 j 的查询。",
+    },
+    "backward.projections.text_v": {
+        "en": "V gets its gradient from the context vectors, weighted by the dropped weights Ã: a "
+        "value vector gets gradient only from the queries that kept it.",
+        "zh": "V 的梯度来自上下文向量，按 dropout 后的权重 Ã 加权：一个值向量只从保留了"
         "它的查询那里得到梯度。",
     },
     "backward.weights.header": {
@@ -261,7 +279,7 @@ MESSAGES = {
         "en": "The graph PyTorch recorded during this forward pass: {nodes} backward functions "
         "and {edges} arrows. Each box is named as PyTorch names it (the `grad_fn` of a tensor); "
         "its second line is the step it belongs to. The arrows follow the gradient from the "
-        "loss down to the `AccumulateGrad` boxes, which write the `.grad` of the weights and "
+        "loss to the `AccumulateGrad` boxes, which write the `.grad` of the weights and "
         "the inputs (the inputs are made a leaf here so that their gradient exists; in the "
         "book's recipe they are plain data and have no box). The context vectors' `grad_fn` is "
         "`{root}`, the name `print(context_vecs)` shows in the book's chapter 3 run; the book's CausalAttention records the "

@@ -55,9 +55,9 @@ MESSAGES = {
     "chapter.s33.all": {
         "en": "**Every token at once** (3.3.2): the scores of all pairs are one matrix product, "
         "`inputs @ inputs.T`; softmax runs along each row, and the context vectors are "
-        "`attn_weights @ inputs`. Row {number} is the query above.",
+        "`attn_weights @ inputs`. Row {number} is the query worked out on its own just before.",
         "zh": "**一次计算所有词元**（3.3.2）：所有词元对的分数是一次矩阵乘法 `inputs @ inputs.T`；"
-        "softmax 对每一行进行，上下文向量是 `attn_weights @ inputs`。第 {number} 行就是上面的查询。",
+        "softmax 对每一行进行，上下文向量是 `attn_weights @ inputs`。第 {number} 行就是前面单独算过的那个查询。",
     },
     "chapter.attn_scores": {"en": "attn_scores", "zh": "attn_scores（注意力分数）"},
     "chapter.attn_weights": {"en": "attn_weights", "zh": "attn_weights（注意力权重）"},
@@ -111,6 +111,7 @@ MESSAGES = {
         "(d_out, d_in) 存储权重；表中显示的是 `weight.T`，即与 x 相乘的 (d_in, d_out) 矩阵。"
         "书中这里用种子 789，所以数值与 v1 不同。",
     },
+    "chapter.v2_seed_short": {"en": "v2's manual_seed", "zh": "v2 的 manual_seed"},
     "chapter.v2_seed": {
         "en": "torch.manual_seed before SelfAttention_v2",
         "zh": "SelfAttention_v2 之前的 torch.manual_seed",
@@ -139,7 +140,7 @@ MESSAGES = {
     "chapter.diff_intro": {
         "en": "Then the class itself changes. This is the difference between the two classes' "
         "code as this app runs them (`-` removed, `+` added):",
-        "zh": "然后修改类本身。下面是本应用所运行的两个类的代码差异（`-` 删除，`+` 新增）：",
+        "zh": "然后修改类本身。这是本应用所运行的两个类的代码差异（`-` 删除，`+` 新增）：",
     },
     "chapter.why_mask": {
         "en": "**The mask, made once and kept with the module.** `register_buffer` stores the "
@@ -180,11 +181,11 @@ MESSAGES = {
     },
     "chapter.s352.body": {
         "en": "Before `CausalAttention` uses it, the book tries `nn.Dropout(0.5)` twice, each time "
-        "right after `torch.manual_seed(123)`: on a 6 × 6 matrix of ones, then on the masked "
-        "weights above. Each entry is kept with probability 1 − p and then multiplied by "
+        "right after `torch.manual_seed(123)`: on a 6 × 6 matrix of ones, then on masked "
+        "attention weights. Each entry is kept with probability 1 − p and then multiplied by "
         "1/(1 − p) = 2, or dropped to 0. Both are drawn here, now, on these embeddings.",
         "zh": "在 `CausalAttention` 使用 dropout 之前，书中先试了两次 `nn.Dropout(0.5)`，每次都紧跟在 "
-        "`torch.manual_seed(123)` 之后：先作用于 6 × 6 的全 1 矩阵，再作用于上面掩码后的权重。"
+        "`torch.manual_seed(123)` 之后：先作用于 6 × 6 的全 1 矩阵，再作用于掩码后的注意力权重。"
         "每个元素以 1 − p 的概率被保留并乘以 1/(1 − p) = 2，否则变为 0。两者都在这里、"
         "用这些嵌入向量现场计算。",
     },
