@@ -185,7 +185,7 @@ def book_parts(source: str, most: int = CODE_SCREEN_LINES) -> list[tuple[int, in
 
 def _book_screen(first: int, last: int) -> Callable[[FastPath], None]:
     def draw(fast: FastPath) -> None:
-        st.subheader(t("fast_path.code.header"), anchor=False)
+        st.subheader(t("fast_path.code.header_walk"), anchor=False)
         lines = book_source().rstrip().splitlines()
         st.markdown(t("fast_path.code.book_part", first=first, last=last, total=len(lines)))
         st.code(dedent("\n".join(lines[first - 1 : last])), language="python", wrap_lines=True)
@@ -195,7 +195,7 @@ def _book_screen(first: int, last: int) -> Callable[[FastPath], None]:
 
 def _path_screen(path: str) -> Callable[[FastPath], None]:
     def draw(fast: FastPath) -> None:
-        st.subheader(t("fast_path.code.header"), anchor=False)
+        st.subheader(t("fast_path.code.header_walk"), anchor=False)
         nn_layer = path == "nn_multihead_attention"
         label = "fast_path.code.nn_named" if nn_layer else "fast_path.code.path_named"
         st.markdown(t(label, name=f"**{escape_markdown(_name(path))}**"))

@@ -110,6 +110,10 @@ MESSAGES = {
         "zh": "这条路径：书中的投影与分头（`split_heads`），一次调用，书中的合并与 `out_proj`"
         "（`merge_heads`）",
     },
+    "fast_path.code.header_walk": {
+        "en": "The book's code, then each path's",
+        "zh": "先看书中的代码，再看每条路径的代码",
+    },
     "fast_path.code.book_part": {
         "en": "The book's `MultiHeadAttention.forward`, lines {first}–{last} of {total}",
         "zh": "书中的 `MultiHeadAttention.forward`，第 {first}–{last} 行，共 {total} 行",
