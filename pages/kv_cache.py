@@ -334,12 +334,15 @@ def _size(count: int) -> str:
     return f"{count / 2**20:,.1f} MiB" if count >= 2**20 else f"{count:,} B"
 
 
+MEMORY_FORMULA = (
+    r"2 \cdot b \cdot L \cdot T \cdot d_\text{model} \cdot h_\text{kv} / h \cdot \text{bytes}"
+)
+
+
 def _memory_formula() -> None:
     st.subheader(t("kv_cache.memory.header"), anchor=False)
     st.markdown(t("kv_cache.memory.text"))
-    st.latex(
-        r"2 \cdot b \cdot L \cdot T \cdot d_\text{model} \cdot h_\text{kv} / h \cdot \text{bytes}"
-    )
+    st.latex(MEMORY_FORMULA)
 
 
 def _memory_calculator() -> None:
@@ -402,7 +405,7 @@ def show_memory() -> None:
 
 
 def _memory_screens(_: object) -> tuple[Callable[[KvCache], None], ...]:
-    """Presenter mode: the formula with its examples, then the calculator under the formula."""
+    """Presenter mode: the formula with its examples, then the formula with its calculator."""
 
     def facts(cache: KvCache) -> None:
         write_back(MEMORY_KEYS)  # the calculator, not drawn here, keeps what was typed
@@ -411,6 +414,7 @@ def _memory_screens(_: object) -> tuple[Callable[[KvCache], None], ...]:
 
     def calculator(cache: KvCache) -> None:
         st.subheader(t("kv_cache.memory.header"), anchor=False)
+        st.latex(MEMORY_FORMULA)
         _memory_calculator()
 
     return (facts, calculator)
