@@ -10,7 +10,9 @@ tabs, ``?step=``, the keys, presenter mode).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from textwrap import dedent
 
 import numpy as np
 import streamlit as st
@@ -41,6 +43,7 @@ from ui.svg_chart import draw_chart
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present, show_walk
 from viz.fast_path import convention_view, per_size_chart
+from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
 from viz.table_heatmap import text_table
 
@@ -111,14 +114,21 @@ def show_outputs(outputs: FastPathOutputs, view: View) -> None:
         show_matrix(slip, words, key="fast_path_slip_output")
 
 
-def show_masks(view: View) -> None:
-    """The same ``mask_bool`` three times: the book, ``nn.MultiheadAttention``, SDPA (inverted)."""
+MASK_PANELS = ("book", "nn", "sdpa")  # the same mask_bool: as the book reads it, as each path does
+
+
+def show_masks(view: View, panels: tuple[str, ...] = MASK_PANELS) -> None:
+    """The same ``mask_bool`` as each of ``panels`` reads it: the book, ``nn.MultiheadAttention``,
+    SDPA (given ``~mask_bool``). Presenter mode shows two at a time (the book beside one path)."""
     st.subheader(t("fast_path.masks.header"))
-    st.markdown(t("fast_path.masks.text"))
+    texts = [t("fast_path.masks.hide")] if "nn" in panels else []
+    texts += [t("fast_path.masks.attend")] if "sdpa" in panels else []
+    st.markdown(" ".join(texts))
     count = min(len(view.tokens), 12)  # a readable corner of a long mask
     hide = np.triu(np.ones((count, count), dtype=bool), k=1)  # the book's mask_bool
-    panels = (("book", hide, True), ("sdpa", ~hide, False), ("nn", hide, True))
-    for column, (name, mask, true_hides) in zip(st.columns(3), panels, strict=True):
+    masks = {"book": (hide, True), "sdpa": (~hide, False), "nn": (hide, True)}
+    for column, name in zip(st.columns(len(panels), gap="medium"), panels, strict=True):
+        mask, true_hides = masks[name]
         with column:
             st.markdown(t(f"fast_path.masks.{name}"))
             matrix = convention_view(
@@ -151,6 +161,55 @@ def show_code() -> None:
                 st.code(path_source(path), language="python", wrap_lines=True)
                 if path == "nn_multihead_attention":
                     st.caption(t("fast_path.code.nn_note"))
+
+
+CODE_SCREEN_LINES = 12  # the book's forward in parts this long: one fits a projector at 853×480
+
+
+def book_parts(source: str, most: int = CODE_SCREEN_LINES) -> list[tuple[int, int]]:
+    """The source's lines cut at blank lines into parts of at most ``most`` lines (1-based
+    ``(first, last)``), each a presenter screen; a block longer than ``most`` stays whole."""
+    lines = source.rstrip().splitlines()
+    parts: list[tuple[int, int]] = []
+    first = 0
+    cut = None  # the last blank line of the part being filled
+    for index, line in enumerate(lines):
+        if not line.strip():
+            cut = index
+        if index - first + 1 > most and cut is not None and cut > first:
+            parts.append((first + 1, cut))
+            first, cut = cut + 1, None
+    parts.append((first + 1, len(lines)))
+    return parts
+
+
+def _book_screen(first: int, last: int) -> Callable[[FastPath], None]:
+    def draw(fast: FastPath) -> None:
+        st.subheader(t("fast_path.code.header_walk"), anchor=False)
+        lines = book_source().rstrip().splitlines()
+        st.markdown(t("fast_path.code.book_part", first=first, last=last, total=len(lines)))
+        st.code(dedent("\n".join(lines[first - 1 : last])), language="python", wrap_lines=True)
+
+    return draw
+
+
+def _path_screen(path: str) -> Callable[[FastPath], None]:
+    def draw(fast: FastPath) -> None:
+        st.subheader(t("fast_path.code.header_walk"), anchor=False)
+        nn_layer = path == "nn_multihead_attention"
+        label = "fast_path.code.nn_named" if nn_layer else "fast_path.code.path_named"
+        st.markdown(t(label, name=f"**{escape_markdown(_name(path))}**"))
+        st.code(path_source(path), language="python", wrap_lines=True)
+        if nn_layer:
+            st.caption(t("fast_path.code.nn_note"))
+
+    return draw
+
+
+def code_screens(fast: FastPath) -> tuple[Callable[[FastPath], None], ...]:
+    """Presenter mode: the book's ``forward`` in parts, then each path's code, a screen each."""
+    book = tuple(_book_screen(first, last) for first, last in book_parts(book_source()))
+    return book + tuple(_path_screen(path) for path in PATHS)
 
 
 def show_book_table() -> None:
@@ -254,12 +313,21 @@ def _show_paths(fast: FastPath) -> None:
 
 
 PATH_SCREENS = (_show_differences, _show_outputs)  # presenter mode: two screens
+# presenter mode: the book beside each path that reads its mask, a screen each
+MASK_SCREENS = tuple(
+    (lambda f, pair=pair: show_masks(f.view, pair)) for pair in (("book", "nn"), ("book", "sdpa"))
+)
 WALK: Walk[FastPath] = Walk(
     page="fast_path",
     entries=(
         Entry("paths", lambda: t("fast_path.tab.paths"), _show_paths, parts=lambda f: PATH_SCREENS),
-        Entry("masks", lambda: t("fast_path.tab.masks"), lambda f: show_masks(f.view)),
-        Entry("code", lambda: t("fast_path.tab.code"), lambda f: show_code()),
+        Entry(
+            "masks",
+            lambda: t("fast_path.tab.masks"),
+            lambda f: show_masks(f.view),
+            parts=lambda f: MASK_SCREENS,
+        ),
+        Entry("code", lambda: t("fast_path.tab.code"), lambda f: show_code(), parts=code_screens),
         Entry("dropout", lambda: t("fast_path.tab.dropout"), lambda f: show_dropout()),
         Entry("timings", lambda: t("fast_path.tab.timings"), lambda f: show_timings(f.view)),
     ),

@@ -33,6 +33,7 @@ from attention.kv_cache import (
     time_generation,
 )
 from attention.training import TrainConfig
+from ui.choices import write_back
 from ui.frame import page
 from ui.i18n import t
 from ui.input_errors import show_input_error
@@ -46,8 +47,10 @@ from viz.matrix import MatrixView
 from viz.table_heatmap import text_table
 
 GROWTH_TOKENS = 32  # the cache is shown on the first tokens of a longer table
+PRESENT_ROWS = 3  # presenter mode shows a cache's last rows: the table fits a projector's height
 TIMED_TOKENS = 100  # new characters of the timing run
 TIME_BUDGET_S = 10.0
+NEW_TOKENS, NEW_TOKENS_KEY = 24, "kv_cache_new_tokens"  # the generation's new characters
 TIMED_KEY = "kv_cache_timed"  # session: this visitor asked for the measurement
 
 
@@ -102,20 +105,28 @@ def show_growth(steps: list[CacheStep], view: View) -> None:
     show_cache_after(steps[n - 1], view)
 
 
+def _counted(key: str, n: int) -> str:
+    """``key``, or its ``_one`` wording when ``n`` is 1 (“1 row”, “that one key”)."""
+    return f"{key}_one" if n == 1 else key
+
+
 def show_cache_after(step: CacheStep, view: View, *, compact: bool = False) -> None:
     """Token ``step.position`` fed alone: the cache's K and V rows, its weights, its output row.
 
-    ``compact`` (presenter mode): a one-line sentence, no legend rows, the difference in a title.
+    ``compact`` (presenter mode): the header leading a short sentence, no legend rows, the
+    difference in a title, and of a longer cache only its last ``PRESENT_ROWS`` rows (their
+    titles say how many of all).
     """
     n = step.position + 1
     tokens = view.tokens[:n]
     cfg = view.config
     token = escape_markdown(tokens[n - 1])
-    if compact:  # one line: the screen keeps its height for the tables
-        st.markdown(t("kv_cache.growth.short", n=n, token=token))
+    if compact:  # the header leads the sentence: the screen keeps its height for the tables
+        sentence = t(_counted("kv_cache.growth.short", n), n=n, token=token)
+        st.markdown(t("kv_cache.growth.lead", header=t("kv_cache.growth.header"), text=sentence))
     else:
         text = t(
-            "kv_cache.growth.text",
+            _counted("kv_cache.growth.text", n),
             seed=cfg.seed,
             d_out=cfg.d_out,
             heads=view.heads,
@@ -130,15 +141,20 @@ def show_cache_after(step: CacheStep, view: View, *, compact: bool = False) -> N
         "palette": view.palette,
     }
     legend = not compact
+    shown = min(n, PRESENT_ROWS) if compact else n  # the last rows: the newest is the growth
     keys_column, values_column = st.columns(2, gap="large")
-    for column, rows, name, title in (
-        (keys_column, step.keys, "k", t("kv_cache.growth.keys")),
-        (values_column, step.values, "v", t("kv_cache.growth.values")),
+    for column, rows, name, kind in (
+        (keys_column, step.keys, "k", "keys"),
+        (values_column, step.values, "v", "values"),
     ):
+        title = t(f"kv_cache.growth.{kind}")
+        if shown < n:
+            title = t(f"kv_cache.growth.{kind}_last", shown=shown, n=n)
         with column:
-            shown = cache_rows_view(rows.numpy(), tokens, name=name, **common)
-            shown = replace(shown, title=title, colour_bar=legend)
-            show_matrix(shown, words, key="kv_cache_keys" if name == "k" else "kv_cache_values")
+            last = rows[:, n - shown :].numpy()  # (h, shown, head_dim)
+            matrix = cache_rows_view(last, tokens[n - shown :], name=name, **common)
+            matrix = replace(matrix, title=title, colour_bar=legend)
+            show_matrix(matrix, words, key=f"kv_cache_{kind}")
     weights_column, output_column = st.columns(2, gap="large")
     with weights_column:
         weights = step.attn_weights[:, 0].numpy()  # (h, n)
@@ -205,8 +221,59 @@ def show_slice(slip: SliceSlip, view: View) -> None:
     st.caption(t("kv_cache.slice.gallery"))
 
 
-def show_generation(view: View) -> None:
-    """The tiny GPT's greedy continuation, with and without the cache."""
+def _slice_masks(slip: SliceSlip, view: View) -> None:
+    """Presenter mode: the right mask row and the slip's, one table of two rows."""
+    n = slip.right_mask.shape[1]
+    tokens = view.tokens[:n]
+    masks = np.concatenate([slip.right_mask.numpy(), slip.slipped_mask.numpy()])  # (2, n)
+    matrix = convention_view(
+        masks,
+        tokens,
+        true_hides=True,
+        hidden_name=t("kv_cache.slice.hidden"),
+        attended_name=t("kv_cache.slice.visible"),
+        row_title=t("kv_cache.slice.query_of", token=tokens[-1]),
+        col_title=t("kv_cache.axis.key"),
+        palette=view.palette,
+        row_labels=(t("kv_cache.slice.right_row"), t("kv_cache.slice.slip_row")),
+    )
+    show_matrix(matrix, figure_words(), key="kv_cache_slice_masks")
+
+
+def _slice_why(cache: KvCache) -> None:
+    """Presenter mode 2a: why one query's mask is row n−1, and both rows."""
+    slip, view = cache.slip, cache.view
+    if slip is None:
+        _show_slice_entry(cache)
+        return
+    st.subheader(t("kv_cache.slice.header"), anchor=False)
+    n = slip.right_mask.shape[1]
+    st.markdown(t("kv_cache.slice.text", n=n, first=escape_markdown(view.tokens[0])))
+    _slice_masks(slip, view)
+
+
+def _slice_outputs(cache: KvCache) -> None:
+    """Presenter mode 2b: both rows again, what each outputs, the difference, the gallery."""
+    slip, view = cache.slip, cache.view
+    assert slip is not None  # one screen only when there is no slip
+    st.subheader(t("kv_cache.slice.header"), anchor=False)
+    _slice_masks(slip, view)
+    for name, output in (("right", slip.right_output), ("slip", slip.slipped_output)):
+        numbers = ", ".join(f"{value:.4f}" for value in output.tolist())
+        st.markdown(f"{t(f'kv_cache.slice.{name}_output')}: `[{numbers}]`")
+    st.metric(t("kv_cache.slice.metric"), f"{slip.difference:.4f}")
+    st.caption(t("kv_cache.slice.gallery"))
+
+
+def _slice_screens(cache: KvCache) -> tuple[Callable[[KvCache], None], ...]:
+    return (_slice_why,) if cache.slip is None else (_slice_why, _slice_outputs)
+
+
+def show_generation(view: View, *, slider: bool = True) -> None:
+    """The tiny GPT's greedy continuation, with and without the cache.
+
+    ``slider``: off in presenter mode, which keeps the count chosen on the page.
+    """
     st.subheader(t("kv_cache.generate.header"))
     cfg = TrainConfig(
         task="text", seed=view.config.seed, context_length=GENERATION_CONTEXT
@@ -221,13 +288,21 @@ def show_generation(view: View) -> None:
             seed=view.config.seed,
         )
     )
-    count = st.slider(t("kv_cache.generate.count"), 1, 64, 24, key="kv_cache_new_tokens")
+    if slider:
+        count = st.slider(t("kv_cache.generate.count"), 1, 64, NEW_TOKENS, key=NEW_TOKENS_KEY)
+    else:
+        count = st.session_state.get(NEW_TOKENS_KEY, NEW_TOKENS)
+        write_back([NEW_TOKENS_KEY])  # the page's slider finds its value again
     with_cache, without_cache = _generation(int(count), view.config.seed)
-    st.markdown(f"**{t('kv_cache.generate.prompt')}**")
-    st.code(decode(default_prompt()), language=None)
-    for name, tokens in (("with", with_cache), ("without", without_cache)):
-        st.markdown(f"**{t(f'kv_cache.generate.{name}')}**")
-        st.code(decode(tokens), language=None)
+    texts = (
+        ("prompt", default_prompt()),
+        ("with", with_cache),
+        ("without", without_cache),
+    )
+    for column, (name, tokens) in zip(st.columns(3, gap="medium"), texts, strict=True):
+        with column:
+            st.markdown(f"**{t(f'kv_cache.generate.{name}')}**")
+            st.code(decode(tokens), language=None, wrap_lines=True)
     if with_cache == without_cache:
         st.success(t("kv_cache.generate.same", count=len(with_cache)))
     else:
@@ -259,13 +334,19 @@ def _size(count: int) -> str:
     return f"{count / 2**20:,.1f} MiB" if count >= 2**20 else f"{count:,} B"
 
 
-def show_memory() -> None:
-    """The cache's bytes for settings the reader types, and four examples."""
-    st.subheader(t("kv_cache.memory.header"))
+MEMORY_FORMULA = (
+    r"2 \cdot b \cdot L \cdot T \cdot d_\text{model} \cdot h_\text{kv} / h \cdot \text{bytes}"
+)
+
+
+def _memory_formula() -> None:
+    st.subheader(t("kv_cache.memory.header"), anchor=False)
     st.markdown(t("kv_cache.memory.text"))
-    st.latex(
-        r"2 \cdot b \cdot L \cdot T \cdot \frac{d_\text{model}\, h_\text{kv}}{h} \cdot \text{bytes}"
-    )
+    st.latex(MEMORY_FORMULA)
+
+
+def _memory_calculator() -> None:
+    """The cache's bytes for settings the reader types."""
     fields = (
         ("layers", 12, 1, 200),
         ("tokens", 1024, 1, 1_000_000),
@@ -295,6 +376,10 @@ def show_memory() -> None:
         st.caption(t("kv_cache.memory.in_mib", size=_size(total)))
     except AttentionInputError as error:
         show_input_error(error)
+
+
+def _memory_examples() -> None:
+    """Four examples: the chapter's layer, GPT-2 124M, with 4 K/V heads and with 1."""
     gpt2 = {"layers": 12, "tokens": 1024, "d_model": 768}
     examples = (
         ("chapter", cache_bytes(layers=1, tokens=6, d_model=2)),
@@ -312,6 +397,29 @@ def show_memory() -> None:
     )
 
 
+def show_memory() -> None:
+    """The formula, the cache's bytes for settings the reader types, and four examples."""
+    _memory_formula()
+    _memory_calculator()
+    _memory_examples()
+
+
+def _memory_screens(_: object) -> tuple[Callable[[KvCache], None], ...]:
+    """Presenter mode: the formula with its examples, then the formula with its calculator."""
+
+    def facts(cache: KvCache) -> None:
+        write_back(MEMORY_KEYS)  # the calculator, not drawn here, keeps what was typed
+        _memory_formula()
+        _memory_examples()
+
+    def calculator(cache: KvCache) -> None:
+        st.subheader(t("kv_cache.memory.header"), anchor=False)
+        st.latex(MEMORY_FORMULA)
+        _memory_calculator()
+
+    return (facts, calculator)
+
+
 @dataclass(frozen=True)
 class KvCache:
     """What every entry reads: the cache after each token, the slice slip, the view."""
@@ -325,7 +433,6 @@ def _token_screen(position: int) -> Callable[[KvCache], None]:
     """Presenter mode: one screen per token fed, the cache after it."""
 
     def draw(cache: KvCache) -> None:
-        st.subheader(t("kv_cache.growth.header"), anchor=False)
         show_cache_after(cache.steps[position], cache.view, compact=True)
 
     return draw
@@ -358,16 +465,21 @@ WALK: Walk[KvCache] = Walk(
             parts=_token_screens,
             keeps=("kv_cache_tokens",),
         ),
-        Entry("slice", lambda: t("kv_cache.tab.slice"), _show_slice_entry),
+        Entry("slice", lambda: t("kv_cache.tab.slice"), _show_slice_entry, parts=_slice_screens),
         Entry(
             "generate",
             lambda: t("kv_cache.tab.generate"),
             lambda c: show_generation(c.view),
-            keeps=("kv_cache_new_tokens",),
+            parts=lambda c: (lambda c: show_generation(c.view, slider=False),),
+            keeps=(NEW_TOKENS_KEY,),
         ),
         Entry("time", lambda: t("kv_cache.tab.time"), lambda c: show_timing(c.view)),
         Entry(
-            "memory", lambda: t("kv_cache.tab.memory"), lambda c: show_memory(), keeps=MEMORY_KEYS
+            "memory",
+            lambda: t("kv_cache.tab.memory"),
+            lambda c: show_memory(),
+            parts=_memory_screens,
+            keeps=MEMORY_KEYS,
         ),
     ),
     tabs_key="kv_cache_tabs",

@@ -76,17 +76,19 @@ def test_a_link_opens_a_part_and_presenter_mode_feeds_one_token_a_screen() -> No
 
     at = run_page("kv_cache", {"present": "1"})
     assert not at.exception and not at.tabs
+    assert "holds 1 row of keys and 1 of values; the new query meets that one key" in page_text(at)
     steps = cache_growth(BOOK_EMBEDDINGS, d_out=2, num_heads=1, seed=123)
-    for n in (1, 2):
-        assert _screen(at) == f"Step 1{'ab'[n - 1]} of 5"
+    for n in (1, 2, 3, 4):
+        assert _screen(at) == f"Step 1{'abcd'[n - 1]} of 5"
         tables = matrix_tables(at)
-        assert tables["kv_cache_keys"].shape == (n, 2) and tables["kv_cache_weights"].shape == (
-            1,
-            n,
-        )
+        shown = min(n, 3)  # a projector's screen: the cache's last 3 rows, titled "of n"
+        assert tables["kv_cache_keys"].shape == (shown, 2)
+        title = escape_markdown(f"Cached keys: the last 3 of {n} rows")
+        assert (n > 3) == (title in page_text(at))
+        assert tables["kv_cache_weights"].shape == (1, n)  # the new query over every key
         cached, full = tables["kv_cache_output_rows"].values.tolist()
         assert cached == full == [format_number(value) for value in steps[n - 1].full_row.tolist()]
         at.button(key="present_next").click().run()
-    assert not at.exception and _screen(at) == "Step 1c of 5"
+    assert not at.exception and _screen(at) == "Step 1e of 5"
     at.button(key="present_last").click().run()
-    assert _screen(at) == "Step 5 of 5" and at.metric[0].value == "75,497,472 B"
+    assert _screen(at) == "Step 5b of 5" and at.metric[0].value == "75,497,472 B"

@@ -46,18 +46,29 @@ def test_kv_cache_page_in_english_and_chinese(page: Page, streamlit_server: str)
     assert_no_exception(page)
 
 
-def test_a_clicker_feeds_the_kv_cache_one_token_a_screen(page: Page, streamlit_server: str) -> None:
-    """Presenter mode from a fresh link: PageDown is Next, and the cache gains a row."""
-    open_app(page, streamlit_server, "/kv_cache?present=1")
+# the main scrolling area holds its content: no vertical scroll
+_FITS_JS = """() => { const main = document.querySelector('[data-testid="stMain"]');
+  return main.scrollHeight <= main.clientHeight; }"""
+
+
+def test_a_clicker_feeds_the_kv_cache_one_token_a_screen_that_fits_an_old_projector(
+    page: Page, streamlit_server: str
+) -> None:
+    """Presenter mode from a fresh link at 853×480 (1280×720 at 150 %): PageDown is Next, the
+    cache gains a row (a longer one shows its last 3), and no token's screen scrolls."""
+    page.set_viewport_size({"width": 853, "height": 480})
+    open_app(page, streamlit_server, "/kv_cache?present=1&dropout=0.5")
     page.wait_for_function(  # the key listener is on the window and knows it is presenting
         "() => window.__alStepKeysInstalled && window.__alStepKeys?.mode === 'present'",
         timeout=WAIT_MS,
     )
     bar = page.locator(".st-key-present_bar")
-    expect(bar).to_contain_text("Step 1a of 5", timeout=WAIT_MS)
-    assert len(read_matrix(page, "kv_cache_keys").rows) == 1
-    page.keyboard.press("PageDown")
-    wait_settled(page)
-    expect(bar).to_contain_text("Step 1b of 5")
-    assert len(read_matrix(page, "kv_cache_keys").rows) == 2
+    for n, screen in enumerate("abcdef", start=1):
+        expect(bar).to_contain_text(f"Step 1{screen} of 5", timeout=WAIT_MS)
+        assert len(read_matrix(page, "kv_cache_keys").rows) == min(n, 3)
+        page.wait_for_function(_FITS_JS, timeout=10_000)  # the columns settle, then it fits
+        if n < 6:
+            page.keyboard.press("PageDown")
+            wait_settled(page)
+    expect(page.get_by_text("Cached keys: the last 3 of 6 rows")).to_be_visible()
     assert_no_exception(page)

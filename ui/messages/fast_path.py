@@ -69,14 +69,18 @@ MESSAGES = {
         "en": "One boolean mask, two meanings",
         "zh": "同一个布尔掩码，两种含义",
     },
-    "fast_path.masks.text": {
+    "fast_path.masks.hide": {
         "en": "The book and `nn.MultiheadAttention` take `mask_bool` (`True` above the diagonal) "
-        "and hide a key where it is `True`; SDPA attends where its mask is `True`, so it gets "
-        "`~mask_bool`. Grey: the key is hidden; light: the query attends to it. Give SDPA "
-        "`mask_bool` itself and grey and light swap: the slip.",
+        "and hide a key where it is `True`. Grey: the key is hidden; light: the query attends "
+        "to it.",
         "zh": "书中代码和 `nn.MultiheadAttention` 接收 `mask_bool`（对角线以上为 `True`），在 `True` "
-        "处隐藏键；SDPA 在其掩码为 `True` 处关注，所以它得到的是 `~mask_bool`。灰色：键被隐藏；"
-        "浅色：查询关注这个键。把 `mask_bool` 本身交给 SDPA，灰色和浅色就会对调：这就是失误。",
+        "处隐藏键。灰色：键被隐藏；浅色：查询关注这个键。",
+    },
+    "fast_path.masks.attend": {
+        "en": "SDPA attends where its mask is `True`, so it gets `~mask_bool`: the same grey and "
+        "light. Give SDPA `mask_bool` itself and grey and light swap: the slip.",
+        "zh": "SDPA 在其掩码为 `True` 处关注，所以它得到的是 `~mask_bool`：灰色和浅色不变。把 "
+        "`mask_bool` 本身交给 SDPA，灰色和浅色就会对调：这就是失误。",
     },
     "fast_path.masks.book": {
         "en": "The book: `masked_fill_(mask_bool, -inf)`, True = hide",
@@ -105,6 +109,24 @@ MESSAGES = {
         "book's merge and `out_proj` (`merge_heads`)",
         "zh": "这条路径：书中的投影与分头（`split_heads`），一次调用，书中的合并与 `out_proj`"
         "（`merge_heads`）",
+    },
+    "fast_path.code.header_walk": {
+        "en": "The book's code, then each path's",
+        "zh": "先看书中的代码，再看每条路径的代码",
+    },
+    "fast_path.code.book_part": {
+        "en": "The book's `MultiHeadAttention.forward`, lines {first}–{last} of {total}",
+        "zh": "书中的 `MultiHeadAttention.forward`，第 {first}–{last} 行，共 {total} 行",
+    },
+    "fast_path.code.path_named": {
+        "en": "{name}: the book's projections and head split (`split_heads`), one call, the "
+        "book's merge and `out_proj` (`merge_heads`)",
+        "zh": "{name}：书中的投影与分头（`split_heads`），一次调用，书中的合并与 `out_proj`"
+        "（`merge_heads`）",
+    },
+    "fast_path.code.nn_named": {
+        "en": "{name}: the book's weights copied into one PyTorch layer",
+        "zh": "{name}：把书中的权重复制进一个 PyTorch 层",
     },
     "fast_path.code.nn_note": {
         "en": "With d_in ≠ d_out, `nn.MultiheadAttention` needs a query already d_out wide: its "

@@ -24,6 +24,13 @@ MESSAGES = {
         "一个词元。第 {n} 个词元（“{token}”）之后，缓存有 {n} 行键和 {n} 行值；新查询的权重只分布在"
         "这 {n} 个键上。",
     },
+    "kv_cache.growth.text_one": {
+        "en": "The book's `MultiHeadAttention` (seed {seed}, d_out = {d_out}, {heads} head(s)) "
+        "gets your tokens one at a time. After token 1 (“{token}”) the cache holds 1 row of "
+        "keys and 1 of values; the new query's weights go to that one key only.",
+        "zh": "书中的 `MultiHeadAttention`（种子 {seed}，d_out = {d_out}，{heads} 个头）每次接收你的"
+        "一个词元。第 1 个词元（“{token}”）之后，缓存有 1 行键和 1 行值；新查询的权重只落在这一个键上。",
+    },
     "kv_cache.growth.cut": {
         "en": "The cache is shown on the first {shown} of your {tokens} tokens.",
         "zh": "缓存只展示你的 {tokens} 个词元中的前 {shown} 个。",
@@ -53,9 +60,23 @@ MESSAGES = {
         "new query meets those {n} keys.",
         "zh": "第 {n} 个词元（“{token}”）之后，缓存有 {n} 行键和 {n} 行值；新查询与这 {n} 个键相遇。",
     },
+    "kv_cache.growth.lead": {"en": "**{header}.** {text}", "zh": "**{header}**。{text}"},
+    "kv_cache.growth.short_one": {
+        "en": "After token 1 (“{token}”) the cache holds 1 row of keys and 1 of values; the new "
+        "query meets that one key.",
+        "zh": "第 1 个词元（“{token}”）之后，缓存有 1 行键和 1 行值；新查询与这一个键相遇。",
+    },
+    "kv_cache.growth.keys_last": {
+        "en": "Cached keys: the last {shown} of {n} rows",
+        "zh": "缓存的键：{n} 行中的最后 {shown} 行",
+    },
+    "kv_cache.growth.values_last": {
+        "en": "Cached values: the last {shown} of {n} rows",
+        "zh": "缓存的值：{n} 行中的最后 {shown} 行",
+    },
     "kv_cache.growth.output_compact": {
-        "en": "Output row of token {n} (difference from the full pass: {difference})",
-        "zh": "第 {n} 个词元的输出行（与完整前向传播的差异：{difference}）",
+        "en": "Output of token {n} vs the full pass: {difference}",
+        "zh": "第 {n} 个词元的输出与完整前向传播相差 {difference}",
     },
     "kv_cache.growth.cached_row": {"en": "with the cache", "zh": "使用缓存"},
     "kv_cache.growth.full_row": {"en": "full forward pass", "zh": "完整前向传播"},
@@ -116,6 +137,9 @@ MESSAGES = {
         "en": "largest difference, slip vs right",
         "zh": "最大差异：失误 vs 正确",
     },
+    "kv_cache.slice.query_of": {"en": "the query of “{token}”", "zh": "“{token}”的查询"},
+    "kv_cache.slice.right_row": {"en": "right: mask[n-1:n, :n]", "zh": "正确：mask[n-1:n, :n]"},
+    "kv_cache.slice.slip_row": {"en": "the slip: mask[:1, :n]", "zh": "失误：mask[:1, :n]"},
     "kv_cache.slice.hidden": {"en": "hidden", "zh": "隐藏"},
     "kv_cache.slice.visible": {"en": "visible", "zh": "可见"},
     "kv_cache.slice.query": {"en": "new query", "zh": "新查询"},
