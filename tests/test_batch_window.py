@@ -15,6 +15,7 @@ from attention.dropout import batch_mask_differences
 from attention.examples import BOOK_EMBEDDINGS
 from tests.apptest_support import matrix_tables, open_step_tab, page_text, run_page
 from tests.book_recipe import BOOK_BATCH, book_recipe
+from tests.cases import subcases
 from ui.computation import compute_trace, config_from_settings
 from ui.settings import SETTINGS
 from ui.table import InputProblem
@@ -43,7 +44,7 @@ def test_settings_give_the_window_and_zero_turns_it_off() -> None:
     assert config_from_settings({**settings, "window": 3}).window == 3
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("name", "raw", "key"),
     [("batch", "9", "url.out_of_range"), ("batch", "0", "url.out_of_range")]
     + [("window", "x", "url.not_integer"), ("window", "-1", "url.out_of_range")],

@@ -17,6 +17,7 @@ from attention.fast_path import (
     path_source,
 )
 from tests.book_recipe import random_inputs
+from tests.cases import subcases
 
 BOOK_MHA_ROWS = {0: [0.3190, 0.4858], 1: [0.2943, 0.3897], 5: [0.2575, 0.4028]}  # REFERENCE.md
 FLOAT_ERROR = 1e-6
@@ -58,7 +59,7 @@ def test_each_paths_code_shows_its_mask_convention() -> None:
         path_source("flash")
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("inputs", "d_out", "num_heads", "match"),
     [
         (BOOK_EMBEDDINGS, 3, 2, "divisible"),

@@ -22,6 +22,7 @@ from attention.gradients import gradient_facts, trace_gradients
 from attention.modules import CausalAttention
 from attention.randomness import draws_from, private_generator
 from attention.steps import STEPS
+from tests.cases import subcases
 
 
 def test_window_of_two_on_six_tokens_shows_each_token_itself_and_the_one_before() -> None:
@@ -38,7 +39,7 @@ def test_a_window_as_long_as_the_text_is_the_books_causal_mask() -> None:
     assert torch.equal(sliding_window_mask(6, 100), causal)
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("num_tokens", "window", "field"),
     [(6, 0, "window"), (6, 2.5, "window"), (6, True, "window"), (0, 2, "num_tokens")],
 )

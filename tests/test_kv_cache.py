@@ -21,6 +21,7 @@ from attention.kv_cache import (
 )
 from attention.modules import CausalAttention, MultiHeadAttention
 from attention.randomness import draws_from, private_generator
+from tests.cases import subcases
 
 GPT2_CACHE_BYTES = 75_497_472  # 2 × 12 layers × 1,024 tokens × 768 × 4 bytes (issue 31)
 PROMPT = [20, 17, 14, 1, 24, 23, 17, 13, 28, 17]  # ten token ids of the text task's vocabulary
@@ -117,7 +118,7 @@ def test_cache_bytes_is_the_formula_for_gpt2_and_grouped_query_attention() -> No
     )
 
 
-@pytest.mark.parametrize(
+@subcases(
     ("kwargs", "match"),
     [
         ({"kv_heads": 4}, "both heads and kv_heads"),
