@@ -155,7 +155,9 @@ def show_cache_after(step: CacheStep, view: View, *, compact: bool = False) -> N
             matrix = cache_rows_view(last, tokens[n - shown :], name=name, **common)
             matrix = replace(matrix, title=title, colour_bar=legend)
             show_matrix(matrix, words, key=f"kv_cache_{kind}")
-    weights_column, output_column = st.columns(2, gap="large")
+    # The weights row grows a column per token and the output stays two numbers wide: the
+    # weights get the wider share, so both stay side by side on a projector's narrow window.
+    weights_column, output_column = st.columns([3, 2], gap="medium")
     with weights_column:
         weights = step.attn_weights[:, 0].numpy()  # (h, n)
         weights_view = _weights_view(weights, tokens, view, t("kv_cache.growth.weights"))
