@@ -19,6 +19,7 @@ import re
 import signal
 import subprocess
 import time
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +59,20 @@ def _nginx_available() -> bool:
     return any(os.access(path, os.X_OK) for path in NGINX_PATHS) or bool(
         subprocess.run(["sh", "-c", "command -v nginx"], capture_output=True).stdout
     )
+
+
+def _wait_for_health(url: str, deadline: float, log_path: Path) -> None:
+    """Until nginx answers ``/_stcore/health`` (it may still be opening its port on a busy machine)."""
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=5) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail(f"nginx did not answer at {url}:\n{log_path.read_text()}", pytrace=False)
+        time.sleep(0.3)
 
 
 def _alive(pid: int) -> bool:
@@ -100,6 +115,7 @@ def deployment(artifacts_dir: Path) -> Iterator[Deployment]:
         }
         nginx_pid = int(re.search(r"nginx: pid (\d+)", text).group(1))
         assert len(replicas) == 2, text
+        _wait_for_health(f"http://127.0.0.1:{port}", deadline, log_path)
         yield Deployment(f"http://127.0.0.1:{port}", process, replicas, nginx_pid, log_path)
     finally:
         if process.poll() is None:
