@@ -190,12 +190,51 @@ def browser(_playwright: Playwright) -> Iterator[Browser]:
     browser.close()
 
 
-@pytest.fixture
-def page(browser: Browser, request: pytest.FixtureRequest, artifacts_dir: Path) -> Iterator[Page]:
-    """A fresh context + page (1366x768, 30 s default timeout); screenshot on failure."""
+@dataclass
+class _Tab:
+    """The worker's one browser tab; replaced after a test that failed with it."""
+
+    page: Page | None = None
+
+
+def _fresh_tab(browser: Browser) -> Page:
     context = browser.new_context(viewport=VIEWPORT)
     context.set_default_timeout(DEFAULT_TIMEOUT_MS)
-    page = context.new_page()
+    return context.new_page()
+
+
+@pytest.fixture(scope="session")
+def _tab(browser: Browser) -> Iterator[_Tab]:
+    tab = _Tab()
+    yield tab
+    if tab.page is not None:
+        with contextlib.suppress(Exception):
+            tab.page.context.close()
+
+
+@pytest.fixture
+def page(
+    _tab: _Tab, browser: Browser, request: pytest.FixtureRequest, artifacts_dir: Path
+) -> Iterator[Page]:
+    """The worker's browser tab (1366x768, 30 s default timeout); screenshot on failure.
+
+    Every test gets the same tab back, reset: the window at its default size, no cookies, no
+    routes, no other tab of its context open. A new context and tab cost the browser a new
+    renderer and a cold start of Streamlit's bundle, about as much CPU as three page loads
+    (benchmarks/README.md, "The test suite"); each test still starts its own Streamlit session,
+    because its first navigation opens a new websocket. A tab a test failed with is replaced.
+    """
+    if tab_gone := _tab.page is None or _tab.page.is_closed():
+        _tab.page = _fresh_tab(browser)
+    page = _tab.page
+    if not tab_gone:
+        context = page.context
+        for other in context.pages:
+            if other is not page:
+                other.close()
+        context.clear_cookies()
+        page.unroute_all(behavior="ignoreErrors")
+        page.set_viewport_size(VIEWPORT)
     yield page
     rep = getattr(request.node, "rep_call", None)
     if rep is not None and rep.failed:
@@ -203,4 +242,16 @@ def page(browser: Browser, request: pytest.FixtureRequest, artifacts_dir: Path) 
         with contextlib.suppress(Exception):
             page.screenshot(path=str(shot), full_page=True)
             print(f"\nscreenshot of failed test: {shot}")
-    context.close()
+        with contextlib.suppress(Exception):
+            page.context.close()
+        _tab.page = None
+
+
+@pytest.fixture(scope="session")
+def frame_loaded(streamlit_server: str) -> str:
+    """The shared server, for tests that open ``/<page>`` first.
+
+    ``ui.frame.page`` makes any first visit run the frame; test_masking_and_multi_head.py checks
+    that on fresh servers.
+    """
+    return streamlit_server

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pytest
 from playwright.sync_api import expect
 
 from attention import AttentionConfig, trace_attention
@@ -16,24 +15,10 @@ from ui.point_cloud import CLOUD_CLASS
 from viz.one_query import number, vector
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Page
 
 WAIT_MS = 60_000
 BOOK_SENTENCE = "Your journey starts with one step"
-
-
-@pytest.fixture(scope="module")
-def frame_loaded(streamlit_server: str, browser: Browser) -> str:
-    """Open ``/`` once so the server has run ``app.py`` (and ``st.navigation``) before.
-
-    Work-around: on a fresh server, Streamlit treats the first visit of ``/<page>`` as an old
-    ``pages/``-folder app and runs the page file without the frame.
-    """
-    context = browser.new_context()
-    warm = context.new_page()
-    open_app(warm, streamlit_server, "/")
-    context.close()
-    return streamlit_server
 
 
 SENTENCE_BOX = "[data-testid='stSidebar'] [data-testid='stTextInput'] input"

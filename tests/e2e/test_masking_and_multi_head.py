@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-import pytest
 from playwright.sync_api import expect
 
 from attention.examples import BOOK_TOKENS as BOOK_TOKENS_TUPLE
@@ -28,12 +27,6 @@ BOOK_FUSED = ["0.3190", "0.4858", "0.2943", "0.3897", "0.2575", "0.4028"]
 BOOK_WRAPPER_FIRST_ROW = ["-0.4519", "0.2216", "0.4772", "0.1063"]
 BOOK_TOKENS = list(BOOK_TOKENS_TUPLE)
 WAIT_MS = 60_000
-
-
-@pytest.fixture(scope="module")
-def frame_loaded(streamlit_server: str) -> str:
-    """The shared server (``ui.frame.page`` makes any first visit run the frame)."""
-    return streamlit_server
 
 
 # Masking's lazy stage tabs and the matrix tables each one draws (raw scores, method 1, method 2)

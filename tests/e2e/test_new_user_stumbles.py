@@ -10,24 +10,13 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlparse
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from attention.examples import BOOK_SENTENCE
 from tests.cases import subcases
 from tests.e2e.helpers import assert_no_exception, open_app, open_first_row_cell, wait_settled
 
 APPEAR_MS = 60_000
-
-
-@pytest.fixture(scope="module")
-def frame_loaded(streamlit_server: str, browser: Browser) -> str:
-    """Open ``/`` once, so that later visits of ``/<page>`` run inside the frame."""
-    context = browser.new_context()
-    warm = context.new_page()
-    open_app(warm, streamlit_server, "/")
-    context.close()
-    return streamlit_server
 
 
 def _sentence(page: Page) -> str:
@@ -85,7 +74,9 @@ def test_compare_b_settings_round_trip_through_the_link(page: Page, frame_loaded
     open_app(page, frame_loaded, "/compare?seed=7&b_seed=8&b_dropout=0.5")
     seed_b = page.get_by_test_id("stNumberInput").filter(has_text="B: seed").locator("input")
     expect(seed_b).to_have_value("8", timeout=APPEAR_MS)
-    expect(page.get_by_text("B differs from A in: Seed (torch.manual_seed), Dropout rate p.")).to_be_visible()
+    expect(
+        page.get_by_text("B differs from A in: Seed (torch.manual_seed), Dropout rate p.")
+    ).to_be_visible()
     seed_b.fill("9")
     seed_b.press("Enter")
     wait_settled(page)
@@ -98,7 +89,9 @@ def test_compare_b_settings_round_trip_through_the_link(page: Page, frame_loaded
     open_app(other, frame_loaded, f"{link.path}?{link.query}")
     seed_again = other.get_by_test_id("stNumberInput").filter(has_text="B: seed").locator("input")
     expect(seed_again).to_have_value("9", timeout=APPEAR_MS)
-    expect(other.get_by_text("B differs from A in: Seed (torch.manual_seed), Dropout rate p.")).to_be_visible()
+    expect(
+        other.get_by_text("B differs from A in: Seed (torch.manual_seed), Dropout rate p.")
+    ).to_be_visible()
     assert _query(other) == {"seed": "7", "b_seed": "9", "b_dropout": "0.5"}
     assert_no_exception(other)
     other.close()

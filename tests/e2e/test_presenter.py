@@ -9,7 +9,6 @@ pixels); a phone (390×844). One server for the whole session (``streamlit_serve
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -91,12 +90,11 @@ def _walking_pages() -> list[tuple[str, str]]:
 
 
 @pytest.fixture
-def sized(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+def sized(page: Page, request: pytest.FixtureRequest) -> Page:
+    """The worker's tab with its window at ``request.param`` (width, height)."""
     width, height = request.param
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.set_default_timeout(30_000)
-    yield context.new_page()
-    context.close()
+    page.set_viewport_size({"width": width, "height": height})
+    return page
 
 
 def _open_presenting(page: Page, server: str, query: str, path: str = "/") -> None:

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-import pytest
 import torch
 from playwright.sync_api import expect
 
@@ -29,21 +28,11 @@ from ui.point_cloud import CLOUD_CLASS
 from ui.table_state import table_for_words
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Page
 
 WAIT_MS = 60_000
 HOSTILE_TOKENS = ['=HYPERLINK("http://example.com","click")', "+SUM(A1)", "@cmd", "-2+3", "cat"]
 SIDEBAR_SENTENCE = "[data-testid='stSidebar'] [data-testid='stTextInput'] input"
-
-
-@pytest.fixture(scope="module")
-def frame_loaded(streamlit_server: str, browser: Browser) -> str:
-    """Open ``/`` once, so that a first visit of ``/<page>`` runs inside the frame."""
-    context = browser.new_context()
-    warm = context.new_page()
-    open_app(warm, streamlit_server, "/")
-    context.close()
-    return streamlit_server
 
 
 def download(page: Page, label: str, folder: Path) -> Path:
