@@ -360,6 +360,22 @@ def _copy_weights(book: nn.Module, module: nn.Module, multi_head: bool) -> str |
     return None
 
 
+def _off_the_cpu(module: nn.Module) -> str | None:
+    """A parameter or buffer away from the CPU, where the inputs are, as text; or None.
+
+    A layer built while torch's default device was ``meta`` holds no numbers, and a forward pass
+    that mixes it with the CPU input still returns a CPU tensor, of whatever the memory held: so
+    the checker says where the tensors are instead of comparing that noise.
+    """
+    for name, tensor in (*module.named_parameters(), *module.named_buffers()):
+        if tensor.device.type != "cpu":
+            return (
+                f"its {name} is on device '{tensor.device}', expected 'cpu' (the input's device; "
+                "build the layers on the CPU, torch's default device)"
+            )
+    return None
+
+
 def _inputs(case: Case) -> torch.Tensor:
     generator = private_generator(1000 + case.seed)
     shape = (case.batch, case.num_tokens, D_IN)
@@ -587,7 +603,9 @@ def _check(cls: type, multi_head: bool, stage: Stage) -> CheckReport:
             stage("build")
             try:
                 modules[case.dropout] = _build(cls, multi_head, case.dropout)
-                problem = _copy_weights(reference.book, modules[case.dropout], multi_head)
+                problem = _off_the_cpu(modules[case.dropout]) or _copy_weights(
+                    reference.book, modules[case.dropout], multi_head
+                )
             except Exception as error:  # the learner's constructor
                 return failed(f"{name}(…) could not be built: {_error(error)}")
             if problem is not None:

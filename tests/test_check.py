@@ -196,6 +196,7 @@ def test_cli_usage_errors_exit_2_with_a_plain_message(
         ("SleepsInForward", 2, "SleepsInForward did not finish in 2 s"),
         ("ComplexOutput", 60, "the output has dtype torch.complex64, expected torch.float32"),
         ("MetaOutput", 60, "the output is on device 'meta', expected 'cpu'"),
+        ("BuiltOnMeta", 60, "its W_query.weight is on device 'meta', expected 'cpu'"),
     ],
 )
 def test_an_exit_a_hang_or_the_wrong_kind_of_tensor_fails_in_words(
@@ -209,7 +210,8 @@ def test_an_exit_a_hang_or_the_wrong_kind_of_tensor_fails_in_words(
 
 def test_settings_a_class_changes_stay_in_its_process_or_are_put_back() -> None:
     """SetsFloat64 sets float64 as the default, turns gradients off and deterministic algorithms
-    on, and seeds the global generator: in a child process (the default) or in this one."""
+    on, and seeds the global generator: in a child process (the default) or in this one; so does
+    BuiltOnMeta with the meta device."""
     state, threads = torch.random.get_rng_state(), torch.get_num_threads()
     for isolated in (True, False):
         report = check_attention(misbehaving.SetsFloat64, isolated=isolated)
@@ -221,6 +223,10 @@ def test_settings_a_class_changes_stay_in_its_process_or_are_put_back() -> None:
         assert torch.is_grad_enabled() and not torch.are_deterministic_algorithms_enabled()
         assert torch.equal(torch.random.get_rng_state(), state)
         assert torch.get_num_threads() == threads
+    on_meta = check_attention(misbehaving.BuiltOnMeta, isolated=False)  # noise, were it compared
+    assert "on device 'meta'" in str(on_meta.first_difference)
+    assert "default device cpu -> meta" in str(on_meta)
+    assert torch.get_default_device() == torch.device("cpu")
 
 
 def test_a_file_is_imported_as_python_imports_it(monkeypatch: pytest.MonkeyPatch) -> None:

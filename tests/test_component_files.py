@@ -14,15 +14,17 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
-from ui import components, matrix_table, phone, point_cloud, svg_chart
+from ui import components, link_check, matrix_table, phone, point_cloud, svg_chart
 
 CLASSES = {  # the components moved to files, with the class their Python module declares
     "matrix_table": matrix_table.TABLE_CLASS,
     "svg_chart": svg_chart.CHART_CLASS,
     "point_cloud": point_cloud.CLOUD_CLASS,
     "phone": phone.PHONE_CLASS,
+    "link_check": link_check.LINK_CHECK_CLASS,
 }
 PAGE_WIDE_CSS = {"phone"}  # styles Streamlit's own controls (touch targets), not an element of its
+WITHOUT_CSS = {"link_check"}  # draws nothing, so it has no look
 FOLDER = components.FOLDER
 UI = FOLDER.parent
 NOT_YET_IN_FILES = {"step_link.py"}  # its JavaScript moves to a file with its rewrite
@@ -37,6 +39,7 @@ SHARED_ONLY = (
 
 def _draw_each_component() -> None:
     """An app drawing one of each component, through the functions the pages call."""
+    from ui.link_check import unread_link_fields
     from ui.matrix_table import draw_table
     from ui.phone import phone_support
     from ui.point_cloud import draw_point_cloud
@@ -47,6 +50,7 @@ def _draw_each_component() -> None:
 
     draw_table(ColouredTable(cells=((Cell("1", "#ffffff", "#000000"),),)), key="files")
     phone_support()
+    unread_link_fields()
     axis = Axis(title="x", range=(0.0, 1.0), ticks=(0.0, 1.0), tick_labels=("0", "1"))
     line = Line(x=(0.0, 1.0), y=(0.0, 1.0), color="#000000")
     draw_chart(Chart(panels=(Panel(x=axis, y=axis, series=(line,)),)), key="files")
@@ -86,6 +90,9 @@ def test_the_browser_receives_shared_js_once_then_the_components_file() -> None:
         assert js.index(shared) < js.index(own) and js.count(own) == 1, stem
         assert js.count("export default function") == 1, stem
         assert "__CLASS__" not in js and f"'{class_name}'" in js, stem
+        if stem in WITHOUT_CSS:
+            assert not (FOLDER / f"{stem}.css").exists() and not proto.css_content, stem
+            continue
         assert proto.css_content == _file(f"{stem}.css", class_name), stem
         assert "__CLASS__" not in proto.css_content
         assert stem in PAGE_WIDE_CSS or f".{class_name}" in proto.css_content, stem

@@ -3,14 +3,20 @@
 A query longer than ``MAX_LINK_CHARS`` (a large table: 2,000 × 16 numbers make 375,300
 characters, and the server refuses far less) leaves the table out of the address, says so, and
 the Reproducibility page offers the table as a CSV file beside the shorter link. Nine hundred
-unknown parameters make one note, not nine hundred. Every switch reads the same words.
+unknown parameters make one note, not nine hundred; a link of more than a thousand, which
+Streamlit empties before the app sees it, is said to be unread (the browser counts them:
+``tests/e2e/test_hostile_and_xss.py``). Every switch reads the same words.
 """
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from streamlit.runtime.state import query_params
 
 from tests.apptest_support import run_page
+from ui.link_check import LINK_CHECK_CLASS, MAX_LINK_FIELDS
 from ui.settings import parse_bool
 from ui.table import InputProblem
 from ui.table_state import random_words
@@ -54,6 +60,28 @@ def test_nine_hundred_unknown_parameters_make_one_note() -> None:
     assert len(at.warning) == 1
     note = at.warning[0].value
     assert "900 parameters are unknown" in note and "p000" in note and "…" in note
+
+
+def test_a_link_streamlit_does_not_read_is_counted_against_streamlits_own_limit() -> None:
+    """Streamlit empties a query of 1,001 parameters and reads one of 1,000; the check every page
+    mounts counts against that limit, and its report makes one warning in the reader's language."""
+    assert MAX_LINK_FIELDS == query_params.CLIENT_STATE_QUERY_STRING_MAX_FIELDS
+    fields = [f"p{index}=1" for index in range(MAX_LINK_FIELDS + 1)]
+    assert query_params.sanitize_query_string("&".join(fields)) == ""
+    assert query_params.sanitize_query_string("&".join(fields[:-1])) != ""
+    at = run_page("masking")
+    (check,) = [
+        c for c in at.get("bidi_component") if c.proto.component_name.endswith("link_check")
+    ]
+    assert json.loads(check.proto.json) == {"limit": MAX_LINK_FIELDS}
+    assert not at.warning
+
+    for lang, words in (("en", "1,001 parameters"), ("zh", "1,001 个参数")):
+        at = run_page("masking", {"lang": lang})
+        at.session_state[LINK_CHECK_CLASS] = {"fields": MAX_LINK_FIELDS + 1}  # what the JS sends
+        at.run()
+        assert not at.exception
+        assert len(at.warning) == 1 and words in at.warning[0].value
 
 
 def test_a_table_too_large_for_a_link_leaves_the_address_and_comes_as_a_file() -> None:

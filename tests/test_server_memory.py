@@ -84,3 +84,13 @@ def test_the_queue_gives_memory_back_when_a_run_ends_with_nobody_watching() -> N
     from ui import train_jobs
 
     assert train_jobs.QUEUE._on_unwatched is train_jobs._give_memory_back_soon
+
+
+def test_the_train_page_gives_up_its_places_when_a_tab_is_gone_or_its_session_ends() -> None:
+    """Ten tabs that press Train and close must not hold the line for the disconnect timeout:
+    pages/train.py gives the queue's two ways of leaving to the session hooks (the hooks and
+    the queue are pinned in tests/test_train_queue.py and above)."""
+    from pages import train
+
+    assert train.QUEUE.leave_waiting in memory._away_hooks
+    assert train.QUEUE.leave_all in memory._end_hooks

@@ -11,7 +11,9 @@ declares beside it (``PageSpec(..., settings=...)`` in ``ui/frame.py``, register
 
 A link the app writes always opens: when the view's query is longer than :data:`MAX_LINK_CHARS`
 (a large uploaded table), the address leaves the table out (:func:`link_params`) and the app says
-so, once; the Reproducibility page offers the table as a CSV file beside the shorter link.
+so, once; the Reproducibility page offers the table as a CSV file beside the shorter link. A
+link's unknown parameters make one note, however many; a link of more parameters than Streamlit
+reads (it empties such a query before the app sees it) is said to be unread (``ui/link_check.py``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import streamlit as st
 from attention.examples import BOOK_TOKENS
 
 from .i18n import t
+from .link_check import MAX_LINK_FIELDS, unread_link_fields
 from .settings import COMPARE_B_FIELDS, COMPARE_B_PREFIX, COMPARE_B_VALUES, SETTINGS, Setting
 from .table import (
     InputProblem,
@@ -234,7 +237,12 @@ def sync_url() -> dict[str, str]:
 
 
 def show_url_warnings() -> None:
-    """Tell the user which URL values were not usable or were rounded, and what was used."""
+    """Tell the user which URL values were not usable or were rounded, and what was used; or
+    that the link was not read at all (more parameters than Streamlit reads: ``link_check``)."""
+    with st.sidebar:  # the check draws nothing
+        unread = unread_link_fields()
+    if unread:
+        st.warning(t("url.too_many_fields", count=unread, limit=MAX_LINK_FIELDS), icon="⚠️")
     for warning in st.session_state.get("url_warnings", []):
         st.warning(message(warning), icon="⚠️")
     for note in st.session_state.get("url_notes", []):

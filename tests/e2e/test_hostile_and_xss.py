@@ -136,6 +136,20 @@ def test_bad_link_values_are_told_and_the_default_is_shown(
     assert _context_rows(page) == _expected(BOOK_EMBEDDINGS)
 
 
+def test_a_link_of_more_parameters_than_streamlit_reads_is_said_to_be_unread(
+    page: Page, streamlit_server: str
+) -> None:
+    """Streamlit empties a query of more than 1,000 parameters; the browser still has the link
+    (ui/link_check.py counts it there), so the page says why it shows the defaults."""
+    fields = "&".join(f"p{index}=1" for index in range(1000))
+    open_app(page, streamlit_server, f"/?seed=7&{fields}")  # 1,001 parameters
+    alert = page.get_by_test_id("stAlert").filter(has_text="1,001 parameters")
+    expect(alert).to_have_count(1, timeout=APPEAR_MS)
+    assert page.get_by_test_id("stAlert").count() == 1, "one warning, not one per parameter"
+    assert_no_exception(page)
+    assert _context_rows(page) == _expected(BOOK_EMBEDDINGS), "the defaults: seed 7 unread"
+
+
 def test_bad_cell_typed_in_the_editor_is_named_and_kept(page: Page, streamlit_server: str) -> None:
     open_app(page, streamlit_server, "/")
     assert _open_first_x3(page) == "0.89"  # the book's x3 of "Your": the right cell

@@ -59,6 +59,23 @@ class MetaOutput(Book):
         return super().forward(x).to("meta")
 
 
+class BuiltOnMeta(Book):
+    """Builds its layers on the meta device (no numbers): the CPU input still gets a CPU output,
+    of whatever the memory held."""
+
+    def __init__(self, *args, **kwargs):
+        torch.set_default_device("meta")
+        super().__init__(*args, **kwargs)
+
+    def forward(self, x):
+        num_tokens = x.shape[1]
+        keys, queries, values = self.W_key(x), self.W_query(x), self.W_value(x)
+        future = torch.ones(num_tokens, num_tokens, dtype=torch.bool, device=x.device).triu(1)
+        scores = (queries @ keys.transpose(1, 2)).masked_fill(future, -torch.inf)
+        weights = self.dropout(torch.softmax(scores / keys.shape[-1] ** 0.5, dim=-1))
+        return weights @ values
+
+
 class SetsFloat64(Book):
     """More precision, everywhere: float64 by default, no gradients, deterministic kernels."""
 

@@ -201,6 +201,13 @@ MESSAGES = {
         "en": "Link: {count:,} parameters are unknown and were ignored: {names}.",
         "zh": "链接：{count:,} 个未知参数，已忽略：{names}。",
     },
+    "url.too_many_fields": {
+        "en": "Link: it has {count:,} parameters, more than the {limit:,} the server reads, so "
+        "none of them was used and the page shows its defaults. Links the app writes have a few "
+        "dozen at most.",
+        "zh": "链接：它有 {count:,} 个参数，超过服务器读取的上限 {limit:,} 个，因此一个也没有使用，"
+        "页面显示的是默认值。本应用写出的链接最多只有几十个参数。",
+    },
     "url.table_left_out": {
         "en": "This table is too large for a link ({chars:,} characters; links of at most "
         "{limit:,} open everywhere): the address leaves it out. To share it, download it as a "
