@@ -41,6 +41,7 @@ from .randomness import build_seeded, dropout_noise, private_generator
 from .validate import MAX_TOKENS, MAX_WIDTH, check_dropout, check_int, check_seed, to_input_tensor
 
 __all__ = [
+    "BOOK_DROPOUT",
     "BOOK_QUERY_INDEX",
     "BOOK_SEED_V1",
     "BOOK_SEED_V2",
@@ -57,6 +58,7 @@ __all__ = [
 BOOK_QUERY_INDEX = 1  # the book's query is the second token, x⁽²⁾ ("journey")
 BOOK_SEED_V1 = 123  # torch.manual_seed(123) before SelfAttention_v1 (and the book's W matrices)
 BOOK_SEED_V2 = 789  # torch.manual_seed(789) before SelfAttention_v2
+BOOK_DROPOUT = 0.5  # nn.Dropout(0.5) in section 3.5.2's demo
 
 
 @dataclass(frozen=True)
@@ -298,7 +300,7 @@ class DropoutDemo:
         return tuple(int(i) for i in empty.nonzero().flatten())
 
 
-def dropout_demo(inputs: object, seed: int = BOOK_SEED_V1, p: float = 0.5) -> DropoutDemo:
+def dropout_demo(inputs: object, seed: int = BOOK_SEED_V1, p: float = BOOK_DROPOUT) -> DropoutDemo:
     """The book's 3.5.2 demo on ``inputs``, drawn as after ``torch.manual_seed(seed)`` each time.
 
     Both draws start from a fresh generator seeded with ``seed``, as the book seeds twice; the
