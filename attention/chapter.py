@@ -36,6 +36,7 @@ from functools import lru_cache
 
 import torch
 
+from .dropout import DroppedRow
 from .modules import CausalAttention, SelfAttention_v1, SelfAttention_v2
 from .randomness import build_seeded, dropout_noise, private_generator
 from .validate import MAX_TOKENS, MAX_WIDTH, check_dropout, check_int, check_seed, to_input_tensor
@@ -298,6 +299,15 @@ class DropoutDemo:
         """Rows whose every weight was dropped (0-based): those queries get a zero context."""
         empty = (self.dropped_weights == 0).all(dim=-1)  # (T,)
         return tuple(int(i) for i in empty.nonzero().flatten())
+
+    @property
+    def vanished(self) -> tuple[DroppedRow, ...]:
+        """:attr:`vanished_rows` with their chance: under the causal mask row ``i`` sees
+        ``i + 1`` keys, each dropped with probability ``p``, so it vanishes with ``p ** (i + 1)``."""
+        return tuple(
+            DroppedRow(query=row, head=0, visible=row + 1, chance=self.p ** (row + 1))
+            for row in self.vanished_rows
+        )
 
 
 def dropout_demo(inputs: object, seed: int = BOOK_SEED_V1, p: float = BOOK_DROPOUT) -> DropoutDemo:

@@ -50,6 +50,7 @@ from viz.vocabulary import (
     VALUE_PREFIX,
     feature_labels,
     format_number,
+    format_short,
 )
 from viz.words import FigureWords
 
@@ -486,14 +487,15 @@ def _s352_notes(chapter: Chapter) -> None:
     """The rows dropout emptied, and whether the two printouts are the book's."""
     tokens = chapter.tokens
     demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=0.5)
-    for row in demo.vanished_rows:
+    for row in demo.vanished:
         st.info(
             t(
                 "chapter.s352.vanished",
-                token=escape_markdown(tokens[row]),
-                number=row + 1,
-                visible=row + 1,
-                chance=f"{0.5 ** (row + 1):.4g}",
+                token=escape_markdown(tokens[row.query]),
+                number=row.query + 1,
+                visible=row.visible,
+                p=format_short(demo.p),
+                chance=f"{row.chance:.4g}",
             )
         )
     differences = dropout_demo_differences(demo)
