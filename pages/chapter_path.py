@@ -19,6 +19,7 @@ import torch
 from attention import AttentionInputError
 from attention.book_outputs import PRINT_TOLERANCE, dropout_demo_differences
 from attention.chapter import (
+    BOOK_DROPOUT,
     BOOK_QUERY_INDEX,
     BOOK_SEED_V1,
     BOOK_SEED_V2,
@@ -456,7 +457,7 @@ def _s352_code(chapter: Chapter) -> None:
 
 
 def _s352_ones_table(chapter: Chapter) -> None:
-    demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=0.5)
+    demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=BOOK_DROPOUT)
     positions = [str(i + 1) for i in range(len(chapter.tokens))]
     view = rows_view(
         [demo.ones], positions, positions, value_name=chapter.words.attention_weight,
@@ -474,7 +475,7 @@ def _s352_ones(chapter: Chapter) -> None:
 
 def _s352_weights_table(chapter: Chapter) -> None:
     tokens, words = chapter.tokens, chapter.words
-    demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=0.5)
+    demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=BOOK_DROPOUT)
     view = rows_view(
         [demo.dropped_weights], tokens, tokens, value_name=words.attention_weight,
         palette=chapter.palette, title=t("chapter.s352.weights"), row_title=words.query,
@@ -486,7 +487,7 @@ def _s352_weights_table(chapter: Chapter) -> None:
 def _s352_notes(chapter: Chapter) -> None:
     """The rows dropout emptied, and whether the two printouts are the book's."""
     tokens = chapter.tokens
-    demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=0.5)
+    demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=BOOK_DROPOUT)
     for row in demo.vanished:
         st.info(
             t(
