@@ -239,6 +239,7 @@ def test_a_file_is_imported_as_python_imports_it(monkeypatch: pytest.MonkeyPatch
         ("PastHidden", "mask_inverted", "never on earlier ones"),
         ("DropoutOnMaskedScores", "dropout_before_softmax", "NaN appears only in training mode"),
         ("MaskNeverApplied", "mask_not_applied", "a softmax over all tokens, later ones included"),
+        ("ScaledByTokens", "wrong_scaling", "instead of √d_k"),  # √T: the probe's T is not d_k
     ],
 )
 def test_bugs_written_another_way_are_named_by_behaviour(name: str, family: str, saw: str) -> None:
