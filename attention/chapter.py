@@ -36,11 +36,13 @@ from functools import lru_cache
 
 import torch
 
+from .dropout import DroppedRow
 from .modules import CausalAttention, SelfAttention_v1, SelfAttention_v2
 from .randomness import build_seeded, dropout_noise, private_generator
 from .validate import MAX_TOKENS, MAX_WIDTH, check_dropout, check_int, check_seed, to_input_tensor
 
 __all__ = [
+    "BOOK_DROPOUT",
     "BOOK_QUERY_INDEX",
     "BOOK_SEED_V1",
     "BOOK_SEED_V2",
@@ -57,6 +59,7 @@ __all__ = [
 BOOK_QUERY_INDEX = 1  # the book's query is the second token, x⁽²⁾ ("journey")
 BOOK_SEED_V1 = 123  # torch.manual_seed(123) before SelfAttention_v1 (and the book's W matrices)
 BOOK_SEED_V2 = 789  # torch.manual_seed(789) before SelfAttention_v2
+BOOK_DROPOUT = 0.5  # nn.Dropout(0.5) in section 3.5.2's demo
 
 
 @dataclass(frozen=True)
@@ -297,8 +300,17 @@ class DropoutDemo:
         empty = (self.dropped_weights == 0).all(dim=-1)  # (T,)
         return tuple(int(i) for i in empty.nonzero().flatten())
 
+    @property
+    def vanished(self) -> tuple[DroppedRow, ...]:
+        """:attr:`vanished_rows` with their chance: under the causal mask row ``i`` sees
+        ``i + 1`` keys, each dropped with probability ``p``, so it vanishes with ``p ** (i + 1)``."""
+        return tuple(
+            DroppedRow(query=row, head=0, visible=row + 1, chance=self.p ** (row + 1))
+            for row in self.vanished_rows
+        )
 
-def dropout_demo(inputs: object, seed: int = BOOK_SEED_V1, p: float = 0.5) -> DropoutDemo:
+
+def dropout_demo(inputs: object, seed: int = BOOK_SEED_V1, p: float = BOOK_DROPOUT) -> DropoutDemo:
     """The book's 3.5.2 demo on ``inputs``, drawn as after ``torch.manual_seed(seed)`` each time.
 
     Both draws start from a fresh generator seeded with ``seed``, as the book seeds twice; the

@@ -81,7 +81,9 @@ SHAPES = ((1, 6), (2, 5), (2, 3))  # (batch, tokens), tokens below CONTEXT_LENGT
 SEEDS = (0, 1, 2)
 RTOL, ATOL = 1e-4, 1e-5  # float32 rounding of a class written differently
 BOOK_NAMES = ("W_query", "W_key", "W_value")
-PROBE_TOKENS = 6  # the probe's sequence; also each head's width, so values can be one-hot
+PROBE_TOKENS = 6  # the probe's sequence; each head's values are the token's one-hot position
+PROBE_PAD = 1  # a head is this much wider than the tokens: a scale by the token count
+# (``keys.shape[1]`` for ``keys.shape[-1]``) is then not the book's √d_k
 PROBE_CONTENT = 3  # input features the queries and keys read
 ZERO = 1e-6  # a weight below this is "no weight" (a hidden score gives exactly 0)
 # Linux forks the checking process (the class object and the imported torch come along);
@@ -488,8 +490,9 @@ class _Probe:
     """A layer whose output is its attention weights: one-hot values, ``out_proj`` the identity.
 
     Token ``t``'s input is ``PROBE_CONTENT`` random features (what queries and keys read) then
-    the one-hot vector of ``t``; ``W_value`` copies the one-hot part into every head, so output
-    row ``i`` of head ``h`` is row ``i`` of that head's attention weights.
+    the one-hot vector of ``t``; ``W_value`` copies the one-hot part into the first ``T`` features
+    of every head (``PROBE_PAD`` more stay 0), so output row ``i`` of head ``h`` is row ``i`` of
+    that head's attention weights.
     """
 
     book: nn.Module
@@ -511,14 +514,17 @@ def _book_side(multi_head: bool) -> tuple[list[_CaseReference], _Probe]:
 
 
 def _as_weights(output: torch.Tensor, heads: int) -> torch.Tensor:
-    """The probe's output ``(1, T, heads * T)`` as ``(heads, T, T)`` weights, float64."""
+    """The probe's output ``(1, T, heads * head_dim)`` as ``(heads, T, T)`` weights, float64
+    (each head's first ``T`` features: its values are one-hot positions, then zeros)."""
     t = output.shape[1]
-    return output[0].detach().to(torch.float64).view(t, heads, t).transpose(0, 1)
+    per_head = output[0].detach().to(torch.float64).view(t, heads, -1)  # (T, heads, head_dim)
+    return per_head[..., :t].transpose(0, 1)
 
 
 def _probe(multi_head: bool) -> _Probe:
     heads, t, c = (NUM_HEADS if multi_head else 1), PROBE_TOKENS, PROBE_CONTENT
-    d_in, d_out = c + t, heads * t
+    width = t + PROBE_PAD  # each head's head_dim
+    d_in, d_out = c + t, heads * width
     cfg = AttentionConfig(
         d_out=d_out, seed=0, context_length=CONTEXT_LENGTH, num_heads=heads, training=False
     )
@@ -528,11 +534,11 @@ def _probe(multi_head: bool) -> _Probe:
         for layer in (book.W_query, book.W_key):
             weight = torch.zeros(d_out, d_in)
             for h in range(heads):  # each head reads the content features
-                weight[h * t : h * t + c, :c] = 0.6 * torch.randn(c, c, generator=generator)
+                weight[h * width : h * width + c, :c] = 0.6 * torch.randn(c, c, generator=generator)
             layer.weight.copy_(weight)
         book.W_value.weight.zero_()
         for h in range(heads):  # each head's values: the token's one-hot position
-            book.W_value.weight[h * t : (h + 1) * t, c:] = torch.eye(t)
+            book.W_value.weight[h * width : h * width + t, c:] = torch.eye(t)
         if multi_head:
             book.out_proj.weight.copy_(torch.eye(d_out))
             book.out_proj.bias.zero_()
@@ -540,7 +546,7 @@ def _probe(multi_head: bool) -> _Probe:
     x = torch.cat([content, torch.eye(t).unsqueeze(0)], dim=-1)  # (1, T, d_in)
 
     def split(layer: nn.Linear) -> torch.Tensor:  # (heads, T, head_dim), float64
-        return (x[0].double() @ layer.weight.double().T).view(t, heads, t).transpose(0, 1)
+        return (x[0].double() @ layer.weight.double().T).view(t, heads, width).transpose(0, 1)
 
     scores = split(book.W_query) @ split(book.W_key).transpose(1, 2)  # (heads, T, T)
     weights = _as_weights(_seeded_forward(book, x, 0), heads)

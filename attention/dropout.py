@@ -20,12 +20,14 @@ from typing import TYPE_CHECKING
 
 import torch
 
+from .randomness import dropout_noise, private_generator
 from .validate import AttentionInputError, check_dropout, check_instance, check_int, check_tensor
 
 if TYPE_CHECKING:
     from .trace import AttentionTrace
 
 __all__ = [
+    "bare_draw_differences",
     "batch_mask_differences",
     "DropoutCounts",
     "DroppedRow",
@@ -149,3 +151,27 @@ def batch_mask_differences(trace: AttentionTrace) -> tuple[int, ...] | None:
     visible = ~trace.mask.bool()  # (T, T): True where a query sees a key
     first = trace.dropout_mask[0]  # (T, T), or (h, T, T) with several heads
     return tuple(int(((item != first) & visible).sum()) for item in trace.dropout_mask[1:])
+
+
+def bare_draw_differences(trace: AttentionTrace) -> int | None:
+    """In how many visible weights of batch item 0 the trace's keep-mask differs from the mask a
+    bare ``nn.Dropout(p)`` draws right after ``torch.manual_seed(seed)`` (``None`` when dropout is
+    inactive).
+
+    The bare draw is the book's 3.5.2 demo (``torch.manual_seed(123)``, then
+    ``nn.Dropout(0.5)(torch.ones(6, 6))``), here on a tensor of the trace's weights' shape. The
+    trace builds its layer first: ``nn.Linear`` draws ``W_query``, ``W_key`` and ``W_value`` from
+    the same seed, so the layer's dropout mask comes later in the random stream. This count is
+    what that order changes: the same seed and p, the same machine, another mask.
+    """
+    from .trace import AttentionTrace  # here: trace.py imports this module
+
+    check_instance("trace", trace, AttentionTrace, " (from attention.trace_attention)")
+    if trace.dropout_mask is None:
+        return None
+    cfg = trace.config
+    ones = torch.ones_like(trace.attn_weights)  # (b, T, T), or (b, h, T, T)
+    bare = dropout_noise(ones, cfg.dropout, private_generator(cfg.seed))  # 0 or 1/(1 − p)
+    kept_bare = bare[0] != 0  # (T, T), or (h, T, T) with several heads
+    visible = ~trace.mask.bool()  # (T, T): True where a query sees a key
+    return int(((trace.dropout_mask[0] != kept_bare) & visible).sum())

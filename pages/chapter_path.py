@@ -19,6 +19,7 @@ import torch
 from attention import AttentionInputError
 from attention.book_outputs import PRINT_TOLERANCE, dropout_demo_differences
 from attention.chapter import (
+    BOOK_DROPOUT,
     BOOK_QUERY_INDEX,
     BOOK_SEED_V1,
     BOOK_SEED_V2,
@@ -50,6 +51,7 @@ from viz.vocabulary import (
     VALUE_PREFIX,
     feature_labels,
     format_number,
+    format_short,
 )
 from viz.words import FigureWords
 
@@ -455,7 +457,7 @@ def _s352_code(chapter: Chapter) -> None:
 
 
 def _s352_ones_table(chapter: Chapter) -> None:
-    demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=0.5)
+    demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=BOOK_DROPOUT)
     positions = [str(i + 1) for i in range(len(chapter.tokens))]
     view = rows_view(
         [demo.ones], positions, positions, value_name=chapter.words.attention_weight,
@@ -473,7 +475,7 @@ def _s352_ones(chapter: Chapter) -> None:
 
 def _s352_weights_table(chapter: Chapter) -> None:
     tokens, words = chapter.tokens, chapter.words
-    demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=0.5)
+    demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=BOOK_DROPOUT)
     view = rows_view(
         [demo.dropped_weights], tokens, tokens, value_name=words.attention_weight,
         palette=chapter.palette, title=t("chapter.s352.weights"), row_title=words.query,
@@ -485,15 +487,16 @@ def _s352_weights_table(chapter: Chapter) -> None:
 def _s352_notes(chapter: Chapter) -> None:
     """The rows dropout emptied, and whether the two printouts are the book's."""
     tokens = chapter.tokens
-    demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=0.5)
-    for row in demo.vanished_rows:
+    demo = dropout_demo(chapter.inputs, seed=BOOK_SEED_V1, p=BOOK_DROPOUT)
+    for row in demo.vanished:
         st.info(
             t(
                 "chapter.s352.vanished",
-                token=escape_markdown(tokens[row]),
-                number=row + 1,
-                visible=row + 1,
-                chance=f"{0.5 ** (row + 1):.4g}",
+                token=escape_markdown(tokens[row.query]),
+                number=row.query + 1,
+                visible=row.visible,
+                p=format_short(demo.p),
+                chance=f"{row.chance:.4g}",
             )
         )
     differences = dropout_demo_differences(demo)

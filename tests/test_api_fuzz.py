@@ -199,6 +199,7 @@ def _calls(grads: grad_api.GradientTrace, table: Any) -> dict[str, tuple[Callabl
             {"dropout_mask": grads.trace.dropout_mask[0], "mask": grads.trace.mask},
         ),
         "dropout_counts": (dropout.dropout_counts, {"trace": grads.trace, "query": 2, "batch": 0}),
+        "bare_draw_differences": (dropout.bare_draw_differences, {"trace": grads.trace}),
         "difference": (differences.difference, {"a": scores, "b": scores + 1}),
         "weights_difference": (
             differences.weights_difference,

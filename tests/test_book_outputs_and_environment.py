@@ -120,6 +120,8 @@ def test_the_books_dropout_demo_drops_the_journey_row_whole() -> None:
 
     demo = dropout_demo(BOOK_EMBEDDINGS, seed=123, p=0.5)
     assert demo.vanished_rows == (1,)
+    (journey,) = demo.vanished  # row 2 sees two keys: it vanishes with chance 0.5²
+    assert (journey.query, journey.visible, journey.chance) == (1, 2, 0.25)
     kept = demo.dropped_weights != 0
     assert torch.allclose(demo.dropped_weights[kept], demo.attn_weights[kept] * 2.0)
     assert set(demo.ones.unique().tolist()) == {0.0, 2.0}

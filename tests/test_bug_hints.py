@@ -114,6 +114,8 @@ def test_dropout_unscaled() -> None:
     dropped, before = result.buggy["dropped_weights"], result.buggy["attn_weights"]
     kept = dropped != 0
     assert bool(kept.any()) and torch.equal(dropped[kept], before[kept]), "kept keep their value"
+    book_output = result.book["output"]
+    assert torch.allclose(result.buggy["output"], book_output * (1 - 0.5), atol=1e-7), "(1−p)×"
     assert result.train_eval["eval"] == 0 and result.train_eval["train"] > 0
 
 
@@ -121,11 +123,17 @@ def test_values_from_keys() -> None:
     result = compare_bug("values_from_keys", BOOK_EMBEDDINGS, BOOK)
     assert torch.equal(weights(result), weights(result, "book")), "every weight is right"
     assert result.changed_steps == ("context", "output")
+    layer, x = BUGS["values_from_keys"].cls(3, 2, 6, 0.0), BOOK_EMBEDDINGS[None]
+    with torch.no_grad():
+        before = layer(x)
+        layer.W_value.weight.mul_(-3.0)
+        assert torch.equal(layer(x), before), "W_value has no effect at all"
 
 
 def test_sdpa_bool_mask() -> None:
     result = compare_bug("sdpa_bool_mask", BOOK_EMBEDDINGS, BOOK)
     assert result.future_leak, "each token sees only later tokens"
+    assert bool(weights(result).tril().eq(0).all()), "no weight on itself or earlier tokens"
     assert torch.equal(result.buggy["output"][-1], torch.zeros(2)), "the last output is zeros"
 
 
@@ -146,6 +154,10 @@ def test_no_out_proj() -> None:
     assert torch.equal(weights(result), weights(result, "book"))
     assert not result.future_leak
     assert result.max_difference > 0
+    layer = BUGS["no_out_proj"].cls(3, 2, 6, 0.0, num_heads=2)
+    layer(BOOK_EMBEDDINGS[None]).sum().backward()
+    assert layer.W_query.weight.grad is not None
+    assert layer.out_proj.weight.grad is None, "out_proj gets no gradient"
 
 
 def test_scale_by_d_out() -> None:
@@ -153,6 +165,11 @@ def test_scale_by_d_out() -> None:
     assert bool((entropy(weights(result)) >= entropy(weights(result, "book")) - 1e-6).all())
     assert result.max_difference > 0
     assert torch.allclose(weights(result).sum(dim=-1), torch.ones(6))
+    book, buggy = MultiHeadAttention(3, 2, 6, 0.0, 1), BUGS["scale_by_d_out"].cls(3, 2, 6, 0.0, 1)
+    buggy.load_state_dict(book.state_dict())
+    with torch.no_grad():
+        x = BOOK_EMBEDDINGS[None]
+        assert torch.allclose(buggy(x), book(x), rtol=0, atol=1e-7), "the same with one head"
 
 
 def test_mask_not_applied() -> None:

@@ -245,6 +245,7 @@ def test_a_file_is_imported_as_python_imports_it(monkeypatch: pytest.MonkeyPatch
         ("PastHidden", "mask_inverted", "never on earlier ones"),
         ("DropoutOnMaskedScores", "dropout_before_softmax", "NaN appears only in training mode"),
         ("MaskNeverApplied", "mask_not_applied", "a softmax over all tokens, later ones included"),
+        ("ScaledByTokens", "wrong_scaling", "instead of √d_k"),  # √T: the probe's T is not d_k
     ],
 )
 def test_bugs_written_another_way_are_named_by_behaviour(name: str, family: str, saw: str) -> None:
@@ -253,8 +254,6 @@ def test_bugs_written_another_way_are_named_by_behaviour(name: str, family: str,
     cls = getattr(families, name)
     report = check_attention(cls)
     assert not report.passed
-    if family not in BUGS:  # the gallery without a mask_not_applied: its closest bug
-        family = "mask_after_softmax"
     assert family in report.likely_bugs[:2], str(report)
     assert saw in report.findings[0].saw and family in report.findings[0].bugs
     assert saw in str(report) and "What the checker saw" in str(report)

@@ -109,3 +109,25 @@ def test_dropped_rows_are_per_head() -> None:
     for row in dropped_rows(trace):
         kept = trace.dropout_mask[0][row.head, row.query, : row.query + 1]
         assert not bool(kept.any())
+
+
+def test_the_layers_mask_comes_after_its_weights_so_it_is_not_the_books_bare_draw() -> None:
+    """Seed 123, p = 0.5: the bare draw is the book's 3.5.2 demo mask (``dropout_demo``'s ones);
+    the trace's mask is the draw that follows the layer's W_query, W_key and W_value, and the
+    count is the visible cells where the two differ."""
+    from attention.chapter import dropout_demo
+    from attention.dropout import bare_draw_differences
+    from attention.modules import CausalAttention
+    from attention.randomness import draws_from, dropout_noise, private_generator
+
+    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5, seed=123))
+    generator = private_generator(123)
+    with draws_from(generator):
+        CausalAttention(3, 2, 6, 0.5)  # the weights come first
+    after_weights = dropout_noise(torch.ones(1, 6, 6), 0.5, generator) != 0  # (1, 6, 6)
+    assert torch.equal(trace.dropout_mask, after_weights)
+    bare = dropout_demo(BOOK_EMBEDDINGS, seed=123, p=0.5).ones != 0  # (6, 6)
+    differing = int(((trace.dropout_mask[0] != bare) & ~trace.mask).sum())
+    assert bare_draw_differences(trace) == differing > 0
+    no_dropout = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5, training=False))
+    assert bare_draw_differences(no_dropout) is None

@@ -104,3 +104,7 @@ def test_the_notebook_runs_outside_the_repository_against_the_installed_wheel(
         "held-out accuracy:" in printed and "same as autograd on the book's module: True" in printed
     )
     assert "likely bugs: ('mask_after_softmax',)" in printed, "the checker names the learner's bug"
+    # issue 30's answers: the 3.5.2 demo's vanished row, a row dropped whole, the parameter counts
+    assert "rows the book's demo drops whole: ['journey']" in printed
+    assert "seed 1: 'starts' dropped whole (chance 0.125)" in printed
+    assert "MultiHeadAttentionWrapper 36 " in printed and "MultiHeadAttention 24 " in printed

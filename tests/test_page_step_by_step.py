@@ -271,6 +271,23 @@ def test_the_books_numbers_are_claimed_only_when_compared_equal() -> None:
         assert "the book prints" not in text and "book's, but" not in text, query
 
 
+def test_the_books_seed_and_p_say_why_the_mask_is_not_the_books_printout() -> None:
+    """Seed 123 and p = 0.5 (the sidebar's "book's rate"): the dropout step says its mask is not
+    3.5.2's and by how much it differs from the bare draw; another seed says nothing of it."""
+    from attention.dropout import bare_draw_differences
+
+    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5))
+    count = bare_draw_differences(trace)
+    at = open_step_tab(run_page("step", {"dropout": "0.5"}), "step_tabs", "dropout")
+    text = page_text(at)
+    assert "Not the book's 3.5.2 printout" in text
+    assert f"it differs from that bare draw in {count} of the 21 visible weights" in text
+    at = open_step_tab(run_page("step", {"dropout": "0.5", "lang": "zh"}), "step_tabs", "dropout")
+    assert f"21 个可见权重中有 {count} 个不同" in page_text(at)
+    at = open_step_tab(run_page("step", {"dropout": "0.5", "seed": "7"}), "step_tabs", "dropout")
+    assert "Not the book's 3.5.2 printout" not in page_text(at)
+
+
 def test_a_row_dropped_whole_is_named_on_the_dropout_step() -> None:
     """Seed 1, p = 0.5: "starts" loses its three weights; the step says its context is 0 and
     why (0.5³ = 0.125), and the context table shows zeros in its row."""

@@ -66,7 +66,7 @@ def render_sidebar(page: str = "") -> None:
         st.caption(t("glossary.line", decimals=DECIMALS, hover=HOVER_DECIMALS))
 
 
-DROPOUT_PRESETS = (0.0, 0.1, 0.5)  # off, a usual rate in GPTs, the book's example
+DROPOUT_PRESETS = (0.0, 0.1, 0.5)  # off, a usual rate in GPTs, the book's rate (3.5.2)
 
 
 def _set_dropout(value: float) -> None:

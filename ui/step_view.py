@@ -19,7 +19,8 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from attention import AttentionTrace
-from attention.dropout import dropout_counts, dropped_rows
+from attention.chapter import BOOK_DROPOUT, BOOK_SEED_V1
+from attention.dropout import bare_draw_differences, dropout_counts, dropped_rows
 from attention.steps import STEPS, step_number
 from viz import steps
 from viz.markdown_text import escape_markdown
@@ -424,6 +425,25 @@ class StepDrawing:
         if len(rows) > MAX_NAMED_DROPPED_ROWS:
             st.caption(t("step.dropout.rows_dropped_more", count=len(rows)))
 
+    def book_demo_note(self) -> None:
+        """At the seed and p of the book's 3.5.2 demo, why this mask is not its printout: the
+        difference from the bare draw, computed."""
+        cfg = self.trace.config
+        if cfg.seed != BOOK_SEED_V1 or cfg.dropout != BOOK_DROPOUT:
+            return
+        count, counts = bare_draw_differences(self.trace), dropout_counts(self.trace)
+        if not count or counts is None:
+            return
+        st.caption(
+            t(
+                "step.dropout.not_demo",
+                p=format_short(cfg.dropout),
+                seed=cfg.seed,
+                count=count,
+                visible=counts.visible,
+            )
+        )
+
     def keep_mask_block(self) -> None:
         keep = steps.batch_row(self.trace.dropout_mask).astype(bool)  # (T, T)
         st.markdown(f"**{t('step.dropout.keep_title')}**")
@@ -459,6 +479,7 @@ class StepDrawing:
             self.dropout_inactive()
             return
         self.dropout_counts_text()
+        self.book_demo_note()  # not in presenter mode: its screen has no room
         keep_col, weights_col = st.columns(2, gap="medium")
         with keep_col:
             self.keep_mask_block()

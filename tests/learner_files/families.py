@@ -1,4 +1,4 @@
-"""Three bugs written the way a learner writes them, not the way the gallery does."""
+"""Four bugs written the way a learner writes them, not the way the gallery does."""
 
 import torch
 import torch.nn as nn
@@ -45,3 +45,14 @@ class MaskNeverApplied(Base):
         q, k, v = self.W_query(x), self.W_key(x), self.W_value(x)
         weights = torch.softmax(torch.einsum("btd,bsd->bts", q, k) / self.d_out**0.5, dim=-1)
         return torch.einsum("bts,bsd->btd", self.dropout(weights), v)
+
+
+class ScaledByTokens(Base):
+    """Scales by the square root of keys.shape[1], the tokens, instead of keys.shape[-1]."""
+
+    def forward(self, x):
+        T = x.shape[1]
+        queries, keys, values = self.W_query(x), self.W_key(x), self.W_value(x)
+        scores = (queries @ keys.transpose(1, 2)).masked_fill(self.mask[:T, :T] == 0, -torch.inf)
+        weights = torch.softmax(scores / keys.shape[1] ** 0.5, dim=-1)
+        return self.dropout(weights) @ values

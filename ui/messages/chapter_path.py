@@ -199,11 +199,11 @@ MESSAGES = {
     },
     "chapter.s352.vanished": {
         "en": "Every weight of “{token}” (row {number}) was dropped: its context vector is 0 in "
-        "this pass. Row {number} sees {visible} keys, each dropped with probability p = 0.5, so "
-        "the whole row goes with probability 0.5^{visible} = {chance}.",
+        "this pass. Row {number} sees {visible} keys, each dropped with probability p = {p}, so "
+        "the whole row goes with probability {p}^{visible} = {chance}.",
         "zh": "“{token}”（第 {number} 行）的每个权重都被丢弃了：这一轮它的上下文向量为 0。"
-        "第 {number} 行能看到 {visible} 个键，每个以 p = 0.5 的概率被丢弃，"
-        "所以整行被丢弃的概率是 0.5^{visible} = {chance}。",
+        "第 {number} 行能看到 {visible} 个键，每个以 p = {p} 的概率被丢弃，"
+        "所以整行被丢弃的概率是 {p}^{visible} = {chance}。",
     },
     "chapter.s352.book": {
         "en": "These are the book's two printouts, compared now: largest differences {ones:.1e} "

@@ -246,6 +246,18 @@ MESSAGES = {
         "第 {number} 行能看到 {visible} 个键，每个以 p = {p} 的概率被丢弃，"
         "所以整行被丢弃的概率是 p^{visible} = {chance}。",
     },
+    "step.dropout.not_demo": {
+        "en": "Not the book's 3.5.2 printout: the book calls `nn.Dropout({p})` right after "
+        "`torch.manual_seed({seed})` with no layer built in between (the chapter's path shows "
+        "that demo). Here `CausalAttention` first draws W_query, W_key and W_value from the same "
+        "seed, so its dropout mask comes later in the random stream: it differs from that bare "
+        "draw in {count} of the {visible} visible weights.",
+        "zh": "这不是书中第 3.5.2 节打印的结果：书中在 `torch.manual_seed({seed})` 之后直接调用 "
+        "`nn.Dropout({p})`，中间没有构建任何层（“本章的路线”页面展示了这个示例）。这里 "
+        "`CausalAttention` 先用同一个种子生成 W_query、W_key 和 W_value，所以它的 dropout "
+        "掩码取自随机数序列中更靠后的位置：与那次直接抽取的掩码相比，{visible} 个可见权重中有 "
+        "{count} 个不同。",
+    },
     "step.dropout.rows_dropped_more": {
         "en": "{count} rows lost every weight in this pass; their context vectors are 0.",
         "zh": "这一轮共有 {count} 行丢失了全部权重；它们的上下文向量为 0。",

@@ -99,8 +99,8 @@ MESSAGES = {
         "zh": "**上一次改动的结果**：没有任何上下文向量改变。",
     },
     "sidebar.dropout_presets": {
-        "en": "Or pick one: off, a usual rate, the book's example",
-        "zh": "或直接选择：关闭、常用值、书中的例子",
+        "en": "Or pick one: off, a usual rate, the book's rate",
+        "zh": "或直接选择：关闭、常用值、书中的比率",
     },
     "train.maps.untrained": {
         "en": "Before training (the seed's initial weights)",
