@@ -168,17 +168,20 @@ def _replica_of(context: BrowserContext, url: str) -> str:
 
 
 def _contexts_on_both_replicas(
-    browser: Browser, deployment: Deployment
+    browser: Browser, deployment: Deployment, shared: BrowserContext
 ) -> dict[str, list[BrowserContext]]:
-    """New browser contexts (each a new sticky cookie) until each replica has its sessions."""
+    """Browser contexts (each its own sticky cookie) until each replica has its sessions.
+
+    The worker's shared context (no cookie yet) is asked first; new contexts follow as needed.
+    """
     by_replica: dict[str, list[BrowserContext]] = {name: [] for name in deployment.replicas}
-    for _ in range(MAX_CONTEXTS):
-        context = browser.new_context(viewport=VIEWPORT)
+    for attempt in range(MAX_CONTEXTS):
+        context = shared if attempt == 0 else browser.new_context(viewport=VIEWPORT)
         replica = _replica_of(context, deployment.url)
         assert replica in by_replica, (replica, deployment.replicas)
         if len(by_replica[replica]) < SESSIONS_PER_REPLICA:
             by_replica[replica].append(context)
-        else:
+        elif context is not shared:
             context.close()
         if all(len(c) == SESSIONS_PER_REPLICA for c in by_replica.values()):
             return by_replica
@@ -212,10 +215,16 @@ def _upload_table(page: Page, tmp_path: Path, name: str) -> None:
     )
 
 
+def _sessions_on(
+    sessions: list[tuple[str, Page, Settings]], replica: str
+) -> list[tuple[Page, Settings]]:
+    return [(tab, settings) for name, tab, settings in sessions if name == replica]
+
+
 def test_two_replicas_behind_nginx_keep_sessions_and_survive_one_stopping(
-    browser: Browser, deployment: Deployment, tmp_path: Path
+    browser: Browser, page: Page, deployment: Deployment, tmp_path: Path
 ) -> None:
-    by_replica = _contexts_on_both_replicas(browser, deployment)
+    by_replica = _contexts_on_both_replicas(browser, deployment, page.context)
     (doomed, doomed_contexts), (survivor, survivor_contexts) = by_replica.items()
     sessions: list[tuple[str, Page, Settings]] = []
     try:
@@ -223,33 +232,33 @@ def test_two_replicas_behind_nginx_keep_sessions_and_survive_one_stopping(
             (replica, context) for replica, contexts in by_replica.items() for context in contexts
         ):
             settings = Settings(seed=10 + index, dropout=round(0.1 * (index + 1), 2))
-            page = context.new_page()
-            response = page.goto(deployment.url + settings.path(), wait_until="commit")
+            tab = page if context is page.context else context.new_page()
+            response = tab.goto(deployment.url + settings.path(), wait_until="commit")
             assert response is not None and response.headers[REPLICA_HEADER] == replica
-            sessions.append((replica, page, settings))
-        for _, page, _ in sessions:  # all four load at the same time
-            page.wait_for_selector("[data-testid='stApp']", state="attached", timeout=APPEAR_MS)
-            wait_settled(page, timeout=APPEAR_MS)
+            sessions.append((replica, tab, settings))
+        for _, tab, _ in sessions:  # all load at the same time
+            tab.wait_for_selector("[data-testid='stApp']", state="attached", timeout=APPEAR_MS)
+            wait_settled(tab, timeout=APPEAR_MS)
         assert len({str(s.context_rows()) for _, _, s in sessions}) == len(sessions)
-        for replica, page, settings in sessions:
-            assert_no_exception(page)
-            assert _shown_context(page) == settings.context_rows(), (replica, settings)
+        for replica, tab, settings in sessions:
+            assert_no_exception(tab)
+            assert _shown_context(tab) == settings.context_rows(), (replica, settings)
 
         # Downloads (/media/...) and uploads (/_stcore/upload_file) go to the session's replica.
-        for index, (replica, page, settings) in enumerate(sessions):
-            data = _download_trace(page, tmp_path, f"trace{index}")
+        for index, (replica, tab, settings) in enumerate(sessions):
+            data = _download_trace(tab, tmp_path, f"trace{index}")
             assert data["settings"]["seed"] == settings.seed, replica
             assert data["settings"]["dropout"] == settings.dropout, replica
             assert data["context"][0] == settings.context_values(), replica
-        for index, (_, page, _) in enumerate(sessions):
-            _upload_table(page, tmp_path, f"upload{index}")
-            assert_no_exception(page)
+        for index, (_, tab, _) in enumerate(sessions):
+            _upload_table(tab, tmp_path, f"upload{index}")
+            assert_no_exception(tab)
 
         # Back on the step page with the book's table, then stop one replica.
-        for _, page, settings in sessions:
-            page.goto(deployment.url + settings.path(), wait_until="commit")
-        for _, page, _ in sessions:
-            wait_settled(page, timeout=APPEAR_MS)
+        for _, tab, settings in sessions:
+            tab.goto(deployment.url + settings.path(), wait_until="commit")
+        for _, tab, _ in sessions:
+            wait_settled(tab, timeout=APPEAR_MS)
         os.kill(deployment.replicas[doomed], signal.SIGTERM)
         deadline = time.monotonic() + 60
         while _alive(deployment.replicas[doomed]) and time.monotonic() < deadline:
@@ -258,38 +267,33 @@ def test_two_replicas_behind_nginx_keep_sessions_and_survive_one_stopping(
         assert deployment.process.poll() is None, "serve.sh stopped with one replica"
 
         # The other replica's sessions are untouched: same numbers, and a rerun still works.
-        survivors = [
-            (page, settings) for replica, page, settings in sessions if replica == survivor
-        ]
-        for page, settings in survivors:
-            assert _shown_context(page) == settings.context_rows()
-        page, settings = survivors[0]
-        page.get_by_test_id("stSidebar").get_by_role(
+        survivors = _sessions_on(sessions, survivor)
+        for tab, settings in survivors:
+            assert _shown_context(tab) == settings.context_rows()
+        tab, settings = survivors[0]
+        tab.get_by_test_id("stSidebar").get_by_role(
             "slider", name=t("sidebar.dropout", "en")
         ).focus()
-        page.keyboard.press("ArrowRight")
-        wait_settled(page, timeout=APPEAR_MS)
+        tab.keyboard.press("ArrowRight")
+        wait_settled(tab, timeout=APPEAR_MS)
         moved = Settings(settings.seed, round(settings.dropout + 0.01, 2))
-        assert _shown_context(page) == moved.context_rows()
-        assert_no_exception(page)
+        assert _shown_context(tab) == moved.context_rows()
+        assert_no_exception(tab)
 
-        # New visitors get the app: a fresh one, and one whose cookie names the stopped replica.
-        stale_cookies = doomed_contexts[0].cookies()
-        for cookies in ([], stale_cookies):
-            context = browser.new_context(viewport=VIEWPORT)
-            try:
-                context.add_cookies(cookies)
-                visitor = context.new_page()
-                open_app(visitor, deployment.url, Settings(5, 0.2).path())
-                assert _replica_of(context, deployment.url) == survivor
-                assert _shown_context(visitor) == Settings(5, 0.2).context_rows()
-                assert_no_exception(visitor)
-            finally:
-                context.close()
+        # New visitors get the app: a fresh one (the survivor's tab, its cookie dropped), and one
+        # whose cookie names the stopped replica (the stopped replica's own tab, reloaded).
+        (survivor_tab, _), (doomed_tab, _) = survivors[0], _sessions_on(sessions, doomed)[0]
+        survivor_tab.context.clear_cookies()
+        for visitor in (survivor_tab, doomed_tab):
+            open_app(visitor, deployment.url, Settings(5, 0.2).path())
+            assert _replica_of(visitor.context, deployment.url) == survivor
+            assert _shown_context(visitor) == Settings(5, 0.2).context_rows()
+            assert_no_exception(visitor)
     finally:
         for contexts in (doomed_contexts, survivor_contexts):
             for context in contexts:
-                context.close()
+                if context is not page.context:  # the worker's tab: the page fixture resets it
+                    context.close()
 
     # SIGTERM to serve.sh stops nginx and every replica.
     deployment.process.send_signal(signal.SIGTERM)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import torch
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, embed_words
@@ -50,36 +50,35 @@ def _context_rows(page: Page) -> list[list[str]]:
     return [row.locator("td").all_inner_texts() for row in table.locator("tbody tr").all()]
 
 
-def test_concurrent_sessions_each_show_their_own_numbers(
-    browser: Browser, streamlit_server: str
-) -> None:
-    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in SESSIONS]
+def test_concurrent_sessions_each_show_their_own_numbers(page: Page, streamlit_server: str) -> None:
+    # Tabs of one browser context: each opens its own websocket, so its own Streamlit session.
+    others = [page.context.new_page() for _ in SESSIONS[1:]]
     try:
-        pages = [context.new_page() for context in contexts]
-        for page, settings in zip(pages, SESSIONS, strict=True):  # all start before any waits
-            page.goto(streamlit_server + _path(*settings), wait_until="commit")
-        for page in pages:
-            page.wait_for_selector(APP_SELECTOR, state="attached", timeout=APPEAR_MS)
-            wait_settled(page, timeout=APPEAR_MS)
+        pages = [page, *others]
+        for tab, settings in zip(pages, SESSIONS, strict=True):  # all start before any waits
+            tab.goto(streamlit_server + _path(*settings), wait_until="commit")
+        for tab in pages:
+            tab.wait_for_selector(APP_SELECTOR, state="attached", timeout=APPEAR_MS)
+            wait_settled(tab, timeout=APPEAR_MS)
         expected = [_expected(*settings) for settings in SESSIONS]
         assert len({str(rows) for rows in expected}) == len(SESSIONS)  # all different
-        for page, rows in zip(pages, expected, strict=True):
-            assert_no_exception(page)
-            assert _context_rows(page) == rows
+        for tab, rows in zip(pages, expected, strict=True):
+            assert_no_exception(tab)
+            assert _context_rows(tab) == rows
 
         # one session moves its dropout slider; the others are left exactly as they were
         first = pages[0]
         first.get_by_role("slider", name="Dropout rate").first.focus()
-        for page in pages[1:]:  # reruns of the others, started at the same time
-            page.reload(wait_until="commit")
+        for tab in others:  # reruns of the others, started at the same time
+            tab.reload(wait_until="commit")
         first.keyboard.press("ArrowRight")
-        for page in pages:
-            page.wait_for_selector(APP_SELECTOR, state="attached", timeout=APPEAR_MS)
-            wait_settled(page, timeout=APPEAR_MS)
+        for tab in pages:
+            tab.wait_for_selector(APP_SELECTOR, state="attached", timeout=APPEAR_MS)
+            wait_settled(tab, timeout=APPEAR_MS)
         seed, dropout, sentence = SESSIONS[0]
         assert _context_rows(first) == _expected(seed, round(dropout + 0.01, 2), sentence)
-        for page, rows in zip(pages[1:], expected[1:], strict=True):
-            assert _context_rows(page) == rows
+        for tab, rows in zip(others, expected[1:], strict=True):
+            assert _context_rows(tab) == rows
     finally:
-        for context in contexts:
-            context.close()
+        for tab in others:
+            tab.close()

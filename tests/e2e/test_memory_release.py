@@ -1,8 +1,15 @@
-"""A real browser closes its tab: the server releases memory (see ui/memory.py).
+"""A class leaves: closed tabs give back the server's memory and their places in the training queue.
 
 Streamlit ends a session's resources when its websocket closes; the app's session marker then
 schedules :func:`ui.memory.release_memory`, which logs what it did on the server's console. A
-closed tab's training stops only when its session ends, later: its end asks for a release again.
+closed tab's training stops only when its session ends, later (here 2 s after its tab closed,
+``server.disconnectedSessionTTL``): its end asks for a release again, and a newcomer trains at once.
+
+One server serves both checks. Leaving a page closes its websocket just as closing the tab does, so
+the worker's shared tab leaves by going to ``about:blank``; the other tabs are pages of its context
+(each its own websocket, so its own Streamlit session). The trainings asked for are the largest the
+page allows (hours of work), so the test passes only if the server stops them; they run only from
+their Train presses until their tabs close.
 """
 
 from __future__ import annotations
@@ -10,58 +17,89 @@ from __future__ import annotations
 import re
 import time
 
-from playwright.sync_api import Browser, expect
+import pytest
+from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import VIEWPORT, StreamlitFactory
-from tests.e2e.helpers import APP_SELECTOR, open_app, wait_settled
-from tests.e2e.server import DEFAULT_APP
+from tests.e2e.conftest import StreamlitFactory
+from tests.e2e.helpers import APP_SELECTOR, assert_no_exception, open_app, wait_settled
+from tests.e2e.server import DEFAULT_APP, StreamlitServer
+from ui.i18n import t
 from ui.table_state import random_words
 
+APPEAR_MS = 120_000
 RELEASED = re.compile(
     r"Released memory after sessions ended: \d+ MB -> \d+ MB \(collected \d+ objects, "
     r"large traces dropped: True, malloc_trim: True\)"
 )
-
-
-def test_closing_the_last_session_releases_memory_on_the_server(
-    streamlit_factory: StreamlitFactory, browser: Browser
-) -> None:
-    server = streamlit_factory(DEFAULT_APP)
-    context = browser.new_context(viewport=VIEWPORT)
-    page = context.new_page()
-    words = "+".join(random_words(300))  # a large trace (300² cells), cached until released
-    page.goto(f"{server.url}/?text={words}", wait_until="commit")
-    page.wait_for_selector(APP_SELECTOR, state="attached", timeout=60_000)
-    wait_settled(page, timeout=120_000)
-    assert not RELEASED.search(server.read_log())
-    context.close()  # the websocket closes: Streamlit ends the session
-
-    deadline = time.monotonic() + 90  # bounds the wait; nothing here is a measurement
-    while not RELEASED.search(server.read_log()) and time.monotonic() < deadline:
-        time.sleep(0.5)
-    assert RELEASED.search(server.read_log()), server.read_log()[-3000:]
-
-
 JOB_RELEASED = re.compile(
     r"Released memory after a job ended with nobody watching: (\d+) MB -> (\d+) MB"
 )
 LARGEST = "/train?train_task=sort&train_layers=4&train_heads=8&train_width=256&train_steps=20000"
 
 
-def test_a_closed_tabs_training_stops_and_then_its_memory_is_given_back(
-    streamlit_factory: StreamlitFactory, browser: Browser
-) -> None:
-    # sessions end 2 s after their tab closes; the training (hours of work) stops then
-    server = streamlit_factory(DEFAULT_APP, ("--server.disconnectedSessionTTL", "2"))
-    context = browser.new_context(viewport=VIEWPORT)
-    page = context.new_page()
-    open_app(page, server.url, LARGEST)
-    page.locator(".st-key-train_run button").click()
-    expect(page.locator("[data-testid='stProgress']")).to_be_visible(timeout=120_000)
-    assert not JOB_RELEASED.search(server.read_log())
-    context.close()
+def _log_after(server: StreamlitServer, mark: int) -> str:
+    return server.read_log()[mark:]
 
-    deadline = time.monotonic() + 120  # bounds the wait; nothing here is a measurement
-    while not JOB_RELEASED.search(server.read_log()) and time.monotonic() < deadline:
+
+def _wait_for_line(
+    server: StreamlitServer, mark: int, line: re.Pattern[str], bound_s: float
+) -> None:
+    """Until ``line`` is in the log after ``mark``; the bound is a hang guard, not a measurement."""
+    deadline = time.monotonic() + bound_s
+    while not line.search(_log_after(server, mark)) and time.monotonic() < deadline:
         time.sleep(0.5)
-    assert JOB_RELEASED.search(server.read_log()), server.read_log()[-3000:]
+    assert line.search(_log_after(server, mark)), _log_after(server, mark)[-3000:]
+
+
+def _press_train(page: Page) -> None:
+    page.locator(".st-key-train_run button").click()
+    expect(page.locator("[data-testid='stProgress']")).to_be_visible(timeout=APPEAR_MS)
+
+
+def _leave(page: Page) -> None:
+    """Close the tab's websocket (Streamlit ends its session); the worker's shared tab stays open."""
+    page.goto("about:blank")
+
+
+def test_closed_tabs_give_back_memory_and_their_trainings_places(
+    streamlit_factory: StreamlitFactory, page: Page, subtests: pytest.Subtests
+) -> None:
+    server = streamlit_factory(DEFAULT_APP, ("--server.disconnectedSessionTTL", "2"))
+
+    with subtests.test("the last session's end releases memory"):
+        mark = len(server.read_log())
+        words = "+".join(random_words(300))  # a large trace (300² cells), cached until released
+        page.goto(f"{server.url}/?text={words}", wait_until="commit")
+        page.wait_for_selector(APP_SELECTOR, state="attached", timeout=60_000)
+        wait_settled(page, timeout=APPEAR_MS)
+        assert not RELEASED.search(_log_after(server, mark))
+        _leave(page)
+        _wait_for_line(server, mark, RELEASED, 90)
+
+    with subtests.test("closed tabs leave their trainings; a newcomer trains at once"):
+        mark = len(server.read_log())
+        # Three tabs load first; the trainings start only then: two run (one per worker), the
+        # third waits in the queue.
+        tabs = [page, page.context.new_page(), page.context.new_page()]
+        for tab, seed in zip(tabs, (101, 102, 103), strict=True):
+            open_app(tab, server.url, f"{LARGEST}&train_seed={seed}")
+        for tab in tabs:
+            _press_train(tab)
+        expect(tabs[-1].get_by_text("place 1 in the queue")).to_be_visible(timeout=APPEAR_MS)
+        assert not JOB_RELEASED.search(_log_after(server, mark))
+        # The waiting tab closes first, so the last session to end is one whose training then
+        # stops: the release that stop asks for is the last one asked (each names its reason).
+        tabs[2].close()
+        _leave(page)
+        tabs[1].close()
+
+        # Their sessions end 2 s later; the trainings stop, and then their memory is given back.
+        _wait_for_line(server, mark, JOB_RELEASED, 120)
+
+        # A newcomer's short training: before the fix it waited behind hours of abandoned work.
+        open_app(page, server.url, "/train?train_steps=50&train_seed=104")
+        page.locator(".st-key-train_run button").click()
+        heading = page.get_by_role("heading", name=t("train.maps.title"))
+        expect(heading).to_be_visible(timeout=APPEAR_MS)
+        wait_settled(page, timeout=APPEAR_MS)
+        assert_no_exception(page)
