@@ -46,6 +46,8 @@ import reprlib
 import signal
 import sys
 import tempfile
+import threading
+import time
 import types
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -1097,9 +1099,9 @@ def _in_child(target: type | str, multi_head: bool | None, timeout: float) -> Ch
         target=_child, args=(target, multi_head, path), name="attention-check", daemon=True
     )
     try:
-        with _no_main_script(spawned=not FORK):
+        with _no_main_script(spawned=not FORK), _ctrl_c_noted() as interrupted:
             process.start()
-        process.join(timeout)
+            _wait(process, timeout, interrupted)
         timed_out = process.is_alive()
         if timed_out:
             process.kill()
@@ -1113,6 +1115,49 @@ def _in_child(target: type | str, multi_head: bool | None, timeout: float) -> Ch
         records = _read_records(path)
         os.unlink(path)
     return _child_report(target, multi_head, records, timed_out, timeout, process.exitcode)
+
+
+@contextlib.contextmanager
+def _ctrl_c_noted() -> Iterator[list[bool]]:
+    """While the check waits, Ctrl-C is also written down, not only raised.
+
+    Python raises ``KeyboardInterrupt`` wherever the main thread happens to be when the signal
+    arrives; if that is a finalizer (a ``__del__`` or a ``weakref`` callback run by the garbage
+    collector), the exception is printed as "ignored" and lost, and the check would wait out its
+    whole time limit. The list this yields turns ``[True]`` on Ctrl-C, so :func:`_wait` raises
+    it again. Only the main thread can set a handler, and only the default one is replaced (an
+    ignored Ctrl-C stays ignored).
+    """
+    noted = [False]
+    default = signal.default_int_handler
+
+    def note(signum: int, frame: Any) -> None:
+        noted[0] = True
+        default(signum, frame)
+
+    ours = (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is default
+    )
+    if ours:
+        signal.signal(signal.SIGINT, note)
+    try:
+        yield noted
+    finally:
+        if ours:
+            signal.signal(signal.SIGINT, default)
+
+
+def _wait(process: multiprocessing.process.BaseProcess, timeout: float, noted: list[bool]) -> None:
+    """Join ``process`` for at most ``timeout`` seconds, in slices that look at ``noted``."""
+    deadline = time.monotonic() + timeout
+    while process.is_alive() and not noted[0]:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        process.join(min(left, 0.25))
+    if noted[0]:  # a Ctrl-C whose KeyboardInterrupt was lost
+        raise KeyboardInterrupt
 
 
 def _read_records(path: str) -> list[dict[str, Any]]:

@@ -1,16 +1,17 @@
 """``python -m attention``: the seed document's run, its options, and clean failures.
 
-The real entry point runs in subprocesses (started together, since each pays torch's import
-time); the meaning of each option is also checked in-process through ``main(argv)``.
+One run goes through the real entry point, a ``python -m attention`` subprocess (it pays torch's
+import time); every other run calls ``main(argv)`` in this process, which is what that entry point
+runs (``raise SystemExit(main())``), its output and exit status captured the same way.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 BOOK_NUMBERS = ["-0.4519", "0.2216", "-0.5874", "0.0058", "-0.6300", "-0.0632"]
 BOOK_NUMBERS += ["-0.5675", "-0.0843", "-0.5526", "-0.0981", "-0.5299", "-0.1081"]
 
-SUBPROCESS_RUNS: dict[str, list[str]] = {
+RUNS: dict[str, list[str]] = {
     "default": [],
     "json": ["--json"],
     "json_matrices": ["--json", "--matrices", "--dropout", "0.5"],
@@ -43,22 +44,34 @@ SUBPROCESS_RUNS: dict[str, list[str]] = {
 }
 
 
+def run_in_process(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """``main(argv)`` as the entry point runs it: its exit status (an argparse exit included),
+    stdout and stderr. An exception other than ``SystemExit`` escapes: a traceback fails the test."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as exited:
+            code = exited.code
+    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
+
+
 @pytest.fixture(scope="module")
 def runs() -> dict[str, subprocess.CompletedProcess[str]]:
-    """Every ``python -m attention`` run above, started in parallel, by name."""
-
-    def run(argv: list[str]) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "attention", *argv],
+    """Every run above by name: ``default`` as a real ``python -m attention``, the rest in-process."""
+    done = {
+        "default": subprocess.run(
+            [sys.executable, "-m", "attention"],
             cwd=REPO_ROOT,
             capture_output=True,
             text=True,
             timeout=180,
         )
-
-    with ThreadPoolExecutor(max_workers=len(SUBPROCESS_RUNS)) as pool:
-        futures = {name: pool.submit(run, argv) for name, argv in SUBPROCESS_RUNS.items()}
-        return {name: future.result() for name, future in futures.items()}
+    }
+    for name, argv in RUNS.items():
+        if name != "default":
+            done[name] = run_in_process(argv)
+    return done
 
 
 def test_default_run_prints_the_seed_documents_output(
