@@ -1,12 +1,11 @@
 """Language and accessibility in a real browser: Chinese everywhere, keyboard, colour-blind palette.
 
 - a language switch keeps the choices a learner made on a page;
-- the sidebar's seed input and dropout slider can be reached with Tab, and the arrow keys move the
-  slider (and the URL follows);
 - ``?palette=colorblind`` colours every matrix table's cells with the colour-blind scales of
   ``viz.colors`` (and each table carries its alt text);
 - (``/?lang=zh`` showing Chinese labels and titles, and the switch back to English changing them and
-  the URL, with every page in both languages: tests/e2e/test_navigation.py).
+  the URL, with every page in both languages: tests/e2e/test_navigation.py; the sidebar's seed
+  and dropout reached with Tab, the arrow keys moving the slider: tests/e2e/test_step_by_step.py).
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
-import pytest
 from playwright.sync_api import Page, expect
 from plotly.colors import get_colorscale, unlabel_rgb
 
@@ -39,9 +37,6 @@ from tests.e2e.helpers import (
 )
 from ui.i18n import t
 from viz.colors import DROPPED_COLOR, HIDDEN_COLOR, PALETTES
-
-SIDEBAR = "[data-testid='stSidebar']"
-MAX_TABS = 80
 
 
 def query(page: Page) -> dict[str, list[str]]:
@@ -80,54 +75,6 @@ def test_a_language_switch_keeps_the_choices_a_learner_made(
     assert_no_exception(page)
     # the same option, in English: Streamlit would otherwise get the old label and show none
     assert checked_option(page, t(radio, lang="en")) == t(option, lang="en", heads=2)
-
-
-def _focused() -> str:
-    return """() => {
-        const element = document.activeElement;
-        const widget = element && element.closest('[data-testid]');
-        return {
-            tag: element ? element.tagName : null,
-            label: element ? element.getAttribute('aria-label') : null,
-            widget: widget ? widget.getAttribute('data-testid') : null,
-            inSidebar: !!(element && element.closest("[data-testid='stSidebar']")),
-        };
-    }"""
-
-
-def tab_until(page: Page, label: str) -> dict[str, object]:
-    """Press Tab until the focused element is labelled ``label``; fail after MAX_TABS presses.
-
-    Waits for the app to settle after each press: leaving an input can start a rerun, and a
-    rerun that redraws the sidebar must not swallow the next key press.
-    """
-    visited = []
-    for _ in range(MAX_TABS):
-        page.keyboard.press("Tab")
-        wait_settled(page, quiet=150)
-        focused = page.evaluate(_focused())
-        visited.append(focused["label"] or focused["widget"])
-        if focused["label"] == label:
-            return focused
-    pytest.fail(f"Tab never reached {label!r}; focus went through {visited}")
-
-
-def test_keyboard_reaches_seed_and_dropout_and_arrows_move_the_slider(
-    streamlit_server: str, page: Page
-) -> None:
-    open_app(page, streamlit_server, "/")
-    page.locator("body").focus()
-    seed = tab_until(page, "Seed (torch.manual_seed)")
-    assert seed["inSidebar"] and seed["widget"] == "stNumberInputField"
-    dropout = tab_until(page, "Dropout rate p")
-    assert dropout["inSidebar"]
-
-    page.keyboard.press("ArrowRight")
-    wait_settled(page)
-    assert_no_exception(page)
-    assert query(page).get("dropout") == ["0.01"]
-    slider = page.locator(f"{SIDEBAR} [data-testid='stSlider']").filter(has_text="Dropout rate p")
-    expect(slider).to_contain_text("0.01")
 
 
 # A table cell's colour is sampled from a Plotly scale (linear in RGB between its stops) and
