@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
+from attention.steps import STEPS, step_number
 from tests.e2e.helpers import (
     CELL_EDITOR_SELECTOR,
     GRID_ROW_HEIGHT,
@@ -255,10 +256,17 @@ def test_moving_the_dropout_slider_updates_the_url_and_the_numbers(
 ) -> None:
     """A learner watching step 9 moves the slider: the URL, the numbers and step 9 follow.
 
-    First by keyboard alone: the sidebar's seed input and dropout slider can be reached with Tab,
-    and an arrow key moves the slider one notch (the URL follows); then thirty more.
+    The session starts from a link to the last step (its tab and heading open; a split step's
+    link is ``test_lesson.py``'s); a click opens step 9. The slider moves first by keyboard
+    alone: the sidebar's seed input and dropout slider can be reached with Tab, and an arrow key
+    moves the slider one notch (the URL follows); then thirty more.
     """
-    open_app(page, streamlit_server, "/")
+    last = step_number(STEPS[-1].name)
+    open_app(page, streamlit_server, f"/?step={STEPS[-1].name}")
+    last_tab = page.get_by_role("tab", name=re.compile(rf"^{last} · "))
+    expect(last_tab).to_have_attribute("aria-selected", "true", timeout=APPEAR_MS)
+    expect(page.get_by_role("heading", name=re.compile(rf"^Step {last} · "))).to_be_visible()
+    assert_no_exception(page)
     dropout_tab = page.get_by_role("tab", name="9 · Dropout")
     dropout_tab.click()
     expect(page.get_by_text("Dropout does nothing here: p = 0")).to_be_visible(timeout=APPEAR_MS)
