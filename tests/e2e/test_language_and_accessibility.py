@@ -1,24 +1,22 @@
 """Language and accessibility in a real browser: Chinese everywhere, keyboard, colour-blind palette.
 
-- ``/?lang=zh`` shows Chinese labels and titles; switching the language back changes them and the URL;
-- the sidebar's seed input and dropout slider can be reached with Tab, and the arrow keys move the
-  slider (and the URL follows);
+- a language switch keeps the choices a learner made on a page;
 - ``?palette=colorblind`` colours every matrix table's cells with the colour-blind scales of
   ``viz.colors`` (and each table carries its alt text);
-- (every page in Chinese: tests/e2e/test_navigation.py walks the page registry in both languages).
+- (``/?lang=zh`` showing Chinese labels and titles, and the switch back to English changing them and
+  the URL, with every page in both languages: tests/e2e/test_navigation.py; the sidebar's seed
+  and dropout reached with Tab, the arrow keys moving the slider: tests/e2e/test_step_by_step.py).
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-import re
 import zipfile
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
-import pytest
 from playwright.sync_api import Page, expect
 from plotly.colors import get_colorscale, unlabel_rgb
 
@@ -40,37 +38,9 @@ from tests.e2e.helpers import (
 from ui.i18n import t
 from viz.colors import DROPPED_COLOR, HIDDEN_COLOR, PALETTES
 
-CJK = re.compile(r"[\u4e00-\u9fff]")
-SIDEBAR = "[data-testid='stSidebar']"
-MAX_TABS = 80
-
 
 def query(page: Page) -> dict[str, list[str]]:
     return parse_qs(urlsplit(page.url).query)
-
-
-def h1_text(page: Page) -> str:
-    heading = page.locator("[data-testid='stMain'] h1").first
-    expect(heading).to_be_visible()
-    return heading.inner_text()
-
-
-def test_chinese_from_the_url_and_back_to_english(streamlit_server: str, page: Page) -> None:
-    open_app(page, streamlit_server, "/?lang=zh")
-    assert_no_exception(page)
-    sidebar = page.locator(SIDEBAR)
-    expect(sidebar).to_contain_text("语言")
-    expect(sidebar).to_contain_text("随机种子")
-    expect(sidebar).to_contain_text("注意力，一步一步")  # the navigation
-    assert CJK.search(h1_text(page)), h1_text(page)
-
-    choose(page, "语言", "English")
-    assert_no_exception(page)
-    expect(sidebar).to_contain_text("Language")
-    expect(sidebar).to_contain_text("Seed (torch.manual_seed)")
-    expect(sidebar).not_to_contain_text("随机种子")
-    assert not CJK.search(h1_text(page)), h1_text(page)
-    assert "lang" not in query(page)
 
 
 def checked_option(page: Page, radio_label: str) -> str | None:
@@ -105,54 +75,6 @@ def test_a_language_switch_keeps_the_choices_a_learner_made(
     assert_no_exception(page)
     # the same option, in English: Streamlit would otherwise get the old label and show none
     assert checked_option(page, t(radio, lang="en")) == t(option, lang="en", heads=2)
-
-
-def _focused() -> str:
-    return """() => {
-        const element = document.activeElement;
-        const widget = element && element.closest('[data-testid]');
-        return {
-            tag: element ? element.tagName : null,
-            label: element ? element.getAttribute('aria-label') : null,
-            widget: widget ? widget.getAttribute('data-testid') : null,
-            inSidebar: !!(element && element.closest("[data-testid='stSidebar']")),
-        };
-    }"""
-
-
-def tab_until(page: Page, label: str) -> dict[str, object]:
-    """Press Tab until the focused element is labelled ``label``; fail after MAX_TABS presses.
-
-    Waits for the app to settle after each press: leaving an input can start a rerun, and a
-    rerun that redraws the sidebar must not swallow the next key press.
-    """
-    visited = []
-    for _ in range(MAX_TABS):
-        page.keyboard.press("Tab")
-        wait_settled(page, quiet=150)
-        focused = page.evaluate(_focused())
-        visited.append(focused["label"] or focused["widget"])
-        if focused["label"] == label:
-            return focused
-    pytest.fail(f"Tab never reached {label!r}; focus went through {visited}")
-
-
-def test_keyboard_reaches_seed_and_dropout_and_arrows_move_the_slider(
-    streamlit_server: str, page: Page
-) -> None:
-    open_app(page, streamlit_server, "/")
-    page.locator("body").focus()
-    seed = tab_until(page, "Seed (torch.manual_seed)")
-    assert seed["inSidebar"] and seed["widget"] == "stNumberInputField"
-    dropout = tab_until(page, "Dropout rate p")
-    assert dropout["inSidebar"]
-
-    page.keyboard.press("ArrowRight")
-    wait_settled(page)
-    assert_no_exception(page)
-    assert query(page).get("dropout") == ["0.01"]
-    slider = page.locator(f"{SIDEBAR} [data-testid='stSlider']").filter(has_text="Dropout rate p")
-    expect(slider).to_contain_text("0.01")
 
 
 # A table cell's colour is sampled from a Plotly scale (linear in RGB between its stops) and

@@ -1,29 +1,70 @@
-"""Navigation in a real browser: every page opens, and the shared settings follow the user."""
+"""Navigation in a real browser: every page opens, and the shared settings follow the user.
+
+One session, one page load: Chinese from the link, every page by its sidebar link, the switch to
+English (the sidebar and titles follow, ``lang`` leaves the URL), then every page again. A browser
+can lose its copy of a widget's value on a page switch and fall back to the widget's minimum
+(seed 0), which the next click would send back: each switch checks the sidebar's seed, dropout and
+sentence against the link's.
+"""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+from tests.e2e.helpers import assert_no_exception, choose, open_app, wait_settled
 from ui.frame import PAGE_SPECS
-from ui.i18n import LANGUAGES, t
+from ui.i18n import t
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+SETTINGS = {"seed": "7", "dropout": "0.5", "text": "the cat sat"}
+# Pages whose sidebar must show the seed, the dropout slider and the sentence.
+SETTINGS_PAGES = ("masking", "one_query", "step")
 
 
 def _query(page: Page) -> dict[str, list[str]]:
     return parse_qs(urlparse(page.url).query)
 
 
-@pytest.mark.parametrize("lang", sorted(LANGUAGES))
-def test_every_page_opens_from_the_sidebar(
-    lang: str, page: Page, streamlit_server: str, subtests: pytest.Subtests
-) -> None:
-    """Every page of the registry (``ui.frame.PAGE_SPECS``), reached by its sidebar link in one
-    session: no exception, the page's own title in the language, the sidebar, and the shared
-    settings kept in the URL. (Opening a page by its URL is ``test_masking_and_multi_head``'s.)"""
-    open_app(page, streamlit_server, f"/?seed=5&lang={lang}")
+def _h1(page: Page) -> str:
+    heading = page.locator("[data-testid='stMain'] h1").first
+    expect(heading).to_be_visible()
+    return heading.inner_text()
+
+
+def _assert_sidebar_settings(page: Page, name: str, lang: str) -> None:
+    """The link's settings in the URL and, where the page shows them, in the sidebar's widgets."""
+    query = _query(page)
+    for key, value in SETTINGS.items():
+        assert query.get(key) == [value], (name, key, page.url)
+    sidebar = page.locator("[data-testid='stSidebar']")
+    seed = sidebar.locator("[data-testid='stNumberInput']").filter(
+        has_text=t("sidebar.seed", lang=lang)
+    )
+    dropout = sidebar.locator("[data-testid='stSlider']").filter(
+        has_text=t("sidebar.dropout", lang=lang)
+    )
+    sentence = sidebar.locator("[data-testid='stTextInput']").filter(
+        has_text=t("sidebar.text", lang=lang)
+    )
+    widgets = [
+        (seed.locator("input").first, SETTINGS["seed"]),
+        (dropout.get_by_role("slider"), SETTINGS["dropout"]),
+        (sentence.locator("input").first, SETTINGS["text"]),
+    ]
+    for widget, value in widgets:
+        if name in SETTINGS_PAGES:
+            expect(widget).to_be_attached()
+        if widget.count():
+            assert widget.input_value() == value, (name, lang, value)
+
+
+def _walk_every_page(page: Page, lang: str, subtests: pytest.Subtests) -> None:
+    """Every page of the registry (``ui.frame.PAGE_SPECS``), reached by its sidebar link: no
+    exception, the page's own title in the language, the sidebar, the settings kept."""
     nav = page.get_by_test_id("stSidebarNav")
     for spec in PAGE_SPECS:
         with subtests.test(page=spec.name, lang=lang):
@@ -35,34 +76,31 @@ def test_every_page_opens_from_the_sidebar(
             sidebar = page.locator("[data-testid='stSidebar']")
             expect(sidebar).to_be_visible()
             expect(sidebar).to_contain_text(t("sidebar.lang", lang=lang))
-            assert _query(page).get("seed") == ["5"], (spec.name, page.url)
+            path = "/" if spec.name == "step" else f"/{spec.name}"
+            assert urlparse(page.url).path.endswith(path), (spec.name, page.url)
+            _assert_sidebar_settings(page, spec.name, lang)
 
 
-def test_settings_survive_switching_pages(page: Page, streamlit_server: str) -> None:
-    """The sidebar shows the session's settings on every page, not the widgets' minimums.
-
-    A browser can lose its copy of a widget's value on a page switch and fall back to the
-    widget's minimum (seed 0); the next click would then send that back. Switch several times.
-    """
-    open_app(page, streamlit_server, "/?seed=7&dropout=0.5&text=the+cat+sat")
-    links = page.locator("[data-testid='stSidebarNavLink']")
+def test_every_page_in_both_languages_keeps_the_settings(
+    page: Page, streamlit_server: str, subtests: pytest.Subtests
+) -> None:
+    """(Opening a page by its URL is ``test_masking_and_multi_head``'s.)"""
+    open_app(page, streamlit_server, "/?seed=7&dropout=0.5&text=the+cat+sat&lang=zh")
     sidebar = page.locator("[data-testid='stSidebar']")
-    seed_input = sidebar.locator("[data-testid='stNumberInput']").filter(has_text="Seed")
-    sentence = sidebar.locator("[data-testid='stTextInput'] input")
-    dropout = sidebar.locator("[data-testid='stSlider']").filter(has_text="Dropout rate p")
-    for title, path in [
-        ("Masking two ways", "/masking"),
-        ("One query, by hand", "/one_query"),
-        ("Attention, step by step", "/"),
-    ]:
-        links.filter(has_text=title).first.click()
-        wait_settled(page)
-        assert urlparse(page.url).path.endswith(path), (title, page.url)
-        query = _query(page)
-        assert query.get("seed") == ["7"], (title, page.url)
-        assert query.get("dropout") == ["0.5"], (title, page.url)
-        assert query.get("text") == ["the cat sat"], (title, page.url)
-        assert seed_input.locator("input").first.input_value() == "7", title
-        assert dropout.get_by_role("slider").input_value() == "0.5", title
-        assert sentence.first.input_value() == "the cat sat", title
+    with subtests.test("Chinese from the link"):
         assert_no_exception(page)
+        expect(sidebar).to_contain_text("语言")
+        expect(sidebar).to_contain_text("随机种子")
+        expect(sidebar).to_contain_text("注意力，一步一步")  # the navigation
+        assert CJK.search(_h1(page)), _h1(page)
+    _walk_every_page(page, "zh", subtests)
+
+    with subtests.test("back to English"):
+        choose(page, "语言", "English")
+        assert_no_exception(page)
+        expect(sidebar).to_contain_text("Language")
+        expect(sidebar).to_contain_text("Seed (torch.manual_seed)")
+        expect(sidebar).not_to_contain_text("随机种子")
+        assert not CJK.search(_h1(page)), _h1(page)
+        assert "lang" not in _query(page)
+    _walk_every_page(page, "en", subtests)
