@@ -17,7 +17,9 @@ def test_the_page_shows_each_paths_difference_and_the_masks_read_both_ways() -> 
     assert not at.exception
     differences = compare_fast_paths(BOOK_EMBEDDINGS, d_out=2, num_heads=1, seed=123)
     assert _metrics(at) == [f"{differences[path]:.1e}" for path in PATHS]
+    assert _metrics(at) == ["6.0e-08"] * 3 + ["2.8e-01"]  # three paths and the slip, as shown
     assert at.metric[-1].label.endswith("(the slip)") and differences[SLIP] > 0.1
+    assert "The fast path" in page_text(at)
     tables = matrix_tables(at)
     book, sdpa = tables["fast_path_mask_book"], tables["fast_path_mask_sdpa"]
     assert book.iloc[0, 1] == "True" and sdpa.iloc[0, 1] == "False"  # the same cell, read two ways

@@ -32,6 +32,7 @@ def test_the_page_shows_the_cache_the_slip_the_same_tokens_and_gpt2s_bytes() -> 
     code = [block.value for block in at.code]
     assert code[1:] == [decode(with_cache), decode(without_cache)]
     assert "The same 24 characters both ways." in page_text(at)
+    assert "The KV cache" in page_text(at)
 
 
 def test_the_cache_has_as_many_rows_as_tokens_fed() -> None:

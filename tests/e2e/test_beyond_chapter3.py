@@ -1,4 +1,9 @@
-"""Real-browser tests of the pages beyond chapter 3: "The fast path" and "The KV cache"."""
+"""Real-browser tests of the pages beyond chapter 3: "The KV cache" on an old projector.
+
+(Their numbers and texts in both languages are tests/test_page_fast_path.py's and
+tests/test_page_kv_cache.py's; that each opens with its title in both languages is
+tests/e2e/test_navigation.py's walk of the registry.)
+"""
 
 from __future__ import annotations
 
@@ -6,44 +11,12 @@ from typing import TYPE_CHECKING
 
 from playwright.sync_api import expect
 
-from attention.fast_path import PATHS
 from tests.e2e.helpers import assert_no_exception, open_app, read_matrix, wait_settled
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 WAIT_MS = 60_000
-
-
-def _metric_values(page: Page) -> list[str]:
-    return [text.strip() for text in page.get_by_test_id("stMetricValue").all_inner_texts()]
-
-
-def test_fast_path_page_in_english_and_chinese(page: Page, streamlit_server: str) -> None:
-    open_app(page, streamlit_server, "/fast_path")
-    expect(page.get_by_role("heading", name="The fast path")).to_be_visible(timeout=WAIT_MS)
-    assert_no_exception(page)
-    # The metrics follow the heading once the four paths are computed: wait for all four.
-    expect(page.get_by_test_id("stMetricValue")).to_have_count(len(PATHS), timeout=WAIT_MS)
-    values = _metric_values(page)
-    assert values[:3] == ["6.0e-08"] * 3 and values[3] == "2.8e-01"  # three paths and the slip
-    open_app(page, streamlit_server, "/fast_path?lang=zh")
-    expect(page.get_by_role("heading", name="快速路径")).to_be_visible(timeout=WAIT_MS)
-    expect(page.get_by_text("同一个布尔掩码，两种含义")).to_be_visible()
-    assert_no_exception(page)
-
-
-def test_kv_cache_page_in_english_and_chinese(page: Page, streamlit_server: str) -> None:
-    open_app(page, streamlit_server, "/kv_cache")
-    expect(page.get_by_role("heading", name="The KV cache")).to_be_visible(timeout=WAIT_MS)
-    expect(page.get_by_text("The same 24 characters both ways.")).to_be_visible()
-    gpt2_cache = page.get_by_test_id("stMetricValue").filter(has_text="75,497,472 B")
-    expect(gpt2_cache).to_be_visible(timeout=WAIT_MS)
-    assert_no_exception(page)
-    open_app(page, streamlit_server, "/kv_cache?lang=zh")
-    expect(page.get_by_role("heading", name="KV 缓存")).to_be_visible(timeout=WAIT_MS)
-    expect(page.get_by_text("两种方式写出的 24 个字符完全相同。")).to_be_visible()
-    assert_no_exception(page)
 
 
 # the main scrolling area holds its content: no vertical scroll

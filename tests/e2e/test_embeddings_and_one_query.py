@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
 from playwright.sync_api import expect
 
 from attention import AttentionConfig, trace_attention
@@ -33,78 +34,104 @@ def _upload(page: Page, path: Path) -> None:
     wait_settled(page)
 
 
-def test_a_valid_csv_upload_changes_the_table(
-    page: Page, frame_loaded: str, tmp_path: Path
+def test_uploads_junk_keeps_the_table_too_big_is_refused_a_valid_csv_changes_it(
+    page: Page, frame_loaded: str, tmp_path: Path, subtests: pytest.Subtests
 ) -> None:
+    """One visit of the Embeddings page, three uploads: binary junk (an error, the table kept), a
+    file over the size limit (refused by the browser), then a valid CSV (the table changes)."""
     open_app(page, frame_loaded, "/embeddings")
     expect(page.locator(f"svg.{CLOUD_CLASS} circle")).to_have_count(6, timeout=WAIT_MS)
     assert_no_exception(page)
     expect(page.locator(SENTENCE_BOX).first).to_have_value(BOOK_SENTENCE, timeout=WAIT_MS)
-    csv_file = tmp_path / "animals.csv"
-    csv_file.write_text("token,x1,x2\ncat,0.1,0.2\ndog,0.3,-0.4\nfish,0.5,0.9\n", encoding="utf-8")
-    _upload(page, csv_file)
-    expect(page.get_by_text("Loaded the file: 3 tokens with d_in = 2.")).to_be_visible()
-    expect(page.locator(SENTENCE_BOX).first).to_have_value("cat dog fish", timeout=WAIT_MS)
-    labels = page.locator(f"svg.{CLOUD_CLASS} text.{CLOUD_CLASS}-label")
-    expect(labels).to_have_text(["cat", "dog", "fish"])
-    assert "text=cat+dog+fish" in page.url
-    assert_no_exception(page)
+    with subtests.test("binary junk shows an error and keeps the table"):
+        junk = tmp_path / "junk.csv"
+        junk.write_bytes(bytes(range(256)) * 8)
+        _upload(page, junk)
+        alert = page.locator("[data-testid='stAlert']").filter(has_text="was not used")
+        expect(alert).to_have_count(1)
+        assert "not a text CSV file" in alert.inner_text()
+        assert "The table is unchanged" in alert.inner_text()
+        assert _sentence(page) == BOOK_SENTENCE
+
+        # A file over the size limit is refused by the browser, in the uploader: the server
+        # never hears of it, so the box about the last file stays, and says which file it is
+        # about.
+        big = tmp_path / "big.csv"
+        big.write_text("token,x1\n" + "a,1\n" * 400_000, encoding="utf-8")  # 1.6 MB
+        _upload(page, big)
+        expect(page.locator("[data-testid='stFileUploader']")).to_contain_text("1.0MB or smaller")
+        expect(alert).to_have_count(1)
+        assert "“junk.csv”" in alert.inner_text().replace("\\", "")
+        assert _sentence(page) == BOOK_SENTENCE
+        assert_no_exception(page)
+
+    with subtests.test("a valid CSV upload changes the table"):
+        csv_file = tmp_path / "animals.csv"
+        csv_file.write_text(
+            "token,x1,x2\ncat,0.1,0.2\ndog,0.3,-0.4\nfish,0.5,0.9\n", encoding="utf-8"
+        )
+        _upload(page, csv_file)
+        expect(page.get_by_text("Loaded the file: 3 tokens with d_in = 2.")).to_be_visible()
+        expect(page.locator(SENTENCE_BOX).first).to_have_value("cat dog fish", timeout=WAIT_MS)
+        labels = page.locator(f"svg.{CLOUD_CLASS} text.{CLOUD_CLASS}-label")
+        expect(labels).to_have_text(["cat", "dog", "fish"])
+        assert "text=cat+dog+fish" in page.url
+        assert_no_exception(page)
 
 
-def test_binary_junk_shows_an_error_and_keeps_the_table(
-    page: Page, frame_loaded: str, tmp_path: Path
+def test_one_query_shows_the_trace_numbers_of_a_chosen_query_and_keeps_it_for_a_new_sentence(
+    page: Page, frame_loaded: str, subtests: pytest.Subtests
 ) -> None:
-    open_app(page, frame_loaded, "/embeddings")
-    expect(page.locator(f"svg.{CLOUD_CLASS} circle")).to_have_count(6, timeout=WAIT_MS)
-    junk = tmp_path / "junk.csv"
-    junk.write_bytes(bytes(range(256)) * 8)
-    _upload(page, junk)
-    alert = page.locator("[data-testid='stAlert']").filter(has_text="was not used")
-    expect(alert).to_have_count(1)
-    assert "not a text CSV file" in alert.inner_text()
-    assert "The table is unchanged" in alert.inner_text()
-    assert _sentence(page) == BOOK_SENTENCE
-
-    # A file over the size limit is refused by the browser, in the uploader: the server never
-    # hears of it, so the box about the last file stays, and says which file it is about.
-    big = tmp_path / "big.csv"
-    big.write_text("token,x1\n" + "a,1\n" * 400_000, encoding="utf-8")  # 1.6 MB
-    _upload(page, big)
-    expect(page.locator("[data-testid='stFileUploader']")).to_contain_text("1.0MB or smaller")
-    expect(alert).to_have_count(1)
-    assert "“junk.csv”" in alert.inner_text().replace("\\", "")
-    assert _sentence(page) == BOOK_SENTENCE
-    assert_no_exception(page)
-
-
-def test_one_query_page_shows_the_trace_numbers_of_a_chosen_query(
-    page: Page, frame_loaded: str
-) -> None:
+    """One visit of One query (seed 7): the numbers of a chosen query, then new sentences keep
+    the chosen query and key under their new names."""
     open_app(page, frame_loaded, "/one_query?seed=7")
-    read_table(page, ROW_TABLE_KEY, timeout=WAIT_MS)
-    assert_no_exception(page)
-    query_box = page.get_by_role("combobox", name="Query token (position: token)")
-    query_box.click()
-    page.get_by_role("option", name="4: with").click()
-    wait_settled(page)
-    expect(query_box).to_have_value("4: with")
-    assert_no_exception(page)
+    with subtests.test("the trace numbers of a chosen query"):
+        read_table(page, ROW_TABLE_KEY, timeout=WAIT_MS)
+        assert_no_exception(page)
+        query_box = page.get_by_role("combobox", name="Query token (position: token)")
+        query_box.click()
+        page.get_by_role("option", name="4: with").click()
+        wait_settled(page)
+        expect(query_box).to_have_value("4: with")
+        assert_no_exception(page)
 
-    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=2, seed=7))
-    i = 3
-    # KaTeX keeps each formula's source in a MathML annotation: read what was typeset
-    latex = "\n".join(page.locator(".katex-mathml annotation").all_text_contents())
-    assert f"q^{{(4)}} &= {vector(trace.queries[0, i].tolist())}" in latex
-    assert f"&= {number(float(trace.attn_scores[0, i, 0]))}" in latex
-    assert f"&= {vector(trace.context[0, i].tolist())}" in latex
-    # the row table, as the page shows it (−, the real minus sign)
-    table = read_table(page, ROW_TABLE_KEY)
-    weights = [row[3] for row in table.numbers()]
-    assert weights == [number(weight) for weight in trace.attn_weights[0, i].tolist()]
-    assert table.cells[i + 1][4] == "masked"  # the first future key
-    # the chosen key's line (the first key, the default) is the one highlighted
-    assert len({row[0] for row in table.backgrounds}) == 2
-    assert table.backgrounds[0][0] != table.backgrounds[1][0]
+        trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=2, seed=7))
+        i = 3
+        # KaTeX keeps each formula's source in a MathML annotation: read what was typeset
+        latex = "\n".join(page.locator(".katex-mathml annotation").all_text_contents())
+        assert f"q^{{(4)}} &= {vector(trace.queries[0, i].tolist())}" in latex
+        assert f"&= {number(float(trace.attn_scores[0, i, 0]))}" in latex
+        assert f"&= {vector(trace.context[0, i].tolist())}" in latex
+        # the row table, as the page shows it (−, the real minus sign)
+        table = read_table(page, ROW_TABLE_KEY)
+        weights = [row[3] for row in table.numbers()]
+        assert weights == [number(weight) for weight in trace.attn_weights[0, i].tolist()]
+        assert table.cells[i + 1][4] == "masked"  # the first future key
+        # the chosen key's line (the first key, the default) is the one highlighted
+        assert len({row[0] for row in table.backgrounds}) == 2
+        assert table.backgrounds[0][0] != table.backgrounds[1][0]
+
+    with subtests.test("a new sentence keeps the chosen query and key under their new names"):
+        query_box = page.get_by_role("combobox", name="Query token (position: token)")
+        key_box = page.get_by_role("combobox", name="Key token (position: token)")
+        for box, option in ((query_box, "5: one"), (key_box, "3: starts")):
+            box.click()
+            page.get_by_role("option", name=option).click()
+            wait_settled(page)
+        sentence = page.locator("[data-testid='stSidebar'] [data-testid='stTextInput'] input").first
+        sentence.fill("My trip begins with a walk")  # six words again: every position still exists
+        sentence.press("Enter")
+        wait_settled(page)
+        assert_no_exception(page)
+        # the same positions under the new tokens' names (the option labels of the last run are gone)
+        expect(query_box).to_have_value("5: a")
+        expect(key_box).to_have_value("3: begins")
+        sentence.fill("Short one")  # two words: the chosen positions no longer exist
+        sentence.press("Enter")
+        wait_settled(page)
+        assert_no_exception(page)
+        expect(query_box).to_have_value("2: one")
+        expect(key_box).to_have_value("1: Short")
 
 
 def test_one_query_row_table_shows_token_labels_as_typed(page: Page, frame_loaded: str) -> None:
@@ -114,29 +141,3 @@ def test_one_query_row_table_shows_token_labels_as_typed(page: Page, frame_loade
     table = read_table(page, ROW_TABLE_KEY, timeout=WAIT_MS)
     assert table.rows[:2] == ["1: **bold**", "2: <i>it</i>"]
     assert table.made == []  # no element inside any label or cell
-
-
-def test_a_new_sentence_keeps_the_chosen_query_and_key_under_their_new_names(
-    page: Page, frame_loaded: str
-) -> None:
-    open_app(page, frame_loaded, "/one_query")
-    query_box = page.get_by_role("combobox", name="Query token (position: token)")
-    key_box = page.get_by_role("combobox", name="Key token (position: token)")
-    for box, option in ((query_box, "5: one"), (key_box, "3: starts")):
-        box.click()
-        page.get_by_role("option", name=option).click()
-        wait_settled(page)
-    sentence = page.locator("[data-testid='stSidebar'] [data-testid='stTextInput'] input").first
-    sentence.fill("My trip begins with a walk")  # six words again: every position still exists
-    sentence.press("Enter")
-    wait_settled(page)
-    assert_no_exception(page)
-    # the same positions under the new tokens' names (the option labels of the last run are gone)
-    expect(query_box).to_have_value("5: a")
-    expect(key_box).to_have_value("3: begins")
-    sentence.fill("Short one")  # two words: the chosen positions no longer exist
-    sentence.press("Enter")
-    wait_settled(page)
-    assert_no_exception(page)
-    expect(query_box).to_have_value("2: one")
-    expect(key_box).to_have_value("1: Short")

@@ -19,7 +19,7 @@ import torch
 from playwright.sync_api import Page, expect
 
 from attention import AttentionConfig, trace_attention
-from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+from tests.e2e.helpers import assert_no_exception, open_app
 from tests.isolated_script import REPO_ROOT
 from ui.i18n import t
 from ui.matrix_table import TABLE_CLASS
@@ -62,9 +62,11 @@ def test_a_matrix_tables_csv_link_downloads_the_traces_numbers(
     page: Page, streamlit_server: str, tmp_path: Path
 ) -> None:
     words = ["=1+1", "@cmd", "cat", "<b>x</b>"]
-    open_app(page, streamlit_server, "/?lang=zh&text=" + quote(" ".join(words)))
-    page.get_by_role("tab", name=re.compile(r"^6 · ")).click()  # the masked scores
-    wait_settled(page)
+    # the link opens the masked scores' tab (step 6): no click and rerun to get there
+    open_app(page, streamlit_server, "/?lang=zh&step=masked&text=" + quote(" ".join(words)))
+    expect(page.get_by_role("tab", name=re.compile(r"^6 · "))).to_have_attribute(
+        "aria-selected", "true", timeout=APPEAR_MS
+    )
     block = page.locator("[class*='st-key-matrix_step_fig_masked_scores']")
     link = block.locator(f"a.{TABLE_CLASS}-csv")
     expect(link).to_have_text(t("show.table_csv", "zh"), timeout=APPEAR_MS)

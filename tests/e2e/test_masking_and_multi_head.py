@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+import pytest
 from playwright.sync_api import expect
 
 from attention.examples import BOOK_TOKENS as BOOK_TOKENS_TUPLE
@@ -59,47 +60,44 @@ def test_masking_page_opens_with_both_methods(page: Page, frame_loaded: str) -> 
     assert re.fullmatch(r"\d\.\d\de[-+]\d\d", value.strip()), value
 
 
-def test_multi_head_shows_the_books_numbers(page: Page, frame_loaded: str) -> None:
-    open_app(page, frame_loaded, "/multi_head?heads=2")
-    fused_table = page.locator("[data-testid='stTable']").filter(has_text="0.4858")
-    expect(fused_table).to_have_count(1, timeout=WAIT_MS)
-    wait_settled(page)
-    assert_no_exception(page)
-    text = _tables_text(page)
-    for number in BOOK_FUSED + BOOK_WRAPPER_FIRST_ROW:
-        assert number in text, number
-    # one table of weights per head and class, each 6 × 6 with the tokens on both sides
-    heads = [
-        f"multi_head_{variant}_weights_{head}"
-        for variant in ("wrapper", "fused")
-        for head in (0, 1)
-    ]
-    expect(page.locator(MATRIX_BLOCK_SELECTOR)).to_have_count(len(heads))
-    assert sorted(shown_matrix_keys(page)) == sorted(heads)
-    for key in heads:
-        shown = read_matrix(page, key)
-        assert (shown.rows, shown.columns) == (BOOK_TOKENS, BOOK_TOKENS), key
-        assert all(0.0 <= float(cell) <= 1.0 for row in shown.numbers() for cell in row), key
-    expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(0)
-
-
-def test_first_visit_of_a_page_url_runs_the_frame(
-    page: Page, streamlit_factory: Callable[..., object]
+def test_first_visit_of_a_page_url_runs_the_frame_and_multi_head_shows_the_books_numbers(
+    page: Page, streamlit_factory: Callable[..., object], subtests: pytest.Subtests
 ) -> None:
+    """A fresh server's first visit of ``/multi_head?heads=2``: the frame runs (its sidebar, no
+    "Page not found"), and the page shows the book's numbers."""
     from tests.e2e.server import DEFAULT_APP
 
     server = streamlit_factory(DEFAULT_APP)
     open_app(page, server.url, "/multi_head?heads=2")  # type: ignore[attr-defined]
-    expect(page.locator("[data-testid='stTable']").filter(has_text="0.4858")).to_have_count(
-        1, timeout=WAIT_MS
-    )
+    fused_table = page.locator("[data-testid='stTable']").filter(has_text="0.4858")
+    expect(fused_table).to_have_count(1, timeout=WAIT_MS)
     assert_no_exception(page)
-    sidebar = page.locator("[data-testid='stSidebar']")
-    seed_input = sidebar.get_by_role("spinbutton", name=t("sidebar.seed", "en"))
-    expect(seed_input).to_be_visible(timeout=WAIT_MS)  # the frame's sidebar, not the page alone
-    # the legacy pages-folder mode hands over to st.navigation without Streamlit's notice
-    assert "Page not found" not in page.locator("[data-testid='stApp']").inner_text()
-    assert page.get_by_text("Page not found").count() == 0
+    with subtests.test("the first visit runs the frame"):
+        sidebar = page.locator("[data-testid='stSidebar']")
+        seed_input = sidebar.get_by_role("spinbutton", name=t("sidebar.seed", "en"))
+        expect(seed_input).to_be_visible(timeout=WAIT_MS)  # the frame's sidebar, not the page
+        # the legacy pages-folder mode hands over to st.navigation without Streamlit's notice
+        assert "Page not found" not in page.locator("[data-testid='stApp']").inner_text()
+        assert page.get_by_text("Page not found").count() == 0
+    with subtests.test("multi-head shows the book's numbers"):
+        wait_settled(page)
+        assert_no_exception(page)
+        text = _tables_text(page)
+        for number in BOOK_FUSED + BOOK_WRAPPER_FIRST_ROW:
+            assert number in text, number
+        # one table of weights per head and class, each 6 × 6 with the tokens on both sides
+        heads = [
+            f"multi_head_{variant}_weights_{head}"
+            for variant in ("wrapper", "fused")
+            for head in (0, 1)
+        ]
+        expect(page.locator(MATRIX_BLOCK_SELECTOR)).to_have_count(len(heads))
+        assert sorted(shown_matrix_keys(page)) == sorted(heads)
+        for key in heads:
+            shown = read_matrix(page, key)
+            assert (shown.rows, shown.columns) == (BOOK_TOKENS, BOOK_TOKENS), key
+            assert all(0.0 <= float(cell) <= 1.0 for row in shown.numbers() for cell in row), key
+        expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(0)
 
 
 def test_first_visit_of_the_first_listed_page_has_no_page_not_found_dialog(

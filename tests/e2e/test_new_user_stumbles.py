@@ -85,16 +85,15 @@ def test_compare_b_settings_round_trip_through_the_link(page: Page, frame_loaded
     assert link.path == "/compare"
     assert _query(page) == {"seed": "7", "b_seed": "9", "b_dropout": "0.5"}
 
-    other = page.context.new_page()  # the shared link, opened afresh
-    open_app(other, frame_loaded, f"{link.path}?{link.query}")
-    seed_again = other.get_by_test_id("stNumberInput").filter(has_text="B: seed").locator("input")
+    # the shared link, opened afresh (a new page load: a new session that knows only the link)
+    open_app(page, frame_loaded, f"{link.path}?{link.query}")
+    seed_again = page.get_by_test_id("stNumberInput").filter(has_text="B: seed").locator("input")
     expect(seed_again).to_have_value("9", timeout=APPEAR_MS)
     expect(
-        other.get_by_text("B differs from A in: Seed (torch.manual_seed), Dropout rate p.")
+        page.get_by_text("B differs from A in: Seed (torch.manual_seed), Dropout rate p.")
     ).to_be_visible()
-    assert _query(other) == {"seed": "7", "b_seed": "9", "b_dropout": "0.5"}
-    assert_no_exception(other)
-    other.close()
+    assert _query(page) == {"seed": "7", "b_seed": "9", "b_dropout": "0.5"}
+    assert_no_exception(page)
 
 
 def test_a_url_value_between_slider_steps_is_rounded_and_says_so(
@@ -147,13 +146,16 @@ def _toolbar_hits(page: Page) -> list[tuple[int, list[str]]]:
 
 # Matrices up to 12 columns are coloured tables (no toolbar); 13 tokens make the score and weight
 # matrices Plotly heatmaps again. (path, [(lazy tab to open, charts it shows)]): the step page's
-# scores, Compare's three weight heatmaps.
+# scores (its tab opened by the link), Compare's three weight heatmaps.
 THIRTEEN_TOKENS = "+".join(f"w{k}" for k in range(1, 14))
 
 
 @subcases(
     ("path", "tabs"),
-    [(f"/?text={THIRTEEN_TOKENS}", [(3, 1)]), (f"/compare?text={THIRTEEN_TOKENS}", [(0, 3)])],
+    [
+        (f"/?step=scores&text={THIRTEEN_TOKENS}", [(0, 1)]),
+        (f"/compare?text={THIRTEEN_TOKENS}", [(0, 3)]),
+    ],
 )
 def test_the_toolbar_covers_no_title_or_axis_title(
     page: Page, frame_loaded: str, path: str, tabs: list[tuple[int, int]]

@@ -3,7 +3,8 @@
 - Every token is a point with its label as text (a ``<script>`` token included); dragging turns
   the 3-D view, and the turn survives a seed change and a new table; "Reset view" turns it back.
 - "Download as SVG" gives a parseable SVG file of the drawing as it is turned.
-- On a phone (390 px, touch) nothing leaves the screen and a finger's drag turns the view.
+- On a phone (390 px, touch) nothing leaves the screen and a finger's drag turns the view; the
+  book's labels stay apart on a phone and on a wide screen.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import SIDEBAR_SELECTOR, assert_no_exception, open_app, wait_settled
@@ -146,35 +148,6 @@ _OVERFLOW = """
 """
 
 
-def test_on_a_phone_nothing_overflows_and_a_finger_turns_the_view(
-    browser: Browser, streamlit_server: str
-) -> None:
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    try:
-        long_words = "extraordinarily_long_token_name left right " + "w " * 9
-        open_app(page, streamlit_server, "/embeddings?lang=zh&text=" + quote(long_words))
-        svg = page.locator(SVG)
-        expect(svg.locator("circle")).to_have_count(12, timeout=WAIT_MS)
-        svg.scroll_into_view_if_needed()
-        assert svg.evaluate(_OVERFLOW) == []
-        assert svg.evaluate("(svg) => getComputedStyle(svg).touchAction") == "none"
-        box = svg.bounding_box()
-        assert box is not None
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        session = context.new_cdp_session(page)
-        for kind, dx in (("touchStart", 0), ("touchMove", 30), ("touchMove", 60), ("touchEnd", 60)):
-            points = [] if kind == "touchEnd" else [{"x": x + dx, "y": y}]
-            session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-        expect(svg).to_have_attribute("data-view", "-105 25")
-        assert svg.evaluate(_OVERFLOW) == []  # turned: still inside
-        assert_no_exception(page)
-    finally:
-        context.close()
-
-
 # Each shown label's box (getBBox, in the drawing's pixels); a hidden label counts as missing.
 _LABEL_BOXES = """
 (svg) => [...svg.querySelectorAll('text.al-cloud-label')]
@@ -192,30 +165,62 @@ def _overlapping(boxes: list[list]) -> list[tuple[str, str]]:
     ]
 
 
-def test_the_books_labels_do_not_overlap_on_a_phone_or_a_wide_screen(
-    browser: Browser, streamlit_server: str
+def _books_labels_stay_apart(page: Page, server: str, where: str) -> None:
+    """In the book's example journey, starts and with lie close; their labels stay apart, also
+    after a turn (a turn lays the labels out again)."""
+    open_app(page, server, "/embeddings")
+    svg = page.locator(SVG)
+    expect(svg.locator("circle")).to_have_count(6, timeout=WAIT_MS)
+    svg.scroll_into_view_if_needed()
+    boxes = svg.evaluate(_LABEL_BOXES)
+    assert sorted(box[0] for box in boxes) == sorted(
+        ["Your", "journey", "starts", "with", "one", "step"]
+    )
+    assert _overlapping(boxes) == [], where
+    svg.focus()
+    page.keyboard.press("ArrowRight")
+    expect(svg).to_have_attribute("data-view", "-125 25")
+    boxes = svg.evaluate(_LABEL_BOXES)
+    assert len(boxes) == 6 and _overlapping(boxes) == [], where
+
+
+def test_on_a_phone_nothing_overflows_a_finger_turns_the_view_and_labels_stay_apart(
+    browser: Browser, page: Page, streamlit_server: str, subtests: pytest.Subtests
 ) -> None:
-    """In the book's example journey, starts and with lie close; their labels stay apart."""
-    for viewport, touch in (
-        ({"width": 390, "height": 844}, True),
-        ({"width": 1400, "height": 1000}, False),
-    ):
-        context = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
-        page = context.new_page()
-        try:
-            open_app(page, streamlit_server, "/embeddings")
-            svg = page.locator(SVG)
-            expect(svg.locator("circle")).to_have_count(6, timeout=WAIT_MS)
+    """A phone (390×844, touch, one context for both of its pages), then a wide screen (the
+    worker's tab at 1400×1000, a mouse)."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    try:
+        phone = context.new_page()
+        with subtests.test("a phone: nothing overflows, a finger turns the view"):
+            long_words = "extraordinarily_long_token_name left right " + "w " * 9
+            open_app(phone, streamlit_server, "/embeddings?lang=zh&text=" + quote(long_words))
+            svg = phone.locator(SVG)
+            expect(svg.locator("circle")).to_have_count(12, timeout=WAIT_MS)
             svg.scroll_into_view_if_needed()
-            boxes = svg.evaluate(_LABEL_BOXES)
-            assert sorted(box[0] for box in boxes) == sorted(
-                ["Your", "journey", "starts", "with", "one", "step"]
-            )
-            assert _overlapping(boxes) == [], viewport
-            svg.focus()
-            page.keyboard.press("ArrowRight")  # a turn lays the labels out again
-            expect(svg).to_have_attribute("data-view", "-125 25")
-            boxes = svg.evaluate(_LABEL_BOXES)
-            assert len(boxes) == 6 and _overlapping(boxes) == [], viewport
-        finally:
-            context.close()
+            assert svg.evaluate(_OVERFLOW) == []
+            assert svg.evaluate("(svg) => getComputedStyle(svg).touchAction") == "none"
+            box = svg.bounding_box()
+            assert box is not None
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            session = context.new_cdp_session(phone)
+            for kind, dx in (
+                ("touchStart", 0),
+                ("touchMove", 30),
+                ("touchMove", 60),
+                ("touchEnd", 60),
+            ):
+                points = [] if kind == "touchEnd" else [{"x": x + dx, "y": y}]
+                session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+            expect(svg).to_have_attribute("data-view", "-105 25")
+            assert svg.evaluate(_OVERFLOW) == []  # turned: still inside
+            assert_no_exception(phone)
+        with subtests.test("a phone: the book's labels stay apart"):
+            _books_labels_stay_apart(phone, streamlit_server, "phone 390×844")
+    finally:
+        context.close()
+    with subtests.test("a wide screen: the book's labels stay apart"):
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        _books_labels_stay_apart(page, streamlit_server, "wide 1400×1000")

@@ -89,14 +89,6 @@ def _walking_pages() -> list[tuple[str, str]]:
     return [(name, ("en", "zh")[index % 2]) for index, name in enumerate(walks)]
 
 
-@pytest.fixture
-def sized(page: Page, request: pytest.FixtureRequest) -> Page:
-    """The worker's tab with its window at ``request.param`` (width, height)."""
-    width, height = request.param
-    page.set_viewport_size({"width": width, "height": height})
-    return page
-
-
 def _open_presenting(page: Page, server: str, query: str, path: str = "/") -> None:
     open_app(page, server, f"{path}?{query}&present=1")
     page.wait_for_selector(".al-step-keys-present", state="attached", timeout=APPEAR_MS)
@@ -143,11 +135,14 @@ def test_every_screen_of_every_walk_fits_and_its_numbers_are_as_large_as_its_pro
     page: Page, streamlit_server: str, walk: str, lang: str
 ) -> None:
     """Dropout 0.5, a clicker's PageDown from a freshly opened link, screen by screen; each
-    screen measured at the three sizes (the window resized, the page laid out again: no rerun).
+    screen measured at the three sizes (the window resized, the page laid out again: no rerun;
+    one of the three is the size the screen was drawn at).
 
     Every page of the walk registry, each step of it seen (its name in the link).
     """
     path = "/" if walk == STEP_PAGE else f"/{walk}"
+    size = SIZES[0]
+    page.set_viewport_size({"width": size[0], "height": size[1]})  # opened at the first size
     _open_presenting(page, streamlit_server, f"dropout=0.5&lang={lang}", path)
     problems: list[str] = []
     screens: list[str] = []
@@ -155,8 +150,14 @@ def test_every_screen_of_every_walk_fits_and_its_numbers_are_as_large_as_its_pro
     while True:
         screens.append(_screen(page))
         steps.add(parse_qs(urlparse(page.url).query).get("step", [WALK_NAMES[walk][0]])[0])
-        for width, height in SIZES:
-            page.set_viewport_size({"width": width, "height": height})
+        # The sizes there and back by turns: a screen starts at the size the last one ended
+        # at (the new screen drawn at that size), so the window moves twice a screen, not three
+        # times; every screen is still measured at all three.
+        order = SIZES if len(screens) % 2 else SIZES[::-1]
+        for width, height in order:
+            if (width, height) != size:
+                size = (width, height)
+                page.set_viewport_size({"width": width, "height": height})
             page.evaluate(_LAID_OUT_JS)
             where = f"{walk} ({lang}) {width}×{height} screen {screens[-1]}"
             found = _problems(page.evaluate(_MEASURE_JS), where)
@@ -219,48 +220,45 @@ def test_the_strips_seed_and_p_change_the_numbers(page: Page, streamlit_server: 
     assert_no_exception(page)
 
 
-@pytest.mark.parametrize("sized", [(390, 844)], indirect=True)
-def test_a_step_link_shows_its_tab_on_a_phones_first_screen(
-    sized: Page, streamlit_server: str
+def test_a_phone_shows_a_step_links_tab_first_gets_44_px_controls_and_closes_the_sidebar(
+    browser: Browser, page: Page, streamlit_server: str
 ) -> None:
-    page = sized
-    open_app(page, streamlit_server, "/?step=context")
-    tab = page.get_by_role("tab", name=re.compile(r"^10 · "))
-    expect(tab).to_have_attribute("aria-selected", "true", timeout=APPEAR_MS)
-    page.wait_for_function(
-        """() => { const t = document.querySelector('[role="tab"][aria-selected="true"]');
-          const r = t.getBoundingClientRect();
-          return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; }""",
-        timeout=APPEAR_MS,
-    )
-    assert_no_exception(page)
-
-
-def test_a_phone_gets_44_px_controls_and_the_sidebar_closes_after_a_page_link(
-    browser: Browser, streamlit_server: str
-) -> None:
-    """On a touch screen the seed's −/+ and the dropout presets are at least 44 px, and tapping a
-    page link in the open sidebar (it covers most of a phone) closes it on the new page; a
-    laptop keeps its compact controls and its open sidebar."""
+    """A phone (390×844, touch) opens a ``step=`` link with its tab on the first screen; there
+    the seed's −/+ and the dropout presets are at least 44 px, and tapping a page link in the
+    open sidebar (it covers most of a phone) closes it on the new page. A laptop (the worker's
+    tab at 1400×1000, a mouse) keeps its compact controls and its open sidebar."""
     phone = browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
     )
-    page = phone.new_page()
-    open_app(page, streamlit_server, "/")
-    page.locator("[data-testid='stExpandSidebarButton']").click()
-    for selector in (
-        "[data-testid='stNumberInputStepUp']",
-        "[class*='st-key-dropout_preset'] button",
-    ):
-        box = page.locator(selector).first.bounding_box()
-        assert box is not None and box["height"] >= 44, (selector, box)
-    page.locator("[data-testid='stSidebarNavLink']", has_text="Embeddings").tap()
-    page.wait_for_url(re.compile(r"/embeddings"))
-    expect(page.locator("[data-testid='stExpandSidebarButton']")).to_be_visible(timeout=APPEAR_MS)
-    phone.close()
+    try:
+        touch = phone.new_page()
+        open_app(touch, streamlit_server, "/?step=context")
+        tab = touch.get_by_role("tab", name=re.compile(r"^10 · "))
+        expect(tab).to_have_attribute("aria-selected", "true", timeout=APPEAR_MS)
+        touch.wait_for_function(
+            """() => { const t = document.querySelector('[role="tab"][aria-selected="true"]');
+              const r = t.getBoundingClientRect();
+              return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0
+                && r.right <= innerWidth; }""",
+            timeout=APPEAR_MS,
+        )
+        assert_no_exception(touch)
+        touch.locator("[data-testid='stExpandSidebarButton']").click()
+        for selector in (
+            "[data-testid='stNumberInputStepUp']",
+            "[class*='st-key-dropout_preset'] button",
+        ):
+            box = touch.locator(selector).first.bounding_box()
+            assert box is not None and box["height"] >= 44, (selector, box)
+        touch.locator("[data-testid='stSidebarNavLink']", has_text="Embeddings").tap()
+        touch.wait_for_url(re.compile(r"/embeddings"))
+        expect(touch.locator("[data-testid='stExpandSidebarButton']")).to_be_visible(
+            timeout=APPEAR_MS
+        )
+    finally:
+        phone.close()
 
-    laptop = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = laptop.new_page()
+    page.set_viewport_size({"width": 1400, "height": 1000})
     open_app(page, streamlit_server, "/")
     box = page.locator("[data-testid='stNumberInputStepUp']").first.bounding_box()
     assert box is not None and box["height"] < 44, "a mouse keeps the compact controls"
@@ -268,4 +266,3 @@ def test_a_phone_gets_44_px_controls_and_the_sidebar_closes_after_a_page_link(
     page.wait_for_url(re.compile(r"/embeddings"))
     wait_settled(page)
     expect(page.locator("[data-testid='stSidebarCollapseButton']")).to_be_attached()
-    laptop.close()

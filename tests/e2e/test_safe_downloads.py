@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+import pytest
 import torch
 from playwright.sync_api import expect
 
@@ -46,39 +47,41 @@ def download(page: Page, label: str, folder: Path) -> Path:
     return path
 
 
-def test_embeddings_csv_neutralises_formulas_and_uploads_back(
-    page: Page, frame_loaded: str, tmp_path: Path
+def test_embeddings_csv_neutralises_formulas_and_uploads_back_and_tables_offer_no_other_csv(
+    page: Page, frame_loaded: str, tmp_path: Path, subtests: pytest.Subtests
 ) -> None:
+    """One visit of Embeddings with hostile tokens: the table's toolbar offers no unguarded CSV,
+    the page's CSV guards the tokens and uploads back as the same table."""
     open_app(page, frame_loaded, "/embeddings?text=" + quote(" ".join(HOSTILE_TOKENS)))
     points = page.locator(f"svg.{CLOUD_CLASS} circle")  # the page's plot: drawn, run over
     expect(points).to_have_count(len(HOSTILE_TOKENS), timeout=WAIT_MS)
     assert_no_exception(page)
-    saved = download(page, t("embeddings.download", lang="en"), tmp_path)
-    data = saved.read_bytes()
-    assert data.startswith(b"\xef\xbb\xbf")  # UTF-8 with a byte-order mark, like the zip's CSVs
-    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
-    assert rows[0] == ["token", "x1", "x2", "x3"]
-    assert [row[0] for row in rows[1:]] == [
-        "'" + token if token[0] in "=+-@" else token for token in HOSTILE_TOKENS
-    ]
-    values = tuple(tuple(float(cell) for cell in row[1:]) for row in rows[1:])
-    assert values == table_for_words(HOSTILE_TOKENS).values  # plain numbers, every bit
-    # the same file, uploaded: the same tokens (the guard is removed), no error
-    page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(saved))
-    wait_settled(page)
-    expect(page.get_by_text("Loaded the file: 5 tokens with d_in = 3.")).to_be_visible()
-    assert page.locator(SIDEBAR_SENTENCE).first.input_value() == " ".join(HOSTILE_TOKENS)
-    assert_no_exception(page)
-
-
-def test_tables_offer_no_unguarded_csv_export(page: Page, frame_loaded: str) -> None:
-    open_app(page, frame_loaded, "/embeddings?text=" + quote(" ".join(HOSTILE_TOKENS)))
-    grid = page.locator("[data-testid='stDataFrame']").first
-    expect(grid).to_be_visible(timeout=WAIT_MS)
-    grid.hover()
-    toolbar = page.locator("[data-testid='stElementToolbar']").first
-    expect(toolbar.get_by_role("button", name="Search")).to_be_visible()  # the toolbar is shown
-    expect(toolbar.get_by_role("button", name="Download as CSV")).to_have_count(0)
+    with subtests.test("tables offer no unguarded CSV export"):
+        grid = page.locator("[data-testid='stDataFrame']").first
+        expect(grid).to_be_visible(timeout=WAIT_MS)
+        grid.hover()
+        toolbar = page.locator("[data-testid='stElementToolbar']").first
+        expect(toolbar.get_by_role("button", name="Search")).to_be_visible()  # the toolbar shows
+        expect(toolbar.get_by_role("button", name="Download as CSV")).to_have_count(0)
+    with subtests.test("the page's CSV neutralises formulas and uploads back"):
+        saved = download(page, t("embeddings.download", lang="en"), tmp_path)
+        data = saved.read_bytes()
+        assert data.startswith(b"\xef\xbb\xbf")  # UTF-8 with a byte-order mark, like the zip's
+        rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+        assert rows[0] == ["token", "x1", "x2", "x3"]
+        assert [row[0] for row in rows[1:]] == [
+            "'" + token if token[0] in "=+-@" else token for token in HOSTILE_TOKENS
+        ]
+        values = tuple(tuple(float(cell) for cell in row[1:]) for row in rows[1:])
+        assert values == table_for_words(HOSTILE_TOKENS).values  # plain numbers, every bit
+        # the same file, uploaded: the same tokens (the guard is removed), no error
+        page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(
+            str(saved)
+        )
+        wait_settled(page)
+        expect(page.get_by_text("Loaded the file: 5 tokens with d_in = 3.")).to_be_visible()
+        assert page.locator(SIDEBAR_SENTENCE).first.input_value() == " ".join(HOSTILE_TOKENS)
+        assert_no_exception(page)
 
 
 def test_script_download_follows_the_style_and_the_book_script_runs_alone(

@@ -1,6 +1,9 @@
-"""Two teaching extras in a real browser: Compare reacts to B, the quiz reveals.
+"""A teaching extra in a real browser: the quiz reveals, with its row drawn.
 
-(That every page opens, with its title, is tests/e2e/test_navigation.py's walk of the registry.)
+(That every page opens, with its title, is tests/e2e/test_navigation.py's walk of the registry.
+That a new B seed changes Compare's difference is tests/test_page_compare.py's
+``test_changing_b_seed_changes_the_difference``; typing B's seed in the browser is
+tests/e2e/test_new_user_stumbles.py's ``test_compare_b_settings_round_trip_through_the_link``.)
 """
 
 from __future__ import annotations
@@ -15,19 +18,6 @@ from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
 def _metric(page: Page, label: str) -> Locator:
     metric = page.locator("[data-testid='stMetric']").filter(has_text=label)
     return metric.locator("[data-testid='stMetricValue']")
-
-
-def test_changing_b_seed_changes_the_difference(page: Page, streamlit_server: str) -> None:
-    open_app(page, streamlit_server, "/compare")
-    difference = _metric(page, "largest |B − A| of the weights")
-    expect(difference).to_have_text("0.0000", timeout=60_000)  # a fresh server's first run is slow
-    seed = page.locator(".st-key-compare_b_seed input")
-    seed.fill("124")
-    seed.press("Enter")
-    wait_settled(page)
-    assert_no_exception(page)
-    expect(difference).not_to_have_text("0.0000")
-    expect(page.get_by_text("B differs from A in: Seed (torch.manual_seed).")).to_be_visible()
 
 
 def test_quiz_reveal_flow(page: Page, streamlit_server: str) -> None:
