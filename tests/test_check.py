@@ -259,8 +259,13 @@ def test_ctrl_c_ends_the_check_and_its_process_in_one_line(
     done = threading.Event()
 
     def interrupt_once_the_child_runs() -> None:
-        while not children and not done.is_set():
-            children.extend(p.pid for p in multiprocessing.active_children() if p.pid)
+        # the child runs and the check waits for it (its Ctrl-C handler is in place): a signal
+        # sent while the child is still being started would test the start, not the wait
+        while not done.is_set() and not (
+            children and signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+        ):
+            if not children:
+                children.extend(p.pid for p in multiprocessing.active_children() if p.pid)
             time.sleep(0.05)
         if children:
             os.kill(os.getpid(), signal.SIGINT)
