@@ -51,6 +51,7 @@ URL_CASES = {
     "seed not a number": ({"seed": "abc"}, "seed=abc"),
     "seed negative": ({"seed": "-5"}, "seed=-5"),
     "seed of 30 digits": ({"seed": "9" * 30}, "seed=999"),
+    "seed of 30 ones": ({"seed": "1" * 30}, "seed=111"),
     "seed NaN": ({"seed": "NaN"}, "seed=NaN"),
     "dropout not a number": ({"dropout": "lots"}, "dropout=lots"),
     "dropout NaN": ({"dropout": "NaN"}, "dropout=NaN"),
@@ -78,12 +79,18 @@ URL_CASES = {
 
 @subcases("case", list(URL_CASES))
 def test_bad_url_value_is_reported_and_default_result_shown(case: str) -> None:
+    """One warning, naming the parameter and what was given; every setting at its default."""
     query, named = URL_CASES[case]
+    (name,) = query
     at = run_page("step", query)
     assert not at.exception, [e.value for e in at.exception]
     messages = _messages(at)
-    assert at.warning, f"{case}: no warning"
+    warnings = [str(w.value).replace("\\", "") for w in at.warning]  # Markdown escapes removed
+    assert len(warnings) == 1, f"{case}: {warnings}"
+    assert name in warnings[0], f"{case}: {name!r} not named in {warnings[0]!r}"
     assert named in messages, f"{case}: {named!r} not named in {messages!r}"
+    assert at.session_state["table"].tokens == BOOK_TOKENS
+    assert at.session_state["seed"] == 123
     assert context_rows(at) == BOOK_ROWS
     assert context_rows(at)[0] == BOOK_CONTEXT_ROW_1
 
