@@ -18,7 +18,9 @@ what "Random tokens" gives), the way a class follows the teacher's link. Then, e
 step), each one changes a setting in turn: a new seed, a new dropout rate, a cell of the
 embedding table (when the page shows the editor; otherwise a seed), the page (from the
 step-by-step page to another page and back), and waits until the rerun has finished before the
-next. A student whose rerun is slow clicks less often, as a real one would.
+next. A student whose rerun is slow clicks less often, as a real one would. Every student who
+opened the app makes at least one change, even one whose page took until after ``--seconds``
+to open (so a short class still measures each student's changes).
 
 A rerun's *latency* is the time from sending the change to the server's ``script_finished``:
 what a student waits before the page is complete (the browser adds its own drawing). A rerun is
@@ -107,7 +109,7 @@ class ClassPlan:
     """What the simulated class does."""
 
     students: int = 10
-    seconds: float = 60.0  # students start no new change after this (from the first arrival)
+    seconds: float = 60.0  # no student's second or later change starts after this (from the start)
     interval: float = 10.0  # mean seconds between one student's changes
     tokens: int = BOOK_TOKENS
     ramp: float | None = None  # arrivals spread over this many seconds (None: one interval)
@@ -202,7 +204,10 @@ async def _change(
 
 
 async def student(index: int, base_url: str, plan: ClassPlan, start: float, tally: Tally) -> None:
-    """Arrive, open the app, then change one setting about every interval until time is up."""
+    """Arrive, open the app, then change one setting about every interval until time is up.
+
+    The first change is made however late the page opened: a student who came makes one.
+    """
     rng = random.Random(plan.seed * 100_003 + index)
     loop = asyncio.get_running_loop()
     await asyncio.sleep(rng.uniform(0, plan.arrival_seconds))
@@ -216,10 +221,12 @@ async def student(index: int, base_url: str, plan: ClassPlan, start: float, tall
         other_pages = [path for path in tab.pages if path != STEP_PAGE]
         turn = rng.randrange(len(ACTIONS))
         next_at = loop.time() + rng.uniform(0.5, 1.5) * plan.interval
+        first = True
         while True:
             await asyncio.sleep(max(0.0, next_at - loop.time()))
-            if loop.time() >= start + plan.seconds:
+            if not first and loop.time() >= start + plan.seconds:
                 return
+            first = False
             kind = ACTIONS[turn % len(ACTIONS)]
             turn += 1
             kind = _doable(kind, tab)
@@ -333,10 +340,12 @@ async def browser_student(
         )
         turn, key = 0, "ArrowRight"
         next_at = loop.time() + rng.uniform(0.5, 1.5) * plan.interval
+        first = True
         while True:
             await asyncio.sleep(max(0.0, next_at - loop.time()))
-            if loop.time() >= start + plan.seconds:
+            if not first and loop.time() >= start + plan.seconds:
                 return
+            first = False
             kind = ("browser_dropout", "browser_seed")[turn % 2]
             turn += 1
             if kind == "browser_dropout":

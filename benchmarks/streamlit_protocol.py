@@ -461,6 +461,14 @@ class StudentTab:
                     )
 
 
+async def _open_and_leave(base_url: str, timeout_s: float) -> RunResult:
+    tab = StudentTab(base_url, timeout_s=timeout_s)
+    try:
+        return await tab.open()
+    finally:
+        await tab.close()
+
+
 def warm_up(base_url: str, timeout_s: float = 120.0) -> RunResult:
     """Open the app once on ``base_url`` (what ``deploy/serve.sh`` does for each new replica).
 
@@ -468,23 +476,32 @@ def warm_up(base_url: str, timeout_s: float = 120.0) -> RunResult:
     treats a first visit of ``/<page>`` as an old ``pages/``-folder app (``ui.frame``): one tab
     that opens ``/`` and leaves spares the first student both.
     """
+    return asyncio.run(_open_and_leave(base_url, timeout_s))
 
-    async def open_and_leave() -> RunResult:
-        tab = StudentTab(base_url, timeout_s=timeout_s)
-        try:
-            return await tab.open()
-        finally:
-            await tab.close()
 
-    return asyncio.run(open_and_leave())
+def warm_up_all(base_urls: list[str], timeout_s: float = 120.0) -> list[str]:
+    """``warm_up`` on every URL at once (one process for all replicas); the failures, as text."""
+
+    async def open_all() -> list[RunResult | BaseException]:
+        opens = (_open_and_leave(url, timeout_s) for url in base_urls)
+        return await asyncio.gather(*opens, return_exceptions=True)
+
+    outcomes = asyncio.run(open_all())
+    return [
+        f"{url}: {outcome}"
+        for url, outcome in zip(base_urls, outcomes, strict=True)
+        if isinstance(outcome, BaseException)
+    ]
 
 
 if __name__ == "__main__":
     import sys
 
-    if len(sys.argv) != 2:
-        sys.exit("usage: python benchmarks/streamlit_protocol.py URL   (opens the app once)")
-    try:
-        warm_up(sys.argv[1])
-    except RunFailed as failure:
-        sys.exit(f"{sys.argv[1]}: {failure}")
+    if len(sys.argv) < 2:
+        sys.exit(
+            "usage: python benchmarks/streamlit_protocol.py URL [URL ...]"
+            "   (opens the app once on each, all at once)"
+        )
+    failures = warm_up_all(sys.argv[1:])
+    if failures:
+        sys.exit("\n".join(failures))

@@ -127,11 +127,14 @@ for ((i = 0; i < replicas; i++)); do
 done
 
 healthy() {  # healthy PORT: the replica answers /_stcore/health with "ok"
-  "$PYTHON" - "$1" <<'EOF' 2>/dev/null
-import sys, urllib.request
-with urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/_stcore/health", timeout=2) as r:
-    sys.exit(0 if r.read().strip() == b"ok" else 1)
-EOF
+  # Bash's own /dev/tcp and `read`: no new process per poll (a poll comes every 0.3 s for as
+  # long as a replica takes to start, and the machine is busy starting the replicas).
+  local reply=""
+  { exec 3<>"/dev/tcp/127.0.0.1/$1"; } 2>/dev/null || return 1
+  printf 'GET /_stcore/health HTTP/1.0\r\nHost: 127.0.0.1:%s\r\n\r\n' "$1" >&3
+  IFS= read -r -t 2 -d '' reply <&3 || true  # until the reply ends (or 2 s)
+  exec 3<&-
+  [[ "$reply" == "HTTP/1."?" 200 "* && "${reply%$'\n'}" == *$'\r\n\r\nok' ]]
 }
 for ((i = 0; i < replicas; i++)); do
   deadline=$((SECONDS + HEALTH_TIMEOUT_S))
@@ -143,10 +146,13 @@ for ((i = 0; i < replicas; i++)); do
     [ "$SECONDS" -lt "$deadline" ] || die "replica $((i + 1)) not healthy after ${HEALTH_TIMEOUT_S} s"
     sleep 0.3
   done
-  # One first run per replica (it imports the pages), so that no student waits for it.
-  (cd "$REPO_ROOT" && "$PYTHON" benchmarks/streamlit_protocol.py "http://127.0.0.1:${replica_ports[$i]}") \
-    || die "replica $((i + 1)) did not run the app (log: $workdir/replica-$((i + 1)).log)"
 done
+# One first run per replica (it imports the pages), so that no student waits for it: one Python
+# opens the app on every replica at once.
+replica_urls=()
+for replica_port in "${replica_ports[@]}"; do replica_urls+=("http://127.0.0.1:$replica_port"); done
+(cd "$REPO_ROOT" && "$PYTHON" benchmarks/streamlit_protocol.py "${replica_urls[@]}") \
+  || die "a replica did not run the app (above: which; logs: $workdir/replica-*.log)"
 
 upstream_servers=""
 for replica_port in "${replica_ports[@]}"; do

@@ -254,10 +254,12 @@ def test_two_replicas_behind_nginx_keep_sessions_and_survive_one_stopping(
             _upload_table(tab, tmp_path, f"upload{index}")
             assert_no_exception(tab)
 
-        # Back on the step page with the book's table, then stop one replica.
-        for _, tab, settings in sessions:
+        # The survivor's sessions back on the step page with the book's table, then stop the
+        # other replica (its tabs are only reopened below, as new visitors: they stay put).
+        survivors = _sessions_on(sessions, survivor)
+        for tab, settings in survivors:
             tab.goto(deployment.url + settings.path(), wait_until="commit")
-        for _, tab, _ in sessions:
+        for tab, _ in survivors:
             wait_settled(tab, timeout=APPEAR_MS)
         os.kill(deployment.replicas[doomed], signal.SIGTERM)
         deadline = time.monotonic() + 60
@@ -267,7 +269,6 @@ def test_two_replicas_behind_nginx_keep_sessions_and_survive_one_stopping(
         assert deployment.process.poll() is None, "serve.sh stopped with one replica"
 
         # The other replica's sessions are untouched: same numbers, and a rerun still works.
-        survivors = _sessions_on(sessions, survivor)
         for tab, settings in survivors:
             assert _shown_context(tab) == settings.context_rows()
         tab, settings = survivors[0]

@@ -20,10 +20,12 @@ from tests.e2e.helpers import APP_SELECTOR, assert_no_exception, wait_settled
 from ui.table_state import random_words
 
 APPEAR_MS = 60_000
-SESSIONS = [  # seed, dropout, sentence (None: the book's six tokens)
+# seed, dropout, sentence (None: the book's six tokens). Two sessions share the book's table and
+# differ only in seed and dropout (a cache keyed on the table alone would show one the other's
+# numbers); the third has its own sentence and length.
+SESSIONS = [
     (1, 0.0, None),
     (2, 0.3, None),
-    (3, 0.5, random_words(8)),
     (123, 0.7, random_words(12)),
 ]
 
