@@ -125,17 +125,14 @@ def test_the_arrow_keys_walk_every_step_and_no_matrix_is_cut_at_any_size(
         tab = page.get_by_role("tab", name=re.compile(rf"^{step_number(step.name)} · "))
         expect(tab).to_have_attribute("aria-selected", "true", timeout=APPEAR_MS)
         sizes = list(SIZES) if index % 2 == 0 else list(reversed(SIZES))
-        wrapped = False
         for size in sizes:
             with subtests.test(step=step.name, size=size):
                 if page.viewport_size != SIZES[size]:
                     page.set_viewport_size(SIZES[size])
                 tab.scroll_into_view_if_needed()
                 _assert_tables_fit(page, f"step {step.name}, {size}", phone=size == "phone")
-                if size == "projector":
-                    wrapped = page.evaluate(_WRAPPED_ROWS_JS) > 0
-            if wrapped:
-                with subtests.test(step=step.name, size="laptop"):
+            if size == "projector" and page.evaluate(_WRAPPED_ROWS_JS) > 0:
+                with subtests.test(step=step.name, size="laptop"):  # right after the projector
                     page.set_viewport_size(LAPTOP)
                     tab.scroll_into_view_if_needed()
                     _assert_tables_fit(page, f"step {step.name}, laptop", phone=False)
