@@ -146,13 +146,20 @@ def test_a_link_opens_its_step(page: Page, streamlit_server: str) -> None:
     ``tests/test_lesson_step_page.py`` and ``tests/test_walk.py`` check without a browser; the
     first step's link starts the arrow keys' walk above, the last step's link starts
     ``test_step_by_step.py``'s slider test, a misspelt step is named in
-    ``test_hostile_and_xss.py``'s bad link)."""
+    ``test_hostile_and_xss.py``'s bad link). The same link carries a dropout between the
+    slider's steps: it is rounded, the note says so, and the address bar and the slider show
+    the rounded value (the rounding itself: ``tests/test_frame_state.py``)."""
     name = "dropout"
-    open_app(page, streamlit_server, f"/?step={name}")
+    open_app(page, streamlit_server, f"/?step={name}&dropout=0.123456")
     tab = page.get_by_role("tab", name=re.compile(rf"^{step_number(name)} · "))
     expect(tab).to_have_attribute("aria-selected", "true", timeout=APPEAR_MS)
     heading = page.get_by_role("heading", name=re.compile(rf"^Step {step_number(name)} · "))
     expect(heading).to_be_visible()
+    note = page.get_by_test_id("stAlert").filter(has_text="dropout=0.123456")
+    expect(note).to_contain_text("was rounded to 0.12", timeout=APPEAR_MS)
+    expect(page).to_have_url(re.compile(r"dropout=0\.12(&|$)"), timeout=APPEAR_MS)
+    slider = page.get_by_test_id("stSlider").filter(has_text="Dropout rate p")
+    expect(slider.get_by_role("slider")).to_have_value("0.12")  # an <input type=range>
     assert_no_exception(page)
 
 
