@@ -226,7 +226,9 @@ def choose(page: Page, selectbox_label: str, option: str) -> None:
     """Pick ``option`` in the sidebar selectbox labelled ``selectbox_label``, then wait.
 
     The dropdown can close again if the click lands while the page is still laying out
-    (charts resizing), so opening it is retried a few times.
+    (charts resizing), so opening it is retried a few times. A first click right after a click
+    in the main area often only focuses the box (its list stays closed, ``aria-expanded`` false)
+    while an open list shows its options at once: so the first try waits one second, not three.
     """
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -235,10 +237,10 @@ def choose(page: Page, selectbox_label: str, option: str) -> None:
     )
     combobox = box.get_by_role("combobox")
     wanted = page.get_by_role("option", name=option, exact=True)
-    for _ in range(5):
+    for attempt in range(5):
         combobox.click()
         try:
-            wanted.wait_for(state="visible", timeout=3_000)
+            wanted.wait_for(state="visible", timeout=3_000 if attempt else 1_000)
             break
         except PlaywrightTimeoutError:
             page.keyboard.press("Escape")

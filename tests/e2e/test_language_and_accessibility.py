@@ -4,7 +4,8 @@
 - ``?palette=colorblind`` colours every matrix table's cells with the colour-blind scales of
   ``viz.colors`` (and each table carries its alt text);
 - (``/?lang=zh`` showing Chinese labels and titles, and the switch back to English changing them and
-  the URL, with every page in both languages: tests/e2e/test_navigation.py; the sidebar's seed
+  the URL, then every page in English: tests/e2e/test_navigation.py; every page in Chinese:
+  tests/test_every_page_in_chinese.py; the sidebar's seed
   and dropout reached with Tab, the arrow keys moving the slider: tests/e2e/test_step_by_step.py).
 """
 

@@ -1,10 +1,13 @@
 """Navigation in a real browser: every page opens, and the shared settings follow the user.
 
-One session, one page load: Chinese from the link, every page by its sidebar link, the switch to
-English (the sidebar and titles follow, ``lang`` leaves the URL), then every page again. A browser
-can lose its copy of a widget's value on a page switch and fall back to the widget's minimum
-(seed 0), which the next click would send back: each switch checks the sidebar's seed, dropout and
-sentence against the link's.
+One session, one page load: Chinese from the link, one page switch by its Chinese sidebar link
+(``lang`` and the settings stay), the switch to English (the sidebar and titles follow, ``lang``
+leaves the URL), then every page by its sidebar link in English: the language chosen in the
+sidebar holds on every page, without ``lang`` in the URL. A browser can lose its copy of a
+widget's value on a page switch and fall back to the widget's minimum (seed 0), which the next
+click would send back: each switch checks the sidebar's seed, dropout and sentence against the
+link's. What each page shows in Chinese (it runs, its Chinese title and sidebar, the link's
+settings) is ``tests/test_every_page_in_chinese.py``'s, page by page without a browser.
 """
 
 from __future__ import annotations
@@ -62,23 +65,20 @@ def _assert_sidebar_settings(page: Page, name: str, lang: str) -> None:
             assert widget.input_value() == value, (name, lang, value)
 
 
-def _walk_every_page(page: Page, lang: str, subtests: pytest.Subtests) -> None:
-    """Every page of the registry (``ui.frame.PAGE_SPECS``), reached by its sidebar link: no
-    exception, the page's own title in the language, the sidebar, the settings kept."""
-    nav = page.get_by_test_id("stSidebarNav")
-    for spec in PAGE_SPECS:
-        with subtests.test(page=spec.name, lang=lang):
-            title = t(f"page.{spec.name}.title", lang=lang)
-            nav.get_by_role("link", name=title, exact=True).click()
-            wait_settled(page)
-            assert_no_exception(page)
-            expect(page.locator("[data-testid='stMain'] h1").first).to_have_text(title)
-            sidebar = page.locator("[data-testid='stSidebar']")
-            expect(sidebar).to_be_visible()
-            expect(sidebar).to_contain_text(t("sidebar.lang", lang=lang))
-            path = "/" if spec.name == "step" else f"/{spec.name}"
-            assert urlparse(page.url).path.endswith(path), (spec.name, page.url)
-            _assert_sidebar_settings(page, spec.name, lang)
+def _switch_page(page: Page, name: str, lang: str) -> None:
+    """Open page ``name`` of the registry (``ui.frame.PAGE_SPECS``) by its sidebar link: no
+    exception, the page's own title in the language, the sidebar, its path, the settings kept."""
+    title = t(f"page.{name}.title", lang=lang)
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name=title, exact=True).click()
+    wait_settled(page)
+    assert_no_exception(page)
+    expect(page.locator("[data-testid='stMain'] h1").first).to_have_text(title)
+    sidebar = page.locator("[data-testid='stSidebar']")
+    expect(sidebar).to_be_visible()
+    expect(sidebar).to_contain_text(t("sidebar.lang", lang=lang))
+    path = "/" if name == "step" else f"/{name}"
+    assert urlparse(page.url).path.endswith(path), (name, page.url)
+    _assert_sidebar_settings(page, name, lang)
 
 
 def test_every_page_in_both_languages_keeps_the_settings(
@@ -93,7 +93,9 @@ def test_every_page_in_both_languages_keeps_the_settings(
         expect(sidebar).to_contain_text("随机种子")
         expect(sidebar).to_contain_text("注意力，一步一步")  # the navigation
         assert CJK.search(_h1(page)), _h1(page)
-    _walk_every_page(page, "zh", subtests)
+    with subtests.test("a page switch in Chinese"):
+        _switch_page(page, "masking", "zh")
+        assert _query(page).get("lang") == ["zh"], page.url
 
     with subtests.test("back to English"):
         choose(page, "语言", "English")
@@ -103,4 +105,7 @@ def test_every_page_in_both_languages_keeps_the_settings(
         expect(sidebar).not_to_contain_text("随机种子")
         assert not CJK.search(_h1(page)), _h1(page)
         assert "lang" not in _query(page)
-    _walk_every_page(page, "en", subtests)
+    for spec in PAGE_SPECS:
+        with subtests.test(page=spec.name):
+            _switch_page(page, spec.name, "en")
+            assert "lang" not in _query(page), page.url

@@ -1,5 +1,6 @@
 """What a new user stumbled on, in a real browser: a new table row, a stale table, Compare's link,
-a rounded URL value, Plotly's toolbar over axis titles, value-vector labels on top of each other.
+Plotly's toolbar over axis titles, value-vector labels on top of each other. (A rounded URL
+value: ``tests/e2e/test_lesson.py``'s link to a step, and ``tests/test_frame_state.py``.)
 
 Each test drives the real app (``streamlit run``) in Chromium and reads what is drawn: the page's
 text, the URL, and for the figures the boxes the browser laid out (``getBoundingClientRect``).
@@ -94,17 +95,6 @@ def test_compare_b_settings_round_trip_through_the_link(page: Page, frame_loaded
     ).to_be_visible()
     assert _query(page) == {"seed": "7", "b_seed": "9", "b_dropout": "0.5"}
     assert_no_exception(page)
-
-
-def test_a_url_value_between_slider_steps_is_rounded_and_says_so(
-    page: Page, frame_loaded: str
-) -> None:
-    open_app(page, frame_loaded, "/?dropout=0.123456")
-    note = page.get_by_test_id("stAlert").filter(has_text="dropout=0.123456")
-    expect(note).to_contain_text("was rounded to 0.12", timeout=APPEAR_MS)
-    expect(page).to_have_url(re.compile(r"dropout=0\.12(&|$)"), timeout=APPEAR_MS)
-    slider = page.get_by_test_id("stSlider").filter(has_text="Dropout rate p")
-    expect(slider.get_by_role("slider")).to_have_value("0.12")  # an <input type=range>
 
 
 # --- the figures --------------------------------------------------------------------------------

@@ -59,28 +59,38 @@ def expected_context(inputs: torch.Tensor, cfg: AttentionConfig) -> list[list[st
     return [[f"{v:.4f}" for v in row] for row in context.tolist()]
 
 
-def type_into_first_x1(page: Page, text: str, *, before: str, attempts: int = 3) -> None:
-    """Edit row 1, column x1 of the embedding editor (a canvas grid) as a person would.
+def type_into_x1(page: Page, text: str, *, before: str, row: int = 1, attempts: int = 3) -> None:
+    """Edit column x1 of data row ``row`` of the page's embedding editor (a canvas grid) as a
+    person would.
 
-    Open the cell two columns left of x3 (arrow keys, as a person would); the editor must hold
-    ``before`` (so the test knows it edits the right cell). A click or key that lands during a
-    redraw can select another cell: close it and try again. A wrong cell is never edited.
-    Replace the text, press Enter to commit.
+    Click row 1's last column (x3), then the arrow keys: two left to x1, ``row - 1`` down; Enter
+    opens the cell. Its editor must hold ``before`` (so the test knows it edits the right cell).
+    A click or key that lands during a redraw opens nothing or another cell: close it and try
+    again. A wrong cell is never edited. Replace the text, press Enter to commit.
     """
+    cell = page.locator(CELL_EDITOR_SELECTOR)
     seen: list[str] = []
     for _ in range(attempts):
-        cell_editor = open_first_row_cell(page, arrows_left=2)
+        wait_settled(page)
+        grid = page.get_by_test_id("stDataFrame").first
+        grid.locator("canvas").first.wait_for(state="visible", timeout=APPEAR_MS)
+        grid.scroll_into_view_if_needed()
+        box = grid.bounding_box()
+        assert box is not None
+        grid.click(position={"x": box["width"] - 25, "y": GRID_ROW_HEIGHT * 1.5})
+        for key in ["ArrowLeft"] * 2 + ["ArrowDown"] * (row - 1) + ["Enter"]:
+            page.keyboard.press(key)
         try:
-            expect(cell_editor).to_have_value(before, timeout=10_000)
+            expect(cell).to_have_value(before, timeout=10_000)
         except AssertionError:
-            seen.append(cell_editor.input_value())
+            seen.append(cell.input_value(timeout=1_000) if cell.is_visible() else "(closed)")
             page.keyboard.press("Escape")
             continue
-        cell_editor.fill(text)
-        cell_editor.press("Enter")
+        cell.fill(text)
+        cell.press("Enter")
         wait_settled(page)
         return
-    raise AssertionError(f"row 1, x1 should hold {before!r}; the editor showed {seen}")
+    raise AssertionError(f"row {row}, x1 should hold {before!r}; the editor showed {seen}")
 
 
 GRID = "[data-testid='stMain'] [data-testid='stDataFrame']"
@@ -102,30 +112,6 @@ def _go_to(page: Page, title: str) -> None:
     expect(page.get_by_role("heading", name=title).first).to_be_visible(timeout=APPEAR_MS)
 
 
-def _edit_one_x1(page: Page, text: str) -> None:
-    """Row 5 ("one"), column x1 of the step page's editor: from row 1's last column, 2 left, 4 down."""
-    cell = page.locator(CELL_EDITOR_SELECTOR)
-    for _ in range(3):
-        wait_settled(page)
-        grid = page.get_by_test_id("stDataFrame").first
-        grid.scroll_into_view_if_needed()
-        box = grid.bounding_box()
-        assert box is not None
-        grid.click(position={"x": box["width"] - 25, "y": GRID_ROW_HEIGHT * 1.5})
-        for key in ["ArrowLeft"] * 2 + ["ArrowDown"] * 4 + ["Enter"]:
-            page.keyboard.press(key)
-        try:
-            expect(cell).to_have_value("0.77", timeout=5000)
-        except AssertionError:
-            page.keyboard.press("Escape")
-            continue
-        cell.fill(text)
-        cell.press("Enter")
-        wait_settled(page)
-        return
-    raise AssertionError("the cell of “one”, x1 did not open")
-
-
 def test_the_default_page_and_its_editor(
     page: Page, streamlit_server: str, subtests: pytest.Subtests
 ) -> None:
@@ -145,7 +131,7 @@ def test_the_default_page_and_its_editor(
         assert_no_exception(page)
 
     with subtests.test("an edit marks the rows it changed and says why"):
-        _edit_one_x1(page, "0.1")
+        type_into_x1(page, "0.1", before="0.77", row=5)  # "one"
         edits[4, 0] = 0.1
         table = page.get_by_test_id("stTable").first
         expect(table.locator("tbody tr th").nth(4)).to_have_text("● one", timeout=APPEAR_MS)
@@ -162,7 +148,7 @@ def test_the_default_page_and_its_editor(
 
     with subtests.test("cell edits update the numbers and keep the grid"):
         for before, typed in (("0.43", "0.9"), ("0.9", "0.8")):  # the grid shows the last edit
-            type_into_first_x1(page, typed, before=before)
+            type_into_x1(page, typed, before=before)
             edits[0, 0] = float(typed)
             got, want = eventually_equal(
                 lambda: context_numbers(page), lambda: _context_with(edits)
@@ -172,7 +158,7 @@ def test_the_default_page_and_its_editor(
         assert_no_exception(page)
 
     with subtests.test("a bad value is named, the last valid numbers stay"):
-        type_into_first_x1(page, "abc", before="0.8")
+        type_into_x1(page, "abc", before="0.8")
         alert = page.get_by_test_id("stAlert").filter(has_text="abc")
         expect(alert).to_be_visible(timeout=APPEAR_MS)
         expect(alert).to_contain_text("Row 1")
@@ -180,7 +166,7 @@ def test_the_default_page_and_its_editor(
         assert context_numbers(page) == _context_with(edits)  # the last valid numbers stay
         assert_no_exception(page)
 
-        type_into_first_x1(page, "0.9", before="abc")
+        type_into_x1(page, "0.9", before="abc")
         edits[0, 0] = 0.9
         expect(page.get_by_test_id("stAlert").filter(has_text="abc")).to_have_count(
             0, timeout=APPEAR_MS
@@ -191,12 +177,12 @@ def test_the_default_page_and_its_editor(
 
     with subtests.test("the Embeddings page's editor starts from the draft"):
         _go_to(page, t("page.embeddings.title", "en"))
-        type_into_first_x1(page, "0.7", before="0.9")
+        type_into_x1(page, "0.7", before="0.9")
         edits[0, 0] = 0.7
         _go_to(page, t("page.step.title", "en"))  # its edit reaches the step page
         got, want = eventually_equal(lambda: context_numbers(page), lambda: _context_with(edits))
         assert got == want
-        type_into_first_x1(page, "0.6", before="0.7")  # the step page's grid shows it too
+        type_into_x1(page, "0.6", before="0.7")  # the step page's grid shows it too
         edits[0, 0] = 0.6
         got, want = eventually_equal(lambda: context_numbers(page), lambda: _context_with(edits))
         assert got == want
