@@ -71,9 +71,10 @@ def test_closed_tabs_give_back_memory_and_their_trainings_places(
     with subtests.test("the last session's end releases memory"):
         mark = len(server.read_log())
         # The smallest large trace (one head, batch 1: T² cells just over the large caches'
-        # threshold), cached until released; a larger one costs the browser more to draw.
+        # threshold), cached until released. The export page computes it and draws little of
+        # it (the step page would draw every matrix: twice the browser's work).
         words = "+".join(random_words(math.isqrt(LARGE_TRACE_CELLS) + 1))
-        page.goto(f"{server.url}/?text={words}", wait_until="commit")
+        page.goto(f"{server.url}/export?text={words}", wait_until="commit")
         page.wait_for_selector(APP_SELECTOR, state="attached", timeout=60_000)
         wait_settled(page, timeout=APPEAR_MS)
         assert not RELEASED.search(_log_after(server, mark))
