@@ -417,9 +417,10 @@ def test_a_user_text_trains_from_bytes_with_windows_line_endings() -> None:
 
 
 def test_dropout_comparison_returns_two_consistent_runs() -> None:
-    cfg = TrainConfig(task="text", seed=4, steps=40, log_every=20)
+    # a few steps suffice: what is checked is how the two runs relate, not what they learn
+    cfg = TrainConfig(task="text", seed=4, steps=8, log_every=4)
     comparison = compare_dropout(cfg, dropout=0.3)
-    assert comparison.steps == [0, 20, 40]
+    assert comparison.steps == [0, 4, 8]
     curves = [
         comparison.train_loss_without,
         comparison.val_loss_without,
@@ -434,7 +435,7 @@ def test_dropout_comparison_returns_two_consistent_runs() -> None:
     assert comparison.train_loss_without[0] == comparison.train_loss_with[0]
     assert comparison.val_loss_without[0] == comparison.val_loss_with[0]
     assert comparison.val_loss_without[-1] != comparison.val_loss_with[-1]
-    alone = train(TrainConfig(task="text", seed=4, steps=40, log_every=20, dropout=0.3))
+    alone = train(TrainConfig(task="text", seed=4, steps=8, log_every=4, dropout=0.3))
     assert [r["val_loss"] for r in alone.history] == comparison.val_loss_with
     assert comparison.gap_with == pytest.approx(
         comparison.val_loss_with[-1] - comparison.train_loss_with[-1]
