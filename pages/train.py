@@ -267,10 +267,9 @@ def finish(job_key: str, result_key: str) -> None:
 
 
 def _budget_values() -> dict[str, Any]:
-    return {
-        "cpu": f"{JOB_BUDGET.cpu_seconds:g}",
-        "wall": f"{JOB_BUDGET.wall_seconds:g}",
-    }
+    """The budget the queue stops each run at: the one it holds, which a test may lower."""
+    budget = QUEUE.budget or JOB_BUDGET
+    return {"cpu": f"{budget.cpu_seconds:g}", "wall": f"{budget.wall_seconds:g}"}
 
 
 # --- what a trained model shows --------------------------------------------------------------

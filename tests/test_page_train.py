@@ -8,11 +8,13 @@ and the trained head's step-by-step figures are checked against ``TrainResult.at
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import torch
 
 from attention.training import TrainConfig
 from tests.apptest_support import figure_array, open_step_tab, page_text, plotly_figures, run_page
 from ui.train_jobs import QUEUE, CompareKey
+from ui.train_queue import Budget
 
 SORT_LINK = {"train_task": "sort", "train_steps": "12", "train_seed": "3"}
 SORT = TrainConfig(task="sort", seed=3, steps=12).resolved()
@@ -102,6 +104,25 @@ def test_a_classmate_opening_the_same_link_sees_the_result_at_once() -> None:
     assert "Held-out accuracy" in metrics(at), "shown without pressing Train"
     assert "from its cache" in page_text(at)
     assert QUEUE.runs == runs, "nothing trained again"
+
+
+def test_a_training_over_its_budget_stops_keeps_its_model_and_says_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server's queue stops a run at its budget (``ATTENTION_LAB_JOB_CPU_S``, here lowered
+    to 1 s of CPU); the training asked for takes far longer, so only the budget can stop it."""
+    monkeypatch.setattr(QUEUE, "budget", Budget(cpu_seconds=1.0, wall_seconds=600.0))
+    at = run_page("train", {"train_steps": "20000", "train_seed": "105"})
+    at.button(key="train_run").click().run()
+    assert not at.exception and not at.error
+    said = [w.value for w in at.warning if "each training on this shared server" in w.value]
+    assert len(said) == 1 and "may use 1 s of CPU (600 s of wall-clock time" in said[0]
+    assert "Stopped after step" in said[0] and "of 20000" in said[0]
+    assert "train_fig_maps" in plotly_figures(at), "the model as it was is kept and drawn"
+    assert "Held-out accuracy" in metrics(at)
+    assert not at.button(key="train_run").disabled and at.button(key="train_stop").disabled
+    stopped = TrainConfig(steps=20000, seed=105).resolved()
+    assert QUEUE.cached(stopped) is None, "a stopped run is not what its settings train to"
 
 
 def test_a_width_the_heads_cannot_split_is_named_and_the_result_stays() -> None:

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import os
+import runpy
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -92,7 +93,23 @@ def run_script(script: str, folder: Path, *args: str) -> subprocess.CompletedPro
     )
 
 
-def test_retrain_script_reports_the_same_weights_and_catches_different_ones(tmp_path: Path) -> None:
+def run_script_here(
+    script: str, folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[object, str]:
+    """Run the saved script in this process as ``python script`` (no arguments) runs it: its exit
+    code and what it printed. For a second run of a script :func:`run_script` ran as a file."""
+    path = folder / RETRAIN_SCRIPT_NAME
+    path.write_text(script, encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", [str(path)])
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exited:
+        runpy.run_path(str(path), run_name="__main__")
+    return exited.value.code, capsys.readouterr().out
+
+
+def test_retrain_script_reports_the_same_weights_and_catches_different_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     uploaded = "The lamp turns once every ten seconds. " * 12 + "Ünïcödé and a\ttab.\n"
     result = train(
         TrainConfig(task="text", seed=5, steps=6, log_every=3, width=16, heads=2, text=uploaded)
@@ -113,9 +130,11 @@ def test_retrain_script_reports_the_same_weights_and_catches_different_ones(tmp_
     assert f"same as {WEIGHTS_FILE_NAME}: True" in completed.stdout
     assert completed.stdout.strip().endswith("same weights: True")
 
-    other = retrain_script(result.config, "0" * 64, threads=threads)  # a wrong fingerprint
-    failed = run_script(other, tmp_path)
-    assert failed.returncode == 1 and failed.stdout.strip().endswith("same weights: False")
+    # a wrong fingerprint (run in this process: the run above shows the script runs as a file)
+    other = retrain_script(result.config, "0" * 64, threads=threads)
+    code, printed = run_script_here(other, tmp_path, monkeypatch, capsys)
+    assert code == 1 and printed.strip().endswith("same weights: False")
+    assert torch.get_num_threads() == threads, "the script set the count it already had"
 
 
 def test_retrain_script_of_a_stopped_training_stops_at_the_same_step(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 Streamlit ends a session's resources when its websocket closes; the app's session marker then
 schedules :func:`ui.memory.release_memory`, which logs what it did on the server's console. A
-closed tab's training stops only when its session ends, later (here 2 s after its tab closed,
+closed tab's training stops only when its session ends, later (here 1 s after its tab closed,
 ``server.disconnectedSessionTTL``): its end asks for a release again, and a newcomer trains at once.
 
 One server serves both checks. Leaving a page closes its websocket just as closing the tab does, so
@@ -14,6 +14,7 @@ their Train presses until their tabs close.
 
 from __future__ import annotations
 
+import math
 import re
 import time
 
@@ -23,6 +24,7 @@ from playwright.sync_api import Page, expect
 from tests.e2e.conftest import StreamlitFactory
 from tests.e2e.helpers import APP_SELECTOR, assert_no_exception, open_app, wait_settled
 from tests.e2e.server import DEFAULT_APP, StreamlitServer
+from ui.computation import LARGE_TRACE_CELLS
 from ui.i18n import t
 from ui.table_state import random_words
 
@@ -64,12 +66,15 @@ def _leave(page: Page) -> None:
 def test_closed_tabs_give_back_memory_and_their_trainings_places(
     streamlit_factory: StreamlitFactory, page: Page, subtests: pytest.Subtests
 ) -> None:
-    server = streamlit_factory(DEFAULT_APP, ("--server.disconnectedSessionTTL", "2"))
+    server = streamlit_factory(DEFAULT_APP, ("--server.disconnectedSessionTTL", "1"))
 
     with subtests.test("the last session's end releases memory"):
         mark = len(server.read_log())
-        words = "+".join(random_words(300))  # a large trace (300² cells), cached until released
-        page.goto(f"{server.url}/?text={words}", wait_until="commit")
+        # The smallest large trace (one head, batch 1: T² cells just over the large caches'
+        # threshold), cached until released. The export page computes it and draws little of
+        # it (the step page would draw every matrix: twice the browser's work).
+        words = "+".join(random_words(math.isqrt(LARGE_TRACE_CELLS) + 1))
+        page.goto(f"{server.url}/export?text={words}", wait_until="commit")
         page.wait_for_selector(APP_SELECTOR, state="attached", timeout=60_000)
         wait_settled(page, timeout=APPEAR_MS)
         assert not RELEASED.search(_log_after(server, mark))
@@ -93,7 +98,7 @@ def test_closed_tabs_give_back_memory_and_their_trainings_places(
         _leave(page)
         tabs[1].close()
 
-        # Their sessions end 2 s later; the trainings stop, and then their memory is given back.
+        # Their sessions end 1 s later; the trainings stop, and then their memory is given back.
         _wait_for_line(server, mark, JOB_RELEASED, 120)
 
         # A newcomer's short training: before the fix it waited behind hours of abandoned work.
