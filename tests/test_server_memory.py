@@ -94,3 +94,39 @@ def test_the_train_page_gives_up_its_places_when_a_tab_is_gone_or_its_session_en
 
     assert train.QUEUE.leave_waiting in memory._away_hooks
     assert train.QUEUE.leave_all in memory._end_hooks
+
+
+def test_a_release_asked_during_the_long_wait_starts_a_new_series_at_once(monkeypatch) -> None:  # noqa: ANN001
+    """A training that ends with nobody watching while a series waits its long delay is released
+    after the short delay, for its own reason, not behind the long one: the releases come in the
+    order first, job (before, the long wait ended first with a second "first" release)."""
+    import threading
+
+    reasons: list[str] = []
+    released = threading.Condition()
+    real_release = memory.release_memory
+
+    def recording_release(*, drop_large_traces: bool, reason: str) -> memory.Release:
+        result = real_release(drop_large_traces=drop_large_traces, reason=reason)
+        with released:
+            reasons.append(reason)
+            released.notify_all()
+        return result
+
+    monkeypatch.setattr(memory, "release_memory", recording_release)
+    monkeypatch.setattr(memory, "RELEASE_DELAYS_S", (0.05, 1.0))
+    # (A series an earlier test started may still run: its releases come first, and this
+    # request joins it or, in its long wait, starts a new series.)
+    memory.release_soon("first")
+    with released:  # the bounds are hang guards: the series waits 0.05 s, then 1 s
+        assert released.wait_for(lambda: "first" in reasons, timeout=60)
+    memory.release_soon("job")  # during the series' long wait
+    with released:
+        assert released.wait_for(lambda: "job" in reasons, timeout=60)
+    after_first = reasons[reasons.index("first") + 1 :]
+    assert after_first[:1] == ["job"], reasons
+    for _ in range(600):  # the series ends (the worker thread gone) before the next test
+        if memory._worker is None:
+            break
+        threading.Event().wait(0.1)
+    assert memory._worker is None

@@ -53,6 +53,7 @@ RELEASE_DELAYS_S = (3.0, 30.0)
 AWAY_S = 10.0
 
 _lock = threading.Lock()
+_asked = threading.Condition(_lock)  # notified by every request for a release
 _open_sessions = 0  # sessions whose marker exists (created by their first run, released at end)
 _registered_total = 0  # sessions registered so far (for tests and logs)
 _wanted = False  # a release was asked for since the release worker last looked
@@ -134,6 +135,10 @@ def registered_sessions() -> int:
     return _registered_total
 
 
+def _was_asked() -> bool:
+    return _wanted
+
+
 def _release_worker() -> None:
     """Release after each delay of ``RELEASE_DELAYS_S``; again if more was asked meanwhile."""
     global _wanted, _worker
@@ -144,8 +149,13 @@ def _release_worker() -> None:
                 return
             _wanted = False
             reason = _reason
-        for delay in RELEASE_DELAYS_S:
-            time.sleep(delay)
+        for index, delay in enumerate(RELEASE_DELAYS_S):
+            if index == 0:
+                time.sleep(delay)  # gathers the requests of a class leaving together
+            else:
+                with _asked:  # a request during a later wait is not kept behind it:
+                    if _asked.wait_for(_was_asked, timeout=delay):
+                        break  # a new series at once, from its first delay
             with _lock:
                 last_one_left = _open_sessions == 0
                 asked_again = _wanted
@@ -156,11 +166,14 @@ def _release_worker() -> None:
 
 def release_soon(reason: str = "a job ended with nobody watching") -> None:
     """Ask for a release shortly and again later (:data:`RELEASE_DELAYS_S`); one worker thread
-    at a time does it, so a class leaving together makes one series."""
+    at a time does it, so a class leaving together makes one series. A request while a series
+    waits its later delay starts a new series at once (a training that ended unwatched is released
+    after the short delay, not behind the long one)."""
     global _wanted, _worker, _reason
     with _lock:
         _wanted = True
         _reason = reason
+        _asked.notify_all()
         if _worker is not None:
             return
         _worker = threading.Thread(
