@@ -79,6 +79,18 @@ GRID_ROW_HEIGHT = 35  # px: the data editor's header row and every data row are 
 CELL_EDITOR_SELECTOR = "textarea.gdg-input"
 
 
+def click_first_row_last_cell(page: Page, *, appear_ms: float = 60_000) -> None:
+    """Once the page has settled, click the last column of data row 1 of the page's first data
+    editor (a canvas grid: a position, not an element), which selects that cell."""
+    wait_settled(page)
+    grid = page.get_by_test_id("stDataFrame").first
+    grid.locator("canvas").first.wait_for(state="visible", timeout=appear_ms)
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    assert box is not None
+    grid.click(position={"x": box["width"] - 25, "y": GRID_ROW_HEIGHT * 1.5})
+
+
 def open_first_row_cell(
     page: Page, *, arrows_left: int = 0, attempts: int = 3, appear_ms: float = 60_000
 ) -> Locator:
@@ -90,13 +102,7 @@ def open_first_row_cell(
     """
     cell = page.locator(CELL_EDITOR_SELECTOR)
     for _ in range(attempts):
-        wait_settled(page)
-        grid = page.get_by_test_id("stDataFrame").first
-        grid.locator("canvas").first.wait_for(state="visible", timeout=appear_ms)
-        grid.scroll_into_view_if_needed()
-        box = grid.bounding_box()
-        assert box is not None
-        grid.click(position={"x": box["width"] - 25, "y": GRID_ROW_HEIGHT * 1.5})
+        click_first_row_last_cell(page, appear_ms=appear_ms)
         for _ in range(arrows_left):
             page.keyboard.press("ArrowLeft")
         page.keyboard.press("Enter")

@@ -21,9 +21,9 @@ from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.steps import STEPS, step_number
 from tests.e2e.helpers import (
     CELL_EDITOR_SELECTOR,
-    GRID_ROW_HEIGHT,
     MATRIX_BLOCK_SELECTOR,
     assert_no_exception,
+    click_first_row_last_cell,
     eventually_equal,
     open_app,
     open_first_row_cell,
@@ -71,13 +71,7 @@ def type_into_x1(page: Page, text: str, *, before: str, row: int = 1, attempts: 
     cell = page.locator(CELL_EDITOR_SELECTOR)
     seen: list[str] = []
     for _ in range(attempts):
-        wait_settled(page)
-        grid = page.get_by_test_id("stDataFrame").first
-        grid.locator("canvas").first.wait_for(state="visible", timeout=APPEAR_MS)
-        grid.scroll_into_view_if_needed()
-        box = grid.bounding_box()
-        assert box is not None
-        grid.click(position={"x": box["width"] - 25, "y": GRID_ROW_HEIGHT * 1.5})
+        click_first_row_last_cell(page, appear_ms=APPEAR_MS)
         for key in ["ArrowLeft"] * 2 + ["ArrowDown"] * (row - 1) + ["Enter"]:
             page.keyboard.press(key)
         try:
