@@ -13,6 +13,9 @@ from streamlit.testing.v1 import AppTest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 HARNESS = str(REPO_ROOT / "tests" / "page_harness.py")
+# Pages whose sidebar must show the seed, the dropout slider and the sentence (the browser's walk
+# of every page and the AppTest of every page in Chinese both check them there).
+SETTINGS_PAGES = ("masking", "one_query", "step")
 
 
 def run_page(

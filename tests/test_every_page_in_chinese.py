@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import re
 
-from tests.apptest_support import run_page
+from tests.apptest_support import SETTINGS_PAGES, run_page
 from tests.cases import subcases
 from ui.frame import PAGE_SPECS
 from ui.i18n import t
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 QUERY = {"lang": "zh", "seed": "7", "dropout": "0.5", "text": "the cat sat"}
-# Pages whose sidebar must show the seed, the dropout slider and the sentence.
-SETTINGS_PAGES = ("masking", "one_query", "step")
 
 
 @subcases("name", [spec.name for spec in PAGE_SPECS])

@@ -18,14 +18,13 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.apptest_support import SETTINGS_PAGES
 from tests.e2e.helpers import assert_no_exception, choose, open_app, wait_settled
 from ui.frame import PAGE_SPECS
 from ui.i18n import t
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 SETTINGS = {"seed": "7", "dropout": "0.5", "text": "the cat sat"}
-# Pages whose sidebar must show the seed, the dropout slider and the sentence.
-SETTINGS_PAGES = ("masking", "one_query", "step")
 
 
 def _query(page: Page) -> dict[str, list[str]]:
