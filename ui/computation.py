@@ -10,7 +10,6 @@ bug's name added to the key; both are sized by :func:`trace_cells`.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,6 +20,7 @@ import torch
 from attention import AttentionConfig, AttentionTrace, trace_attention
 from attention.bugs import BugComparison, compare_bug
 
+from .limits import limit
 from .table import Table
 
 # Intra-op threads of every computation a page runs. Streamlit runs each script run in a new
@@ -30,7 +30,7 @@ from .table import Table
 # class's sessions run side by side on the cores anyway (``benchmarks/README.md``, "One intra-op
 # thread for the pages"). The forward pass is bitwise the same either way (pinned by a test);
 # ``ATTENTION_LAB_PAGE_THREADS`` sets another count.
-PAGE_THREADS = int(os.environ.get("ATTENTION_LAB_PAGE_THREADS", "1"))
+PAGE_THREADS = int(limit("ATTENTION_LAB_PAGE_THREADS"))
 
 
 def use_page_threads() -> None:

@@ -1,0 +1,76 @@
+"""Every operator-set limit of the server, declared once and read from the environment.
+
+A limit is one :class:`Limit` in :data:`LIMITS`: its environment variable (``ATTENTION_LAB_*``), its
+default and the range it must lie in. :func:`limit` reads it; a value that is not a number or lies
+outside its range stops the server at start (:func:`check_all`, from ``app.py``'s startup hook)
+with a message that names the variable, the value and the range, instead of failing later in a
+student's session. deploy/README.md lists them all (a test checks that it does).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One limit: where the operator sets it, its default, and the values that make sense."""
+
+    env: str  # the environment variable, ATTENTION_LAB_...
+    default: float
+    minimum: float
+    maximum: float
+    what: str  # one line for the operator: what it bounds, and its unit
+    integer: bool = False
+
+
+class LimitError(ValueError):
+    """A limit's environment variable holds a value the server cannot run with."""
+
+
+LIMITS: dict[str, Limit] = {
+    limit.env: limit
+    for limit in (
+        Limit(
+            "ATTENTION_LAB_PAGE_THREADS",
+            1,
+            1,
+            64,
+            "torch threads of every page's computation",
+            True,
+        ),
+    )
+}
+
+
+def limit(env: str) -> float | int:
+    """The value of limit ``env``: the environment's, checked, or the default."""
+    spec = LIMITS[env]
+    raw = os.environ.get(env, "").strip()
+    if not raw:
+        return int(spec.default) if spec.integer else spec.default
+    try:
+        value = int(raw) if spec.integer else float(raw)
+    except ValueError:
+        kind = "a whole number" if spec.integer else "a number"
+        raise LimitError(f"{env}={raw!r} is not {kind} ({spec.what})") from None
+    if not spec.minimum <= value <= spec.maximum:
+        raise LimitError(
+            f"{env}={raw} is outside {spec.minimum:g} … {spec.maximum:g} ({spec.what})"
+        )
+    return value
+
+
+def check_all() -> dict[str, float | int]:
+    """Every limit's value; raises :class:`LimitError` naming each bad one, all at once."""
+    values: dict[str, float | int] = {}
+    problems: list[str] = []
+    for env in LIMITS:
+        try:
+            values[env] = limit(env)
+        except LimitError as error:
+            problems.append(str(error))
+    if problems:
+        raise LimitError("; ".join(problems))
+    return values
