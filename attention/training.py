@@ -560,6 +560,26 @@ class TrainResult:
     cpu_seconds: float = 0.0
     steps_done: int = 0
 
+    # -- pickled as plain data --------------------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The config, the history and the weights (``model.state_dict()``), not live objects:
+        what crosses from a worker process (or goes into a file) is tensors, lists and numbers."""
+        state = {f.name: getattr(self, f.name) for f in fields(self)}
+        del state["task"]
+        state["model"] = self.model.state_dict()
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Rebuild the task and the model from the config, then load the weights (bitwise)."""
+        state = dict(state)
+        cfg = state["config"]
+        task = task_for(cfg)
+        model = build_model(task, cfg, seeded_generator(cfg.seed, "init"))
+        model.load_state_dict(state["model"])
+        model.eval()
+        self.__dict__.update(state, task=task, model=model)
+
     # -- measuring ---------------------------------------------------------------------------------
 
     def evaluate(self, n: int = 1000, seed: int = 7) -> float:

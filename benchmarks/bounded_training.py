@@ -1,17 +1,20 @@
-"""How the Train page's jobs are bounded: one job's time, the cache's bytes, a class that leaves.
+"""How the Train page's jobs are bounded: one job's time, its size on the pipe, a class that leaves.
 
 Usage (from the repository root)::
 
-    python benchmarks/bounded_training.py weigh         # what the largest outcomes weigh
+    python benchmarks/bounded_training.py sizes         # what the largest outcomes weigh as data
     python benchmarks/bounded_training.py budget        # the largest training under the budget
+    python benchmarks/bounded_training.py worker        # a short training in-process vs a worker
     python benchmarks/bounded_training.py tabs --tabs 15  # 15 tabs train the largest, then close
 
-- ``weigh``: trains the largest model of each task for a few steps (a model's size does not depend
-  on its steps) and weighs its outcome with ``ui.train_jobs.weigh``, the cache's scale, and the
-  text task with a 1 MB upload; prints how many such outcomes ``MAX_CACHED_BYTES`` holds.
-- ``budget``: runs the largest training the page allows through a ``TrainingQueue`` with the
-  page's ``JOB_BUDGET``, and prints the worker's CPU seconds, the wall-clock seconds, the steps
-  done and the steps per second.
+- ``sizes``: trains the largest model of each task for a few steps (a model's size does not depend
+  on its steps) and prints the bytes its outcome is on the worker's pipe (pickled plain data), and
+  the text task with a 1 MB upload.
+- ``budget``: runs the largest training the page allows in a worker with the page's
+  ``JOB_BUDGET``, and prints the worker's CPU seconds, the wall-clock seconds, the steps done.
+- ``worker``: the same short training (copy, 300 steps) in this process and in a worker of a
+  ``TrainingQueue`` (its first job starts the forkserver; later ones fork it), alternated; prints
+  the medians and their ratio, and this process's resident memory after the worker's training.
 - ``tabs``: a real server (``server.disconnectedSessionTTL`` 2 s) and ``--tabs`` Chromium tabs
   that each press Train on the largest settings with their own seed, then close together. Prints
   the server's resident memory (``VmRSS``) before, with the tabs training, and after they left;
@@ -21,16 +24,21 @@ Usage (from the repository root)::
 from __future__ import annotations
 
 import argparse
+import pickle
+import statistics
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
+
+import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from attention.training import LIMITS, TrainConfig, train  # noqa: E402
-from ui.train_jobs import JOB_BUDGET, MAX_CACHED_BYTES, outcome_of, run_job, weigh  # noqa: E402
+from ui.train_jobs import JOB_BUDGET, QUEUE, TRAIN_THREADS, outcome_of, run_job  # noqa: E402
 from ui.train_queue import TrainingQueue  # noqa: E402
 
 LARGEST = {"layers": LIMITS["layers"][1], "heads": LIMITS["heads"][1], "width": LIMITS["width"][1]}
@@ -40,39 +48,52 @@ LARGEST_URL = (
 )
 
 
-def weigh_outcomes() -> None:
+def outcome_sizes() -> None:
     upload = ("A story of a lamp that turns. " * 40_000)[:1_000_000]
     for task, text in (("copy", None), ("sort", None), ("induction", None), ("text", None),
                        ("text", upload)):  # fmt: skip
         cfg = TrainConfig(task=task, steps=3, log_every=3, text=text, **LARGEST)
-        size = weigh(outcome_of(train(cfg)))
+        size = len(pickle.dumps(outcome_of(train(cfg))))
         name = task + (" (1 MB upload)" if text else "")
-        print(f"{name:24} {size / 2**20:7.1f} MiB   {MAX_CACHED_BYTES // size:4d} fit in the cache")
-    print(f"cache bound: {MAX_CACHED_BYTES} bytes ({MAX_CACHED_BYTES / 2**20:.0f} MiB)")
+        print(f"{name:24} {size / 2**20:7.2f} MiB on the pipe")
+    print(f"the server keeps the {QUEUE.max_cached} most recently used outcomes")
 
 
 def run_budget() -> None:
     cfg = TrainConfig(task="sort", steps=LIMITS["steps"][1], **LARGEST).resolved()
-    cpu: dict[str, float] = {}
-
-    def work(key: TrainConfig, control) -> object:  # noqa: ANN001 - the queue's Control
-        start = time.thread_time()
-        outcome = run_job(key, control)
-        cpu["seconds"] = time.thread_time() - start
-        return outcome
-
-    queue = TrainingQueue(work, budget=JOB_BUDGET)
+    queue = TrainingQueue(run_job, budget=JOB_BUDGET, preload=("ui.train_jobs",))
     start = time.perf_counter()
     job = queue.submit(cfg, "benchmark")
     job.wait()
     wall = time.perf_counter() - start
-    steps = job.outcome.result.steps_done
+    result = job.outcome.result
     print(f"budget: {JOB_BUDGET.cpu_seconds:g} s CPU, {JOB_BUDGET.wall_seconds:g} s wall")
-    print(f"largest training: stop reason {job.stop_reason}, {steps} of {cfg.steps} steps")
-    print(
-        f"worker CPU {cpu['seconds']:.1f} s (training and what the page shows), wall {wall:.1f} s"
-    )
-    print(f"{steps / job.outcome.result.cpu_seconds:.2f} steps per CPU second while training")
+    print(f"largest training: stop reason {job.stop_reason}, {result.steps_done} of {cfg.steps}")
+    print(f"worker CPU {result.cpu_seconds:.1f} s while training, wall {wall:.1f} s in all")
+    print(f"{result.steps_done / result.cpu_seconds:.2f} steps per CPU second while training")
+
+
+def run_worker(repeats: int = 5) -> None:
+    cfg = TrainConfig(task="copy", seed=1).resolved()
+    queue = TrainingQueue(run_job, budget=JOB_BUDGET, preload=("ui.train_jobs",))
+    torch.set_num_threads(TRAIN_THREADS)
+    start = time.perf_counter()
+    first = queue.submit(cfg, "first")  # starts the forkserver (imports torch once)
+    first.wait()
+    print(f"first job (forkserver start): {time.perf_counter() - start:.2f} s")
+    here, there = [], []
+    for repeat in range(repeats):
+        key = replace(cfg, seed=100 + repeat)
+        start = time.perf_counter()
+        outcome_of(train(key))
+        here.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        job = queue.submit(key, repeat)
+        job.wait()
+        there.append(time.perf_counter() - start)
+    print(f"in-process: median {statistics.median(here):.2f} s  {[round(s, 2) for s in here]}")
+    print(f"in a worker: median {statistics.median(there):.2f} s  {[round(s, 2) for s in there]}")
+    print(f"worker / in-process: {statistics.median(there) / statistics.median(here):.2f}")
 
 
 def _rss_mb(pid: int) -> float:
@@ -130,13 +151,12 @@ def run_tabs(tabs: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("weigh", "budget", "tabs"))
+    parser.add_argument("what", choices=("sizes", "budget", "worker", "tabs"))
     parser.add_argument("--tabs", type=int, default=15)
     args = parser.parse_args()
     threading.current_thread().name = "benchmark"
-    {"weigh": weigh_outcomes, "budget": run_budget, "tabs": lambda: run_tabs(args.tabs)}[
-        args.what
-    ]()
+    modes = {"sizes": outcome_sizes, "budget": run_budget, "worker": run_worker}
+    modes.get(args.what, lambda: run_tabs(args.tabs))()
 
 
 if __name__ == "__main__":

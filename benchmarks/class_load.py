@@ -96,7 +96,7 @@ from tests.e2e.helpers import SETTLED_SELECTOR  # noqa: E402
 from tests.e2e.server import free_port, healthy, start_streamlit  # noqa: E402
 from ui.i18n import t  # noqa: E402
 from ui.table_state import random_words  # noqa: E402
-from ui.train_jobs import MAX_RUNNING  # noqa: E402
+from ui.train_jobs import QUEUE  # noqa: E402
 
 BOOK_TOKENS = 6
 STEP_PAGE = ""  # url path of the default page (the step-by-step page)
@@ -397,10 +397,10 @@ async def _training_step(page: Any) -> int | None:
 async def start_trainings(browser: Any, base_url: str, plan: ClassPlan) -> list[Any]:
     """``plan.trainings`` tabs on ``/train``, each with its own seed, Train pressed.
 
-    The Train page runs at most ``ui.train_jobs.MAX_RUNNING`` trainings at once (the others wait
+    The Train page runs at most ``ui.train_jobs.QUEUE.max_running`` trainings at once (the others wait
     in its queue), in threads of the same server process as the students' pages, at a low CPU
     priority. Returns the tabs once every one shows its progress bar and the running ones (the
-    first ``MAX_RUNNING``) have shown a step above 0.
+    first ``max_running``) have shown a step above 0.
     """
     timeout_ms = plan.timeout * 1000
     pages = []
@@ -413,7 +413,9 @@ async def start_trainings(browser: Any, base_url: str, plan: ClassPlan) -> list[
         await page.locator(".st-key-train_run button").click()
         await page.get_by_test_id("stProgress").wait_for(timeout=timeout_ms)
         pages.append(page)
-    for page in pages[:MAX_RUNNING]:  # the ones not queued: wait until each has trained a step
+    for page in pages[
+        : QUEUE.max_running
+    ]:  # the ones not queued: wait until each has trained a step
         deadline = asyncio.get_running_loop().time() + plan.timeout
         while not await _training_step(page):
             if asyncio.get_running_loop().time() > deadline:

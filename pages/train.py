@@ -7,11 +7,12 @@ head, the pattern scores — and opens one trained head in the ten steps of the 
 second button trains the same settings with and without attention dropout, on the same data and
 seed, and says what the four curves measured.
 
-Trainings run on the server's training queue (``ui/train_jobs.py``): cached by config, one run
-per identical request, at most two at once, the others waiting with their place shown, each run
-bounded in time. A session holds at most one training and one comparison; Stop, a new request and
-the session's end withdraw it from its job, and a job nobody wants stops. This page only watches
-its job from the session's script thread and draws what the job reports.
+Trainings run on the server's training queue (``ui/train_jobs.py``), each in a worker process:
+cached by config, one run per identical request, at most two at once, the others waiting with
+their place shown, each run bounded in time and memory by the operating system. A session holds
+at most one training and one comparison; Stop, a new request and a closed tab withdraw it from its
+job, and a job nobody wants stops (a closed tab's worker is killed). This page only watches its
+job from the session's script thread and draws what the worker reports.
 """
 
 from __future__ import annotations
@@ -43,8 +44,18 @@ from ui.memory import session_token, when_session_away, when_session_ends
 from ui.show import plotly_config
 from ui.step_view import StepDrawing, show_steps
 from ui.table import message
-from ui.train_jobs import JOB_BUDGET, QUEUE, CompareKey, TrainOutcome
-from ui.train_queue import BUDGET, DROPPED, FAILED, Job, QueueFull
+from ui.train_jobs import QUEUE, CompareKey, TrainOutcome
+from ui.train_queue import (
+    BUDGET,
+    CRASHED,
+    DROPPED,
+    FAILED,
+    MEMORY,
+    TIME,
+    Job,
+    JobFailure,
+    QueueFull,
+)
 from ui.train_settings import (
     config_problem,
     current_values,
@@ -78,8 +89,8 @@ STEP_NOTES = {"embeddings": "train.step.embeddings.body", "weights": "train.step
 # attention_layer_inputs() hooks the shared (cached) model for one forward pass: one at a time
 _INSPECT_LOCK = threading.Lock()
 
-when_session_ends(QUEUE.leave_all)  # a closed tab's session leaves its jobs, as Stop does
-when_session_away(QUEUE.leave_waiting)  # and its places in the line at once
+when_session_away(QUEUE.leave_all)  # a closed tab leaves its jobs: queued or running, they end
+when_session_ends(QUEUE.leave_all)  # (a session may end before it counts as away)
 
 
 # --- the requests ----------------------------------------------------------------------------
@@ -266,9 +277,20 @@ def finish(job_key: str, result_key: str) -> None:
     st.rerun()
 
 
+def _failure_text(failure: JobFailure) -> str:
+    """Why a job gave nothing, in plain words (never a traceback)."""
+    if failure.kind == MEMORY:
+        return t("train.failed.memory", memory=f"{QUEUE.budget.memory_mb:g}")
+    if failure.kind == CRASHED:
+        return t("train.failed.crashed", code=failure.detail)
+    if failure.kind == TIME:
+        return t("train.failed.time", **_budget_values())
+    return t("error.attention", detail=escape_markdown(failure.detail))
+
+
 def _budget_values() -> dict[str, Any]:
     """The budget the queue stops each run at: the one it holds, which a test may lower."""
-    budget = QUEUE.budget or JOB_BUDGET
+    budget = QUEUE.budget
     return {"cpu": f"{budget.cpu_seconds:g}", "wall": f"{budget.wall_seconds:g}"}
 
 
@@ -633,8 +655,7 @@ def render(view: View) -> None:
         st.info(t(notice_key, **values), icon="⏹️")
     failure = st.session_state.pop(ERROR_KEY, None)
     if failure is not None:
-        detail = explain(failure) if isinstance(failure, AttentionInputError) else repr(failure)
-        st.error(t("error.attention", detail=escape_markdown(detail)))
+        st.error(_failure_text(failure))
 
     job: Job | None = st.session_state.get(JOB_KEY)
     if job is not None:

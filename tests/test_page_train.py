@@ -125,6 +125,25 @@ def test_a_training_over_its_budget_stops_keeps_its_model_and_says_why(
     assert QUEUE.cached(stopped) is None, "a stopped run is not what its settings train to"
 
 
+def test_a_training_over_its_memory_is_ended_by_the_kernel_and_the_page_says_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The worker's address space is capped (``ATTENTION_LAB_JOB_MEMORY_MB``, here lowered to
+    16 MB over what it starts with); the largest text model and its optimiser need more."""
+    monkeypatch.setattr(QUEUE, "budget", Budget(cpu_seconds=600, wall_seconds=600, memory_mb=16))
+    link = {"train_task": "text", "train_layers": "4", "train_width": "256", "train_heads": "8",
+            "train_seed": "106"}  # fmt: skip
+    at = run_page("train", link)
+    at.button(key="train_run").click().run()
+    assert not at.exception
+    said = [e.value for e in at.error]
+    assert said == [
+        "This training needed more memory than one training may use on this shared server "
+        "(16 MB), so it was ended and nothing is kept. A smaller model, batch or context fits."
+    ]
+    assert not at.button(key="train_run").disabled and at.button(key="train_stop").disabled
+
+
 def test_a_width_the_heads_cannot_split_is_named_and_the_result_stays() -> None:
     at = run_page("train", SORT_LINK)
     if not at.metric:

@@ -80,20 +80,15 @@ def test_a_tab_gone_for_a_while_calls_the_away_hooks_then_ends(monkeypatch) -> N
     ending.cancel()
 
 
-def test_the_queue_gives_memory_back_when_a_run_ends_with_nobody_watching() -> None:
-    from ui import train_jobs
-
-    assert train_jobs.QUEUE._on_unwatched is train_jobs._give_memory_back_soon
-
-
-def test_the_train_page_gives_up_its_places_when_a_tab_is_gone_or_its_session_ends() -> None:
-    """Ten tabs that press Train and close must not hold the line for the disconnect timeout:
-    pages/train.py gives the queue's two ways of leaving to the session hooks (the hooks and
-    the queue are pinned in tests/test_train_queue.py and above)."""
+def test_the_train_page_ends_a_tabs_jobs_when_it_is_gone_or_its_session_ends() -> None:
+    """Tabs that press Train and close must not hold the workers or the line until the
+    disconnect timeout: pages/train.py gives the queue's leave_all to both session hooks (the
+    queue's kill is pinned in tests/test_train_queue.py, the hooks above)."""
     from pages import train
 
-    assert train.QUEUE.leave_waiting in memory._away_hooks
+    assert train.QUEUE.leave_all in memory._away_hooks
     assert train.QUEUE.leave_all in memory._end_hooks
+    assert memory.AWAY_S < 10, "a closed tab's running training ends within 10 s"
 
 
 def test_a_release_asked_during_the_long_wait_starts_a_new_series_at_once(monkeypatch) -> None:  # noqa: ANN001

@@ -13,16 +13,15 @@ memory that nothing frees on its own while nobody uses the server (``benchmarks/
 3. **glibc's arenas**: freed memory stays in the allocator's per-thread arenas (Streamlit runs
    each session's script in its own thread) until ``malloc_trim``.
 
-So, when a session's browser disconnects, when the session ends and when a training ends that
-nobody watches any more (:func:`release_soon`, from ``ui/train_jobs.py``: the trainings of closed
-tabs stop only when their sessions end, after the others were released), :func:`release_memory`
-runs on a background thread shortly after and again later (:data:`RELEASE_DELAYS_S`): it drops
+So, when a session's browser disconnects and when the session ends (:func:`release_soon`; a
+training's memory is its worker process's, which goes back when the worker exits),
+:func:`release_memory` runs on a background thread shortly after and again later (:data:`RELEASE_DELAYS_S`): it drops
 the large caches if no session is left, runs a full collection and calls ``malloc_trim(0)``. Each
 release is logged on the server's console.
 
 Other parts of the app learn of a session's fate by its token (:func:`session_token`):
 :func:`when_session_away` calls a hook once its tab has been gone :data:`AWAY_S` seconds (the
-training queue gives its places in the line to others), :func:`when_session_ends` once Streamlit
+training queue ends its jobs: their workers are killed), :func:`when_session_ends` once Streamlit
 drops it (the queue withdraws it from every job it asked for, ``pages/train.py``).
 """
 
@@ -49,8 +48,9 @@ _LOG = get_logger(__name__)
 # Streamlit call) and other tabs of a class leaving together can share it; the second for a run
 # that was still computing (a 4096-token page takes seconds) when its tab closed.
 RELEASE_DELAYS_S = (3.0, 30.0)
-# Seconds a tab may be gone (a reload, a network blip) before its session counts as away.
-AWAY_S = 10.0
+# Seconds a tab may be gone (a reload, a network blip) before its session counts as away (its
+# trainings then end: within 10 s of the tab closing).
+AWAY_S = 5.0
 
 _lock = threading.Lock()
 _asked = threading.Condition(_lock)  # notified by every request for a release

@@ -161,6 +161,23 @@ MESSAGES = {
         "comes from the cache).",
         "zh": "你已停止观看。另有 {others} 个会话请求了完全相同的训练，所以它会继续为他们进行；再次点击“训练”即可查看（完成之后会直接来自缓存）。",
     },
+    "train.failed.memory": {
+        "en": "This training needed more memory than one training may use on this shared server "
+        "({memory} MB), so it was ended and nothing is kept. A smaller model, batch or context "
+        "fits.",
+        "zh": "这个训练需要的内存超过了这台共享服务器上每个训练可用的内存（{memory} MB），所以已被终止，没有保留任何结果。缩小模型、批量或上下文即可。",
+    },
+    "train.failed.time": {
+        "en": "This training went past its time on this shared server ({cpu} s of CPU, {wall} s "
+        "of wall-clock time at most) and did not stop in time, so it was ended and nothing is "
+        "kept. Fewer steps or a smaller model finish in time.",
+        "zh": "这个训练超过了它在这台共享服务器上的时间（最多 {cpu} 秒 CPU 时间、{wall} 秒墙钟时间），且未能及时停止，所以已被终止，没有保留任何结果。减少步数或缩小模型即可按时完成。",
+    },
+    "train.failed.crashed": {
+        "en": "The process that ran this training ended unexpectedly (exit code {code}); nothing "
+        "is kept. Press Train to try again.",
+        "zh": "运行这个训练的进程意外结束（退出码 {code}），没有保留任何结果。请点击“训练”重试。",
+    },
     "train.stop.dropped": {
         "en": "Stopped before it started: the training left the queue.",
         "zh": "在开始之前就已停止：该训练已离开队列。",
