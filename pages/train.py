@@ -611,6 +611,7 @@ def compare_section(cfg: TrainConfig | None) -> None:
 
 @page
 def render(view: View) -> None:
+    QUEUE.warm()  # the workers' forkserver, started while the reader chooses settings
     st.title(t("page.train.title"))
     st.markdown(t("train.intro"))
     with st.container(border=True):

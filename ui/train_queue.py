@@ -229,6 +229,11 @@ class TrainingQueue:
         self._dispatcher: threading.Thread | None = None
         self.runs = 0  # how many workers were started (for tests and benchmarks)
 
+    def warm(self) -> None:
+        """Start the forkserver now (it imports ``preload``: seconds on a busy machine), so that
+        the first Train press finds it ready. Cheap once it runs."""
+        forkserver.ensure_running()
+
     # -- requesting ---------------------------------------------------------------------------
 
     def cached(self, key: Hashable) -> Any | None:
