@@ -11,17 +11,19 @@ bug's name added to the key; both are sized by :func:`trace_cells`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import streamlit as st
 import torch
 
 from attention import AttentionConfig, AttentionTrace, trace_attention
-from attention.bugs import BugComparison, compare_bug
 
 from .limits import limit
 from .table import Table
+
+if TYPE_CHECKING:  # the gallery is imported by the first comparison: its KV-cache bug imports
+    from attention.bugs import BugComparison  # the training code, which other pages never use
 
 # Intra-op threads of every computation a page runs. Streamlit runs each script run in a new
 # thread, and with two OpenMP threads such a thread that reaches a parallel torch kernel starts a
@@ -99,18 +101,26 @@ def _inputs_from_bytes(values: bytes, shape: tuple[int, int]) -> np.ndarray:
     return np.frombuffer(values, dtype=np.float64).reshape(shape).copy()  # (T, d_in)
 
 
+def _compare(
+    name: str, values: bytes, shape: tuple[int, int], cfg: AttentionConfig
+) -> BugComparison:
+    from attention.bugs import compare_bug
+
+    return compare_bug(name, _inputs_from_bytes(values, shape), cfg)
+
+
 @st.cache_resource(**TRACE_CACHE_SMALL, show_spinner=False)
 def _cached_comparison(
     name: str, values: bytes, shape: tuple[int, int], cfg: AttentionConfig
 ) -> BugComparison:
-    return compare_bug(name, _inputs_from_bytes(values, shape), cfg)
+    return _compare(name, values, shape, cfg)
 
 
 @st.cache_resource(**TRACE_CACHE_LARGE, show_spinner=False)
 def _cached_large_comparison(
     name: str, values: bytes, shape: tuple[int, int], cfg: AttentionConfig
 ) -> BugComparison:
-    return compare_bug(name, _inputs_from_bytes(values, shape), cfg)
+    return _compare(name, values, shape, cfg)
 
 
 def drop_large_traces() -> None:

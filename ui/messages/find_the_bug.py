@@ -1,10 +1,35 @@
 """Messages of the page “Find the bug” (the gallery of ``attention/bugs.py``).
 
 The English title and "how to spot it" sentence of each bug are the gallery's own
-(``attention.bugs.BUGS``); the Chinese ones are here.
+(``attention.bugs.BUGS``), read when first shown; the Chinese ones are here.
 """
 
-from attention.bugs import BUGS
+from collections.abc import Iterator, Mapping
+
+
+class _FromGallery(Mapping[str, str]):
+    """A bug's text: English from the gallery (``attention.bugs``, imported on the first read),
+    Chinese from here. The catalogue loads without the gallery, whose KV-cache bug imports the
+    training code: every page's first visit would import it for nothing."""
+
+    def __init__(self, name: str, field: str, zh: str) -> None:
+        self._name, self._field, self._zh = name, field, zh
+
+    def __getitem__(self, lang: str) -> str:
+        if lang == "zh":
+            return self._zh
+        if lang != "en":
+            raise KeyError(lang)
+        from attention.bugs import BUGS
+
+        return getattr(BUGS[self._name], self._field)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("en", "zh"))
+
+    def __len__(self) -> int:
+        return 2
+
 
 _ZH_TITLES = {
     "mask_inverted": "掩码取反",
@@ -175,11 +200,10 @@ MESSAGES = {
     "find_the_bug.entry.context": {"en": "Context vectors", "zh": "上下文向量"},
     "find_the_bug.entry.output": {"en": "Output", "zh": "输出"},
     **{
-        f"find_the_bug.bug.{name}": {"en": bug.title, "zh": _ZH_TITLES[name]}
-        for name, bug in BUGS.items()
+        f"find_the_bug.bug.{name}": _FromGallery(name, "title", zh)
+        for name, zh in _ZH_TITLES.items()
     },
     **{
-        f"find_the_bug.spot.{name}": {"en": bug.spot, "zh": _ZH_SPOT[name]}
-        for name, bug in BUGS.items()
+        f"find_the_bug.spot.{name}": _FromGallery(name, "spot", zh) for name, zh in _ZH_SPOT.items()
     },
 }
