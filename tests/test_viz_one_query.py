@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -11,7 +12,14 @@ from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.one_query import dot_product_terms, softmax_by_hand, weighted_value_terms
 from tests.cases import subcases
-from viz.label_layout import PlacedLabel, label_extent, label_size_px, labels_overlap
+from viz.label_layout import (
+    POINT_RADIUS,
+    PlacedLabel,
+    _overlap,
+    label_extent,
+    label_size_px,
+    segment_points,
+)
 from viz.one_query import (
     MAX_ARROWS,
     PLOT_HEIGHT,
@@ -35,6 +43,35 @@ from viz.svg_chart import Arrow, Bars, Chart, Label, Line, Points
 @pytest.fixture(scope="module")
 def trace():
     return trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=2, seed=123))
+
+
+def labels_overlap(
+    labels: Sequence[PlacedLabel],
+    scale: float,
+    obstacles: np.ndarray | Sequence[Sequence[float]] = (),
+    segments: Sequence[tuple[Sequence[float], Sequence[float]]] = (),
+) -> list[tuple[str, str]]:
+    """Every pair of labels whose boxes overlap, and every label covering a point or a line, in a
+    layout drawn at ``scale`` pixels per data unit (lines are checked at every pixel)."""
+    found = []
+    boxes = [
+        (label.center[0] * scale, label.center[1] * scale, label.half_width, label.half_height)
+        for label in labels
+    ]
+    for first in range(len(labels)):
+        for second in range(first + 1, len(labels)):
+            if _overlap(boxes[first], boxes[second]):
+                found.append((labels[first].text, labels[second].text))
+    points = np.asarray(obstacles, dtype=np.float64).reshape(-1, 2)
+    fine = [segment_points([segment], scale * POINT_RADIUS) for segment in segments]  # 1 px apart
+    for label, box in zip(labels, boxes, strict=True):
+        for x, y in points * scale:
+            if _overlap(box, (float(x), float(y), 0.0, 0.0)):
+                found.append((label.text, f"point ({x / scale:.3f}, {y / scale:.3f})"))
+        for count, line in enumerate(fine):
+            if any(_overlap(box, (float(x), float(y), 0.0, 0.0)) for x, y in line * scale):
+                found.append((label.text, f"line {count + 1}"))
+    return found
 
 
 def test_number_has_four_decimals_and_no_negative_zero() -> None:

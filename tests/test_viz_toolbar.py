@@ -14,7 +14,7 @@ from viz import steps
 from viz.heatmap import matrix_figure
 from viz.matrix import MatrixView
 from viz.multi_head import head_weights_grid
-from viz.toolbar import TOOLBAR_BAND, leave_room_for_toolbar, placed_above_plot, toolbar_band
+from viz.toolbar import TOOLBAR_BAND, leave_room_for_toolbar, placed_above_plot
 from viz.words import FigureWords
 
 TOKENS = list(BOOK_TOKENS)
@@ -39,7 +39,10 @@ def test_a_heatmap_with_keys_on_top_gets_a_blank_title_that_holds_the_band() -> 
     assert (title.yref, title.y, title.yanchor, title.pad.t) == ("container", 1.0, "top", 30)
     # Plotly reserves the band only when the title needs more than the top margin
     assert title.pad.t > figure.layout.margin.t
-    assert figure.layout.height == height + TOOLBAR_BAND and toolbar_band(figure) == TOOLBAR_BAND
+    assert (
+        figure.layout.height == height + TOOLBAR_BAND
+        and figure.layout.meta["toolbar_band"] == TOOLBAR_BAND
+    )
 
 
 def test_a_title_is_kept_and_moved_below_the_band() -> None:

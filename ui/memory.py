@@ -130,11 +130,6 @@ def release_memory(*, drop_large_traces: bool, reason: str = "sessions ended") -
     return release
 
 
-def registered_sessions() -> int:
-    """How many sessions have registered since the server started (never decreases)."""
-    return _registered_total
-
-
 def _was_asked() -> bool:
     return _wanted
 

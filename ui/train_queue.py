@@ -295,16 +295,6 @@ class TrainingQueue:
                 self._release_slot(*held, cancel=True)
             return len(slots)
 
-    def clear(self) -> None:
-        """Forget every cached outcome (jobs in flight go on)."""
-        with self._lock:
-            self._cache.clear()
-
-    def waiting(self) -> int:
-        """Jobs waiting for a worker right now."""
-        with self._lock:
-            return len(self._waiting)
-
     # -- what watchers see ----------------------------------------------------------------------
 
     def _snapshot(self, job: Job) -> JobSnapshot:

@@ -230,35 +230,3 @@ def label_extent(labels: Sequence[PlacedLabel], scale: float) -> np.ndarray:
         center = np.array(label.center)  # (2,)
         corners += [center - half, center + half]
     return np.asarray(corners, dtype=np.float64).reshape(-1, 2)
-
-
-def labels_overlap(
-    labels: Sequence[PlacedLabel],
-    scale: float,
-    obstacles: np.ndarray | Sequence[Sequence[float]] = (),
-    segments: Sequence[tuple[Sequence[float], Sequence[float]]] = (),
-) -> list[tuple[str, str]]:
-    """Every pair of labels whose boxes overlap, and every label covering a point or a line.
-
-    The check a test makes of a layout drawn at ``scale`` pixels per data unit (lines are
-    checked at every pixel).
-    """
-    found = []
-    boxes = [
-        (label.center[0] * scale, label.center[1] * scale, label.half_width, label.half_height)
-        for label in labels
-    ]
-    for first in range(len(labels)):
-        for second in range(first + 1, len(labels)):
-            if _overlap(boxes[first], boxes[second]):
-                found.append((labels[first].text, labels[second].text))
-    points = np.asarray(obstacles, dtype=np.float64).reshape(-1, 2)
-    fine = [segment_points([segment], scale * POINT_RADIUS) for segment in segments]  # 1 px apart
-    for label, box in zip(labels, boxes, strict=True):
-        for x, y in points * scale:
-            if _overlap(box, (float(x), float(y), 0.0, 0.0)):
-                found.append((label.text, f"point ({x / scale:.3f}, {y / scale:.3f})"))
-        for number, line in enumerate(fine):
-            if any(_overlap(box, (float(x), float(y), 0.0, 0.0)) for x, y in line * scale):
-                found.append((label.text, f"line {number + 1}"))
-    return found

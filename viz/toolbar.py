@@ -75,9 +75,3 @@ def placed_above_plot(figure: go.Figure) -> bool:
         for note in layout.annotations
     )
     return legend_above or notes_above
-
-
-def toolbar_band(figure: go.Figure) -> int:
-    """The band reserved by :func:`leave_room_for_toolbar` (0 if none), for tests and callers."""
-    meta = figure.layout.meta if isinstance(figure.layout.meta, dict) else {}
-    return int(meta.get("toolbar_band", 0))
