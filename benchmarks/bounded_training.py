@@ -6,6 +6,7 @@ Usage (from the repository root)::
     python benchmarks/bounded_training.py budget        # the largest training under the budget
     python benchmarks/bounded_training.py worker        # a short training in-process vs a worker
     python benchmarks/bounded_training.py tabs --tabs 15  # 15 tabs train the largest, then close
+    python benchmarks/bounded_training.py rss --root DIR  # the server's memory around a training
 
 - ``sizes``: trains the largest model of each task for a few steps (a model's size does not depend
   on its steps) and prints the bytes its outcome is on the worker's pipe (pickled plain data), and
@@ -15,6 +16,10 @@ Usage (from the repository root)::
 - ``worker``: the same short training (copy, 300 steps) in this process and in a worker of a
   ``TrainingQueue`` (its first job starts the forkserver; later ones fork it), alternated; prints
   the medians and their ratio, and this process's resident memory after the worker's training.
+- ``rss``: a real server of the tree at ``--root`` (another checkout, to compare designs) and one
+  tab that trains the page's default (copy, 300 steps) three times with seeds 1, 2, 3; prints the
+  server's resident memory after the first visit, after each training's results are drawn
+  (+3 s), and 20 s after the tab closed (``server.disconnectedSessionTTL`` 2 s).
 - ``tabs``: a real server (``server.disconnectedSessionTTL`` 2 s) and ``--tabs`` Chromium tabs
   that each press Train on the largest settings with their own seed, then close together. Prints
   the server's resident memory (``VmRSS``) before, with the tabs training, and after they left;
@@ -149,14 +154,47 @@ def run_tabs(tabs: int) -> None:
         print("server log mentions a traceback:", "Traceback" in log)
 
 
+def run_rss(root: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.e2e.server import start_streamlit
+
+    args = ("--server.disconnectedSessionTTL", "2")
+    with start_streamlit(root / "app.py", args, cwd=root) as server:
+        pid = server.process.pid
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox"]
+            )
+            page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+            page.goto(f"{server.url}/train")
+            page.locator(".st-key-train_run button").wait_for(timeout=120_000)
+            time.sleep(3)
+            print(f"{root}: server after the first visit: {_rss_mb(pid):.0f} MB")
+            for seed in (1, 2, 3):
+                page.goto(f"{server.url}/train?train_seed={seed}")
+                page.locator(".st-key-train_run button").click(timeout=120_000)
+                start = time.perf_counter()
+                expect(page.get_by_text("Held-out accuracy")).to_be_visible(timeout=600_000)
+                seconds = time.perf_counter() - start
+                time.sleep(3)
+                print(f"after training {seed} ({seconds:.1f} s to results): {_rss_mb(pid):.0f} MB")
+            page.close()
+            time.sleep(20)
+            print(f"20 s after the tab closed: {_rss_mb(pid):.0f} MB")
+            browser.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("sizes", "budget", "worker", "tabs"))
+    parser.add_argument("what", choices=("sizes", "budget", "worker", "tabs", "rss"))
     parser.add_argument("--tabs", type=int, default=15)
+    parser.add_argument("--root", type=Path, default=ROOT, help="the tree whose server runs")
     args = parser.parse_args()
     threading.current_thread().name = "benchmark"
     modes = {"sizes": outcome_sizes, "budget": run_budget, "worker": run_worker}
-    modes.get(args.what, lambda: run_tabs(args.tabs))()
+    modes |= {"tabs": lambda: run_tabs(args.tabs), "rss": lambda: run_rss(args.root.resolve())}
+    modes[args.what]()
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ LIMITS: dict[str, Limit] = {
         ),
         Limit("ATTENTION_LAB_TRAIN_RUNNING", 2, 1, 64, "trainings running at once", True),
         Limit("ATTENTION_LAB_TRAIN_WAITING", 8, 0, 1000, "trainings waiting in line", True),
-        Limit("ATTENTION_LAB_TRAIN_CACHED", 16, 0, 1000, "finished trainings kept", True),
+        Limit("ATTENTION_LAB_TRAIN_CACHED", 8, 0, 1000, "finished trainings kept", True),
         Limit("ATTENTION_LAB_JOB_CPU_S", 240, 1, 86_400, "CPU seconds of one training"),
         Limit("ATTENTION_LAB_JOB_WALL_S", 600, 1, 86_400, "wall-clock seconds of one training"),
         Limit("ATTENTION_LAB_JOB_MEMORY_MB", 1024, 64, 1_048_576, "MB one training may add"),
