@@ -14,10 +14,12 @@ Usage (from the repository root)::
 - ``budget``: runs the largest training the page allows in a worker with the page's
   ``JOB_BUDGET``, and prints the worker's CPU seconds, the wall-clock seconds, the steps done.
 - ``worker``: the same short training (copy, 300 steps) in this process and in a worker of a
-  ``TrainingQueue`` (its first job starts the forkserver; later ones fork it), alternated; prints
+  ``TrainingQueue`` at the same priority (its first job starts the forkserver; later ones fork
+  it), alternated; prints
   the medians and their ratio, and this process's resident memory after the worker's training.
 - ``rss``: a real server of the tree at ``--root`` (another checkout, to compare designs) and one
-  tab that trains the page's default (copy, 300 steps) three times with seeds 1, 2, 3; prints the
+  tab that trains the page's default (copy, 300 steps; ``--query "&train_task=text"`` for
+  others) three times with seeds 1, 2, 3; prints the
   server's resident memory after the first visit, after each training's results are drawn
   (+3 s), and 20 s after the tab closed (``server.disconnectedSessionTTL`` 2 s).
 - ``tabs``: a real server (``server.disconnectedSessionTTL`` 2 s) and ``--tabs`` Chromium tabs
@@ -66,7 +68,7 @@ def outcome_sizes() -> None:
 
 def run_budget() -> None:
     cfg = TrainConfig(task="sort", steps=LIMITS["steps"][1], **LARGEST).resolved()
-    queue = TrainingQueue(run_job, budget=JOB_BUDGET, preload=("ui.train_jobs",))
+    queue = TrainingQueue(run_job, budget=JOB_BUDGET, preload=("ui.train_jobs", "torch._dynamo"))
     start = time.perf_counter()
     job = queue.submit(cfg, "benchmark")
     job.wait()
@@ -80,7 +82,9 @@ def run_budget() -> None:
 
 def run_worker(repeats: int = 5) -> None:
     cfg = TrainConfig(task="copy", seed=1).resolved()
-    queue = TrainingQueue(run_job, budget=JOB_BUDGET, preload=("ui.train_jobs",))
+    # nice 0 as this process: the figure is the process's cost, not the priority's (the app runs
+    # its workers at ATTENTION_LAB_TRAIN_NICE, so pages come first on a busy machine)
+    queue = TrainingQueue(run_job, budget=JOB_BUDGET, preload=("ui.train_jobs", "torch._dynamo"))
     torch.set_num_threads(TRAIN_THREADS)
     start = time.perf_counter()
     first = queue.submit(cfg, "first")  # starts the forkserver (imports torch once)
@@ -154,7 +158,7 @@ def run_tabs(tabs: int) -> None:
         print("server log mentions a traceback:", "Traceback" in log)
 
 
-def run_rss(root: Path) -> None:
+def run_rss(root: Path, query: str) -> None:
     from playwright.sync_api import expect, sync_playwright
 
     from tests.e2e.server import start_streamlit
@@ -172,7 +176,7 @@ def run_rss(root: Path) -> None:
             time.sleep(3)
             print(f"{root}: server after the first visit: {_rss_mb(pid):.0f} MB")
             for seed in (1, 2, 3):
-                page.goto(f"{server.url}/train?train_seed={seed}")
+                page.goto(f"{server.url}/train?train_seed={seed}{query}")
                 page.locator(".st-key-train_run button").click(timeout=120_000)
                 start = time.perf_counter()
                 expect(page.get_by_text("Held-out accuracy")).to_be_visible(timeout=600_000)
@@ -190,10 +194,14 @@ def main() -> None:
     parser.add_argument("what", choices=("sizes", "budget", "worker", "tabs", "rss"))
     parser.add_argument("--tabs", type=int, default=15)
     parser.add_argument("--root", type=Path, default=ROOT, help="the tree whose server runs")
+    parser.add_argument("--query", default="", help="more of the Train page's URL, &train_task=…")
     args = parser.parse_args()
     threading.current_thread().name = "benchmark"
     modes = {"sizes": outcome_sizes, "budget": run_budget, "worker": run_worker}
-    modes |= {"tabs": lambda: run_tabs(args.tabs), "rss": lambda: run_rss(args.root.resolve())}
+    modes |= {
+        "tabs": lambda: run_tabs(args.tabs),
+        "rss": lambda: run_rss(args.root.resolve(), args.query),
+    }
     modes[args.what]()
 
 

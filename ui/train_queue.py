@@ -198,7 +198,7 @@ class TrainingQueue:
         *,
         max_running: int = 2,
         max_waiting: int = 8,
-        max_cached: int = 16,
+        max_cached: int = 8,
         budget: Budget | None = None,
         nice: int = 0,
         stop_grace_s: float = STOP_GRACE_S,
@@ -375,7 +375,14 @@ class TrainingQueue:
             handles += [job._process.sentinel for job in running]
             wait(handles, timeout=TICK_S)
             for job in running:
-                self._read(job)
+                try:
+                    self._read(job)
+                except Exception as error:  # noqa: BLE001 - one job fails, the queue goes on
+                    job._process.kill()
+                    with self._lock:
+                        if not job.done:
+                            failure = JobFailure(ERROR, type(error).__name__)
+                            self._end(job, FAILED, error=failure, why="failed")
 
     def _start(self, job: Job) -> None:
         receiver, sender = self._context.Pipe(duplex=False)
