@@ -139,7 +139,8 @@ def test_a_training_over_its_memory_is_ended_by_the_kernel_and_the_page_says_why
     said = [e.value for e in at.error]
     assert said == [
         "This training needed more memory than one training may use on this shared server "
-        "(16 MB), so it was ended and nothing is kept. A smaller model, batch or context fits."
+        "(16 MB), so it was ended and nothing is kept. A smaller model fits (fewer layers or "
+        "heads, a smaller width)."
     ]
     assert not at.button(key="train_run").disabled and at.button(key="train_stop").disabled
 

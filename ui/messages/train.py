@@ -163,9 +163,9 @@ MESSAGES = {
     },
     "train.failed.memory": {
         "en": "This training needed more memory than one training may use on this shared server "
-        "({memory} MB), so it was ended and nothing is kept. A smaller model, batch or context "
-        "fits.",
-        "zh": "这个训练需要的内存超过了这台共享服务器上每个训练可用的内存（{memory} MB），所以已被终止，没有保留任何结果。缩小模型、批量或上下文即可。",
+        "({memory} MB), so it was ended and nothing is kept. A smaller model fits (fewer layers "
+        "or heads, a smaller width).",
+        "zh": "这个训练需要的内存超过了这台共享服务器上每个训练可用的内存（{memory} MB），所以已被终止，没有保留任何结果。缩小模型即可（更少的层或头、更小的宽度）。",
     },
     "train.failed.time": {
         "en": "This training went past its time on this shared server ({cpu} s of CPU, {wall} s "
