@@ -342,7 +342,8 @@ class TrainingQueue:
             job._finish(DROPPED)
             _event("training_stopped", job, why="cancelled", running=False)
         elif cancel:
-            job._process.kill()  # its memory goes back with it; the dispatcher reaps it
+            if job._process is not None:  # (one still starting is killed once it runs)
+                job._process.kill()  # its memory goes back with it; the dispatcher reaps it
             job.stop_reason = job.stop_reason or LEFT
             self._end(job, DROPPED, why="cancelled")
         elif job.stop_reason is None:
@@ -350,27 +351,31 @@ class TrainingQueue:
 
     def _tell_to_stop(self, job: Job, reason: str) -> None:
         job.stop_reason = reason
-        job._stop.set()
+        if job._stop is not None:  # (a worker still starting is told once it runs)
+            job._stop.set()
         job._kill_at = time.monotonic() + self.stop_grace_s
 
     # -- the dispatcher ---------------------------------------------------------------------------
 
     def _dispatch(self) -> None:
         """Start workers for waiting jobs, relay their reports, end them (the server's one thread
-        for the queue; it sleeps while nothing runs or waits)."""
+        for the queue; it sleeps while nothing runs or waits). Workers start outside the lock:
+        the first waits for the forkserver, and watchers must not wait with it."""
         while True:
             with self._lock:
                 while not self._waiting and not self._running:
                     self._lock.wait()
+                starting = []
                 while self._waiting and len(self._running) < self.max_running:
                     job = self._waiting.popleft()
-                    try:
-                        self._start(job)
-                    except Exception as error:  # noqa: BLE001 - the job fails, the queue goes on
-                        failure = JobFailure(CRASHED, type(error).__name__)
-                        self._end(job, FAILED, error=failure, why="failed")
+                    job.state, job._since = RUNNING, time.monotonic()
+                    self._running.append(job)
+                    starting.append(job)
+            for job in starting:
+                self._start(job)
+            with self._lock:
                 self._enforce_time()
-                running = list(self._running)
+                running = [job for job in self._running if job._conn is not None]
             handles: list[Any] = [job._conn for job in running]
             handles += [job._process.sentinel for job in running]
             wait(handles, timeout=TICK_S)
@@ -385,29 +390,33 @@ class TrainingQueue:
                             self._end(job, FAILED, error=failure, why="failed")
 
     def _start(self, job: Job) -> None:
-        receiver, sender = self._context.Pipe(duplex=False)
-        job._stop = self._context.Event()
-        job._process = _WorkerProcess(
-            target=_worker_main,
-            args=(
-                self._work,
-                job.key,
-                sender,
-                job._stop,
-                self.budget,
-                self.nice,
-                self.stop_grace_s,
-            ),
-            name=f"training-worker-{job.id}",
-            daemon=True,
-        )
-        job._process.start()
-        sender.close()  # the worker holds the only writing end: its exit closes the pipe
-        job._conn, job.pid = receiver, job._process.pid
-        job.state, job._since = RUNNING, time.monotonic()
-        self._running.append(job)
-        self.runs += 1
-        _event("training_started", job, pid=job.pid, running=len(self._running))
+        try:
+            receiver, sender = self._context.Pipe(duplex=False)
+            stop = self._context.Event()
+            limits = (self.budget, self.nice, self.stop_grace_s)
+            process = _WorkerProcess(
+                target=_worker_main,
+                args=(self._work, job.key, sender, stop, *limits),
+                name=f"training-worker-{job.id}",
+                daemon=True,
+            )
+            process.start()
+            sender.close()  # the worker holds the only writing end: its exit closes the pipe
+        except Exception as error:  # noqa: BLE001 - the job fails, the queue goes on
+            with self._lock:
+                self._running.remove(job)
+                if not job.done:
+                    failure = JobFailure(CRASHED, type(error).__name__)
+                    self._end(job, FAILED, error=failure, why="failed")
+            return
+        with self._lock:
+            job._process, job._conn, job._stop, job.pid = process, receiver, stop, process.pid
+            self.runs += 1
+            _event("training_started", job, pid=job.pid, running=len(self._running))
+            if job.done:  # cancelled while it started
+                process.kill()
+            elif job.stop_reason is not None:
+                stop.set()
 
     def _enforce_time(self) -> None:
         now = time.monotonic()
@@ -415,7 +424,7 @@ class TrainingQueue:
             if job.stop_reason is None and now - job._since > self.budget.wall_seconds:
                 _event("training_over_budget", job, budget="wall", seconds=round(now - job._since))
                 self._tell_to_stop(job, BUDGET)
-            elif job._kill_at is not None and now > job._kill_at:
+            elif job._kill_at is not None and now > job._kill_at and job._process is not None:
                 job._process.kill()
 
     def _read(self, job: Job) -> None:
