@@ -93,7 +93,8 @@ class Budget:
 class JobFailure:
     """Why a run gave no outcome: ``kind`` is ``"memory"`` (over its memory budget), ``"time"``
     (over its time budget and killed: it did not stop in time), ``"crashed"`` (the worker died:
-    ``detail`` is its exit code) or ``"error"`` (the work raised: ``detail`` names the error)."""
+    ``detail`` is its exit code) or ``"error"`` (the work raised: ``detail`` is the error's
+    type, never its text, which may hold the server's paths)."""
 
     kind: str
     detail: str = ""
@@ -606,7 +607,7 @@ def _worker_main(
         if _out_of_memory(error):
             failure = JobFailure(MEMORY, f"{budget.memory_mb:g}")
         else:
-            failure = JobFailure(ERROR, f"{type(error).__name__}: {error}"[:300])
+            failure = JobFailure(ERROR, type(error).__name__)
         send("failed", failure)
     finally:
         conn.close()
