@@ -14,7 +14,7 @@ import torch
 from attention.training import TrainConfig
 from tests.apptest_support import figure_array, open_step_tab, page_text, plotly_figures, run_page
 from ui.train_jobs import QUEUE, CompareKey
-from ui.train_queue import Budget
+from ui.train_queue import CRASHED, ERROR, TIME, Budget, JobFailure
 
 SORT_LINK = {"train_task": "sort", "train_steps": "12", "train_seed": "3"}
 SORT = TrainConfig(task="sort", seed=3, steps=12).resolved()
@@ -143,6 +143,19 @@ def test_a_training_over_its_memory_is_ended_by_the_kernel_and_the_page_says_why
         "heads, a smaller width)."
     ]
     assert not at.button(key="train_run").disabled and at.button(key="train_stop").disabled
+
+
+def test_every_way_a_worker_ends_without_an_outcome_is_said_in_plain_words() -> None:
+    from pages.train import _failure_text
+
+    budget = QUEUE.budget
+    said = {kind: _failure_text(JobFailure(kind, "9")) for kind in (TIME, CRASHED, ERROR)}
+    assert said[TIME].startswith("This training went past its time on this shared server")
+    assert (
+        f"({budget.cpu_seconds:g} s of CPU, {budget.wall_seconds:g} s of wall-clock" in said[TIME]
+    )
+    assert "ended unexpectedly (exit code 9)" in said[CRASHED]
+    assert said[ERROR] == "These settings cannot be computed: 9"
 
 
 def test_a_width_the_heads_cannot_split_is_named_and_the_result_stays() -> None:
