@@ -179,7 +179,8 @@ def run_rss(root: Path, query: str) -> None:
                 page.goto(f"{server.url}/train?train_seed={seed}{query}")
                 page.locator(".st-key-train_run button").click(timeout=120_000)
                 start = time.perf_counter()
-                expect(page.get_by_text("Held-out accuracy")).to_be_visible(timeout=600_000)
+                maps = page.get_by_role("heading", name="Attention maps", exact=False)
+                expect(maps).to_be_visible(timeout=600_000)
                 seconds = time.perf_counter() - start
                 time.sleep(3)
                 print(f"after training {seed} ({seconds:.1f} s to results): {_rss_mb(pid):.0f} MB")
