@@ -11,22 +11,6 @@ MESSAGES = {
         "因此每个头可以学会关注不同的内容；它们的结果再拼接起来。书中实现了两次：先是把独立的 "
         "CausalAttention 头包装在一起，然后是一个高效的类。头数：**{heads}**（侧边栏）。",
     },
-    "multi_head.book": {
-        "en": "These are the book's numbers: seed 123, 2 heads, d_out = 2, the book's six tokens, "
-        "no dropout. The outputs below are those of the book's MultiHeadAttentionWrapper and "
-        "MultiHeadAttention examples (the book feeds a batch of two identical rows, shape "
-        "(2, 6, …); here the batch has {batch} rows, shape ({batch}, 6, …), set in the sidebar).",
-        "zh": "这些就是书中的数字：随机种子 123、2 个头、d_out = 2、书中的六个词元、没有 dropout。"
-        "下面的输出就是书中 MultiHeadAttentionWrapper 和 MultiHeadAttention 示例的输出"
-        "（书中输入的批次有两行相同的数据，形状 (2, 6, …)；这里批次有 {batch} 行，形状 ({batch}, 6, …)，"
-        "可在侧边栏设置）。",
-    },
-    "multi_head.not_book": {
-        "en": "The book's example uses seed 123, 2 heads, d_out = 2, no dropout, no bias and the "
-        "book's sentence.",
-        "zh": "书中的示例使用随机种子 123、2 个头、d_out = 2、没有 dropout、没有偏置以及书中的句子。",
-    },
-    "multi_head.book_button": {"en": "Show the book's example", "zh": "显示书中的示例"},
     "multi_head.one_head": {
         "en": "With 1 head there is nothing to split: the wrapper is a single CausalAttention "
         "(as on the other pages), and MultiHeadAttention would only add out_proj. Choose 2 or "
