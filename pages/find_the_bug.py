@@ -193,10 +193,7 @@ def _show_checks(comparison: BugComparison, tokens: list[str]) -> None:
     )
     if nan_rows:
         names = _listed([f"“{escape_markdown(tokens[i])}”" for i in nan_rows])
-        st.warning(
-            t("find_the_bug.nan_rows", rows=len(nan_rows), total=len(tokens), tokens=names),
-            icon="⚠️",
-        )
+        st.markdown(t("find_the_bug.nan_rows", rows=len(nan_rows), total=len(tokens), tokens=names))
     last_token = escape_markdown(tokens[comparison.leak_position])  # the learner's words
     moved = [escape_markdown(tokens[i]) for i in np.flatnonzero(comparison.moved.numpy())]
     if moved:

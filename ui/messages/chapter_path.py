@@ -38,7 +38,7 @@ MESSAGES = {
         "zh": "本次运行的数，而不是书中打印的结果（嵌入向量、种子或 d_out 不同）：{sections}。",
     },
     "chapter.first_tokens": {
-        "en": "Your table has {tokens} tokens; this page follows the book on the first {shown} "
+        "en": "Your table has {tokens:token|tokens}; this page follows the book on the first {shown} "
         "(the step page takes them all).",
         "zh": "你的表格有 {tokens} 个词元；本页只用前 {shown} 个按书中的步骤计算（分步页面使用全部词元）。",
     },
@@ -131,7 +131,7 @@ MESSAGES = {
         "总和为 1，无论分数是什么。",
     },
     "chapter.softmax.extreme": {
-        "en": "**Extreme scores** ({factor} times larger): dividing by the sum does not change "
+        "en": "**Extreme scores** ({factor:time|times} larger): dividing by the sum does not change "
         "at all (the factor cancels; largest change {change}), while softmax sharpens: "
         "“{token}”, the largest score, goes from {before} to {after}. Softmax lets larger "
         "scores mean more attention, which is also why 3.4 scales the scores by 1/√d_k before "
@@ -174,7 +174,7 @@ MESSAGES = {
         "a **key** and a **value**: q = x W_query, k = x W_key, v = x W_value. `SelfAttention_v1` "
         "draws them with `torch.rand` (uniform in [0, 1)) right after `torch.manual_seed({seed})`. "
         "The scores are queries times keys, divided by √d_k = √{d_k} before softmax, and the "
-        "context vectors are weighted sums of the values: {d_out} numbers per token.",
+        "context vectors are weighted sums of the values: {d_out:number|numbers} per token.",
         "zh": "现在用三个可以训练的矩阵把每个嵌入向量投影成**查询**、**键**和**值**："
         "q = x W_query，k = x W_key，v = x W_value。`SelfAttention_v1` 在 `torch.manual_seed({seed})` "
         "之后用 `torch.rand`（[0, 1) 上的均匀分布）生成它们。分数是查询乘以键，在 softmax 之前除以 "
@@ -320,7 +320,7 @@ MESSAGES = {
     },
     "chapter.s352.vanished": {
         "en": "Every weight of “{token}” (row {number}) was dropped: its context vector is 0 in "
-        "this pass. Row {number} sees {visible} keys, each dropped with probability p = {p}, so "
+        "this pass. Row {number} sees {visible:key|keys}, each dropped with probability p = {p}, so "
         "the whole row goes with probability {p}^{visible} = {chance}.",
         "zh": "“{token}”（第 {number} 行）的每个权重都被丢弃了：这一轮它的上下文向量为 0。"
         "第 {number} 行能看到 {visible} 个键，每个以 p = {p} 的概率被丢弃，"

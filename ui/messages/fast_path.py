@@ -183,7 +183,7 @@ MESSAGES = {
     },
     "fast_path.measure.text": {
         "en": "Measured on this server on demand: `MultiHeadAttention(64, 64, T, 0.0, 2)` and "
-        "each path on one sequence of {sizes} tokens, the best of several runs, at most {budget} s "
+        "each path on one sequence of {sizes:token|tokens}, the best of several runs, at most {budget} s "
         "in all (sizes the budget does not reach are skipped). Peak memory: the tensors the path "
         "allocates while it runs, as torch's dispatcher sees them (a fused kernel's own scratch "
         "space is not counted).",
@@ -204,7 +204,7 @@ MESSAGES = {
     "fast_path.measure.memory": {"en": "peak memory (MiB)", "zh": "峰值内存（MiB）"},
     "fast_path.measure.tokens": {"en": "tokens", "zh": "词元数"},
     "fast_path.measure.skipped": {
-        "en": "Skipped (the time budget ran out): {sizes} tokens.",
+        "en": "Skipped (the time budget ran out): {sizes:token|tokens}.",
         "zh": "已跳过（时间预算用完）：{sizes} 个词元。",
     },
     "fast_path.measure.machine": {

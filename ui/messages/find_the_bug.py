@@ -83,7 +83,7 @@ MESSAGES = {
     },
     "find_the_bug.diff.header": {"en": "What the bug changes", "zh": "bug 改动了什么"},
     "find_the_bug.statements.one": {"en": "one statement", "zh": "一条语句"},
-    "find_the_bug.statements.many": {"en": "{count} statements", "zh": "{count} 条语句"},
+    "find_the_bug.statements.many": {"en": "{count:statement|statements}", "zh": "{count} 条语句"},
     "find_the_bug.size.one": {
         "en": "One statement changed: the book's {where}.",
         "zh": "改动了一条语句：书中的{where}。",
@@ -103,7 +103,7 @@ MESSAGES = {
     },
     "find_the_bug.metric.nan": {"en": "not a number", "zh": "不是数（NaN）"},
     "find_the_bug.nan_rows": {
-        "en": "**The bug's output holds NaN (not a number)** in {rows} of its {total} rows: "
+        "en": "**The bug's output holds NaN (not a number)** in {rows} of its {total:row|rows}: "
         "{tokens}. NaN minus any number is NaN, so no largest difference can be measured there.",
         "zh": "**bug 的输出中含有 NaN（不是数）**，在它 {total} 行中的 {rows} 行：{tokens}。"
         "NaN 减去任何数仍是 NaN，所以那里无法测出最大差异。",
@@ -121,7 +121,7 @@ MESSAGES = {
     "find_the_bug.cached.note": {
         "en": "A KV-cache bug: on a full pass it is the book's class. Both sides here feed the "
         "tokens through a cache, the first {prompt} in one pass, then “{token}” alone "
-        "(MultiHeadAttention, {heads} heads, d_out = {d_out}; the tables show head 1). The book's "
+        "(MultiHeadAttention, {heads:head|heads}, d_out = {d_out}; the tables show head 1). The book's "
         "side equals the book's full pass up to float rounding (eval mode: {difference}). A cell of an "
         "earlier row under the last key is hidden: that key was not in the cache yet.",
         "zh": "这是 KV 缓存的 bug：完整的一次前向传播与书中的类相同。这里两边都让词元经过缓存："
@@ -142,7 +142,7 @@ MESSAGES = {
     "find_the_bug.no": {"en": "no", "zh": "否"},
     "find_the_bug.nan": {"en": "NaN (not a number)", "zh": "NaN（不是数）"},
     "find_the_bug.last_shown": {
-        "en": "Below: the last comparison that could be run ({bug}, {tokens} tokens), until the "
+        "en": "Below: the last comparison that could be run ({bug}, {tokens:token|tokens}), until the "
         "settings or the table fit again.",
         "zh": "下面是最近一次能运行的比较（{bug}，{tokens} 个 token），直到设置或表格重新合适为止。",
     },
@@ -167,7 +167,7 @@ MESSAGES = {
         "zh": "**训练与 eval。** 与书中类的输出最大差异，训练模式：{train}；eval 模式：{eval}。",
     },
     "find_the_bug.heads.note": {
-        "en": "A multi-head bug: both run MultiHeadAttention with {heads} heads and d_out = "
+        "en": "A multi-head bug: both run MultiHeadAttention with {heads:head|heads} and d_out = "
         "{d_out}; the tables show head 1.",
         "zh": "这是多头的 bug：两者都运行 {heads} 个头、d_out = {d_out} 的 MultiHeadAttention；"
         "表格显示第 1 个头。",
