@@ -148,7 +148,7 @@ MESSAGES = {
         "zh": "一个小 GPT 写字：有缓存与无缓存",
     },
     "kv_cache.generate.text": {
-        "en": "Train it's tiny GPT (the text task: {layers:layer|layers} of the book's "
+        "en": "The tiny GPT of the “Train it” page (the text task: {layers:layer|layers} of the book's "
         "`MultiHeadAttention`, {heads:head|heads}, width {width}, a {context}-character context) "
         "with fresh, untrained weights (seed {seed}) continues the prompt greedily, one "
         "character at a time — gibberish, since nothing was trained; what matters is that both "
