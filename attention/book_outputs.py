@@ -260,6 +260,12 @@ _PRINTED_TRACES: dict[tuple[int, str], tuple[str, tuple[int, ...] | None]] = {
     (2, "fused"): ("multi_head_seed_123", None),
     (2, "wrapper"): ("wrapper_seed_123", (0, 5)),
 }
+# the class each printed run is (a trace of one head is CausalAttention, not MultiHeadAttention)
+_PRINTED_CLASSES = {
+    "causal_seed_123": "CausalAttention",
+    "multi_head_seed_123": "MultiHeadAttention",
+    "wrapper_seed_123": "MultiHeadAttentionWrapper",
+}
 
 
 def _is_book_input(inputs: torch.Tensor) -> bool:
@@ -290,12 +296,15 @@ def book_run_comparison(
     qkv_bias: bool = False,
     dropout_active: bool = False,
     window: int | None = None,
+    class_name: str | None = None,
 ) -> BookCheck | None:
     """A layer's ``output`` ``(b, T, width)`` against the book's printout, when the run is one
     of the book's (see :func:`book_comparison`); None when the book printed nothing for it.
 
     For a page that runs the book's class outside a trace (the fast path's
-    ``MultiHeadAttention``): it calls its numbers the book's only when this comparison holds.
+    ``MultiHeadAttention``, ``class_name``): it calls its numbers the book's only when this
+    comparison holds. The book printed ``MultiHeadAttention`` with two heads only: with one
+    head (and its ``out_proj``) it is not the printed one-head ``CausalAttention``.
     """
     key = (num_heads, variant if num_heads > 1 else "fused")
     book_run = (
@@ -310,6 +319,8 @@ def book_run_comparison(
     if not book_run:
         return None
     name, rows = _PRINTED_TRACES[key]
+    if class_name is not None and _PRINTED_CLASSES[name] != class_name:
+        return None
     first = output[0] if output.dim() == 3 else output  # (T, width)
     return _compared(name, first if rows is None else first[list(rows)], BOOK_CHECKS[name][1])
 

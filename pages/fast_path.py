@@ -110,7 +110,12 @@ def book_difference(outputs: FastPathOutputs, view: View) -> float | None:
     cfg = outputs.config
     inputs = torch.tensor(view.table.values, dtype=torch.float32)  # (T, d_in)
     check = book_run_comparison(
-        inputs, outputs.book, seed=cfg.seed, d_out=cfg.d_out, num_heads=cfg.num_heads
+        inputs,
+        outputs.book,
+        seed=cfg.seed,
+        d_out=cfg.d_out,
+        num_heads=cfg.num_heads,
+        class_name="MultiHeadAttention",
     )
     return None if check is None else check.max_abs_difference
 

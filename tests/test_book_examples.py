@@ -80,6 +80,7 @@ def test_fast_path_calls_its_output_the_books_only_when_the_printout_agrees() ->
     text = page_text(at).replace("\\", "")  # a matrix's title is escaped Markdown
     assert "MultiHeadAttention's output: this run, seed 123, num_heads = 1" in text
     assert "book's printed output" not in text
+    assert "Compared just now" not in text, "the book printed no one-head MultiHeadAttention"
     journey = _row(at, "fast_path_book_output", "journey")
     assert journey == ["0.2926", "0.3896"], "one head: not the book's 0.2943 0.3897"
     at.button(key="book_example_fast_path").click().run()

@@ -129,15 +129,16 @@ def show_book_example(example: BookExample, view: View, difference: float | None
     if is_set_up(example, view):
         (st.success if within else st.warning)(t("book_example.set", **words) + compared)
         return True
-    note, button = st.columns([3, 1], vertical_alignment="center")
     query = query_text(example.query())
     link = t("book_example.link", query=query) if query else t("book_example.link_plain")
-    note.info(t("book_example.offer", link=link, **words) + compared)
-    button.button(
-        t("book_example.button", section=example.section),
-        on_click=set_up,
-        args=(example,),
-        key=f"book_example_{example.name}",
-        type="primary",
-    )
+    with st.container(border=True):  # the note and its button together, the label never cut
+        st.markdown(t("book_example.offer", link=link, **words) + compared)
+        st.button(
+            t("book_example.button", section=example.section),
+            on_click=set_up,
+            args=(example,),
+            key=f"book_example_{example.name}",
+            type="primary",
+            icon=":material/menu_book:",
+        )
     return False
