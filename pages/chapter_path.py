@@ -230,14 +230,14 @@ def _labels(case: Normalisations, tokens: list[str]) -> list[str]:
 
 def _weights_text(case: Normalisations, weights: torch.Tensor, labels: list[str]) -> str:
     return ", ".join(
-        f"“{escape_markdown(labels[j])}” {format_number(float(weights[j]))}"
+        f"“{escape_markdown(labels[j])}” {format_number(float(weights[j]), minus='−')}"
         for j in range(len(labels))
     )
 
 
 def why_softmax_sentences(case: Normalisations, labels: list[str]) -> list[str]:
     """What the numbers of ``case`` show, each sentence chosen and filled from them."""
-    total = format_number(case.score_sum)
+    total = format_number(case.score_sum, minus="−")
     sentences = []
     if not case.by_sum_finite:
         sentences.append(t("chapter.softmax.zero_sum", total=total))
@@ -259,7 +259,7 @@ def why_softmax_sentences(case: Normalisations, labels: list[str]) -> list[str]:
         )
     )
     top = case.top
-    factor = format_short(case.factor)
+    factor = f"{case.factor:g}"
     if case.by_sum_finite:
         sentences.append(
             t(
@@ -299,7 +299,7 @@ def _s33_why_softmax(chapter: Chapter) -> None:
     if case is None:
         return
     labels = _labels(case, chapter.tokens)
-    factor = format_short(case.factor)
+    factor = f"{case.factor:g}"
     rows = [
         (case.scores, t("chapter.softmax.row.scores")),
         (case.by_sum, t("chapter.row.by_sum")),

@@ -134,6 +134,7 @@ def test_why_softmax_on_the_chapters_editable_case() -> None:
     assert table.iloc[4].tolist()[1] == "0.5421", "×10: softmax sharpens towards journey"
     text = page_text(at)
     assert "gives a negative weight** to “one”: the scores add up to 5.1477" in text
+    assert "“one” −0.1373" in text and "(10 times larger)" in text
     assert "goes from 0.2591 to 0.5421" in text
     at.button(key="chapter_softmax_near_zero").click().run()
     assert "blows a weight up to 20.0000" in page_text(at)
