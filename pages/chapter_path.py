@@ -205,19 +205,20 @@ def _parse_scores(text: str) -> list[float] | str:
     return values
 
 
-def softmax_case(chapter: Chapter) -> Normalisations | None:
+def softmax_case(chapter: Chapter, *, report: bool = False) -> Normalisations | None:
     """The case the reader typed, both ways (:func:`attention.chapter.normalisations`); a bad
-    one is named and the last valid case stays."""
+    one is named (``report``: where the scores are typed) and the last valid case stays."""
     parsed = _parse_scores(str(st.session_state.get(SOFTMAX_SCORES_KEY, "")))
     if not isinstance(parsed, str):
         try:
             case = normalisations(parsed)
         except AttentionInputError as error:
-            show_input_error(error)
+            if report:
+                show_input_error(error)
         else:
             st.session_state[SOFTMAX_LAST_KEY] = tuple(parsed)
             return case
-    else:
+    elif report:
         st.error(parsed, icon="⚠️")
     last = st.session_state.get(SOFTMAX_LAST_KEY)
     return None if last is None else normalisations(last)
@@ -280,8 +281,8 @@ def _set_case(text: str) -> None:
     st.session_state[SOFTMAX_SCORES_KEY] = text
 
 
-def _s33_why_softmax(chapter: Chapter) -> None:
-    """3.3.1's question on numbers: an editable case, both normalisations, extreme scores."""
+def _softmax_controls(chapter: Chapter) -> None:
+    """The case's title, why it is there, its presets and its scores (editable)."""
     st.subheader(t("chapter.softmax.title"), anchor="why-softmax")
     st.markdown(t("chapter.softmax.intro"))
     cases = softmax_cases(chapter.simple)
@@ -295,6 +296,11 @@ def _s33_why_softmax(chapter: Chapter) -> None:
         )
     st.session_state.setdefault(SOFTMAX_SCORES_KEY, cases["negative"])  # the first case shown
     st.text_input(t("chapter.softmax.input"), key=SOFTMAX_SCORES_KEY, max_chars=2000)
+    softmax_case(chapter, report=True)
+
+
+def _softmax_table(chapter: Chapter) -> None:
+    """The case's scores, both normalisations, and both again on scores ten times larger."""
     case = softmax_case(chapter)
     if case is None:
         return
@@ -317,8 +323,20 @@ def _s33_why_softmax(chapter: Chapter) -> None:
         col_title=chapter.words.key,
     )  # a sum of 0 leaves the division no numbers: its rows are left out, and said
     show_matrix(view, chapter.words, key="chapter_why_softmax")
-    for sentence in why_softmax_sentences(case, labels):
-        st.markdown(sentence)
+
+
+def _softmax_sentences(chapter: Chapter) -> None:
+    case = softmax_case(chapter)
+    if case is not None:
+        for sentence in why_softmax_sentences(case, _labels(case, chapter.tokens)):
+            st.markdown(sentence)
+
+
+def _s33_why_softmax(chapter: Chapter) -> None:
+    """3.3.1's question on numbers: an editable case, both normalisations, extreme scores."""
+    _softmax_controls(chapter)
+    _softmax_table(chapter)
+    _softmax_sentences(chapter)
 
 
 def _s33_query(chapter: Chapter) -> None:
@@ -599,27 +617,33 @@ def _masked_table(chapter: Chapter, weights: torch.Tensor, title: str, key: str)
     )
 
 
+def _tril_table(chapter: Chapter) -> None:
+    """3.5.1, the book's first way, first half: softmax, then ``tril`` zeroes the future."""
+    masked = _v2_masking(chapter)
+    if masked is not None:
+        step, comparison = masked
+        weights = comparison.after_softmax["masked_simple"]
+        title = t("chapter.masked_simple", seed=step.seed)
+        _masked_table(chapter, weights, title, "chapter_masked_simple")
+
+
+def _renormalised_table(chapter: Chapter) -> None:
+    """3.5.1, the book's first way, second half: each row divided by its new sum."""
+    masked = _v2_masking(chapter)
+    if masked is not None:
+        step, comparison = masked
+        weights = comparison.after_softmax["attn_weights"]
+        title = t("chapter.masked_simple_norm", seed=step.seed)
+        _masked_table(chapter, weights, title, "chapter_masked_simple_norm")
+
+
 def _s35_tril_tables(chapter: Chapter) -> None:
     """3.5.1, the book's first way: softmax, zero the future with ``tril``, renormalise."""
-    masked = _v2_masking(chapter)
-    if masked is None:
-        return
-    step, comparison = masked
     simple, renormalised = st.columns(2, gap="medium")
     with simple:
-        _masked_table(
-            chapter,
-            comparison.after_softmax["masked_simple"],
-            t("chapter.masked_simple", seed=step.seed),
-            "chapter_masked_simple",
-        )
+        _tril_table(chapter)
     with renormalised:
-        _masked_table(
-            chapter,
-            comparison.after_softmax["attn_weights"],
-            t("chapter.masked_simple_norm", seed=step.seed),
-            "chapter_masked_simple_norm",
-        )
+        _renormalised_table(chapter)
 
 
 def _s35_neg_inf_text(chapter: Chapter) -> None:
@@ -818,7 +842,8 @@ WALK: Walk[Chapter] = Walk(
             screens=(
                 _beside(_s33_text, _s33_code),
                 _titled(S33, _s33_tables),
-                _s33_why_softmax,
+                _beside(_softmax_controls, _softmax_table),
+                _beside(_softmax_table, _softmax_sentences),
                 _beside(_all_scores, _all_text, (3, 2)),
                 _titled(S33, _all_weights),
                 _titled(S33, _all_context),
@@ -852,8 +877,9 @@ WALK: Walk[Chapter] = Walk(
             "chapter.s35.title",
             *(_s35_mask, _s352_ones, _s352_weights, _s35_diff),
             screens=(
-                _titled("chapter.s35.title", _s35_text, _s35_tril_tables),
-                _titled("chapter.s35.title", _beside(_s35_table, _s35_neg_inf_text, (3, 2))),
+                _beside(_tril_table, _s35_text, (3, 2)),
+                _titled("chapter.s35.title", _renormalised_table),
+                _beside(_s35_table, _s35_neg_inf_text, (3, 2)),
                 _beside(_s352_text, _s352_code),
                 _titled(S352, _s352_ones_table),
                 _titled(S352, _beside(_s352_weights_table, _s352_notes, (3, 2))),

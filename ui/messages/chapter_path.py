@@ -231,11 +231,11 @@ MESSAGES = {
         "en": "A language model writes one token after another, so a token may only look at "
         "itself and the tokens before it. The book first hides the future in the softmax "
         "weights of `SelfAttention_v2` (seed {seed}): `torch.tril` keeps the weights on and "
-        "below the diagonal and zeroes the rest (left, each row now sums to less than 1), then "
-        "each row is divided by its new sum so that it adds up to 1 again (right).",
+        "below the diagonal and zeroes the rest (each row now sums to less than 1), then each row "
+        "is divided by its new sum so that it adds up to 1 again: the two tables that follow.",
         "zh": "语言模型一个词元接一个词元地生成，所以一个词元只能看到它自己和它之前的词元。"
         "书中先在 `SelfAttention_v2`（种子 {seed}）的 softmax 权重中遮住未来：`torch.tril` 保留对角线及其"
-        "以下的权重，把其余的置零（左图，每行之和小于 1），然后每一行除以新的行和，使它重新等于 1（右图）。",
+        "以下的权重，把其余的置零（每行之和小于 1），然后每一行除以新的行和，使它重新等于 1：见接下来的两张表。",
     },
     "chapter.s35.neg_inf": {
         "en": "**Then the book's more efficient way:** fill the scores above the diagonal with "
