@@ -281,10 +281,15 @@ def _set_case(text: str) -> None:
     st.session_state[SOFTMAX_SCORES_KEY] = text
 
 
-def _softmax_controls(chapter: Chapter) -> None:
-    """The case's title, why it is there, its presets and its scores (editable)."""
+def _softmax_intro(chapter: Chapter) -> None:
+    """The case's title and why it is there."""
+    del chapter
     st.subheader(t("chapter.softmax.title"), anchor="why-softmax")
     st.markdown(t("chapter.softmax.intro"))
+
+
+def _softmax_inputs(chapter: Chapter) -> None:
+    """The case's presets and its scores (editable); a bad one is named here."""
     cases = softmax_cases(chapter.simple)
     for column, name in zip(st.columns(len(cases)), cases, strict=True):
         column.button(
@@ -334,7 +339,8 @@ def _softmax_sentences(chapter: Chapter) -> None:
 
 def _s33_why_softmax(chapter: Chapter) -> None:
     """3.3.1's question on numbers: an editable case, both normalisations, extreme scores."""
-    _softmax_controls(chapter)
+    _softmax_intro(chapter)
+    _softmax_inputs(chapter)
     _softmax_table(chapter)
     _softmax_sentences(chapter)
 
@@ -842,8 +848,9 @@ WALK: Walk[Chapter] = Walk(
             screens=(
                 _beside(_s33_text, _s33_code),
                 _titled(S33, _s33_tables),
-                _beside(_softmax_controls, _softmax_table),
-                _beside(_softmax_table, _softmax_sentences),
+                _beside(_softmax_intro, _softmax_inputs),
+                _titled("chapter.softmax.title", _softmax_table),
+                _titled("chapter.softmax.title", _softmax_sentences),
                 _beside(_all_scores, _all_text, (3, 2)),
                 _titled(S33, _all_weights),
                 _titled(S33, _all_context),
