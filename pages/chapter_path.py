@@ -40,10 +40,11 @@ from attention.chapter import (
 from attention.masking import MaskingComparison, compare_masking
 from ui.book_code import code_in_language
 from ui.book_examples import BOOK_EXAMPLES, show_book_example
+from ui.chapter_settings import CHAPTER_SETTINGS, V2_SEED_KEY
 from ui.frame import TABLE_PAGE, link_to_page, page
 from ui.i18n import t
 from ui.input_errors import show_input_error
-from ui.settings import MAX_APP_SEED
+from ui.settings import widget
 from ui.show import figure_words, show_matrix
 from ui.table_state import book_table
 from ui.view import View
@@ -63,7 +64,6 @@ from viz.vocabulary import (
 )
 from viz.words import FigureWords
 
-V2_SEED_KEY = "chapter_v2_seed"
 MAX_TOKENS = 256  # the page computes eight (T, T) matrices on every run: a long table is cut here
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -568,14 +568,9 @@ def v2_seed_input(*, compact: bool = False) -> None:
         name_column.markdown(t("chapter.v2_seed_short"))
     else:
         place = st.container()
-    place.number_input(
-        t("chapter.v2_seed"),
-        min_value=0,
-        max_value=MAX_APP_SEED,
-        value=BOOK_SEED_V2,
-        step=1,
-        key=V2_SEED_KEY,
-        help=t("chapter.v2_seed_help"),
+    widget(
+        CHAPTER_SETTINGS[V2_SEED_KEY],
+        container=place,
         label_visibility="collapsed" if compact else "visible",
     )
 

@@ -58,7 +58,7 @@ class PageSpec:
 DEFAULT_PAGE = "step"  # the page at "/": the step page, the book's example step by step
 
 PAGE_SPECS = (
-    PageSpec("chapter_path", "pages/chapter_path.py", "nav.learn"),
+    PageSpec("chapter_path", "pages/chapter_path.py", "nav.learn", settings="ui.chapter_settings"),
     PageSpec("step", "pages/step_by_step.py", "nav.learn", settings="ui.step_link"),
     PageSpec("embeddings", "pages/embeddings.py", "nav.learn"),
     PageSpec("one_query", "pages/one_query.py", "nav.learn"),
