@@ -770,10 +770,12 @@ def _diff_screen(half: int) -> Callable[[Chapter], None]:
         st.subheader(t("chapter.s35.title"), anchor=False)
         code_column, why_column = st.columns([2, 1], gap="medium")
         with code_column:
-            st.code(code_in_language(diff_halves(causal_diff())[half]), language="diff")
-        with why_column:
+            code = diff_halves(causal_diff())[half].splitlines()
+            # a screen holds the code, not the diff's file and hunk headers (---, +++, @@)
+            code = [line for line in code if not line.startswith(("---", "+++", "@@"))]
+            st.code(code_in_language("\n".join(code)), language="diff")
+        with why_column:  # the diff's intro is on the page; a projector shows the why
             if half == 0:
-                st.markdown(t("chapter.diff_intro"))
                 st.markdown(t("chapter.why_mask"))
             else:
                 st.markdown(t("chapter.why_dropout"))
