@@ -65,15 +65,13 @@ MESSAGES = {
     "chapter.softmax.intro": {
         "en": "On the book's scores both ways give weights between 0 and 1 that add up to 1. "
         "Dividing by the sum fails on other scores, and a dot product can be negative. Edit the "
-        "scores (commas between them) or pick a case; the last two rows make every score "
-        "ten times larger.",
+        "scores (commas between them) or pick a case (the first: the book's scores with the "
+        "smallest made negative); the last two rows make every score ten times larger.",
         "zh": "在书中的分数上，两种方法得到的权重都在 0 和 1 之间、总和为 1。但在别的分数上，"
-        "除以总和会失败，而点积可能是负数。编辑这些分数（用逗号分隔）或选一个例子；最后两行把每个分数放大十倍。",
+        "除以总和会失败，而点积可能是负数。编辑这些分数（用逗号分隔）或选一个例子（第一个：书中的分数，其中最小的改为负数）；"
+        "最后两行把每个分数放大十倍。",
     },
-    "chapter.softmax.case.negative": {
-        "en": "The book's scores, one negative",
-        "zh": "书中的分数，其中一个为负",
-    },
+    "chapter.softmax.case.negative": {"en": "A negative score", "zh": "一个负分数"},
     "chapter.softmax.case.near_zero": {"en": "A sum near 0", "zh": "总和接近 0"},
     "chapter.softmax.case.book": {"en": "The book's scores", "zh": "书中的分数"},
     "chapter.softmax.input": {
