@@ -25,12 +25,19 @@ import streamlit as st
 import torch
 
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS, embed_words, split_words
-from attention.validate import MAX_TOKENS
 from viz.markdown_text import escape_markdown
 
 from .choices import keep_choices
 from .i18n import t
-from .table import TOKEN_COLUMN, InputProblem, Table, problem, shorten, table_from_rows
+from .table import (
+    MAX_TOKENS,
+    TOKEN_COLUMN,
+    InputProblem,
+    Table,
+    problem,
+    shorten,
+    table_from_rows,
+)
 
 MAX_TEXT_CHARS = 100_000
 

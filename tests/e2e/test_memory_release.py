@@ -29,12 +29,13 @@ from ui.i18n import t
 from ui.table_state import random_words
 
 APPEAR_MS = 120_000
-RELEASED = re.compile(
-    r"Released memory after sessions ended: \d+ MB -> \d+ MB \(collected \d+ objects, "
-    r"large traces dropped: True, malloc_trim: True\)"
+RELEASED = re.compile(  # ui.ops_log's line for the event
+    r'event=memory_released reason="sessions ended" rss_before_mb=[\d.]+ rss_after_mb=[\d.]+ '
+    r"collected=\d+ large_traces_dropped=True malloc_trim=True"
 )
 JOB_RELEASED = re.compile(
-    r"Released memory after a job ended with nobody watching: (\d+) MB -> (\d+) MB"
+    r'event=memory_released reason="a job ended with nobody watching" '
+    r"rss_before_mb=([\d.]+) rss_after_mb=([\d.]+)"
 )
 LARGEST = "/train?train_task=sort&train_layers=4&train_heads=8&train_width=256&train_steps=20000"
 
