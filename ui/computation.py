@@ -71,7 +71,7 @@ def config_from_settings(
 # Two entries is enough for what caching buys at that size (a rerun of the same view after a widget
 # changes: a zoom window, a page switch); sessions with different large views recompute instead
 # of holding gigabytes (``benchmarks/README.md``, "Long sequences"). The operator may set other
-# sizes (``ui.limits``: ATTENTION_LAB_TRACE_CACHE_* and ATTENTION_LAB_LARGE_TRACE_CACHE_*).
+# sizes and times (``ui.limits``; deploy/README.md lists the variables).
 LARGE_TRACE_CELLS = 256 * 256
 TRACE_CACHE_SMALL = {
     "max_entries": int(limit("ATTENTION_LAB_TRACE_CACHE_ENTRIES")),
