@@ -19,6 +19,8 @@ import streamlit as st
 from attention.validate import AttentionInputError
 
 from .i18n import current_language, t
+from .problem_reference import with_reference
+from .table import problem
 
 ZH: dict[str, str] = {
     # the text of the Train page's text task (attention/tasks.py, check_text)
@@ -86,4 +88,5 @@ def explain(error: AttentionInputError, lang: str | None = None) -> str:
 
 def show_input_error(error: AttentionInputError, message: str = "error.attention") -> None:
     """An error box: ``message`` (a catalogue key with a ``{detail}``) with :func:`explain`'s text."""
-    st.error(t(message, detail=explain(error)))
+    reported = problem(f"core.{error.code or error.field or 'other'}", detail=str(error))
+    st.error(with_reference(t(message, detail=explain(error)), reported))
