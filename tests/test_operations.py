@@ -120,6 +120,41 @@ def test_a_bad_limit_stops_the_server_with_one_clear_message(tmp_path) -> None:
     assert "Traceback" not in output and "Imported the pages" not in output, output
 
 
+LOWERED_LIMIT_RUN = """
+import json
+from tests.apptest_support import run_page
+from pages.fast_path import MEASURED_SIZES
+at = run_page("step", {"text": " ".join(["word"] * 9)})
+print(json.dumps({
+    "exception": [str(e.value) for e in at.exception],
+    "warnings": [w.value for w in at.warning],
+    "tokens": len(at.session_state["table"].tokens),
+    "random_max": at.number_input(key="random_tokens_count").max,
+    "measured": list(MEASURED_SIZES),
+}))
+"""
+
+
+def test_a_lowered_token_limit_is_the_one_the_app_enforces() -> None:
+    """With ATTENTION_LAB_MAX_TOKENS=8 (a fresh process: the limit is read at import), a 9-word
+    link is refused with the operator's limit named, the book's table stays, the random-tokens
+    control and the fast path's measurement stop at 8 tokens, and nothing raises."""
+    done = subprocess.run(
+        [sys.executable, "-c", LOWERED_LIMIT_RUN],
+        cwd=REPO_ROOT,
+        env={**os.environ, "ATTENTION_LAB_MAX_TOKENS": "8"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["exception"] == [], result
+    assert any("at most 8 tokens" in warning for warning in result["warnings"]), result
+    assert result["tokens"] == 6 and result["random_max"] == 8, result
+    assert result["measured"] == [6], result
+
+
 class _Lines(logging.Handler):
     def __init__(self) -> None:
         super().__init__()

@@ -309,7 +309,7 @@ def show_stale_table_notice() -> bool:
 
 _SYLLABLE_STARTS = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "")
 _SYLLABLE_VOWELS = ("a", "e", "i", "o", "u")
-RANDOM_TOKENS_DEFAULT = 1024
+RANDOM_TOKENS_DEFAULT = min(1024, MAX_TOKENS)  # at most the operator's token limit
 
 
 def random_words(count: int, seed: int = 0) -> list[str]:
