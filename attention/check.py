@@ -533,7 +533,7 @@ def _collect(lines: list[bytes], calls: dict[str, int]) -> _Results:
             if not isinstance(record, dict) or results.end:
                 raise _Tampered
             _take(record, results, calls)
-    except (_Tampered, ValueError, TypeError, KeyError):
+    except (_Tampered, ValueError, TypeError, KeyError, RecursionError):
         results.tampered = True
     return results
 
@@ -1159,7 +1159,8 @@ def _load_message(target: str, end: dict[str, Any]) -> str:
     if kind == "import":
         return f"Importing {path} raised {_text(end.get('error'), 400)}"
     if kind == "no_class":
-        classes = [_text(c, 80) for c in end.get("classes", [])][:20]
+        listed = end.get("classes")
+        classes = [_text(c, 80) for c in listed[:20]] if isinstance(listed, list) else []
         return f"{path} has no {class_name}" + (
             f"; its classes: {', '.join(classes)}." if classes else "."
         )
