@@ -156,7 +156,7 @@ def cached_steps(cache: LayerCache, *, slip: bool = False) -> Overrides:
 
     def position_rows(state: ForwardState) -> Made:
         q, n = state.num_tokens, cache.length  # q new queries meet n cached keys
-        mask_bool = state.layer.mask.bool()[start : start + q, :n]  # the queries' own rows
+        mask_bool = state.layer.mask[start : start + q, :n].bool()  # the queries' own rows
         return {"mask": mask_bool}
 
     return {"qkv": cached_projections, "mask": slipped_mask_rows if slip else position_rows}
@@ -170,7 +170,7 @@ def slipped_mask_rows(state: ForwardState) -> Made:
     the first hidden). ``n`` is the number of keys the queries meet (the cache's rows).
     """
     q, n = state.num_tokens, int(state["keys"].shape[-2])
-    mask_bool = state.layer.mask.bool()[:q, :n]  # rows from 0 (PR #697's slip)
+    mask_bool = state.layer.mask[:q, :n].bool()  # rows from 0 (PR #697's slip)
     return {"mask": mask_bool}
 
 
@@ -291,8 +291,8 @@ def cache_growth(inputs: Any, *, d_out: int, num_heads: int, seed: int) -> list[
             steps.append(
                 CacheStep(
                     position=position,
-                    keys=cache.keys[0].clone(),
-                    values=cache.values[0].clone(),
+                    keys=cache.keys[0],
+                    values=cache.values[0],
                     attn_weights=step.attn_weights[0],
                     context_vec=step.context_vec[0, 0],
                     full_row=full[position],

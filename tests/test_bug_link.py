@@ -32,7 +32,7 @@ def test_the_kv_cache_slip_shows_where_it_bites_in_both_languages() -> None:
     assert not at.exception and not at.warning and not at.error
     text = page_text(at)
     assert (
-        "mask.bool()[start : start + q, :n]" in text and "mask.bool()[:q, :n]" in text
+        "mask[start : start + q, :n].bool()" in text and "mask[:q, :n].bool()" in text
     )  # the diff
     assert "attention/kv_cache.py" in text and "PR #697" in text
     assert "the first 5 in one pass, then “step” alone" in text.replace("\\", "")
