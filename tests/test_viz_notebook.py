@@ -227,5 +227,5 @@ def test_a_sliding_windows_mask_is_named_a_band_not_the_causal_mask() -> None:
     assert book_mask.title == "The causal mask" and "1 where j > i" in book_mask.formula
     assert band.title == "The sliding-window mask (2 tokens)"
     assert band.formula == "mask: 1 where j > i (a future token) or j ≤ i − 2 (too far back)"
-    assert "2 or more tokens back" in band.blocks[0].label
+    assert "2 or more tokens back" in band.blocks[0].caption
     assert "causal mask" not in banded._repr_html_()
