@@ -77,7 +77,7 @@ __all__ = [
     "check_attention",
 ]
 
-DEFAULT_TIMEOUT = 60.0  # seconds for the whole check: import, build and every forward pass
+DEFAULT_TIMEOUT = 60.0  # seconds for the class: its file's import, building, every forward pass
 MAX_TIMEOUT = 86_400.0
 D_IN = 3
 D_OUT = 2  # one head
@@ -1003,7 +1003,8 @@ def check_attention(
 
     A file is imported and run in a fresh interpreter (``python -I``), a class object in a forked
     copy of this process (POSIX), each in a session of its own that is killed, with every
-    process the class started, when the check returns or after ``timeout`` seconds. That process
+    process the class started, when the check returns or ``timeout`` seconds after the class's
+    process is ready (a fresh interpreter's start and torch's import are not counted). That process
     only runs the calls this one sends (inputs and weights drawn afresh for each check) and sends
     back the numbers; the verdict is decided here. An exit, a crash or a hang is a failed report
     that says so. ``isolated=False`` runs the class in this process instead (so does a class

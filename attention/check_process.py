@@ -14,6 +14,7 @@ runs in a forked copy of the caller (POSIX).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import selectors
 import signal
@@ -34,6 +35,7 @@ from . import check_harness
 PRINT_LIMIT = 20_000  # bytes of the class's printing kept for the report
 RESULT_LIMIT = 8 * 2**20  # bytes of results; the checker's are a few dozen kilobytes
 DRAIN_S = 1.0  # after the kill, how long to read what is left in the pipes
+STARTUP_S = 120.0  # a fresh interpreter's start and torch's import, before the time limit runs
 HARNESS = Path(check_harness.__file__).resolve()
 CAN_FORK = hasattr(os, "fork") and hasattr(os, "setsid")
 
@@ -87,8 +89,12 @@ def run_file(target: str, request: dict[str, Any], timeout: float, noted: list[b
         raise
     os.close(result_w)
     os.close(out_w)
+    if hasattr(os, "waitid"):
+        ended = functools.partial(_exited, process.pid)
+    else:  # macOS: Popen collects it
+        ended = lambda: process.poll() is not None  # noqa: E731
     try:
-        return _watch(process.pid, process.wait, result_r, out_r, timeout, noted)
+        return _watch(process.pid, ended, process.wait, result_r, out_r, timeout, noted)
     finally:
         os.unlink(request_path)
 
@@ -116,10 +122,8 @@ def run_forked(cls: type, request: dict[str, Any], timeout: float, noted: list[b
     os.close(result_w)
     os.close(out_w)
 
-    def reap() -> int:
-        return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-
-    return _watch(pid, reap, result_r, out_r, timeout, noted)
+    ended, reap = _collecting(pid)
+    return _watch(pid, ended, reap, result_r, out_r, timeout, noted)
 
 
 def _exited(pid: int) -> bool:
@@ -128,8 +132,28 @@ def _exited(pid: int) -> bool:
     return os.waitid(os.P_PID, pid, flags) is not None
 
 
+def _collecting(pid: int) -> tuple[Callable[[], bool], Callable[[], int]]:
+    """``(ended, reap)`` for a forked child: without ``os.waitid`` (macOS) ``ended`` collects it
+    at once and ``reap`` returns what it collected."""
+    if hasattr(os, "waitid"):
+        return (lambda: _exited(pid)), (lambda: os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+    status: list[int] = []
+
+    def ended() -> bool:
+        done, code = os.waitpid(pid, os.WNOHANG)
+        if done:
+            status.append(code)
+        return bool(done)
+
+    def reap() -> int:
+        return os.waitstatus_to_exitcode(status[0] if status else os.waitpid(pid, 0)[1])
+
+    return ended, reap
+
+
 def _watch(
     pid: int,
+    ended: Callable[[], bool],
     reap: Callable[[], int],
     result_r: int,
     out_r: int,
@@ -157,11 +181,14 @@ def _watch(
                     total[0] += len(chunk)
                     printed.extend(chunk[: max(0, PRINT_LIMIT - len(printed))])
 
-    deadline = time.monotonic() + timeout
+    # the time limit is the class's: it starts once the harness is ready (its first record),
+    # and the interpreter's start and torch's import get STARTUP_S of their own
+    deadline = time.monotonic() + STARTUP_S + timeout
+    ready = False
     timed_out = overflow = False
     exitcode = None
     try:
-        while not _exited(pid):
+        while not ended():
             if noted[0]:  # Ctrl-C, whose KeyboardInterrupt a finalizer may have swallowed
                 raise KeyboardInterrupt
             left = deadline - time.monotonic()
@@ -172,6 +199,8 @@ def _watch(
                 read_ready(min(left, 0.1))
             else:
                 time.sleep(min(left, 0.05))
+            if results and not ready:
+                ready, deadline = True, time.monotonic() + timeout
             if len(results) > RESULT_LIMIT:
                 overflow = True
                 break
