@@ -298,12 +298,17 @@ def printing_to(fd: int) -> Iterator[None]:
 
 
 def main() -> None:
-    """``python -I check_harness.py RESULT_FD REQUEST_FILE TARGET`` (its standard streams set by
-    the checker); ends with ``os._exit``, so no handler the class left behind runs."""
+    """``python -I check_harness.py RESULT_FD REQUEST_FILE TARGET [PACKAGE_ROOT]`` (its standard
+    streams set by the checker); ends with ``os._exit``, so no handler the class left behind
+    runs. ``PACKAGE_ROOT``, the folder holding ``attention``, goes last on ``sys.path``: a file
+    that imports the book's classes works from a checkout, and whatever it does there stays in
+    this process."""
     try:
         result_fd = int(sys.argv[1])
         os.set_inheritable(result_fd, False)  # a process the class starts does not get it
         request = torch.load(sys.argv[2], weights_only=True)
+        if sys.argv[4:] and sys.argv[4] not in sys.path:  # a file may import attention too
+            sys.path.append(sys.argv[4])  # last: what the interpreter finds first comes first
         torch.set_num_threads(1)  # tiny tensors: one thread is fastest
         run(sys.argv[3], request, line_writer(result_fd))
     finally:

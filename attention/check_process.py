@@ -37,6 +37,7 @@ RESULT_LIMIT = 8 * 2**20  # bytes of results; the checker's are a few dozen kilo
 DRAIN_S = 1.0  # after the kill, how long to read what is left in the pipes
 STARTUP_S = 120.0  # a fresh interpreter's start and torch's import, before the time limit runs
 HARNESS = Path(check_harness.__file__).resolve()
+ROOT = str(HARNESS.parent.parent)  # the folder holding the attention package
 CAN_FORK = hasattr(os, "fork") and hasattr(os, "setsid")
 
 
@@ -75,7 +76,7 @@ def run_file(target: str, request: dict[str, Any], timeout: float, noted: list[b
         with os.fdopen(handle, "wb") as file:
             torch.save(request, file)
         process = subprocess.Popen(  # noqa: S603 (this interpreter, our own script)
-            [sys.executable, "-I", str(HARNESS), str(result_w), request_path, target],
+            [sys.executable, "-I", str(HARNESS), str(result_w), request_path, target, ROOT],
             stdin=subprocess.DEVNULL,
             stdout=out_w,
             stderr=out_w,

@@ -156,6 +156,9 @@ def test_cli_exit_codes(learner: tuple[Path, dict], capsys: pytest.CaptureFixtur
     assert "behaves as the book's CausalAttention" in capsys.readouterr().out
     assert cli_main(["check", f"{path}:NoMask", "--timeout", "30"]) == 1
     assert "Future leak" in capsys.readouterr().out
+    subclass = path.parent / "subclass.py"  # imports the package, from a fresh interpreter
+    subclass.write_text("from attention.modules import CausalAttention as Mine\n")
+    assert cli_main(["check", f"{subclass}:Mine"]) == 0
     exits = LEARNER_FILES / "exits_at_import.py"
     assert cli_main(["check", f"{exits}:Attention"]) == 1, "an exit is a failure, never a pass"
     printed = capsys.readouterr()
