@@ -3,8 +3,10 @@
 Every gallery bug must be caught and named by the checker; the book's classes and a correct class
 written differently must pass; bugs written another way are named by behaviour; a class that
 exits, hangs, returns the wrong kind of tensor or changes torch's settings fails in words and
-leaves this process as it was (``tests/learner_files/``); the book's lines each bug and each step
-name must exist in ``attention/modules.py``.
+leaves this process as it was (``tests/learner_files/``); a file that patches the checker or
+writes a pass into its pipes, or a class returning one buffer it overwrites, is judged from its
+numbers; the processes a class starts end with the check; its printing comes back bounded and
+harmless; the book's lines each bug and each step name must exist in ``attention/modules.py``.
 """
 
 from __future__ import annotations
