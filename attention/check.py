@@ -616,7 +616,9 @@ class _Run:
         return self.output is not None and bool(torch.isnan(self.output).any())
 
 
-def _call_result(record: dict[str, Any] | None, expected: torch.Tensor) -> _Run | tuple:
+def _call_result(
+    record: dict[str, Any] | None, expected: torch.Tensor
+) -> tuple[torch.Tensor | None, str | None, bool]:
     """(output or None, what differs or None, raised) of one call's record."""
     if record is None:
         return None, "no output came back", True
