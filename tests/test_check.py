@@ -355,7 +355,8 @@ def test_forged_passes_are_judged_from_the_numbers() -> None:
     """A file is imported only in the checker's fresh interpreter: its imports reach nothing here
     (a helper beside it, a patch of attention.check), and what it writes into the checker's pipes
     is never a pass. forges_the_checker.py patches every part of attention.check that could
-    decide, then (second class) writes a passing report and made-up results and exits."""
+    decide, then (second class) writes a passing report and made-up results and exits, or
+    (third) a line too deeply nested to parse."""
     decide = check.check_attention, check._judge, vars(check.CheckReport).get("passed")
     helpers = f"{LEARNER_FILES / 'dataclass_attention.py'}:DataclassAttention"
     assert check_attention(helpers).passed  # imports learner_helpers.py from its folder, there
@@ -367,6 +368,8 @@ def test_forged_passes_are_judged_from_the_numbers() -> None:
     written = check_attention(f"{LEARNER_FILES / 'forges_the_checker.py'}:WritesAPassAndExits")
     assert not written.passed
     assert "sent the checker what it did not ask for" in str(written.first_difference)
+    deep = check_attention(f"{LEARNER_FILES / 'forges_the_checker.py'}:WritesDeepJson")
+    assert "sent the checker what it did not ask for" in str(deep.first_difference)
 
 
 def test_outputs_that_alias_one_buffer_are_copied_at_once() -> None:

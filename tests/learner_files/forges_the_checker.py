@@ -57,3 +57,15 @@ class WritesAPassAndExits(NoMask):
             except OSError:
                 pass
         os._exit(0)
+
+
+class WritesDeepJson(NoMask):
+    """Writes one line of 100,000 nested lists into every pipe it holds, then goes on."""
+
+    def forward(self, x):
+        for fd in range(3, 256):
+            try:
+                os.write(fd, b"[" * 100_000 + b"\n")
+            except OSError:
+                pass
+        return super().forward(x)
