@@ -1,9 +1,10 @@
-"""Two ways to forge a pass, from a file whose class forgets the causal mask.
+"""Ways to forge a pass, from a file whose classes forget the causal mask.
 
 Never import this in a test process: importing it patches ``attention.check`` there. The checker
 must import it only in its own fresh interpreter, where the patch reaches nothing that decides.
-At import it (1) patches every part of ``attention.check`` that could decide a verdict, and
-(2) writes a passing report and made-up results into every pipe it holds, then ends the program.
+At import it patches every part of ``attention.check`` that could decide a verdict;
+``WritesAPassAndExits`` writes a passing report and made-up results into every pipe it holds,
+then ends the program; ``WritesDeepJson`` writes a line nested too deeply to parse.
 """
 
 import json
