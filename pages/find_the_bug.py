@@ -68,6 +68,8 @@ def render(view: View) -> None:
         key=SELECT_KEY,
     )
     choose_bug(name)  # into the link (?bug=)
+    if view.config.window is not None:  # the bugs are slips in the book's classes: no window
+        st.caption(t("find_the_bug.window_unused", window=view.config.window))
     shown = _comparison(name, view, titles)
     if shown is None:
         st.stop()
