@@ -64,6 +64,7 @@ def render(view: View) -> None:
         list(BUGS),
         format_func=titles.__getitem__,
         key=SELECT_KEY,
+        filter_mode=None,  # a list to pick from: no search box raising a phone's keyboard
     )
     choose_bug(name)  # into the link (?bug=)
     shown = _comparison(name, view, titles)

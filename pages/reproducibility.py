@@ -201,6 +201,7 @@ def show_link(view: View) -> None:
         index=page_names.index(DEFAULT_PAGE),
         format_func=lambda name: t(f"page.{name}.title"),
         key="repro_link_page",
+        filter_mode=None,  # a short list: picked, not typed
     )
     base = app_base_url()
     params, left_out = link_params(view.url)
