@@ -26,7 +26,7 @@ from ui.show import figure_words, show_matrix
 from ui.view import View
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
-from viz.vocabulary import context_labels, format_number
+from viz.vocabulary import context_labels, format_difference, format_number
 
 TABLE_DECIMALS = 3  # book and bug side by side fit a 1280-pixel screen with six tokens
 SQUARE_ENTRIES = (
@@ -136,7 +136,7 @@ def _cached_note(comparison: BugComparison, tokens: list[str]) -> None:
             token=escape_markdown(tokens[-1]),
             heads=comparison.num_heads,
             d_out=int(comparison.book["output"].shape[-1]),
-            difference="–" if difference is None else f"{difference:.1e}",
+            difference="–" if difference is None else format_difference(difference),
         )
     )
 

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import string
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
+
+from viz.vocabulary import format_difference, format_exponent
 
 from . import messages as _messages_package
 
@@ -79,4 +82,20 @@ def t(key: str, lang: str | None = None, **values: Any) -> str:
     if texts is None:
         raise KeyError(f"no message {key!r} in the catalogue")
     text = texts.get(lang or current_language()) or texts[DEFAULT_LANGUAGE]
-    return text.format(**values) if values else text
+    return _FORMATTER.format(text, **values) if values else text
+
+
+class _MessageFormatter(string.Formatter):
+    """``str.format`` plus the app's ways of writing a number in a sentence, named in the
+    message: ``{visible:exponent}`` writes ``²`` (so ``{p}{visible:exponent}`` reads ``0.5²``),
+    ``{difference:difference}`` writes ``0`` when two results are equal, else ``4.7e-05``."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "exponent":
+            return format_exponent(value)
+        if format_spec == "difference":
+            return format_difference(value)
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _MessageFormatter()

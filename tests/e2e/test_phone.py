@@ -120,8 +120,10 @@ def _first_edit_is_kept(page: Page, base: str, lang: str) -> None:
     # columns: row number, token, x1, x2, x3; x1 of row 1 ("Your", 0.43)
     page.touchscreen.tap(box["x"] + box["width"] * 0.55, box["y"] + GRID_ROW_HEIGHT * 1.5)
     page.keyboard.press("Enter")
-    page.keyboard.type("0.9")
-    page.keyboard.press("Enter")
+    page.keyboard.type("0.9")  # at once: no wait for the cell editor to appear
+    cell = page.locator(CELL_EDITOR_SELECTOR)
+    expect(cell).to_have_value("0.9")
+    cell.press("Enter")
     wait_settled(page)
     expect(page).to_have_url(re.compile(r"emb=0\.9%2C0\.15%2C0\.89"), timeout=APPEAR_MS)
     page.locator(CELL_EDITOR_SELECTOR).wait_for(state="hidden")
