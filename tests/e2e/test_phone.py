@@ -112,9 +112,14 @@ def _check_page(page: Page, where: str) -> None:
 
 def _first_edit_is_kept(page: Page, base: str, lang: str) -> None:
     """Tap a cell of x1, Enter opens it, type, Enter: the very first edit of the tab's life
-    reaches the table (the grid fetched its cell editor on that first edit and lost what was
-    typed meanwhile; phone.js loads it with the page)."""
+    reaches the table. The grid fetched its cell editor's code on that first edit and lost what
+    was typed meanwhile; phone.js loads it with the page, so it is there before any cell opens."""
     open_app(page, base, f"/?lang={lang}")
+    page.wait_for_function(  # loaded with the page, before any cell was opened
+        "() => performance.getEntriesByType('resource')"
+        ".some((entry) => /data-grid-overlay-editor/.test(entry.name))",
+        timeout=APPEAR_MS,
+    )
     grid = page.get_by_test_id("stDataFrame").first
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
@@ -147,6 +152,8 @@ def _sidebar_opens_at_its_top(page: Page, where: str) -> None:
     expect(close).to_be_in_viewport(timeout=APPEAR_MS)
     assert page.locator(SIDEBAR_SCROLLER).evaluate("e => e.scrollTop") == 0, where
     assert _small_targets(page, "[data-testid='stSidebar']") == [], f"{where}: sidebar"
+    close.tap()
+    expect(page.locator(SIDEBAR_BUTTON)).to_be_visible(timeout=APPEAR_MS)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -177,6 +184,9 @@ def test_a_phone_gets_44_px_targets_whole_words_a_kept_first_edit_and_presets_in
             open_app(touch, streamlit_server, f"/find_the_bug?lang={lang}")
             picker = touch.get_by_role("combobox", name=t("find_the_bug.choose", lang))
             expect(picker).to_have_attribute("inputmode", "none")
+            picker.tap()
+            expect(touch.get_by_role("option").first).to_be_visible()
+            assert _small_targets(touch, "body") == [], f"the open bug list ({lang})"
     finally:
         phone.close()
 
