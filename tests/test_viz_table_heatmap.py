@@ -279,8 +279,11 @@ def test_token_labels_are_kept_as_typed_and_unique() -> None:
     # the corner: its two axis titles, each drawn as one block that keeps its words together
     # while the column is wide enough and wraps between words (never inside one) when not
     assert table.corner == f"*query*\u00a0↓\u00a0· {WORDS.column}\u00a0→"
-    assert corner_parts(table.corner) == ("*query* ↓ ·", f"{WORDS.column} →")
-    assert corner_parts("cached\u00a0token\u00a0↓\u00a0· 键\u00a0→") == ("cached token ↓ ·", "键 →")
+    assert corner_parts(table.corner) == ("*query*\u00a0↓\u00a0·", f"{WORDS.column}\u00a0→")
+    assert corner_parts("cached\u00a0token\u00a0↓\u00a0· 键\u00a0→") == (
+        "cached token\u00a0↓\u00a0·",  # words may part; the arrow stays with its word
+        "键\u00a0→",
+    )
     assert table.to_data()["corner_parts"] == list(corner_parts(table.corner))
     assert texts(legend_table(view, WORDS))[0, 0] == "$x$"
     data = table.to_data()  # what the browser receives: the same texts, as JSON data

@@ -1,7 +1,8 @@
 """A phone (360×640, touch) in a real browser, in English and Chinese: every touch target is at
 least 44 px, the sidebar opens at its top, the first edit of the table is kept, no heading breaks
 inside a word, the step page's dropout presets are in the page; a laptop keeps its compact
-controls and its sidebar's own presets only.
+controls and its sidebar's own presets only, and a projector's squeezed table corners stay in
+their cells.
 
 What is measured: every visible element a finger can press on the step page, Find the bug,
 Embeddings and the open sidebar (buttons, links, inputs, tabs, check boxes and radio choices by
@@ -24,6 +25,7 @@ from tests.e2e.helpers import (
     wait_settled,
 )
 from ui.i18n import t
+from ui.matrix_table import TABLE_CLASS
 
 pytest.importorskip("playwright")
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
@@ -94,6 +96,14 @@ _BROKEN_WORDS_JS = """
 """
 
 
+# Matrix tables' corners whose text runs past their cell (into the first column's label).
+_CORNERS_RUNNING_OVER_JS = """
+(table) => [...document.querySelectorAll(`table.${table} thead th:first-child`)]
+  .filter((corner) => corner.offsetParent !== null && corner.scrollWidth > corner.clientWidth + 1)
+  .map((corner) => corner.textContent)
+"""
+
+
 def _small_targets(page: Page, root: str) -> list[str]:
     return page.evaluate(_SMALL_TARGETS_JS, [root, TARGET_PX])
 
@@ -107,6 +117,7 @@ def _check_page(page: Page, where: str) -> None:
     _settle_layout(page)
     assert _small_targets(page, "[data-testid='stMain']") == [], f"{where}: under 44 px"
     assert page.evaluate(_BROKEN_WORDS_JS) == [], f"{where}: a heading broken inside a word"
+    assert page.evaluate(_CORNERS_RUNNING_OVER_JS, TABLE_CLASS) == [], f"{where}: a table's corner"
     assert_no_exception(page)
 
 
@@ -196,3 +207,9 @@ def test_a_phone_gets_44_px_targets_whole_words_a_kept_first_edit_and_presets_in
         box = page.locator("[data-testid='stNumberInputStepUp']").first.bounding_box()
         assert box is not None and box["height"] < TARGET_PX
         expect(page.locator(PHONE_PRESETS)).to_be_hidden()
+    with subtests.test("an old projector: table corners stay in their cells", lang=lang):
+        page.set_viewport_size({"width": 1024, "height": 768})  # presenting squeezes columns
+        open_app(page, streamlit_server, f"/kv_cache?present=1&lang={lang}")
+        page.locator(f"table.{TABLE_CLASS}").first.wait_for(timeout=APPEAR_MS)
+        _settle_layout(page)
+        assert page.evaluate(_CORNERS_RUNNING_OVER_JS, TABLE_CLASS) == []
