@@ -49,7 +49,7 @@ from viz.fast_path import convention_view, per_size_chart
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
 from viz.table_heatmap import text_table
-from viz.vocabulary import format_number
+from viz.vocabulary import format_difference, format_number
 
 MEASURE_BUDGET_S = 60.0  # the page's measurement starts no new size after this
 # the sizes measured: the core's, up to the operator's token limit (ui.table.MAX_TOKENS)
@@ -84,7 +84,7 @@ def show_differences(outputs: FastPathOutputs) -> None:
         same = differences[path] <= FLOAT_ERROR
         column.metric(
             _name(path),
-            f"{differences[path]:.1e}",
+            format_difference(differences[path]),
             help=t("fast_path.same" if same else "fast_path.differs"),
         )
         column.caption(
