@@ -28,7 +28,7 @@ from ui.show import figure_words, show_matrix
 from ui.view import View
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
-from viz.vocabulary import context_labels, format_number
+from viz.vocabulary import context_labels, format_difference, format_number
 
 TABLE_DECIMALS = 3  # book and bug side by side fit a 1280-pixel screen with six tokens
 SQUARE_ENTRIES = (
@@ -66,8 +66,11 @@ def render(view: View) -> None:
         list(BUGS),
         format_func=titles.__getitem__,
         key=SELECT_KEY,
+        filter_mode=None,  # a list to pick from: no search box raising a phone's keyboard
     )
     choose_bug(name)  # into the link (?bug=)
+    if view.config.window is not None:  # the bugs are slips in the book's classes: no window
+        st.caption(t("find_the_bug.window_unused", window=view.config.window))
     shown = _comparison(name, view, titles)
     if shown is None:
         st.stop()
@@ -166,7 +169,7 @@ def _cached_note(comparison: BugComparison, tokens: list[str]) -> None:
             token=escape_markdown(tokens[-1]),
             heads=comparison.num_heads,
             d_out=int(comparison.book["output"].shape[-1]),
-            difference="–" if difference is None else f"{difference:.1e}",
+            difference="–" if difference is None else format_difference(difference),
         )
     )
 

@@ -204,3 +204,13 @@ def test_parameter_counts_without_the_fused_class() -> None:
     table = _parameter_table(at)
     assert list(table.index) == ["MultiHeadAttentionWrapper"]
     assert table.loc["MultiHeadAttentionWrapper", "total"] == str(3 * 3 * 3 * 2)
+
+
+def test_the_heads_weights_are_drawn_in_order_two_per_row() -> None:
+    """Four heads: Head 1, 2 in the first row, 3, 4 in the next (a phone stacks the columns, so
+    the order of the page is the order read)."""
+    at = run_page("multi_head", {"heads": "4", "d_out": "4"})
+    assert not at.exception
+    keys = [key for key in matrix_tables(at) if "_weights_" in key]
+    wrapper = [key for key in keys if key.startswith("multi_head_wrapper")]
+    assert wrapper == [f"multi_head_wrapper_weights_{head}" for head in range(4)], keys

@@ -319,22 +319,22 @@ MESSAGES = {
     "chapter.s352.vanished": {
         "en": "Every weight of “{token}” (row {number}) was dropped: its context vector is 0 in "
         "this pass. Row {number} sees {visible:key|keys}, each dropped with probability p = {p}, so "
-        "the whole row goes with probability {p}^{visible} = {chance}.",
+        "the whole row goes with probability {p}{visible:exponent} = {chance}.",
         "zh": "“{token}”（第 {number} 行）的每个权重都被丢弃了：这一轮它的上下文向量为 0。"
         "第 {number} 行能看到 {visible} 个键，每个以 p = {p} 的概率被丢弃，"
-        "所以整行被丢弃的概率是 {p}^{visible} = {chance}。",
+        "所以整行被丢弃的概率是 {p}{visible:exponent} = {chance}。",
     },
     "chapter.s352.book": {
-        "en": "These are the book's two printouts, compared now: largest differences {ones:.1e} "
-        "(ones) and {weights:.1e} (weights), within the printed 4 decimals.",
-        "zh": "这就是书中的两个输出，现场比较：最大差值分别为 {ones:.1e}（全 1 矩阵）和 "
-        "{weights:.1e}（权重），在打印的 4 位小数之内。",
+        "en": "These are the book's two printouts, compared now: largest differences {ones:difference} "
+        "(ones) and {weights:difference} (weights), within the printed 4 decimals.",
+        "zh": "这就是书中的两个输出，现场比较：最大差值分别为 {ones:difference}（全 1 矩阵）和 "
+        "{weights:difference}（权重），在打印的 4 位小数之内。",
     },
     "chapter.s352.not_book": {
         "en": "This machine draws other masks than the book's printouts: largest differences "
-        "{ones:.1e} (ones) and {weights:.1e} (weights). The book warns that dropout may differ "
+        "{ones:difference} (ones) and {weights:difference} (weights). The book warns that dropout may differ "
         "between operating systems.",
-        "zh": "这台机器抽到的掩码与书中打印的不同：最大差值分别为 {ones:.1e}（全 1 矩阵）和 "
-        "{weights:.1e}（权重）。书中提醒，不同操作系统上 dropout 的结果可能不同。",
+        "zh": "这台机器抽到的掩码与书中打印的不同：最大差值分别为 {ones:difference}（全 1 矩阵）和 "
+        "{weights:difference}（权重）。书中提醒，不同操作系统上 dropout 的结果可能不同。",
     },
 }
