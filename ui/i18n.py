@@ -95,7 +95,7 @@ class _MessageFormatter(string.Formatter):
             return super().format_field(value, format_spec)
         *number_spec, one, many = format_spec.split("|")
         number = super().format_field(value, "|".join(number_spec))
-        singular = str(value).strip() in ("1", "1.0") or value == 1
+        singular = str(value).strip() in ("1", "1.0")  # 1, "1", 1.0, numpy's 1
         return f"{number} {one if singular else many}"
 
 
