@@ -40,6 +40,15 @@ LIMITS: dict[str, Limit] = {
             "torch threads of every page's computation",
             True,
         ),
+        Limit(
+            "ATTENTION_LAB_MEMORY_BUDGET_MB",
+            3072,
+            64,
+            1_048_576,
+            "MB all sessions' large views may hold at once (ui/budget.py); size it to the "
+            "machine's free memory minus the idle server's",
+            True,
+        ),
     )
 }
 

@@ -1,0 +1,121 @@
+"""Large computations of a page, admitted against the server's memory budget (``ui/budget.py``).
+
+:func:`admitted` runs a computation whose estimate reaches :data:`~ui.budget.HEAVY_BYTES` inside
+the budget, for the running session, with a message while it waits; smaller ones run as before.
+The frame calls :func:`begin_run` and :func:`end_run` around every page and turns what a page
+could not get into words (:func:`show_refusal`, :func:`show_out_of_memory`): never a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+
+import streamlit as st
+
+from . import budget
+from .budget import BUDGET, HEAVY_BYTES, MB, OverBudget
+from .i18n import t
+
+T = TypeVar("T")
+
+# What torch (and NumPy) say when an allocation fails: torch's CPU allocator raises a
+# RuntimeError ("DefaultCPUAllocator: can't allocate memory: you tried to allocate …").
+ALLOCATION_FAILURES = ("can't allocate memory", "DefaultCPUAllocator", "out of memory")
+
+
+def _session() -> str:
+    from . import memory  # (ui.memory imports ui.computation, which imports this module)
+
+    return memory.session_token()
+
+
+def admitted(key: Hashable, needed: int, compute: Callable[[], T]) -> T:
+    """``compute()`` for this session, its ``needed`` bytes admitted against the budget first.
+
+    Kept for the session under ``key`` while its runs keep showing it (see ``ui/budget.py``).
+    Raises :class:`~ui.budget.OverBudget` when it cannot be admitted.
+    """
+    session = _session()
+    found = BUDGET.kept(session, key)
+    if found is not None:
+        return found
+    note = st.empty()
+
+    def waiting(seconds: float) -> None:
+        note.info(
+            t(
+                "budget.waiting",
+                needed=round(needed / MB),
+                in_use=round(BUDGET.in_use() / MB),
+                total=round(BUDGET.total / MB),
+                waited=round(seconds),
+                wait=round(budget.WAIT_S),
+            ),
+            icon=":material/hourglass_top:",
+        )
+
+    with st.spinner(t("budget.computing", needed=round(needed / MB))):
+        result = BUDGET.compute(session, key, needed, compute, waiting=waiting)
+    note.empty()
+    return result
+
+
+def is_heavy(needed: int) -> bool:
+    """Whether a computation of ``needed`` bytes goes through the budget."""
+    return needed >= HEAVY_BYTES
+
+
+def begin_run() -> None:
+    BUDGET.begin_run(_session())
+
+
+def end_run() -> None:
+    BUDGET.end_run(_session())
+
+
+def show_refusal(refused: OverBudget) -> None:
+    """Why the view is not computed, with the numbers, in the user's language; the session's
+    large results are given back (it shows none of them now)."""
+    BUDGET.release(_session())
+    key = "budget.busy" if refused.busy else "budget.too_large"
+    st.warning(
+        t(
+            key,
+            needed=round(refused.needed / MB),
+            total=round(refused.total / MB),
+            waited=round(refused.waited_s),
+        ),
+        icon=":material/memory:",
+    )
+
+
+def is_allocation_failure(error: BaseException) -> bool:
+    """Whether ``error`` says that memory could not be allocated."""
+    if isinstance(error, MemoryError):
+        return True
+    return isinstance(error, RuntimeError) and any(
+        words in str(error) for words in ALLOCATION_FAILURES
+    )
+
+
+def show_out_of_memory() -> None:
+    """The server could not allocate what the page needed: said in words, without a path."""
+    BUDGET.release(_session())
+    st.error(t("budget.out_of_memory"), icon=":material/memory:")
+
+
+def _give_back(session: str) -> None:
+    """A session's tab is gone (or its session ended): its large view goes back to the budget."""
+    from . import memory
+
+    if BUDGET.release(session):
+        memory.release_soon("a large view was given back")
+
+
+def register_session_hooks() -> None:
+    """Give a session's large view back when its tab has been gone a while, or its session ends."""
+    from . import memory
+
+    memory.when_session_away(_give_back)
+    memory.when_session_ends(_give_back)
