@@ -12,7 +12,9 @@ Each session holds at most one large view: its results (a step page's trace; Com
 wrapper's and the fused class's on Multi-head) are kept for that session, not in the shared cache,
 and counted in the budget as long as they are kept. A rerun that shows the same view uses them
 again; a run that shows something else gives them back (:meth:`Budget.end_run`), and so does the
-session's tab closing (the away and end hooks of :mod:`ui.memory`).
+session ending (the end hook of :mod:`ui.memory`, ``server.disconnectedSessionTTL`` after its
+tab closed: until then Streamlit keeps the session, with the fragments that draw its view, for a
+reconnect, so the memory is held until then too).
 
 Smaller computations (the book's six tokens, anything under :data:`HEAVY_BYTES`) never touch the
 budget: they go to the shared caches of :mod:`ui.computation` as before, on the same code path.
@@ -95,12 +97,13 @@ class Budget:
             if hold is not None:
                 self._drop_unused(session, hold)
 
-    def release(self, session: str) -> bool:
-        """Give back everything ``session`` holds (its tab closed, or its view was refused)."""
+    def release(self, session: str) -> list[Any]:
+        """Give back everything ``session`` holds (its session ended, or its view was refused);
+        returns the results it kept."""
         with self._changed:
             hold = self._holds.pop(session, None)
             self._changed.notify_all()
-            return hold is not None and hold.reserved > 0
+            return [] if hold is None else [result for _bytes, result in hold.results.values()]
 
     def kept(self, session: str, key: Hashable) -> Any | None:
         """The result ``session`` keeps for ``key`` (marked as used by this run), or None."""

@@ -8,10 +8,12 @@ could not get into words (:func:`show_refusal`, :func:`show_out_of_memory`): nev
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+import dataclasses
+from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
 
 import streamlit as st
+import torch
 
 from . import budget
 from .budget import BUDGET, HEAVY_BYTES, MB, OverBudget
@@ -105,17 +107,49 @@ def show_out_of_memory() -> None:
     st.error(t("budget.out_of_memory"), icon=":material/memory:")
 
 
+def free_storage(result: object, depth: int = 3) -> int:
+    """Give the memory of every tensor in ``result`` back now, even while something still refers
+    to it; returns the bytes freed.
+
+    For a session that has ended only: Streamlit keeps an ended session's objects (the fragments
+    that drew its view hold its trace) until its store of sessions is next written to, which on an
+    idle server is never (``benchmarks/README.md``, "A memory budget"). Nothing runs that session
+    again, so its tensors can be emptied where they are.
+    """
+    if isinstance(result, torch.Tensor):
+        storage = result.untyped_storage()
+        size = storage.nbytes()
+        try:
+            storage.resize_(0)
+        except RuntimeError:  # a storage torch does not own (from NumPy): left to refcounts
+            return 0
+        return size
+    if depth == 0:
+        return 0
+    if dataclasses.is_dataclass(result) and not isinstance(result, type):
+        children: Iterable[object] = (getattr(result, f.name) for f in dataclasses.fields(result))
+    elif isinstance(result, dict):
+        children = result.values()
+    elif isinstance(result, (list, tuple)):
+        children = result
+    else:
+        return 0
+    return sum(free_storage(child, depth - 1) for child in children)
+
+
 def _give_back(session: str) -> None:
-    """A session's tab is gone (or its session ended): its large view goes back to the budget."""
+    """A session ended: its large view goes back to the budget, its memory to the system."""
     from . import memory
 
-    if BUDGET.release(session):
+    results = BUDGET.release(session)
+    if results:
+        for result in results:
+            free_storage(result)
         memory.release_soon("a large view was given back")
 
 
 def register_session_hooks() -> None:
-    """Give a session's large view back when its tab has been gone a while, or its session ends."""
+    """Give a session's large view back when its session ends."""
     from . import memory
 
-    memory.when_session_away(_give_back)
     memory.when_session_ends(_give_back)
