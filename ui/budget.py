@@ -5,7 +5,8 @@ opening such views at once would fill the machine (``benchmarks/README.md``, "A 
 So a computation whose estimate (:mod:`attention.memory_estimate`) reaches :data:`HEAVY_BYTES` is
 *admitted* before it starts: the bytes it needs are reserved in :data:`BUDGET`
 (``ATTENTION_LAB_MEMORY_BUDGET_MB``), and what does not fit waits its turn, first come first
-served, for at most :data:`WAIT_S` seconds, then is refused in words. What is larger than the
+served, for at most :data:`WAIT_S` seconds (``ATTENTION_LAB_MEMORY_WAIT_S``), then is refused in
+words. What is larger than the
 whole budget is refused at once.
 
 Each session holds at most one large view: its results (a step page's trace; Compare's two; the
@@ -33,7 +34,7 @@ from .limits import limit
 
 MB = 2**20
 HEAVY_BYTES = 32 * MB  # estimates below this take the fast path, unbudgeted
-WAIT_S = 30.0  # how long a view waits for room before it is refused
+WAIT_S = float(limit("ATTENTION_LAB_MEMORY_WAIT_S"))  # how long a view waits for room
 POLL_S = 1.0  # how often a waiting view says how long it has waited
 
 T = TypeVar("T")

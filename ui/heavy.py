@@ -57,10 +57,11 @@ def admitted(key: Hashable, needed: int, compute: Callable[[], T]) -> T:
             icon=":material/hourglass_top:",
         )
 
-    with st.spinner(t("budget.computing", needed=round(needed / MB))):
-        result = BUDGET.compute(session, key, needed, compute, waiting=waiting)
-    note.empty()
-    return result
+    try:
+        with st.spinner(t("budget.computing", needed=round(needed / MB))):
+            return BUDGET.compute(session, key, needed, compute, waiting=waiting)
+    finally:
+        note.empty()  # the wait is over, admitted or refused
 
 
 def is_heavy(needed: int) -> bool:

@@ -49,6 +49,13 @@ LIMITS: dict[str, Limit] = {
             "machine's free memory minus the idle server's",
             True,
         ),
+        Limit(
+            "ATTENTION_LAB_MEMORY_WAIT_S",
+            30,
+            0,
+            600,
+            "seconds a large view waits for room in the memory budget before it is refused",
+        ),
     )
 }
 
