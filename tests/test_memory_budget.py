@@ -14,7 +14,9 @@ import time
 import pytest
 import torch
 
+from attention import AttentionConfig, trace_attention
 from tests.apptest_support import page_text, run_page
+from tests.cases import subcases
 from ui import budget, computation
 from ui.budget import MB, Budget, OverBudget
 from ui.table_state import random_words
@@ -131,3 +133,19 @@ def test_an_allocation_failure_is_a_message_without_a_traceback(
     text = page_text(app)
     assert "ran out of memory" in text and "alloc" not in text and ".py" not in text
     assert budget.BUDGET.in_use() == 0
+
+
+@subcases("tokens, seed", [(6, 123), (1500, 7)])
+def test_batch_item_zero_does_not_depend_on_the_items_after_it(tokens: int, seed: int) -> None:
+    """What lets One query compute only the batch item it shows (``View.trace(batch=1)``)."""
+    x = torch.randn(1, tokens, 3, generator=torch.Generator().manual_seed(seed))
+    cfg = AttentionConfig(dropout=0.5, training=True, seed=seed)
+    alone, in_a_batch = trace_attention(x, cfg), trace_attention(x.repeat(4, 1, 1), cfg)
+    assert torch.equal(alone.dropout_mask[0], in_a_batch.dropout_mask[0])
+    assert torch.equal(alone.context[0], in_a_batch.context[0])
+
+
+def test_one_query_computes_only_the_batch_item_it_shows() -> None:
+    app = run_page("one_query", {**LARGE, "batch": "4"})  # batch 4: about 125 MB; item 0: 34 MB
+    assert not app.exception
+    assert 32 * MB <= budget.BUDGET.in_use() < 40 * MB
