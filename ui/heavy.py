@@ -27,9 +27,11 @@ ALLOCATION_FAILURES = ("can't allocate memory", "DefaultCPUAllocator", "out of m
 
 
 def _session() -> str:
+    """The running session's token (registered by the frame's ``memory.track_session`` first)."""
     from . import memory  # (ui.memory imports ui.computation, which imports this module)
 
-    return memory.session_token()
+    token = st.session_state.get(memory.TOKEN_KEY)
+    return token if isinstance(token, str) else memory.session_token()
 
 
 def admitted(key: Hashable, needed: int, compute: Callable[[], T]) -> T:
