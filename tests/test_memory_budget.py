@@ -24,14 +24,6 @@ from ui.table_state import random_words
 LARGE = {"text": " ".join(random_words(1024)), "batch": "2", "dropout": "0.5"}  # ≈ 63 MB
 
 
-@pytest.fixture(autouse=True)
-def _no_view_left_held() -> object:
-    """AppTest's sessions never end: give back what a test's pages hold, as a closed tab would."""
-    yield
-    for session in budget.BUDGET.sessions():
-        budget.BUDGET.release(session)
-
-
 def test_a_view_waits_for_room_then_runs() -> None:
     shared = Budget(100 * MB)
     shared.compute("a", "view a", 70 * MB, lambda: "a's trace")
