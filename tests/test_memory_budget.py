@@ -141,3 +141,15 @@ def test_one_query_computes_only_the_batch_item_it_shows() -> None:
     app = run_page("one_query", {**LARGE, "batch": "4"})  # batch 4: about 125 MB; item 0: 34 MB
     assert not app.exception
     assert 32 * MB <= budget.BUDGET.in_use() < 40 * MB
+
+
+@subcases("name", ["multi_head", "compare", "find_the_bug", "one_query"])
+def test_every_large_computation_is_admitted_against_the_budget(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Multi-head's heads, Compare's pair, Find the bug's comparison, One query's trace: each is
+    refused by a budget smaller than its estimate (here 30 MB; each needs 34 MB or more)."""
+    monkeypatch.setattr(budget.BUDGET, "total", 30 * MB)
+    app = run_page(name, {**LARGE, "batch": "1", "heads": "4"})
+    assert not app.exception
+    assert "This view is not computed" in page_text(app) and budget.BUDGET.in_use() == 0

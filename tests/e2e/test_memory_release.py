@@ -112,6 +112,8 @@ def test_four_large_views_stay_in_the_budget_and_give_memory_back(
     assert 1 <= len(refused) <= 3  # one view fits; the others waited, then were told why
     expect(refused[0].get_by_text(f"{BUDGET_MB:,} MB", exact=False)).to_be_visible()
     expect(refused[0].get_by_text("Waiting for memory", exact=False)).to_have_count(0)
+    for tab in refused:  # each fits the budget alone: it waited its turn, then was told why
+        expect(tab.get_by_text("Try again in a minute", exact=False)).to_be_visible()
 
     for tab in tabs[1:]:
         tab.close()
