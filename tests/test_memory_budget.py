@@ -72,6 +72,21 @@ def test_a_session_holds_one_view_and_gives_it_back() -> None:
     assert shared.held_by("a") == 0 and shared.in_use() == 0
 
 
+def test_a_session_that_ends_while_its_run_draws_gives_back_at_the_runs_end() -> None:
+    """Its results are freed only once nothing draws them (``ui.heavy.free_storage`` empties
+    them): while the run is under way the end only marks it."""
+    shared = Budget(100 * MB)
+    shared.begin_run("a")
+    trace = shared.compute("a", "view", 60 * MB, lambda: object())
+    assert shared.session_ended("a") == []  # the tab closed while the run drew: not yet
+    assert shared.held_by("a") == 60 * MB
+    assert shared.end_run("a") == [trace] and shared.in_use() == 0
+    shared.begin_run("b")
+    shared.end_run("b")
+    shared.compute("b", "view", 60 * MB, lambda: object())
+    assert len(shared.session_ended("b")) == 1 and shared.in_use() == 0  # no run: at once
+
+
 def test_a_failed_computation_gives_its_bytes_back() -> None:
     shared = Budget(100 * MB)
     with pytest.raises(ValueError):

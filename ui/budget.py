@@ -68,6 +68,8 @@ class Budget:
         self._changed = threading.Condition()
         self._holds: dict[str, _Hold] = {}
         self._line: deque[object] = deque()  # waiting requests, first come first served
+        self._running: set[str] = set()  # sessions whose page run is under way
+        self._ended: set[str] = set()  # sessions that ended during a run: given back at its end
 
     def in_use(self) -> int:
         """Bytes reserved by every session now."""
@@ -87,24 +89,43 @@ class Budget:
     def begin_run(self, session: str) -> None:
         """A new run of ``session``: nothing of its kept results is used by it yet."""
         with self._changed:
+            self._running.add(session)
             hold = self._holds.get(session)
             if hold is not None:
                 hold.used.clear()
 
-    def end_run(self, session: str) -> None:
-        """Give back what the run that ends did not use (the session moved to another view)."""
+    def end_run(self, session: str) -> list[Any]:
+        """Give back what the run that ends did not use (the session moved to another view);
+        everything, if the session ended meanwhile: then its results are returned, to be freed
+        now that nothing draws them (see :meth:`session_ended`)."""
         with self._changed:
+            self._running.discard(session)
+            if session in self._ended:
+                self._ended.discard(session)
+                return self._release(session)
             hold = self._holds.get(session)
             if hold is not None:
                 self._drop_unused(session, hold)
+            return []
 
     def release(self, session: str) -> list[Any]:
-        """Give back everything ``session`` holds (its session ended, or its view was refused);
-        returns the results it kept."""
+        """Give back everything ``session`` holds (its view was refused); returns its results."""
         with self._changed:
-            hold = self._holds.pop(session, None)
-            self._changed.notify_all()
-            return [] if hold is None else [result for _bytes, result in hold.results.values()]
+            return self._release(session)
+
+    def session_ended(self, session: str) -> list[Any]:
+        """``session`` ended: give back what it holds and return its results, to be freed; unless
+        a run of it is still under way (its tab closed while it computed), whose end does it."""
+        with self._changed:
+            if session in self._running:
+                self._ended.add(session)
+                return []
+            return self._release(session)
+
+    def _release(self, session: str) -> list[Any]:
+        hold = self._holds.pop(session, None)
+        self._changed.notify_all()
+        return [] if hold is None else [result for _bytes, result in hold.results.values()]
 
     def kept(self, session: str, key: Hashable) -> Any | None:
         """The result ``session`` keeps for ``key`` (marked as used by this run), or None."""
@@ -135,18 +156,18 @@ class Budget:
         found = self.kept(session, key)
         if found is not None:
             return found
-        self._reserve(session, needed, WAIT_S if wait_s is None else wait_s, waiting)
+        hold = self._reserve(session, needed, WAIT_S if wait_s is None else wait_s, waiting)
         try:
             result = compute()
         except BaseException:
             with self._changed:
-                hold = self._holds.get(session)
-                if hold is not None:
+                if self._holds.get(session) is hold:  # (else released meanwhile, bytes included)
                     hold.reserved -= needed
                     self._changed.notify_all()
             raise
         with self._changed:
-            hold = self._holds.setdefault(session, _Hold())
+            if self._holds.get(session) is not hold:  # released while it computed: not kept
+                return result
             hold.results[key] = (needed, result)
             hold.used.add(key)
         return result
@@ -165,7 +186,7 @@ class Budget:
         needed: int,
         wait_s: float,
         waiting: Callable[[float], None] | None,
-    ) -> None:
+    ) -> _Hold:
         if needed > self.total:
             raise OverBudget(needed, self.total, busy=False)
         ticket = object()
@@ -179,8 +200,9 @@ class Budget:
                 while True:
                     used = sum(h.reserved for h in self._holds.values())
                     if self._line[0] is ticket and used + needed <= self.total:
+                        hold = self._holds.setdefault(session, hold)  # (released while waiting)
                         hold.reserved += needed
-                        return
+                        return hold
                     waited = time.monotonic() - started
                     if waited >= wait_s:
                         raise OverBudget(needed, self.total, busy=True, waited_s=waited)

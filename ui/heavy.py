@@ -76,7 +76,8 @@ def begin_run() -> None:
 
 
 def end_run() -> None:
-    BUDGET.end_run(_session())
+    for result in BUDGET.end_run(_session()):  # the session ended while this run drew
+        free_storage(result)
 
 
 def show_refusal(refused: OverBudget) -> None:
@@ -144,7 +145,7 @@ def _give_back(session: str) -> None:
     """A session ended: its large view goes back to the budget, its memory to the system."""
     from . import memory
 
-    results = BUDGET.release(session)
+    results = BUDGET.session_ended(session)
     if results:
         for result in results:
             free_storage(result)
