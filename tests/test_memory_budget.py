@@ -67,7 +67,10 @@ def test_a_session_holds_one_view_and_gives_it_back() -> None:
     shared.compute("a", "8 heads", 90 * MB, lambda: object(), wait_s=0.5)
     assert shared.held_by("a") == 90 * MB
     shared.end_run("a")
-    shared.begin_run("a")  # a run that shows no large view gives it back at its end
+    shared.begin_run("a")  # a run stopped by a click before it reached its view keeps it
+    shared.end_run("a", completed=False)
+    assert shared.held_by("a") == 90 * MB
+    shared.begin_run("a")  # a whole run that shows no large view gives it back at its end
     shared.end_run("a")
     assert shared.held_by("a") == 0 and shared.in_use() == 0
 

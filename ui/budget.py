@@ -94,17 +94,18 @@ class Budget:
             if hold is not None:
                 hold.used.clear()
 
-    def end_run(self, session: str) -> list[Any]:
+    def end_run(self, session: str, *, completed: bool = True) -> list[Any]:
         """Give back what the run that ends did not use (the session moved to another view);
         everything, if the session ended meanwhile: then its results are returned, to be freed
-        now that nothing draws them (see :meth:`session_ended`)."""
+        now that nothing draws them (see :meth:`session_ended`). A run that did not complete (a
+        click stopped it for a rerun before it reached its view) gives nothing back."""
         with self._changed:
             self._running.discard(session)
             if session in self._ended:
                 self._ended.discard(session)
                 return self._release(session)
             hold = self._holds.get(session)
-            if hold is not None:
+            if hold is not None and completed:
                 self._drop_unused(session, hold)
             return []
 

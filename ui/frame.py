@@ -165,16 +165,20 @@ def run_app(default_page: str = DEFAULT_PAGE) -> None:
             st.page_link(pages[TABLE_PAGE], label=t("table.stale_link"), icon=":material/edit:")
         view_of_run.append(build_view(current.url_path, url))
         heavy.begin_run()
+        completed = False  # stays False when a click stops the run (Streamlit's rerun)
         try:
             current.run()
+            completed = True
         except OverBudget as refused:  # a large view the memory budget cannot admit now
             heavy.show_refusal(refused)
+            completed = True
         except (MemoryError, RuntimeError) as error:  # the one place an allocation failure ends
             if not heavy.is_allocation_failure(error):
                 raise
             heavy.show_out_of_memory()
+            completed = True
         finally:
-            heavy.end_run()  # large results this run did not show go back to the budget
+            heavy.end_run(completed=completed)  # large results a whole run did not show go back
             forget_link_step()  # a link's step= is for the page it opens, checked there
 
 

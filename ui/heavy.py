@@ -75,8 +75,8 @@ def begin_run() -> None:
     BUDGET.begin_run(_session())
 
 
-def end_run() -> None:
-    for result in BUDGET.end_run(_session()):  # the session ended while this run drew
+def end_run(*, completed: bool) -> None:
+    for result in BUDGET.end_run(_session(), completed=completed):  # ended while this run drew
         free_storage(result)
 
 
