@@ -55,3 +55,14 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     """The wheel built from this folder, installed into a fresh virtual environment (built once
     per run: the package tests and the notebook test share it)."""
     return install_wheel(tmp_path_factory.mktemp("package"))
+
+
+@pytest.fixture(autouse=True)
+def _large_views_given_back() -> object:
+    """An ``AppTest`` session never ends, so the large view it holds in the server's memory budget
+    (``ui/budget.py``) is given back after each test, as a real session's end gives it back."""
+    yield
+    from ui.budget import BUDGET  # (only the budget's module: no Streamlit page is imported)
+
+    for session in BUDGET.sessions():
+        BUDGET.release(session)

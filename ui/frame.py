@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from . import memory
+from . import heavy, memory
+from .budget import OverBudget
 from .computation import use_page_threads
 from .i18n import language_of_this_run, t
 from .ops_log import count
@@ -31,6 +32,7 @@ PageFunction = Callable[[View], None]
 
 
 use_page_threads()  # before any script run's thread starts: they all inherit the count
+heavy.register_session_hooks()  # a closed tab's large view goes back to the memory budget
 
 
 @dataclass(frozen=True)
@@ -164,9 +166,21 @@ def run_app(default_page: str = DEFAULT_PAGE) -> None:
         if show_stale_table_notice() and current.url_path != TABLE_PAGE:
             st.page_link(pages[TABLE_PAGE], label=t("table.stale_link"), icon=":material/edit:")
         view_of_run.append(build_view(current.url_path, url))
+        heavy.begin_run()
+        completed = False  # stays False when a click stops the run (Streamlit's rerun)
         try:
             current.run()
+            completed = True
+        except OverBudget as refused:  # a large view the memory budget cannot admit now
+            heavy.show_refusal(refused)
+            completed = True
+        except (MemoryError, RuntimeError) as error:  # the one place an allocation failure ends
+            if not heavy.is_allocation_failure(error):
+                raise
+            heavy.show_out_of_memory()
+            completed = True
         finally:
+            heavy.end_run(completed=completed)  # large results a whole run did not show go back
             forget_link_step()  # a link's step= is for the page it opens, checked there
 
 

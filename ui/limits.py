@@ -85,6 +85,22 @@ LIMITS: dict[str, Limit] = {
             86400,
             "seconds a large trace stays cached unused",
         ),
+        Limit(
+            "ATTENTION_LAB_MEMORY_BUDGET_MB",
+            3072,
+            64,
+            1_048_576,
+            "MB all sessions' large views may hold at once (ui/budget.py); size it to the "
+            "machine's free memory minus the idle server's",
+            True,
+        ),
+        Limit(
+            "ATTENTION_LAB_MEMORY_WAIT_S",
+            30,
+            0,
+            600,
+            "seconds a large view waits for room in the memory budget before it is refused",
+        ),
     )
 }
 
