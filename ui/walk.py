@@ -29,6 +29,7 @@ from typing import Generic, TypeVar
 import streamlit as st
 
 from .choices import write_back
+from .class_mode import class_button
 from .i18n import t
 from .sidebar import presenter_controls
 from .step_link import (
@@ -253,6 +254,7 @@ def present(
     with st.container(key="present_bar"):
         _navigation(walk, screens, at)
         presenter_controls(controls)
+        class_button("bar")  # start a class / its link, QR and end (ui/class_mode.py)
     entry = walk.entry(name)
     with st.container(key=f"present_step_{name}"):
         entry.screens(context)[screens[at][1]](context)
