@@ -214,8 +214,8 @@ else
     redis.call('HSET', KEYS[2], 'state', ARGV[3], 'version', version, 'updated_at', ARGV[5])
   end
 end
-redis.call('EXPIRE', KEYS[2], math.ceil(ttl))
-redis.call('EXPIRE', KEYS[3], math.ceil(ttl))
+redis.call('PEXPIRE', KEYS[2], math.ceil(ttl * 1000))
+redis.call('PEXPIRE', KEYS[3], math.ceil(ttl * 1000))
 redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
 return version
 """
@@ -228,7 +228,7 @@ redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[5]))
 if not redis.call('ZSCORE', KEYS[3], ARGV[2])
    and redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[4]) then return -3 end
 redis.call('ZADD', KEYS[3], now, ARGV[2])
-redis.call('EXPIRE', KEYS[3], redis.call('TTL', KEYS[2]))
+redis.call('PEXPIRE', KEYS[3], redis.call('PTTL', KEYS[2]))
 return tonumber(version)
 """
 
