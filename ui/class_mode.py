@@ -59,6 +59,9 @@ FOLLOW_KEY = "class_follow"  # the room id this session follows (or explores bes
 FOLLOWING_KEY = "class_following"  # True: apply the room's changes; False: exploring
 SEEN_KEY = "class_seen_version"  # the room version this session last read
 ROOM_VIEW_KEY = "class_room_view"  # the room's last state read: {"page", "query"}
+ROOM_STATE_KEY = "class_room_state"  # the same, as the room's string
+TRIES_KEY = "class_tries"  # how often this version was applied (a run can be cut short)
+MAX_TRIES = 3  # then a view that cannot be the room's (should never happen) stays as it is
 PENDING_KEY = "class_pending"  # a room state to apply on the next run of the frame
 STATUS_KEY = "class_status"  # "ok", "paused", "missing", "full"
 FOLLOWER_KEY = "class_follower"  # a random token: how the room counts this screen
@@ -152,6 +155,8 @@ def _apply_latest(room_id: str) -> None:
         return
     st.session_state[SEEN_KEY] = room.version
     st.session_state[ROOM_VIEW_KEY] = view
+    st.session_state[ROOM_STATE_KEY] = room.state
+    st.session_state[TRIES_KEY] = 0
     if st.session_state.get(FOLLOWING_KEY):
         st.session_state[PENDING_KEY] = view
 
@@ -170,8 +175,9 @@ def _break_away() -> None:
 
 
 def _leave() -> None:
-    for key in (FOLLOW_KEY, FOLLOWING_KEY, SEEN_KEY, ROOM_VIEW_KEY, STATUS_KEY, PENDING_KEY):
-        st.session_state.pop(key, None)
+    for key in list(st.session_state.keys()):
+        if str(key).startswith("class_") and key not in (TEACHER_KEY, FOLLOWER_KEY):
+            del st.session_state[key]
     st.query_params.pop(CLASS_PARAM, None)
 
 
@@ -186,15 +192,37 @@ def class_tick() -> None:
         if st.session_state.get(STATUS_KEY) == "paused":
             st.warning(t("class.paused_teacher"), icon=":material/cloud_off:")
     elif st.session_state.get(FOLLOW_KEY):
-        if _poll(st.session_state[FOLLOW_KEY]):
+        if _poll(st.session_state[FOLLOW_KEY]) or _drifted():
             st.rerun(scope="app")
         _badge()
 
 
+def _drifted() -> bool:
+    """A follower's view differs from the room's: queue the room's again; True to rerun.
+
+    A run that applies a change can be cut short by a new request from the browser (whose
+    widgets still hold the old values), and a student may change a setting while following: the
+    screen shows the teacher's view again (at most :data:`MAX_TRIES` times per version).
+    """
+    state = st.session_state.get(ROOM_STATE_KEY)
+    if not st.session_state.get(FOLLOWING_KEY) or st.session_state.get(STATUS_KEY) != "ok":
+        return False
+    if state is None or st.session_state.get(TRIES_KEY, 0) >= MAX_TRIES:
+        return False
+    if view_state(st.session_state.get(PAGE_KEY, ""), _query()) == state:
+        return False
+    st.session_state[TRIES_KEY] = st.session_state.get(TRIES_KEY, 0) + 1
+    st.session_state[PENDING_KEY] = st.session_state[ROOM_VIEW_KEY]
+    return True
+
+
+def _query() -> dict[str, str]:
+    return {key: st.query_params[key] for key in st.query_params.keys()}  # noqa: SIM118
+
+
 def _publish() -> None:
     room = st.session_state[TEACHER_KEY]
-    query = {key: st.query_params[key] for key in st.query_params.keys()}  # noqa: SIM118
-    state = view_state(st.session_state.get(PAGE_KEY, ""), query)
+    state = view_state(st.session_state.get(PAGE_KEY, ""), _query())
     try:
         room["version"] = shared_store().publish(
             room["id"], room["secret"], state, room["version"] + 1
@@ -278,8 +306,7 @@ def _start() -> None:
     st.session_state[STATUS_KEY] = "ok"
     for _ in range(5):  # an id taken by another live room: draw another
         room = {"id": new_room_id(), "secret": new_secret(), "version": 0, "state": ""}
-        query = {key: st.query_params[key] for key in st.query_params.keys()}  # noqa: SIM118
-        state = view_state(st.session_state.get(PAGE_KEY, ""), query)
+        state = view_state(st.session_state.get(PAGE_KEY, ""), _query())
         try:
             room["version"] = shared_store().publish(room["id"], room["secret"], state)
         except NotTheTeacher:
