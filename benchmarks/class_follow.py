@@ -34,13 +34,15 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import random
+import resource
 import sys
 import time
 import urllib.parse
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -119,40 +121,53 @@ class FollowerTab(StudentTab):
         """A follower's URL is the teacher's, checked against the teacher's changes instead."""
 
 
-@dataclass
-class Change:
-    what: str
-    sent: float
-    view: tuple[str, dict[str, str]]
-    reached: dict[int, float] = field(default_factory=dict)  # follower -> seconds
+View = tuple[str, dict[str, str]]
 
 
-@dataclass
-class Tally:
-    changes: list[Change] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    runs: int = 0
+def follower_process(urls: list[str], room_id: str, indices: list[int], stop_at: float) -> dict:
+    """Followers ``indices`` in this process (one asyncio loop) until ``stop_at`` (wall clock).
+
+    Returns each follower's *history*: (wall time, view) whenever its view changed, its errors,
+    its runs and this process's CPU seconds (the client's own cost, on the same cores).
+    """
+    return asyncio.run(_followers(urls, room_id, indices, stop_at))
 
 
-async def follower(index: int, url: str, room_id: str, tally: Tally, stop: asyncio.Event) -> None:
-    tab = FollowerTab(url, f"class={room_id}", timeout_s=60.0)
-    try:
-        await tab.open()
-        while not stop.is_set():
-            view = tab.view()
-            for change in tally.changes:
-                if index not in change.reached and view == change.view:
-                    change.reached[index] = time.perf_counter() - change.sent
-            await asyncio.sleep(tab.poll_s)
-            await tab.poll()
-            tally.runs += 1
-    except RunFailed as error:
-        tally.errors.append(f"follower {index}: {error}")
-    finally:
-        await tab.close()
+async def _followers(urls: list[str], room_id: str, indices: list[int], stop_at: float) -> dict:
+    histories: dict[int, list[tuple[float, View]]] = {}
+    errors: list[str] = []
+    runs = 0
+
+    async def one(index: int) -> None:
+        nonlocal runs
+        tab = FollowerTab(urls[index % len(urls)], f"class={room_id}", timeout_s=60.0)
+        history = histories[index] = []
+        try:
+            await tab.open()
+            while time.time() < stop_at:
+                view = tab.view()
+                if not history or history[-1][1] != view:
+                    history.append((time.time(), view))
+                await asyncio.sleep(tab.poll_s)
+                await tab.poll()
+                runs += 1
+        except RunFailed as error:
+            errors.append(f"follower {index}: {error}")
+        finally:
+            await tab.close()
+
+    await asyncio.gather(*(one(index) for index in indices))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return {
+        "histories": histories,
+        "errors": errors,
+        "runs": runs,
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+    }
 
 
-async def teacher_starts_class(url: str, redis_url: str) -> StudentTab:
+async def teacher_starts_class(url: str, redis_url: str) -> tuple[StudentTab, str]:
+    """The teacher's tab presses "Start a class"; the class's id is read from Redis."""
     import redis.asyncio as redis
 
     teacher = StudentTab(url, timeout_s=60.0)
@@ -166,60 +181,78 @@ async def teacher_starts_class(url: str, redis_url: str) -> StudentTab:
     await client.aclose()
     if len(rooms) != 1:
         raise RuntimeError(f"expected one class, found {rooms}")
-    teacher.room_id = rooms[0]  # type: ignore[attr-defined]
-    return teacher
+    return teacher, rooms[0]
 
 
-def _teacher_view(teacher: StudentTab) -> tuple[str, dict[str, str]]:
+def _teacher_view(teacher: StudentTab) -> View:
     query = dict(urllib.parse.parse_qsl(teacher.query_string))
     return teacher.page, {k: v for k, v in query.items() if k not in PERSONAL}
 
 
+def _reached(history: list[tuple[float, View]], sent: float, view: View) -> float | None:
+    """Seconds from ``sent`` to the first time this follower showed ``view`` (None: never)."""
+    for when, shown in history:
+        if shown == view and when >= sent:
+            return when - sent
+    return None
+
+
 async def run_class(urls: list[str], redis_url: str, args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(args.seed)
-    teacher = await teacher_starts_class(urls[0], redis_url)
-    tally, stop = Tally(), asyncio.Event()
-    room_id = teacher.room_id  # type: ignore[attr-defined]
-    followers = [
-        asyncio.create_task(follower(i, urls[i % len(urls)], room_id, tally, stop))
-        for i in range(args.followers)
-    ]
-    await asyncio.sleep(args.join_s)  # everyone has joined (their first page is heavy)
-    for number in range(args.changes):
-        what = ("seed", "dropout", "page")[number % 3]
-        sent = time.perf_counter()
-        if what == "seed":
-            await teacher.set_seed(rng.randrange(1000, 9999))
-        elif what == "dropout":
-            await teacher.set_dropout(rng.choice([0.1, 0.2, 0.3, 0.5, 0.7]))
-        else:
-            await teacher.switch_page(OTHER_PAGE if teacher.page != OTHER_PAGE else "")
-        tally.changes.append(Change(what, sent, _teacher_view(teacher)))
-        await asyncio.sleep(args.every)
-    stop.set()
-    await asyncio.gather(*followers)
+    teacher, room_id = await teacher_starts_class(urls[0], redis_url)
+    stop_at = time.time() + args.join_s + args.changes * args.every + args.grace_s
+    loop = asyncio.get_running_loop()
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(args.clients, mp_context=context) as pool:
+        shares = [list(range(k, args.followers, args.clients)) for k in range(args.clients)]
+        running = [
+            loop.run_in_executor(pool, follower_process, urls, room_id, share, stop_at)
+            for share in shares
+        ]
+        await asyncio.sleep(args.join_s)  # everyone has joined (their first page is heavy)
+        changes: list[tuple[str, float, View]] = []
+        for number in range(args.changes):
+            what = ("seed", "dropout", "page")[number % 3]
+            sent = time.time()
+            if what == "seed":
+                await teacher.set_seed(rng.randrange(1000, 9999))
+            elif what == "dropout":
+                await teacher.set_dropout(rng.choice([0.1, 0.2, 0.3, 0.5, 0.7]))
+            else:
+                await teacher.switch_page(OTHER_PAGE if teacher.page != OTHER_PAGE else "")
+            changes.append((what, sent, _teacher_view(teacher)))
+            await asyncio.sleep(args.every)
+        results = await asyncio.gather(*running)
     await teacher.close()
-    latencies = [s for change in tally.changes for s in change.reached.values()]
-    missed = sum(args.followers - len(change.reached) for change in tally.changes)
+    histories = {i: h for result in results for i, h in result["histories"].items()}
+    per_change, latencies, missed = [], [], 0
+    for what, sent, view in changes:
+        reached = [_reached(history, sent, view) for history in histories.values()]
+        seconds = [value for value in reached if value is not None]
+        missed += args.followers - len(seconds)
+        latencies += seconds
+        per_change.append(
+            {
+                "what": what,
+                "reached": len(seconds),
+                "p50_s": percentile(seconds, 0.5),
+                "p95_s": percentile(seconds, 0.95),
+            }
+        )
+    errors = [error for result in results for error in result["errors"]]
     return {
         "followers": args.followers,
-        "changes": len(tally.changes),
-        "follower_runs": tally.runs,
-        "errors": len(tally.errors),
-        "error_examples": tally.errors[:5],
+        "changes": len(changes),
+        "follower_runs": sum(result["runs"] for result in results),
+        "errors": len(errors),
+        "error_examples": errors[:5],
         "missed": missed,
         "p50_s": percentile(latencies, 0.5),
         "p95_s": percentile(latencies, 0.95),
         "max_s": max(latencies, default=float("nan")),
-        "per_change": [
-            {
-                "what": change.what,
-                "reached": len(change.reached),
-                "p50_s": percentile(list(change.reached.values()), 0.5),
-                "p95_s": percentile(list(change.reached.values()), 0.95),
-            }
-            for change in tally.changes
-        ],
+        "per_change": per_change,
+        "client_processes": args.clients,
+        "client_cpu_s": round(sum(result["cpu_s"] for result in results), 1),
     }
 
 
@@ -254,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--changes", type=int, default=6)
     parser.add_argument("--every", type=float, default=10.0, help="seconds between changes")
     parser.add_argument("--join-s", type=float, default=60.0, help="seconds to let all join")
+    parser.add_argument("--grace-s", type=float, default=30.0, help="after the last change")
+    parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
