@@ -43,7 +43,11 @@ LIMITS: dict[str, Limit] = {
         Limit("ATTENTION_LAB_CLASS_ROOMS", 100, 1, 10_000, "classes open at once", True),
         Limit("ATTENTION_LAB_CLASS_FOLLOWERS", 500, 1, 5_000, "students following one class", True),
         Limit(
-            "ATTENTION_LAB_CLASS_HOURS", 3, 0.25, 24, "hours a class lives after its last change"
+            "ATTENTION_LAB_CLASS_HOURS",
+            3,
+            0.25,
+            24,
+            "hours a class lives after its teacher's tab last wrote it",
         ),
         Limit(
             "ATTENTION_LAB_CLASS_POLL_S", 1.0, 0.25, 5, "seconds between a screen's class checks"
