@@ -189,8 +189,9 @@ def class_tick() -> None:
     """Every run and every :data:`POLL_S` s: the teacher publishes, a follower polls (and moves)."""
     if st.session_state.get(TEACHER_KEY):
         _publish()
-        if st.session_state.get(STATUS_KEY) == "paused":
-            st.warning(t("class.paused_teacher"), icon=":material/cloud_off:")
+        status = st.session_state.get(STATUS_KEY)
+        if status in ("paused", "too_long"):
+            st.warning(t(f"class.{status}_teacher"), icon=":material/cloud_off:")
     elif st.session_state.get(FOLLOW_KEY):
         if _poll(st.session_state[FOLLOW_KEY]) or _drifted():
             st.rerun(scope="app")
@@ -232,6 +233,9 @@ def _publish() -> None:
         return
     except NotTheTeacher:  # only if someone else took the id after it expired
         st.session_state.pop(TEACHER_KEY, None)
+        return
+    except ValueError:  # a view longer than a room holds: the students keep the last one
+        st.session_state[STATUS_KEY] = "too_long"
         return
     room["state"] = state
     st.session_state[STATUS_KEY] = "ok"
@@ -317,6 +321,9 @@ def _start() -> None:
         except RoomsFull:
             st.session_state[STATUS_KEY] = "rooms_full"
             return
+        except ValueError:
+            st.session_state[STATUS_KEY] = "too_long"
+            return
         room["state"] = state
         _leave()  # a teacher follows no other class
         st.session_state[TEACHER_KEY] = room
@@ -352,26 +359,28 @@ def class_button(place: str) -> None:
     room = st.session_state.get(TEACHER_KEY)
     if room is None and st.session_state.get(FOLLOW_KEY):
         return  # a student in a class starts none
+    short = "_short" if place == "bar" else ""  # the bar shares its row with the navigation
     if room is None:
         st.button(
-            t("class.start"),
+            t(f"class.start{short}"),
             key=f"class_start_{place}",
             on_click=_start,
             icon=":material/school:",
             help=t("class.start_help"),
-            width="stretch" if place == "sidebar" else "content",
+            width="stretch",
         )
         status = st.session_state.get(STATUS_KEY)
-        if status in ("start_paused", "rooms_full"):
-            st.warning(t(f"class.{status}"), icon=":material/cloud_off:")
+        refused = {"start_paused": "start_paused", "rooms_full": "rooms_full"}
+        refused["too_long"] = "too_long_teacher"
+        if status in refused:
+            st.warning(t(f"class.{refused[status]}"), icon=":material/cloud_off:")
         return
     try:
         count = shared_store().followers(room["id"])
     except StoreUnavailable:
         count = None
-    label = t("class.running", room=room["id"], count="?" if count is None else count)
-    width = "stretch" if place == "sidebar" else "content"
-    with st.popover(label, icon=":material/school:", width=width):
+    label = t(f"class.running{short}", room=room["id"], count="?" if count is None else count)
+    with st.popover(label, icon=":material/school:", width="stretch"):
         link = class_link(room["id"])
         st.caption(t("class.link_intro"))
         st.code(link, language=None, wrap_lines=True)

@@ -204,7 +204,8 @@ def _navigation(walk: Walk[Context], screens: list[tuple[str, int, int]], at: in
     """First / Previous / Next / Last, where we are, and Leave (the keys press these buttons)."""
     page, last = walk.page, len(screens) - 1
     name, part, parts = screens[at]
-    columns = st.columns([0.6, 1.2, 1.2, 0.6, 1.3, 1.1], vertical_alignment="center", gap="small")
+    widths = [0.6, 1.1, 1.1, 0.6, 1.3, 1.1, 0.9]
+    columns = st.columns(widths, vertical_alignment="center", gap="small")
     with columns[0]:
         _nav_button("present_first", "", ":material/first_page:", screens[0] if at else None, page)
     with columns[1]:
@@ -234,6 +235,8 @@ def _navigation(walk: Walk[Context], screens: list[tuple[str, int, int]], at: in
         width="stretch",
         help=t("present.leave_help"),
     )
+    with columns[6]:
+        class_button("bar")  # start a class / its link, QR and end (ui/class_mode.py)
 
 
 def present(
@@ -254,7 +257,6 @@ def present(
     with st.container(key="present_bar"):
         _navigation(walk, screens, at)
         presenter_controls(controls)
-        class_button("bar")  # start a class / its link, QR and end (ui/class_mode.py)
     entry = walk.entry(name)
     with st.container(key=f"present_step_{name}"):
         entry.screens(context)[screens[at][1]](context)

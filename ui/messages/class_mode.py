@@ -2,6 +2,8 @@
 
 MESSAGES = {
     "class.start": {"en": "Start a class", "zh": "开始上课"},
+    "class.start_short": {"en": "Class", "zh": "上课"},
+    "class.running_short": {"en": "{room} · {count}", "zh": "{room} · {count}"},
     "class.start_help": {
         "en": "Students who open the class link (or scan its QR code) see this page, step and "
         "settings on their own screens, and follow each change you make. Their language stays "
@@ -30,6 +32,11 @@ MESSAGES = {
         "en": "The class link is paused (the class store cannot be reached): your students keep "
         "their current screen. It resumes by itself.",
         "zh": "课堂链接已暂停（无法连接课堂存储）：学生停留在当前画面。连接恢复后会自动继续。",
+    },
+    "class.too_long_teacher": {
+        "en": "This view is too long to share with the class (its link is over "
+        "16,000 characters): your students keep the last one.",
+        "zh": "当前视图太长，无法与课堂共享（链接超过 16,000 个字符）：学生停留在上一个画面。",
     },
     "class.paused": {
         "en": "The class link is paused: this page keeps working on its own settings and follows "
