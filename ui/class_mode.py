@@ -7,8 +7,8 @@ from a page's internals: a follower's session opens the teacher's link in place.
 
 - The teacher starts a class (:func:`class_button`, in the presenter bar and the sidebar) and gets
   a short link, ``/?class=<id>``, and its QR code. The session keeps the room's secret; only it
-  publishes (:func:`class_tick` on every run, and every :data:`POLL_S` seconds for changes a
-  fragment made, such as a tab opened) and only it can end the class.
+  publishes (:func:`class_tick` on every run, and every :data:`POLL_S` / 2 seconds for changes
+  a fragment made, such as a tab opened) and only it can end the class.
 - A student opens the link: :func:`class_tick`, a fragment that reruns every :data:`POLL_S`
   seconds, asks the store for the room's version (one cheap call) and, when it changed, reads the
   state and reruns the app; :func:`follow`, early in the frame, then moves to the room's page and
@@ -184,18 +184,36 @@ def _leave() -> None:
 # --- the tick: a follower polls, a teacher publishes ----------------------------------------------
 
 
-@st.fragment(run_every=POLL_S)
 def class_tick() -> None:
-    """Every run and every :data:`POLL_S` s: the teacher publishes, a follower polls (and moves)."""
+    """On every run: the teacher's session publishes its view, a follower's polls (and moves).
+
+    Each in a fragment that also reruns by itself: a follower's every :data:`POLL_S` s, the
+    teacher's twice as often (a tab opened reruns only the tabs, which rewrite the URL without
+    a full run: this tick is what publishes that change).
+    """
     if st.session_state.get(TEACHER_KEY):
-        _publish()
-        status = st.session_state.get(STATUS_KEY)
-        if status in ("paused", "too_long"):
-            st.warning(t(f"class.{status}_teacher"), icon=":material/cloud_off:")
+        _teacher_tick()
     elif st.session_state.get(FOLLOW_KEY):
-        if _poll(st.session_state[FOLLOW_KEY]) or _drifted():
-            st.rerun(scope="app")
-        _badge()
+        _follower_tick()
+
+
+@st.fragment(run_every=POLL_S / 2)
+def _teacher_tick() -> None:
+    if not st.session_state.get(TEACHER_KEY):
+        return  # the class ended in this session; the next full run stops this tick
+    _publish()
+    status = st.session_state.get(STATUS_KEY)
+    if status in ("paused", "too_long"):
+        st.warning(t(f"class.{status}_teacher"), icon=":material/cloud_off:")
+
+
+@st.fragment(run_every=POLL_S)
+def _follower_tick() -> None:
+    if not st.session_state.get(FOLLOW_KEY):
+        return
+    if _poll(st.session_state[FOLLOW_KEY]) or _drifted():
+        st.rerun(scope="app")
+    _badge()
 
 
 def _drifted() -> bool:
