@@ -8,9 +8,6 @@ import os
 
 from tests.apptest_support import page_text, run_page
 from ui.class_store import shared_store
-from ui.limits import LIMITS
-
-DEPLOY_README = os.path.join(os.path.dirname(__file__), "..", "deploy", "README.md")
 
 
 def _room(room_id: str) -> dict:
@@ -53,10 +50,3 @@ def test_a_bad_class_link_is_named_and_the_page_works() -> None:
     (warning,) = [w.value for w in at.warning if "class=" in w.value]
     assert "is not a class id" in warning and "<b>" not in warning  # shown as text, escaped
     assert "class_follow" not in at.session_state
-
-
-def test_the_class_limits_are_listed_for_operators() -> None:
-    with open(DEPLOY_README, encoding="utf-8") as readme:
-        text = readme.read()
-    missing = [env for env in LIMITS if f"`{env}`" not in text]
-    assert not missing, f"deploy/README.md does not list {missing}"

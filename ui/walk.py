@@ -31,6 +31,7 @@ import streamlit as st
 from .choices import write_back
 from .class_mode import class_button
 from .i18n import t
+from .problem_reference import with_reference
 from .sidebar import presenter_controls
 from .step_link import (
     choose_step,
@@ -109,7 +110,7 @@ def begin(walk: Walk[Context]) -> bool:
     """At the top of the page: check the link's step, mount the keys; True in presenter mode."""
     bad = take_link_step(walk.page)
     if bad is not None:
-        st.warning(message(bad), icon="⚠️")
+        st.warning(with_reference(message(bad), bad), icon="⚠️")
     elif st.session_state.get(f"walk_pending_{walk.page}") not in (None, walk.names[0]):
         st.session_state[SCROLL_KEY] = st.session_state.get(SCROLL_KEY, 0) + 1
     step_keys(
