@@ -66,6 +66,7 @@ PENDING_KEY = "class_pending"  # a room state to apply on the next run of the fr
 STATUS_KEY = "class_status"  # "ok", "paused", "missing", "full"
 FOLLOWER_KEY = "class_follower"  # a random token: how the room counts this screen
 PAGE_KEY = "class_page"  # the page this run shows (set by follow)
+BADGE_KEY = "class_badge_says"  # what the badge drawn by the last full run says
 _KEPT = (TOKEN_KEY,)  # besides the class_ keys, what a followed change keeps of a session
 _PLAIN_NAME = re.compile(r"[a-z0-9_]{1,40}")
 
@@ -194,6 +195,7 @@ def class_tick() -> None:
     if st.session_state.get(TEACHER_KEY):
         _teacher_tick()
     elif st.session_state.get(FOLLOW_KEY):
+        _badge()  # drawn by full runs: an idle tick draws nothing, and costs less
         _follower_tick()
 
 
@@ -211,9 +213,9 @@ def _teacher_tick() -> None:
 def _follower_tick() -> None:
     if not st.session_state.get(FOLLOW_KEY):
         return
-    if _poll(st.session_state[FOLLOW_KEY]) or _drifted():
-        st.rerun(scope="app")
-    _badge()
+    moved = _poll(st.session_state[FOLLOW_KEY]) or _drifted()
+    if moved or _badge_says() != st.session_state.get(BADGE_KEY):
+        st.rerun(scope="app")  # to the room's view, or a badge that says something new
 
 
 def _drifted() -> bool:
@@ -288,8 +290,17 @@ def _where(view: Mapping[str, object] | None) -> str:
     return title
 
 
+def _badge_says() -> tuple[str, bool, str]:
+    """What the badge shows: the status, following or not, and where the class is."""
+    status = st.session_state.get(STATUS_KEY, "ok")
+    following = bool(st.session_state.get(FOLLOWING_KEY))
+    where = "" if following else _where(st.session_state.get(ROOM_VIEW_KEY))
+    return status, following, where
+
+
 def _badge() -> None:
     """A follower's line: following or exploring (and where the class is), or paused."""
+    st.session_state[BADGE_KEY] = _badge_says()
     status = st.session_state.get(STATUS_KEY, "ok")
     room_id = st.session_state[FOLLOW_KEY]
     with st.container(horizontal=True, vertical_alignment="center", key="class_badge"):
