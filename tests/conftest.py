@@ -25,6 +25,7 @@ SHARED_SETUP = {
     "test_notebook": "wheel",
     "test_cli": "cli",  # ten `python -m attention` runs, made at once for the module
     "test_class_load": "class_load",  # a `streamlit run` of its own
+    "test_class_mode": "class_mode",  # two replicas and a redis-server of its own
     "test_training": "training",  # trained models shared by the module
     "test_train_exports_and_heads": "train_exports",  # a trained model and its exports
 }

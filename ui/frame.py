@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from . import heavy, memory
+from . import class_mode, heavy, memory
 from .budget import OverBudget
 from .computation import use_page_threads
 from .i18n import language_of_this_run, t
@@ -90,6 +90,7 @@ def register_page_settings() -> None:
         params = spec.url_params()
         if params is not None:
             register_page_params(params)
+    register_page_params(class_mode.URL_PARAMS)  # ?class=<id>: a student's class link
 
 
 def import_every_page() -> None:
@@ -158,11 +159,16 @@ def run_app(default_page: str = DEFAULT_PAGE) -> None:
     view_of_run: list[View] = []
     sections, pages = _registered_pages(view_of_run, default_page)
     current = st.navigation(sections, expanded=True)  # every page listed, none behind "View more"
+    if class_mode.follow(current.url_path or default_page, pages):  # a class's change to apply
+        init_session()
     render_sidebar(current.url_path)
     st.session_state[CURRENT_PAGE_KEY] = current.url_path or default_page
     with language_of_this_run():  # settled by the sidebar
         url = sync_url()
         show_url_warnings()
+        class_mode.class_tick()  # a student follows, a teacher publishes (ui/class_mode.py)
+        with st.sidebar:
+            class_mode.class_button("sidebar")
         if show_stale_table_notice() and current.url_path != TABLE_PAGE:
             st.page_link(pages[TABLE_PAGE], label=t("table.stale_link"), icon=":material/edit:")
         view_of_run.append(build_view(current.url_path, url))

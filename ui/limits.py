@@ -101,6 +101,18 @@ LIMITS: dict[str, Limit] = {
             600,
             "seconds a large view waits for room in the memory budget before it is refused",
         ),
+        Limit("ATTENTION_LAB_CLASS_ROOMS", 100, 1, 10_000, "classes open at once", True),
+        Limit("ATTENTION_LAB_CLASS_FOLLOWERS", 500, 1, 5_000, "students following one class", True),
+        Limit(
+            "ATTENTION_LAB_CLASS_HOURS",
+            3,
+            0.25,
+            24,
+            "hours a class lives after its teacher's tab last wrote it",
+        ),
+        Limit(
+            "ATTENTION_LAB_CLASS_POLL_S", 1.0, 0.25, 5, "seconds between a screen's class checks"
+        ),
     )
 }
 

@@ -29,6 +29,7 @@ from typing import Generic, TypeVar
 import streamlit as st
 
 from .choices import write_back
+from .class_mode import class_button
 from .i18n import t
 from .problem_reference import with_reference
 from .sidebar import presenter_controls
@@ -204,7 +205,8 @@ def _navigation(walk: Walk[Context], screens: list[tuple[str, int, int]], at: in
     """First / Previous / Next / Last, where we are, and Leave (the keys press these buttons)."""
     page, last = walk.page, len(screens) - 1
     name, part, parts = screens[at]
-    columns = st.columns([0.6, 1.2, 1.2, 0.6, 1.3, 1.1], vertical_alignment="center", gap="small")
+    widths = [0.6, 1.1, 1.1, 0.6, 1.3, 1.1, 0.9]
+    columns = st.columns(widths, vertical_alignment="center", gap="small")
     with columns[0]:
         _nav_button("present_first", "", ":material/first_page:", screens[0] if at else None, page)
     with columns[1]:
@@ -234,6 +236,8 @@ def _navigation(walk: Walk[Context], screens: list[tuple[str, int, int]], at: in
         width="stretch",
         help=t("present.leave_help"),
     )
+    with columns[6]:
+        class_button("bar")  # start a class / its link, QR and end (ui/class_mode.py)
 
 
 def present(

@@ -18,6 +18,7 @@ their Train presses until their tabs close.
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 import time
@@ -29,6 +30,7 @@ from playwright.sync_api import Page, expect
 from tests.e2e.conftest import StreamlitFactory
 from tests.e2e.helpers import APP_SELECTOR, assert_no_exception, open_app, wait_settled
 from tests.e2e.server import DEFAULT_APP, StreamlitServer
+from ui.computation import LARGE_TRACE_CELLS
 from ui.i18n import t
 from ui.table_state import random_words
 
