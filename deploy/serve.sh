@@ -9,7 +9,12 @@
 #   --port P                where nginx listens (default 8080)
 #   --host ADDR             address nginx listens on (default 0.0.0.0: the classroom network)
 #   --first-replica-port Q  replicas on Q, Q+1, ... (default: free loopback ports)
-#   --keep-logs             keep the temporary directory (nginx and replica logs) on exit
+#   --log-dir DIR           where the logs go and stay (default: a new folder per run under
+#                           ${XDG_STATE_HOME:-~/.local/state}/attention-lab/, printed at start)
+#
+# Logs: replica-N.log (each replica's output: one line per event, see deploy/README.md, Logs),
+# access.log and error.log (nginx). They stay after the script stops; nothing deletes them.
+# Load: each replica answers /metrics (Prometheus text) on its loopback port, printed at start.
 #
 # Why several servers: Streamlit runs every session's script in threads of one Python process,
 # so one server uses about one core however many students it has (benchmarks/README.md,
@@ -19,6 +24,12 @@
 # visit (`attention_lab_replica`, a random id), with `hash ... consistent` so that stopping one
 # replica moves only that replica's visitors. Websockets (/_stcore/stream) are passed through
 # (HTTP/1.1 Upgrade) and kept open for an hour of idle time.
+#
+# Class mode (README, "Running a class"): a teacher and the students may sit on different
+# replicas, so with more than one replica the classes live in Redis. Unless REDIS_URL is set
+# (a Redis of your own), this script starts Debian's redis-server on a free loopback port
+# (no snapshots: a class lives for a lecture) and passes REDIS_URL to every replica; without
+# redis-server each replica keeps its own classes, and says so here.
 #
 # All replicas get the same server.cookieSecret ($STREAMLIT_SERVER_COOKIE_SECRET, generated
 # here if unset): Streamlit signs its session and login cookies with it, so any replica accepts
@@ -33,6 +44,7 @@ set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PYTHON="${PYTHON:-python}"
 NGINX="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
+REDIS_SERVER="${REDIS_SERVER:-$(command -v redis-server || echo /usr/bin/redis-server)}"
 HEALTH_TIMEOUT_S=90
 COOKIE=attention_lab_replica
 
@@ -40,9 +52,9 @@ replicas=2
 port=8080
 host=0.0.0.0
 first_replica_port=""
-keep_logs=0
+log_dir=""
 
-usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 die() { echo "serve.sh: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
@@ -51,7 +63,7 @@ while [ $# -gt 0 ]; do
     --port) port="${2:?--port needs a number}"; shift 2 ;;
     --host) host="${2:?--host needs an address}"; shift 2 ;;
     --first-replica-port) first_replica_port="${2:?--first-replica-port needs a number}"; shift 2 ;;
-    --keep-logs) keep_logs=1; shift ;;
+    --log-dir) log_dir="${2:?--log-dir needs a folder}"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option: $1" ;;
   esac
@@ -72,8 +84,13 @@ fi
 "$PYTHON" -c "import streamlit" 2>/dev/null \
   || die "$PYTHON cannot import streamlit: pip install -r requirements.txt (or set PYTHON=...)"
 
-workdir="$(mktemp -d -t attention-lab-serve.XXXXXX)"
+workdir="$(mktemp -d -t attention-lab-serve.XXXXXX)"  # nginx's configuration and temp files
 chmod 755 "$workdir"  # nginx's workers (user nobody when started as root) read and write in it
+log_dir="${log_dir:-${XDG_STATE_HOME:-$HOME/.local/state}/attention-lab/serve-$(date +%Y%m%d-%H%M%S)-$$}"
+mkdir -p "$log_dir" || die "cannot create the log folder $log_dir (--log-dir DIR for another)"
+log_dir="$(cd "$log_dir" && pwd)"
+chmod 755 "$log_dir"  # nginx's workers append to access.log
+echo "logs: $log_dir (kept after the script stops)"
 
 if [ -n "$first_replica_port" ]; then
   replica_ports=()
@@ -96,23 +113,50 @@ export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" MALLOC_MMAP_THRESHOLD_="${MALLO
 
 replica_pids=()
 nginx_pid=""
+redis_pid=""
 stopping=0
 
 stop_all() {
   stopping=1
   trap - INT TERM
   [ -n "$nginx_pid" ] && kill -TERM "$nginx_pid" 2>/dev/null || true
-  for pid in "${replica_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${replica_pids[@]}" $nginx_pid; do wait "$pid" 2>/dev/null || true; done
-  if [ "$keep_logs" = 1 ]; then
-    echo "logs kept in $workdir"
-  else
-    rm -rf "$workdir"
-  fi
+  for pid in "${replica_pids[@]}" $redis_pid; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${replica_pids[@]}" $nginx_pid $redis_pid; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$workdir"
+  echo "logs kept in $log_dir"
 }
 on_signal() { echo "stopping nginx and the replicas"; stop_all; exit 0; }
 trap on_signal INT TERM
 trap 'if [ "$stopping" = 0 ]; then stop_all; fi' EXIT
+
+redis_answers() {  # redis_answers PORT: a PING gets +PONG (bash's /dev/tcp, no client needed)
+  local reply=""
+  { exec 4<>"/dev/tcp/127.0.0.1/$1"; } 2>/dev/null || return 1
+  printf 'PING\r\n' >&4
+  IFS= read -r -t 2 reply <&4 || true
+  exec 4<&-
+  [[ "$reply" == "+PONG"* ]]
+}
+if [ -n "${REDIS_URL:-}" ]; then
+  echo "classes: in the Redis of REDIS_URL (set by you)"
+elif [ "$replicas" -gt 1 ] && [ -x "$REDIS_SERVER" ]; then
+  redis_port="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  "$REDIS_SERVER" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no \
+    --dir "$workdir" --logfile "$log_dir/redis.log" &
+  redis_pid=$!
+  deadline=$((SECONDS + 30))
+  until redis_answers "$redis_port"; do
+    kill -0 "$redis_pid" 2>/dev/null || die "redis-server exited (log: $log_dir/redis.log)"
+    [ "$SECONDS" -lt "$deadline" ] || die "redis-server did not answer on port $redis_port"
+    sleep 0.1
+  done
+  export REDIS_URL="redis://127.0.0.1:$redis_port/0"
+  echo "classes: redis-server on 127.0.0.1:$redis_port (pid $redis_pid), shared by the replicas"
+elif [ "$replicas" -gt 1 ]; then
+  echo "classes: redis-server is not installed (sudo apt-get install -y redis-server), so each" \
+    "replica keeps its own classes: a student on another replica than the teacher's cannot" \
+    "follow. Install it, or set REDIS_URL." >&2
+fi
 
 for ((i = 0; i < replicas; i++)); do
   replica_port="${replica_ports[$i]}"
@@ -121,9 +165,9 @@ for ((i = 0; i < replicas; i++)); do
     exec "$PYTHON" -m streamlit run app.py \
       --server.address 127.0.0.1 --server.port "$replica_port" \
       --server.headless true --server.fileWatcherType none --browser.gatherUsageStats false
-  ) >"$workdir/replica-$((i + 1)).log" 2>&1 &
+  ) >"$log_dir/replica-$((i + 1)).log" 2>&1 &
   replica_pids+=("$!")
-  echo "replica $((i + 1)): http://127.0.0.1:$replica_port (pid $!, log $workdir/replica-$((i + 1)).log)"
+  echo "replica $((i + 1)): http://127.0.0.1:$replica_port (pid $!, log $log_dir/replica-$((i + 1)).log)"
 done
 
 healthy() {  # healthy PORT: the replica answers /_stcore/health with "ok"
@@ -140,7 +184,7 @@ for ((i = 0; i < replicas; i++)); do
   deadline=$((SECONDS + HEALTH_TIMEOUT_S))
   until healthy "${replica_ports[$i]}"; do
     if ! kill -0 "${replica_pids[$i]}" 2>/dev/null; then
-      cat "$workdir/replica-$((i + 1)).log" >&2
+      cat "$log_dir/replica-$((i + 1)).log" >&2
       die "replica $((i + 1)) exited before it was healthy (log above)"
     fi
     [ "$SECONDS" -lt "$deadline" ] || die "replica $((i + 1)) not healthy after ${HEALTH_TIMEOUT_S} s"
@@ -152,7 +196,7 @@ done
 replica_urls=()
 for replica_port in "${replica_ports[@]}"; do replica_urls+=("http://127.0.0.1:$replica_port"); done
 (cd "$REPO_ROOT" && "$PYTHON" benchmarks/streamlit_protocol.py "${replica_urls[@]}") \
-  || die "a replica did not run the app (above: which; logs: $workdir/replica-*.log)"
+  || die "a replica did not run the app (above: which; logs: $log_dir/replica-*.log)"
 
 upstream_servers=""
 for replica_port in "${replica_ports[@]}"; do
@@ -163,7 +207,7 @@ cat >"$workdir/nginx.conf" <<EOF
 # Written by deploy/serve.sh for this run only.
 worker_processes 1;  # nginx only passes bytes along; the replicas do the work
 pid $workdir/nginx.pid;
-error_log $workdir/error.log warn;
+error_log $log_dir/error.log warn;
 daemon off;
 
 events {
@@ -171,7 +215,7 @@ events {
 }
 
 http {
-    access_log $workdir/access.log;
+    access_log $log_dir/access.log;
     client_body_temp_path $workdir/client_body;
     proxy_temp_path $workdir/proxy;
     fastcgi_temp_path $workdir/fastcgi;
@@ -202,6 +246,10 @@ $upstream_servers    }
         listen $host:$port;
         client_max_body_size 2m;  # uploads: server.maxUploadSize is 1 MB, plus multipart framing
 
+        location = /metrics {  # each replica's own, on its loopback port (printed at start)
+            return 404;
+        }
+
         location / {
             proxy_pass http://attention_lab;
             proxy_http_version 1.1;
@@ -221,11 +269,14 @@ $upstream_servers    }
 }
 EOF
 
-"$NGINX" -t -q -p "$workdir" -c "$workdir/nginx.conf" -e "$workdir/error.log" \
+"$NGINX" -t -q -p "$workdir" -c "$workdir/nginx.conf" -e "$log_dir/error.log" \
   || die "nginx rejected the configuration $workdir/nginx.conf (see above)"
-"$NGINX" -p "$workdir" -c "$workdir/nginx.conf" -e "$workdir/error.log" &
+"$NGINX" -p "$workdir" -c "$workdir/nginx.conf" -e "$log_dir/error.log" &
 nginx_pid=$!
 echo "nginx: pid $nginx_pid, configuration $workdir/nginx.conf"
+for ((i = 0; i < replicas; i++)); do
+  echo "metrics of replica $((i + 1)): http://127.0.0.1:${replica_ports[$i]}/metrics"
+done
 echo "Attention Lab: http://$host:$port/ ($replicas replicas, sticky sessions). Ctrl-C stops all."
 
 # Stay in the foreground until nginx exits or a signal arrives; report replicas that exit.
@@ -237,7 +288,7 @@ while true; do
   [ -n "$exited" ] || continue  # interrupted by a signal: the trap handles it
   if [ "$exited" = "$nginx_pid" ]; then
     nginx_pid=""
-    tail -n 20 "$workdir/error.log" >&2 || true
+    tail -n 20 "$log_dir/error.log" >&2 || true
     echo "serve.sh: nginx exited with code $status; stopping the replicas" >&2
     exit 1
   fi

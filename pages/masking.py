@@ -26,14 +26,16 @@ import streamlit as st
 import torch
 
 from attention import AttentionTrace
+from attention.book_outputs import masking_comparison
 from attention.masking import MaskingComparison, compare_masking
+from ui.book_examples import BOOK_EXAMPLES, show_book_example
 from ui.frame import page
 from ui.i18n import t
 from ui.show import figure_words, show_matrix, show_numbers
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present, show_walk
 from viz.matrix import MatrixView
-from viz.vocabulary import format_short
+from viz.vocabulary import format_difference, format_short
 
 TABS = ("scores", "method1", "method2")  # masking.tab.{name}; only the open one runs
 
@@ -218,7 +220,7 @@ def show_comparison(comparison: MaskingComparison) -> None:
     with metric_column:
         st.metric(
             t("masking.compare.metric"),
-            f"{difference:.2e}",
+            format_difference(difference),
             help=t("masking.compare.metric_help", exact=repr(difference)),
         )
     with metric_text:
@@ -291,5 +293,10 @@ def render(view: View) -> None:
         return
     st.title(t("page.masking.title"))
     st.markdown(t("masking.intro"))
+    # the book's 3.5.1 rows, compared now: None unless this run is the book's (seed 789, …)
+    check = masking_comparison(trace, masking.comparison.neg_inf["attn_weights"])
+    show_book_example(
+        BOOK_EXAMPLES["masking"], view, None if check is None else check.max_abs_difference
+    )
     show_walk(WALK, masking)  # only the open tab runs and sends its matrices
     show_comparison(masking.comparison)

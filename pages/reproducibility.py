@@ -33,6 +33,7 @@ from ui.show import numbers_frame
 from ui.table import table_csv_file
 from ui.url import MAX_LINK_CHARS, link_params, query_text
 from ui.view import View
+from viz.vocabulary import format_difference
 
 THIS_PAGE = "reproducibility"
 DEFAULT_PAGE = "step"  # the page app.py opens at "/" (ui.frame.run_app's default_page)
@@ -147,7 +148,9 @@ def show_book_checks() -> None:
         t("repro.book.check"): [t(f"repro.check.{check.name}") for check in checks],
         t("repro.book.recipe"): [check.recipe for check in checks],
         t("repro.book.result"): verdicts,
-        t("repro.book.difference"): [f"{check.max_abs_difference:.1e}" for check in checks],
+        t("repro.book.difference"): [
+            format_difference(check.max_abs_difference) for check in checks
+        ],
     }
     st.table(pd.DataFrame(table).set_index(t("repro.book.check")))
     failed = sum(not check.passed for check in checks)
@@ -201,6 +204,7 @@ def show_link(view: View) -> None:
         index=page_names.index(DEFAULT_PAGE),
         format_func=lambda name: t(f"page.{name}.title"),
         key="repro_link_page",
+        filter_mode=None,  # a short list: picked, not typed
     )
     base = app_base_url()
     params, left_out = link_params(view.url)

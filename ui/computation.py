@@ -11,6 +11,7 @@ bug's name added to the key; both are sized by :func:`trace_cells`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -18,7 +19,10 @@ import streamlit as st
 import torch
 
 from attention import AttentionConfig, AttentionTrace, trace_attention
+from attention.memory_estimate import TraceSize, comparison_bytes, trace_bytes
+from attention.validate import MAX_ATTENTION_CELLS
 
+from . import heavy
 from .limits import limit
 from .table import Table
 
@@ -72,10 +76,17 @@ def config_from_settings(
 #   - large: 2 entries, 10 min.
 # Two entries is enough for what caching buys at that size (a rerun of the same view after a widget
 # changes: a zoom window, a page switch); sessions with different large views recompute instead
-# of holding gigabytes (``benchmarks/README.md``, "Long sequences").
+# of holding gigabytes (``benchmarks/README.md``, "Long sequences"). The operator may set other
+# sizes and times (``ui.limits``; deploy/README.md lists the variables).
 LARGE_TRACE_CELLS = 256 * 256
-TRACE_CACHE_SMALL = {"max_entries": 64, "ttl": 1800}
-TRACE_CACHE_LARGE = {"max_entries": 2, "ttl": 600}
+TRACE_CACHE_SMALL = {
+    "max_entries": int(limit("ATTENTION_LAB_TRACE_CACHE_ENTRIES")),
+    "ttl": limit("ATTENTION_LAB_TRACE_CACHE_TTL_S"),
+}
+TRACE_CACHE_LARGE = {
+    "max_entries": int(limit("ATTENTION_LAB_LARGE_TRACE_CACHE_ENTRIES")),
+    "ttl": limit("ATTENTION_LAB_LARGE_TRACE_CACHE_TTL_S"),
+}
 
 
 def _trace_from_bytes(
@@ -138,6 +149,26 @@ def trace_cells(num_tokens: int, num_heads: int) -> int:
     return num_heads * num_tokens * num_tokens
 
 
+def trace_size(shape: tuple[int, ...], cfg: AttentionConfig) -> TraceSize:
+    """The sizes of a trace of inputs ``shape`` ``(b, T, d_in)`` with ``cfg``, for its estimate."""
+    batch, tokens, d_in = shape
+    return TraceSize(
+        tokens=tokens,
+        d_in=d_in,
+        d_out=cfg.d_out,
+        heads=cfg.num_heads,
+        batch=batch,
+        dropout=cfg.training and cfg.dropout > 0,
+        wrapper=cfg.variant == "wrapper" and cfg.num_heads > 1,
+    )
+
+
+def _budgeted(size: TraceSize, needed: int) -> bool:
+    """Large enough to go through the memory budget, and not refused by the core's size check
+    anyway (that refusal says more than the budget's)."""
+    return heavy.is_heavy(needed) and size.cells <= MAX_ATTENTION_CELLS
+
+
 def compute_trace(table: Table, cfg: AttentionConfig, batch: int = 1) -> AttentionTrace:
     """``trace_attention(embeddings, cfg)`` for the table, cached across runs.
 
@@ -149,6 +180,13 @@ def compute_trace(table: Table, cfg: AttentionConfig, batch: int = 1) -> Attenti
     of two entries (see ``TRACE_CACHE_LARGE``).
     """
     array = np.stack([np.asarray(table.values, dtype=np.float64)] * batch)  # (b, T, d_in)
+    size = trace_size(array.shape, cfg)
+    needed = trace_bytes(size)
+    if _budgeted(size, needed):  # kept for this session, in the budget: not cached for all
+        values, shape = array.tobytes(), tuple(array.shape)
+        return heavy.admitted(
+            ("trace", values, shape, cfg), needed, lambda: _trace_from_bytes(values, shape, cfg)
+        )
     if batch * trace_cells(array.shape[1], cfg.num_heads) > LARGE_TRACE_CELLS:
         return _cached_large_trace(array.tobytes(), tuple(array.shape), cfg)
     return _cached_trace(array.tobytes(), tuple(array.shape), cfg)
@@ -161,8 +199,19 @@ def compute_bug_comparison(name: str, table: Table, cfg: AttentionConfig) -> Bug
     ``AttentionInputError``, never cached) before computing anything, and what it computes goes to
     a cache of 64 entries or, past 256 × 256 attention cells, of two.
     """
+    from attention.bugs import BUGS, compare_bug
+
     array = np.asarray(table.values, dtype=np.float64)  # (T, d_in)
     key = (name, array.tobytes(), tuple(array.shape), cfg)
+    bug = BUGS.get(name)
+    if bug is not None:
+        heads = max(2, cfg.num_heads) if bug.multi_head else 1
+        size = trace_size((1, *array.shape), replace(cfg, num_heads=heads, variant="fused"))
+        needed = comparison_bytes(size, through_cache=bug.cached)
+        if _budgeted(size, needed):
+            return heavy.admitted(
+                ("bug", *key), needed, lambda: compare_bug(name, _inputs_from_bytes(*key[1:3]), cfg)
+            )
     if trace_cells(array.shape[0], cfg.num_heads) > LARGE_TRACE_CELLS:
         return _cached_large_comparison(*key)
     return _cached_comparison(*key)

@@ -17,9 +17,11 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from . import memory
+from . import class_mode, heavy, memory
+from .budget import OverBudget
 from .computation import use_page_threads
 from .i18n import language_of_this_run, t
+from .ops_log import count
 from .sidebar import render_sidebar
 from .step_link import CURRENT_PAGE_KEY, forget_link_step
 from .table_state import show_stale_table_notice
@@ -30,6 +32,7 @@ PageFunction = Callable[[View], None]
 
 
 use_page_threads()  # before any script run's thread starts: they all inherit the count
+heavy.register_session_hooks()  # a closed tab's large view goes back to the memory budget
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,7 @@ class PageSpec:
 DEFAULT_PAGE = "step"  # the page at "/": the step page, the book's example step by step
 
 PAGE_SPECS = (
-    PageSpec("chapter_path", "pages/chapter_path.py", "nav.learn"),
+    PageSpec("chapter_path", "pages/chapter_path.py", "nav.learn", settings="ui.chapter_settings"),
     PageSpec("step", "pages/step_by_step.py", "nav.learn", settings="ui.step_link"),
     PageSpec("embeddings", "pages/embeddings.py", "nav.learn"),
     PageSpec("one_query", "pages/one_query.py", "nav.learn"),
@@ -87,6 +90,7 @@ def register_page_settings() -> None:
         params = spec.url_params()
         if params is not None:
             register_page_params(params)
+    register_page_params(class_mode.URL_PARAMS)  # ?class=<id>: a student's class link
 
 
 def import_every_page() -> None:
@@ -151,20 +155,38 @@ def run_app(default_page: str = DEFAULT_PAGE) -> None:
     register_page_settings()
     init_session()
     memory.track_session()  # its end frees memory (ui/memory.py)
+    count("rerun")  # what /metrics reports as reruns (ui/metrics.py)
     view_of_run: list[View] = []
     sections, pages = _registered_pages(view_of_run, default_page)
     current = st.navigation(sections, expanded=True)  # every page listed, none behind "View more"
+    if class_mode.follow(current.url_path or default_page, pages):  # a class's change to apply
+        init_session()
     render_sidebar(current.url_path)
     st.session_state[CURRENT_PAGE_KEY] = current.url_path or default_page
     with language_of_this_run():  # settled by the sidebar
         url = sync_url()
         show_url_warnings()
+        class_mode.class_tick()  # a student follows, a teacher publishes (ui/class_mode.py)
+        with st.sidebar:
+            class_mode.class_button("sidebar")
         if show_stale_table_notice() and current.url_path != TABLE_PAGE:
             st.page_link(pages[TABLE_PAGE], label=t("table.stale_link"), icon=":material/edit:")
         view_of_run.append(build_view(current.url_path, url))
+        heavy.begin_run()
+        completed = False  # stays False when a click stops the run (Streamlit's rerun)
         try:
             current.run()
+            completed = True
+        except OverBudget as refused:  # a large view the memory budget cannot admit now
+            heavy.show_refusal(refused)
+            completed = True
+        except (MemoryError, RuntimeError) as error:  # the one place an allocation failure ends
+            if not heavy.is_allocation_failure(error):
+                raise
+            heavy.show_out_of_memory()
+            completed = True
         finally:
+            heavy.end_run(completed=completed)  # large results a whole run did not show go back
             forget_link_step()  # a link's step= is for the page it opens, checked there
 
 

@@ -4,6 +4,7 @@ Every label, explanation and message a user sees goes through :func:`t`::
 
     t("sidebar.seed")                      # the label in the current language
     t("error.cell", row=2, column="x3")    # with named placeholders
+    t("step.settings", tokens=1)           # "{tokens:token|tokens}" writes "1 token"
 
 The catalogue is assembled from the ``MESSAGES`` dicts of the modules in ``ui/messages/`` (one per
 page or topic, so pages can be worked on side by side); a key may be defined only once, and every
@@ -14,10 +15,13 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import string
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
+
+from viz.vocabulary import format_difference, format_exponent
 
 from . import messages as _messages_package
 
@@ -73,10 +77,38 @@ def current_language() -> str:
     return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
 
 
+class _MessageFormatter(string.Formatter):
+    """``str.format`` plus the app's ways of writing a number in a sentence, named in the message:
+
+    - counted nouns: ``{rows:row|rows}`` writes ``1 row``, ``2 rows``; ``{size:,|byte|bytes}``
+      formats the number with ``,`` first;
+    - ``{visible:exponent}`` writes ``²`` (so ``{p}{visible:exponent}`` reads ``0.5²``);
+    - ``{difference:difference}`` writes ``0`` when two results are equal, else ``4.7e-05``.
+    """
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "exponent":
+            return format_exponent(value)
+        if format_spec == "difference":
+            return format_difference(value)
+        if "|" not in format_spec:
+            return super().format_field(value, format_spec)
+        *number_spec, one, many = format_spec.split("|")
+        number = super().format_field(value, "|".join(number_spec))
+        singular = str(value).strip() in ("1", "1.0")  # 1, "1", 1.0, numpy's 1
+        return f"{number} {one if singular else many}"
+
+
+_FORMATTER = _MessageFormatter()
+
+
 def t(key: str, lang: str | None = None, **values: Any) -> str:
     """The message ``key`` in ``lang`` (default: the current language), placeholders filled."""
     texts = CATALOGUE.get(key)
     if texts is None:
         raise KeyError(f"no message {key!r} in the catalogue")
     text = texts.get(lang or current_language()) or texts[DEFAULT_LANGUAGE]
-    return text.format(**values) if values else text
+    if not values:
+        return text
+    special = "|" in text or ":exponent}" in text or ":difference}" in text
+    return _FORMATTER.format(text, **values) if special else text.format(**values)

@@ -29,7 +29,9 @@ from typing import Generic, TypeVar
 import streamlit as st
 
 from .choices import write_back
+from .class_mode import class_button
 from .i18n import t
+from .problem_reference import with_reference
 from .sidebar import presenter_controls
 from .step_link import (
     choose_step,
@@ -108,7 +110,7 @@ def begin(walk: Walk[Context]) -> bool:
     """At the top of the page: check the link's step, mount the keys; True in presenter mode."""
     bad = take_link_step(walk.page)
     if bad is not None:
-        st.warning(message(bad), icon="⚠️")
+        st.warning(with_reference(message(bad), bad), icon="⚠️")
     elif st.session_state.get(f"walk_pending_{walk.page}") not in (None, walk.names[0]):
         st.session_state[SCROLL_KEY] = st.session_state.get(SCROLL_KEY, 0) + 1
     step_keys(
@@ -203,7 +205,8 @@ def _navigation(walk: Walk[Context], screens: list[tuple[str, int, int]], at: in
     """First / Previous / Next / Last, where we are, and Leave (the keys press these buttons)."""
     page, last = walk.page, len(screens) - 1
     name, part, parts = screens[at]
-    columns = st.columns([0.6, 1.2, 1.2, 0.6, 1.3, 1.1], vertical_alignment="center", gap="small")
+    widths = [0.6, 1.1, 1.1, 0.6, 1.3, 1.1, 0.9]
+    columns = st.columns(widths, vertical_alignment="center", gap="small")
     with columns[0]:
         _nav_button("present_first", "", ":material/first_page:", screens[0] if at else None, page)
     with columns[1]:
@@ -233,6 +236,8 @@ def _navigation(walk: Walk[Context], screens: list[tuple[str, int, int]], at: in
         width="stretch",
         help=t("present.leave_help"),
     )
+    with columns[6]:
+        class_button("bar")  # start a class / its link, QR and end (ui/class_mode.py)
 
 
 def present(
