@@ -33,7 +33,6 @@ from attention import (
     book_outputs,
     bugs,
     build_module,
-    by_hand,
     chapter,
     compare_masking,
     differences,
@@ -46,6 +45,7 @@ from attention import (
     kv_cache,
     mask_after_softmax,
     mask_with_neg_inf,
+    one_query,
     parameter_counts,
     run_traced_forward,
     tasks,
@@ -220,15 +220,15 @@ def _calls(grads: grad_api.GradientTrace, table: Any) -> dict[str, tuple[Callabl
         ),
         "changed_cells": (differences.changed_cells, {"before": scores, "after": scores}),
         "dot_product_terms": (
-            by_hand.dot_product_terms,
+            one_query.dot_product_terms,
             {"query": trace.queries[0, 1], "key": trace.keys[0, 0]},
         ),
         "softmax_by_hand": (
-            by_hand.softmax_by_hand,
+            one_query.softmax_by_hand,
             {"scaled_scores": trace.scaled_scores[0, 2], "hidden": trace.mask[2]},
         ),
         "weighted_value_terms": (
-            by_hand.weighted_value_terms,
+            one_query.weighted_value_terms,
             {"weights": trace.attn_weights[0, 2], "values": trace.values[0]},
         ),
         "show_trace": (

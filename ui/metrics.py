@@ -24,7 +24,7 @@ def _training_queue() -> dict[str, int]:
         return {}
     figures = {
         "waiting": queue.waiting(),
-        "running": getattr(queue, "_running", 0),  # read without its lock: a gauge may lag
+        "running": queue.running(),
         "max_running": queue.max_running,
         "max_waiting": queue.max_waiting,
     }

@@ -296,6 +296,16 @@ class TrainingQueue:
                 self._release_slot(*held, cancel=True)
             return len(slots)
 
+    def waiting(self) -> int:
+        """Jobs waiting for a worker right now (the operator's /metrics)."""
+        with self._lock:
+            return len(self._waiting)
+
+    def running(self) -> int:
+        """Workers running (or starting) right now."""
+        with self._lock:
+            return len(self._running)
+
     # -- what watchers see ----------------------------------------------------------------------
 
     def _snapshot(self, job: Job) -> JobSnapshot:
