@@ -40,9 +40,11 @@ def test_first_visit_shows_the_controls_and_asks_to_train() -> None:
 
 def test_a_link_trains_and_the_page_shows_what_the_training_measured() -> None:
     at = run_page("train", {**SORT_LINK, "train_layers": "9"})
-    assert [w.value for w in at.warning] == [
+    [warning] = [w.value for w in at.warning]
+    assert warning.startswith(
         "Link: “train\\_layers=9” is outside 1 to 4; the default is used instead."
-    ]
+    )
+    assert "Reference `" in warning, "the operator's log line can be found from it"
     assert at.selectbox(key="train_task").value == "sort"
     assert at.slider(key="train_layers").value == 2, "the bad value fell back to sort's default"
     at.button(key="train_run").click().run()
