@@ -502,7 +502,7 @@ def render(view: View) -> None:
         steps, slip = _growth(array.tobytes(), array.shape, cfg.d_out, view.heads, cfg.seed)
     except AttentionInputError as error:
         show_input_error(error)
-        st.stop()
+        return
     cache = KvCache(steps, slip, view)
     if presenting:
         present(WALK, cache)

@@ -1,10 +1,13 @@
-"""Every page that walks steps gets the same tabs, ``?step=``, and presenter mode (``ui/walk.py``)."""
+"""Every page that walks steps gets the same tabs, ``?step=``, and presenter mode (``ui/walk.py``);
+presenter mode is one deck (``ui/deck.py``): the bar on every page, also where the settings cannot
+be computed, one counter, a lecture across pages."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.apptest_support import run_page
+from tests.apptest_support import page_text, run_page
+from ui.deck import fixes_for, lecture_text, parse_lecture
 from ui.i18n import t
 
 # page, its tabs' key, a step of its own (not its first) and that step's tab label, its names
@@ -18,8 +21,9 @@ PAGES = {
 
 
 def _screen(at) -> str:  # noqa: ANN001 - an AppTest
-    """Presenter mode's "Step 2a of 10" (bold marks dropped)."""
-    return next(m.value for m in at.markdown if m.value.startswith("Step ")).replace("*", "")
+    """Presenter mode's "Screen 7 of 17 · Softmax" (bold marks dropped)."""
+    screens = (m.value for m in at.markdown if m.value.startswith(("Screen ", "第 ")))
+    return next(screens).replace("*", "")
 
 
 @pytest.mark.parametrize("page", list(PAGES))
@@ -43,13 +47,21 @@ def test_a_link_opens_its_step_a_bad_one_is_named_and_presenter_mode_walks(page:
     at.button(key="present_previous").click().run()
     assert _screen(at) == shown
     assert at.query_params["present"] in ("1", ["1"])
-    assert at.button(key="present_seed_up") is not None  # the control strip is there
+    assert at.number_input(key="present_seed") is not None  # the control strip is there
+
+
+def test_the_step_decks_counter_counts_every_screen_with_its_title() -> None:
+    at = run_page("step", {"present": "1", "step": "softmax", "dropout": "0.5"})
+    # 10 steps; weights and qkv in 3 screens, the mask and dropout in 2: 16 screens
+    assert _screen(at) == "Screen 13 of 16 · Softmax"
+    at.button(key="present_language").click().run()
+    assert not at.exception and _screen(at) == "第 13 屏，共 16 屏 · Softmax"
 
 
 def test_the_strip_shares_the_sidebars_keys() -> None:
     at = run_page("step", {"present": "1", "step": "dropout"})
     at.button(key="present_dropout_0.5").click().run()
-    at.button(key="present_seed_up").click().run()
+    at.number_input(key="present_seed").set_value(124).run()
     at.button(key="present_eval").click().run()
     assert not at.exception
     assert at.slider(key="dropout").value == 0.5 and at.number_input(key="seed").value == 124
@@ -57,3 +69,38 @@ def test_the_strip_shares_the_sidebars_keys() -> None:
     assert "Press “train” above" in " ".join(i.value for i in at.info)
     at.button(key="present_train").click().run()
     assert at.query_params["seed"] in ("124", ["124"]) and "train" not in at.query_params
+
+
+def test_a_screen_that_cannot_be_computed_keeps_the_bar_and_offers_the_fix() -> None:
+    """Multi-head's 4 heads, then the KV cache at d_out 2: the error, the bar, a working fix."""
+    at = run_page("kv_cache", {"heads": "4", "d_out": "2", "present": "1"})
+    assert not at.exception
+    assert "cannot be split evenly into 4 heads" in page_text(at)
+    assert at.button(key="present_leave") is not None and _screen(at).startswith("Screen 1 of")
+    at.button(key="fix_heads_2").click().run()
+    assert not at.exception and not at.error
+    assert at.slider(key="heads").value == 2 if at.slider else at.session_state["heads"] == 2
+    assert at.query_params["present"] in ("1", ["1"])
+
+
+def test_present_is_kept_on_a_page_without_screens_of_its_own() -> None:
+    at = run_page("multi_head", {"present": "1"})
+    assert not at.exception
+    assert at.query_params["present"] in ("1", ["1"])
+    assert _screen(at) == f"Screen 1 of 1 · {t('page.multi_head.title')}"
+    at.button(key="present_leave").click().run()
+    assert "present" not in at.query_params and at.button(key="present_enter") is not None
+
+
+def test_the_fix_for_heads_that_do_not_split_d_out() -> None:
+    fixes = fixes_for("d_out_heads_split", {"d_out": 6, "heads": 4})
+    assert [(f.setting, f.value) for f in fixes] == [("heads", 3), ("d_out", 8)]
+
+
+def test_a_lecture_is_checked_item_by_item_and_written_back_the_same() -> None:
+    run_page("step")  # the frame registers the pages a lecture may name
+    items, problems = parse_lecture("chapter_path.v1, step_by_step.softmax,multi_head,nope,step.x")
+    assert items == (("chapter_path", "v1"), ("step", "softmax"), ("multi_head", ""))
+    assert [p.key for p in problems] == ["lecture.bad_page", "lecture.bad_step"]
+    assert lecture_text(items) == "chapter_path.v1,step.softmax,multi_head"
+    assert parse_lecture(lecture_text(items)) == (items, [])

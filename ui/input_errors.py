@@ -18,6 +18,7 @@ import streamlit as st
 
 from attention.validate import AttentionInputError
 
+from .deck import offer_fixes
 from .i18n import current_language, t
 
 ZH: dict[str, str] = {
@@ -87,3 +88,4 @@ def explain(error: AttentionInputError, lang: str | None = None) -> str:
 def show_input_error(error: AttentionInputError, message: str = "error.attention") -> None:
     """An error box: ``message`` (a catalogue key with a ``{detail}``) with :func:`explain`'s text."""
     st.error(t(message, detail=explain(error)))
+    offer_fixes(error.code, dict(error.params))

@@ -137,7 +137,8 @@ def presenting() -> bool:
 def set_presenting(page: str, on: bool) -> None:
     """Enter or leave presenter mode (a button's callback: the next run draws the other view)."""
     st.session_state[PRESENT_KEY] = on
-    choose_step(page, open_step(page), open_part(page) if on else 0)
+    if _names(page):
+        choose_step(page, open_step(page), open_part(page) if on else 0)
 
 
 def _read_url(params: dict[str, str]) -> list[InputProblem]:
@@ -163,7 +164,7 @@ def _write_url() -> dict[str, str]:
     params: dict[str, str] = {}
     if open_step(page) != _names(page)[0]:
         params[STEP_PARAM] = open_step(page)
-    if presenting() and shown in WALK_NAMES:
+    if presenting():  # kept on every page: each has the deck's bar
         params[PRESENT_PARAM] = "1"
     return params
 
