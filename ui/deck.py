@@ -50,7 +50,6 @@ from .step_link import (
 from .table import InputProblem, problem, shorten
 from .url import PageParams
 
-CANVAS = (1024, 768)  # the deck's logical canvas, CSS pixels (4:3, an old projector at scale 1)
 LECTURE_PARAM = "lecture"
 LECTURE_KEY = "deck_lecture"  # the lecture: a tuple of (page, entry name or "")
 GOTO_KEY = "deck_goto_page"  # a page the deck's navigation switches to on the next run
@@ -62,6 +61,14 @@ LAST_PART = 99  # "the last part": a page shows its last part for any larger num
 PRESENTABLE: dict[str, str] = {}
 # Other names a lecture may use for a page (its file's name: ``step_by_step`` for ``step``).
 PAGE_ALIASES: dict[str, str] = {}
+
+
+# The titles of the entries of every page that walks screens (for a bar the page did not fill).
+TITLES: dict[str, dict[str, Callable[[], str]]] = {}
+
+
+def register_titles(page: str, titles: dict[str, Callable[[], str]]) -> None:
+    TITLES[page] = titles
 
 
 @dataclass(frozen=True)
@@ -96,7 +103,11 @@ def close_bar() -> None:
     page = _RUN.page
     names = WALK_NAMES.get(page, ())
     if names:  # a walk whose screens could not be drawn: walk its entries
-        screens = [Screen(page, name, title=name) for name in names]
+        titles = TITLES.get(page, {})
+        screens = [
+            Screen(page, name, title=screen_title(titles[name]()) if name in titles else name)
+            for name in names
+        ]
         at = names.index(open_step(page)) if open_step(page) in names else 0
     else:
         screens, at = [Screen(page, "", title=t(PRESENTABLE.get(page, f"page.{page}.title")))], 0
@@ -337,9 +348,9 @@ def offer_fixes(code: str | None, params: dict[str, object]) -> None:
     found = fixes_for(code, params)
     if not found:
         return
-    columns = st.columns(len(found) + 1, gap="small")
-    for column, fix in zip(columns, found, strict=False):
-        column.button(
+    row = st.container(horizontal=True, key="present_fixes")
+    for fix in found:
+        row.button(
             t("present.fix", setting=fix.setting, value=fix.value),
             key=f"fix_{fix.setting}_{fix.value}",
             on_click=_set,

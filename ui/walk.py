@@ -27,7 +27,7 @@ from typing import Generic, TypeVar
 import streamlit as st
 
 from .choices import write_back
-from .deck import Screen, fill_bar, screen_title
+from .deck import Screen, fill_bar, register_titles, screen_title
 from .i18n import t
 from .step_link import (
     open_part,
@@ -91,6 +91,7 @@ class Walk(Generic[Context]):
     def __post_init__(self) -> None:
         if self.linked:
             register_walk(self.page, self.names)
+            register_titles(self.page, {entry.name: entry.label for entry in self.entries})
 
     @property
     def names(self) -> tuple[str, ...]:
