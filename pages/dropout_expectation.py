@@ -8,6 +8,7 @@ theory ``c/√N`` and shows the averaged weights for a chosen N beside the true 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ from ui.settings import SETTINGS
 from ui.show import figure_words, show_matrix, show_numbers
 from ui.svg_chart import draw_chart
 from ui.view import View
+from ui.walk import Entry, Walk, begin, present
 from viz.experiments import dropout_error_chart
 from viz.matrix import MatrixView
 from viz.vocabulary import format_number, format_short
@@ -162,9 +164,8 @@ def choose_draws() -> int:
     )
 
 
-@page
-def render(view: View) -> None:
-    st.title(t("page.dropout_expectation.title"))
+def show_why() -> None:
+    """Why the average of many dropout draws is the undropped weights."""
     st.markdown(t("dropout_expectation.intro"))
     st.latex(
         r"m \sim \mathrm{Bernoulli}(1-p):\qquad "
@@ -172,29 +173,87 @@ def render(view: View) -> None:
         r"\quad\Rightarrow\quad \mathbb{E}\!\left[w\,\frac{m}{1-p}\right] = w"
     )
     st.markdown(t("dropout_expectation.after_formula"))
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """What the screens read: the weights block, p, the seed, the curve and the tokens."""
+
+    key: tuple[bytes, tuple[int, ...], float, int]  # the cached functions' arguments
+    weights: np.ndarray  # (t, t) attn_weights before dropout
+    tokens: list[str]
+    curve: dict[str, Any]
+    palette: str
+
+    @property
+    def p(self) -> float:
+        return self.key[2]
+
+
+def experiment(view: View) -> Experiment | None:
+    """The first tokens' weights and the error curve of their average (None: cannot compute)."""
     trace = view.trace()
     if trace is None:
-        return
+        return None
     cfg = trace.config
     p = choose_p(trace.dropout_active, cfg.dropout, cfg.training)
     tokens = list(view.table.tokens)
     used = min(len(tokens), MAX_BLOCK_TOKENS)
     if used < len(tokens):
         st.caption(t("dropout_expectation.block_note", total=len(tokens), used=used))
-    tokens = tokens[:used]
     block = trace.attn_weights[0, :used, :used].detach().to(torch.float32)  # (t, t), before dropout
     weights = block.numpy()
     key = (weights.tobytes(), tuple(weights.shape), p, int(cfg.seed))
-    curve = _error_curve(*key)
-    st.caption(t("dropout_expectation.draws_note", seed=cfg.seed))
+    return Experiment(key, weights, tokens[:used], _error_curve(*key), view.palette)
+
+
+def _draws() -> int:
+    return int(st.session_state.get("dropout_expectation_n", 100))
+
+
+def _curve_screen(run: Experiment) -> None:
+    show_metrics(run.curve, _draws())
+    show_curve(run.curve, _draws(), run.palette)
+
+
+def _heatmaps_screen(run: Experiment) -> None:
+    n = _draws()
+    show_heatmaps(_average(*run.key, n), run.weights, run.tokens, n, run.p, run.palette)
+
+
+# Presenter mode's screens: the argument, the error against N, the average beside the weights
+WALK: Walk[Experiment] = Walk(
+    page="dropout_expectation",
+    entries=(
+        Entry("why", lambda: t("page.dropout_expectation.title"), lambda run: show_why()),
+        Entry("curve", lambda: t(VIEW_TABS[0]), _curve_screen),
+        Entry("heatmaps", lambda: t(VIEW_TABS[1]), _heatmaps_screen),
+    ),
+    tabs_key="dropout_expectation_view",
+)
+
+
+@page
+def render(view: View) -> None:
+    if begin(WALK):
+        run = experiment(view)
+        if run is not None:
+            present(WALK, run, controls=choose_draws)
+        return
+    st.title(t("page.dropout_expectation.title"))
+    show_why()
+    run = experiment(view)
+    if run is None:
+        return
+    st.caption(t("dropout_expectation.draws_note", seed=run.key[3]))
     n = choose_draws()
-    show_metrics(curve, n)
+    show_metrics(run.curve, n)
     curve_tab, heatmaps_tab = st.tabs(
         [t(key) for key in VIEW_TABS], key="dropout_expectation_view", on_change="rerun"
     )
     if curve_tab.open:
         with curve_tab:
-            show_curve(curve, n, view.palette)
+            show_curve(run.curve, n, view.palette)
     if heatmaps_tab.open:
         with heatmaps_tab:
-            show_heatmaps(_average(*key, n), weights, tokens, n, p, view.palette)  # (t, t) each
+            show_heatmaps(_average(*run.key, n), run.weights, run.tokens, n, run.p, view.palette)

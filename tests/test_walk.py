@@ -104,3 +104,16 @@ def test_a_lecture_is_checked_item_by_item_and_written_back_the_same() -> None:
     assert [p.key for p in problems] == ["lecture.bad_page", "lecture.bad_step"]
     assert lecture_text(items) == "chapter_path.v1,step.softmax,multi_head"
     assert parse_lecture(lecture_text(items)) == (items, [])
+
+
+def test_the_quiz_is_presented_as_predict_then_reveal() -> None:
+    at = run_page("quiz", {"present": "1"})
+    assert not at.exception and _screen(at).startswith("Screen 1 of 2")
+    radio = at.radio(key="quiz_answer")
+    radio.set_value(radio.options[0]).run()
+    at.button(key="present_next").click().run()  # Next is the reveal
+    assert not at.exception and _screen(at).startswith("Screen 2 of 2")
+    assert len(at.success) + len(at.error) == 1  # right or wrong, said
+    at.button(key="quiz_next").click().run()  # the bar's own control: the next question
+    assert _screen(at).startswith("Screen 1 of 2") and at.radio(key="quiz_answer").value is None
+    assert "Question 2" in page_text(at) and at.session_state["quiz_answered"] == 1
