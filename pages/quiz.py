@@ -158,14 +158,19 @@ def quiz_round(view: View) -> Round | None:
     trace = view.trace()
     if trace is None:
         return None
+    question = quiz_question(trace, int(st.session_state["quiz_number"]))
+    _score(question)
+    return Round(question, unique_labels(list(view.table.tokens)), trace, view.palette)
+
+
+def _score(question: QuizQuestion) -> None:
+    """Count a revealed answer, once per question."""
     number = int(st.session_state["quiz_number"])
-    question = quiz_question(trace, number)
     if st.session_state["quiz_revealed"] and st.session_state["quiz_scored"] != number:
         st.session_state["quiz_scored"] = number
         st.session_state["quiz_answered"] += 1
         if question.is_correct(st.session_state["quiz_revealed_answer"]):
             st.session_state["quiz_correct"] += 1
-    return Round(question, unique_labels(list(view.table.tokens)), trace, view.palette)
 
 
 def show_question(round_: Round) -> str | None:
@@ -202,6 +207,7 @@ def _answer_screen(round_: Round) -> None:
     """Presenter mode's second screen: the answer revealed (Next is the reveal)."""
     if not st.session_state["quiz_revealed"]:
         _on_reveal()
+        _score(round_.question)
     show_reveal(round_.question, round_.labels, round_.trace, round_.palette)
 
 
