@@ -16,6 +16,8 @@ same comparison.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -29,6 +31,7 @@ from ui.input_errors import show_input_error
 from ui.settings import COMPARE_B_FIELDS, COMPARE_B_VALUES, MAX_APP_SEED, SETTINGS, widget
 from ui.show import figure_words, show_matrix, show_numbers
 from ui.view import View
+from ui.walk import Entry, Walk, begin, present
 from viz.matrix import MatrixView
 from viz.vocabulary import DECIMALS, context_labels, format_number
 
@@ -82,6 +85,17 @@ def b_controls(a: dict[str, object]) -> dict[str, object]:
             args=(name,),
             with_help=False,
         )
+    presets(a)
+    return b_values()
+
+
+def b_values() -> dict[str, object]:
+    """B's settings, as its controls hold them."""
+    return {name: st.session_state[COMPARE_B_VALUES.key(name)] for name in COMPARE_B_FIELDS}
+
+
+def presets(a: dict[str, object]) -> None:
+    """B = A with one change, in one click: the comparisons a lesson makes."""
     st.caption(t("compare.presets"))
     buttons = st.columns(4)
     for column, kind in zip(buttons, ("copy", "dropout", "seed", "bias"), strict=True):
@@ -93,7 +107,6 @@ def b_controls(a: dict[str, object]) -> dict[str, object]:
             args=(kind, a),
             width="stretch",
         )
-    return {name: st.session_state[COMPARE_B_VALUES.key(name)] for name in COMPARE_B_FIELDS}
 
 
 def shown_value(value: object) -> str:
@@ -264,28 +277,79 @@ def show_contexts(
         )
 
 
-@page
-def render(view: View) -> None:
-    st.title(t("page.compare.title"))
-    st.markdown(t("compare.intro"))
-    cfg_a = view.config
-    a = settings_of(cfg_a)
-    init_b(a)
-    b = b_controls(a)
-    table = view.table
+@dataclass(frozen=True)
+class Comparison:
+    """A and B: their settings and traces, and how to draw them."""
+
+    a: dict[str, object]
+    b: dict[str, object]
+    trace_a: AttentionTrace
+    trace_b: AttentionTrace
+    palette: str
+    tokens: list[str]
+
+
+def comparison(view: View, b: dict[str, object]) -> Comparison | None:
+    """A's and B's traces (None after saying which cannot be computed)."""
     try:
-        trace_a = compute_trace(table, cfg_a, view.batch)
+        trace_a = compute_trace(view.table, view.config, view.batch)
     except AttentionInputError as error:
         show_input_error(error)
-        return
+        return None
     try:
         # B is A with B's changes: the sidebar's other settings (the window) and batch too
-        trace_b = compute_trace(table, config_from_settings({**view.settings, **b}), view.batch)
+        trace_b = compute_trace(
+            view.table, config_from_settings({**view.settings, **b}), view.batch
+        )
     except AttentionInputError as error:
         show_input_error(error, "compare.error_b")
+        return None
+    a = settings_of(view.config)
+    return Comparison(a, b, trace_a, trace_b, view.palette, list(view.tokens))
+
+
+def _settings_screen(run: Comparison) -> None:
+    show_differences(run.a, run.b)
+    presets(run.a)
+
+
+# Presenter mode's screens: what differs (with the presets), the weights, the context vectors
+WALK: Walk[Comparison] = Walk(
+    page="compare",
+    entries=(
+        Entry("settings", lambda: t("compare.settings_header"), _settings_screen),
+        Entry(
+            "weights",
+            lambda: t("compare.weights_header"),
+            lambda run: show_weights(run.trace_a, run.trace_b, run.palette, run.tokens),
+        ),
+        Entry(
+            "contexts",
+            lambda: t("compare.context_header"),
+            lambda run: show_contexts(run.trace_a, run.trace_b, run.palette, run.tokens),
+        ),
+    ),
+    tabs_key="compare_view",
+)
+
+
+@page
+def render(view: View) -> None:
+    presenting = begin(WALK)
+    if not presenting:
+        st.title(t("page.compare.title"))
+        st.markdown(t("compare.intro"))
+    a = settings_of(view.config)
+    init_b(a)
+    b = b_values() if presenting else b_controls(a)
+    run = comparison(view, b)
+    if run is None:
+        return
+    if presenting:
+        present(WALK, run)
         return
     show_differences(a, b)
-    show_views(trace_a, trace_b, view.palette, list(view.tokens))
+    show_views(run.trace_a, run.trace_b, view.palette, run.tokens)
 
 
 VIEW_TABS = ("compare.weights_header", "compare.context_header")

@@ -33,6 +33,7 @@ from ui.show import numbers_frame
 from ui.table import table_csv_file
 from ui.url import MAX_LINK_CHARS, link_params, query_text
 from ui.view import View
+from ui.walk import Entry, Walk, begin, present
 
 THIS_PAGE = "reproducibility"
 DEFAULT_PAGE = "step"  # the page app.py opens at "/" (ui.frame.run_app's default_page)
@@ -220,11 +221,26 @@ def show_link(view: View) -> None:
         )
 
 
+# Presenter mode's screens: the machine and dropout's randomness, the book's printed outputs,
+# the current settings, the link that reproduces them
+WALK: Walk[View] = Walk(
+    page="reproducibility",
+    entries=(
+        Entry("machine", lambda: t("repro.machine.header"), show_machine),
+        Entry("book", lambda: t("repro.book.header"), lambda view: show_book_checks()),
+        Entry("current", lambda: t("repro.current.header"), show_view_check),
+        Entry("link", lambda: t("repro.link.header"), show_link),
+    ),
+    tabs_key="reproducibility_tabs",
+)
+
+
 @page
 def render(view: View) -> None:
+    if begin(WALK):
+        present(WALK, view)
+        return
     st.title(t("page.reproducibility.title"))
     st.caption(t("repro.intro"))
-    show_machine(view)
-    show_book_checks()
-    show_view_check(view)
-    show_link(view)
+    for entry in WALK.entries:
+        entry.draw(view)
