@@ -117,3 +117,16 @@ def test_the_quiz_is_presented_as_predict_then_reveal() -> None:
     at.button(key="quiz_next").click().run()  # the bar's own control: the next question
     assert _screen(at).startswith("Screen 1 of 2") and at.radio(key="quiz_answer").value is None
     assert "Question 2" in page_text(at) and at.session_state["quiz_answered"] == 1
+
+
+def test_the_lecture_panel_adds_screens_checks_typed_ones_and_presents_them() -> None:
+    at = run_page("step", {"step": "softmax"})
+    at.button(key="lecture_add").click().run()
+    assert at.query_params["lecture"] in ("step.softmax", ["step.softmax"])
+    at.text_area(key="lecture_text").input("step.softmax\nmulti_head\nstep.nope").run()
+    warned = " ".join(w.value for w in at.warning).replace("\\", "")
+    assert not at.exception and "step.nope" in warned, warned
+    assert at.query_params["lecture"] in ("step.softmax,multi_head", ["step.softmax,multi_head"])
+    at.button(key="lecture_start").click().run()
+    assert not at.exception and _screen(at) == "Screen 1 of 2 · Softmax"
+    assert at.query_params["present"] in ("1", ["1"])

@@ -47,13 +47,14 @@ from .step_link import (
     set_presenting,
     step_keys,
 )
-from .table import InputProblem, problem, shorten
+from .table import InputProblem, message, problem, shorten
 from .url import PageParams
 
 LECTURE_PARAM = "lecture"
 LECTURE_KEY = "deck_lecture"  # the lecture: a tuple of (page, entry name or "")
 GOTO_KEY = "deck_goto_page"  # a page the deck's navigation switches to on the next run
 MAX_LECTURE_ITEMS = 60
+MAX_LECTURE_FILE_BYTES = 16_000  # a lecture file is a few lines: read no more than this
 LAST_PART = 99  # "the last part": a page shows its last part for any larger number
 
 # Every page that can be presented, by its name (the frame fills it from its page list): its
@@ -445,6 +446,81 @@ def _write_url() -> dict[str, str]:
 
 
 URL_PARAMS = PageParams((LECTURE_PARAM,), _read_url, _write_url)
+
+
+# --- the lecture panel (the sidebar): pick screens, get the link and the file -----------------
+
+LECTURE_TEXT_KEY = "lecture_text"  # the panel's text box: one item a line
+LECTURE_PROBLEMS_KEY = "lecture_problems"
+
+
+def _take_lecture(text: str) -> None:
+    items, problems = parse_lecture(text)
+    set_lecture(items)
+    st.session_state[LECTURE_PROBLEMS_KEY] = problems
+
+
+def _typed() -> None:
+    _take_lecture(str(st.session_state.get(LECTURE_TEXT_KEY, "")))
+
+
+def _uploaded() -> None:
+    upload = st.session_state.get("lecture_file")
+    if upload is not None:
+        _take_lecture(upload.getvalue()[:MAX_LECTURE_FILE_BYTES].decode("utf-8", "replace"))
+
+
+def _add(page: str) -> None:
+    name = open_step(page) if WALK_NAMES.get(page) else ""
+    if (page, name) not in lecture():
+        set_lecture((*lecture(), (page, name))[:MAX_LECTURE_ITEMS])
+
+
+def _clear() -> None:
+    set_lecture(())
+    st.session_state[LECTURE_PROBLEMS_KEY] = []
+
+
+def lecture_panel(page: str) -> None:
+    """The sidebar's lecture: add the open screen, edit the list, present it, keep it as a file.
+
+    The lecture is in the link (``?lecture=``), so the address bar is the link that replays it.
+    """
+    items = lecture()
+    text = "\n".join(lecture_text(items).split(","))
+    if st.session_state.get(LECTURE_TEXT_KEY) != text and items is not None:
+        st.session_state[LECTURE_TEXT_KEY] = text if items else ""
+    with st.sidebar.expander(t("lecture.title"), icon=":material/playlist_play:"):
+        st.caption(t("lecture.help"))
+        columns = st.columns(2)
+        if page in PRESENTABLE:
+            columns[0].button(
+                t("lecture.add"), key="lecture_add", on_click=_add, args=(page,), width="stretch"
+            )
+        columns[1].button(t("lecture.clear"), key="lecture_clear", on_click=_clear, width="stretch")
+        st.text_area(t("lecture.items"), key=LECTURE_TEXT_KEY, on_change=_typed, height=120)
+        for found in st.session_state.get(LECTURE_PROBLEMS_KEY, []):
+            st.warning(message(found))
+        st.button(
+            t("lecture.start", count=len(items)),
+            key="lecture_start",
+            on_click=start_lecture,
+            disabled=not items,
+            type="primary",
+            icon=":material/slideshow:",
+            width="stretch",
+        )
+        if items:
+            st.code(f"?{LECTURE_PARAM}={lecture_text(items)}&present=1", language=None)
+            st.download_button(
+                t("lecture.download"),
+                data=text + "\n",
+                file_name="lecture.txt",
+                mime="text/plain",
+                key="lecture_download",
+                on_click="ignore",
+            )
+        st.file_uploader(t("lecture.upload"), type=["txt"], key="lecture_file", on_change=_uploaded)
 
 
 def _enter(page: str) -> None:

@@ -165,6 +165,7 @@ def run_app(default_page: str = DEFAULT_PAGE) -> None:
     if goto is not None and goto != (current.url_path or default_page) and goto in pages:
         st.switch_page(pages[goto])
     render_sidebar(current.url_path)
+    deck.lecture_panel(current.url_path or default_page)
     st.session_state[CURRENT_PAGE_KEY] = current.url_path or default_page
     with language_of_this_run():  # settled by the sidebar
         url = sync_url()

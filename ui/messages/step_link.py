@@ -58,6 +58,20 @@ MESSAGES = {
         "left out.",
         "zh": "讲稿：“{value}”不是该页面的一屏；该页面的各屏为 {steps}。已略去这一项。",
     },
+    "lecture.title": {"en": "Lecture: screens of several pages", "zh": "讲稿：多个页面的若干屏"},
+    "lecture.help": {
+        "en": "Pick screens from several pages into one deck: open a screen (a tab of a page) "
+        "and press Add, or type one per line as page.step. The link below (and the address bar) "
+        "replays it; the file keeps it.",
+        "zh": "把多个页面的若干屏组成一套演示：打开一屏（页面的一个选项卡）后按“加入”，或每行写一项 "
+        "page.step。下面的链接（以及地址栏）可以重放它；文件可以保存它。",
+    },
+    "lecture.add": {"en": "Add this screen", "zh": "加入这一屏"},
+    "lecture.clear": {"en": "Clear", "zh": "清空"},
+    "lecture.items": {"en": "Screens, one a line", "zh": "各屏，每行一项"},
+    "lecture.start": {"en": "Present the lecture ({count})", "zh": "演示讲稿（{count} 项）"},
+    "lecture.download": {"en": "Download lecture.txt", "zh": "下载 lecture.txt"},
+    "lecture.upload": {"en": "Open a lecture file", "zh": "打开讲稿文件"},
     "lecture.no_steps": {
         "en": "none (name the page alone: it is one screen)",
         "zh": "无（只写页面名称：整页为一屏）",
