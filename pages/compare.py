@@ -16,7 +16,9 @@ same comparison.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -164,8 +166,15 @@ def _heatmap(
     show_matrix(matrix, figure_words(), key=key)
 
 
+ALL_PARTS = ("a", "b", "diff")  # A's, B's and their difference; presenter mode shows fewer a screen
+
+
 def show_weights(
-    trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str, tokens: list[str]
+    trace_a: AttentionTrace,
+    trace_b: AttentionTrace,
+    palette: str,
+    tokens: list[str],
+    parts: tuple[str, ...] = ALL_PARTS,
 ) -> None:
     """A's and B's weights after dropout side by side, then B − A (diverging, centred at 0)."""
     weights_a = trace_a.dropped_weights[0].numpy().astype(np.float64)  # (T, T)
@@ -176,11 +185,15 @@ def show_weights(
     st.caption(t("compare.weights_caption"))
     top = max(1.0, float(weights_a.max()), float(weights_b.max()))  # dropout can exceed 1
     axes = {"row_title": t("compare.query"), "col_title": t("compare.key"), "palette": palette}
-    left, right = st.columns(2)
-    for column, title, values, key in (
-        (left, "compare.a_weights", weights_a, "a"),
-        (right, "compare.b_weights", weights_b, "b"),
-    ):
+    shown = [
+        (title, values, key)
+        for title, values, key in (
+            ("compare.a_weights", weights_a, "a"),
+            ("compare.b_weights", weights_b, "b"),
+        )
+        if key in parts
+    ]
+    for column, (title, values, key) in zip(st.columns(2), shown, strict=False):
         with column:
             _heatmap(
                 values,
@@ -193,6 +206,8 @@ def show_weights(
                 value_name=t("compare.weight"),
                 **axes,
             )
+    if "diff" not in parts:
+        return
     left, right = st.columns(2)
     with left:
         _heatmap(
@@ -219,7 +234,11 @@ def show_weights(
 
 
 def show_contexts(
-    trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str, tokens: list[str]
+    trace_a: AttentionTrace,
+    trace_b: AttentionTrace,
+    palette: str,
+    tokens: list[str],
+    parts: tuple[str, ...] = ALL_PARTS,
 ) -> None:
     """Both context matrices side by side, then B − A when they have the same width."""
     context_a = trace_a.context[0].numpy().astype(np.float64)  # (T, d_out of A)
@@ -237,6 +256,8 @@ def show_contexts(
         (left, "compare.a_context", context_a, "a"),
         (right, "compare.b_context", context_b, "b"),
     ):
+        if key not in parts:
+            continue
         with column:
             _heatmap(
                 values,
@@ -249,6 +270,8 @@ def show_contexts(
                 value_name=t("compare.value"),
                 **axes,
             )
+    if "diff" not in parts:
+        return
     joined = np.concatenate([context_a, context_b], axis=1)  # (T, d_A + d_B)
     names = [f"A {name}" for name in context_labels(context_a.shape[1])]
     names += [f"B {name}" for name in context_labels(context_b.shape[1])]
@@ -308,6 +331,19 @@ def comparison(view: View, b: dict[str, object]) -> Comparison | None:
     return Comparison(a, b, trace_a, trace_b, view.palette, list(view.tokens))
 
 
+def _screens(
+    draw: Callable[..., None], parts: tuple[tuple[str, ...], ...]
+) -> tuple[Callable[[Comparison], None], ...]:
+    """Presenter mode's screens of a view: a few of its matrices each (a projector's height)."""
+    return tuple(
+        partial(
+            lambda run, shown: draw(run.trace_a, run.trace_b, run.palette, run.tokens, shown),
+            shown=part,
+        )
+        for part in parts
+    )
+
+
 def _settings_screen(run: Comparison) -> None:
     show_differences(run.a, run.b)
     presets(run.a)
@@ -322,11 +358,13 @@ WALK: Walk[Comparison] = Walk(
             "weights",
             lambda: t("compare.weights_header"),
             lambda run: show_weights(run.trace_a, run.trace_b, run.palette, run.tokens),
+            parts=lambda run: _screens(show_weights, (("a",), ("b",), ("diff",))),
         ),
         Entry(
             "contexts",
             lambda: t("compare.context_header"),
             lambda run: show_contexts(run.trace_a, run.trace_b, run.palette, run.tokens),
+            parts=lambda run: _screens(show_contexts, (("a", "b"), ("diff",))),
         ),
     ),
     tabs_key="compare_view",

@@ -9,6 +9,7 @@ theory ``c/√N`` and shows the averaged weights for a chosen N beside the true 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -114,18 +115,28 @@ def show_curve(curve: dict[str, Any], n: int, palette: str) -> None:
 
 
 def show_heatmaps(
-    average: np.ndarray, weights: np.ndarray, tokens: list[str], n: int, p: float, palette: str
+    average: np.ndarray,
+    weights: np.ndarray,
+    tokens: list[str],
+    n: int,
+    p: float,
+    palette: str,
+    parts: tuple[str, ...] = ("average", "true"),
 ) -> None:
     """The average of N dropped weight matrices beside the weights without dropout."""
     st.subheader(t("dropout_expectation.heatmaps_header"))
     if n == 1:
         st.caption(t("dropout_expectation.n_one_note", scale=format_short(dropout_scale(p))))
     top = max(1.0, float(average.max()))
-    shown = (
-        (average, t("dropout_expectation.average_title", n=n), "average"),
-        (weights.astype(np.float64), t("dropout_expectation.true_title"), "true"),
-    )
-    for column, (values, title, name) in zip(st.columns(2), shown, strict=True):
+    shown = [
+        (values, title, name)
+        for values, title, name in (
+            (average, t("dropout_expectation.average_title", n=n), "average"),
+            (weights.astype(np.float64), t("dropout_expectation.true_title"), "true"),
+        )
+        if name in parts
+    ]
+    for column, (values, title, name) in zip(st.columns(2), shown, strict=False):
         with column:
             st.markdown(f"**{title}**")  # above the figure: a plot title would meet the axis title
             heatmap = MatrixView(
@@ -216,9 +227,9 @@ def _curve_screen(run: Experiment) -> None:
     show_curve(run.curve, _draws(), run.palette)
 
 
-def _heatmaps_screen(run: Experiment) -> None:
+def _heatmaps_screen(run: Experiment, parts: tuple[str, ...] = ("average", "true")) -> None:
     n = _draws()
-    show_heatmaps(_average(*run.key, n), run.weights, run.tokens, n, run.p, run.palette)
+    show_heatmaps(_average(*run.key, n), run.weights, run.tokens, n, run.p, run.palette, parts)
 
 
 # Presenter mode's screens: the argument, the error against N, the average beside the weights
@@ -227,7 +238,15 @@ WALK: Walk[Experiment] = Walk(
     entries=(
         Entry("why", lambda: t("page.dropout_expectation.title"), lambda run: show_why()),
         Entry("curve", lambda: t(VIEW_TABS[0]), _curve_screen),
-        Entry("heatmaps", lambda: t(VIEW_TABS[1]), _heatmaps_screen),
+        Entry(
+            "heatmaps",
+            lambda: t(VIEW_TABS[1]),
+            _heatmaps_screen,
+            parts=lambda run: (  # one 6 × 6 table a screen: two do not fit a projector
+                partial(_heatmaps_screen, parts=("average",)),
+                partial(_heatmaps_screen, parts=("true",)),
+            ),
+        ),
     ),
     tabs_key="dropout_expectation_view",
 )

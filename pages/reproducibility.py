@@ -138,8 +138,10 @@ def show_machine(view: View) -> None:
             st.table(numbers_frame(mask, labels, labels, decimals=0))
 
 
-def show_book_checks() -> None:
-    """The book's examples recomputed here, each against its printed numbers."""
+def show_book_checks(*, compact: bool = False) -> None:
+    """The book's examples recomputed here, each against its printed numbers.
+
+    ``compact`` (presenter mode): without the recipes' column, which a projector cannot hold."""
     st.subheader(t("repro.book.header"))
     st.caption(t("repro.book.intro"))
     checks = book_checks()
@@ -150,6 +152,8 @@ def show_book_checks() -> None:
         t("repro.book.result"): verdicts,
         t("repro.book.difference"): [f"{check.max_abs_difference:.1e}" for check in checks],
     }
+    if compact:
+        del table[t("repro.book.recipe")]
     st.table(pd.DataFrame(table).set_index(t("repro.book.check")))
     failed = sum(not check.passed for check in checks)
     if failed:
@@ -227,7 +231,12 @@ WALK: Walk[View] = Walk(
     page="reproducibility",
     entries=(
         Entry("machine", lambda: t("repro.machine.header"), show_machine),
-        Entry("book", lambda: t("repro.book.header"), lambda view: show_book_checks()),
+        Entry(
+            "book",
+            lambda: t("repro.book.header"),
+            lambda view: show_book_checks(),
+            parts=lambda view: (lambda view: show_book_checks(compact=True),),
+        ),
         Entry("current", lambda: t("repro.current.header"), show_view_check),
         Entry("link", lambda: t("repro.link.header"), show_link),
     ),
