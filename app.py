@@ -10,6 +10,10 @@ hook (it runs once, before the server accepts its first connection, so ``/_stcor
 answers only once the imports are done): it imports every page, and with them every module the
 pages use, and freezes those objects out of the garbage collector's way
 (``ui.frame.import_every_page``). The first visit then only runs the frame and its page.
+
+Before any of that, the operator's limits are checked (``ui.limits``, listed in deploy/README.md):
+a bad value stops the process with one line naming it, before the server takes a visitor. The
+app also serves ``/metrics``, the replica's load in Prometheus' text format (``ui.metrics``).
 """
 
 from __future__ import annotations
@@ -20,8 +24,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import streamlit as st
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
 from streamlit.logger import get_logger
 
+from ui.limits import stop_on_bad_limits
+
+LIMITS = stop_on_bad_limits()  # exits with a message if an ATTENTION_LAB_* limit is bad
 _LOG = get_logger("attention_lab.startup")
 
 
@@ -31,7 +41,15 @@ async def import_before_first_visit(_app: st.App) -> AsyncIterator[None]:
     started = time.perf_counter()
     importlib.import_module("ui.frame").import_every_page()
     _LOG.info("Imported the pages' modules in %.1f s", time.perf_counter() - started)
+    limits = {env.removeprefix("ATTENTION_LAB_").lower(): value for env, value in LIMITS.items()}
+    importlib.import_module("ui.ops_log").event("server_started", **limits)
     yield
 
 
-app = st.App("lab.py", lifespan=import_before_first_visit)
+async def metrics(_request: Request) -> PlainTextResponse:
+    """This replica's sessions, reruns, events, training queue and memory (``ui.metrics``)."""
+    module = importlib.import_module("ui.metrics")
+    return PlainTextResponse(module.render(), media_type=module.CONTENT_TYPE)
+
+
+app = st.App("lab.py", lifespan=import_before_first_visit, routes=[Route("/metrics", metrics)])

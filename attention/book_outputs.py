@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .chapter import DropoutDemo, dropout_demo
+from .chapter import DropoutDemo, SimpleAttention, TrainableAttention, dropout_demo
 from .examples import BOOK_EMBEDDINGS
 from .modules import SelfAttention_v1, SelfAttention_v2
 from .randomness import build_seeded
@@ -48,6 +48,9 @@ __all__ = [
     "PRINT_TOLERANCE",
     "BookCheck",
     "book_comparison",
+    "book_run_comparison",
+    "chapter_comparisons",
+    "masking_comparison",
     "dropout_demo_differences",
     "check_book_outputs",
 ]
@@ -78,10 +81,22 @@ SELF_ATTENTION_V2_SEED_789 = (
     (-0.0763, 0.0679),
     (-0.0754, 0.0693),
 )
-MASKED_WEIGHTS_SEED_789_ROWS_2_AND_6 = (
-    (0.5517, 0.4483, 0.0, 0.0, 0.0, 0.0),
-    (0.1935, 0.1663, 0.1666, 0.1542, 0.1666, 0.1529),
-)
+# section 3.5.1's masked weights of SelfAttention_v2 (seed 789), by row index (0-based): the
+# same rows from both of the book's masks (tril and renormalise; −∞ then softmax)
+MASKED_WEIGHTS_SEED_789 = {
+    1: (0.5517, 0.4483, 0.0, 0.0, 0.0, 0.0),  # journey
+    2: (0.3800, 0.3097, 0.3103, 0.0, 0.0, 0.0),  # starts
+    5: (0.1935, 0.1663, 0.1666, 0.1542, 0.1666, 0.1529),  # step
+}
+MASKED_WEIGHTS_SEED_789_ROWS_2_AND_6 = (MASKED_WEIGHTS_SEED_789[1], MASKED_WEIGHTS_SEED_789[5])
+# section 3.3.1, attention without weights, query x⁽²⁾ ("journey"): scores, the scores divided by
+# their sum (the book's first try), softmax, and the context vector z⁽²⁾
+SIMPLE_QUERY_2 = {
+    "query_scores": (0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865),
+    "query_weights_by_sum": (0.1455, 0.2278, 0.2249, 0.1285, 0.1077, 0.1656),
+    "query_weights": (0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581),
+    "query_context": (0.4419, 0.6515, 0.5683),
+}
 WRAPPER_SEED_123_ROWS_1_AND_6 = (
     (-0.4519, 0.2216, 0.4772, 0.1063),
     (-0.5299, -0.1081, 0.5077, 0.3493),
@@ -245,6 +260,69 @@ _PRINTED_TRACES: dict[tuple[int, str], tuple[str, tuple[int, ...] | None]] = {
     (2, "fused"): ("multi_head_seed_123", None),
     (2, "wrapper"): ("wrapper_seed_123", (0, 5)),
 }
+# the class each printed run is (a trace of one head is CausalAttention, not MultiHeadAttention)
+_PRINTED_CLASSES = {
+    "causal_seed_123": "CausalAttention",
+    "multi_head_seed_123": "MultiHeadAttention",
+    "wrapper_seed_123": "MultiHeadAttentionWrapper",
+}
+
+
+def _is_book_input(inputs: torch.Tensor) -> bool:
+    """``inputs`` ``(b, T, d_in)`` or ``(T, d_in)`` is the book's six embeddings (any copies)."""
+    rows = inputs.reshape(-1, *inputs.shape[-2:]) if inputs.dim() >= 2 else inputs
+    return tuple(rows.shape[1:]) == tuple(BOOK_EMBEDDINGS.shape) and bool(
+        (rows == BOOK_EMBEDDINGS).all()
+    )
+
+
+def _compared(name: str, actual: torch.Tensor, expected: tuple) -> BookCheck:
+    """``actual`` (rows of floats) against ``expected`` as printed: the largest difference."""
+    recipe = BOOK_CHECKS[name][0]
+    actual = actual.detach().to(torch.float64)
+    difference = float((actual - torch.tensor(expected, dtype=torch.float64)).abs().max())
+    values = tuple(tuple(float(v) for v in row) for row in actual.tolist())
+    return BookCheck(name, recipe, tuple(expected), values, difference)
+
+
+def book_run_comparison(
+    inputs: torch.Tensor,
+    output: torch.Tensor,
+    *,
+    seed: int,
+    d_out: int,
+    num_heads: int,
+    variant: str = "fused",
+    qkv_bias: bool = False,
+    dropout_active: bool = False,
+    window: int | None = None,
+    class_name: str | None = None,
+) -> BookCheck | None:
+    """A layer's ``output`` ``(b, T, width)`` against the book's printout, when the run is one
+    of the book's (see :func:`book_comparison`); None when the book printed nothing for it.
+
+    For a page that runs the book's class outside a trace (the fast path's
+    ``MultiHeadAttention``, ``class_name``): it calls its numbers the book's only when this
+    comparison holds. The book printed ``MultiHeadAttention`` with two heads only: with one
+    head (and its ``out_proj``) it is not the printed one-head ``CausalAttention``.
+    """
+    key = (num_heads, variant if num_heads > 1 else "fused")
+    book_run = (
+        seed == 123
+        and d_out == 2
+        and not qkv_bias
+        and not dropout_active
+        and window is None
+        and key in _PRINTED_TRACES
+        and _is_book_input(inputs)
+    )
+    if not book_run:
+        return None
+    name, rows = _PRINTED_TRACES[key]
+    if class_name is not None and _PRINTED_CLASSES[name] != class_name:
+        return None
+    first = output[0] if output.dim() == 3 else output  # (T, width)
+    return _compared(name, first if rows is None else first[list(rows)], BOOK_CHECKS[name][1])
 
 
 def book_comparison(trace: AttentionTrace) -> BookCheck | None:
@@ -258,26 +336,78 @@ def book_comparison(trace: AttentionTrace) -> BookCheck | None:
     """
     check_instance("trace", trace, AttentionTrace, " (from trace_attention)")
     cfg = trace.config
-    key = (cfg.num_heads, cfg.variant if cfg.num_heads > 1 else "fused")
+    return book_run_comparison(
+        trace.inputs,
+        trace.output,
+        seed=cfg.seed,
+        d_out=cfg.d_out,
+        num_heads=cfg.num_heads,
+        variant=cfg.variant,
+        qkv_bias=cfg.qkv_bias,
+        dropout_active=cfg.dropout_active,
+        window=getattr(cfg, "window", None),
+    )
+
+
+def masking_comparison(trace: AttentionTrace, weights: torch.Tensor) -> BookCheck | None:
+    """Masked ``weights`` ``(T, T)`` of ``trace``'s scores against section 3.5.1's printout.
+
+    The book masks the scores of ``SelfAttention_v2(3, 2)`` built after ``torch.manual_seed(789)``
+    on its six embeddings; a one-head ``CausalAttention`` at seed 789 creates ``W_query``,
+    ``W_key``, ``W_value`` in the same order, so its scores are those (no bias, ``d_out = 2``,
+    the full causal mask: dropout acts after the weights). Rows 2, 3 and 6 ("journey",
+    "starts", "step") are compared; None for any other run.
+    """
+    check_instance("trace", trace, AttentionTrace, " (from trace_attention)")
+    cfg = trace.config
     book_run = (
-        cfg.seed == 123
+        cfg.seed == 789
         and cfg.d_out == 2
+        and cfg.num_heads == 1
         and not cfg.qkv_bias
-        and not cfg.dropout_active
         and getattr(cfg, "window", None) is None
-        and key in _PRINTED_TRACES
-        and tuple(trace.inputs.shape[1:]) == tuple(BOOK_EMBEDDINGS.shape)
-        and bool((trace.inputs == BOOK_EMBEDDINGS).all())
+        and _is_book_input(trace.inputs)
     )
     if not book_run:
         return None
-    name, rows = _PRINTED_TRACES[key]
-    recipe, expected, _ = BOOK_CHECKS[name]
-    output = trace.output[0].detach().to(torch.float64)  # (T, width)
-    actual = output if rows is None else output[list(rows)]
-    difference = float((actual - torch.tensor(expected, dtype=torch.float64)).abs().max())
-    values = tuple(tuple(float(v) for v in row) for row in actual.tolist())
-    return BookCheck(name, recipe, expected, values, difference)
+    rows = list(MASKED_WEIGHTS_SEED_789)
+    expected = tuple(MASKED_WEIGHTS_SEED_789[row] for row in rows)
+    return _compared("masked_weights_seed_789", weights[rows], expected)
+
+
+def chapter_comparisons(
+    simple: SimpleAttention, v1: TrainableAttention, v2: TrainableAttention | None
+) -> dict[str, float | None]:
+    """The chapter's path against the book's printouts, per section: the largest difference,
+    or None where the book printed nothing for this run (other inputs, seeds or ``d_out``).
+
+    ``"3.3.1"``: the query's scores, both normalisations and z⁽²⁾ (query "journey");
+    ``"3.4.1"``: ``SelfAttention_v1`` at seed 123; ``"3.4.2"``: ``SelfAttention_v2`` at 789;
+    ``"3.5.1"``: its masked weights, rows 2, 3 and 6.
+    """
+    book_inputs = _is_book_input(simple.inputs)
+
+    def largest(pairs: list[tuple[torch.Tensor, tuple]]) -> float:
+        return max(
+            float((a.detach().double() - torch.tensor(b, dtype=torch.float64)).abs().max())
+            for a, b in pairs
+        )
+
+    result: dict[str, float | None] = dict.fromkeys(("3.3.1", "3.4.1", "3.4.2", "3.5.1"))
+    if not book_inputs:
+        return result
+    if simple.query_index == 1:
+        result["3.3.1"] = largest(
+            [(getattr(simple, field), values) for field, values in SIMPLE_QUERY_2.items()]
+        )
+    if v1.seed == 123 and v1.d_k == 2:
+        result["3.4.1"] = largest([(v1.module_output, SELF_ATTENTION_V1_SEED_123)])
+    if v2 is not None and v2.seed == 789 and v2.d_k == 2:
+        result["3.4.2"] = largest([(v2.module_output, SELF_ATTENTION_V2_SEED_789)])
+        rows = list(MASKED_WEIGHTS_SEED_789)
+        printed = tuple(MASKED_WEIGHTS_SEED_789[row] for row in rows)
+        result["3.5.1"] = largest([(v2.masked_weights[rows], printed)])
+    return result
 
 
 def dropout_demo_differences(demo: DropoutDemo) -> tuple[float, float] | None:

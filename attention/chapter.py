@@ -31,6 +31,7 @@ from __future__ import annotations
 import ast
 import difflib
 import inspect
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -39,7 +40,17 @@ import torch
 from .dropout import DroppedRow
 from .modules import CausalAttention, SelfAttention_v1, SelfAttention_v2
 from .randomness import build_seeded, dropout_noise, private_generator
-from .validate import MAX_TOKENS, MAX_WIDTH, check_dropout, check_int, check_seed, to_input_tensor
+from .validate import (
+    MAX_TOKENS,
+    MAX_WIDTH,
+    AttentionInputError,
+    check_dropout,
+    check_int,
+    check_real,
+    check_seed,
+    describe,
+    to_input_tensor,
+)
 
 __all__ = [
     "BOOK_DROPOUT",
@@ -49,7 +60,10 @@ __all__ = [
     "SimpleAttention",
     "TrainableAttention",
     "DropoutDemo",
+    "Normalisations",
+    "WHY_SOFTMAX_FACTOR",
     "causal_diff",
+    "normalisations",
     "dropout_demo",
     "self_attention_v1",
     "self_attention_v2",
@@ -60,6 +74,9 @@ BOOK_QUERY_INDEX = 1  # the book's query is the second token, x⁽²⁾ ("journe
 BOOK_SEED_V1 = 123  # torch.manual_seed(123) before SelfAttention_v1 (and the book's W matrices)
 BOOK_SEED_V2 = 789  # torch.manual_seed(789) before SelfAttention_v2
 BOOK_DROPOUT = 0.5  # nn.Dropout(0.5) in section 3.5.2's demo
+WHY_SOFTMAX_FACTOR = 10.0  # "extreme scores": the same scores this many times larger
+MAX_SCORES = 64  # the scores of one editable case
+MAX_SCORE = 1e6  # |score| at most this: float32 holds it, and times the factor
 
 
 @dataclass(frozen=True)
@@ -170,6 +187,112 @@ def simple_attention(inputs: object, query_index: int = BOOK_QUERY_INDEX) -> Sim
         attn_weights=attn_weights,
         context=attn_weights @ x,  # (T, d_in)
     )
+
+
+@dataclass(frozen=True)
+class Normalisations:
+    """Section 3.3.1's question, on numbers: scores → weights by their sum, or by softmax.
+
+    The book first divides the scores by their sum, then uses softmax. Both give weights that
+    sum to 1 on its (positive) scores; the difference shows on other scores: a negative score
+    gets a negative weight when divided by the sum, a sum near 0 blows every weight up, and a
+    sum of 0 leaves no weights at all (±inf or NaN); softmax's ``exp`` is positive everywhere.
+    Extreme scores (the same ones ``factor`` times larger) leave the division unchanged (the
+    factor cancels) but sharpen softmax towards the largest score; written naively,
+    ``exp(s) / Σ exp(s)`` overflows float32 past e^88.7, while ``torch.softmax`` subtracts the
+    largest score first.
+    """
+
+    scores: torch.Tensor  # (n,) float32
+    by_sum: torch.Tensor  # (n,) scores / scores.sum()
+    softmax: torch.Tensor  # (n,) torch.softmax(scores, dim=0)
+    factor: float
+    by_sum_extreme: torch.Tensor  # (n,) (factor · scores) / their sum
+    softmax_extreme: torch.Tensor  # (n,) torch.softmax(factor · scores)
+    naive_softmax_extreme: torch.Tensor  # (n,) exp(factor · s) / Σ exp(factor · s), as written
+
+    @property
+    def score_sum(self) -> float:
+        return float(self.scores.sum())
+
+    @property
+    def negative(self) -> tuple[int, ...]:
+        """Where dividing by the sum gives a weight below 0 (0-based)."""
+        return tuple(int(i) for i in (self.by_sum < 0).nonzero().flatten())
+
+    @property
+    def by_sum_finite(self) -> bool:
+        """False when the sum is 0: the division gives ±inf or NaN."""
+        return bool(torch.isfinite(self.by_sum).all())
+
+    @property
+    def by_sum_largest(self) -> float:
+        """The largest |weight| of the division (above 1: no weighted average does that)."""
+        return float(self.by_sum.abs().max())
+
+    @property
+    def by_sum_in_range(self) -> bool:
+        """Every weight of the division is in [0, 1], as a weighted average needs."""
+        return self.by_sum_finite and bool(((self.by_sum >= 0) & (self.by_sum <= 1)).all())
+
+    @property
+    def top(self) -> int:
+        """The largest score's index (softmax gives it the most weight)."""
+        return int(self.scores.argmax())
+
+    @property
+    def extreme_by_sum_change(self) -> float:
+        """How much the division's weights move when every score is ``factor`` times larger."""
+        if not self.by_sum_finite:
+            return float("nan")
+        return float((self.by_sum_extreme - self.by_sum).abs().max())
+
+    @property
+    def naive_overflows(self) -> bool:
+        """True when the naive softmax of the extreme scores is not a number everywhere."""
+        return not bool(torch.isfinite(self.naive_softmax_extreme).all())
+
+
+def normalisations(scores: object, factor: float = WHY_SOFTMAX_FACTOR) -> Normalisations:
+    """Both of 3.3.1's normalisations of ``scores`` (1 to 64 finite numbers), and of the same
+    scores ``factor`` times larger (:class:`Normalisations`)."""
+    values = torch.tensor(_score_list(scores), dtype=torch.float32)  # (n,)
+    factor = check_real("factor", factor, "a finite number")
+    if not math.isfinite(factor) or not 0 < abs(factor) <= MAX_SCORE:
+        raise AttentionInputError(
+            f"factor must be a number up to {MAX_SCORE:g}, not 0; got {factor}."
+        )
+    extreme = values * factor  # (n,)
+    with torch.no_grad():
+        naive = torch.exp(extreme) / torch.exp(extreme).sum()  # (n,) overflows past e^88.7
+        return Normalisations(
+            scores=values,
+            by_sum=values / values.sum(),
+            softmax=torch.softmax(values, dim=0),
+            factor=factor,
+            by_sum_extreme=extreme / extreme.sum(),
+            softmax_extreme=torch.softmax(extreme, dim=0),
+            naive_softmax_extreme=naive,
+        )
+
+
+def _score_list(scores: object) -> list[float]:
+    """``scores`` as 1 to :data:`MAX_SCORES` finite numbers, or an error naming the first bad one."""
+    if isinstance(scores, torch.Tensor):
+        scores = scores.flatten().tolist()
+    if isinstance(scores, str | bytes) or not hasattr(scores, "__len__"):
+        raise AttentionInputError(f"scores must be a list of numbers; got {describe(scores)}.")
+    items = list(scores)  # type: ignore[call-overload]
+    if not 1 <= len(items) <= MAX_SCORES:
+        raise AttentionInputError(f"scores: 1 to {MAX_SCORES} numbers; got {len(items)}.")
+    values = [check_real(f"scores[{i}]", value, "a finite number") for i, value in enumerate(items)]
+    for i, value in enumerate(values):
+        if not math.isfinite(value) or abs(value) > MAX_SCORE:
+            raise AttentionInputError(
+                f"scores[{i}] must be a number between -{MAX_SCORE:g} and {MAX_SCORE:g}; got {value}.",
+                field=f"scores[{i}]",
+            )
+    return values
 
 
 def _causal_weights(attn_scores: torch.Tensor, d_k: int) -> torch.Tensor:

@@ -247,6 +247,23 @@ class FastPathOutputs:
     book: torch.Tensor
     outputs: dict[str, torch.Tensor]
     config: AttentionConfig
+    out_proj_bias: torch.Tensor | None = None  # (d_out,) the book's out_proj.bias
+
+    def slip_blind_rows(self) -> tuple[int, ...]:
+        """The queries the slip lets see no key at all (0-based): SDPA reads the book's
+        ``mask_bool`` (True above the diagonal) as True = attend, so the last query, with no key
+        after it, attends to none."""
+        num_tokens = self.book.shape[1]
+        attend = torch.triu(torch.ones(num_tokens, num_tokens, dtype=torch.bool), diagonal=1)
+        return tuple(i for i in range(num_tokens) if not bool(attend[i].any()))
+
+    def slip_row_is_bias(self, row: int) -> bool:
+        """True when the slip's output row ``row`` (first sequence) is ``out_proj.bias`` alone:
+        its context was all zeros (what SDPA returns here for a query that sees no key)."""
+        if self.out_proj_bias is None:
+            return False
+        output = self.outputs[SLIP][0, row]  # (d_out,)
+        return bool(torch.allclose(output, self.out_proj_bias, rtol=0.0, atol=1e-6))
 
     def differences(self) -> dict[str, float]:
         """Per path, the largest absolute difference from the book's output (NaN counts as ∞)."""
@@ -275,7 +292,8 @@ def fast_path_outputs(inputs: Any, *, d_out: int, num_heads: int, seed: int) -> 
     with torch.no_grad():
         book = module(x)  # (b, T, d_out)
         outputs = {name: run(module, x) for name, run in PATH_FUNCTIONS.items()}
-    return FastPathOutputs(book=book, outputs=outputs, config=cfg)
+    bias = module.out_proj.bias.detach().clone()  # (d_out,)
+    return FastPathOutputs(book=book, outputs=outputs, config=cfg, out_proj_bias=bias)
 
 
 def compare_fast_paths(inputs: Any, *, d_out: int, num_heads: int, seed: int) -> dict[str, float]:

@@ -379,7 +379,7 @@ def decode(token_ids: Sequence[int]) -> str:
 
 
 def generation_model(seed: int) -> TinyGPT:
-    """Train it's tiny GPT for the text task (128-character context), fresh weights, eval mode.
+    """The “Train it” page's tiny GPT for the text task (128-character context), fresh weights, eval mode.
 
     The weights are those "Train it" starts from for this seed and shape (drawn from its
     private "init" generator); nothing is trained.

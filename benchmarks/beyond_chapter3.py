@@ -3,8 +3,8 @@
 Prints, for ``attention.fast_path.measure_fast_paths`` (the book's ``MultiHeadAttention(64, 64, T,
 0.0, 2)``, SDPA with ``is_causal``, SDPA with an inverted boolean mask, ``nn.MultiheadAttention``
 with the book's weights; one sequence of T tokens) the best time per forward pass and the peak
-bytes of the tensors each path allocates, and for ``attention.kv_cache.time_generation`` (Train
-it's tiny GPT, fresh weights, 100 new characters after a 16-character prompt) the time per token
+bytes of the tensors each path allocates, and for ``attention.kv_cache.time_generation`` (
+the “Train it” page's tiny GPT, fresh weights, 100 new characters after a 16-character prompt) the time per token
 with and without the cache. Also checks once, on this machine, whether SDPA with ``dropout_p > 0``
 draws the same dropout mask as the book's ``nn.Dropout`` after the same ``torch.manual_seed``
 (a script of its own may seed the global generator; the package never does).

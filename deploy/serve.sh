@@ -9,7 +9,12 @@
 #   --port P                where nginx listens (default 8080)
 #   --host ADDR             address nginx listens on (default 0.0.0.0: the classroom network)
 #   --first-replica-port Q  replicas on Q, Q+1, ... (default: free loopback ports)
-#   --keep-logs             keep the temporary directory (nginx and replica logs) on exit
+#   --log-dir DIR           where the logs go and stay (default: a new folder per run under
+#                           ${XDG_STATE_HOME:-~/.local/state}/attention-lab/, printed at start)
+#
+# Logs: replica-N.log (each replica's output: one line per event, see deploy/README.md, Logs),
+# access.log and error.log (nginx). They stay after the script stops; nothing deletes them.
+# Load: each replica answers /metrics (Prometheus text) on its loopback port, printed at start.
 #
 # Why several servers: Streamlit runs every session's script in threads of one Python process,
 # so one server uses about one core however many students it has (benchmarks/README.md,
@@ -40,9 +45,9 @@ replicas=2
 port=8080
 host=0.0.0.0
 first_replica_port=""
-keep_logs=0
+log_dir=""
 
-usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 die() { echo "serve.sh: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
@@ -51,7 +56,7 @@ while [ $# -gt 0 ]; do
     --port) port="${2:?--port needs a number}"; shift 2 ;;
     --host) host="${2:?--host needs an address}"; shift 2 ;;
     --first-replica-port) first_replica_port="${2:?--first-replica-port needs a number}"; shift 2 ;;
-    --keep-logs) keep_logs=1; shift ;;
+    --log-dir) log_dir="${2:?--log-dir needs a folder}"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option: $1" ;;
   esac
@@ -72,8 +77,13 @@ fi
 "$PYTHON" -c "import streamlit" 2>/dev/null \
   || die "$PYTHON cannot import streamlit: pip install -r requirements.txt (or set PYTHON=...)"
 
-workdir="$(mktemp -d -t attention-lab-serve.XXXXXX)"
+workdir="$(mktemp -d -t attention-lab-serve.XXXXXX)"  # nginx's configuration and temp files
 chmod 755 "$workdir"  # nginx's workers (user nobody when started as root) read and write in it
+log_dir="${log_dir:-${XDG_STATE_HOME:-$HOME/.local/state}/attention-lab/serve-$(date +%Y%m%d-%H%M%S)-$$}"
+mkdir -p "$log_dir" || die "cannot create the log folder $log_dir (--log-dir DIR for another)"
+log_dir="$(cd "$log_dir" && pwd)"
+chmod 755 "$log_dir"  # nginx's workers append to access.log
+echo "logs: $log_dir (kept after the script stops)"
 
 if [ -n "$first_replica_port" ]; then
   replica_ports=()
@@ -104,11 +114,8 @@ stop_all() {
   [ -n "$nginx_pid" ] && kill -TERM "$nginx_pid" 2>/dev/null || true
   for pid in "${replica_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${replica_pids[@]}" $nginx_pid; do wait "$pid" 2>/dev/null || true; done
-  if [ "$keep_logs" = 1 ]; then
-    echo "logs kept in $workdir"
-  else
-    rm -rf "$workdir"
-  fi
+  rm -rf "$workdir"
+  echo "logs kept in $log_dir"
 }
 on_signal() { echo "stopping nginx and the replicas"; stop_all; exit 0; }
 trap on_signal INT TERM
@@ -121,9 +128,9 @@ for ((i = 0; i < replicas; i++)); do
     exec "$PYTHON" -m streamlit run app.py \
       --server.address 127.0.0.1 --server.port "$replica_port" \
       --server.headless true --server.fileWatcherType none --browser.gatherUsageStats false
-  ) >"$workdir/replica-$((i + 1)).log" 2>&1 &
+  ) >"$log_dir/replica-$((i + 1)).log" 2>&1 &
   replica_pids+=("$!")
-  echo "replica $((i + 1)): http://127.0.0.1:$replica_port (pid $!, log $workdir/replica-$((i + 1)).log)"
+  echo "replica $((i + 1)): http://127.0.0.1:$replica_port (pid $!, log $log_dir/replica-$((i + 1)).log)"
 done
 
 healthy() {  # healthy PORT: the replica answers /_stcore/health with "ok"
@@ -140,7 +147,7 @@ for ((i = 0; i < replicas; i++)); do
   deadline=$((SECONDS + HEALTH_TIMEOUT_S))
   until healthy "${replica_ports[$i]}"; do
     if ! kill -0 "${replica_pids[$i]}" 2>/dev/null; then
-      cat "$workdir/replica-$((i + 1)).log" >&2
+      cat "$log_dir/replica-$((i + 1)).log" >&2
       die "replica $((i + 1)) exited before it was healthy (log above)"
     fi
     [ "$SECONDS" -lt "$deadline" ] || die "replica $((i + 1)) not healthy after ${HEALTH_TIMEOUT_S} s"
@@ -152,7 +159,7 @@ done
 replica_urls=()
 for replica_port in "${replica_ports[@]}"; do replica_urls+=("http://127.0.0.1:$replica_port"); done
 (cd "$REPO_ROOT" && "$PYTHON" benchmarks/streamlit_protocol.py "${replica_urls[@]}") \
-  || die "a replica did not run the app (above: which; logs: $workdir/replica-*.log)"
+  || die "a replica did not run the app (above: which; logs: $log_dir/replica-*.log)"
 
 upstream_servers=""
 for replica_port in "${replica_ports[@]}"; do
@@ -163,7 +170,7 @@ cat >"$workdir/nginx.conf" <<EOF
 # Written by deploy/serve.sh for this run only.
 worker_processes 1;  # nginx only passes bytes along; the replicas do the work
 pid $workdir/nginx.pid;
-error_log $workdir/error.log warn;
+error_log $log_dir/error.log warn;
 daemon off;
 
 events {
@@ -171,7 +178,7 @@ events {
 }
 
 http {
-    access_log $workdir/access.log;
+    access_log $log_dir/access.log;
     client_body_temp_path $workdir/client_body;
     proxy_temp_path $workdir/proxy;
     fastcgi_temp_path $workdir/fastcgi;
@@ -202,6 +209,10 @@ $upstream_servers    }
         listen $host:$port;
         client_max_body_size 2m;  # uploads: server.maxUploadSize is 1 MB, plus multipart framing
 
+        location = /metrics {  # each replica's own, on its loopback port (printed at start)
+            return 404;
+        }
+
         location / {
             proxy_pass http://attention_lab;
             proxy_http_version 1.1;
@@ -221,11 +232,14 @@ $upstream_servers    }
 }
 EOF
 
-"$NGINX" -t -q -p "$workdir" -c "$workdir/nginx.conf" -e "$workdir/error.log" \
+"$NGINX" -t -q -p "$workdir" -c "$workdir/nginx.conf" -e "$log_dir/error.log" \
   || die "nginx rejected the configuration $workdir/nginx.conf (see above)"
-"$NGINX" -p "$workdir" -c "$workdir/nginx.conf" -e "$workdir/error.log" &
+"$NGINX" -p "$workdir" -c "$workdir/nginx.conf" -e "$log_dir/error.log" &
 nginx_pid=$!
 echo "nginx: pid $nginx_pid, configuration $workdir/nginx.conf"
+for ((i = 0; i < replicas; i++)); do
+  echo "metrics of replica $((i + 1)): http://127.0.0.1:${replica_ports[$i]}/metrics"
+done
 echo "Attention Lab: http://$host:$port/ ($replicas replicas, sticky sessions). Ctrl-C stops all."
 
 # Stay in the foreground until nginx exits or a signal arrives; report replicas that exit.
@@ -237,7 +251,7 @@ while true; do
   [ -n "$exited" ] || continue  # interrupted by a signal: the trap handles it
   if [ "$exited" = "$nginx_pid" ]; then
     nginx_pid=""
-    tail -n 20 "$workdir/error.log" >&2 || true
+    tail -n 20 "$log_dir/error.log" >&2 || true
     echo "serve.sh: nginx exited with code $status; stopping the replicas" >&2
     exit 1
   fi

@@ -52,6 +52,7 @@ from ui.gradient_state import (
 )
 from ui.i18n import t
 from ui.input_errors import show_input_error
+from ui.problem_reference import with_reference
 from ui.settings import widget
 from ui.show import figure_words, show_matrix, show_numbers
 from ui.svg_chart import draw_chart
@@ -496,7 +497,8 @@ def show_loss(view: View) -> tuple[str, tuple[float, ...], st.delta_generator.De
         target, target_problem = usable_target(str(target_text or ""), d_out)
         if target_problem is not None and loss_name == "squared_distance":
             used = ", ".join(format_number(v, 2, minus="−") for v in target)
-            st.error(t("backward.target.problem", detail=message(target_problem), used=used))
+            shown = t("backward.target.problem", detail=message(target_problem), used=used)
+            st.error(with_reference(shown, target_problem))
     return loss_name, target, value_column
 
 

@@ -17,21 +17,29 @@ import streamlit as st
 import torch
 
 from attention import AttentionInputError
-from attention.book_outputs import PRINT_TOLERANCE, dropout_demo_differences
+from attention.book_outputs import (
+    PRINT_TOLERANCE,
+    chapter_comparisons,
+    dropout_demo_differences,
+)
 from attention.chapter import (
     BOOK_DROPOUT,
     BOOK_QUERY_INDEX,
     BOOK_SEED_V1,
     BOOK_SEED_V2,
+    Normalisations,
     SimpleAttention,
     TrainableAttention,
     causal_diff,
     dropout_demo,
+    normalisations,
     self_attention_v1,
     self_attention_v2,
     simple_attention,
 )
+from attention.masking import MaskingComparison, compare_masking
 from ui.book_code import code_in_language
+from ui.book_examples import BOOK_EXAMPLES, show_book_example
 from ui.frame import TABLE_PAGE, link_to_page, page
 from ui.i18n import t
 from ui.input_errors import show_input_error
@@ -160,11 +168,183 @@ def _s33_tables(chapter: Chapter) -> None:
     )
 
 
+SOFTMAX_SCORES_KEY = "chapter_softmax_scores"  # the editable case's text
+SOFTMAX_LAST_KEY = "chapter_softmax_last"  # its last valid scores
+NEAR_ZERO_CASE = (1.0, -0.5, -0.45)  # a sum near 0: 0.05
+
+
+def _case_text(values: list[float] | tuple[float, ...]) -> str:
+    return ", ".join(format_short(float(v)) for v in values)
+
+
+def softmax_cases(simple: SimpleAttention) -> dict[str, str]:
+    """The editable case's presets: the book's scores with the smallest made negative (the
+    default), the book's scores as they are, and three scores whose sum is near 0."""
+    scores = [float(v) for v in simple.query_scores]
+    negative = list(scores)
+    smallest = min(range(len(scores)), key=lambda j: scores[j])
+    negative[smallest] = -abs(negative[smallest]) or -1.0
+    return {
+        "negative": _case_text(negative),
+        "near_zero": _case_text(NEAR_ZERO_CASE),
+        "book": _case_text(scores),
+    }
+
+
+def _parse_scores(text: str) -> list[float] | str:
+    """The case's scores, or the message naming the first item that is not a number."""
+    items = [item for item in text.replace(";", ",").split(",") if item.strip()]
+    if not items:
+        return t("chapter.softmax.empty")
+    values = []
+    for number, item in enumerate(items, start=1):
+        try:
+            values.append(float(item.strip().replace("−", "-")))
+        except ValueError:
+            return t("chapter.softmax.bad", value=escape_markdown(item.strip()[:20]), number=number)
+    return values
+
+
+def softmax_case(chapter: Chapter, *, report: bool = False) -> Normalisations | None:
+    """The case the reader typed, both ways (:func:`attention.chapter.normalisations`); a bad
+    one is named (``report``: where the scores are typed) and the last valid case stays."""
+    parsed = _parse_scores(str(st.session_state.get(SOFTMAX_SCORES_KEY, "")))
+    if not isinstance(parsed, str):
+        try:
+            case = normalisations(parsed)
+        except AttentionInputError as error:
+            if report:
+                show_input_error(error)
+        else:
+            st.session_state[SOFTMAX_LAST_KEY] = tuple(parsed)
+            return case
+    elif report:
+        st.error(parsed, icon="⚠️")
+    last = st.session_state.get(SOFTMAX_LAST_KEY)
+    return None if last is None else normalisations(last)
+
+
+def _labels(case: Normalisations, tokens: list[str]) -> list[str]:
+    count = len(case.scores)
+    return list(tokens) if count == len(tokens) else [str(j + 1) for j in range(count)]
+
+
+def _weights_text(case: Normalisations, weights: torch.Tensor, labels: list[str]) -> str:
+    return ", ".join(
+        f"“{escape_markdown(labels[j])}” {format_number(float(weights[j]), minus='−')}"
+        for j in range(len(labels))
+    )
+
+
+def why_softmax_sentences(case: Normalisations, labels: list[str]) -> list[str]:
+    """What the numbers of ``case`` show, each sentence chosen and filled from them."""
+    total = format_number(case.score_sum, minus="−")
+    sentences = []
+    if not case.by_sum_finite:
+        sentences.append(t("chapter.softmax.zero_sum", total=total))
+    elif case.negative:
+        names = _weights_text(case, case.by_sum, labels)
+        negative = ", ".join(f"“{escape_markdown(labels[j])}”" for j in case.negative)
+        sentences.append(t("chapter.softmax.negative", total=total, names=negative, weights=names))
+    if case.by_sum_finite and case.by_sum_largest > 1:
+        sentences.append(
+            t("chapter.softmax.blows_up", total=total, largest=format_number(case.by_sum_largest))
+        )
+    if case.by_sum_in_range:
+        sentences.append(t("chapter.softmax.both_work", total=total))
+    sentences.append(
+        t(
+            "chapter.softmax.softmax_ok",
+            low=format_number(float(case.softmax.min())),
+            high=format_number(float(case.softmax.max())),
+        )
+    )
+    top = case.top
+    factor = f"{case.factor:g}"
+    if case.by_sum_finite:
+        sentences.append(
+            t(
+                "chapter.softmax.extreme",
+                factor=factor,
+                change=f"{case.extreme_by_sum_change:.1e}",
+                token=escape_markdown(labels[top]),
+                before=format_number(float(case.softmax[top])),
+                after=format_number(float(case.softmax_extreme[top])),
+            )
+        )
+    if case.naive_overflows:
+        sentences.append(t("chapter.softmax.overflow", factor=factor))
+    return sentences
+
+
+def _set_case(text: str) -> None:
+    st.session_state[SOFTMAX_SCORES_KEY] = text
+
+
+def _softmax_controls(chapter: Chapter) -> None:
+    """The case's title, why it is there, its presets and its scores (editable)."""
+    st.subheader(t("chapter.softmax.title"), anchor="why-softmax")
+    st.markdown(t("chapter.softmax.intro"))
+    cases = softmax_cases(chapter.simple)
+    for column, name in zip(st.columns(len(cases)), cases, strict=True):
+        column.button(
+            t(f"chapter.softmax.case.{name}"),
+            on_click=_set_case,
+            args=(cases[name],),
+            key=f"chapter_softmax_{name}",
+            width="stretch",
+        )
+    st.session_state.setdefault(SOFTMAX_SCORES_KEY, cases["negative"])  # the first case shown
+    st.text_input(t("chapter.softmax.input"), key=SOFTMAX_SCORES_KEY, max_chars=2000)
+    softmax_case(chapter, report=True)
+
+
+def _softmax_table(chapter: Chapter) -> None:
+    """The case's scores, both normalisations, and both again on scores ten times larger."""
+    case = softmax_case(chapter)
+    if case is None:
+        return
+    labels = _labels(case, chapter.tokens)
+    factor = f"{case.factor:g}"
+    rows = [
+        (case.scores, t("chapter.softmax.row.scores")),
+        (case.by_sum, t("chapter.row.by_sum")),
+        (case.softmax, t("chapter.row.softmax")),
+        (case.by_sum_extreme, t("chapter.softmax.row.by_sum_extreme", factor=factor)),
+        (case.softmax_extreme, t("chapter.softmax.row.softmax_extreme", factor=factor)),
+    ]
+    rows = [(values, name) for values, name in rows if bool(torch.isfinite(values).all())]
+    view = rows_view(
+        [values for values, _ in rows],
+        [name for _, name in rows],
+        labels,
+        value_name=chapter.words.score,
+        palette=chapter.palette,
+        col_title=chapter.words.key,
+    )  # a sum of 0 leaves the division no numbers: its rows are left out, and said
+    show_matrix(view, chapter.words, key="chapter_why_softmax")
+
+
+def _softmax_sentences(chapter: Chapter) -> None:
+    case = softmax_case(chapter)
+    if case is not None:
+        for sentence in why_softmax_sentences(case, _labels(case, chapter.tokens)):
+            st.markdown(sentence)
+
+
+def _s33_why_softmax(chapter: Chapter) -> None:
+    """3.3.1's question on numbers: an editable case, both normalisations, extreme scores."""
+    _softmax_controls(chapter)
+    _softmax_table(chapter)
+    _softmax_sentences(chapter)
+
+
 def _s33_query(chapter: Chapter) -> None:
-    """3.3.1: one query's scores, its weights two ways, and its context vector."""
+    """3.3.1: one query's scores, its weights two ways, its context vector; why softmax."""
     _s33_text(chapter)
     _s33_code(chapter)
     _s33_tables(chapter)
+    _s33_why_softmax(chapter)
 
 
 def _all_text(chapter: Chapter) -> None:
@@ -413,35 +593,87 @@ def _s35_text(chapter: Chapter) -> None:
     st.markdown(t("chapter.s35.body", seed=chapter.v2_seed))
 
 
-def _s35_table(chapter: Chapter) -> None:
-    """3.5: the causal mask on v2's weights."""
+def _v2_masking(chapter: Chapter) -> tuple[TrainableAttention, MaskingComparison] | None:
+    """v2's scores masked both of the book's ways (:func:`attention.masking.compare_masking`)."""
     step = chapter.v2()
     if step is None:
-        return
+        return None
+    return step, compare_masking(step.attn_scores, step.d_k)  # (T, T) raw scores
+
+
+def _masked_table(chapter: Chapter, weights: torch.Tensor, title: str, key: str) -> None:
+    """A (T, T) table of masked weights, the future's cells greyed (0 there)."""
     tokens, words = chapter.tokens, chapter.words
     num_tokens = len(tokens)
     future = torch.triu(torch.ones(num_tokens, num_tokens), diagonal=1).bool().numpy()
     view = rows_view(
-        [step.masked_weights],
-        tokens,
-        tokens,
-        value_name=words.attention_weight,
-        palette=chapter.palette,
-        weights=True,
-        title=t("chapter.masked_weights", seed=step.seed),
-        row_title=words.query,
-        col_title=words.key,
-    )
+        [weights], tokens, tokens, value_name=words.attention_weight, palette=chapter.palette,
+        weights=True, title=title, row_title=words.query, col_title=words.key,
+    )  # fmt: skip
     show_matrix(
         replace(view, hidden=future, hidden_value=0.0, hidden_name=words.future_masked),
         words,
-        key="chapter_masked_weights",
+        key=key,
+    )
+
+
+def _tril_table(chapter: Chapter) -> None:
+    """3.5.1, the book's first way, first half: softmax, then ``tril`` zeroes the future."""
+    masked = _v2_masking(chapter)
+    if masked is not None:
+        step, comparison = masked
+        weights = comparison.after_softmax["masked_simple"]
+        title = t("chapter.masked_simple", seed=step.seed)
+        _masked_table(chapter, weights, title, "chapter_masked_simple")
+
+
+def _renormalised_table(chapter: Chapter) -> None:
+    """3.5.1, the book's first way, second half: each row divided by its new sum."""
+    masked = _v2_masking(chapter)
+    if masked is not None:
+        step, comparison = masked
+        weights = comparison.after_softmax["attn_weights"]
+        title = t("chapter.masked_simple_norm", seed=step.seed)
+        _masked_table(chapter, weights, title, "chapter_masked_simple_norm")
+
+
+def _s35_tril_tables(chapter: Chapter) -> None:
+    """3.5.1, the book's first way: softmax, zero the future with ``tril``, renormalise."""
+    simple, renormalised = st.columns(2, gap="medium")
+    with simple:
+        _tril_table(chapter)
+    with renormalised:
+        _renormalised_table(chapter)
+
+
+def _s35_neg_inf_text(chapter: Chapter) -> None:
+    """3.5.1, then the book's −∞ way, and how far the two ways are apart, computed."""
+    masked = _v2_masking(chapter)
+    if masked is not None:
+        difference = f"{masked[1].max_abs_difference:.1e}"
+        st.markdown(t("chapter.s35.neg_inf", difference=difference))
+
+
+def _s35_table(chapter: Chapter) -> None:
+    """3.5.1's −∞ way: the future's scores at −∞, then softmax (v2's scores)."""
+    masked = _v2_masking(chapter)
+    if masked is None:
+        return
+    step, comparison = masked
+    _masked_table(
+        chapter,
+        comparison.neg_inf["attn_weights"],
+        t("chapter.masked_weights", seed=step.seed),
+        "chapter_masked_weights",
     )
 
 
 def _s35_mask(chapter: Chapter) -> None:
-    """3.5: why the future is hidden, and the causal mask on v2's weights."""
+    """3.5.1 in the book's order: mask the softmax weights with ``tril`` and renormalise, then
+    the −∞ way, which gives the same weights at once."""
     _s35_text(chapter)
+    _s35_tril_tables(chapter)
+    _s35_neg_inf_text(chapter)
     _s35_table(chapter)
 
 
@@ -610,6 +842,8 @@ WALK: Walk[Chapter] = Walk(
             screens=(
                 _beside(_s33_text, _s33_code),
                 _titled(S33, _s33_tables),
+                _beside(_softmax_controls, _softmax_table),
+                _beside(_softmax_table, _softmax_sentences),
                 _beside(_all_scores, _all_text, (3, 2)),
                 _titled(S33, _all_weights),
                 _titled(S33, _all_context),
@@ -643,7 +877,9 @@ WALK: Walk[Chapter] = Walk(
             "chapter.s35.title",
             *(_s35_mask, _s352_ones, _s352_weights, _s35_diff),
             screens=(
-                _beside(_s35_table, _s35_text, (3, 2)),
+                _beside(_tril_table, _s35_text, (3, 2)),
+                _titled("chapter.s35.title", _renormalised_table),
+                _beside(_s35_table, _s35_neg_inf_text, (3, 2)),
                 _beside(_s352_text, _s352_code),
                 _titled(S352, _s352_ones_table),
                 _titled(S352, _beside(_s352_weights_table, _s352_notes, (3, 2))),
@@ -681,6 +917,24 @@ def show_inputs(view: View, inputs: torch.Tensor, tokens: list[str], words: Figu
     link_to_page(TABLE_PAGE, t("chapter.edit_link"), icon=":material/edit:")
 
 
+SECTIONS = ("3.3.1", "3.4.1", "3.4.2", "3.5.1")
+
+
+def show_comparisons(chapter: Chapter, view: View) -> None:
+    """The book's example (one click), and which sections equal the book's printouts now."""
+    v2 = self_attention_v2(chapter.inputs, chapter.d_out, chapter.v2_seed, chapter.query_index)
+    differences = chapter_comparisons(chapter.simple, chapter.v1, v2)
+    compared = [d for d in differences.values() if d is not None]
+    whole = max(compared) if len(compared) == len(differences) else None
+    show_book_example(BOOK_EXAMPLES["chapter_path"], view, whole)
+    agree = [name for name, d in differences.items() if d is not None and d <= PRINT_TOLERANCE]
+    other = [name for name in differences if name not in agree]
+    if agree:
+        st.caption(t("chapter.compared", sections=", ".join(agree)))
+    if other:
+        st.caption(t("chapter.this_run", sections=", ".join(other)))
+
+
 @page
 def render(view: View) -> None:
     """Draw the page."""
@@ -703,6 +957,8 @@ def render(view: View) -> None:
     chapter = Chapter(
         inputs, tokens, words, view.palette, d_out, query_index, simple, v1, presenting
     )
+    if not presenting:
+        show_comparisons(chapter, view)
     if presenting:
         present(WALK, chapter, controls=lambda: v2_seed_input(compact=True))
         return

@@ -14,6 +14,7 @@ from ui.editor import embedding_editor
 from ui.frame import page
 from ui.i18n import t
 from ui.point_cloud import draw_point_cloud
+from ui.problem_reference import with_reference
 from ui.table import (
     MAX_UPLOAD_BYTES,
     InputProblem,
@@ -81,13 +82,12 @@ def _show_upload_messages() -> None:
         # uploader, and the server never hears of it, so this box may stay beside that refusal.
         # The name and the message may quote the file: escaped for Markdown.
         name, upload_problem = refused
-        st.error(
-            t(
-                "embeddings.upload_failed",
-                name=escape_markdown(shorten(name)),
-                detail=message(upload_problem),
-            )
+        shown = t(
+            "embeddings.upload_failed",
+            name=escape_markdown(shorten(name)),
+            detail=message(upload_problem),
         )
+        st.error(with_reference(shown, upload_problem))
     loaded = st.session_state.get(UPLOAD_LOADED_KEY)
     if loaded is not None:
         st.success(t("embeddings.upload_loaded", rows=loaded[0], d_in=loaded[1]))

@@ -19,6 +19,7 @@ import streamlit as st
 import torch
 
 from attention import AttentionInputError
+from attention.book_outputs import PRINT_TOLERANCE, book_run_comparison
 from attention.environment import environment_info
 from attention.fast_path import (
     BOOK_TIMINGS_MS,
@@ -34,20 +35,25 @@ from attention.fast_path import (
     measure_fast_paths,
     path_source,
 )
+from ui.book_examples import BOOK_EXAMPLES, show_book_example
 from ui.frame import page
 from ui.i18n import t
 from ui.input_errors import show_input_error
 from ui.matrix_table import draw_table
 from ui.show import figure_words, show_matrix
 from ui.svg_chart import draw_chart
+from ui.table import MAX_TOKENS
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present, show_walk
 from viz.fast_path import convention_view, per_size_chart
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
 from viz.table_heatmap import text_table
+from viz.vocabulary import format_number
 
 MEASURE_BUDGET_S = 60.0  # the page's measurement starts no new size after this
+# the sizes measured: the core's, up to the operator's token limit (ui.table.MAX_TOKENS)
+MEASURED_SIZES = tuple(n for n in MEASURE_TOKENS if n <= MAX_TOKENS)
 MEASURED_KEY = "fast_path_measured"  # session: this visitor asked for the measurement
 
 
@@ -62,7 +68,7 @@ def _outputs(
 @st.cache_data(max_entries=1, ttl=1800, show_spinner=False)
 def _measurement() -> FastPathTimings:
     """One bounded measurement per server, shared by every visitor (computed once at a time)."""
-    return measure_fast_paths(MEASURE_TOKENS, budget_s=MEASURE_BUDGET_S)
+    return measure_fast_paths(MEASURED_SIZES, budget_s=MEASURE_BUDGET_S)
 
 
 def _name(path: str) -> str:
@@ -101,17 +107,55 @@ def _output_view(values: torch.Tensor, view: View, title: str) -> MatrixView:
     )
 
 
+def book_difference(outputs: FastPathOutputs, view: View) -> float | None:
+    """The book's class's output against the book's printout, compared now; None unless this
+    run is one the book printed (its embeddings, seed 123, two heads, d_out 2)."""
+    cfg = outputs.config
+    inputs = torch.tensor(view.table.values, dtype=torch.float32)  # (T, d_in)
+    check = book_run_comparison(
+        inputs,
+        outputs.book,
+        seed=cfg.seed,
+        d_out=cfg.d_out,
+        num_heads=cfg.num_heads,
+        class_name="MultiHeadAttention",
+    )
+    return None if check is None else check.max_abs_difference
+
+
+def output_title(outputs: FastPathOutputs, view: View) -> str:
+    """ "The book's printed output" only when the comparison holds; else what this run is."""
+    difference = book_difference(outputs, view)
+    if difference is not None and difference <= PRINT_TOLERANCE:
+        return t("fast_path.outputs.book")
+    cfg = outputs.config
+    return t("fast_path.outputs.run", seed=cfg.seed, heads=cfg.num_heads, d_out=cfg.d_out)
+
+
+def show_blind_rows(outputs: FastPathOutputs, view: View) -> None:
+    """The slip's queries that see no key, and what their rows are (computed, then said)."""
+    for row in outputs.slip_blind_rows():
+        words = {"token": escape_markdown(view.tokens[row]), "number": row + 1}
+        if outputs.slip_row_is_bias(row):
+            bias = ", ".join(format_number(float(v)) for v in outputs.out_proj_bias)
+            st.markdown(t("fast_path.outputs.blind", bias=bias, **words))
+        else:
+            values = ", ".join(format_number(float(v)) for v in outputs.outputs[SLIP][0, row])
+            st.markdown(t("fast_path.outputs.blind_other", row=values, **words))
+
+
 def show_outputs(outputs: FastPathOutputs, view: View) -> None:
-    """The book's context vectors beside the slip's (the first sequence)."""
+    """The book's class's output beside the slip's (the first sequence)."""
     st.subheader(t("fast_path.outputs.header"))
     words = figure_words()
     left, right = st.columns(2, gap="large")
     with left:
-        book = _output_view(outputs.book[0], view, t("fast_path.outputs.book"))
+        book = _output_view(outputs.book[0], view, output_title(outputs, view))
         show_matrix(book, words, key="fast_path_book_output")
     with right:
         slip = _output_view(outputs.outputs[SLIP][0], view, t("fast_path.outputs.slip"))
         show_matrix(slip, words, key="fast_path_slip_output")
+        show_blind_rows(outputs, view)
 
 
 MASK_PANELS = ("book", "nn", "sdpa")  # the same mask_bool: as the book reads it, as each path does
@@ -225,7 +269,7 @@ def show_book_table() -> None:
 def show_measurement(view: View) -> None:
     """The bounded measurement: on demand, cached for the server; a chart each, then the table."""
     st.subheader(t("fast_path.measure.header"))
-    sizes = ", ".join(f"{n:,}" for n in MEASURE_TOKENS)
+    sizes = ", ".join(f"{n:,}" for n in MEASURED_SIZES)
     st.markdown(t("fast_path.measure.text", sizes=sizes, budget=f"{MEASURE_BUDGET_S:g}"))
     if st.button(t("fast_path.measure.button"), key="fast_path_measure"):
         st.session_state[MEASURED_KEY] = True
@@ -361,4 +405,5 @@ def render(view: View) -> None:
     if presenting:
         present(WALK, FastPath(outputs, view))
         return
+    show_book_example(BOOK_EXAMPLES["fast_path"], view, book_difference(outputs, view))
     show_walk(WALK, FastPath(outputs, view))

@@ -9,13 +9,15 @@ own code; a learner's own class is never run here (that is ``python -m attention
 
 from __future__ import annotations
 
+import ast
 import math
+from textwrap import dedent
 
 import numpy as np
 import streamlit as st
 
 from attention import AttentionInputError
-from attention.bugs import BUGS, BugComparison
+from attention.bugs import BUGS, Bug, BugComparison
 from ui.book_code import code_in_language
 from ui.bug_choice import SELECT_KEY, choose_bug, chosen_bug
 from ui.computation import compute_bug_comparison
@@ -96,12 +98,41 @@ def _comparison(
     return name, comparison, view.tokens
 
 
+def statement_count(code: str) -> int:
+    """How many statements ``code`` holds (a call over several lines is one; a comment, none)."""
+    return len(ast.parse(dedent(code)).body)
+
+
+def _statements(count: int) -> str:
+    if count == 1:
+        return t("find_the_bug.statements.one")
+    return t("find_the_bug.statements.many", count=count)
+
+
+def change_size(bug: Bug) -> str:
+    """How much the bug changes, counted from its diff: statements of the book's, and its own."""
+    book, own = len(bug.book_anchors), statement_count(bug.code)
+    first, last = bug.book_line_numbers
+    if first == last:
+        where = t("find_the_bug.where.line", line=first)
+    else:
+        where = t("find_the_bug.where.lines", first=first, last=last)
+    if book == 1 and own == 1:
+        return t("find_the_bug.size.one", where=where)
+    if own == 0:
+        return t("find_the_bug.size.left_out", book=_statements(book), where=where)
+    return t(
+        "find_the_bug.size.replaced", book=_statements(book), own=_statements(own), where=where
+    )
+
+
 def _show_bug(name: str, comparison: BugComparison, tokens: list[str]) -> None:
     """The changed line as a diff beside how to spot the bug."""
     bug = BUGS[name]
     code_column, spot_column = st.columns([3, 2], gap="medium")
     with code_column:
         st.subheader(t("find_the_bug.diff.header"))
+        st.markdown(change_size(bug))
         first, last = bug.book_line_numbers
         st.code(code_in_language(bug.diff), language="diff", wrap_lines=True)
         if bug.cached:
@@ -146,7 +177,12 @@ def _show_checks(comparison: BugComparison, tokens: list[str]) -> None:
     sums = comparison.row_sums
     rows_sum_to_one = bool(np.allclose(sums.numpy(), 1.0, atol=1e-5))
     difference, leak, rows = st.columns(3)
-    difference.metric(t("find_the_bug.metric.difference"), _number(comparison.max_difference))
+    nan_rows = [i for i, row in enumerate(comparison.buggy["output"]) if bool(row.isnan().any())]
+    largest = comparison.max_difference
+    difference.metric(
+        t("find_the_bug.metric.difference"),
+        t("find_the_bug.metric.nan") if math.isnan(largest) else format_number(largest),
+    )
     leak.metric(
         t("find_the_bug.metric.leak"),
         t("find_the_bug.yes") if comparison.future_leak else t("find_the_bug.no"),
@@ -155,6 +191,9 @@ def _show_checks(comparison: BugComparison, tokens: list[str]) -> None:
         t("find_the_bug.metric.rows"),
         t("find_the_bug.yes") if rows_sum_to_one else t("find_the_bug.no"),
     )
+    if nan_rows:
+        names = _listed([f"“{escape_markdown(tokens[i])}”" for i in nan_rows])
+        st.markdown(t("find_the_bug.nan_rows", rows=len(nan_rows), total=len(tokens), tokens=names))
     last_token = escape_markdown(tokens[comparison.leak_position])  # the learner's words
     moved = [escape_markdown(tokens[i]) for i in np.flatnonzero(comparison.moved.numpy())]
     if moved:

@@ -5,7 +5,7 @@ one screen per token).
 
 Every number comes from :mod:`attention.kv_cache`: :func:`cache_growth` (the cache after each
 token on the sidebar's tokens), :func:`mask_slice_slip` (the right mask row and PR #697's slip),
-:func:`compare_generation` and :func:`time_generation` (Train it's tiny GPT, fresh weights) and
+:func:`compare_generation` and :func:`time_generation` (the “Train it” page's tiny GPT, fresh weights) and
 :func:`cache_bytes` (the memory formula). The measurement runs on demand, bounded and cached.
 """
 

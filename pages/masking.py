@@ -26,7 +26,9 @@ import streamlit as st
 import torch
 
 from attention import AttentionTrace
+from attention.book_outputs import masking_comparison
 from attention.masking import MaskingComparison, compare_masking
+from ui.book_examples import BOOK_EXAMPLES, show_book_example
 from ui.frame import page
 from ui.i18n import t
 from ui.show import figure_words, show_matrix, show_numbers
@@ -291,5 +293,10 @@ def render(view: View) -> None:
         return
     st.title(t("page.masking.title"))
     st.markdown(t("masking.intro"))
+    # the book's 3.5.1 rows, compared now: None unless this run is the book's (seed 789, …)
+    check = masking_comparison(trace, masking.comparison.neg_inf["attn_weights"])
+    show_book_example(
+        BOOK_EXAMPLES["masking"], view, None if check is None else check.max_abs_difference
+    )
     show_walk(WALK, masking)  # only the open tab runs and sends its matrices
     show_comparison(masking.comparison)

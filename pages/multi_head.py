@@ -17,14 +17,15 @@ import streamlit as st
 import torch
 
 from attention import AttentionTrace
+from attention.book_outputs import book_comparison
 from attention.head_split import splits_evenly, valid_head_counts, valid_widths
 from attention.parameter_counts import ParameterCount, parameter_count
 from ui.book_code import show_multi_head_code
+from ui.book_examples import BOOK_EXAMPLES, show_book_example
 from ui.frame import page
 from ui.i18n import t
 from ui.settings import SETTINGS
 from ui.show import figure_words, numbers_frame, show_figure, show_matrix
-from ui.table_state import book_table, commit_table
 from ui.view import View
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
@@ -40,31 +41,19 @@ from viz.multi_head import (
 )
 from viz.table_heatmap import use_table
 
-BOOK_SETTINGS = {"heads": 2, "seed": 123, "d_out": 2, "dropout": 0.0, "qkv_bias": False}
 MAX_SIDEBAR_HEADS = int(SETTINGS["heads"].high)  # the sidebar's ranges, for the suggestions
 MAX_SIDEBAR_D_OUT = int(SETTINGS["d_out"].high)
 NO_BREAK = "\u00a0"  # keeps a shape such as (1, 2, 6, 6) on one line
 MAX_TABLE_TOKENS = 40  # above this, numbers go to a scrollable grid or a figure's zoom window
 
 
-def load_book_example() -> None:
-    """Button callback: the book's settings and sentence (widget state may change only here)."""
-    st.session_state.update(BOOK_SETTINGS)
-    commit_table(book_table())
-
-
-def is_book_setup(view: View, num_heads: int) -> bool:
-    """True when the page shows exactly the book's multi-head examples."""
-    cfg = view.config
-    return (
-        view.table == book_table()
-        and num_heads == BOOK_SETTINGS["heads"]
-        and cfg.seed == BOOK_SETTINGS["seed"]
-        and cfg.d_out == BOOK_SETTINGS["d_out"]
-        and not cfg.qkv_bias
-        and not cfg.dropout_active
-        and cfg.window is None  # a sliding window changes the weights: not the book's numbers
-    )
+def book_difference(*traces: AttentionTrace | None) -> float | None:
+    """The largest difference of ``traces`` from the book's printouts, compared now; None
+    unless every trace shown is one of the book's printed runs (seed 123, two heads, …)."""
+    checks = [book_comparison(trace) for trace in traces if trace is not None]
+    if not checks or any(check is None for check in checks):
+        return None
+    return max(check.max_abs_difference for check in checks if check is not None)
 
 
 def heads_first(tensor: torch.Tensor, num_heads: int) -> torch.Tensor:
@@ -244,18 +233,13 @@ def render(view: View) -> None:
     palette = view.palette
 
     st.markdown(t("multi_head.intro", heads=num_heads))
-    if is_book_setup(view, num_heads):
-        st.success(t("multi_head.book", batch=view.batch))
-    else:
-        note, button = st.columns([3, 1], vertical_alignment="center")
-        note.info(t("multi_head.not_book"))
-        button.button(
-            t("multi_head.book_button"), on_click=load_book_example, key="multi_head_book"
-        )
+    wrapper = view.trace(num_heads=num_heads, variant="wrapper")  # always possible
+    fused_fits = num_heads > 1 and splits_evenly(d_out, num_heads)
+    fused = view.trace(num_heads=num_heads, variant="fused") if fused_fits else None
+    show_book_example(BOOK_EXAMPLES["multi_head"], view, book_difference(wrapper, fused))
 
-    # (a) the wrapper: always possible
+    # (a) the wrapper
     st.subheader(t("multi_head.wrapper.header"))
-    wrapper = view.trace(num_heads=num_heads, variant="wrapper")
     if wrapper is not None:
         st.markdown(
             t("multi_head.wrapper.text", heads=num_heads, d_out=d_out, width=num_heads * d_out)
@@ -288,26 +272,24 @@ def render(view: View) -> None:
                 valid_d_out=valid_d_out,
             )
         )
-    else:
-        fused = view.trace(num_heads=num_heads, variant="fused")
-        if fused is not None:
-            st.markdown(
-                t(
-                    "multi_head.fused.text",
-                    heads=num_heads,
-                    d_out=d_out,
-                    head_dim=fused.d_k,
-                )
+    elif fused is not None:
+        st.markdown(
+            t(
+                "multi_head.fused.text",
+                heads=num_heads,
+                d_out=d_out,
+                head_dim=fused.d_k,
             )
-            show_multi_head_code()  # the lines of MultiHeadAttention, stage by stage
-            show_weights(fused, "fused", tokens, palette)
-            shapes_and_outputs(
-                fused,
-                fused_shape_steps(fused),
-                "fused",
-                [t("multi_head.outputs.fused_column", index=index + 1) for index in range(d_out)],
-                tokens,
-            )
+        )
+        show_multi_head_code()  # the lines of MultiHeadAttention, stage by stage
+        show_weights(fused, "fused", tokens, palette)
+        shapes_and_outputs(
+            fused,
+            fused_shape_steps(fused),
+            "fused",
+            [t("multi_head.outputs.fused_column", index=index + 1) for index in range(d_out)],
+            tokens,
+        )
 
     st.divider()
     st.subheader(t("multi_head.difference.header"))

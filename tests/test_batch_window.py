@@ -105,10 +105,10 @@ def test_window_2_shows_the_band_and_the_windowed_context() -> None:
 def test_a_window_takes_the_books_claim_away_and_bad_links_are_named() -> None:
     book = {"heads": "2", "batch": "2"}  # a batch of copies: still the book's numbers
     text = page_text(run_page("multi_head", book)).replace("\u00a0", " ")
-    assert "These are the book's numbers" in text and "shape (2, 6, …)" in text
+    assert "The book's example (3.6) is set up" in text and "same to its 4 decimals" in text
     assert "(2, 6, 3)" in text and "b = batch (2 here)" in text  # the shapes table
     windowed = page_text(run_page("multi_head", {**book, "window": "3"}))
-    assert "These are the book's numbers" not in windowed
+    assert "is set up" not in windowed and "same to its 4 decimals" not in windowed
     at = run_page("step", {"window": "x", "batch": "9"})
     assert not at.exception
     warnings = " ".join(warning.value for warning in at.warning)

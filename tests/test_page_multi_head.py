@@ -54,7 +54,8 @@ def test_book_numbers_at_seed_123_with_two_heads() -> None:
     assert wrapper.iloc[0].tolist() == BOOK_WRAPPER_FIRST
     assert wrapper.iloc[5].tolist() == BOOK_WRAPPER_LAST
     assert list(wrapper.index) == ["Your", "journey", "starts", "with", "one", "step"]
-    assert "book's numbers" in " ".join(element.value for element in at.success)
+    # batch 1 is not the book's example (a batch of two), but its rows are compared, and agree
+    assert "same to its 4 decimals" in " ".join(element.value for element in at.info)
     text = page_text(at).replace("\u00a0", " ")  # shapes are written with no-break spaces
     for shape in ["(1, 6, 3)", "(1, 6, 2, 1)", "(1, 2, 6, 1)", "(1, 2, 6, 6)", "(1, 6, 4)"]:
         assert shape in text
@@ -123,13 +124,32 @@ def test_one_head_explains_and_shows_causal_attention() -> None:
     assert _has_table(at, _expected(_trace(1, "wrapper")))
 
 
-def test_book_button_loads_the_books_example() -> None:
+def _shapes(at: Any) -> list[str]:
+    """The shapes of the shape tables, in order (spaces as the page writes them)."""
+    return [
+        str(shape).replace("\u00a0", " ")
+        for table in at.table
+        if "step" in map(str, table.value.columns)
+        for shape in table.value.iloc[:, 1]
+    ]
+
+
+def test_book_example_is_one_click_with_the_books_batch_of_two() -> None:
+    """From other settings and words, the button sets the book's 3.6 example: a batch of two,
+    shapes (2, 6, 4) and (2, 6, 2), the book's first rows, and a note of the comparison."""
     at = run_page("multi_head", {"seed": "5", "d_out": "3", "text": "a b c"})
-    at.button(key="multi_head_book").click().run()
+    assert not at.success, "no note calls these numbers the book's"
+    at.button(key="book_example_multi_head").click().run()
     assert not at.exception
-    assert at.session_state["heads"] == 2
+    assert (at.session_state["heads"], at.session_state["batch"]) == (2, 2)
+    shapes = _shapes(at)
+    assert "(2, 6, 4)" in shapes and "(2, 6, 2)" in shapes
+    wrapper_first = ["-0.4519", "0.2216", "0.4772", "0.1063"]
+    assert any(frame.values.tolist()[0] == wrapper_first for frame in _output_tables(at))
     assert _has_table(at, BOOK_FUSED)
-    assert at.success
+    note = " ".join(element.value for element in at.success)
+    assert "3.6" in note and "same to its 4 decimals" in note
+    assert "1 rows" not in page_text(at)
 
 
 @subcases("query", [{"heads": "8", "d_out": "8", "lang": "zh"}, {"dropout": "0.5"}])

@@ -111,4 +111,4 @@ def test_a_machine_with_other_dropout_draws_is_told_how_many_cells_differ() -> N
     ]
     verdict = dropout_verdict(checks)
     assert verdict.startswith("This machine draws different dropout masks")
-    assert "3 cells differ in 1 of" in verdict
+    assert "cells that differ: 3, in 1 of" in verdict

@@ -70,10 +70,17 @@ def config_from_settings(
 #   - large: 2 entries, 10 min.
 # Two entries is enough for what caching buys at that size (a rerun of the same view after a widget
 # changes: a zoom window, a page switch); sessions with different large views recompute instead
-# of holding gigabytes (``benchmarks/README.md``, "Long sequences").
+# of holding gigabytes (``benchmarks/README.md``, "Long sequences"). The operator may set other
+# sizes and times (``ui.limits``; deploy/README.md lists the variables).
 LARGE_TRACE_CELLS = 256 * 256
-TRACE_CACHE_SMALL = {"max_entries": 64, "ttl": 1800}
-TRACE_CACHE_LARGE = {"max_entries": 2, "ttl": 600}
+TRACE_CACHE_SMALL = {
+    "max_entries": int(limit("ATTENTION_LAB_TRACE_CACHE_ENTRIES")),
+    "ttl": limit("ATTENTION_LAB_TRACE_CACHE_TTL_S"),
+}
+TRACE_CACHE_LARGE = {
+    "max_entries": int(limit("ATTENTION_LAB_LARGE_TRACE_CACHE_ENTRIES")),
+    "ttl": limit("ATTENTION_LAB_LARGE_TRACE_CACHE_TTL_S"),
+}
 
 
 def _trace_from_bytes(

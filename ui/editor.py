@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from .i18n import current_language, t
+from .problem_reference import with_reference
 from .table import TOKEN_COLUMN, message
 from .table_state import editor_base, on_table_edit, table_problem
 
@@ -52,4 +53,4 @@ def embedding_editor(where: str, *, height: int | None = None) -> None:
     )
     issue = table_problem()
     if issue is not None:
-        st.error(t("table.problem", detail=message(issue)), icon="🚫")
+        st.error(with_reference(t("table.problem", detail=message(issue)), issue), icon="🚫")

@@ -20,6 +20,7 @@ import streamlit as st
 from . import deck, memory
 from .computation import use_page_threads
 from .i18n import language_of_this_run, t
+from .ops_log import count
 from .sidebar import render_sidebar
 from .step_link import CURRENT_PAGE_KEY, forget_link_step
 from .table_state import show_stale_table_notice
@@ -158,6 +159,7 @@ def run_app(default_page: str = DEFAULT_PAGE) -> None:
     register_page_settings()
     init_session()
     memory.track_session()  # its end frees memory (ui/memory.py)
+    count("rerun")  # what /metrics reports as reruns (ui/metrics.py)
     view_of_run: list[View] = []
     sections, pages = _registered_pages(view_of_run, default_page)
     current = st.navigation(sections, expanded=True)  # every page listed, none behind "View more"

@@ -19,6 +19,7 @@ import streamlit as st
 from attention import AttentionConfig, AttentionInputError
 from attention.gradients import LOSS_NAMES, MAX_DESCENT_STEPS, Descent, gradient_descent
 
+from .computation import TRACE_CACHE_LARGE, TRACE_CACHE_SMALL
 from .i18n import t
 from .settings import Setting
 from .table import InputProblem, Table, problem, shorten
@@ -177,12 +178,12 @@ def _descent(
     )
 
 
-@st.cache_resource(max_entries=64, ttl=1800, show_spinner=False)
+@st.cache_resource(**TRACE_CACHE_SMALL, show_spinner=False)
 def _cached_small(*key: Any) -> Descent:
     return _descent(*key)
 
 
-@st.cache_resource(max_entries=2, ttl=600, show_spinner=False)
+@st.cache_resource(**TRACE_CACHE_LARGE, show_spinner=False)
 def _cached_large(*key: Any) -> Descent:
     return _descent(*key)
 

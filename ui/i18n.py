@@ -4,6 +4,7 @@ Every label, explanation and message a user sees goes through :func:`t`::
 
     t("sidebar.seed")                      # the label in the current language
     t("error.cell", row=2, column="x3")    # with named placeholders
+    t("step.settings", tokens=1)           # "{tokens:token|tokens}" writes "1 token"
 
 The catalogue is assembled from the ``MESSAGES`` dicts of the modules in ``ui/messages/`` (one per
 page or topic, so pages can be worked on side by side); a key may be defined only once, and every
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import string
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -73,10 +75,29 @@ def current_language() -> str:
     return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
 
 
+class _PluralFormatter(string.Formatter):
+    """``str.format`` plus counted nouns: ``{rows:row|rows}`` writes ``1 row``, ``2 rows``;
+    ``{size:,|byte|bytes}`` formats the number with ``,`` first. Any other placeholder is
+    formatted as ``str.format`` does."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" not in format_spec:
+            return super().format_field(value, format_spec)
+        *number_spec, one, many = format_spec.split("|")
+        number = super().format_field(value, "|".join(number_spec))
+        singular = str(value).strip() in ("1", "1.0") or value == 1
+        return f"{number} {one if singular else many}"
+
+
+_PLURAL = _PluralFormatter()
+
+
 def t(key: str, lang: str | None = None, **values: Any) -> str:
     """The message ``key`` in ``lang`` (default: the current language), placeholders filled."""
     texts = CATALOGUE.get(key)
     if texts is None:
         raise KeyError(f"no message {key!r} in the catalogue")
     text = texts.get(lang or current_language()) or texts[DEFAULT_LANGUAGE]
-    return text.format(**values) if values else text
+    if not values:
+        return text
+    return _PLURAL.format(text, **values) if "|" in text else text.format(**values)

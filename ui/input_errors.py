@@ -20,6 +20,8 @@ from attention.validate import AttentionInputError
 
 from .deck import offer_fixes
 from .i18n import current_language, t
+from .problem_reference import with_reference
+from .table import problem
 
 ZH: dict[str, str] = {
     # the text of the Train page's text task (attention/tasks.py, check_text)
@@ -87,5 +89,6 @@ def explain(error: AttentionInputError, lang: str | None = None) -> str:
 
 def show_input_error(error: AttentionInputError, message: str = "error.attention") -> None:
     """An error box: ``message`` (a catalogue key with a ``{detail}``) with :func:`explain`'s text."""
-    st.error(t(message, detail=explain(error)))
+    reported = problem(f"core.{error.code or error.field or 'other'}", detail=str(error))
+    st.error(with_reference(t(message, detail=explain(error)), reported))
     offer_fixes(error.code, dict(error.params))

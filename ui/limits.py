@@ -2,15 +2,20 @@
 
 A limit is one :class:`Limit` in :data:`LIMITS`: its environment variable (``ATTENTION_LAB_*``), its
 default and the range it must lie in. :func:`limit` reads it; a value that is not a number or lies
-outside its range stops the server at start (:func:`check_all`, from ``app.py``'s startup hook)
-with a message that names the variable, the value and the range, instead of failing later in a
-student's session. deploy/README.md lists them all (a test checks that it does).
+outside its range stops the server at start (:func:`stop_on_bad_limits`, when ``streamlit run``
+loads ``app.py``, before it serves: an exit there is one clean line, where an exception in the
+startup hook would print Starlette's traceback) with a message that names the variable, the value
+and the range, instead of failing later in a student's session. deploy/README.md lists them all
+(a test checks that it does).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
+
+from attention.validate import MAX_TOKENS as CORE_MAX_TOKENS
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,46 @@ LIMITS: dict[str, Limit] = {
             64,
             "torch threads of every page's computation",
             True,
+        ),
+        # The app's largest sentence or table; the core refuses more than its own MAX_TOKENS, so
+        # an operator may lower it (a 4,096-token trace holds about 0.4 GB), never raise it.
+        Limit(
+            "ATTENTION_LAB_MAX_TOKENS",
+            CORE_MAX_TOKENS,
+            6,  # the book's example
+            CORE_MAX_TOKENS,
+            "tokens of one sentence or embedding table",
+            True,
+        ),
+        Limit(
+            "ATTENTION_LAB_TRACE_CACHE_ENTRIES",
+            64,
+            1,
+            4096,
+            "small traces kept for every session (each at most 1.5 MB)",
+            True,
+        ),
+        Limit(
+            "ATTENTION_LAB_TRACE_CACHE_TTL_S",
+            1800,
+            1,
+            86400,
+            "seconds a small trace stays cached unused",
+        ),
+        Limit(
+            "ATTENTION_LAB_LARGE_TRACE_CACHE_ENTRIES",
+            2,
+            1,
+            64,
+            "large traces kept (past 256 x 256 attention cells; up to about 0.4 GB each)",
+            True,
+        ),
+        Limit(
+            "ATTENTION_LAB_LARGE_TRACE_CACHE_TTL_S",
+            600,
+            1,
+            86400,
+            "seconds a large trace stays cached unused",
         ),
     )
 }
@@ -74,3 +119,20 @@ def check_all() -> dict[str, float | int]:
     if problems:
         raise LimitError("; ".join(problems))
     return values
+
+
+def stop_on_bad_limits() -> dict[str, float | int]:
+    """Every limit's value, or the server stops here: the problems on standard error, exit 2.
+
+    ``app.py`` calls it before Streamlit serves anything, so a bad value is one clear line in
+    the operator's log (no traceback) and the process ends instead of failing in a session.
+    """
+    try:
+        return check_all()
+    except LimitError as error:
+        sys.stderr.write(
+            f"Attention Lab cannot start: {error}. Fix the variable or unset it for its default "
+            "(deploy/README.md, Limits).\n"
+        )
+        sys.stderr.flush()
+        raise SystemExit(2) from None

@@ -42,6 +42,7 @@ import streamlit as st
 from streamlit.logger import get_logger
 
 from . import computation
+from .ops_log import event
 
 _LOG = get_logger(__name__)
 
@@ -117,15 +118,14 @@ def release_memory(*, drop_large_traces: bool, reason: str = "sessions ended") -
         large_traces_dropped=drop_large_traces,
         trimmed=trimmed,
     )
-    _LOG.info(
-        "Released memory after %s: %.0f MB -> %.0f MB (collected %d objects, "
-        "large traces dropped: %s, malloc_trim: %s)",
-        reason,
-        release.rss_before_mb,
-        release.rss_after_mb,
-        release.collected,
-        release.large_traces_dropped,
-        release.trimmed,
+    event(
+        "memory_released",
+        reason=reason,
+        rss_before_mb=release.rss_before_mb,
+        rss_after_mb=release.rss_after_mb,
+        collected=release.collected,
+        large_traces_dropped=release.large_traces_dropped,
+        malloc_trim=release.trimmed,
     )
     return release
 
@@ -133,6 +133,16 @@ def release_memory(*, drop_large_traces: bool, reason: str = "sessions ended") -
 def registered_sessions() -> int:
     """How many sessions have registered since the server started (never decreases)."""
     return _registered_total
+
+
+def open_sessions() -> int:
+    """Sessions whose tab is connected now (what ``/metrics`` reports)."""
+    return _open_sessions
+
+
+def _short(session_id: str) -> str:
+    """A session's id in the operator's log: enough to follow it, not its whole token."""
+    return session_id[:8]
 
 
 def _was_asked() -> bool:
@@ -233,6 +243,7 @@ def _session_disconnected(marker: _SessionMarker) -> None:
     if old is not None:
         old.cancel()
     timer.start()
+    event("session_disconnected", session=_short(marker.session_id))
     away = threading.Timer(AWAY_S, _session_away, args=(marker.session_id, timer))
     away.daemon = True
     away.name = "attention-lab-session-away"
@@ -261,6 +272,7 @@ def _session_ended(session_id: str) -> None:
         if _ending.pop(session_id, None) is None:
             return  # the session came back in time
         hooks = list(_end_hooks)
+    event("session_closed", session=_short(session_id))
     _call_hooks(hooks, session_id)
     release_soon("sessions ended")  # what its state held (a stopped training's model) is garbage
 
@@ -277,6 +289,7 @@ def _session_marker(session_id: str) -> _SessionMarker:
         back_in_time = _ending.pop(session_id, None)  # a reconnect: the session goes on
     if back_in_time is not None:
         back_in_time.cancel()
+    event("session_reconnected" if back_in_time else "session_opened", session=_short(session_id))
     return _SessionMarker(session_id)
 
 

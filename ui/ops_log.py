@@ -4,17 +4,35 @@
 logger: ``event=session_opened session=3f2a`` by default, or one JSON object per line with
 ``ATTENTION_LAB_LOG_FORMAT=json`` (what log collectors read). Values are short and never user text
 beyond what an operator needs (ids, counts, names of settings); nothing personal is logged.
+Every event is also counted (:func:`counts`, what ``/metrics`` serves), and so are happenings too
+frequent for a line each, such as reruns (:func:`count`).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import threading
 import time
+from collections import Counter
 
 from streamlit.logger import get_logger
 
 _LOG = get_logger("attention_lab.events")
+_counts: Counter[str] = Counter()  # event name -> how many since the server started
+_counts_lock = threading.Lock()
+
+
+def count(name: str) -> None:
+    """Count one ``name`` without a log line (a rerun: one per click of every student)."""
+    with _counts_lock:
+        _counts[name] += 1
+
+
+def counts() -> dict[str, int]:
+    """How many of each event or counted happening since the server started."""
+    with _counts_lock:
+        return dict(_counts)
 
 
 def _format() -> str:
@@ -29,6 +47,7 @@ def event(name: str, **fields: object) -> str:
         parts = [f"event={name}"] + [f"{key}={_plain(value)}" for key, value in fields.items()]
         line = " ".join(parts)
     _LOG.info(line)
+    count(name)
     return line
 
 

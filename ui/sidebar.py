@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attention.validate import MAX_TOKENS
 from viz.vocabulary import DECIMALS, HOVER_DECIMALS
 
 from .choices import keep_choices, write_back
 from .i18n import LANGUAGE_KEY, t
 from .phone import phone_support
+from .problem_reference import with_reference
 from .settings import SETTINGS, SIDEBAR, SIDEBAR_TEXT_AFTER, widget
-from .table import message
+from .table import MAX_TOKENS, message
 from .table_state import (
     MAX_TEXT_CHARS,
     RANDOM_TOKENS_DEFAULT,
@@ -98,7 +98,7 @@ def _sentence_box() -> None:
     )
     text_problem = st.session_state.get("text_problem")
     if text_problem is not None:
-        st.error(message(text_problem))
+        st.error(with_reference(message(text_problem), text_problem))
 
 
 # --- random tokens: long sequences in one click ------------------------------------------------

@@ -19,13 +19,16 @@ import math
 from dataclasses import dataclass
 
 from attention.safe_csv import csv_bytes, from_csv_safe, safe_csv_text
-from attention.validate import MAX_ABS_VALUE, MAX_TOKENS
+from attention.validate import MAX_ABS_VALUE
 from viz.markdown_text import escape_markdown
 from viz.vocabulary import input_labels
 
 from .i18n import t
+from .limits import limit
 
 TOKEN_COLUMN = "token"
+# The longest sentence or table the app takes: the core's limit unless the operator set a lower one.
+MAX_TOKENS = int(limit("ATTENTION_LAB_MAX_TOKENS"))
 MAX_D_IN = 64  # columns of the embedding table the app offers (the core accepts more)
 MAX_UPLOAD_BYTES = 1024 * 1024
 

@@ -25,12 +25,19 @@ import streamlit as st
 import torch
 
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS, embed_words, split_words
-from attention.validate import MAX_TOKENS
 from viz.markdown_text import escape_markdown
 
 from .choices import keep_choices
 from .i18n import t
-from .table import TOKEN_COLUMN, InputProblem, Table, problem, shorten, table_from_rows
+from .table import (
+    MAX_TOKENS,
+    TOKEN_COLUMN,
+    InputProblem,
+    Table,
+    problem,
+    shorten,
+    table_from_rows,
+)
 
 MAX_TEXT_CHARS = 100_000
 
@@ -302,7 +309,7 @@ def show_stale_table_notice() -> bool:
 
 _SYLLABLE_STARTS = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "")
 _SYLLABLE_VOWELS = ("a", "e", "i", "o", "u")
-RANDOM_TOKENS_DEFAULT = 1024
+RANDOM_TOKENS_DEFAULT = min(1024, MAX_TOKENS)  # at most the operator's token limit
 
 
 def random_words(count: int, seed: int = 0) -> list[str]:

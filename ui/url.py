@@ -30,6 +30,7 @@ from attention.examples import BOOK_TOKENS
 
 from .i18n import t
 from .link_check import MAX_LINK_FIELDS, unread_link_fields
+from .problem_reference import with_reference
 from .settings import COMPARE_B_FIELDS, COMPARE_B_PREFIX, COMPARE_B_VALUES, SETTINGS, Setting
 from .table import (
     InputProblem,
@@ -244,6 +245,6 @@ def show_url_warnings() -> None:
     if unread:
         st.warning(t("url.too_many_fields", count=unread, limit=MAX_LINK_FIELDS), icon="⚠️")
     for warning in st.session_state.get("url_warnings", []):
-        st.warning(message(warning), icon="⚠️")
+        st.warning(with_reference(message(warning), warning), icon="⚠️")
     for note in st.session_state.get("url_notes", []):
         st.info(message(note), icon="ℹ️")

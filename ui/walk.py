@@ -29,6 +29,7 @@ import streamlit as st
 from .choices import write_back
 from .deck import Screen, fill_bar, register_titles, screen_title
 from .i18n import t
+from .problem_reference import with_reference
 from .step_link import (
     open_part,
     open_step,
@@ -105,7 +106,7 @@ def begin(walk: Walk[Context]) -> bool:
     """At the top of the page: check the link's step, mount the keys; True in presenter mode."""
     bad = take_link_step(walk.page)
     if bad is not None:
-        st.warning(message(bad), icon="⚠️")
+        st.warning(with_reference(message(bad), bad), icon="⚠️")
     elif st.session_state.get(f"walk_pending_{walk.page}") not in (None, walk.names[0]):
         st.session_state[SCROLL_KEY] = st.session_state.get(SCROLL_KEY, 0) + 1
     if presenting():

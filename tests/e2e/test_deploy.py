@@ -8,6 +8,9 @@ with its own seed and dropout, and checks that every one shows exactly its own n
 its own trace and loads its own upload through the balancer. Then it stops one replica: the
 session on the other keeps its numbers and still reruns, and new visitors, even one whose cookie
 points at the stopped replica, still get the app. Last, SIGTERM to ``serve.sh`` stops everything.
+On the way, what an operator reads: each replica's ``/metrics`` (printed by ``serve.sh``; not
+served on the class's address), and the logs ``serve.sh`` keeps: a session's lines, and a settings
+error's line carrying the reference the student was shown.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import re
 import signal
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -53,6 +57,8 @@ class Deployment:
     replicas: dict[str, int]
     nginx_pid: int
     log_path: Path
+    replica_logs: dict[str, Path]  # host:port -> the replica's log, in serve.sh's log folder
+    metrics: dict[str, str]  # host:port -> its /metrics URL, as serve.sh printed it
 
 
 def _nginx_available() -> bool:
@@ -93,7 +99,7 @@ def deployment(artifacts_dir: Path) -> Iterator[Deployment]:
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             ["bash", str(SERVE_SCRIPT), "--replicas", "2", "--port", str(port)]
-            + ["--host", "127.0.0.1"],
+            + ["--host", "127.0.0.1", "--log-dir", str(artifacts_dir / "serve-logs")],
             cwd=REPO_ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -107,16 +113,29 @@ def deployment(artifacts_dir: Path) -> Iterator[Deployment]:
                 pytest.fail(f"serve.sh did not start:\n{log_path.read_text()}", pytrace=False)
             time.sleep(0.3)
             text = log_path.read_text()
-        replicas = {
-            f"127.0.0.1:{port_}": int(pid)
-            for port_, pid in re.findall(
-                r"replica \d+: http://127\.0\.0\.1:(\d+) \(pid (\d+)", text
+        started = re.findall(
+            r"replica \d+: http://127\.0\.0\.1:(\d+) \(pid (\d+), log (\S+)\)", text
+        )
+        replicas = {f"127.0.0.1:{port_}": int(pid) for port_, pid, _ in started}
+        replica_logs = {f"127.0.0.1:{port_}": Path(log) for port_, _, log in started}
+        metrics = {
+            f"127.0.0.1:{port_}": url
+            for url, port_ in re.findall(
+                r"metrics of replica \d+: (http://127\.0\.0\.1:(\d+)/metrics)", text
             )
         }
         nginx_pid = int(re.search(r"nginx: pid (\d+)", text).group(1))
         assert len(replicas) == 2, text
         _wait_for_health(f"http://127.0.0.1:{port}", deadline, log_path)
-        yield Deployment(f"http://127.0.0.1:{port}", process, replicas, nginx_pid, log_path)
+        yield Deployment(
+            f"http://127.0.0.1:{port}",
+            process,
+            replicas,
+            nginx_pid,
+            log_path,
+            replica_logs,
+            metrics,
+        )
     finally:
         if process.poll() is None:
             with contextlib.suppress(ProcessLookupError):
@@ -215,6 +234,24 @@ def _upload_table(page: Page, tmp_path: Path, name: str) -> None:
     )
 
 
+def _metrics(url: str) -> dict[str, float]:
+    """A replica's ``/metrics``: each sample line's name (with labels) -> value."""
+    with urllib.request.urlopen(url, timeout=10) as response:
+        assert response.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+        text = response.read().decode()
+    assert "# TYPE attention_lab_sessions gauge" in text, text
+    samples = [line.rsplit(" ", 1) for line in text.splitlines() if not line.startswith("#")]
+    return {name: float(value) for name, value in samples}
+
+
+def _not_served(url: str) -> int:
+    try:
+        urllib.request.urlopen(url, timeout=10)
+    except urllib.error.HTTPError as error:
+        return error.code
+    return 200
+
+
 def _sessions_on(
     sessions: list[tuple[str, Page, Settings]], replica: str
 ) -> list[tuple[Page, Settings]]:
@@ -243,6 +280,16 @@ def test_two_replicas_behind_nginx_keep_sessions_and_survive_one_stopping(
         for replica, tab, settings in sessions:
             assert_no_exception(tab)
             assert _shown_context(tab) == settings.context_rows(), (replica, settings)
+
+        # Each replica's /metrics (the addresses serve.sh printed) counts its session and runs;
+        # the class's address does not serve them.
+        assert set(deployment.metrics) == set(deployment.replicas)
+        for replica, url in deployment.metrics.items():
+            figures = _metrics(url)
+            assert figures["attention_lab_sessions"] >= SESSIONS_PER_REPLICA, (replica, figures)
+            assert figures["attention_lab_reruns_total"] >= 1, (replica, figures)
+            assert figures["attention_lab_resident_memory_bytes"] > 100 * 2**20, figures
+        assert _not_served(deployment.url + "/metrics") == 404
 
         # Downloads (/media/...) and uploads (/_stcore/upload_file) go to the session's replica.
         for index, (replica, tab, settings) in enumerate(sessions):
@@ -283,13 +330,17 @@ def test_two_replicas_behind_nginx_keep_sessions_and_survive_one_stopping(
 
         # New visitors get the app: a fresh one (the survivor's tab, its cookie dropped), and one
         # whose cookie names the stopped replica (the stopped replica's own tab, reloaded).
+        # The second one's link also holds a bad d_out: the app says so, with a reference, and
+        # keeps the default (the same numbers).
         (survivor_tab, _), (doomed_tab, _) = survivors[0], _sessions_on(sessions, doomed)[0]
         survivor_tab.context.clear_cookies()
-        for visitor in (survivor_tab, doomed_tab):
-            open_app(visitor, deployment.url, Settings(5, 0.2).path())
+        for visitor, extra in ((survivor_tab, ""), (doomed_tab, "&d_out=two")):
+            open_app(visitor, deployment.url, Settings(5, 0.2).path() + extra)
             assert _replica_of(visitor.context, deployment.url) == survivor
             assert _shown_context(visitor) == Settings(5, 0.2).context_rows()
             assert_no_exception(visitor)
+        warning = doomed_tab.get_by_test_id("stAlert").filter(has_text="Reference").first
+        shown_ref = re.search(r"Reference ([0-9a-f]{6})", warning.inner_text()).group(1)
     finally:
         for contexts in (doomed_contexts, survivor_contexts):
             for context in contexts:
@@ -301,3 +352,18 @@ def test_two_replicas_behind_nginx_keep_sessions_and_survive_one_stopping(
     assert deployment.process.wait(timeout=60) == 0, deployment.log_path.read_text()
     running = [pid for pid in [*deployment.replicas.values(), deployment.nginx_pid] if _alive(pid)]
     assert running == [], f"still running after SIGTERM: {running}"
+
+    # The logs stay where serve.sh said: every replica's session lines, the settings error with
+    # the reference the student saw (in the survivor's log), nginx's access log.
+    for replica, log in deployment.replica_logs.items():
+        text = log.read_text()
+        assert re.search(r"event=session_opened session=[0-9a-f]{8}\b", text), (replica, text)
+    survivor_log = deployment.replica_logs[survivor].read_text()
+    assert re.search(
+        rf"event=settings_error session=[0-9a-f]{{8}} ref={shown_ref} problem=url\.\w+",
+        survivor_log,
+    ), survivor_log[-3000:]
+    assert (deployment.replica_logs[survivor].parent / "access.log").stat().st_size > 0
+    assert f"logs kept in {deployment.replica_logs[survivor].parent}" in (
+        deployment.log_path.read_text()
+    )

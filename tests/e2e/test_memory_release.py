@@ -29,12 +29,18 @@ from ui.i18n import t
 from ui.table_state import random_words
 
 APPEAR_MS = 120_000
-RELEASED = re.compile(
-    r"Released memory after sessions ended: \d+ MB -> \d+ MB \(collected \d+ objects, "
-    r"large traces dropped: True, malloc_trim: True\)"
+RELEASED = re.compile(  # ui.ops_log's line for the event
+    r'event=memory_released reason="sessions ended" rss_before_mb=[\d.]+ rss_after_mb=[\d.]+ '
+    r"collected=\d+ large_traces_dropped=True malloc_trim=True"
 )
 JOB_RELEASED = re.compile(
-    r"Released memory after a job ended with nobody watching: (\d+) MB -> (\d+) MB"
+    r'event=memory_released reason="a job ended with nobody watching" '
+    r"rss_before_mb=([\d.]+) rss_after_mb=([\d.]+)"
+)
+SESSION_LINES = (  # ui.ops_log's lines for one tab's session, in order
+    re.compile(r"event=session_opened session=([0-9a-f]{8})"),
+    re.compile(r"event=session_disconnected session=([0-9a-f]{8})"),
+    re.compile(r"event=session_closed session=([0-9a-f]{8})"),
 )
 LARGEST = "/train?train_task=sort&train_layers=4&train_heads=8&train_width=256&train_steps=20000"
 
@@ -80,6 +86,11 @@ def test_closed_tabs_give_back_memory_and_their_trainings_places(
         assert not RELEASED.search(_log_after(server, mark))
         _leave(page)
         _wait_for_line(server, mark, RELEASED, 90)
+        _wait_for_line(server, mark, SESSION_LINES[-1], 30)  # the TTL (1 s) is long past
+        log = _log_after(server, mark)
+        found = [line.search(log) for line in SESSION_LINES]
+        assert all(found) and len({match.group(1) for match in found}) == 1, log[-3000:]
+        assert found[0].start() < found[1].start() < found[2].start(), log[-3000:]
 
     with subtests.test("closed tabs leave their trainings; a newcomer trains at once"):
         mark = len(server.read_log())

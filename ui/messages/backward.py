@@ -43,18 +43,18 @@ MESSAGES = {
         "会一直下降。",
     },
     "backward.loss.distance_text": {
-        "en": "The average over the {tokens} tokens of the squared distance between each context "
+        "en": "The average over the {tokens:token|tokens} of the squared distance between each context "
         "vector zₜ and the target y. It is 0 only when every context vector equals y; a learning "
         "step moves them toward y.",
         "zh": "对 {tokens} 个词元取平均：每个上下文向量 zₜ 与目标 y 之间平方距离的均值。"
         "只有每个上下文向量都等于 y 时它才为 0；学习的一步会把它们推向 y。",
     },
     "backward.target.label": {
-        "en": "Target context vector y ({d_out} numbers)",
+        "en": "Target context vector y ({d_out:number|numbers})",
         "zh": "目标上下文向量 y（{d_out} 个数）",
     },
     "backward.target.help": {
-        "en": "The vector every context vector should move toward: d_out = {d_out} numbers "
+        "en": "The vector every context vector should move toward: d_out = {d_out:number|numbers} "
         "separated by commas. Empty means the zero vector. Used by the squared distance.",
         "zh": "每个上下文向量要靠近的向量：d_out = {d_out} 个数，用逗号分隔。留空表示零向量。"
         "用于平方距离损失。",
@@ -73,15 +73,15 @@ MESSAGES = {
         "zh": "第 {position} 项（“{value}”）不是绝对值不超过 10⁶ 的有限数。",
     },
     "backward.target.too_many": {
-        "en": "it has {count} numbers; at most {limit}.",
+        "en": "it has {count:number|numbers}; at most {limit}.",
         "zh": "它有 {count} 个数；最多 {limit} 个。",
     },
     "backward.target.too_long": {
-        "en": "it has {chars} characters; at most {limit}.",
+        "en": "it has {chars:character|characters}; at most {limit}.",
         "zh": "它有 {chars} 个字符；最多 {limit} 个。",
     },
     "backward.target.width": {
-        "en": "it has {count} numbers, but a context vector has d_out = {width}.",
+        "en": "it has {count:number|numbers}, but a context vector has d_out = {width}.",
         "zh": "它有 {count} 个数，但上下文向量有 d_out = {width} 个分量。",
     },
     # 2. backward, step by step
@@ -184,7 +184,7 @@ MESSAGES = {
     },
     "backward.jacobian.row": {"en": "Query row", "zh": "查询行"},
     "backward.jacobian.text": {
-        "en": "For the query “{token}”, which sees {visible} keys: the Jacobian "
+        "en": "For the query “{token}”, which sees {visible:key|keys}: the Jacobian "
         "J = diag(Aᵢ) − Aᵢ Aᵢᵀ (the heatmap), the weights Aᵢ, the gradient arriving from above "
         "∂L/∂Aᵢ, and their product J ∂L/∂Aᵢ, which is this row of the heatmap above. Here "
         "Σₖ Aᵢₖ ∂L/∂Aᵢₖ = {mean}, so each entry is Aᵢⱼ × (∂L/∂Aᵢⱼ − ({mean})):",
@@ -193,7 +193,7 @@ MESSAGES = {
         "这里 Σₖ Aᵢₖ ∂L/∂Aᵢₖ = {mean}，所以每一项是 Aᵢⱼ × (∂L/∂Aᵢⱼ − ({mean}))：",
     },
     "backward.jacobian.present_matrix": {
-        "en": "For the query “{token}”, which sees {visible} keys: the Jacobian of its softmax "
+        "en": "For the query “{token}”, which sees {visible:key|keys}: the Jacobian of its softmax "
         "row, J = diag(Aᵢ) − Aᵢ Aᵢᵀ, one row and one column per key it sees. Next: J times the "
         "gradient arriving from above.",
         "zh": "查询“{token}”能看到 {visible} 个键：它的 softmax 行的雅可比矩阵 "
@@ -208,7 +208,7 @@ MESSAGES = {
         "Aᵢⱼ × (∂L/∂Aᵢⱼ − ({mean}))：",
     },
     "backward.jacobian.more": {
-        "en": "The first {shown} of {total} keys are written out; the table lists all of them.",
+        "en": "The first {shown} of {total:key|keys} are written out; the table lists all of them.",
         "zh": "只写出了 {total} 个键中的前 {shown} 个；表格列出了全部。",
     },
     "backward.jacobian.col_weight": {"en": "weight Aᵢⱼ", "zh": "权重 Aᵢⱼ"},
@@ -226,7 +226,7 @@ MESSAGES = {
     },
     "backward.masked_scores.text": {
         "en": "The scores were divided by √d_k = √{d_k} = {scale}, so their gradient is divided "
-        "by it too: the same picture, {scale} times smaller.",
+        "by it too: the same picture, {scale:time|times} smaller.",
         "zh": "分数除以了 √d_k = √{d_k} = {scale}，所以梯度也除以它：同样的图案，缩小为 "
         "1/{scale}。",
     },
@@ -236,8 +236,8 @@ MESSAGES = {
     },
     "backward.attn_scores.text": {
         "en": "masked_fill wrote −∞ over the future and kept the rest. Backward, it passes the "
-        "gradient through where it kept a score and sends 0 where it wrote −∞: **the {hidden} "
-        "cells of the upper triangle are exactly 0** (the largest |value| there: {largest}). "
+        "gradient through where it kept a score and sends 0 where it wrote −∞: **every cell of "
+        "the upper triangle ({hidden:cell|cells}) is exactly 0** (the largest |value| there: {largest}). "
         "So the pairs (query, future key) add nothing to the gradients of W_query and W_key.",
         "zh": "masked_fill 在未来的位置写入 −∞，其余保持不变。反向时，保留的分数把梯度原样"
         "传过去，写入 −∞ 的地方传回 0：**上三角的 {hidden} 个格子恰好为 0**"
@@ -277,7 +277,7 @@ MESSAGES = {
     "backward.graph.header": {"en": "3. The autograd graph", "zh": "3. 自动求导图"},
     "backward.graph.text": {
         "en": "The graph PyTorch recorded during this forward pass: {nodes} backward functions "
-        "and {edges} arrows. Each box is named as PyTorch names it (the `grad_fn` of a tensor); "
+        "and {edges:arrow|arrows}. Each box is named as PyTorch names it (the `grad_fn` of a tensor); "
         "its second line is the step it belongs to. The arrows follow the gradient from the "
         "loss to the `AccumulateGrad` boxes, which write the `.grad` of the weights and "
         "the inputs (the inputs are made a leaf here so that their gradient exists; in the "
@@ -336,12 +336,12 @@ MESSAGES = {
     "backward.learn.another": {"en": "Take another step", "zh": "再走一步"},
     "backward.learn.reset": {"en": "Start over", "zh": "重新开始"},
     "backward.learn.limit": {
-        "en": "At {tokens} tokens at most {limit} steps are computed (each step is a forward and "
+        "en": "At {tokens:token|tokens} at most {limit:step|steps} are computed (each step is a forward and "
         "a backward pass).",
         "zh": "在 {tokens} 个词元时最多计算 {limit} 步（每一步都是一次前向和一次反向计算）。",
     },
     "backward.learn.diverged": {
-        "en": "After {steps} steps the numbers overflowed: the learning rate η = {lr} is too "
+        "en": "After {steps:step|steps} the numbers overflowed: the learning rate η = {lr} is too "
         "large. The steps stop at the last one that worked; try a smaller η.",
         "zh": "走了 {steps} 步后数值溢出：学习率 η = {lr} 太大。步骤停在最后一次成功的地方；"
         "请试试更小的 η。",

@@ -6,13 +6,13 @@ MESSAGES = {
         "zh": "批次大小 {batch}（显示第 0 个批次项）",
     },
     "batchwin.settings_window": {
-        "en": "sliding window of {window} tokens",
+        "en": "sliding window of {window:token|tokens}",
         "zh": "滑动窗口 {window} 个词元",
     },
     "batchwin.embeddings": {
-        "en": "The layer gets `batch`, shape {shape}: the table stacked {batch} times, as the "
-        "book's `torch.stack((inputs, inputs))` does for 2. Every step runs on all {batch} "
-        "copies; this page shows batch item 0, `batch[0]`.",
+        "en": "The layer gets `batch`, shape {shape}: the table stacked {batch:time|times}, as the "
+        "book's `torch.stack((inputs, inputs))` does for 2. Every step runs on "
+        "the {batch:copy|copies}; this page shows batch item 0, `batch[0]`.",
         "zh": "该层接收的是 `batch`，形状 {shape}：把表格堆叠 {batch} 次，就像书中 2 个副本时的 "
         "`torch.stack((inputs, inputs))`。每一步都在全部 {batch} 个副本上运行；本页显示第 0 个"
         "批次项 `batch[0]`。",
@@ -28,7 +28,7 @@ MESSAGES = {
         "zh": "`{name}` 的形状为 {shape}（批次, …）；显示的是第 0 个批次项。",
     },
     "batchwin.mask_window": {
-        "en": "Sliding window of {window} tokens: the mask also hides every key {window} or more "
+        "en": "Sliding window of {window:token|tokens}: the mask also hides every key {window} or more "
         "tokens back (coloured 1; the future stays grey), so query i sees only keys "
         "i − {before} … i. Keys each query sees, `(~mask).sum(-1)`: {counts}.",
         "zh": "滑动窗口为 {window} 个词元：掩码还会隐藏向前 {window} 个及更远的每个键（着色的 1；"
@@ -41,13 +41,13 @@ MESSAGES = {
         "zh": "灰色的 1 = 隐藏（未来的词元）· 着色的 1 = 隐藏（太远，在窗口之外）· 0 = 可见",
     },
     "batchwin.masked": {
-        "en": "With the sliding window of {window} tokens, the keys {window} or more tokens back "
+        "en": "With the sliding window of {window:token|tokens}, the keys {window} or more tokens back "
         "are −∞ too (grey): the formula's j > i becomes j > i or j ≤ i − {window}.",
         "zh": "使用 {window} 个词元的滑动窗口时，向前 {window} 个及更远的键也是 −∞（灰色）："
         "公式中的 j > i 变为 j > i 或 j ≤ i − {window}。",
     },
     "batchwin.mixes": {
-        "en": "With the sliding window of {window} tokens, row i mixes at most {window} tokens "
+        "en": "With the sliding window of {window:token|tokens}, row i mixes at most {window:token|tokens} "
         "(itself and the {before} before it): keys per row {counts}.",
         "zh": "使用 {window} 个词元的滑动窗口时，第 i 行最多混合 {window} 个词元"
         "（它自己和它前面的 {before} 个）：每行的键数 {counts}。",

@@ -6,7 +6,7 @@ MESSAGES = {
         "zh": "书中的代码：{cls} 中计算这一步的语句",
     },
     "book_code.caption": {
-        "en": "{cls} as attention/modules.py writes it; {marker} marks lines {lines}.",
+        "en": "{cls} as attention/modules.py writes it; lines {lines} are marked {marker}.",
         "zh": "attention/modules.py 中的 {cls}；{marker} 标出第 {lines} 行。",
     },
     "book_code.multi_head.expander": {

@@ -69,7 +69,7 @@ MESSAGES = {
         "zh": "滑动窗口（0 = 关闭）",
     },
     "sidebar.window_help": {
-        "en": "Each token sees only itself and the window − 1 tokens before it: the mask also hides "
+        "en": "Each token sees only itself and the tokens before it, at most window − 1 of them: the mask also hides "
         "keys that are window or more tokens back. 0: the book's causal mask.",
         "zh": "每个词元只看到它自己和它前面的 window − 1 个词元：掩码还会隐藏向前 window 个及更远的键。"
         "0：书中的因果掩码。",
@@ -81,7 +81,7 @@ MESSAGES = {
     "glossary.line": {
         "en": "Names on every page: x1, x2, … are the features of an embedding; q1, k1, v1, … "
         "those of a query, key and value vector; z1, z2, … those of a context vector (the book's "
-        "z). Numbers are rounded to {decimals} decimals; a chart's hover shows {hover}.",
+        "z). Numbers are rounded to {decimals:decimal|decimals}; a chart's hover shows {hover}.",
         "zh": "各页面统一的名称：x1、x2、… 是嵌入向量的分量；q1、k1、v1、… 是查询、键、值向量的分量；"
         "z1、z2、… 是上下文向量的分量（书中记作 z）。数字保留 {decimals} 位小数；"
         "图表的悬停提示显示 {hover} 位。",
@@ -100,7 +100,7 @@ MESSAGES = {
     "table.new_token": {"en": "token{n}", "zh": "词元{n}"},
     "table.stale_notice": {
         "en": "The embedding table being edited has an error, so every number shown here is "
-        "still computed from the last valid table ({tokens} tokens: “{sentence}”). Fix the "
+        "still computed from the last valid table ({tokens:token|tokens}: “{sentence}”). Fix the "
         "table to update them.",
         "zh": "正在编辑的嵌入表格有错误，所以这里显示的所有数字仍然来自上一个有效的表格"
         "（{tokens} 个词元：“{sentence}”）。修正表格后数字才会更新。",
@@ -156,11 +156,11 @@ MESSAGES = {
         "zh": "句子为空：请至少输入一个词。",
     },
     "text.too_many_words": {
-        "en": "The sentence has {words} words; at most {limit} tokens are supported.",
+        "en": "The sentence has {words:word|words}; at most {limit:token|tokens} are supported.",
         "zh": "句子有 {words} 个词；最多支持 {limit} 个词元。",
     },
     "text.too_long_chars": {
-        "en": "The sentence has {chars} characters; at most {limit}.",
+        "en": "The sentence has {chars:character|characters}; at most {limit}.",
         "zh": "句子有 {chars} 个字符；最多 {limit} 个。",
     },
     # URL
@@ -198,34 +198,34 @@ MESSAGES = {
         "zh": "链接：未知参数“{name}”，已忽略。",
     },
     "url.unknown_many": {
-        "en": "Link: {count:,} parameters are unknown and were ignored: {names}.",
+        "en": "Link: {count:,|parameter|parameters} are unknown and were ignored: {names}.",
         "zh": "链接：{count:,} 个未知参数，已忽略：{names}。",
     },
     "url.too_many_fields": {
-        "en": "Link: it has {count:,} parameters, more than the {limit:,} the server reads, so "
+        "en": "Link: it has {count:,|parameter|parameters}, more than the {limit:,} the server reads, so "
         "none of them was used and the page shows its defaults. Links the app writes have a few "
         "dozen at most.",
         "zh": "链接：它有 {count:,} 个参数，超过服务器读取的上限 {limit:,} 个，因此一个也没有使用，"
         "页面显示的是默认值。本应用写出的链接最多只有几十个参数。",
     },
     "url.table_left_out": {
-        "en": "This table is too large for a link ({chars:,} characters; links of at most "
+        "en": "This table is too large for a link ({chars:,|character|characters}; links of at most "
         "{limit:,} open everywhere): the address leaves it out. To share it, download it as a "
         "CSV file (page Reproducibility or Embeddings).",
         "zh": "这个表格太大，放不进链接（{chars:,} 个字符；最多 {limit:,} 个字符的链接才能在各处打开）："
         "地址栏里的链接不含它。要分享它，请把它下载为 CSV 文件（“可复现性”或“嵌入向量”页面）。",
     },
     "url.emb_rows": {
-        "en": "it has {rows} rows but the sentence has {words} words.",
+        "en": "it has {rows:row|rows} but the sentence has {words:word|words}.",
         "zh": "它有 {rows} 行，但句子有 {words} 个词。",
     },
     "url.emb_ragged": {
-        "en": "row {row} has {got} values, the first row has {expected}.",
+        "en": "row {row} has {got:value|values}, the first row has {expected}.",
         "zh": "第 {row} 行有 {got} 个数值，第一行有 {expected} 个。",
     },
     # uploads
     "upload.too_large": {
-        "en": "The file is {size} bytes; at most {limit} bytes are accepted.",
+        "en": "The file is {size:byte|bytes}; at most {limit:byte|bytes} are accepted.",
         "zh": "文件大小为 {size} 字节；最多接受 {limit} 字节。",
     },
     "upload.binary": {"en": "The file is not a text CSV file.", "zh": "该文件不是文本 CSV 文件。"},
@@ -240,7 +240,7 @@ MESSAGES = {
         "zh": "第一行必须是表头 token,x1,x2,…（实际为“{header}”）。",
     },
     "upload.ragged": {
-        "en": "Data row {row} has {got} cells; the header has {expected}.",
+        "en": "Data row {row} has {got:cell|cells}; the header has {expected}.",
         "zh": "第 {row} 个数据行有 {got} 个单元格；表头有 {expected} 个。",
     },
     # errors from the core

@@ -100,7 +100,7 @@ MESSAGES = {
     "compare.b_context": {"en": "B: context vectors", "zh": "B：上下文向量"},
     "compare.diff_context": {"en": "B − A", "zh": "B − A"},
     "compare.widths_differ": {
-        "en": "A's context vectors have {a} features and B's have {b} (d_out differs), so they "
+        "en": "A's context vectors have {a:feature|features} and B's have {b} (d_out differs), so they "
         "cannot be subtracted: they are shown side by side instead.",
         "zh": "A 的上下文向量有 {a} 个特征，B 的有 {b} 个（d_out 不同），所以无法相减：改为并排显示。",
     },

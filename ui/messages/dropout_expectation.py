@@ -52,7 +52,7 @@ MESSAGES = {
         "（以概率 1 − p 保留，乘以 1/(1 − p)），可复现，且不影响全局 torch 随机数状态。",
     },
     "dropout_expectation.block_note": {
-        "en": "The sentence has {total} tokens; this page uses the first {used} (their weights "
+        "en": "The sentence has {total:token|tokens}; this page uses the first {used} (their weights "
         "only involve each other, thanks to the causal mask).",
         "zh": "句子有 {total} 个词元；本页只使用前 {used} 个（由于因果掩码，它们的权重只涉及彼此）。",
     },

@@ -59,7 +59,7 @@ MESSAGES = {
         "zh": "上传的文件“{name}”未被使用：{detail} 表格保持不变。",
     },
     "embeddings.upload_loaded": {
-        "en": "Loaded the file: {rows} tokens with d_in = {d_in}.",
+        "en": "Loaded the file: {rows:token|tokens} with d_in = {d_in}.",
         "zh": "已加载文件：{rows} 个词元，d_in = {d_in}。",
     },
     "embeddings.download": {"en": "Download the table as CSV", "zh": "下载表格（CSV）"},
@@ -84,16 +84,16 @@ MESSAGES = {
     },
     "embeddings.plot_title": {"en": "Token embeddings", "zh": "词元嵌入向量"},
     "embeddings.plot_alt_3d": {
-        "en": "{title}: {count} tokens as points in 3-D, axes x1, x2, x3. Drag or use the arrow "
+        "en": "{title}: {count:token|tokens} as points in 3-D, axes x1, x2, x3. Drag or use the arrow "
         "keys to turn it.",
         "zh": "{title}：{count} 个词元作为三维空间中的点，坐标轴 x1、x2、x3。拖动或使用方向键可旋转。",
     },
     "embeddings.plot_alt_2d": {
-        "en": "{title}: {count} tokens as points on a plane, axes x1 and x2.",
+        "en": "{title}: {count:token|tokens} as points on a plane, axes x1 and x2.",
         "zh": "{title}：{count} 个词元作为平面上的点，坐标轴 x1 和 x2。",
     },
     "embeddings.plot_alt_1d": {
-        "en": "{title}: {count} tokens as points on a line, axis x1.",
+        "en": "{title}: {count:token|tokens} as points on a line, axis x1.",
         "zh": "{title}：{count} 个词元作为直线上的点，坐标轴 x1。",
     },
     "embeddings.plot_svg": {"en": "⤓ Download as SVG", "zh": "⤓ 下载 SVG"},

@@ -23,15 +23,15 @@ MESSAGES = {
         "zh": "CausalAttention（单头）",
     },
     "export.layer.fused": {
-        "en": "MultiHeadAttention ({heads} heads)",
+        "en": "MultiHeadAttention ({heads:head|heads})",
         "zh": "MultiHeadAttention（{heads} 个头）",
     },
     "export.layer.wrapper": {
-        "en": "MultiHeadAttentionWrapper ({heads} heads)",
+        "en": "MultiHeadAttentionWrapper ({heads:head|heads})",
         "zh": "MultiHeadAttentionWrapper（{heads} 个头）",
     },
     "export.summary": {
-        "en": "{tokens} tokens · d_in = {d_in} · seed {seed} · d_out = {d_out} · dropout p = "
+        "en": "{tokens:token|tokens} · d_in = {d_in} · seed {seed} · d_out = {d_out} · dropout p = "
         "{dropout} · {mode} · qkv_bias = {bias}",
         "zh": "{tokens} 个词元 · d_in = {d_in} · 随机种子 {seed} · d_out = {d_out} · dropout p = "
         "{dropout} · {mode} · qkv_bias = {bias}",
@@ -108,7 +108,7 @@ MESSAGES = {
         "zh": "脚本打印的结果（注意力层的输出，每个词元一行）",
     },
     "export.snippet_too_long": {
-        "en": "The script is {chars} characters long (the embeddings of {tokens} tokens): too "
+        "en": "The script is {chars:character|characters} long (the embeddings of {tokens:token|tokens}): too "
         "long to show here. Download it with the button.",
         "zh": "脚本长 {chars} 个字符（{tokens} 个词元的嵌入向量），太长无法在此显示。请用按钮下载。",
     },

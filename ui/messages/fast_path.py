@@ -7,18 +7,18 @@ MESSAGES = {
         "en": "The book's `MultiHeadAttention` computes attention in visible steps: scores, mask, "
         "softmax, weighted sum. PyTorch does the same in one call, "
         "`F.scaled_dot_product_attention` (SDPA), or in a whole layer, `nn.MultiheadAttention`. "
-        "Here each path gets the book's weights (seed {seed}, d_out = {d_out}, {heads} "
-        "head(s)) and your {tokens} tokens, and its output is compared with the book's, number "
-        "for number, at dropout 0.",
+        "Here the book's class is built after `torch.manual_seed({seed})` with d_out = {d_out} "
+        "and num_heads = {heads}; each path gets its weights and your tokens (T = {tokens}), "
+        "and its output is compared with the class's, number for number, at dropout 0.",
         "zh": "书中的 `MultiHeadAttention` 把注意力分成看得见的几步：分数、掩码、softmax、加权求和。"
         "PyTorch 用一次调用 `F.scaled_dot_product_attention`（SDPA）或一个完整的层 "
-        "`nn.MultiheadAttention` 完成同样的计算。这里每条路径都使用书中的权重（种子 {seed}，"
-        "d_out = {d_out}，{heads} 个头）和你的 {tokens} 个词元，并在 dropout 为 0 时与书中的输出"
-        "逐个数字比较。",
+        "`nn.MultiheadAttention` 完成同样的计算。这里书中的类在 `torch.manual_seed({seed})` 之后创建，"
+        "d_out = {d_out}，num_heads = {heads}；每条路径使用它的权重和你的词元（T = {tokens}），"
+        "并在 dropout 为 0 时与这个类的输出逐个数字比较。",
     },
     "fast_path.differences.header": {
-        "en": "Largest difference from the book's output",
-        "zh": "与书中输出的最大差异",
+        "en": "Largest difference from MultiHeadAttention's output",
+        "zh": "与 MultiHeadAttention 输出的最大差异",
     },
     "fast_path.path.book": {
         "en": "the book's MultiHeadAttention",
@@ -52,10 +52,35 @@ MESSAGES = {
         "未来——而看不到它的过去。",
     },
     "fast_path.outputs.header": {
-        "en": "The book's output and the slip's",
-        "zh": "书中的输出与失误的输出",
+        "en": "MultiHeadAttention's output and the slip's",
+        "zh": "MultiHeadAttention 的输出与失误的输出",
     },
-    "fast_path.outputs.book": {"en": "The book's context vectors", "zh": "书中的上下文向量"},
+    "fast_path.outputs.book": {
+        "en": "The book's printed output (MultiHeadAttention, seed 123, num_heads = 2; compared "
+        "now)",
+        "zh": "书中打印的输出（MultiHeadAttention，种子 123，num_heads = 2；刚刚比较过）",
+    },
+    "fast_path.outputs.run": {
+        "en": "MultiHeadAttention's output: this run, seed {seed}, num_heads = {heads}, "
+        "d_out = {d_out}",
+        "zh": "MultiHeadAttention 的输出：本次运行，种子 {seed}，num_heads = {heads}，d_out = {d_out}",
+    },
+    "fast_path.outputs.blind": {
+        "en": "**“{token}” (row {number}) sees no key at all.** Read as True = attend, the book's "
+        "mask lets a query see only the keys after it, and the last one has none. SDPA returns "
+        "a context of zeros for such a row (checked on this run), so its output is "
+        "`out_proj`'s bias alone: [{bias}].",
+        "zh": "**“{token}”（第 {number} 行）一个键也看不到。** 把书中的掩码读作 True = 关注时，"
+        "一个查询只能看到它后面的键，而最后一个查询后面没有键。SDPA 对这样的行返回全 0 的上下文"
+        "（已在本次运行中核对），所以它的输出只是 `out_proj` 的偏置：[{bias}]。",
+    },
+    "fast_path.outputs.blind_other": {
+        "en": "**“{token}” (row {number}) sees no key at all.** Read as True = attend, the book's "
+        "mask lets a query see only the keys after it, and the last one has none. SDPA gives "
+        "this row [{row}] here.",
+        "zh": "**“{token}”（第 {number} 行）一个键也看不到。** 把书中的掩码读作 True = 关注时，"
+        "一个查询只能看到它后面的键，而最后一个查询后面没有键。SDPA 在这里给出这一行 [{row}]。",
+    },
     "fast_path.outputs.slip": {
         "en": "SDPA with the book's mask unchanged",
         "zh": "把书中掩码原样交给 SDPA",
@@ -158,7 +183,7 @@ MESSAGES = {
     },
     "fast_path.measure.text": {
         "en": "Measured on this server on demand: `MultiHeadAttention(64, 64, T, 0.0, 2)` and "
-        "each path on one sequence of {sizes} tokens, the best of several runs, at most {budget} s "
+        "each path on one sequence of {sizes:token|tokens}, the best of several runs, at most {budget} s "
         "in all (sizes the budget does not reach are skipped). Peak memory: the tensors the path "
         "allocates while it runs, as torch's dispatcher sees them (a fused kernel's own scratch "
         "space is not counted).",
@@ -179,13 +204,13 @@ MESSAGES = {
     "fast_path.measure.memory": {"en": "peak memory (MiB)", "zh": "峰值内存（MiB）"},
     "fast_path.measure.tokens": {"en": "tokens", "zh": "词元数"},
     "fast_path.measure.skipped": {
-        "en": "Skipped (the time budget ran out): {sizes} tokens.",
+        "en": "Skipped (the time budget ran out): {sizes:token|tokens}.",
         "zh": "已跳过（时间预算用完）：{sizes} 个词元。",
     },
     "fast_path.measure.machine": {
-        "en": "Measured on {machine}, torch {torch}, {threads} thread(s). The book's path keeps "
+        "en": "Measured on {machine}, torch {torch}, torch threads: {threads}. The book's path keeps "
         "`(b, h, T, T)` scores and weights; SDPA with `is_causal` never builds them.",
-        "zh": "测量环境：{machine}，torch {torch}，{threads} 个线程。书中的路径保留 `(b, h, T, T)` "
+        "zh": "测量环境：{machine}，torch {torch}，torch 线程数：{threads}。书中的路径保留 `(b, h, T, T)` "
         "的分数和权重；使用 `is_causal` 的 SDPA 从不构建它们。",
     },
     "fast_path.measure.table_corner": {"en": "path ↓ · tokens →", "zh": "路径 ↓ · 词元数 →"},

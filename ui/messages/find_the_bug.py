@@ -67,10 +67,12 @@ _ZH_SPOT = {
 MESSAGES = {
     "page.find_the_bug.title": {"en": "Find the bug", "zh": "找出 bug"},
     "find_the_bug.intro": {
-        "en": "Each bug below is the book's class with one statement changed, a mistake that "
-        "shipped in real code. Pick one: it runs on your current sentence, seed, dropout and mode, "
-        "beside the book's class with the same weights and the same dropout draws.",
-        "zh": "下面每个 bug 都是书中的类改动了一条语句，这些错误都曾出现在真实的代码里。选一个："
+        "en": "Each bug below is the book's class with a mistake that shipped in real code; above "
+        "its diff, each says how many of the book's statements it changes. Pick one: it runs on "
+        "your current sentence, seed, dropout and mode, beside the book's class with the same "
+        "weights and the same dropout draws.",
+        "zh": "下面每个 bug 都是书中的类带上一个曾出现在真实代码里的错误；每个 bug 的差异上方会说明它改动了"
+        "书中的几条语句。选一个："
         "它会在你当前的句子、种子、dropout 和模式下运行，与使用相同权重和相同 dropout 抽样的书中类并排比较。",
     },
     "find_the_bug.choose": {"en": "Bug", "zh": "选择一个 bug"},
@@ -79,7 +81,33 @@ MESSAGES = {
         "bug is shown instead.",
         "zh": "链接：“bug={value}”不是 bug 库里的名称；可用的名称为 {bugs}。已改为显示第一个 bug。",
     },
-    "find_the_bug.diff.header": {"en": "The changed line", "zh": "改动的那一行"},
+    "find_the_bug.diff.header": {"en": "What the bug changes", "zh": "bug 改动了什么"},
+    "find_the_bug.statements.one": {"en": "one statement", "zh": "一条语句"},
+    "find_the_bug.statements.many": {"en": "{count:statement|statements}", "zh": "{count} 条语句"},
+    "find_the_bug.size.one": {
+        "en": "One statement changed: the book's {where}.",
+        "zh": "改动了一条语句：书中的{where}。",
+    },
+    "find_the_bug.size.left_out": {
+        "en": "The bug leaves out {book} of the book's ({where}).",
+        "zh": "这个 bug 删去了书中的{book}（{where}）。",
+    },
+    "find_the_bug.size.replaced": {
+        "en": "The bug replaces {book} of the book's ({where}) with {own} of its own.",
+        "zh": "这个 bug 把书中的{book}（{where}）换成了它自己的{own}。",
+    },
+    "find_the_bug.where.line": {"en": "line {line}", "zh": "第 {line} 行"},
+    "find_the_bug.where.lines": {
+        "en": "lines {first}–{last}",
+        "zh": "第 {first}–{last} 行",
+    },
+    "find_the_bug.metric.nan": {"en": "not a number", "zh": "不是数（NaN）"},
+    "find_the_bug.nan_rows": {
+        "en": "**The bug's output holds NaN (not a number)** in {rows} of its {total:row|rows}: "
+        "{tokens}. NaN minus any number is NaN, so no largest difference can be measured there.",
+        "zh": "**bug 的输出中含有 NaN（不是数）**，在它 {total} 行中的 {rows} 行：{tokens}。"
+        "NaN 减去任何数仍是 NaN，所以那里无法测出最大差异。",
+    },
     "find_the_bug.diff.caption": {
         "en": "− the book's statement in attention/modules.py (line {lines}), + the bug's",
         "zh": "− attention/modules.py 中书里的语句（第 {lines} 行），+ bug 的写法",
@@ -93,7 +121,7 @@ MESSAGES = {
     "find_the_bug.cached.note": {
         "en": "A KV-cache bug: on a full pass it is the book's class. Both sides here feed the "
         "tokens through a cache, the first {prompt} in one pass, then “{token}” alone "
-        "(MultiHeadAttention, {heads} heads, d_out = {d_out}; the tables show head 1). The book's "
+        "(MultiHeadAttention, {heads:head|heads}, d_out = {d_out}; the tables show head 1). The book's "
         "side equals the book's full pass up to float rounding (eval mode: {difference}). A cell of an "
         "earlier row under the last key is hidden: that key was not in the cache yet.",
         "zh": "这是 KV 缓存的 bug：完整的一次前向传播与书中的类相同。这里两边都让词元经过缓存："
@@ -112,9 +140,9 @@ MESSAGES = {
     "find_the_bug.metric.rows": {"en": "Rows sum to 1", "zh": "每行之和为 1"},
     "find_the_bug.yes": {"en": "yes", "zh": "是"},
     "find_the_bug.no": {"en": "no", "zh": "否"},
-    "find_the_bug.nan": {"en": "NaN", "zh": "NaN（非数）"},
+    "find_the_bug.nan": {"en": "NaN (not a number)", "zh": "NaN（不是数）"},
     "find_the_bug.last_shown": {
-        "en": "Below: the last comparison that could be run ({bug}, {tokens} tokens), until the "
+        "en": "Below: the last comparison that could be run ({bug}, {tokens:token|tokens}), until the "
         "settings or the table fit again.",
         "zh": "下面是最近一次能运行的比较（{bug}，{tokens} 个 token），直到设置或表格重新合适为止。",
     },
@@ -139,7 +167,7 @@ MESSAGES = {
         "zh": "**训练与 eval。** 与书中类的输出最大差异，训练模式：{train}；eval 模式：{eval}。",
     },
     "find_the_bug.heads.note": {
-        "en": "A multi-head bug: both run MultiHeadAttention with {heads} heads and d_out = "
+        "en": "A multi-head bug: both run MultiHeadAttention with {heads:head|heads} and d_out = "
         "{d_out}; the tables show head 1.",
         "zh": "这是多头的 bug：两者都运行 {heads} 个头、d_out = {d_out} 的 MultiHeadAttention；"
         "表格显示第 1 个头。",

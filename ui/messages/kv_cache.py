@@ -17,22 +17,22 @@ MESSAGES = {
         "zh": "缓存每个词元增长一行",
     },
     "kv_cache.growth.text": {
-        "en": "The book's `MultiHeadAttention` (seed {seed}, d_out = {d_out}, {heads} head(s)) "
-        "gets your tokens one at a time. After token {n} (“{token}”) the cache holds {n} rows of "
-        "keys and {n} of values; the new query's weights spread over those {n} keys only.",
+        "en": "The book's `MultiHeadAttention` (seed {seed}, d_out = {d_out}, num_heads = {heads}) "
+        "gets your tokens one at a time. After token {n} (“{token}”) the cache holds {n:row|rows} of "
+        "keys and {n} of values; the new query's weights spread over those {n:key|keys} only.",
         "zh": "书中的 `MultiHeadAttention`（种子 {seed}，d_out = {d_out}，{heads} 个头）每次接收你的"
         "一个词元。第 {n} 个词元（“{token}”）之后，缓存有 {n} 行键和 {n} 行值；新查询的权重只分布在"
         "这 {n} 个键上。",
     },
     "kv_cache.growth.text_one": {
-        "en": "The book's `MultiHeadAttention` (seed {seed}, d_out = {d_out}, {heads} head(s)) "
+        "en": "The book's `MultiHeadAttention` (seed {seed}, d_out = {d_out}, num_heads = {heads}) "
         "gets your tokens one at a time. After token 1 (“{token}”) the cache holds 1 row of "
         "keys and 1 of values; the new query's weights go to that one key only.",
         "zh": "书中的 `MultiHeadAttention`（种子 {seed}，d_out = {d_out}，{heads} 个头）每次接收你的"
         "一个词元。第 1 个词元（“{token}”）之后，缓存有 1 行键和 1 行值；新查询的权重只落在这一个键上。",
     },
     "kv_cache.growth.cut": {
-        "en": "The cache is shown on the first {shown} of your {tokens} tokens.",
+        "en": "The cache is shown on the first {shown} of your {tokens:token|tokens}.",
         "zh": "缓存只展示你的 {tokens} 个词元中的前 {shown} 个。",
     },
     "kv_cache.growth.slider": {"en": "Tokens fed so far", "zh": "已输入的词元数"},
@@ -56,8 +56,8 @@ MESSAGES = {
         "zh": "第 {n} 个词元的输出行",
     },
     "kv_cache.growth.short": {
-        "en": "After token {n} (“{token}”) the cache holds {n} rows of keys and of values; the "
-        "new query meets those {n} keys.",
+        "en": "After token {n} (“{token}”) the cache holds {n:row|rows} of keys and of values; the "
+        "new query meets those {n:key|keys}.",
         "zh": "第 {n} 个词元（“{token}”）之后，缓存有 {n} 行键和 {n} 行值；新查询与这 {n} 个键相遇。",
     },
     "kv_cache.growth.lead": {"en": "**{header}.** {text}", "zh": "**{header}**。{text}"},
@@ -67,11 +67,11 @@ MESSAGES = {
         "zh": "第 1 个词元（“{token}”）之后，缓存有 1 行键和 1 行值；新查询与这一个键相遇。",
     },
     "kv_cache.growth.keys_last": {
-        "en": "Cached keys: the last {shown} of {n} rows",
+        "en": "Cached keys: the last {shown} of {n:row|rows}",
         "zh": "缓存的键：{n} 行中的最后 {shown} 行",
     },
     "kv_cache.growth.values_last": {
-        "en": "Cached values: the last {shown} of {n} rows",
+        "en": "Cached values: the last {shown} of {n:row|rows}",
         "zh": "缓存的值：{n} 行中的最后 {shown} 行",
     },
     "kv_cache.growth.output_compact": {
@@ -110,7 +110,7 @@ MESSAGES = {
     },
     "kv_cache.slice.text": {
         "en": "With a cache, the new token is the only query, at position n = {n}, and there are "
-        "{n} keys. Its mask is row n−1 of the causal mask, `mask[n-1:n, :n]`: nothing hidden "
+        "{n:key|keys}. Its mask is row n−1 of the causal mask, `mask[n-1:n, :n]`: nothing hidden "
         "(no key is in its future), so a single query needs no mask at all. Slicing from row 0, "
         "`mask[:num_tokens_Q, :num_tokens_K]`, gives it the mask of the *first* token: it sees "
         "only “{first}”. A learner's pull request to the book's KV-cache code (PR #697) was "
@@ -148,8 +148,8 @@ MESSAGES = {
         "zh": "一个小 GPT 写字：有缓存与无缓存",
     },
     "kv_cache.generate.text": {
-        "en": "Train it's tiny GPT (the text task: {layers} layers of the book's "
-        "`MultiHeadAttention`, {heads} heads, width {width}, a {context}-character context) "
+        "en": "The tiny GPT of the “Train it” page (the text task: {layers:layer|layers} of the book's "
+        "`MultiHeadAttention`, {heads:head|heads}, width {width}, a {context}-character context) "
         "with fresh, untrained weights (seed {seed}) continues the prompt greedily, one "
         "character at a time — gibberish, since nothing was trained; what matters is that both "
         "ways write the same characters.",
@@ -162,7 +162,7 @@ MESSAGES = {
     "kv_cache.generate.with": {"en": "With the cache", "zh": "有缓存"},
     "kv_cache.generate.without": {"en": "Without the cache", "zh": "无缓存"},
     "kv_cache.generate.same": {
-        "en": "The same {count} characters both ways.",
+        "en": "The same {count:character|characters} both ways.",
         "zh": "两种方式写出的 {count} 个字符完全相同。",
     },
     "kv_cache.generate.differ": {
@@ -186,7 +186,7 @@ MESSAGES = {
     "kv_cache.time.without": {"en": "ms per token, without", "zh": "每词元毫秒数，无缓存"},
     "kv_cache.time.ratio": {"en": "without ÷ with", "zh": "无缓存 ÷ 有缓存"},
     "kv_cache.time.caption": {
-        "en": "{runs} run(s), {threads} thread(s){stopped}.",
+        "en": "{runs:run|runs}, {threads:thread|threads}{stopped}.",
         "zh": "{runs} 次运行，{threads} 个线程{stopped}。",
     },
     "kv_cache.time.stopped": {"en": "; stopped by the time budget", "zh": "；因时间预算停止"},

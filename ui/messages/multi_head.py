@@ -11,22 +11,6 @@ MESSAGES = {
         "因此每个头可以学会关注不同的内容；它们的结果再拼接起来。书中实现了两次：先是把独立的 "
         "CausalAttention 头包装在一起，然后是一个高效的类。头数：**{heads}**（侧边栏）。",
     },
-    "multi_head.book": {
-        "en": "These are the book's numbers: seed 123, 2 heads, d_out = 2, the book's six tokens, "
-        "no dropout. The outputs below are those of the book's MultiHeadAttentionWrapper and "
-        "MultiHeadAttention examples (the book feeds a batch of two identical rows, shape "
-        "(2, 6, …); here the batch has {batch} rows, shape ({batch}, 6, …), set in the sidebar).",
-        "zh": "这些就是书中的数字：随机种子 123、2 个头、d_out = 2、书中的六个词元、没有 dropout。"
-        "下面的输出就是书中 MultiHeadAttentionWrapper 和 MultiHeadAttention 示例的输出"
-        "（书中输入的批次有两行相同的数据，形状 (2, 6, …)；这里批次有 {batch} 行，形状 ({batch}, 6, …)，"
-        "可在侧边栏设置）。",
-    },
-    "multi_head.not_book": {
-        "en": "The book's example uses seed 123, 2 heads, d_out = 2, no dropout, no bias and the "
-        "book's sentence.",
-        "zh": "书中的示例使用随机种子 123、2 个头、d_out = 2、没有 dropout、没有偏置以及书中的句子。",
-    },
-    "multi_head.book_button": {"en": "Show the book's example", "zh": "显示书中的示例"},
     "multi_head.one_head": {
         "en": "With 1 head there is nothing to split: the wrapper is a single CausalAttention "
         "(as on the other pages), and MultiHeadAttention would only add out_proj. Choose 2 or "
@@ -57,7 +41,7 @@ MESSAGES = {
     "multi_head.fused.text": {
         "en": "`MultiHeadAttention(d_in, d_out, context_length, dropout, num_heads)` has one "
         "W_query (and one W_key, one W_value) of total width d_out = {d_out}. The queries are "
-        "reshaped into {heads} heads of head_dim = d_out / num_heads = {head_dim} features "
+        "reshaped into {heads:head|heads} of head_dim = d_out / num_heads = {head_dim:feature|features} "
         "(`view`, then `transpose`), all heads are computed by one batched matrix product, "
         "joined back, and `out_proj` (a d_out × d_out linear layer) mixes the heads. "
         "Output width: d_out = {d_out}.",
@@ -68,10 +52,10 @@ MESSAGES = {
         "把各个头混合起来。输出宽度：d_out = {d_out}。",
     },
     "multi_head.fused.not_divisible": {
-        "en": "MultiHeadAttention cannot split d_out = {d_out} into {heads} heads: each head gets "
+        "en": "MultiHeadAttention cannot split d_out = {d_out} into {heads:head|heads}: each head gets "
         "d_out / num_heads features, so d_out must be divisible by the number of heads (the "
         "class asserts d_out % num_heads == 0). With d_out = {d_out}, valid numbers of heads "
-        "are {valid_heads}; with {heads} heads, valid values of d_out are {valid_d_out}. The "
+        "are {valid_heads}; with {heads:head|heads}, valid values of d_out are {valid_d_out}. The "
         "wrapper above has no such rule: each of its heads has its own d_out.",
         "zh": "MultiHeadAttention 无法把 d_out = {d_out} 拆分成 {heads} 个头：每个头得到 "
         "d_out / num_heads 个特征，所以 d_out 必须能被头数整除（该类断言 d_out % num_heads == 0）。"
@@ -173,11 +157,11 @@ MESSAGES = {
     "multi_head.difference.text": {
         "en": "- **Wrapper:** the heads are computed one after another (a Python loop over "
         "CausalAttention modules), each with its own three projection matrices; the output "
-        "has num_heads · d_out = {wrapper_width} features.\n"
+        "has num_heads · d_out = {wrapper_width:feature|features}.\n"
         "- **Fused:** one matrix product computes the queries (keys, values) of all heads; "
         "`view` and `transpose` split them into heads, which are computed together by one "
         "batched matrix product; `out_proj` then mixes the heads. The output has d_out = "
-        "{d_out} features, however many heads there are.\n"
+        "{d_out:feature|features}, however many heads there are.\n"
         "- The two give different numbers for the same seed: their weights are created differently "
         "(the fused class draws one W_query for all heads, plus out_proj). They are two "
         "implementations of the same idea; the fused one is what GPT-style models use, "
@@ -199,8 +183,8 @@ MESSAGES = {
     "multi_head.parameters.total": {"en": "total", "zh": "合计"},
     "multi_head.parameters.text": {
         "en": "Summed from the modules built with these settings (d_in = {d_in}, d_out = "
-        "{d_out}, {heads} heads): MultiHeadAttentionWrapper has {wrapper} trainable parameters "
-        "({heads} heads × 3 matrices of {d_in} × {d_out}{wrapper_bias}), MultiHeadAttention "
+        "{d_out}, {heads:head|heads}): MultiHeadAttentionWrapper has {wrapper} trainable parameters "
+        "({heads:head|heads} × 3 matrices of {d_in} × {d_out}{wrapper_bias}), MultiHeadAttention "
         "has {fused} (3 matrices of {d_in} × {d_out}{fused_bias}, split into heads, plus "
         "out_proj: {d_out} × {d_out} and its bias, {out_proj}).",
         "zh": "由按当前设置（d_in = {d_in}，d_out = {d_out}，{heads} 个头）构建的模块求和得到："
@@ -211,7 +195,7 @@ MESSAGES = {
     "multi_head.parameters.bias": {"en": " and their biases", "zh": "及其偏置"},
     "multi_head.parameters.no_fused": {
         "en": "MultiHeadAttention cannot be built with these settings (d_out = {d_out} does not "
-        "split into {heads} heads); the wrapper has {wrapper} trainable parameters.",
+        "split into {heads:head|heads}); the wrapper has {wrapper} trainable parameters.",
         "zh": "在这些设置下无法构建 MultiHeadAttention（d_out = {d_out} 不能平均分给 {heads} 个头）；"
         "包装类有 {wrapper} 个可训练参数。",
     },

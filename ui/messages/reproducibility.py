@@ -34,8 +34,8 @@ MESSAGES = {
         "（见下表，{count} 个中 {count} 个一致）。",
     },
     "repro.dropout.different": {
-        "en": "This machine draws different dropout masks from the book's printout: {cells} "
-        "cells differ in {count} of section 3.5.2's printouts (table below). The weights drawn "
+        "en": "This machine draws different dropout masks from the book's printout: "
+        "cells that differ: {cells}, in {count} of section 3.5.2's printouts (table below). The weights drawn "
         "by nn.Linear still agree.",
         "zh": "这台机器抽到的 dropout 掩码与书中打印的不同：第 3.5.2 节有 {count} 个输出中共 {cells} "
         "个元素不同（见下表）。nn.Linear 生成的权重仍然一致。",
@@ -71,11 +71,11 @@ MESSAGES = {
     "repro.book.agrees": {"en": "✓", "zh": "✓"},
     "repro.book.differs": {"en": "✗", "zh": "✗"},
     "repro.book.all_pass": {
-        "en": "All {count} examples give the book's numbers on this machine.",
+        "en": "All {count:example|examples} give the book's numbers on this machine.",
         "zh": "全部 {count} 个示例在这台机器上都得到了书中的数字。",
     },
     "repro.book.some_fail": {
-        "en": "{failed} of {count} examples differ from the book on this machine.",
+        "en": "{failed} of {count:example|examples} differ from the book on this machine.",
         "zh": "{count} 个示例中有 {failed} 个在这台机器上与书中结果不同。",
     },
     "repro.book.numbers": {
@@ -128,7 +128,7 @@ MESSAGES = {
         "（权重、分数、掩码、dropout 之后的权重、上下文向量）。",
     },
     "repro.current.ok": {
-        "en": "Bitwise equal: all {fields} tensors are identical in {runs} computations.",
+        "en": "Bitwise equal: all {fields:tensor|tensors} are identical in {runs:computation|computations}.",
         "zh": "逐位相同：{runs} 次计算中全部 {fields} 个张量完全一致。",
     },
     "repro.current.fail": {
@@ -152,7 +152,7 @@ MESSAGES = {
         "当前视图的链接：可以从那里复制，也可以复制下面这一行。",
     },
     "repro.link.too_long": {
-        "en": "The table is too large for a link: with it the link would be {chars:,} characters "
+        "en": "The table is too large for a link: with it the link would be {chars:,|character|characters} "
         "long, and links longer than {limit:,} may not open. The link below holds everything but "
         "the table; send the table as a CSV file with it (upload it on the page Embeddings).",
         "zh": "表格太大，放不进链接：带上它，链接会有 {chars:,} 个字符，而超过 {limit:,} 个字符的"

@@ -4,7 +4,7 @@ MESSAGES = {
     # the image heatmap of a large matrix (ui.show.show_matrix)
     "scale.image_note": {
         "en": (
-            "{rows} × {cols} numbers drawn as a {height} × {width}-pixel image ({pixel}); grey "
+            "{rows} × {cols:number|numbers} drawn as a {height} × {width}-pixel image ({pixel}); grey "
             "= masked (−∞). Hover shows a block's mean, min and max; exact values: «{zoom}» below."
         ),
         "zh": (
@@ -14,7 +14,7 @@ MESSAGES = {
     },
     "scale.pixel_one": {"en": "one pixel per cell", "zh": "每个单元格一个像素"},
     "scale.pixel_mean": {
-        "en": "each pixel is the mean of {fr} × {fc} cells",
+        "en": "each pixel is the mean of {fr} × {fc:cell|cells}",
         "zh": "每个像素是 {fr} × {fc} 个单元格的平均值",
     },
     "scale.hover.rows": {"en": "rows", "zh": "行"},
@@ -37,7 +37,7 @@ MESSAGES = {
     "scale.zoom.size": {"en": "Window size", "zh": "窗口大小"},
     "scale.zoom.help": {
         "en": "Positions count from 1, like the axis ticks. The window shows at most {limit} × "
-        "{limit} cells, with the same colour scale as the whole matrix.",
+        "{limit:cell|cells}, with the same colour scale as the whole matrix.",
         "zh": "位置从 1 开始计数，与坐标轴刻度一致。窗口最多显示 {limit} × {limit} 个单元格，"
         "颜色刻度与整个矩阵相同。",
     },
@@ -47,7 +47,7 @@ MESSAGES = {
         "zh": "{rows} × {cols} 中的第 {r0}–{r1} 行、第 {c0}–{c1} 列；标签为「位置 · 词元」。",
     },
     "scale.numbers.window": {
-        "en": "This matrix has {rows} × {cols} numbers, too many for one table: choose a "
+        "en": "This matrix has {rows} × {cols:number|numbers}, too many for one table: choose a "
         "window (at most {limit} × {limit}).",
         "zh": "该矩阵有 {rows} × {cols} 个数值，一张表放不下：请选择一个窗口（最多 {limit} × "
         "{limit}）。",
@@ -57,7 +57,7 @@ MESSAGES = {
     "scale.random.count": {"en": "Number of tokens", "zh": "词元数量"},
     "scale.random.count_help": {
         "en": "Replaces the sentence by this many made-up words (the same words for the same "
-        "number and seed). Up to {limit} tokens: GPT-2's context is 1024, many models use 4096. "
+        "number and seed). Up to {limit:token|tokens}: GPT-2's context is 1024, many models use 4096. "
         "context_length follows the number of tokens.",
         "zh": "用这么多个编造的词替换句子（数量和种子相同则词相同）。最多 {limit} 个词元：GPT-2 的"
         "上下文长度为 1024，许多模型使用 4096。context_length 随词元数量变化。",

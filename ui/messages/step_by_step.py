@@ -16,7 +16,7 @@ MESSAGES = {
     },
     "step.settings": {
         "en": "**Now:** seed {seed} · dropout p = {p} · {mode} ({dropout_state}) · d_out = {d_out} "
-        "· {tokens} tokens with d_in = {d_in} · one head, {batch}",
+        "· {tokens:token|tokens} with d_in = {d_in} · one head, {batch}",
         "zh": "**当前：** 随机种子 {seed} · dropout p = {p} · {mode}（{dropout_state}）· "
         "d_out = {d_out} · {tokens} 个词元，d_in = {d_in} · 单头，{batch}",
     },
@@ -61,7 +61,7 @@ MESSAGES = {
         "第 10 步解释它们从何而来。",
     },
     "step.output.truncated": {
-        "en": "The first {shown} of {tokens} rows are listed; step 10 has all of them.",
+        "en": "The first {shown} of {tokens:row|rows} are listed; step 10 has all of them.",
         "zh": "只列出 {tokens} 行中的前 {shown} 行；第 10 步包含全部各行。",
     },
     "step.all_toggle": {
@@ -85,7 +85,7 @@ MESSAGES = {
     },
     "step.embeddings.body": {
         "en": "Attention never sees words, only numbers: each row is one token's embedding vector, "
-        "here {tokens} tokens with d_in = {d_in} values each. Edit the values in the Input table "
+        "here {tokens:token|tokens} with d_in = {d_in:value|values} each. Edit the values in the Input table "
         "at the top of the page, or type a new sentence into the sentence box in the sidebar.",
         "zh": "注意力从来看不到词，只看到数字：每一行是一个词元的嵌入向量，这里共有 {tokens} 个词元，"
         "每个有 d_in = {d_in} 个数值。可以在页面顶部的输入表格中修改数值，"
@@ -129,7 +129,7 @@ MESSAGES = {
     "step.qkv.body": {
         "en": "Every token plays three roles. Its query says what it is looking for, its key what "
         "it offers to the others, its value what it passes on when it is attended to. Each is the "
-        "embedding times a weight matrix: rows are tokens, columns the d_out = {d_out} features.",
+        "embedding times a weight matrix: rows are tokens, columns the d_out = {d_out:feature|features}.",
         "zh": "每个词元扮演三个角色：查询表示它在寻找什么，键表示它向其他词元提供什么，"
         "值表示它被关注时传递出去的内容。三者都是嵌入向量乘以一个权重矩阵：行是词元，"
         "列是 d_out = {d_out} 个特征。",
@@ -240,7 +240,7 @@ MESSAGES = {
     },
     "step.dropout.row_dropped": {
         "en": "Every weight of “{token}” (row {number}) was dropped in this pass, so its context "
-        "vector is exactly 0. Row {number} sees {visible} keys, each dropped with probability "
+        "vector is exactly 0. Row {number} sees {visible:key|keys}, each dropped with probability "
         "p = {p}, so the whole row goes with probability p^{visible} = {chance}.",
         "zh": "这一轮中“{token}”（第 {number} 行）的每个权重都被丢弃了，所以它的上下文向量恰好为 0。"
         "第 {number} 行能看到 {visible} 个键，每个以 p = {p} 的概率被丢弃，"
@@ -259,7 +259,7 @@ MESSAGES = {
         "{count} 个不同。",
     },
     "step.dropout.rows_dropped_more": {
-        "en": "{count} rows lost every weight in this pass; their context vectors are 0.",
+        "en": "{count:row|rows} lost every weight in this pass; their context vectors are 0.",
         "zh": "这一轮共有 {count} 行丢失了全部权重；它们的上下文向量为 0。",
     },
     "step.dropout.sums": {

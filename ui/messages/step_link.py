@@ -88,7 +88,7 @@ MESSAGES = {
     # presenter mode: the same sentences, pointing at what its screen shows (the control strip)
     "present.step.embeddings.body": {
         "en": "Attention never sees words, only numbers: each row is one token's embedding vector, "
-        "here {tokens} tokens with d_in = {d_in} values each. Every step that follows is computed "
+        "here {tokens:token|tokens} with d_in = {d_in:value|values} each. Every step that follows is computed "
         "from this table.",
         "zh": "注意力从来看不到词，只看到数字：每一行是一个词元的嵌入向量，这里共有 {tokens} 个词元，"
         "每个有 d_in = {d_in} 个数值。后面的每一步都由这张表算出。",
@@ -128,7 +128,7 @@ MESSAGES = {
         "它后面的任何东西都到不了它们。",
     },
     "step.change.setting": {
-        "en": "**What the last change did:** a setting changed, and {count} of {tokens} rows moved "
+        "en": "**What the last change did:** a setting changed, and {count} of {tokens:row|rows} moved "
         "(marked ●): {rows}. A setting acts on every token, so any row can change.",
         "zh": "**上一次改动的结果**：一个设置改变了，{tokens} 行中有 {count} 行改变（标 ●）：{rows}。"
         "设置作用于每个词元，所以每一行都可能改变。",

@@ -54,7 +54,7 @@ MESSAGES = {
     },
     "train.control.upload_help": {
         "en": "Plain UTF-8 text. The last tenth is held out for validation, so the file needs at "
-        "least ten windows of {context} characters.",
+        "least ten windows of {context:character|characters}.",
         "zh": "纯 UTF-8 文本。最后十分之一留作验证，因此文件至少需要十个长度为 {context} 个字符的窗口。",
     },
     "train.upload.bad": {
@@ -63,7 +63,7 @@ MESSAGES = {
         "zh": "文件“{name}”无法使用：{detail} 没有任何改动：设置和上一次有效的文本都保持不变。",
     },
     "train.upload.using": {
-        "en": "Training on “{name}” ({size} bytes).",
+        "en": "Training on “{name}” ({size:byte|bytes}).",
         "zh": "正在使用“{name}”（{size} 字节）进行训练。",
     },
     "train.upload.needed": {
@@ -105,7 +105,7 @@ MESSAGES = {
         "zh": "决定数据、初始权重和 dropout 掩码（使用私有生成器）：相同设置总是训练出相同的权重。",
     },
     "train.error.width_heads": {
-        "en": "Width {width} cannot be split evenly into {heads} heads: each head gets width / "
+        "en": "Width {width} cannot be split evenly into {heads:head|heads}: each head gets width / "
         "heads features, so the width must be divisible by {heads} (for example {suggestion}).",
         "zh": "宽度 {width} 无法平均分给 {heads} 个头：每个头得到 width / heads 个特征，"
         "所以宽度必须能被 {heads} 整除（例如 {suggestion}）。",
@@ -141,13 +141,13 @@ MESSAGES = {
         "zh": "正在停止：这个训练已用完它在服务器上的时间……",
     },
     "train.queue.full": {
-        "en": "The training queue is full: {waiting} trainings are already waiting on this server. "
+        "en": "The training queue is full: trainings already waiting on this server: {waiting}. "
         "Try again in a few minutes, or choose settings the class has already trained (they come "
         "from the cache at once).",
         "zh": "训练队列已满：这台服务器上已有 {waiting} 个训练在等待。请几分钟后再试，或者选择全班已经训练过的设置（它们会立即从缓存中取出）。",
     },
     "train.queue.waiting": {
-        "en": "waiting: place {place} in the queue ({running} trainings running on this server) · "
+        "en": "waiting: place {place} in the queue ({running:training|trainings} running on this server) · "
         "{waited} s",
         "zh": "排队中：第 {place} 位（服务器上正在进行 {running} 个训练）· {waited} 秒",
     },
@@ -156,7 +156,7 @@ MESSAGES = {
         "zh": "已停止：下面显示的是到目前为止训练出的模型。",
     },
     "train.stop.shared": {
-        "en": "You stopped watching. {others} other session(s) asked for exactly the same "
+        "en": "You stopped watching. {others:other session|other sessions} asked for exactly the same "
         "training, so it goes on for them; press Train again to see it (once it has finished, it "
         "comes from the cache).",
         "zh": "你已停止观看。另有 {others} 个会话请求了完全相同的训练，所以它会继续为他们进行；再次点击“训练”即可查看（完成之后会直接来自缓存）。",
@@ -315,14 +315,14 @@ MESSAGES = {
     "train.head.layer": {"en": "Layer", "zh": "层"},
     "train.head.head": {"en": "Head", "zh": "头"},
     "train.head.shapes": {
-        "en": "{tokens} tokens; the layer's input is the block's normalised input, width {width}; "
-        "this head works with {head_dim} features (width / heads).",
+        "en": "{tokens:token|tokens}; the layer's input is the block's normalised input, width {width}; "
+        "this head works with {head_dim:feature|features} (width / heads).",
         "zh": "{tokens} 个词元；该层的输入是这个块经过归一化的输入，宽度为 {width}；这个头使用 {head_dim} 个特征（width / heads）。",
     },
     "train.step.embeddings.body": {
-        "en": "The input of this attention layer: for each of the {tokens} tokens, its embedding "
+        "en": "The input of this attention layer: for each of the {tokens:token|tokens}, its embedding "
         "plus position embedding (after the earlier blocks and this block's layer norm), "
-        "d_in = {d_in} values each. These are learned numbers, not a table you type.",
+        "d_in = {d_in:value|values} each. These are learned numbers, not a table you type.",
         "zh": "这个注意力层的输入：{tokens} 个词元中的每一个，都是它的词嵌入加位置嵌入"
         "（经过前面的块以及本块的层归一化），每个有 d_in = {d_in} 个数值。这些数字是学出来的，不是你输入的表格。",
     },

@@ -27,7 +27,7 @@ MESSAGES = {
     "why_sqrt_dk.setup": {
         "en": "The experiment: {queries} random queries and {keys} random keys with N(0, 1) "
         "entries (a private generator seeded with the sidebar seed, {seed}). No causal mask here: "
-        "every query sees all {keys} keys, so a perfectly spread row has entropy ln {keys} = "
+        "every query sees all {keys:key|keys}, so a perfectly spread row has entropy ln {keys} = "
         "{uniform}.",
         "zh": "实验：{queries} 个随机查询和 {keys} 个随机键，各分量服从 N(0, 1)（私有随机数生成器，"
         "用侧边栏种子 {seed} 初始化）。这里不使用因果掩码：每个查询都能看到全部 {keys} 个键，"

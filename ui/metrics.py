@@ -1,0 +1,59 @@
+"""The replica's load in Prometheus' text format, served at ``/metrics`` (``app.py``).
+
+What an operator watches during a class: sessions connected now, reruns (one per click of every
+student), the events of ``ui.ops_log`` (sessions opened and closed, settings errors, memory
+released, trainings), the training queue, and the process's resident memory. Each replica answers
+for itself; a scraper (Prometheus, or ``curl`` in ``deploy/serve.sh``'s printout) asks each one.
+Counts and sizes only: nothing a user typed.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from . import memory, ops_log
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+def _training_queue() -> dict[str, int]:
+    """Trainings running and waiting, and the queue's bounds, if the Train page's queue exists."""
+    module = sys.modules.get("ui.train_jobs")
+    queue = getattr(module, "QUEUE", None)
+    if queue is None:
+        return {}
+    figures = {
+        "waiting": queue.waiting(),
+        "running": getattr(queue, "_running", 0),  # read without its lock: a gauge may lag
+        "max_running": queue.max_running,
+        "max_waiting": queue.max_waiting,
+    }
+    return {name: int(value) for name, value in figures.items()}
+
+
+def _family(lines: list[str], name: str, kind: str, help_text: str) -> None:
+    lines.append(f"# HELP {name} {help_text}")
+    lines.append(f"# TYPE {name} {kind}")
+
+
+def render() -> str:
+    """The exposition text: one ``# HELP``/``# TYPE`` pair per family, then its samples."""
+    lines: list[str] = []
+    _family(lines, "attention_lab_sessions", "gauge", "Sessions with a connected tab.")
+    lines.append(f"attention_lab_sessions {memory.open_sessions()}")
+    _family(lines, "attention_lab_sessions_started_total", "counter", "Sessions registered.")
+    lines.append(f"attention_lab_sessions_started_total {memory.registered_sessions()}")
+    counts = ops_log.counts()
+    _family(lines, "attention_lab_reruns_total", "counter", "Script runs (a click each).")
+    lines.append(f"attention_lab_reruns_total {counts.pop('rerun', 0)}")
+    _family(lines, "attention_lab_events_total", "counter", "Logged events, by name.")
+    for name, value in sorted(counts.items()):
+        lines.append(f'attention_lab_events_total{{event="{name}"}} {value}')
+    queue = _training_queue()
+    if queue:
+        _family(lines, "attention_lab_trainings", "gauge", "Trainings by state, and the bounds.")
+        for state, value in queue.items():
+            lines.append(f'attention_lab_trainings{{state="{state}"}} {value}')
+    _family(lines, "attention_lab_resident_memory_bytes", "gauge", "The replica's RSS.")
+    lines.append(f"attention_lab_resident_memory_bytes {int(memory.resident_mb() * 2**20)}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,40 @@
+"""A settings error shown to a user carries a short reference that the operator's log carries too.
+
+A student who reads "Reference: 3f2a9c" out to the teacher points the operator at one line of the
+server's log (``event=settings_error session=… ref=3f2a9c problem=table.bad_number``): which
+session, which problem, when. The reference is the same on every rerun that shows the same problem
+in the same session, and the line is written once per session and problem, not once per rerun.
+The log names the problem's message key only, never what the user typed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import streamlit as st
+
+from .i18n import t
+from .memory import session_token
+from .ops_log import event
+from .table import InputProblem
+
+LOGGED_KEY = "problem_references_logged"  # st.session_state: the references already logged
+MAX_LOGGED = 256  # a session's distinct problems remembered for that (then the log repeats one)
+
+
+def reference(item: InputProblem) -> str:
+    """Six hex digits naming this problem in this session (stable across reruns)."""
+    text = f"{session_token()}|{item.key}|{item.values!r}"
+    return hashlib.sha256(text.encode()).hexdigest()[:6]
+
+
+def with_reference(text: str, item: InputProblem) -> str:
+    """``text`` (the message shown for ``item``) with its reference below; logs it once."""
+    ref = reference(item)
+    logged: set[str] = st.session_state.setdefault(LOGGED_KEY, set())
+    if ref not in logged:
+        if len(logged) >= MAX_LOGGED:
+            logged.clear()
+        logged.add(ref)
+        event("settings_error", session=session_token()[:8], ref=ref, problem=item.key)
+    return f"{text}\n\n{t('ops.reference', ref=ref)}"
