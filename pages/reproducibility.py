@@ -30,6 +30,7 @@ from attention.export import attention_cells
 from ui.frame import PAGE_SPECS, page
 from ui.i18n import t
 from ui.show import numbers_frame
+from ui.step_link import STEP_PARAM, WALK_NAMES, open_step
 from ui.table import table_csv_file
 from ui.url import MAX_LINK_CHARS, link_params, query_text
 from ui.view import View
@@ -90,6 +91,15 @@ def share_link(page_name: str, url: Mapping[str, str], base: str = "") -> str:
     query = query_text(url)
     path = "/" if page_name == DEFAULT_PAGE else f"/{page_name}"
     return f"{base}{path}" + (f"?{query}" if query else "")
+
+
+def with_open_step(params: Mapping[str, str], page_name: str) -> dict[str, str]:
+    """The link's ``step=``: the step open on the page it leads to (not this page's screen)."""
+    linked = {name: value for name, value in params.items() if name != STEP_PARAM}
+    names = WALK_NAMES.get(page_name, ())
+    if names and open_step(page_name) != names[0]:
+        linked[STEP_PARAM] = open_step(page_name)
+    return linked
 
 
 def facts_table(rows: list[tuple[str, object]]) -> pd.DataFrame:
@@ -162,6 +172,8 @@ def show_book_checks(*, compact: bool = False) -> None:
         )
     else:
         st.success(t("repro.book.all_pass", count=len(checks)), icon=":material/check_circle:")
+    if compact:  # a projector's screen: the verdicts; the numbers are the page's
+        return
     with st.expander(t("repro.book.numbers")):
         both = [
             list(printed) + list(now)
@@ -211,7 +223,7 @@ def show_link(view: View) -> None:
     params, left_out = link_params(view.url)
     if left_out:  # a link that long would not open: the table goes as a file instead
         st.warning(t("repro.link.too_long", chars=len(query_text(view.url)), limit=MAX_LINK_CHARS))
-    st.code(share_link(link_page, params, base), language=None)
+    st.code(share_link(link_page, with_open_step(params, link_page), base), language=None)
     if not base:
         st.caption(t("repro.link.relative"))
     if left_out:

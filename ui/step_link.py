@@ -126,6 +126,8 @@ def take_link_step(page: str) -> InputProblem | None:
     if raw in names:
         choose_step(page, raw)
         return None
+    if raw in STEP_NAMES:
+        return None  # the step page's step, carried by a link to another page (a share box)
     return problem("url.bad_step", value=shorten(raw), steps=", ".join(names))
 
 
