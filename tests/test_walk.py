@@ -84,12 +84,12 @@ def test_a_screen_that_cannot_be_computed_keeps_the_bar_and_offers_the_fix() -> 
 
 
 def test_present_is_kept_on_a_page_without_screens_of_its_own() -> None:
-    at = run_page("multi_head", {"present": "1"})
+    at = run_page("export", {"present": "1"})
     assert not at.exception
     assert at.query_params["present"] in ("1", ["1"])
-    assert _screen(at) == f"Screen 1 of 1 · {t('page.multi_head.title')}"
+    assert _screen(at) == f"Screen 1 of 1 · {t('page.export.title')}"
     at.button(key="present_leave").click().run()
-    assert "present" not in at.query_params and at.button(key="present_enter") is not None
+    assert "present" not in at.query_params
 
 
 def test_the_fix_for_heads_that_do_not_split_d_out() -> None:
@@ -99,10 +99,15 @@ def test_the_fix_for_heads_that_do_not_split_d_out() -> None:
 
 def test_a_lecture_is_checked_item_by_item_and_written_back_the_same() -> None:
     run_page("step")  # the frame registers the pages a lecture may name
-    items, problems = parse_lecture("chapter_path.v1, step_by_step.softmax,multi_head,nope,step.x")
-    assert items == (("chapter_path", "v1"), ("step", "softmax"), ("multi_head", ""))
+    items, problems = parse_lecture("chapter_path.v1, step_by_step.softmax,quiz,nope,step.x")
+    assert items == (
+        ("chapter_path", "v1"),
+        ("step", "softmax"),
+        ("quiz", "question"),
+        ("quiz", "answer"),
+    )
     assert [p.key for p in problems] == ["lecture.bad_page", "lecture.bad_step"]
-    assert lecture_text(items) == "chapter_path.v1,step.softmax,multi_head"
+    assert lecture_text(items) == "chapter_path.v1,step.softmax,quiz.question,quiz.answer"
     assert parse_lecture(lecture_text(items)) == (items, [])
 
 
@@ -123,10 +128,20 @@ def test_the_lecture_panel_adds_screens_checks_typed_ones_and_presents_them() ->
     at = run_page("step", {"step": "softmax"})
     at.button(key="lecture_add").click().run()
     assert at.query_params["lecture"] in ("step.softmax", ["step.softmax"])
-    at.text_area(key="lecture_text").input("step.softmax\nmulti_head\nstep.nope").run()
+    at.text_area(key="lecture_text").input("step.softmax\nmulti_head.difference\nstep.nope").run()
     warned = " ".join(w.value for w in at.warning).replace("\\", "")
     assert not at.exception and "step.nope" in warned, warned
-    assert at.query_params["lecture"] in ("step.softmax,multi_head", ["step.softmax,multi_head"])
+    wanted = "step.softmax,multi_head.difference"
+    assert at.query_params["lecture"] in (wanted, [wanted])
     at.button(key="lecture_start").click().run()
     assert not at.exception and _screen(at) == "Screen 1 of 2 · Softmax"
     assert at.query_params["present"] in ("1", ["1"])
+
+
+def test_multi_head_is_presented_a_head_a_screen_with_its_heads_in_the_bar() -> None:
+    at = run_page("multi_head", {"present": "1", "heads": "2", "step": "fused_weights"})
+    assert not at.exception and at.query_params["present"] in ("1", ["1"])
+    assert _screen(at).startswith("Screen 6 of 9")  # 2 heads: each class's weights 2 screens
+    at.number_input(key="present_heads").set_value(4).run()  # d_out 2: the fused class cannot
+    assert not at.exception and at.session_state["heads"] == 4
+    assert "d_out = 2" in page_text(at) and at.button(key="fix_heads_2") is not None

@@ -255,6 +255,25 @@ def _seed_typed() -> None:
     st.session_state["seed"] = int(st.session_state["present_seed"])
 
 
+def _typed_setting(name: str) -> None:
+    st.session_state[name] = st.session_state[f"present_{name}"]
+
+
+def setting_input(name: str) -> None:
+    """A shared number setting typed or −/+ in the bar (``heads``): the sidebar's key, kept."""
+    setting = SETTINGS[name]
+    st.session_state[f"present_{name}"] = int(st.session_state.get(name, setting.default))
+    st.number_input(
+        t(setting.label),
+        min_value=int(setting.low or 0),
+        max_value=int(setting.high) if setting.high is not None else None,
+        step=1,
+        key=f"present_{name}",
+        on_change=_typed_setting,
+        args=(name,),
+    )
+
+
 def _language(lang: str) -> None:
     keep_choices()  # option labels change with the language (ui/choices.py)
     st.session_state[LANGUAGE_KEY] = lang
