@@ -145,3 +145,13 @@ def test_multi_head_is_presented_a_head_a_screen_with_its_heads_in_the_bar() -> 
     at.number_input(key="present_heads").set_value(4).run()  # d_out 2: the fused class cannot
     assert not at.exception and at.session_state["heads"] == 4
     assert "d_out = 2" in page_text(at) and at.button(key="fix_heads_2") is not None
+
+
+def test_find_the_bug_is_presented_with_its_picker_in_the_bar() -> None:
+    at = run_page("find_the_bug", {"present": "1", "bug": "no_scaling"})
+    assert not at.exception and _screen(at).startswith("Screen 1 of ")
+    while not at.button(key="present_next").disabled:
+        at.button(key="present_next").click().run()
+        assert not at.exception
+    assert _screen(at).startswith("Screen 5 of 5")  # the diff, the checks, book, bug, output
+    assert at.selectbox(key="find_the_bug_bug").value == "no_scaling"  # the picker in the bar
