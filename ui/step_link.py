@@ -125,6 +125,8 @@ def take_link_step(page: str) -> InputProblem | None:
     names = _names(page)
     if raw in names:
         choose_step(page, raw)
+        if raw != names[0]:  # the URL was written before this page read its step: keep it
+            st.query_params[STEP_PARAM] = raw
         return None
     if raw in STEP_NAMES:
         return None  # the step page's step, carried by a link to another page (a share box)

@@ -80,7 +80,7 @@ MESSAGES = {
         "en": "Lecture: {count} screens; the first {limit} are kept.",
         "zh": "讲稿：共 {count} 屏；只保留前 {limit} 屏。",
     },
-    "present.leave": {"en": "Leave (Esc)", "zh": "退出演示模式"},
+    "present.leave": {"en": "Leave (Esc)", "zh": "退出（Esc）"},
     "present.leave_help": {
         "en": "Back to the full page with the sidebar (Esc does the same).",
         "zh": "回到带侧边栏的完整页面（按 Esc 也可以）。",
