@@ -485,6 +485,7 @@ WALK: Walk[KvCache] = Walk(
         ),
     ),
     tabs_key="kv_cache_tabs",
+    ignores=("dropout", "train"),  # the cache is computed without dropout
     all_key="kv_cache_all",
     all_default=True,  # the page reads top to bottom; a link to a part opens its tab
 )

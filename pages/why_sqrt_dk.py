@@ -199,6 +199,7 @@ WALK: Walk[Lesson] = Walk(
         ),
     ),
     tabs_key="why_sqrt_dk_view",
+    ignores=("dropout", "train"),  # random unit-variance q and k; the scores before dropout
 )
 
 

@@ -66,10 +66,14 @@ PAGE_ALIASES: dict[str, str] = {}
 
 # The titles of the entries of every page that walks screens (for a bar the page did not fill).
 TITLES: dict[str, dict[str, Callable[[], str]]] = {}
+IGNORES: dict[str, tuple[str, ...]] = {}  # the strip's settings a page does not read
 
 
-def register_titles(page: str, titles: dict[str, Callable[[], str]]) -> None:
+def register_titles(
+    page: str, titles: dict[str, Callable[[], str]], ignores: tuple[str, ...] = ()
+) -> None:
     TITLES[page] = titles
+    IGNORES[page] = ignores
 
 
 @dataclass(frozen=True)
@@ -116,7 +120,8 @@ def close_bar() -> None:
 
 
 def fill_bar(screens: list[Screen], at: int, *, controls: Callable[[], None] | None = None) -> None:
-    """The bar: navigation over the page's screens (or the lecture's), and the control strip."""
+    """The bar: navigation over the page's screens (or the lecture's), and the control strip;
+    under it, the strip's settings the page does not read (:func:`register_titles`)."""
     slot = getattr(_RUN, "slot", None)
     if slot is None or _RUN.filled:
         return
@@ -124,6 +129,9 @@ def fill_bar(screens: list[Screen], at: int, *, controls: Callable[[], None] | N
     with slot:
         _navigation(_lecture_moves(screens[at]) or _page_moves(screens, at))
         presenter_controls(controls)
+        ignores = IGNORES.get(screens[at].page, ())
+        if ignores:
+            st.caption(t(f"present.ignores.{'_'.join(ignores)}"))
 
 
 def screen_title(label: str) -> str:

@@ -76,7 +76,8 @@ class Walk(Generic[Context]):
     switch reruns only the tabs (when nothing above them reads the entries' widgets).
     ``wrap``: a context manager around the open entry (the step page marks what changed).
     ``linked``: the open entry is in the link (``?step=``) and the keys walk it; the Train page
-    draws the step page's entries for a trained model, unlinked.
+    draws the step page's entries for a trained model, unlinked. ``ignores``: settings of the
+    deck's strip the page does not read (the bar says so: the KV cache has no dropout).
     """
 
     page: str
@@ -88,11 +89,13 @@ class Walk(Generic[Context]):
     fragment: bool = False
     wrap: Callable[[], AbstractContextManager[object]] = field(default=nullcontext)
     linked: bool = True
+    ignores: tuple[str, ...] = ()  # settings of the deck's strip the page does not read
 
     def __post_init__(self) -> None:
         if self.linked:
             register_walk(self.page, self.names)
-            register_titles(self.page, {entry.name: entry.label for entry in self.entries})
+            titles = {entry.name: entry.label for entry in self.entries}
+            register_titles(self.page, titles, self.ignores)
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -31,6 +31,10 @@ MESSAGES = {
         "en": "Switch the language; the screen stays the same",
         "zh": "切换语言；停留在同一屏",
     },
+    "present.ignores.dropout_train": {
+        "en": "Dropout p and train / eval do not change this page: it computes without dropout.",
+        "zh": "dropout 比率 p 和训练/评估不会改变本页：本页的计算不含 dropout。",
+    },
     "present.fix": {"en": "Set {setting} = {value}", "zh": "改为 {setting} = {value}"},
     "present.dropout": {"en": "Dropout p = {p}", "zh": "dropout 比率 p = {p}"},
     "present.train": {"en": "train", "zh": "训练"},
