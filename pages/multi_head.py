@@ -167,8 +167,13 @@ def shapes_and_outputs(
     variant: str,
     columns: list[str],
     tokens: list[str],
+    shapes: bool = True,
 ) -> None:
-    """Shapes and outputs side by side when the output is narrow, one above the other if wide."""
+    """Shapes and outputs side by side when the output is narrow, one above the other if wide
+    (``shapes=False``: the outputs alone, presenter mode's second screen)."""
+    if not shapes:
+        show_outputs(trace, columns, tokens)
+        return
     if len(columns) <= 6:
         shapes_column, outputs_column = st.columns([3, 2], gap="large")
     else:
@@ -274,7 +279,7 @@ def wrapper_text(heads: Heads) -> None:
     )
 
 
-def wrapper_shapes(heads: Heads) -> None:
+def wrapper_shapes(heads: Heads, *, shapes: bool = True) -> None:
     if heads.wrapper is None:
         return
     shapes_and_outputs(
@@ -287,6 +292,7 @@ def wrapper_shapes(heads: Heads) -> None:
             for index in range(heads.d_out)
         ],
         heads.view.tokens,
+        shapes,
     )
 
 
@@ -318,7 +324,7 @@ def fused_text(heads: Heads, *, code: bool = True) -> bool:
     return True
 
 
-def fused_shapes(heads: Heads) -> None:
+def fused_shapes(heads: Heads, *, shapes: bool = True) -> None:
     if heads.fused is None:
         return
     shapes_and_outputs(
@@ -327,6 +333,7 @@ def fused_shapes(heads: Heads) -> None:
         "fused",
         [t("multi_head.outputs.fused_column", index=index + 1) for index in range(heads.d_out)],
         heads.view.tokens,
+        shapes,
     )
 
 
@@ -370,10 +377,21 @@ def _draw_weights(variant: str) -> Callable[[Heads], None]:
     return draw
 
 
-def _fused_shapes_screen(heads: Heads) -> None:
-    if heads.fused is not None:
-        st.subheader(t("multi_head.fused.header"))
-        fused_shapes(heads)
+def _shape_screens(variant: str) -> tuple[Callable[[Heads], None], ...]:
+    """Presenter mode: the class's shapes, then its output rows (a screen each)."""
+
+    def shapes(heads: Heads) -> None:
+        trace = heads.wrapper if variant == "wrapper" else heads.fused
+        st.subheader(t(f"multi_head.{variant}.header"))
+        if trace is not None:
+            steps = wrapper_shape_steps(trace) if variant == "wrapper" else fused_shape_steps(trace)
+            show_shapes(steps, variant, trace)
+
+    def outputs(heads: Heads) -> None:
+        st.subheader(t(f"multi_head.{variant}.header"))
+        (wrapper_shapes if variant == "wrapper" else fused_shapes)(heads, shapes=False)
+
+    return (shapes, outputs)
 
 
 # The page's screens, in order: the page draws them one below another, presenter mode one a screen
@@ -387,7 +405,12 @@ WALK: Walk[Heads] = Walk(
             _draw_weights("wrapper"),
             parts=_weights_screens("wrapper"),
         ),
-        Entry("wrapper_shapes", lambda: t("multi_head.outputs.label"), wrapper_shapes),
+        Entry(
+            "wrapper_shapes",
+            lambda: t("multi_head.outputs.label"),
+            wrapper_shapes,
+            parts=lambda heads: _shape_screens("wrapper"),
+        ),
         Entry(
             "fused",
             lambda: t("multi_head.fused.header"),
@@ -404,7 +427,9 @@ WALK: Walk[Heads] = Walk(
             "fused_shapes",
             lambda: t("multi_head.outputs.label"),
             fused_shapes,
-            parts=lambda heads: (_fused_shapes_screen,),
+            parts=lambda heads: (
+                _shape_screens("fused") if heads.fused is not None else (fused_text,)
+            ),
         ),
         Entry("difference", lambda: t("multi_head.difference.header"), difference),
     ),

@@ -141,7 +141,7 @@ def test_the_lecture_panel_adds_screens_checks_typed_ones_and_presents_them() ->
 def test_multi_head_is_presented_a_head_a_screen_with_its_heads_in_the_bar() -> None:
     at = run_page("multi_head", {"present": "1", "heads": "2", "step": "fused_weights"})
     assert not at.exception and at.query_params["present"] in ("1", ["1"])
-    assert _screen(at).startswith("Screen 6 of 9")  # 2 heads: each class's weights 2 screens
+    assert _screen(at).startswith("Screen 7 of 11")  # 2 heads: weights 2 screens, shapes 2
     at.number_input(key="present_heads").set_value(4).run()  # d_out 2: the fused class cannot
     assert not at.exception and at.session_state["heads"] == 4
     assert "d_out = 2" in page_text(at) and at.button(key="fix_heads_2") is not None

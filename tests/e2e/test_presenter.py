@@ -256,7 +256,7 @@ def test_a_screen_that_cannot_be_computed_keeps_the_bar_and_its_fix_works(
 def test_a_lecture_link_replays_its_screens_across_pages_with_pagedown_alone(
     page: Page, streamlit_server: str
 ) -> None:
-    lecture = "chapter_path.v1,step.softmax,step.dropout,multi_head,kv_cache.slice"
+    lecture = "chapter_path.v1,step.softmax,step.dropout,multi_head.difference,kv_cache.slice"
     page.set_viewport_size({"width": 1280, "height": 720})
     _open_presenting(page, streamlit_server, f"lecture={lecture}&dropout=0.5", "/chapter_path")
     seen = [(urlparse(page.url).path, _counter(page))]
