@@ -155,3 +155,16 @@ def test_find_the_bug_is_presented_with_its_picker_in_the_bar() -> None:
         assert not at.exception
     assert _screen(at).startswith("Screen 5 of 5")  # the diff, the checks, book, bug, output
     assert at.selectbox(key="find_the_bug_bug").value == "no_scaling"  # the picker in the bar
+
+
+def test_every_teaching_page_declares_its_screens_once_as_a_walk() -> None:
+    """The deck reads every page's screens from the one walk registry: each teaching page of the
+    frame registers a walk (so Present, ``?step=``, the counter and a lecture work on it)."""
+    from ui.frame import PAGE_SPECS
+    from ui.step_link import WALK_NAMES
+
+    for spec in PAGE_SPECS:
+        spec.render()  # imports the page; its Walk registers itself
+    teaching = {spec.name for spec in PAGE_SPECS if spec.teaches}
+    assert teaching <= set(WALK_NAMES), teaching - set(WALK_NAMES)
+    assert all(len(set(WALK_NAMES[name])) == len(WALK_NAMES[name]) for name in teaching)
