@@ -143,18 +143,22 @@ function scaleCanvas() {
   const root = document.documentElement.style;
   const state = window.__alStepKeys;
   const presenting = Boolean(document.querySelector('.__CLASS__-present'));
+  const canvas = document.querySelector('[data-testid="stMainBlockContainer"]');
   if (!presenting || !state || !state.canvas || window.innerWidth <= 640) {
     root.removeProperty('--al-scale');
     root.removeProperty('--al-left');
+    if (canvas) canvas.style.marginBottom = '';
     return;
   }
   const [width, height] = state.canvas;
   // a screen taller than the canvas (a long sentence, many tokens) is drawn smaller, never cut
-  const canvas = document.querySelector('[data-testid="stMainBlockContainer"]');
   const tall = Math.max(height, canvas ? canvas.scrollHeight : height);
   const scale = Math.min(window.innerWidth / width, window.innerHeight / tall);
   root.setProperty('--al-scale', String(scale));
   root.setProperty('--al-left', `${Math.max(0, (window.innerWidth - width * scale) / 2)}px`);
+  // a transform leaves the layout's size: the margin gives back the difference, so the page
+  // is exactly as tall as what is seen (nothing to scroll into below a smaller screen)
+  if (canvas) canvas.style.marginBottom = `${(scale - 1) * canvas.offsetHeight}px`;
 }
 
 let fitQueued = false;
