@@ -168,3 +168,17 @@ def test_every_teaching_page_declares_its_screens_once_as_a_walk() -> None:
     teaching = {spec.name for spec in PAGE_SPECS if spec.teaches}
     assert teaching <= set(WALK_NAMES), teaching - set(WALK_NAMES)
     assert all(len(set(WALK_NAMES[name])) == len(WALK_NAMES[name]) for name in teaching)
+
+
+def test_dropouts_screen_shows_a_weight_before_and_after_dropout() -> None:
+    """p = 0.5: a kept weight doubles (× 1/(1 − p)), a dropped one becomes 0, on one screen."""
+    import re
+
+    at = run_page("step", {"present": "1", "step": "dropout", "dropout": "0.5"})
+    at.button(key="present_next").click().run()  # the dropped weights' screen
+    text = page_text(at).replace("*", "").replace("\\", "")
+    kept = re.search(r"(\d\.\d{4}) → (\d\.\d{4}) \(kept\)", text)
+    dropped = re.search(r"(\d\.\d{4}) → (\d\.\d{4}) \(dropped\)", text)
+    assert kept and dropped, text
+    assert abs(2 * float(kept.group(1)) - float(kept.group(2))) <= 1e-4
+    assert float(dropped.group(1)) > 0 and float(dropped.group(2)) == 0
