@@ -40,7 +40,16 @@ from .examples import BOOK_EMBEDDINGS
 from .modules import SelfAttention_v1, SelfAttention_v2
 from .randomness import build_seeded
 from .trace import AttentionConfig, AttentionTrace, trace_attention
-from .validate import check_instance
+from .validate import (
+    MAX_WIDTH,
+    AttentionInputError,
+    check_bool,
+    check_instance,
+    check_int,
+    check_seed,
+    check_variant,
+    to_input_tensor,
+)
 
 __all__ = [
     "BOOK_CHECKS",
@@ -306,6 +315,18 @@ def book_run_comparison(
     comparison holds. The book printed ``MultiHeadAttention`` with two heads only: with one
     head (and its ``out_proj``) it is not the printed one-head ``CausalAttention``.
     """
+    inputs = to_input_tensor(inputs)  # (b, T, d_in), checked
+    output = _tensor("output", output)
+    variant = check_variant(variant)
+    if class_name is not None:
+        check_instance("class_name", class_name, str, " (a class name or None)")
+    seed = check_seed(seed)
+    d_out = check_int("d_out", d_out, 1, MAX_WIDTH, "the output width d_out")
+    num_heads = check_int("num_heads", num_heads, 1, MAX_WIDTH, "the number of heads")
+    qkv_bias = check_bool("qkv_bias", qkv_bias)
+    dropout_active = check_bool("dropout_active", dropout_active)
+    if window is not None:
+        window = check_int("window", window, 0, 2**31, "a window size or None")
     key = (num_heads, variant if num_heads > 1 else "fused")
     book_run = (
         seed == 123
@@ -321,8 +342,22 @@ def book_run_comparison(
     name, rows = _PRINTED_TRACES[key]
     if class_name is not None and _PRINTED_CLASSES[name] != class_name:
         return None
+    if output.dim() not in (2, 3) or output.shape[-2:] != (
+        BOOK_EMBEDDINGS.shape[0],
+        d_out * (num_heads if variant == "wrapper" else 1),
+    ):
+        raise AttentionInputError(
+            f"output must be the layer's (b, T, width) output; got shape {tuple(output.shape)}.",
+            field="output",
+        )
     first = output[0] if output.dim() == 3 else output  # (T, width)
     return _compared(name, first if rows is None else first[list(rows)], BOOK_CHECKS[name][1])
+
+
+def _tensor(name: str, value: object) -> torch.Tensor:
+    check_instance(name, value, torch.Tensor, " (a tensor)")
+    assert isinstance(value, torch.Tensor)
+    return value
 
 
 def book_comparison(trace: AttentionTrace) -> BookCheck | None:
@@ -359,6 +394,13 @@ def masking_comparison(trace: AttentionTrace, weights: torch.Tensor) -> BookChec
     "starts", "step") are compared; None for any other run.
     """
     check_instance("trace", trace, AttentionTrace, " (from trace_attention)")
+    weights = _tensor("weights", weights)
+    num_tokens = trace.num_tokens
+    if tuple(weights.shape) != (num_tokens, num_tokens):
+        raise AttentionInputError(
+            f"weights must be (T, T) = ({num_tokens}, {num_tokens}); got {tuple(weights.shape)}.",
+            field="weights",
+        )
     cfg = trace.config
     book_run = (
         cfg.seed == 789
@@ -385,6 +427,10 @@ def chapter_comparisons(
     ``"3.4.1"``: ``SelfAttention_v1`` at seed 123; ``"3.4.2"``: ``SelfAttention_v2`` at 789;
     ``"3.5.1"``: its masked weights, rows 2, 3 and 6.
     """
+    check_instance("simple", simple, SimpleAttention, " (from attention.chapter.simple_attention)")
+    check_instance("v1", v1, TrainableAttention, " (from attention.chapter.self_attention_v1)")
+    if v2 is not None:
+        check_instance("v2", v2, TrainableAttention, " (from self_attention_v2, or None)")
     book_inputs = _is_book_input(simple.inputs)
 
     def largest(pairs: list[tuple[torch.Tensor, tuple]]) -> float:

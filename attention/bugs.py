@@ -459,7 +459,7 @@ _GALLERY = (
         "KV cache: the mask sliced from row 0",
         overrides={"mask": slipped_mask_rows},
         book_anchors=("[start : start + q, :n]",),
-        code=book_line("bool()[:q, :n]", slipped_mask_rows),
+        code=book_line("[:q, :n].bool()", slipped_mask_rows),
         spot="A full pass is the book's (q = n): the slip shows only through a cache. Fed the "
         "first tokens, then the last alone, the first rows agree and the last differs: its one "
         "query gets the mask row of position 0, so it sees only the first key (weight 1).",

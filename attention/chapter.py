@@ -279,6 +279,10 @@ def normalisations(scores: object, factor: float = WHY_SOFTMAX_FACTOR) -> Normal
 def _score_list(scores: object) -> list[float]:
     """``scores`` as 1 to :data:`MAX_SCORES` finite numbers, or an error naming the first bad one."""
     if isinstance(scores, torch.Tensor):
+        if scores.layout != torch.strided or scores.device.type == "meta":
+            raise AttentionInputError(f"scores must be numbers; got {describe(scores)}.")
+        if scores.numel() > MAX_SCORES:
+            raise AttentionInputError(f"scores: 1 to {MAX_SCORES} numbers; got {scores.numel()}.")
         scores = scores.flatten().tolist()
     if isinstance(scores, str | bytes) or not hasattr(scores, "__len__"):
         raise AttentionInputError(f"scores must be a list of numbers; got {describe(scores)}.")

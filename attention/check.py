@@ -25,10 +25,16 @@ one-hot values, so its output is its attention weights, which show a mask that h
 nothing, rows that do not sum to 1, a hidden diagonal or another softmax temperature; the grid
 shows NaN only in training with dropout, or eval mode that still drops.
 
-The learner's class runs in a child process (forked where the system allows it, on Linux) with a
-time limit: an exit, a crash or a hang there is a failure in words, and nothing the class does to
-torch's global settings reaches the caller. The book's side is computed with torch's defaults
-(float32 on the CPU) whatever the class sets. The app never runs a learner's class.
+The learner's class runs in a process of its own with a time limit (:mod:`attention.check_process`):
+a file in a fresh interpreter, ``python -I``, whose imports cannot touch this module. That process
+runs the harness (:mod:`attention.check_harness`), which makes only the calls sent to it, on
+weights and inputs drawn afresh for each check, and sends back each output's numbers the moment
+the call returns (a buffer the class overwrites on the next call is copied first). The verdict
+is decided here, from those numbers; nothing the class writes can say "passed". The process
+leads a session of its own, killed with every process the class started when the check returns
+or times out. What the class prints comes back bounded, control characters shown as escapes
+(:attr:`CheckReport.printed`). The book's side is computed here with torch's defaults (float32 on
+the CPU). The app never runs a learner's class.
 """
 
 from __future__ import annotations
@@ -36,28 +42,27 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
-import importlib.util
 import inspect
 import json
 import math
-import multiprocessing
 import os
 import reprlib
+import secrets
 import signal
 import sys
-import tempfile
 import threading
-import time
-import types
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import torch
 import torch.nn as nn
 
-from .bugs import BUGS, earlier_outputs_moved
+from . import check_harness
+from .bugs import BUGS
+from .check_harness import copy_weights, seeded_forward
+from .check_process import CAN_FORK, Finished, printable, run_file, run_forked
 from .randomness import private_generator
 from .trace import AttentionConfig, build_module
 from .validate import AttentionInputError
@@ -72,7 +77,7 @@ __all__ = [
     "check_attention",
 ]
 
-DEFAULT_TIMEOUT = 60.0  # seconds for the whole check: import, build and every forward pass
+DEFAULT_TIMEOUT = 60.0  # seconds for the class: its file's import, building, every forward pass
 MAX_TIMEOUT = 86_400.0
 D_IN = 3
 D_OUT = 2  # one head
@@ -88,9 +93,6 @@ PROBE_PAD = 1  # a head is this much wider than the tokens: a scale by the token
 # (``keys.shape[1]`` for ``keys.shape[-1]``) is then not the book's √d_k
 PROBE_CONTENT = 3  # input features the queries and keys read
 ZERO = 1e-6  # a weight below this is "no weight" (a hidden score gives exactly 0)
-# Linux forks the checking process (the class object and the imported torch come along);
-# elsewhere a file is checked in a fresh ``spawn`` process and a class object in this one.
-FORK = sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
 @dataclass(frozen=True)
@@ -150,6 +152,7 @@ class CheckReport:
     raised: int = 0  # cases where the learner's forward pass raised an exception
     findings: tuple[Finding, ...] = ()
     notes: tuple[str, ...] = ()  # e.g. torch settings the class changed
+    printed: str = ""  # what the class printed (bounded, control characters as escapes)
 
     @property
     def unchecked(self) -> tuple[str, ...]:
@@ -167,6 +170,8 @@ class CheckReport:
             "KV cache, and the checker runs full passes; see attention.kv_cache.through_cache."
             for name in self.unchecked
         ]
+        if self.printed:
+            notes.append(f"What {self.class_name} printed:\n{self.printed}")
         if self.passed:
             return "\n".join(
                 [
@@ -200,43 +205,8 @@ class CheckReport:
             lines.append("None of the gallery's bugs gives the same outputs.")
         return "\n".join(lines + notes)
 
-    def to_json(self) -> str:
-        """The report as JSON (how the checking process hands it back)."""
-        return json.dumps(asdict(self))
 
-    @classmethod
-    def from_json(cls, text: str) -> CheckReport:
-        data = json.loads(text)
-        first = data["first_difference"]
-        if first is not None:
-            case = None if first["case"] is None else Case(**first["case"])
-            first = Difference(case, first["what"])
-        return cls(
-            **{
-                **data,
-                "first_difference": first,
-                "likely_bugs": tuple(data["likely_bugs"]),
-                "leaked_tokens": tuple(data["leaked_tokens"]),
-                "findings": tuple(
-                    Finding(f["saw"], tuple(f["bugs"]), f["why"]) for f in data["findings"]
-                ),
-                "notes": tuple(data["notes"]),
-            }
-        )
-
-
-# --- torch's global settings: read, guarded for the book's side, restored --------------------
-
-
-def _global_settings() -> dict[str, Any]:
-    """The torch settings a class can change for everything after it."""
-    return {
-        "default dtype": torch.get_default_dtype(),
-        "default device": torch.get_default_device(),
-        "gradient mode": torch.is_grad_enabled(),
-        "deterministic algorithms": torch.are_deterministic_algorithms_enabled(),
-        "anomaly detection": torch.is_anomaly_enabled(),
-    }
+# --- torch's global settings: guarded for the book's side, restored after a class ran here ---
 
 
 @contextlib.contextmanager
@@ -264,8 +234,10 @@ def _restored_globals() -> Iterator[None]:
 
 @contextlib.contextmanager
 def _book_settings() -> Iterator[None]:
-    """torch's defaults for the book's side (float32 on the CPU), whatever the class set."""
+    """torch's defaults for the book's side (float32 on the CPU), whatever was set before, on
+    one thread: its tensors are tiny, and idle threads waiting for work would cost more."""
     with _restored_globals():
+        torch.set_num_threads(1)
         torch.set_default_dtype(torch.float32)
         if torch.get_default_device() != torch.device("cpu"):
             torch.set_default_device(None)
@@ -274,9 +246,7 @@ def _book_settings() -> Iterator[None]:
         yield
 
 
-def _changed_settings(before: dict[str, Any]) -> tuple[str, ...]:
-    after = _global_settings()
-    changed = [f"{k} {before[k]} -> {after[k]}" for k in before if after[k] != before[k]]
+def _settings_note(changed: list[str]) -> tuple[str, ...]:
     if not changed:
         return ()
     return (
@@ -286,7 +256,7 @@ def _changed_settings(before: dict[str, Any]) -> tuple[str, ...]:
     )
 
 
-# --- building, weights, inputs ---------------------------------------------------------------
+# --- the book's side: references, gallery outputs and the probe -------------------------------
 
 
 def _is_multi_head(cls: type) -> bool:
@@ -297,25 +267,18 @@ def _is_multi_head(cls: type) -> bool:
     return "num_heads" in parameters
 
 
-def _construct(cls: type, multi_head: bool, d_in: int, d_out: int, dropout: float) -> nn.Module:
-    """``cls`` built with the book's arguments; its own initial weights do not matter.
-
-    The learner's ``nn.Linear`` layers draw their initial weights from torch's global generator
-    (a class cannot be given a private one); ``fork_rng`` puts its state back. This runs only in
-    the checking process, never on the app's server.
-    """
-    with torch.random.fork_rng(devices=[]):
-        if multi_head:
-            return cls(d_in, d_out, CONTEXT_LENGTH, dropout, NUM_HEADS)
-        return cls(d_in, d_out, CONTEXT_LENGTH, dropout)
-
-
 def _build(cls: type, multi_head: bool, dropout: float) -> nn.Module:
-    return _construct(cls, multi_head, D_IN, MULTI_HEAD_D_OUT if multi_head else D_OUT, dropout)
+    """A gallery class built with the book's arguments, its own initial weights unused."""
+    with torch.random.fork_rng(devices=[]):
+        d_out = MULTI_HEAD_D_OUT if multi_head else D_OUT
+        if multi_head:
+            return cls(D_IN, d_out, CONTEXT_LENGTH, dropout, NUM_HEADS)
+        return cls(D_IN, d_out, CONTEXT_LENGTH, dropout)
 
 
-def _book_module(multi_head: bool, dropout: float, seed: int) -> nn.Module:
-    """The book's class with the weights of ``torch.manual_seed(seed)`` (a private generator)."""
+def _book_module(multi_head: bool, dropout: float, seed: int, draw: int) -> nn.Module:
+    """The book's class, its weights drawn from a private generator seeded by the check's
+    ``draw`` and the case's seed."""
     cfg = AttentionConfig(
         d_out=MULTI_HEAD_D_OUT if multi_head else D_OUT,
         dropout=dropout,
@@ -323,104 +286,38 @@ def _book_module(multi_head: bool, dropout: float, seed: int) -> nn.Module:
         context_length=CONTEXT_LENGTH,
         num_heads=NUM_HEADS if multi_head else 1,
     )
-    return build_module(D_IN, cfg)
+    return build_module(D_IN, cfg, generator=private_generator(draw * 16 + seed))
 
 
-def _copy_weights(book: nn.Module, module: nn.Module, multi_head: bool) -> str | None:
-    """Copy the book's weights into ``module`` by the book's names; a problem as text, or None.
-
-    A layer may be an ``nn.Linear`` (weight ``(d_out, d_in)``) or a plain parameter ``(d_in,
-    d_out)`` used as ``x @ W`` (``SelfAttention_v1``'s way).
-    """
+def _weights(book: nn.Module, multi_head: bool, double_values: bool = False) -> dict[str, Any]:
+    """The book's layers by the book's names, as the harness copies them into a module."""
     names = BOOK_NAMES + (("out_proj",) if multi_head else ())
-    missing = [name for name in names if not hasattr(module, name)]
-    if missing:
-        return (
-            f"it has no {', '.join(missing)}: the checker gives your module the book's weights "
-            f"by the book's names ({', '.join(names)}), so name your layers so"
-        )
-    with torch.no_grad():
-        for name in names:
-            source: nn.Linear = getattr(book, name)
-            target = getattr(module, name)
-            if isinstance(target, nn.Linear) and target.weight.shape == source.weight.shape:
-                target.weight.copy_(source.weight)
-                if (target.bias is None) != (source.bias is None):
-                    return f"{name} has {'a' if target.bias is not None else 'no'} bias, unlike the book's"
-                if target.bias is not None:
-                    target.bias.copy_(source.bias)
-            elif isinstance(target, torch.Tensor) and target.shape == source.weight.T.shape:
-                target.copy_(source.weight.T)
-            else:
-                shape = (
-                    tuple(getattr(target, "weight", target).shape)
-                    if hasattr(getattr(target, "weight", target), "shape")
-                    else type(target).__name__
-                )
-                return (
-                    f"{name} is {shape}, expected an nn.Linear({source.in_features}, "
-                    f"{source.out_features}) as in the book"
-                )
-    return None
+    weights = {}
+    for name in names:
+        layer: nn.Linear = getattr(book, name)
+        weight = layer.weight.detach().clone()
+        if double_values and name == "W_value":
+            weight = 2.0 * weight
+        bias = None if layer.bias is None else layer.bias.detach().clone()
+        weights[name] = {"weight": weight, "bias": bias}
+    return weights
 
 
-def _off_the_cpu(module: nn.Module) -> str | None:
-    """A parameter or buffer away from the CPU, where the inputs are, as text; or None.
-
-    A layer built while torch's default device was ``meta`` holds no numbers, and a forward pass
-    that mixes it with the CPU input still returns a CPU tensor, of whatever the memory held: so
-    the checker says where the tensors are instead of comparing that noise.
-    """
-    for name, tensor in (*module.named_parameters(), *module.named_buffers()):
-        if tensor.device.type != "cpu":
-            return (
-                f"its {name} is on device '{tensor.device}', expected 'cpu' (the input's device; "
-                "build the layers on the CPU, torch's default device)"
-            )
-    return None
-
-
-def _inputs(case: Case) -> torch.Tensor:
-    generator = private_generator(1000 + case.seed)
+def _inputs(case: Case, draw: int) -> torch.Tensor:
+    generator = private_generator(draw * 16 + 1000 + case.seed)
     shape = (case.batch, case.num_tokens, D_IN)
     return torch.randn(shape, generator=generator, dtype=torch.float32)  # (b, T, d_in)
 
 
-def _seeded_forward(module: nn.Module, x: torch.Tensor, seed: int) -> Any:
-    """``module(x)`` right after ``torch.manual_seed(seed)``, the global generator restored.
-
-    A learner's class draws its dropout masks from torch's global generator (``nn.Dropout``), so
-    the checker must seed that one; ``fork_rng`` puts its state back afterwards.
-    """
-    with torch.random.fork_rng(devices=[]), torch.no_grad():
-        torch.default_generator.manual_seed(seed)  # the CPU generator, as torch.manual_seed
-        return module(x.clone())
+def _changed(x: torch.Tensor) -> torch.Tensor:
+    """``x`` with its last token replaced (:func:`attention.bugs.earlier_outputs_moved`'s way)."""
+    changed = x.clone()
+    changed[:, -1] = 1.0 - 2.0 * x[:, -1]
+    return changed
 
 
-def _unusable(output: Any, expected: torch.Tensor) -> str | None:
-    """Why ``output`` cannot be compared with ``expected`` number by number, or None."""
-    if not isinstance(output, torch.Tensor):
-        return f"the output is a {type(output).__name__}, expected a tensor"
-    if type(output) not in (torch.Tensor, nn.Parameter):
-        return f"the output is a {type(output).__name__} (a tensor subclass); return a plain tensor"
-    if output.device != expected.device:
-        return (
-            f"the output is on device '{output.device}', expected '{expected.device}' "
-            "(the input's device)"
-        )
-    if output.dtype != expected.dtype:
-        return f"the output has dtype {output.dtype}, expected {expected.dtype} (the input's dtype)"
-    if tuple(output.shape) != tuple(expected.shape):
-        return f"the output has shape {tuple(output.shape)}, expected {tuple(expected.shape)}"
-    return None
-
-
-def _describe(output: Any, expected: torch.Tensor) -> str | None:
-    """What differs between the learner's output and the book's, or None."""
-    problem = _unusable(output, expected)
-    if problem is not None:
-        return problem
-    output = output.detach()
+def _describe(output: torch.Tensor, expected: torch.Tensor) -> str | None:
+    """What differs between the learner's usable output and the book's, or None."""
     if torch.allclose(output, expected, rtol=RTOL, atol=ATOL):
         return None
     if bool(torch.isnan(output).any()):
@@ -444,13 +341,8 @@ def _grid() -> list[Case]:
     ]
 
 
-def _same(a: Any, b: torch.Tensor) -> bool:
-    return _unusable(a, b) is None and torch.allclose(
-        a.detach(), b, rtol=RTOL, atol=ATOL, equal_nan=True
-    )
-
-
-# --- the book's side, computed before the learner's class is built ---------------------------
+def _same(a: torch.Tensor | None, b: torch.Tensor) -> bool:
+    return a is not None and torch.allclose(a, b, rtol=RTOL, atol=ATOL, equal_nan=True)
 
 
 @dataclass(frozen=True)
@@ -465,24 +357,25 @@ class _CaseReference:
     gallery: dict[str, torch.Tensor]
 
 
-def _references(multi_head: bool) -> list[_CaseReference]:
+def _references(multi_head: bool, draw: int) -> list[_CaseReference]:
     gallery = [  # a KV-cache bug is the book's on a full pass: see CheckReport.unchecked
         bug for bug in BUGS.values() if bug.multi_head == multi_head and not bug.cached
     ]
     variants: dict[float, list[nn.Module]] = {}
     references = []
     for case in _grid():
-        book = _book_module(multi_head, case.dropout, case.seed)
+        book = _book_module(multi_head, case.dropout, case.seed, draw)
         book.train(case.training)
-        x = _inputs(case)
+        x = _inputs(case, draw)
         if case.dropout not in variants:
             variants[case.dropout] = [_build(bug.cls, multi_head, case.dropout) for bug in gallery]
         outputs = {}
+        weights = _weights(book, multi_head)
         for bug, variant in zip(gallery, variants[case.dropout], strict=True):
-            _copy_weights(book, variant, multi_head)
+            copy_weights(weights, variant)
             variant.train(case.training)
-            outputs[bug.name] = _seeded_forward(variant, x, case.seed)
-        expected = _seeded_forward(book, x, case.seed)
+            outputs[bug.name] = seeded_forward(variant, x, case.seed)
+        expected = seeded_forward(book, x, case.seed)
         references.append(_CaseReference(case, book, x, expected, outputs))
     return references
 
@@ -506,13 +399,13 @@ class _Probe:
     heads: int
 
 
-@functools.cache
-def _book_side(multi_head: bool) -> tuple[list[_CaseReference], _Probe]:
-    """The grid's references and the probe, with torch's defaults, once per process. A forked
-    child inherits them from its parent, where no learner's code has run; the learner's module
-    only ever gets copies of them."""
+def _book_side(multi_head: bool, draw: int) -> tuple[list[_CaseReference], _Probe]:
+    """The grid's references and the probe, with torch's defaults, in this process."""
     with _book_settings(), torch.no_grad():
-        return _references(multi_head), _probe(multi_head)
+        return _references(multi_head, draw), _probe(multi_head)
+
+
+_fixed_book_side = functools.cache(_book_side)  # the in-process check's: draw 0, once
 
 
 def _as_weights(output: torch.Tensor, heads: int) -> torch.Tensor:
@@ -551,13 +444,162 @@ def _probe(multi_head: bool) -> _Probe:
         return (x[0].double() @ layer.weight.double().T).view(t, heads, width).transpose(0, 1)
 
     scores = split(book.W_query) @ split(book.W_key).transpose(1, 2)  # (heads, T, T)
-    weights = _as_weights(_seeded_forward(book, x, 0), heads)
+    weights = _as_weights(seeded_forward(book, x, 0), heads)
     return _Probe(book, x, weights, scores, d_in, d_out, heads)
 
 
-# --- the learner's side -----------------------------------------------------------------------
+# --- the calls the harness makes, and what came back -------------------------------------------
 
-Stage = Callable[[str], None]  # told "build" or "forward" before the class's code runs
+
+@dataclass(frozen=True)
+class _Plan:
+    """Every call the learner's class gets, for one kind (one head or several).
+
+    Builds: 0 with dropout 0, 1 with dropout 0.5, 2 at the probe's sizes. Calls: the grid's
+    cases in order, then each eval case without dropout again with its last token changed (a
+    future leak moves earlier outputs), then the probe and the probe with ``W_value`` doubled.
+    """
+
+    multi_head: bool
+    references: list[_CaseReference]
+    probe: _Probe
+    leak_calls: dict[int, int]  # grid call -> its changed-input call
+    probe_call: int
+    request: dict[str, Any]  # builds and calls, as the harness reads them
+
+    @property
+    def calls(self) -> int:
+        return len(self.request["calls"])
+
+
+def _plan(multi_head: bool, draw: int | None) -> _Plan:
+    """``draw`` None: the in-process check's fixed draw, computed once; else drawn afresh."""
+    references, probe = (
+        _fixed_book_side(multi_head, 0) if draw is None else _book_side(multi_head, draw)
+    )
+    build = {"context_length": CONTEXT_LENGTH, "num_heads": NUM_HEADS}
+    d_out = MULTI_HEAD_D_OUT if multi_head else D_OUT
+    builds = [
+        {**build, "d_in": D_IN, "d_out": d_out, "dropout": 0.0},
+        {**build, "d_in": D_IN, "d_out": d_out, "dropout": 0.5},
+        {**build, "d_in": probe.d_in, "d_out": probe.d_out, "dropout": 0.0},
+    ]
+    calls = [
+        {
+            "build": 0 if ref.case.dropout == 0 else 1,
+            "weights": _weights(ref.book, multi_head),
+            "training": ref.case.training,
+            "x": ref.x,
+            "seed": ref.case.seed,
+        }
+        for ref in references
+    ]
+    leak_calls = {}
+    for index, ref in enumerate(references):
+        if not ref.case.training and ref.case.dropout == 0 and ref.case.num_tokens > 2:
+            leak_calls[index] = len(calls)
+            calls.append({**calls[index], "x": _changed(ref.x)})
+    probe_call = len(calls)
+    for doubled in (False, True):
+        weights = _weights(probe.book, multi_head, double_values=doubled)
+        calls.append({"build": 2, "weights": weights, "training": False, "x": probe.x, "seed": 0})
+    request = {"builds": builds, "calls": calls}
+    return _Plan(multi_head, references, probe, leak_calls, probe_call, request)
+
+
+class _Tampered(Exception):
+    """The result pipe held what the harness does not write: the class wrote there."""
+
+
+@dataclass
+class _Results:
+    """The records of one run, checked line by line."""
+
+    kind: str | None = None
+    builds: dict[int, dict[str, Any]] = field(default_factory=dict)
+    calls: dict[int, dict[str, Any]] = field(default_factory=dict)
+    stages: list[str] = field(default_factory=list)
+    end: dict[str, Any] = field(default_factory=dict)  # done, exit, crash or load_error
+    tampered: bool = False
+
+
+def _collect(lines: list[bytes], calls: dict[str, int]) -> _Results:
+    """Parse the harness's records; anything it does not write, a record twice, or a record after
+    the last, marks the run tampered with. ``calls`` is each kind's number of calls."""
+    results = _Results()
+    try:
+        for line in lines:
+            record = json.loads(line)
+            if not isinstance(record, dict) or results.end:
+                raise _Tampered
+            _take(record, results, calls)
+    except (_Tampered, ValueError, TypeError, KeyError, RecursionError):
+        results.tampered = True
+    return results
+
+
+def _take(record: dict[str, Any], results: _Results, calls: dict[str, int]) -> None:
+    if "stage" in record:
+        if record["stage"] not in ("import", "build", "forward"):
+            raise _Tampered
+        results.stages.append(record["stage"])
+    elif "kind" in record:
+        if results.kind is not None or record["kind"] not in calls:
+            raise _Tampered
+        results.kind = record["kind"]
+    elif "build" in record or "call" in record:
+        key = "build" if "build" in record else "call"
+        index, limit = record[key], 3 if key == "build" else calls.get(results.kind or "", 0)
+        store = results.builds if key == "build" else results.calls
+        if type(index) is not int or not 0 <= index < limit or index in store:
+            raise _Tampered
+        store[index] = record
+    elif {"done", "exit", "crash", "load_error"} & set(record):
+        results.end = record
+    else:
+        raise _Tampered
+
+
+def _text(value: Any, limit: int = 300) -> str:
+    """A string the class's process sent, made safe to print and short."""
+    return _short(printable(str(value).encode("utf-8", "backslashreplace")), limit)
+
+
+def _output(record: dict[str, Any], expected: torch.Tensor) -> tuple[torch.Tensor | None, str]:
+    """The output a call sent, as a float32 tensor of ``expected``'s shape; or None and why not."""
+    out = record["output"]
+    if not isinstance(out, dict) or out.get("kind") not in ("object", "subclass", "tensor"):
+        raise _Tampered
+    if out["kind"] == "object":
+        return None, f"the output is a {_text(out['type'], 80)}, expected a tensor"
+    if out["kind"] == "subclass":
+        return None, (
+            f"the output is a {_text(out['type'], 80)} (a tensor subclass); return a plain tensor"
+        )
+    if out["device"] != "cpu":
+        return None, (
+            f"the output is on device '{_text(out['device'], 40)}', expected 'cpu' "
+            "(the input's device)"
+        )
+    if out["dtype"] != "torch.float32":
+        return None, (
+            f"the output has dtype {_text(out['dtype'], 40)}, expected torch.float32 "
+            "(the input's dtype)"
+        )
+    shape = out["shape"]
+    if not isinstance(shape, list) or any(type(n) is not int for n in shape):
+        raise _Tampered
+    if tuple(shape) != tuple(expected.shape):
+        return None, f"the output has shape {tuple(shape)}, expected {tuple(expected.shape)}"
+    values = out.get("values")
+    if not isinstance(values, list) or len(values) != expected.numel():
+        raise _Tampered
+    if any(type(v) not in (float, int) for v in values):
+        raise _Tampered
+    return torch.tensor(values, dtype=torch.float32).reshape(expected.shape), ""
+
+
+# --- the verdict, decided here from the numbers that came back ---------------------------------
 
 
 @dataclass(frozen=True)
@@ -565,7 +607,7 @@ class _Run:
     """The learner's output on one case, and what differs from the book's (None: nothing)."""
 
     reference: _CaseReference
-    output: Any  # a usable tensor, or None when the forward pass raised or gave no tensor
+    output: torch.Tensor | None  # a usable tensor, or None when it raised or gave no tensor
     what: str | None
     raised: bool = False
 
@@ -574,76 +616,56 @@ class _Run:
         return self.output is not None and bool(torch.isnan(self.output).any())
 
 
-def _run_case(module: nn.Module, reference: _CaseReference, multi_head: bool) -> _Run:
-    case = reference.case
-    try:
-        problem = _copy_weights(reference.book, module, multi_head)
-        if problem is not None:
-            return _Run(reference, None, f"cannot take the book's weights: {problem}", True)
-        module.train(case.training)
-        output = _seeded_forward(module, reference.x, case.seed)
-    except Exception as error:  # the learner's code
-        return _Run(reference, None, f"forward raised {_error(error)}", True)
-    what = _describe(output, reference.expected)
-    usable = _unusable(output, reference.expected) is None
-    return _Run(reference, output.detach() if usable else None, what)
+def _call_result(
+    record: dict[str, Any] | None, expected: torch.Tensor
+) -> tuple[torch.Tensor | None, str | None, bool]:
+    """(output or None, what differs or None, raised) of one call's record."""
+    if record is None:
+        return None, "no output came back", True
+    if "weights" in record:
+        return None, f"cannot take the book's weights: {_text(record['weights'])}", True
+    if "raised" in record:
+        return None, f"forward raised {_text(record['raised'], 400)}", True
+    output, problem = _output(record, expected)
+    if output is None:
+        return None, problem, False
+    return output, _describe(output, expected), False
 
 
-def _error(error: BaseException) -> str:
-    return f"{type(error).__name__}: {_short(str(error), 300)}"
-
-
-def _check(cls: type, multi_head: bool, stage: Stage) -> CheckReport:
-    """Every case of the grid, then the probe; the book's side first, with torch's defaults."""
-    name = cls.__name__
-    book_name = "MultiHeadAttention" if multi_head else "CausalAttention"
-    references, probe = _book_side(multi_head)
+def _judge(name: str, plan: _Plan, results: _Results) -> CheckReport:
+    """Pass, or the first difference, the exact gallery matches and the behaviour found."""
+    book_name = "MultiHeadAttention" if plan.multi_head else "CausalAttention"
+    references = plan.references
+    notes = _settings_note([_text(c, 200) for c in results.end.get("changed", [])][:8])
 
     def failed(what: str) -> CheckReport:
-        return CheckReport(name, book_name, False, len(references), Difference(None, what))
+        return CheckReport(
+            name, book_name, False, len(references), Difference(None, what), notes=notes
+        )
 
-    modules: dict[float, nn.Module] = {}
-    runs: list[_Run] = []
-    leaked: tuple[int, ...] = ()
-    for reference in references:
-        case = reference.case
-        if case.dropout not in modules:
-            stage("build")
-            try:
-                modules[case.dropout] = _build(cls, multi_head, case.dropout)
-                problem = _off_the_cpu(modules[case.dropout]) or _copy_weights(
-                    reference.book, modules[case.dropout], multi_head
-                )
-            except Exception as error:  # the learner's constructor
-                return failed(f"{name}(…) could not be built: {_error(error)}")
-            if problem is not None:
-                return failed(f"{name} cannot take the book's weights: {problem}.")
-        stage("forward")
-        module = modules[case.dropout]
-        runs.append(_run_case(module, reference, multi_head))
-        if not leaked and not case.training and case.num_tokens > 2 and not runs[-1].raised:
-            leaked = _leak(
-                lambda data, m=module, s=case.seed: _seeded_forward(m, data, s), reference.x
+    for index in (0, 1):  # the grid's two modules: built, on the CPU, taking the weights
+        build = results.builds.get(index)
+        if build is None:
+            raise _Tampered
+        if "error" in build:
+            if build.get("device"):
+                return failed(f"{name} cannot take the book's weights: {_text(build['error'])}")
+            return failed(f"{name}(…) could not be built: {_text(build['error'], 400)}")
+        first = next(i for i, ref in enumerate(references) if (ref.case.dropout > 0) == index)
+        if "weights" in results.calls.get(first, {}):
+            return failed(
+                f"{name} cannot take the book's weights: {_text(results.calls[first]['weights'])}"
             )
-    return _report(cls, multi_head, runs, probe, leaked, stage)
-
-
-def _report(
-    cls: type,
-    multi_head: bool,
-    runs: list[_Run],
-    probe: _Probe,
-    leaked: tuple[int, ...],
-    stage: Stage,
-) -> CheckReport:
-    """Pass, or the first difference, the exact gallery matches and the behaviour found."""
-    name = cls.__name__
-    book_name = "MultiHeadAttention" if multi_head else "CausalAttention"
+    runs = []
+    for index, ref in enumerate(references):
+        output, what, raised = _call_result(results.calls.get(index), ref.expected)
+        runs.append(_Run(ref, output, what, raised))
     differing = [run for run in runs if run.what is not None]
     if not differing:
-        return CheckReport(name, book_name, True, len(runs), None)
+        return CheckReport(name, book_name, True, len(runs), None, notes=notes)
+    leaked = _leaked(plan, results, runs)
     first = Difference(differing[0].reference.case, differing[0].what or "")
-    names = list(runs[0].reference.gallery)
+    names = list(references[0].gallery)
     matches = {n: sum(_same(r.output, r.reference.gallery[n]) for r in runs) for n in names}
     where_differs = {
         n: sum(_same(r.output, r.reference.gallery[n]) for r in differing) for n in names
@@ -652,11 +674,11 @@ def _report(
         (n for n in names if where_differs[n] * 2 > len(differing)),
         key=lambda n: (-where_differs[n], -matches[n]),
     )
-    stage("forward")
-    findings = _weight_findings(_probe_weights(cls, multi_head, probe), probe, multi_head)
+    probe = plan.probe
+    findings = _weight_findings(_probe_weights(plan, results), probe, plan.multi_head)
     findings += _grid_findings(runs)
     if leaked and not any(f.leak for f in findings):
-        findings.append(_leak_finding(multi_head))
+        findings.append(_leak_finding(plan.multi_head))
     likely = [*exact, *(bug for f in findings for bug in f.bugs)]
     return CheckReport(
         name,
@@ -669,16 +691,50 @@ def _report(
         leaked,
         sum(run.raised for run in runs),
         tuple(Finding(f.saw, f.bugs, f.why) for f in findings),
+        notes,
     )
 
 
-def _leak(forward: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor) -> tuple[int, ...]:
-    """The earlier tokens whose output moves when the last token changes (none for a causal layer)."""
-    try:
-        moved = earlier_outputs_moved(forward, x, x.shape[1] - 1)
+def _leaked(plan: _Plan, results: _Results, runs: list[_Run]) -> tuple[int, ...]:
+    """The earlier tokens whose output moved when the last token changed, on the first eval
+    case without dropout that gave outputs both times (none for a causal layer)."""
+    for index, changed in plan.leak_calls.items():
+        before = runs[index].output
+        record = results.calls.get(changed)
+        if before is None or record is None or "output" not in record:
+            continue
+        after, _ = _output(record, before)
+        if after is None:
+            continue
+        position = before.shape[1] - 1
+        same = torch.isclose(
+            before[:, :position], after[:, :position], rtol=1e-4, atol=1e-6, equal_nan=True
+        )
+        moved = ~same.all(dim=-1).all(dim=0)  # (position,)
         return tuple(int(i) for i in torch.nonzero(moved).flatten())
-    except Exception:  # the forward pass raised or gave no usable tensor: reported already
-        return ()
+    return ()
+
+
+def _probe_weights(plan: _Plan, results: _Results) -> torch.Tensor | None:
+    """The learner's attention weights ``(heads, T, T)`` on the probe (eval, no dropout), or None
+    when its class cannot run at the probe's sizes or its output is not weights @ values (it
+    must double with ``W_value`` and hold no negative weight)."""
+    probe = plan.probe
+    expected = torch.empty((1, probe.x.shape[1], probe.d_out), dtype=torch.float32)
+    outputs = []
+    for index in (plan.probe_call, plan.probe_call + 1):
+        record = results.calls.get(index)
+        if record is None or "output" not in record:
+            return None
+        output, _ = _output(record, expected)
+        if output is None:
+            return None
+        outputs.append(output)
+    output, doubled = outputs
+    if not torch.allclose(doubled, 2 * output, rtol=1e-4, atol=1e-6, equal_nan=True):
+        return None
+    weights = _as_weights(output, probe.heads)
+    return None if bool((weights < -ZERO).any()) else weights
 
 
 # --- bug families, by behaviour ---------------------------------------------------------------
@@ -696,33 +752,6 @@ class _Found:
     @classmethod
     def of(cls, saw: str, bugs: Sequence[str], why: str, leak: bool = False) -> _Found:
         return cls(saw, tuple(bug for bug in bugs if bug in BUGS), why, leak)
-
-
-def _probe_weights(cls: type, multi_head: bool, probe: _Probe) -> torch.Tensor | None:
-    """The learner's attention weights ``(heads, T, T)`` on the probe (eval, no dropout), or None
-    when its class cannot run at the probe's sizes or its output is not weights @ values (it
-    must double with ``W_value`` and hold no negative weight)."""
-    try:
-        module = _construct(cls, multi_head, probe.d_in, probe.d_out, 0.0)
-        if _copy_weights(probe.book, module, multi_head) is not None:
-            return None
-        module.eval()
-        expected = probe.weights.new_empty((1, probe.x.shape[1], probe.d_out), dtype=torch.float32)
-        output = _seeded_forward(module, probe.x, 0)
-        if _unusable(output, expected) is not None:
-            return None
-        with torch.no_grad():
-            value = module.W_value
-            (value.weight if isinstance(value, nn.Linear) else value).mul_(2.0)
-        doubled = _seeded_forward(module, probe.x, 0)
-        if _unusable(doubled, expected) is not None or not torch.allclose(
-            doubled, 2 * output, rtol=1e-4, atol=1e-6, equal_nan=True
-        ):
-            return None
-        weights = _as_weights(output, probe.heads)
-        return None if bool((weights < -ZERO).any()) else weights
-    except Exception:  # the learner's code at other sizes: the grid has said what it can
-        return None
 
 
 def _weight_findings(weights: torch.Tensor | None, probe: _Probe, multi_head: bool) -> list[_Found]:
@@ -956,7 +985,7 @@ def _leak_finding(multi_head: bool) -> _Found:
     )
 
 
-# --- running the check: in a child process with a time limit ------------------------------------
+# --- running the check: the class in a process of its own, the verdict here -------------------
 
 
 def check_attention(
@@ -974,10 +1003,14 @@ def check_attention(
     before ``qkv_bias`` for multi-head; ``multi_head=None`` decides by whether the constructor has
     a ``num_heads`` parameter.
 
-    The class runs in a child process given ``timeout`` seconds in all: an exit, a crash or a
-    hang is a failed report that says so, and the caller's torch settings stay as they were.
-    ``isolated=False`` runs it in this process instead (so does a class object where processes
-    cannot be forked, i.e. off Linux), without a time limit, every torch global put back after.
+    A file is imported and run in a fresh interpreter (``python -I``), a class object in a forked
+    copy of this process (POSIX), each in a session of its own that is killed, with every
+    process the class started, when the check returns or ``timeout`` seconds after the class's
+    process is ready (a fresh interpreter's start and torch's import are not counted). That process
+    only runs the calls this one sends (inputs and weights drawn afresh for each check) and sends
+    back the numbers; the verdict is decided here. An exit, a crash or a hang is a failed report
+    that says so. ``isolated=False`` runs the class in this process instead (so does a class
+    object where processes cannot be forked), without a time limit, torch's globals put back.
 
     Raises :class:`AttentionInputError` for a target that is not an ``nn.Module`` class or
     ``FILE.py:ClassName``, a file that fails to import or lacks the class, and a bad
@@ -993,18 +1026,154 @@ def check_attention(
             field="timeout",
         )
     if isinstance(target, str | os.PathLike):
-        _parse_target(os.fspath(target))  # a malformed target or missing file: no process
         target = os.fspath(target)
+        _parse_target(target)  # a malformed target or missing file: no process
     elif not isinstance(target, type) or not issubclass(target, nn.Module):
         raise AttentionInputError(
             f"check_attention needs a class derived from torch.nn.Module, such as the book's "
             f"CausalAttention, or 'FILE.py:ClassName'; got {reprlib.repr(target)}.",
             field="cls",
         )
-    if not isolated or (isinstance(target, type) and not FORK):
-        with _restored_globals():
-            return _run_check(target, multi_head, lambda _stage: None)
-    return _in_child(target, multi_head, float(timeout))
+    if multi_head is None and isinstance(target, type):
+        multi_head = _is_multi_head(target)
+    if not isolated or (isinstance(target, type) and not CAN_FORK):
+        return _in_this_process(target, multi_head)
+    return _isolated(target, multi_head, float(timeout))
+
+
+def _in_this_process(target: type | str, multi_head: bool | None) -> CheckReport:
+    """The harness here (a file is imported here too): outputs still copied at each call."""
+    kinds = (False, True) if multi_head is None else (multi_head,)
+    plans = {("multi" if kind else "single"): _plan(kind, None) for kind in kinds}
+    request = {"multi_head": multi_head, **{k: p.request for k, p in plans.items()}}
+    lines: list[bytes] = []
+    with _restored_globals():
+        torch.set_num_threads(1)  # tiny tensors: one thread is fastest (benchmarks/README.md)
+        check_harness.run(target, request, lambda r: lines.append(json.dumps(r).encode()))
+    return _verdict(target, plans, lines, None, "")
+
+
+def _isolated(target: type | str, multi_head: bool | None, timeout: float) -> CheckReport:
+    kinds = (False, True) if multi_head is None else (multi_head,)
+    with _ctrl_c_noted() as interrupted:
+        draw = secrets.randbelow(2**40)  # this check's weights and inputs: never seen before
+        plans = {("multi" if kind else "single"): _plan(kind, draw) for kind in kinds}
+        request = {"multi_head": multi_head, **{k: p.request for k, p in plans.items()}}
+        if isinstance(target, str):
+            finished = run_file(target, request, timeout, interrupted)
+        else:
+            finished = run_forked(target, request, timeout, interrupted)
+    return _verdict(target, plans, finished.lines, finished, printed_text(finished))
+
+
+def printed_text(finished: Finished) -> str:
+    """What the class printed, harmless for a terminal, and how much more there was."""
+    if not finished.printed_total:
+        return ""
+    text = printable(finished.printed)
+    if finished.printed_total > len(finished.printed):
+        text += (
+            f"\n… {finished.printed_total - len(finished.printed):,} more bytes of printing "
+            "not shown"
+        )
+    return text
+
+
+def _verdict(
+    target: type | str,
+    plans: dict[str, _Plan],
+    lines: list[bytes],
+    finished: Finished | None,
+    printed: str,
+) -> CheckReport:
+    """The report, decided here from the records that came back and how the process ended."""
+    name = _text(target.__name__ if isinstance(target, type) else target.rpartition(":")[2], 80)
+    results = _collect(lines, {kind: plan.calls for kind, plan in plans.items()})
+    end = results.end
+    if "load_error" in end and not results.tampered:
+        raise AttentionInputError(_load_message(str(target), end), field="target")
+    kind = results.kind or next(iter(plans))
+    plan = plans[kind]
+    if finished is not None and finished.overflow:
+        results.tampered = True
+    report = None
+    if "done" in end and not results.tampered:
+        try:
+            report = _judge(name, plan, results)
+        except (_Tampered, ValueError, TypeError, KeyError):
+            results.tampered = True
+    if report is None:
+        what = _how_it_ended(name, target, results, finished)
+        book = "MultiHeadAttention" if plan.multi_head else "CausalAttention"
+        report = CheckReport(name, book, False, len(plan.references), Difference(None, what))
+    return replace(report, printed=printed)
+
+
+def _how_it_ended(
+    name: str, target: type | str, results: _Results, finished: Finished | None
+) -> str:
+    """Why no verdict: the class's process wrote to the checker's pipe, ran out of time, exited
+    or crashed."""
+    end = results.end
+    stage = end.get("at") if end.get("at") in ("import", "build", "forward") else None
+    stage = stage or (results.stages[-1] if results.stages else "start")
+    file = _text(target.rpartition(":")[0], 200) if isinstance(target, str) else name
+    where = {
+        "import": f"while importing {file}",
+        "build": f"in {name}.__init__",
+        "forward": f"in {name}.forward",
+    }.get(stage, "while the checker ran")
+    if results.tampered:
+        return (
+            f"the process running {name} sent the checker what it did not ask for ({where}): "
+            "something in the class wrote to the checker's own pipe, so its results cannot be "
+            "trusted. A layer must only compute its output"
+        )
+    if finished is not None and finished.timed_out:
+        return (
+            f"{name} did not finish in {finished.timeout:g} s (stopped {where}): look for "
+            "a loop that never ends or a sleep; give it longer with --timeout SECONDS "
+            "(timeout= in check_attention)"
+        )
+    if "exit" in end:
+        code = end["exit"]
+        shown = "" if code is None else repr(code if type(code) is int else _text(code, 80))
+        return (
+            f"sys.exit({shown}) was called {where}: the program ends there, so the check could "
+            "not finish. A layer must not end the program; raise an exception instead"
+        )
+    if "crash" in end:
+        return f"the checker failed {where}: {_text(end['crash'])}"
+    exitcode = None if finished is None else finished.exitcode
+    ended = f"ended with exit code {exitcode}"
+    if exitcode is not None and exitcode < 0:
+        with contextlib.suppress(ValueError):
+            ended = f"was killed by signal {signal.Signals(-exitcode).name}"
+    return (
+        f"the process running {name} {ended} {where}, before the check finished "
+        "(os._exit, or a crash in native code): a layer must not end the program"
+    )
+
+
+def _load_message(target: str, end: dict[str, Any]) -> str:
+    """Why the file gave no class, in words written here (the child sends only the facts)."""
+    path, class_name = _parse_target(target)
+    kind = end["load_error"]
+    if kind == "import":
+        return f"Importing {path} raised {_text(end.get('error'), 400)}"
+    if kind == "no_class":
+        listed = end.get("classes")
+        classes = [_text(c, 80) for c in listed[:20]] if isinstance(listed, list) else []
+        return f"{path} has no {class_name}" + (
+            f"; its classes: {', '.join(classes)}." if classes else "."
+        )
+    if kind == "not_module":
+        return (
+            f"{path}:{class_name} is a class but not a torch.nn.Module: the checker builds it "
+            "and calls it as a layer, so derive it from nn.Module, as the book's "
+            "CausalAttention(nn.Module) does."
+        )
+    return f"Cannot import {path} as Python."
 
 
 def _short(text: str, limit: int = 80) -> str:
@@ -1016,107 +1185,6 @@ def _short_path(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else "…" + text[-(limit - 1) :]
 
 
-def _run_check(target: type | str, multi_head: bool | None, stage: Stage) -> CheckReport:
-    """Load the class if ``target`` names a file, then check it (wherever this runs)."""
-    before = _global_settings()
-    torch.set_num_threads(1)  # tiny tensors: one thread is fastest (benchmarks/README.md)
-    if isinstance(target, str):
-        stage("import")
-        target = load_class(target)
-    if multi_head is None:
-        multi_head = _is_multi_head(target)
-    report = _check(target, multi_head, stage)
-    return replace(report, notes=report.notes + _changed_settings(before))
-
-
-class _Log:
-    """The child's side of the result file: one JSON line per stage, then the report."""
-
-    def __init__(self, path: str) -> None:
-        self.path, self.stage = path, "start"
-
-    def write(self, **record: Any) -> None:
-        with open(self.path, "a", encoding="utf-8") as file:
-            file.write(json.dumps(record) + "\n")
-
-    def enter(self, stage: str) -> None:
-        if stage != self.stage:
-            self.stage = stage
-            self.write(stage=stage)
-
-
-def _child(target: type | str, multi_head: bool | None, path: str) -> None:
-    """The checking process: Ctrl-C is the parent's to handle; it ends with ``os._exit``, so no
-    handler the class left behind runs (its exit code is the parent's signal of a clean end)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    log = _Log(path)
-    try:
-        report = _run_check(target, multi_head, log.enter)
-        log.write(report=report.to_json())
-    except AttentionInputError as error:
-        log.write(input_error=str(error))
-    except SystemExit as error:  # sys.exit() in the class's file, __init__ or forward
-        code = error.code if error.code is None or isinstance(error.code, int) else str(error.code)
-        log.write(exit=code if not isinstance(code, str) else _short(code), at=log.stage)
-    except BaseException as error:  # the checker's own failure, said in words all the same
-        log.write(crash=_error(error), at=log.stage)
-    finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    os._exit(0)
-
-
-@contextlib.contextmanager
-def _no_main_script(*, spawned: bool) -> Iterator[None]:
-    """Start a ``spawn`` child without running this process's main script in it.
-
-    ``spawn`` runs the parent's ``__main__`` file again in the child unless it is a module run
-    with ``-m``. That file may be anything: a notebook kernel, a Streamlit script (an
-    ``AppTest`` makes its script ``__main__``), the learner's own program. The child needs none
-    of it, so while it starts, ``__main__`` is a bare module with no file.
-    """
-    main = sys.modules.get("__main__")
-    if not spawned or main is None or getattr(main, "__file__", None) is None:
-        yield
-        return
-    sys.modules["__main__"] = types.ModuleType("__main__")
-    try:
-        yield
-    finally:
-        sys.modules["__main__"] = main
-
-
-def _in_child(target: type | str, multi_head: bool | None, timeout: float) -> CheckReport:
-    if FORK:  # computed here once; the child inherits them
-        if isinstance(target, type) and multi_head is None:
-            _book_side(_is_multi_head(target))
-        else:
-            _book_side(bool(multi_head))
-    context = multiprocessing.get_context("fork" if FORK else "spawn")
-    handle, path = tempfile.mkstemp(prefix="attention-check-", suffix=".jsonl")
-    os.close(handle)
-    process = context.Process(
-        target=_child, args=(target, multi_head, path), name="attention-check", daemon=True
-    )
-    try:
-        with _no_main_script(spawned=not FORK), _ctrl_c_noted() as interrupted:
-            process.start()
-            _wait(process, timeout, interrupted)
-        timed_out = process.is_alive()
-        if timed_out:
-            process.kill()
-            process.join()
-    except BaseException:  # Ctrl-C while waiting: the child goes too
-        if process.is_alive():
-            process.kill()
-            process.join()
-        raise
-    finally:
-        records = _read_records(path)
-        os.unlink(path)
-    return _child_report(target, multi_head, records, timed_out, timeout, process.exitcode)
-
-
 @contextlib.contextmanager
 def _ctrl_c_noted() -> Iterator[list[bool]]:
     """While the check waits, Ctrl-C is also written down, not only raised.
@@ -1124,7 +1192,7 @@ def _ctrl_c_noted() -> Iterator[list[bool]]:
     Python raises ``KeyboardInterrupt`` wherever the main thread happens to be when the signal
     arrives; if that is a finalizer (a ``__del__`` or a ``weakref`` callback run by the garbage
     collector), the exception is printed as "ignored" and lost, and the check would wait out its
-    whole time limit. The list this yields turns ``[True]`` on Ctrl-C, so :func:`_wait` raises
+    whole time limit. The list this yields turns ``[True]`` on Ctrl-C, so the wait raises
     it again. Only the main thread can set a handler, and only the default one is replaced (an
     ignored Ctrl-C stays ignored).
     """
@@ -1148,79 +1216,6 @@ def _ctrl_c_noted() -> Iterator[list[bool]]:
             signal.signal(signal.SIGINT, default)
 
 
-def _wait(process: multiprocessing.process.BaseProcess, timeout: float, noted: list[bool]) -> None:
-    """Join ``process`` for at most ``timeout`` seconds, in slices that look at ``noted``."""
-    deadline = time.monotonic() + timeout
-    while process.is_alive() and not noted[0]:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        process.join(min(left, 0.25))
-    if noted[0]:  # a Ctrl-C whose KeyboardInterrupt was lost
-        raise KeyboardInterrupt
-
-
-def _read_records(path: str) -> list[dict[str, Any]]:
-    records = []
-    with open(path, encoding="utf-8") as file:
-        for line in file:
-            try:
-                records.append(json.loads(line))
-            except ValueError:  # a line cut short by a kill
-                break
-    return records
-
-
-def _child_report(
-    target: type | str,
-    multi_head: bool | None,
-    records: list[dict[str, Any]],
-    timed_out: bool,
-    timeout: float,
-    exitcode: int | None,
-) -> CheckReport:
-    """The child's report, or a failed one that says how the child ended."""
-    last = records[-1] if records else {}
-    if "report" in last:
-        return CheckReport.from_json(last["report"])
-    if "input_error" in last:
-        raise AttentionInputError(last["input_error"], field="target")
-    name = target.__name__ if isinstance(target, type) else target.rpartition(":")[2]
-    stages = [r["stage"] for r in records if "stage" in r]
-    stage = last.get("at") or (stages[-1] if stages else "start")
-    file = target.rpartition(":")[0] if isinstance(target, str) else name
-    where = {
-        "import": f"while importing {file}",
-        "build": f"in {name}.__init__",
-        "forward": f"in {name}.forward",
-    }.get(stage, "while the checker ran")
-    if timed_out:
-        what = (
-            f"{name} did not finish in {timeout:g} s (stopped {where}): look for a loop that "
-            "never ends, a sleep or an input(); give it longer with --timeout SECONDS "
-            "(timeout= in check_attention)"
-        )
-    elif "exit" in last:
-        code = "" if last["exit"] is None else repr(last["exit"])
-        what = (
-            f"sys.exit({code}) was called {where}: the program ends there, so the check could "
-            "not finish. A layer must not end the program; raise an exception instead"
-        )
-    elif "crash" in last:
-        what = f"the checker failed {where}: {last['crash']}"
-    else:
-        ended = f"ended with exit code {exitcode}"
-        if exitcode is not None and exitcode < 0:
-            with contextlib.suppress(ValueError):
-                ended = f"was killed by signal {signal.Signals(-exitcode).name}"
-        what = (
-            f"the process running {name} {ended} {where}, before the check finished "
-            "(os._exit, or a crash in native code): a layer must not end the program"
-        )
-    book = "MultiHeadAttention" if multi_head else "CausalAttention"
-    return CheckReport(name, book, False, len(_grid()), Difference(None, what))
-
-
 def _parse_target(target: str) -> tuple[Path, str]:
     path_text, _, class_name = target.rpartition(":")
     if not path_text or not class_name:
@@ -1233,46 +1228,6 @@ def _parse_target(target: str) -> tuple[Path, str]:
     if not path.is_file():
         raise AttentionInputError(f"No such file: {_short_path(path_text)}.", field="target")
     return path, class_name
-
-
-def load_class(target: str) -> type:
-    """The class named by ``"path/to/file.py:ClassName"``, imported as Python imports a file.
-
-    Runs the file in this process: its folder goes first on ``sys.path`` (it may import a module
-    beside it) and its module is in ``sys.modules`` under the file's name before it runs (so
-    ``@dataclass`` and ``from __future__ import annotations`` work). Raises
-    :class:`AttentionInputError` with a plain message for a malformed target, a missing file, a
-    file that fails to import (its error named) or a missing class.
-    """
-    path, class_name = _parse_target(target)
-    folder = str(path.resolve().parent)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    module_name = path.stem if path.stem not in sys.modules else f"_checked_{path.stem}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise AttentionInputError(f"Cannot import {path} as Python.", field="target")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as error:  # the learner's file
-        del sys.modules[module_name]
-        raise AttentionInputError(
-            f"Importing {path} raised {type(error).__name__}: {_short(str(error), 300)}",
-            field="target",
-        ) from None
-    found = getattr(module, class_name, None)
-    if not isinstance(found, type):
-        classes = sorted(
-            n for n, v in vars(module).items() if isinstance(v, type) and v.__module__ == spec.name
-        )
-        raise AttentionInputError(
-            f"{path} has no {class_name}"
-            + (f"; its classes: {', '.join(classes)}." if classes else "."),
-            field="target",
-        )
-    return found
 
 
 def main(argv: Sequence[str]) -> int:

@@ -374,8 +374,10 @@ def _measure_one(
     x: torch.Tensor,
     repeats: int,
     min_seconds: float,
-) -> tuple[float, int]:
-    """Best time of ``path(module, x)`` over the runs, and its peak tensor bytes (the first run)."""
+    deadline: float,
+) -> tuple[float, int] | None:
+    """Best time of ``path(module, x)`` over the runs, and its peak tensor bytes (the first run);
+    None when the ``deadline`` (a ``perf_counter`` time) passes before a timed run starts."""
     counter = _PeakTensorBytes()
     with counter:
         path(module, x)  # also warms up
@@ -383,6 +385,10 @@ def _measure_one(
     # at least ``repeats`` runs; a fast path runs until ``min_seconds`` are spent (at most 50
     # runs), so that one busy moment of the machine does not decide a small size's figure
     while runs < repeats or (spent < min_seconds and runs < 50):
+        if time.perf_counter() > deadline:
+            if not runs:
+                return None
+            break
         start = time.perf_counter()
         path(module, x)
         seconds = time.perf_counter() - start
@@ -419,7 +425,8 @@ def measure_fast_paths(
     A ``MultiHeadAttention(64, 64, T, 0.0, 2)`` with seed 0 on a batch of one random sequence,
     with torch's current number of threads; beyond 1,024 tokens one timed run per path. Sizes
     are measured from small to large; once ``budget_s`` seconds have passed, or the next size
-    would likely not fit in what is left (time grows with T²), the rest are skipped. The first
+    would likely not fit in what is left (time grows with T²), the rest are skipped; a size the
+    budget runs out in is dropped (skipped) after at most one more run of one path. The first
     measurement in a process also imports ``torch._dynamo`` (the dispatch mode that counts
     memory needs it): a few seconds, once.
     """
@@ -451,11 +458,19 @@ def measure_fast_paths(
         module = book_module(MEASURE_WIDTH, MEASURE_WIDTH, MEASURE_HEADS, size, seed=0)
         runs = repeats if size <= 1024 else 1
         size_start = time.perf_counter()
+        measured = {}
         with torch.no_grad():
             for name, path in _timed_paths(module).items():
-                seconds, peak = _measure_one(path, module, x, runs, min_seconds)
-                result.seconds[name].append(seconds)
-                result.peak_bytes[name].append(peak)
+                one = _measure_one(path, module, x, runs, min_seconds, started + budget_s)
+                if one is None:  # out of time inside this size: none of its figures are kept
+                    break
+                measured[name] = one
+        if len(measured) < len(MEASURED_PATHS):
+            result.skipped.append(size)
+            continue
+        for name, (seconds, peak) in measured.items():
+            result.seconds[name].append(seconds)
+            result.peak_bytes[name].append(peak)
         result.token_counts.append(size)
         last = (size, time.perf_counter() - size_start)
     return result

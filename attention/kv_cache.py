@@ -41,10 +41,13 @@ from .steps import Made
 from .trace import AttentionConfig
 from .training import TinyGPT, TrainConfig, build_model, seeded_generator, task_for
 from .validate import (
+    MAX_ABS_VALUE,
+    MAX_ATTENTION_CELLS,
     MAX_TOKENS,
     AttentionInputError,
     check_attention_size,
     check_bool,
+    check_float32_module,
     check_generator,
     check_instance,
     check_int,
@@ -120,17 +123,78 @@ def attend_with_cache(
     ``mask[:q, :n]``, the slicing slip).
     """
     check_instance("module", module, MultiHeadAttention)
-    check_instance("cache", cache, LayerCache)
+    check_float32_module(module)
     slip = check_bool("slip", slip)
-    if check_tensor("x_new", x_new).dim() != 3 or x_new.shape[2] != module.W_query.in_features:
+    x_new = _layer_input("x_new", x_new, module)
+    b, num_tokens_q, _ = x_new.shape
+    _check_cache(cache, module, b)
+    start, context = cache.length, module.mask.shape[0]
+    if start + num_tokens_q > context:
         raise AttentionInputError(
-            f"x_new must be (b, q, {module.W_query.in_features}); got {describe(x_new)}.",
+            f"x_new's {num_tokens_q:,} token{'s' if num_tokens_q != 1 else ''} at position "
+            f"{start:,} on would go past the layer's context_length {context:,} (the cache holds "
+            f"{start:,}): the causal mask has no rows for them. Start a new LayerCache, or build "
+            "the layer with a longer context_length.",
             field="x_new",
         )
-    b, num_tokens_q, _ = x_new.shape
-    check_attention_size(b, module.num_heads, num_tokens_q + cache.length)
+    check_attention_size(b, module.num_heads, num_tokens_q + start)
     made = run_forward(module, x_new, overrides=cached_steps(cache, slip=slip))
     return CachedAttention(made["output"], made["dropped_weights"], made["mask"])
+
+
+def _layer_input(name: str, x: Any, layer: MultiHeadAttention) -> torch.Tensor:
+    """``x`` ``(b, q, d_in)`` as the layer's float32, or a refusal naming ``name``: whole numbers
+    and float64 become float32; NaN, infinities and values beyond ±1e6 are refused."""
+    d_in = layer.W_query.in_features
+    if check_tensor(name, x).dim() != 3 or x.shape[2] != d_in or 0 in x.shape:
+        raise AttentionInputError(
+            f"{name} must be (b, q, {d_in}) with at least one token; got {describe(x)}.",
+            field=name,
+        )
+    check_attention_size(x.shape[0], layer.num_heads, x.shape[1])  # before reading or copying
+    x = x.to(device="cpu", dtype=torch.float32)  # the book's layers: float32, on the CPU
+    bad = ~torch.isfinite(x.detach()) | (x.detach().abs() > MAX_ABS_VALUE)
+    if bool(bad.any()):
+        where = tuple(int(i) for i in torch.nonzero(bad)[0])
+        raise AttentionInputError(
+            f"{name} holds NaN, infinite or too large values (at most ±{MAX_ABS_VALUE:g}); the "
+            f"first at batch {where[0]}, token {where[1]}, feature {where[2]}.",
+            field=name,
+        )
+    return x
+
+
+def _check_cache(cache: Any, layer: MultiHeadAttention, batch: int) -> None:
+    """A :class:`LayerCache` that is empty, or holds this layer's keys and values for ``batch``
+    sequences: two float32 tensors ``(batch, heads, n, head_dim)`` with the same ``n``."""
+    check_instance("cache", cache, LayerCache)
+    if cache.keys is None and cache.values is None:
+        return
+    expected = f"({batch}, {layer.num_heads}, n, {layer.head_dim})"
+    shapes = []
+    for name in ("keys", "values"):
+        held = getattr(cache, name)
+        if (
+            not isinstance(held, torch.Tensor)
+            or held.dtype != torch.float32
+            or held.device.type != "cpu"
+            or held.dim() != 4
+            or (held.shape[0], held.shape[1], held.shape[3])
+            != (batch, layer.num_heads, layer.head_dim)
+        ):
+            raise AttentionInputError(
+                f"cache.{name} must be a float32 tensor {expected} (batch, heads, cached tokens, "
+                f"head_dim) for this layer and input; got {describe(held)}. Use a new "
+                "LayerCache for each layer and each batch.",
+                field="cache",
+            )
+        shapes.append(held.shape[2])
+    if shapes[0] != shapes[1]:
+        raise AttentionInputError(
+            f"cache.keys holds {shapes[0]:,} tokens but cache.values {shapes[1]:,}: they must "
+            "grow together (LayerCache.append).",
+            field="cache",
+        )
 
 
 def cached_steps(cache: LayerCache, *, slip: bool = False) -> Overrides:
@@ -156,7 +220,7 @@ def cached_steps(cache: LayerCache, *, slip: bool = False) -> Overrides:
 
     def position_rows(state: ForwardState) -> Made:
         q, n = state.num_tokens, cache.length  # q new queries meet n cached keys
-        mask_bool = state.layer.mask.bool()[start : start + q, :n]  # the queries' own rows
+        mask_bool = state.layer.mask[start : start + q, :n].bool()  # the queries' own rows
         return {"mask": mask_bool}
 
     return {"qkv": cached_projections, "mask": slipped_mask_rows if slip else position_rows}
@@ -170,7 +234,7 @@ def slipped_mask_rows(state: ForwardState) -> Made:
     the first hidden). ``n`` is the number of keys the queries meet (the cache's rows).
     """
     q, n = state.num_tokens, int(state["keys"].shape[-2])
-    mask_bool = state.layer.mask.bool()[:q, :n]  # rows from 0 (PR #697's slip)
+    mask_bool = state.layer.mask[:q, :n].bool()  # rows from 0 (PR #697's slip)
     return {"mask": mask_bool}
 
 
@@ -204,12 +268,10 @@ def through_cache(
     ``slip=False`` the output equals ``layer(x)`` up to float rounding; one token is one pass.
     """
     check_instance("layer", layer, MultiHeadAttention)
+    check_float32_module(layer)
     check_generator(generator)
     slip = check_bool("slip", slip)
-    if check_tensor("x", x).dim() != 3 or x.shape[2] != layer.W_query.in_features:
-        raise AttentionInputError(
-            f"x must be (b, T, {layer.W_query.in_features}); got {describe(x)}.", field="x"
-        )
+    x = _layer_input("x", x, layer)
     num_tokens = x.shape[1]
     if not 1 <= num_tokens <= layer.mask.shape[0]:
         raise AttentionInputError(
@@ -261,15 +323,44 @@ class CacheStep:
         return float((self.context_vec - self.full_row).abs().max())
 
 
-def _module_for(inputs: Any, d_out: Any, num_heads: Any, seed: Any) -> tuple[Any, torch.Tensor]:
+def _module_for(
+    inputs: Any, d_out: Any, num_heads: Any, seed: Any, *, one_at_a_time: bool = False
+) -> tuple[Any, torch.Tensor]:
     x = to_input_tensor(inputs)[:1]  # (1, T, d_in): the first sequence
     num_tokens, d_in = x.shape[1], x.shape[2]
     cfg = AttentionConfig(d_out=d_out, num_heads=num_heads, seed=seed).validated(num_tokens)
     check_attention_size(1, cfg.num_heads, num_tokens)
+    if one_at_a_time:
+        _check_growth_size(num_tokens, cfg.d_out, cfg.num_heads)
     module = build_seeded(
         cfg.seed, lambda: MultiHeadAttention(d_in, cfg.d_out, num_tokens, 0.0, cfg.num_heads)
     )
     return module.eval(), x
+
+
+def _check_growth_size(num_tokens: int, d_out: int, num_heads: int) -> None:
+    """Refuse a growth whose cost does not fit. Fed one at a time, token ``t`` copies the
+    cache's ``t`` rows of keys and of values (``2 t · d_out`` numbers) and keeps its weights over
+    ``t`` keys in each head (``t · heads``): ``T² · (2 d_out + heads) / 2`` numbers over the whole
+    growth, held to the attention limit (``MAX_ATTENTION_CELLS``)."""
+    cells = num_tokens * num_tokens * (2 * d_out + num_heads) // 2
+    if cells > MAX_ATTENTION_CELLS:
+        raise AttentionInputError(
+            f"Feeding {num_tokens:,} tokens one at a time is too large: tokens² × (2 × d_out + "
+            f"heads) / 2 = {num_tokens:,}² × (2 × {d_out} + {num_heads}) / 2 = {cells:,} numbers "
+            "copied and "
+            f"kept (at most {MAX_ATTENTION_CELLS:,}). Use fewer tokens, a smaller d_out or "
+            "fewer heads.",
+            field="inputs",
+            code="cache_growth_too_large",
+            params={
+                "tokens": num_tokens,
+                "d_out": d_out,
+                "heads": num_heads,
+                "cells": cells,
+                "maximum": MAX_ATTENTION_CELLS,
+            },
+        )
 
 
 def cache_growth(inputs: Any, *, d_out: int, num_heads: int, seed: int) -> list[CacheStep]:
@@ -278,27 +369,30 @@ def cache_growth(inputs: Any, *, d_out: int, num_heads: int, seed: int) -> list[
     The layer is the book's ``MultiHeadAttention(d_in, d_out, T, 0.0, num_heads)`` with the
     weights of ``torch.manual_seed(seed)``. Step ``t`` holds the cache after token ``t``
     (``t + 1`` rows of keys and of values) and the token's output, which equals row ``t`` of one
-    forward pass over all tokens (float rounding aside).
+    forward pass over all tokens (float rounding aside). A step's ``keys`` and ``values`` are
+    views of the final cache's first rows (it only ever grows at the end), so the growth holds
+    one cache, not one per step; its cost is checked first (:func:`_check_growth_size`).
     """
-    module, x = _module_for(inputs, d_out, num_heads, seed)
+    module, x = _module_for(inputs, d_out, num_heads, seed, one_at_a_time=True)
     cache = LayerCache()
-    steps: list[CacheStep] = []
+    fed: list[CachedAttention] = []
     with torch.no_grad():
         full = module(x)[0]  # (T, d_out)
         for position in range(x.shape[1]):
-            step = attend_with_cache(module, x[:, position : position + 1], cache)
-            assert cache.keys is not None and cache.values is not None
-            steps.append(
-                CacheStep(
-                    position=position,
-                    keys=cache.keys[0].clone(),
-                    values=cache.values[0].clone(),
-                    attn_weights=step.attn_weights[0],
-                    context_vec=step.context_vec[0, 0],
-                    full_row=full[position],
-                )
-            )
-    return steps
+            fed.append(attend_with_cache(module, x[:, position : position + 1], cache))
+    assert cache.keys is not None and cache.values is not None
+    keys, values = cache.keys[0], cache.values[0]  # (h, T, head_dim): the final cache
+    return [
+        CacheStep(
+            position=position,
+            keys=keys[:, : position + 1],  # the cache after this token: its first rows
+            values=values[:, : position + 1],
+            attn_weights=step.attn_weights[0],
+            context_vec=step.context_vec[0, 0],
+            full_row=full[position],
+        )
+        for position, step in enumerate(fed)
+    ]
 
 
 @dataclass(frozen=True)

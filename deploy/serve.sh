@@ -25,6 +25,12 @@
 # replica moves only that replica's visitors. Websockets (/_stcore/stream) are passed through
 # (HTTP/1.1 Upgrade) and kept open for an hour of idle time.
 #
+# Class mode (README, "Running a class"): a teacher and the students may sit on different
+# replicas, so with more than one replica the classes live in Redis. Unless REDIS_URL is set
+# (a Redis of your own), this script starts Debian's redis-server on a free loopback port
+# (no snapshots: a class lives for a lecture) and passes REDIS_URL to every replica; without
+# redis-server each replica keeps its own classes, and says so here.
+#
 # All replicas get the same server.cookieSecret ($STREAMLIT_SERVER_COOKIE_SECRET, generated
 # here if unset): Streamlit signs its session and login cookies with it, so any replica accepts
 # what another one signed.
@@ -38,6 +44,7 @@ set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PYTHON="${PYTHON:-python}"
 NGINX="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
+REDIS_SERVER="${REDIS_SERVER:-$(command -v redis-server || echo /usr/bin/redis-server)}"
 HEALTH_TIMEOUT_S=90
 COOKIE=attention_lab_replica
 
@@ -106,20 +113,50 @@ export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" MALLOC_MMAP_THRESHOLD_="${MALLO
 
 replica_pids=()
 nginx_pid=""
+redis_pid=""
 stopping=0
 
 stop_all() {
   stopping=1
   trap - INT TERM
   [ -n "$nginx_pid" ] && kill -TERM "$nginx_pid" 2>/dev/null || true
-  for pid in "${replica_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${replica_pids[@]}" $nginx_pid; do wait "$pid" 2>/dev/null || true; done
+  for pid in "${replica_pids[@]}" $redis_pid; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${replica_pids[@]}" $nginx_pid $redis_pid; do wait "$pid" 2>/dev/null || true; done
   rm -rf "$workdir"
   echo "logs kept in $log_dir"
 }
 on_signal() { echo "stopping nginx and the replicas"; stop_all; exit 0; }
 trap on_signal INT TERM
 trap 'if [ "$stopping" = 0 ]; then stop_all; fi' EXIT
+
+redis_answers() {  # redis_answers PORT: a PING gets +PONG (bash's /dev/tcp, no client needed)
+  local reply=""
+  { exec 4<>"/dev/tcp/127.0.0.1/$1"; } 2>/dev/null || return 1
+  printf 'PING\r\n' >&4
+  IFS= read -r -t 2 reply <&4 || true
+  exec 4<&-
+  [[ "$reply" == "+PONG"* ]]
+}
+if [ -n "${REDIS_URL:-}" ]; then
+  echo "classes: in the Redis of REDIS_URL (set by you)"
+elif [ "$replicas" -gt 1 ] && [ -x "$REDIS_SERVER" ]; then
+  redis_port="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  "$REDIS_SERVER" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no \
+    --dir "$workdir" --logfile "$log_dir/redis.log" &
+  redis_pid=$!
+  deadline=$((SECONDS + 30))
+  until redis_answers "$redis_port"; do
+    kill -0 "$redis_pid" 2>/dev/null || die "redis-server exited (log: $log_dir/redis.log)"
+    [ "$SECONDS" -lt "$deadline" ] || die "redis-server did not answer on port $redis_port"
+    sleep 0.1
+  done
+  export REDIS_URL="redis://127.0.0.1:$redis_port/0"
+  echo "classes: redis-server on 127.0.0.1:$redis_port (pid $redis_pid), shared by the replicas"
+elif [ "$replicas" -gt 1 ]; then
+  echo "classes: redis-server is not installed (sudo apt-get install -y redis-server), so each" \
+    "replica keeps its own classes: a student on another replica than the teacher's cannot" \
+    "follow. Install it, or set REDIS_URL." >&2
+fi
 
 for ((i = 0; i < replicas; i++)); do
   replica_port="${replica_ports[$i]}"

@@ -40,10 +40,11 @@ from attention.chapter import (
 from attention.masking import MaskingComparison, compare_masking
 from ui.book_code import code_in_language
 from ui.book_examples import BOOK_EXAMPLES, show_book_example
+from ui.chapter_settings import CHAPTER_SETTINGS, V2_SEED_KEY
 from ui.frame import TABLE_PAGE, link_to_page, page
 from ui.i18n import t
 from ui.input_errors import show_input_error
-from ui.settings import MAX_APP_SEED
+from ui.settings import widget
 from ui.show import figure_words, show_matrix
 from ui.table_state import book_table
 from ui.view import View
@@ -63,7 +64,6 @@ from viz.vocabulary import (
 )
 from viz.words import FigureWords
 
-V2_SEED_KEY = "chapter_v2_seed"
 MAX_TOKENS = 256  # the page computes eight (T, T) matrices on every run: a long table is cut here
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -281,10 +281,15 @@ def _set_case(text: str) -> None:
     st.session_state[SOFTMAX_SCORES_KEY] = text
 
 
-def _softmax_controls(chapter: Chapter) -> None:
-    """The case's title, why it is there, its presets and its scores (editable)."""
+def _softmax_intro(chapter: Chapter) -> None:
+    """The case's title and why it is there."""
+    del chapter
     st.subheader(t("chapter.softmax.title"), anchor="why-softmax")
     st.markdown(t("chapter.softmax.intro"))
+
+
+def _softmax_inputs(chapter: Chapter) -> None:
+    """The case's presets and its scores (editable); a bad one is named here."""
     cases = softmax_cases(chapter.simple)
     for column, name in zip(st.columns(len(cases)), cases, strict=True):
         column.button(
@@ -334,7 +339,8 @@ def _softmax_sentences(chapter: Chapter) -> None:
 
 def _s33_why_softmax(chapter: Chapter) -> None:
     """3.3.1's question on numbers: an editable case, both normalisations, extreme scores."""
-    _softmax_controls(chapter)
+    _softmax_intro(chapter)
+    _softmax_inputs(chapter)
     _softmax_table(chapter)
     _softmax_sentences(chapter)
 
@@ -562,14 +568,9 @@ def v2_seed_input(*, compact: bool = False) -> None:
         name_column.markdown(t("chapter.v2_seed_short"))
     else:
         place = st.container()
-    place.number_input(
-        t("chapter.v2_seed"),
-        min_value=0,
-        max_value=MAX_APP_SEED,
-        value=BOOK_SEED_V2,
-        step=1,
-        key=V2_SEED_KEY,
-        help=t("chapter.v2_seed_help"),
+    widget(
+        CHAPTER_SETTINGS[V2_SEED_KEY],
+        container=place,
         label_visibility="collapsed" if compact else "visible",
     )
 
@@ -769,10 +770,12 @@ def _diff_screen(half: int) -> Callable[[Chapter], None]:
         st.subheader(t("chapter.s35.title"), anchor=False)
         code_column, why_column = st.columns([2, 1], gap="medium")
         with code_column:
-            st.code(code_in_language(diff_halves(causal_diff())[half]), language="diff")
-        with why_column:
+            code = diff_halves(causal_diff())[half].splitlines()
+            # a screen holds the code, not the diff's file and hunk headers (---, +++, @@)
+            code = [line for line in code if not line.startswith(("---", "+++", "@@"))]
+            st.code(code_in_language("\n".join(code)), language="diff")
+        with why_column:  # the diff's intro is on the page; a projector shows the why
             if half == 0:
-                st.markdown(t("chapter.diff_intro"))
                 st.markdown(t("chapter.why_mask"))
             else:
                 st.markdown(t("chapter.why_dropout"))
@@ -842,8 +845,9 @@ WALK: Walk[Chapter] = Walk(
             screens=(
                 _beside(_s33_text, _s33_code),
                 _titled(S33, _s33_tables),
-                _beside(_softmax_controls, _softmax_table),
-                _beside(_softmax_table, _softmax_sentences),
+                _beside(_softmax_intro, _softmax_inputs),
+                _titled("chapter.softmax.title", _softmax_table),
+                _titled("chapter.softmax.title", _softmax_sentences),
                 _beside(_all_scores, _all_text, (3, 2)),
                 _titled(S33, _all_weights),
                 _titled(S33, _all_context),

@@ -123,6 +123,7 @@ def show_files(trace: AttentionTrace, tokens: list[str]) -> None:
         file_names,
         index=file_names.index(default_preview),
         key="export_preview",
+        filter_mode=None,  # a short list: picked, not typed
     )
     preview_lines = trace_csv_file(trace, tokens, preview).splitlines()
     shown = [line[:PREVIEW_LINE_CHARS] for line in preview_lines[:PREVIEW_LINES]]

@@ -49,7 +49,7 @@ from viz.fast_path import convention_view, per_size_chart
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
 from viz.table_heatmap import text_table
-from viz.vocabulary import format_number
+from viz.vocabulary import format_difference, format_number
 
 MEASURE_BUDGET_S = 60.0  # the page's measurement starts no new size after this
 # the sizes measured: the core's, up to the operator's token limit (ui.table.MAX_TOKENS)
@@ -84,7 +84,7 @@ def show_differences(outputs: FastPathOutputs) -> None:
         same = differences[path] <= FLOAT_ERROR
         column.metric(
             _name(path),
-            f"{differences[path]:.1e}",
+            format_difference(differences[path]),
             help=t("fast_path.same" if same else "fast_path.differs"),
         )
         column.caption(
@@ -144,18 +144,23 @@ def show_blind_rows(outputs: FastPathOutputs, view: View) -> None:
             st.markdown(t("fast_path.outputs.blind_other", row=values, **words))
 
 
-def show_outputs(outputs: FastPathOutputs, view: View) -> None:
-    """The book's class's output beside the slip's (the first sequence)."""
+def _slip_matrix(outputs: FastPathOutputs, view: View) -> None:
+    slip = _output_view(outputs.outputs[SLIP][0], view, t("fast_path.outputs.slip"))
+    show_matrix(slip, figure_words(), key="fast_path_slip_output")
+
+
+def show_outputs(outputs: FastPathOutputs, view: View, *, blind: bool = True) -> None:
+    """The book's class's output beside the slip's (the first sequence); ``blind``: and what
+    the slip's rows that see no key are (presenter mode gives them a screen of their own)."""
     st.subheader(t("fast_path.outputs.header"))
-    words = figure_words()
     left, right = st.columns(2, gap="large")
     with left:
         book = _output_view(outputs.book[0], view, output_title(outputs, view))
-        show_matrix(book, words, key="fast_path_book_output")
+        show_matrix(book, figure_words(), key="fast_path_book_output")
     with right:
-        slip = _output_view(outputs.outputs[SLIP][0], view, t("fast_path.outputs.slip"))
-        show_matrix(slip, words, key="fast_path_slip_output")
-        show_blind_rows(outputs, view)
+        _slip_matrix(outputs, view)
+        if blind:
+            show_blind_rows(outputs, view)
 
 
 MASK_PANELS = ("book", "nn", "sdpa")  # the same mask_bool: as the book reads it, as each path does
@@ -356,7 +361,17 @@ def _show_paths(fast: FastPath) -> None:
     _show_outputs(fast)
 
 
-PATH_SCREENS = (_show_differences, _show_outputs)  # presenter mode: two screens
+def _show_slip_blind(fast: FastPath) -> None:
+    """Presenter mode: what the slip's rows that see no key are (its table: the screen before)."""
+    st.subheader(t("fast_path.outputs.header"), anchor=False)
+    show_blind_rows(fast.outputs, fast.view)
+
+
+PATH_SCREENS = (  # presenter mode: three screens
+    _show_differences,
+    lambda fast: show_outputs(fast.outputs, fast.view, blind=False),
+    _show_slip_blind,
+)
 # presenter mode: the book's mask, then each path's reading of it, a screen each (two 6 × 6
 # tables do not fit side by side on a projector)
 MASK_SCREENS = tuple(

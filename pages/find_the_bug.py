@@ -31,7 +31,7 @@ from ui.view import View
 from ui.walk import Entry, Walk, begin, present
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
-from viz.vocabulary import context_labels, format_number
+from viz.vocabulary import context_labels, format_difference, format_number
 
 TABLE_DECIMALS = 3  # book and bug side by side fit a 1280-pixel screen with six tokens
 SQUARE_ENTRIES = (
@@ -75,6 +75,7 @@ def choose(titles: dict[str, str]) -> str:
         list(BUGS),
         format_func=titles.__getitem__,
         key=SELECT_KEY,
+        filter_mode=None,  # a list to pick from: no search box raising a phone's keyboard
     )
     choose_bug(name)  # into the link (?bug=)
     return name
@@ -130,6 +131,8 @@ def render(view: View) -> None:
         st.title(t("page.find_the_bug.title"))
         st.markdown(t("find_the_bug.intro"))
         choose(titles)
+    if view.config.window is not None:  # the bugs are slips in the book's classes: no window
+        st.caption(t("find_the_bug.window_unused", window=view.config.window))
     shown = _comparison(st.session_state.get(SELECT_KEY) or chosen_bug(), view, titles)
     if shown is None:
         return
@@ -231,7 +234,7 @@ def _cached_note(comparison: BugComparison, tokens: list[str]) -> None:
             token=escape_markdown(tokens[-1]),
             heads=comparison.num_heads,
             d_out=int(comparison.book["output"].shape[-1]),
-            difference="–" if difference is None else f"{difference:.1e}",
+            difference="–" if difference is None else format_difference(difference),
         )
     )
 

@@ -45,6 +45,7 @@ from viz.fast_path import cache_rows_view, convention_view
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
 from viz.table_heatmap import text_table
+from viz.vocabulary import format_difference, format_short
 
 GROWTH_TOKENS = 32  # the cache is shown on the first tokens of a longer table
 PRESENT_ROWS = 3  # presenter mode shows a cache's last rows: the table fits a projector's height
@@ -170,7 +171,7 @@ def _show_output_rows(step: CacheStep, view: View, *, compact: bool) -> None:
     """The cached output row beside the full forward pass's, and their largest difference."""
     n = step.position + 1
     rows = np.stack([step.context_vec.numpy(), step.full_row.numpy()])  # (2, d_out)
-    label, value = t("kv_cache.growth.metric", n=n), f"{step.difference:.1e}"
+    label, value = t("kv_cache.growth.metric", n=n), format_difference(step.difference)
     title = t("kv_cache.growth.output", n=n)
     if compact:
         title = t("kv_cache.growth.output_compact", n=n, difference=value)
@@ -505,6 +506,8 @@ def render(view: View) -> None:
         show_input_error(error)
         return
     cache = KvCache(steps, slip, view)
+    if cfg.dropout > 0 and cfg.training:  # the strip and sidebar say p > 0, train: say why not here
+        st.caption(t("kv_cache.no_dropout", p=format_short(cfg.dropout)))
     if presenting:
         present(WALK, cache)
         return

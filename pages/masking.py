@@ -35,7 +35,7 @@ from ui.show import figure_words, show_matrix, show_numbers
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present, show_walk
 from viz.matrix import MatrixView
-from viz.vocabulary import format_short
+from viz.vocabulary import format_difference, format_short
 
 TABS = ("scores", "method1", "method2")  # masking.tab.{name}; only the open one runs
 
@@ -220,7 +220,7 @@ def show_comparison(comparison: MaskingComparison) -> None:
     with metric_column:
         st.metric(
             t("masking.compare.metric"),
-            f"{difference:.2e}",
+            format_difference(difference),
             help=t("masking.compare.metric_help", exact=repr(difference)),
         )
     with metric_text:

@@ -110,8 +110,9 @@ def show_weights(
         with st.columns(2)[0] if num_heads == 1 else st.container():
             show_figure(figure, key=f"multi_head_{variant}_weights")
     else:
-        columns = st.columns(2)
-        for head, matrix in enumerate(heads):
+        for head, matrix in enumerate(heads):  # a row per two heads: 1 2 / 3 4, also stacked
+            if head % 2 == 0:
+                columns = st.columns(2)
             with columns[head % 2]:
                 show_matrix(matrix, words, key=f"multi_head_{variant}_weights_{head}")
     if len(tokens) <= MAX_TABLE_TOKENS and not as_tables:  # tables are their own numbers

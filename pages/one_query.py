@@ -521,7 +521,9 @@ def render(view: View) -> None:
     if not presenting:
         st.title(t("page.one_query.title"))
         st.markdown(t("one_query.intro"))
-    trace = view.trace()  # one head: no head axis; batch of one: index [0]
+    # One head: no head axis. Only batch item 0 is shown, so only it is computed: at 4,096 tokens
+    # in a batch of 4 that is a quarter of the memory and time (benchmarks/README.md).
+    trace = view.trace(batch=1)
     if trace is None:
         st.stop()
     tokens = list(view.table.tokens)

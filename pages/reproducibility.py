@@ -35,6 +35,7 @@ from ui.table import table_csv_file
 from ui.url import MAX_LINK_CHARS, link_params, query_text
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present
+from viz.vocabulary import format_difference
 
 THIS_PAGE = "reproducibility"
 DEFAULT_PAGE = "step"  # the page app.py opens at "/" (ui.frame.run_app's default_page)
@@ -160,7 +161,9 @@ def show_book_checks(*, compact: bool = False) -> None:
         t("repro.book.check"): [t(f"repro.check.{check.name}") for check in checks],
         t("repro.book.recipe"): [check.recipe for check in checks],
         t("repro.book.result"): verdicts,
-        t("repro.book.difference"): [f"{check.max_abs_difference:.1e}" for check in checks],
+        t("repro.book.difference"): [
+            format_difference(check.max_abs_difference) for check in checks
+        ],
     }
     if compact:
         del table[t("repro.book.recipe")]
@@ -218,6 +221,7 @@ def show_link(view: View) -> None:
         index=page_names.index(DEFAULT_PAGE),
         format_func=lambda name: t(f"page.{name}.title"),
         key="repro_link_page",
+        filter_mode=None,  # a short list: picked, not typed
     )
     base = app_base_url()
     params, left_out = link_params(view.url)

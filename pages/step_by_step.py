@@ -23,6 +23,7 @@ from ui.batch_window import settings_words, shape_text
 from ui.editor import embedding_editor
 from ui.frame import page
 from ui.i18n import t
+from ui.sidebar import phone_dropout_presets
 from ui.step_view import StepDrawing, step_walk
 from ui.view import View
 from ui.walk import begin, present, show_walk
@@ -139,6 +140,7 @@ def render(view: View) -> None:
         heads = view.heads
         if heads > 1:
             st.caption(t("step.heads_note", heads=heads))
+    phone_dropout_presets()  # a phone's sidebar covers the page: p is changed here too
     st.latex(PIPELINE_LATEX)
     st.caption(t("step.pipeline"))
 

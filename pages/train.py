@@ -343,6 +343,7 @@ def show_maps(outcome: TrainOutcome, palette: str) -> None:
             range(layers),
             format_func=lambda layer: t("train.layer", number=layer + 1),
             key="train_maps_layer",
+            filter_mode=None,  # a short list: picked, not typed
         )
         last = first + 1
 
@@ -422,12 +423,14 @@ def show_head_steps(outcome: TrainOutcome, palette: str) -> None:
         range(cfg.layers),
         format_func=lambda n: t("train.layer", number=n + 1),
         key="train_head_layer",
+        filter_mode=None,  # a short list: picked, not typed
     )
     head = head_col.selectbox(
         t("train.head.head"),
         range(cfg.heads),
         format_func=lambda n: t("train.head", number=n + 1),
         key="train_head_head",
+        filter_mode=None,
     )
     if layer >= cfg.layers or head >= cfg.heads:  # a choice left over from a larger model
         layer, head = 0, 0

@@ -25,6 +25,7 @@ SHARED_SETUP = {
     "test_notebook": "wheel",
     "test_cli": "cli",  # ten `python -m attention` runs, made at once for the module
     "test_class_load": "class_load",  # a `streamlit run` of its own
+    "test_class_mode": "class_mode",  # two replicas and a redis-server of its own
     "test_training": "training",  # trained models shared by the module
     "test_train_exports_and_heads": "train_exports",  # a trained model and its exports
 }
@@ -55,3 +56,14 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     """The wheel built from this folder, installed into a fresh virtual environment (built once
     per run: the package tests and the notebook test share it)."""
     return install_wheel(tmp_path_factory.mktemp("package"))
+
+
+@pytest.fixture(autouse=True)
+def _large_views_given_back() -> object:
+    """An ``AppTest`` session never ends, so the large view it holds in the server's memory budget
+    (``ui/budget.py``) is given back after each test, as a real session's end gives it back."""
+    yield
+    from ui.budget import BUDGET  # (only the budget's module: no Streamlit page is imported)
+
+    for session in BUDGET.sessions():
+        BUDGET.release(session)

@@ -380,6 +380,34 @@ def _lab_calls() -> dict[str, tuple[Callable, dict]]:
             {"state_dict": module.state_dict()},
         ),
         "book_comparison": (book_outputs.book_comparison, {"trace": trace}),
+        "book_run_comparison": (
+            book_outputs.book_run_comparison,
+            {
+                "inputs": BOOK_EMBEDDINGS,
+                "output": trace.output,
+                "seed": 123,
+                "d_out": 2,
+                "num_heads": 1,
+                "variant": "fused",
+                "qkv_bias": False,
+                "dropout_active": False,
+                "window": None,
+                "class_name": None,
+            },
+        ),
+        "masking_comparison": (
+            book_outputs.masking_comparison,
+            {"trace": trace, "weights": trace.attn_weights[0]},
+        ),
+        "chapter_comparisons": (
+            book_outputs.chapter_comparisons,
+            {
+                "simple": chapter.simple_attention(BOOK_EMBEDDINGS),
+                "v1": chapter.self_attention_v1(BOOK_EMBEDDINGS),
+                "v2": chapter.self_attention_v2(BOOK_EMBEDDINGS),
+            },
+        ),
+        "normalisations": (chapter.normalisations, {"scores": [1.0, -0.5], "factor": 10.0}),
         "dropout_demo_differences": (
             book_outputs.dropout_demo_differences,
             {"demo": chapter.dropout_demo(BOOK_EMBEDDINGS)},

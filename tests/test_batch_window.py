@@ -16,6 +16,7 @@ from attention.examples import BOOK_EMBEDDINGS
 from tests.apptest_support import matrix_tables, open_step_tab, page_text, run_page
 from tests.book_recipe import BOOK_BATCH, book_recipe
 from tests.cases import subcases
+from ui.batch_window import counts_in_runs
 from ui.computation import compute_trace, config_from_settings
 from ui.settings import SETTINGS
 from ui.table import InputProblem
@@ -113,3 +114,19 @@ def test_a_window_takes_the_books_claim_away_and_bad_links_are_named() -> None:
     assert not at.exception
     warnings = " ".join(warning.value for warning in at.warning)
     assert "window=x" in warnings and "batch=9" in warnings, warnings
+
+
+def test_a_long_windowed_sentence_counts_keys_in_runs_and_a_window_of_one_says_itself() -> None:
+    """At 4,096 tokens the step once listed 4,096 counts and said "1 tokens … the 0 before it"."""
+    assert counts_in_runs([1, 2, 3, 4] + [4] * 4092) == "1, 2, …, 4, 4 (×4,092)"
+    assert counts_in_runs([1, 2, 2, 2, 2, 2]) == "1, 2, 2, 2, 2, 2"  # a short one: every count
+    words = " ".join(f"w{i}" for i in range(20))
+    text = page_text(
+        open_step_tab(run_page("step", {"text": words, "window": "3"}), "step_tabs", "mask")
+    )
+    assert "`(~mask).sum(-1)`: 1, 2, 3 (×18)." in text
+    one = open_step_tab(run_page("step", {"window": "1"}), "step_tabs", "softmax")
+    text = page_text(one)
+    assert "row i mixes only itself: keys per row 1, 1, 1, 1, 1, 1" in text
+    assert "sliding window of 1 token\n" in text and "1 tokens" not in text
+    assert "the 0 before it" not in text

@@ -167,3 +167,13 @@ def test_find_the_bug_says_nan_in_words_and_how_much_each_bug_changes() -> None:
     text = page_text(at)
     assert "replaces 5 statements of the book's (lines 107–113) with one statement" in text
     assert "one statement changed" not in CATALOGUE["find_the_bug.intro"]["en"]
+
+
+def test_the_chapters_v2_seed_is_in_the_link_and_the_example_sets_it_back() -> None:
+    at = run_page("chapter_path", {"v2_seed": "5"})
+    assert at.number_input(key="v2_seed").value == 5
+    assert "(other embeddings, seed or d_out): 3.4.2, 3.5.1." in page_text(at)
+    at.button(key="book_example_chapter_path").click().run()
+    assert at.number_input(key="v2_seed").value == 789
+    assert "v2_seed" not in at.query_params, "the book's 789 is the default: a plain link"
+    assert "3.3.1, 3.4.1, 3.4.2, 3.5.1 print the book's numbers" in page_text(at)

@@ -32,7 +32,7 @@ def test_the_kv_cache_slip_shows_where_it_bites_in_both_languages() -> None:
     assert not at.exception and not at.warning and not at.error
     text = page_text(at)
     assert (
-        "mask.bool()[start : start + q, :n]" in text and "mask.bool()[:q, :n]" in text
+        "mask[start : start + q, :n].bool()" in text and "mask[:q, :n].bool()" in text
     )  # the diff
     assert "attention/kv_cache.py" in text and "PR #697" in text
     assert "the first 5 in one pass, then “step” alone" in text.replace("\\", "")
@@ -41,3 +41,12 @@ def test_the_kv_cache_slip_shows_where_it_bites_in_both_languages() -> None:
     zh = run_page("find_the_bug", {"bug": "kv_cache_mask_slice", "lang": "zh"})
     assert not zh.exception and "这个错误只在用缓存时出现" in page_text(zh)  # the hint
     assert "从第 0 行开始（PR #697 的失误）" in page_text(zh)  # the diff's comment, in Chinese
+
+
+def test_a_window_in_the_link_is_said_to_be_unused_here() -> None:
+    """The bugs are slips in the book's classes, which have no window: the page says so."""
+    text = page_text(run_page("find_the_bug", {"window": "2"}))
+    assert "sliding window (window = 2) is not used on this page" in text
+    assert "not used on this page" not in page_text(run_page("find_the_bug", {}))
+    zh = page_text(run_page("find_the_bug", {"window": "2", "lang": "zh"}))
+    assert "本页不使用侧边栏的滑动窗口（window = 2）" in zh

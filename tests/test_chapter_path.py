@@ -134,7 +134,7 @@ def test_the_books_dropout_demo_is_drawn_with_the_vanished_row_and_the_printout_
     ]
     text = page_text(at)
     assert "Every weight of “journey” (row 2) was dropped" in text
-    assert "0.5^2 = 0.25" in text
+    assert "0.5² = 0.25" in text
     ones, weights = dropout_demo_differences(demo)
     if max(ones, weights) <= PRINT_TOLERANCE:
         assert "These are the book's two printouts, compared now" in text

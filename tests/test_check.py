@@ -3,18 +3,20 @@
 Every gallery bug must be caught and named by the checker; the book's classes and a correct class
 written differently must pass; bugs written another way are named by behaviour; a class that
 exits, hangs, returns the wrong kind of tensor or changes torch's settings fails in words and
-leaves this process as it was (``tests/learner_files/``); the book's lines each bug and each step
-name must exist in ``attention/modules.py``.
+leaves this process as it was (``tests/learner_files/``); a file that patches the checker or
+writes a pass into its pipes, or a class returning one buffer it overwrites, is judged from its
+numbers; the processes a class starts end with the check; its printing comes back bounded and
+harmless; the book's lines each bug and each step name must exist in ``attention/modules.py``.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -34,7 +36,7 @@ from attention.steps import STEPS
 from attention.trace import AttentionConfig, trace_attention
 from attention.validate import AttentionInputError
 from tests.cases import subcases
-from tests.learner_files import families, misbehaving
+from tests.learner_files import aliasing, families, misbehaving
 
 ROOT = Path(__file__).resolve().parent.parent
 LEARNER_FILES = ROOT / "tests" / "learner_files"
@@ -156,6 +158,9 @@ def test_cli_exit_codes(learner: tuple[Path, dict], capsys: pytest.CaptureFixtur
     assert "behaves as the book's CausalAttention" in capsys.readouterr().out
     assert cli_main(["check", f"{path}:NoMask", "--timeout", "30"]) == 1
     assert "Future leak" in capsys.readouterr().out
+    subclass = path.parent / "subclass.py"  # imports the package, from a fresh interpreter
+    subclass.write_text("from attention.modules import CausalAttention as Mine\n")
+    assert cli_main(["check", f"{subclass}:Mine"]) == 0
     exits = LEARNER_FILES / "exits_at_import.py"
     assert cli_main(["check", f"{exits}:Attention"]) == 1, "an exit is a failure, never a pass"
     printed = capsys.readouterr()
@@ -172,6 +177,7 @@ def test_cli_usage_errors_exit_2_with_a_plain_message(
     broken.write_text("import torch\nclass Mine(torch.nn.Module:\n")
     assert check_main([f"{broken}:Mine"]) == 2
     assert check_main([f"{learner[0]}:NoSuchClass"]) == 2
+    assert check_main([f"{LEARNER_FILES / 'noisy.py'}:NotAModule"]) == 2
     errors = capsys.readouterr().err.splitlines()
     missing = str(tmp_path / "missing.py")  # a long path keeps its end, the file's name
     assert (
@@ -182,6 +188,11 @@ def test_cli_usage_errors_exit_2_with_a_plain_message(
     assert errors[1].startswith("error: Expected FILE.py:ClassName")
     assert errors[2].startswith(f"error: Importing {broken} raised SyntaxError")
     assert errors[3].endswith("has no NoSuchClass; its classes: MyCausalAttention, NoMask.")
+    assert errors[4].endswith(
+        "noisy.py:NotAModule is a class but not a torch.nn.Module: the "
+        "checker builds it and calls it as a layer, so derive it from nn.Module, as the book's "
+        "CausalAttention(nn.Module) does."
+    )
     with pytest.raises(SystemExit) as usage:
         check_main([f"{learner[0]}:MyCausalAttention", "--timeout", "soon"])
     assert usage.value.code == 2
@@ -251,10 +262,25 @@ def test_bugs_written_another_way_are_named_by_behaviour(name: str, family: str,
     assert saw in str(report) and "What the checker saw" in str(report)
 
 
+def _harness_children() -> list[int]:
+    """Processes this one started that run the checker's harness (read from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        parent = int(stat[stat.rfind(")") + 2 :].split()[1])
+        if parent == os.getpid() and b"check_harness.py" in command:
+            found.append(int(entry.name))
+    return found
+
+
 def test_ctrl_c_ends_the_check_and_its_process_in_one_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Ctrl-C (SIGINT to this process) while the class sleeps in its child process."""
+    """Ctrl-C (SIGINT to this process) while the class sleeps in its own process."""
     children: list[int] = []
     done = threading.Event()
 
@@ -265,7 +291,7 @@ def test_ctrl_c_ends_the_check_and_its_process_in_one_line(
             children and signal.getsignal(signal.SIGINT) is not signal.default_int_handler
         ):
             if not children:
-                children.extend(p.pid for p in multiprocessing.active_children() if p.pid)
+                children.extend(_harness_children())
             time.sleep(0.05)
         if children:
             os.kill(os.getpid(), signal.SIGINT)
@@ -325,22 +351,80 @@ def test_compare_bug_runs_the_books_numbers_and_the_bugs_own_class() -> None:
             assert torch.allclose(direct, traced, atol=1e-6), (name, training)
 
 
-def test_a_spawned_check_does_not_run_the_callers_main_script(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    """Off Linux the child is spawned; the caller's ``__main__`` (a Streamlit script under
-    AppTest, a notebook, a learner's program) must not run again in it. The file is imported as
-    Python imports it (a dataclass with postponed annotations, a module from the file's folder)
-    in that fresh process, and nothing of it comes back to this one."""
-    import types
-
-    script = tmp_path / "caller.py"
-    script.write_text("raise SystemExit(3)  # running this in the child would end it\n")
-    caller = types.ModuleType("__main__")
-    caller.__file__ = str(script)
-    monkeypatch.setitem(sys.modules, "__main__", caller)
-    monkeypatch.setattr(check, "FORK", False)
-    report = check_attention(f"{LEARNER_FILES / 'dataclass_attention.py'}:DataclassAttention")
-    assert report.passed, str(report)
-    assert sys.modules["__main__"] is caller
+def test_forged_passes_are_judged_from_the_numbers() -> None:
+    """A file is imported only in the checker's fresh interpreter: its imports reach nothing here
+    (a helper beside it, a patch of attention.check), and what it writes into the checker's pipes
+    is never a pass. forges_the_checker.py patches every part of attention.check that could
+    decide, then (second class) writes a passing report and made-up results and exits, or
+    (third) a line too deeply nested to parse."""
+    decide = check.check_attention, check._judge, vars(check.CheckReport).get("passed")
+    helpers = f"{LEARNER_FILES / 'dataclass_attention.py'}:DataclassAttention"
+    assert check_attention(helpers).passed  # imports learner_helpers.py from its folder, there
     assert "learner_helpers" not in sys.modules and "dataclass_attention" not in sys.modules
+    patched = check_attention(f"{LEARNER_FILES / 'forges_the_checker.py'}:NoMask")
+    assert not patched.passed and patched.future_leak
+    assert patched.likely_bugs[0] == "mask_not_applied"
+    assert (check.check_attention, check._judge, vars(check.CheckReport).get("passed")) == decide
+    written = check_attention(f"{LEARNER_FILES / 'forges_the_checker.py'}:WritesAPassAndExits")
+    assert not written.passed
+    assert "sent the checker what it did not ask for" in str(written.first_difference)
+    deep = check_attention(f"{LEARNER_FILES / 'forges_the_checker.py'}:WritesDeepJson")
+    assert "sent the checker what it did not ask for" in str(deep.first_difference)
+
+
+def test_outputs_that_alias_one_buffer_are_copied_at_once() -> None:
+    """aliasing.py returns one buffer it overwrites on every call: as a file (fresh interpreter)
+    and as a class (forked), its missing mask and its unscaled dropout are named."""
+    no_mask = check_attention(f"{LEARNER_FILES / 'aliasing.py'}:BufferedNoMask")
+    assert no_mask.future_leak and no_mask.leaked_tokens == (0, 1, 2, 3, 4)
+    assert no_mask.likely_bugs[0] == "mask_not_applied"
+    unscaled = check_attention(aliasing.BufferedUnscaledDropout)
+    assert unscaled.likely_bugs[0] == "dropout_unscaled"
+    assert "the outputs are 0.50 times the book's in size" in str(unscaled)
+
+
+def _running(pid: int) -> bool:
+    """``pid`` exists and is not a zombie (a killed orphan may wait for init to collect it)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2] != "Z"
+
+
+@pytest.mark.parametrize(
+    ("name", "timeout", "passed"),
+    [("StartsProcesses", 60, True), ("StartsProcessesThenHangs", 8, False)],
+)
+def test_processes_the_class_starts_end_with_the_check(
+    name: str, timeout: float, passed: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The class starts ``sleep 40`` and a forked spinner, then returns or hangs: when the check
+    returns (or times out) both are gone."""
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("ATTENTION_TEST_PIDS", str(pids))
+    report = check_attention(f"{LEARNER_FILES / 'leaves_processes.py'}:{name}", timeout=timeout)
+    assert report.passed is passed
+    if not passed:
+        assert f"did not finish in {timeout:g} s" in str(report.first_difference)
+    started = [int(line) for line in pids.read_text().split()]
+    assert len(started) == 2
+    assert not [pid for pid in started if _running(pid)]
+
+
+def test_printing_is_bounded_and_harmless(capsys: pytest.CaptureFixture[str]) -> None:
+    """noisy.py prints escape codes (clear screen, a window title, a carriage return, a bidi
+    override) and 50 MB: the report shows the first 20,000 bytes, the codes as escapes, and
+    this process never holds the rest."""
+    tracemalloc.start()
+    try:
+        assert cli_main(["check", f"{LEARNER_FILES / 'noisy.py'}:Noisy"]) == 0
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 5 * 2**20, peak
+    out = capsys.readouterr().out
+    assert "behaves as the book's CausalAttention" in out
+    assert "\\x1b[2J\\x1b]0;owned\\x07\\rcleared\\u202e" in out
+    assert not {"\x1b", "\r", "\x07", "\u202e"} & set(out)
+    assert len(out) < 25_000 and "more bytes of printing not shown" in out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import torch
 
@@ -81,3 +83,9 @@ def test_measurement_is_bounded_and_counts_the_books_score_matrices() -> None:
     assert all(seconds > 0 for seconds in timings.seconds["book"])
     nothing = measure_fast_paths((6, 4096), budget_s=0.0)
     assert nothing.token_counts == [] and nothing.skipped == [6, 4096]
+    # a budget of 1 s once took 20 s: a size the budget runs out in stops after one more run
+    started = time.perf_counter()
+    short = measure_fast_paths((6, 4096), budget_s=1.0)
+    assert time.perf_counter() - started < 6.0  # generous: the 4,096 tokens' warm-up at most
+    assert short.token_counts + short.skipped == [6, 4096]
+    assert all(len(v) == len(short.token_counts) for v in short.seconds.values())

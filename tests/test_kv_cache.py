@@ -9,9 +9,11 @@ import torch
 
 from attention import AttentionInputError
 from attention.examples import BOOK_EMBEDDINGS
-from attention.fast_path import fast_path_outputs
+from attention.fast_path import _PeakTensorBytes, fast_path_outputs
 from attention.kv_cache import (
     GENERATION_CONTEXT,
+    LayerCache,
+    attend_with_cache,
     cache_bytes,
     cache_growth,
     compare_generation,
@@ -145,3 +147,60 @@ def test_timing_stops_at_its_budget() -> None:
     timings = time_generation(prompt_tokens=PROMPT, new_tokens=2, seed=0, budget_s=0.0)
     assert timings.runs == 1 and timings.stopped_by_budget
     assert timings.seconds_with_cache > 0 and timings.seconds_without_cache > 0
+
+
+def test_cache_growth_is_sized_by_its_cost_and_bounded_in_memory() -> None:
+    """4,096 tokens one at a time once went past 6 GiB (a (T, T) mask copy per token, a cache
+    copy per step): now the tensors alive at once stay near one full pass's, and a growth whose
+    copies and weights do not fit is refused before anything is built."""
+    x = torch.randn(4096, 3, generator=private_generator(0))
+    counter = _PeakTensorBytes()
+    with counter:
+        steps = cache_growth(x, d_out=2, num_heads=1, seed=0)
+    assert len(steps) == 4096 and steps[-1].difference < 1e-4
+    assert counter.peak < 512 * 2**20, counter.peak  # one (T, T) float32 matrix: 64 MiB
+    with pytest.raises(AttentionInputError, match="one at a time is too large") as refused:
+        cache_growth(x, d_out=64, num_heads=4, seed=0)
+    assert refused.value.code == "cache_growth_too_large"
+
+
+@subcases(
+    ("case", "match"),
+    [
+        ("past the context", "would go past the layer's context_length 6"),
+        ("another layer's cache", r"cache.keys must be a float32 tensor \(1, 2, n, 1\)"),
+        ("NaN", "x_new holds NaN, infinite or too large values"),
+        ("no tokens", r"x_new must be \(b, q, 3\) with at least one token"),
+    ],
+)
+def test_attend_with_cache_names_what_it_cannot_run(case: str, match: str) -> None:
+    with draws_from(private_generator(0)):
+        layer = MultiHeadAttention(3, 2, 6, 0.0, 2).eval()
+        other = MultiHeadAttention(3, 4, 6, 0.0, 1).eval()
+    cache = LayerCache()
+    x = BOOK_EMBEDDINGS[None]  # (1, 6, 3)
+    if case == "past the context":
+        attend_with_cache(layer, x[:, :4], cache)
+        x_new = x[:, 4:6].repeat(1, 2, 1)  # 4 more tokens after 4: 8 > 6
+    elif case == "another layer's cache":
+        attend_with_cache(other, x[:, :2], cache)
+        x_new = x[:, 2:3]
+    else:
+        x_new = x[:, :1].clone() if case == "NaN" else x[:, :0]
+        x_new[..., 1:] = float("nan")  # (nothing to fill when there are no tokens)
+    with pytest.raises(AttentionInputError, match=match):
+        attend_with_cache(layer, x_new, cache)
+
+
+def test_whole_numbers_and_float64_go_through_a_cache_as_float32() -> None:
+    with draws_from(private_generator(0)):
+        layer = MultiHeadAttention(3, 2, 6, 0.0, 2).eval()
+    whole = torch.tensor([[[1, 2, 3], [4, 5, 6], [0, 1, 0]]])  # int64
+    with torch.no_grad():
+        expected = through_cache(layer, whole.float())["output"]
+        assert torch.equal(through_cache(layer, whole)["output"], expected)
+        assert torch.equal(through_cache(layer, whole.double())["output"], expected)
+        cached = attend_with_cache(layer, whole.double(), LayerCache()).context_vec
+    assert cached.dtype == torch.float32
+    with pytest.raises(AttentionInputError, match="x holds NaN"):
+        through_cache(layer, torch.full((1, 2, 3), float("nan")))

@@ -6,6 +6,7 @@ from attention.examples import BOOK_EMBEDDINGS
 from attention.fast_path import PATHS, SLIP, compare_fast_paths
 from tests.apptest_support import matrix_cell_styles, matrix_tables, page_text, run_page
 from viz.colors import HIDDEN_COLOR
+from viz.vocabulary import format_difference
 
 
 def _metrics(at: object) -> list[str]:
@@ -16,7 +17,7 @@ def test_the_page_shows_each_paths_difference_and_the_masks_read_both_ways() -> 
     at = run_page("fast_path")
     assert not at.exception
     differences = compare_fast_paths(BOOK_EMBEDDINGS, d_out=2, num_heads=1, seed=123)
-    assert _metrics(at) == [f"{differences[path]:.1e}" for path in PATHS]
+    assert _metrics(at) == [format_difference(differences[path]) for path in PATHS]
     assert _metrics(at) == ["6.0e-08"] * 3 + ["2.8e-01"]  # three paths and the slip, as shown
     assert at.metric[-1].label.endswith("(the slip)") and differences[SLIP] > 0.1
     assert "The fast path" in page_text(at)
@@ -40,7 +41,7 @@ def test_the_page_in_chinese_with_two_heads() -> None:
     at = run_page("fast_path", {"lang": "zh", "heads": "2"})
     assert not at.exception
     differences = compare_fast_paths(BOOK_EMBEDDINGS, d_out=2, num_heads=2, seed=123)
-    assert _metrics(at) == [f"{differences[path]:.1e}" for path in PATHS]
+    assert _metrics(at) == [format_difference(differences[path]) for path in PATHS]
     text = page_text(at)
     assert "快速路径" in text and "同一个布尔掩码，两种含义" in text
     assert at.metric[-1].label == "SDPA，attn_mask=mask_bool（失误）"
@@ -61,7 +62,7 @@ def test_a_link_opens_the_mask_conventions_and_presenter_mode_walks_the_paths() 
     at = run_page("fast_path", {"present": "1", "lang": "zh"})
     assert not at.exception and not at.tabs
     differences = compare_fast_paths(BOOK_EMBEDDINGS, d_out=2, num_heads=1, seed=123)
-    assert _metrics(at) == [f"{differences[path]:.1e}" for path in PATHS]  # screen 1a
+    assert _metrics(at) == [format_difference(differences[path]) for path in PATHS]  # screen 1a
     at.button(key="present_next").click().run()
     assert not at.exception and not at.metric  # 1b: the book's output beside the slip's
     assert set(matrix_tables(at)) == {"fast_path_book_output", "fast_path_slip_output"}

@@ -19,7 +19,7 @@ def test_the_page_shows_the_cache_the_slip_the_same_tokens_and_gpt2s_bytes() -> 
     at = run_page("kv_cache")
     assert not at.exception
     metrics = {metric.label: metric.value for metric in at.metric}
-    assert metrics["difference from the full forward pass (row 6)"] == "0.0e+00"
+    assert metrics["difference from the full forward pass (row 6)"] == "0"
     slip = mask_slice_slip(BOOK_EMBEDDINGS, d_out=2, num_heads=1, seed=123)
     assert metrics["largest difference, slip vs right"] == f"{slip.difference:.4f}"
     assert metrics["cache size"] == "75,497,472 B"  # GPT-2 124M in fp32, the inputs' defaults
@@ -94,3 +94,14 @@ def test_a_link_opens_a_part_and_presenter_mode_feeds_one_token_a_screen() -> No
     assert not at.exception and _screen(at) == "Screen 5 of 12"
     at.button(key="present_last").click().run()
     assert _screen(at) == "Screen 12 of 12" and at.metric[0].value == "75,497,472 B"
+
+
+def test_the_page_says_why_the_sidebars_dropout_does_not_act_on_it() -> None:
+    """p = 0.5 in training mode: the page says its layer runs in eval mode with dropout off (the
+    cache's rows still equal the full pass's: nothing was dropped); at p = 0 it says nothing."""
+    at = run_page("kv_cache", {"dropout": "0.5"})
+    assert not at.exception
+    assert "Dropout p = 0.5 and training mode do not act on this page" in page_text(at)
+    metrics = {metric.label: metric.value for metric in at.metric}
+    assert metrics["difference from the full forward pass (row 6)"] == "0"
+    assert "do not act on this page" not in page_text(run_page("kv_cache"))

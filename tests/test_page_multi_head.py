@@ -55,7 +55,7 @@ def test_book_numbers_at_seed_123_with_two_heads() -> None:
     assert wrapper.iloc[5].tolist() == BOOK_WRAPPER_LAST
     assert list(wrapper.index) == ["Your", "journey", "starts", "with", "one", "step"]
     # batch 1 is not the book's example (a batch of two), but its rows are compared, and agree
-    assert "same to its 4 decimals" in " ".join(element.value for element in at.info)
+    assert "same to its 4 decimals" in page_text(at)
     text = page_text(at).replace("\u00a0", " ")  # shapes are written with no-break spaces
     for shape in ["(1, 6, 3)", "(1, 6, 2, 1)", "(1, 2, 6, 1)", "(1, 2, 6, 6)", "(1, 6, 4)"]:
         assert shape in text
@@ -204,3 +204,13 @@ def test_parameter_counts_without_the_fused_class() -> None:
     table = _parameter_table(at)
     assert list(table.index) == ["MultiHeadAttentionWrapper"]
     assert table.loc["MultiHeadAttentionWrapper", "total"] == str(3 * 3 * 3 * 2)
+
+
+def test_the_heads_weights_are_drawn_in_order_two_per_row() -> None:
+    """Four heads: Head 1, 2 in the first row, 3, 4 in the next (a phone stacks the columns, so
+    the order of the page is the order read)."""
+    at = run_page("multi_head", {"heads": "4", "d_out": "4"})
+    assert not at.exception
+    keys = [key for key in matrix_tables(at) if "_weights_" in key]
+    wrapper = [key for key in keys if key.startswith("multi_head_wrapper")]
+    assert wrapper == [f"multi_head_wrapper_weights_{head}" for head in range(4)], keys

@@ -294,5 +294,5 @@ def test_a_row_dropped_whole_is_named_on_the_dropout_step() -> None:
     at = open_step_tab(run_page("step", {"seed": "1", "dropout": "0.5"}), "step_tabs", "dropout")
     text = page_text(at)
     assert "Every weight of “starts” (row 3) was dropped in this pass" in text
-    assert "p^3 = 0.125" in text
+    assert "p³ = 0.125" in text
     assert shown_context(at)[2] == ["0.0000", "0.0000"]

@@ -216,3 +216,16 @@ def test_the_view_works_where_streamlit_cannot_be_imported() -> None:
     )
     assert completed.returncode == 0, completed.stderr
     assert int(completed.stdout) > 10_000
+
+
+def test_a_sliding_windows_mask_is_named_a_band_not_the_causal_mask() -> None:
+    """With ``window=2`` the mask hides keys two or more tokens back as well: the section says
+    so, and its figure tells the two kinds of hidden keys apart (viz.window)."""
+    book = show_trace(trace_attention(BOOK_EMBEDDINGS, AttentionConfig()))
+    banded = show_trace(trace_attention(BOOK_EMBEDDINGS, AttentionConfig(window=2)))
+    book_mask, band = (next(s for s in v.sections if s.name == "mask") for v in (book, banded))
+    assert book_mask.title == "The causal mask" and "1 where j > i" in book_mask.formula
+    assert band.title == "The sliding-window mask (2 tokens)"
+    assert band.formula == "mask: 1 where j > i (a future token) or j ≤ i − 2 (too far back)"
+    assert "2 or more tokens back" in band.blocks[0].caption
+    assert "causal mask" not in banded._repr_html_()

@@ -24,6 +24,7 @@ from viz.table_heatmap import (
     MAX_COLOURED_COLUMNS,
     MAX_COLOURED_ROWS,
     ColouredTable,
+    corner_parts,
     legend_table,
     matrix_table,
     scale_stops,
@@ -275,8 +276,15 @@ def test_token_labels_are_kept_as_typed_and_unique() -> None:
     assert table.row_labels == expected and table.col_labels == expected
     assert len(set(table.row_labels)) == 4  # the two "**b**" stay two rows
     assert expected[:3] == labels[:3]
-    # the corner breaks only between its two titles (no-break spaces inside each)
+    # the corner: its two axis titles, each drawn as one block that keeps its words together
+    # while the column is wide enough and wraps between words (never inside one) when not
     assert table.corner == f"*query*\u00a0↓\u00a0· {WORDS.column}\u00a0→"
+    assert corner_parts(table.corner) == ("*query*\u00a0↓\u00a0·", f"{WORDS.column}\u00a0→")
+    assert corner_parts("cached\u00a0token\u00a0↓\u00a0· 键\u00a0→") == (
+        "cached token\u00a0↓\u00a0·",  # words may part; the arrow stays with its word
+        "键\u00a0→",
+    )
+    assert table.to_data()["corner_parts"] == list(corner_parts(table.corner))
     assert texts(legend_table(view, WORDS))[0, 0] == "$x$"
     data = table.to_data()  # what the browser receives: the same texts, as JSON data
     assert data["rows"] == list(expected) and data["description"] == "a description"

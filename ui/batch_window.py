@@ -45,13 +45,49 @@ def settings_words(trace: AttentionTrace) -> str:
     """The batch (and the window, when on) for the settings line of the step page."""
     words = t("batchwin.settings", batch=batch_size(trace))
     if trace.config.window is not None:
-        words += " · " + t("batchwin.settings_window", window=trace.config.window)
+        window = trace.config.window
+        words += " · " + t(_one("batchwin.settings_window", window), window=window)
     return words
 
 
 def seen_counts(trace: AttentionTrace) -> str:
-    """How many keys each query sees, ``(~mask).sum(-1)``, as a list."""
-    return ", ".join(str(int(n)) for n in (~trace.mask.bool()).sum(-1))
+    """How many keys each query sees, ``(~mask).sum(-1)``: every count for a short sentence, in
+    runs for a long one (:func:`counts_in_runs`)."""
+    return counts_in_runs([int(n) for n in (~trace.mask.bool()).sum(-1)])
+
+
+LISTED_COUNTS = 12  # up to this many queries every count is written out
+
+
+def counts_in_runs(counts: list[int]) -> str:
+    """``counts`` written out, or past :data:`LISTED_COUNTS` as runs: a count repeated ``n``
+    times as ``4 (×4,092)``, a count rising by one as ``1, 2, …, 4`` (a window of 4 at 4,096
+    tokens: ``1, 2, …, 4, 4 (×4,092)``)."""
+    if len(counts) <= LISTED_COUNTS:
+        return ", ".join(str(n) for n in counts)
+    parts, i = [], 0
+    while i < len(counts):
+        same = i
+        while same + 1 < len(counts) and counts[same + 1] == counts[i]:
+            same += 1
+        rising = i
+        while rising + 1 < len(counts) and counts[rising + 1] == counts[rising] + 1:
+            rising += 1
+        if same > i:
+            parts.append(f"{counts[i]} (×{same - i + 1:,})")
+            i = same + 1
+        elif rising >= i + 3:
+            parts.append(f"{counts[i]}, {counts[i + 1]}, …, {counts[rising]}")
+            i = rising + 1
+        else:
+            parts.append(str(counts[i]))
+            i += 1
+    return ", ".join(parts[:LISTED_COUNTS]) + (", …" if len(parts) > LISTED_COUNTS else "")
+
+
+def _one(key: str, window: int) -> str:
+    """``key``, or its ``_one`` wording for a window of 1 token (the token itself, no “before”)."""
+    return f"{key}_one" if window == 1 else key
 
 
 def mask_view(
@@ -83,12 +119,18 @@ def step_note(trace: AttentionTrace, name: str) -> None:
     if window is not None and name == "mask":
         st.latex(r"M_{ij} = 1 \iff j > i \;\lor\; j \le i - " + str(window))
         st.markdown(
-            t("batchwin.mask_window", window=window, before=window - 1, counts=seen_counts(trace))
+            t(
+                _one("batchwin.mask_window", window),
+                window=window,
+                before=window - 1,
+                counts=seen_counts(trace),
+            )
         )
     if window is not None and name == "masked":
         st.caption(t("batchwin.masked", window=window))
     if window is not None and name in ("softmax", "context"):
-        st.caption(t("batchwin.mixes", window=window, before=window - 1, counts=seen_counts(trace)))
+        key = _one("batchwin.mixes", window)
+        st.caption(t(key, window=window, before=window - 1, counts=seen_counts(trace)))
     if name == "dropout":
         dropout_items(trace)
 

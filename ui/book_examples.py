@@ -76,7 +76,7 @@ BOOK_EXAMPLES: dict[str, BookExample] = {
             "chapter_path",
             "3.3–3.5",
             _chapter_3(seed=123, heads=1, batch=1),
-            page_state={"chapter_v2_seed": 789},
+            page_state={"v2_seed": 789},
         ),
         BookExample("fast_path", "3.6.2", _chapter_3(seed=123, heads=2, batch=1)),
     )

@@ -11,6 +11,7 @@ bug's name added to the key; both are sized by :func:`trace_cells`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -18,8 +19,11 @@ import streamlit as st
 import torch
 
 from attention import AttentionConfig, AttentionTrace, trace_attention
-from attention.bugs import BugComparison, compare_bug
+from attention.bugs import BUGS, BugComparison, compare_bug
+from attention.memory_estimate import TraceSize, comparison_bytes, trace_bytes
+from attention.validate import MAX_ATTENTION_CELLS
 
+from . import heavy
 from .limits import limit
 from .table import Table
 
@@ -135,6 +139,26 @@ def trace_cells(num_tokens: int, num_heads: int) -> int:
     return num_heads * num_tokens * num_tokens
 
 
+def trace_size(shape: tuple[int, ...], cfg: AttentionConfig) -> TraceSize:
+    """The sizes of a trace of inputs ``shape`` ``(b, T, d_in)`` with ``cfg``, for its estimate."""
+    batch, tokens, d_in = shape
+    return TraceSize(
+        tokens=tokens,
+        d_in=d_in,
+        d_out=cfg.d_out,
+        heads=cfg.num_heads,
+        batch=batch,
+        dropout=cfg.training and cfg.dropout > 0,
+        wrapper=cfg.variant == "wrapper" and cfg.num_heads > 1,
+    )
+
+
+def _budgeted(size: TraceSize, needed: int) -> bool:
+    """Large enough to go through the memory budget, and not refused by the core's size check
+    anyway (that refusal says more than the budget's)."""
+    return heavy.is_heavy(needed) and size.cells <= MAX_ATTENTION_CELLS
+
+
 def compute_trace(table: Table, cfg: AttentionConfig, batch: int = 1) -> AttentionTrace:
     """``trace_attention(embeddings, cfg)`` for the table, cached across runs.
 
@@ -146,6 +170,13 @@ def compute_trace(table: Table, cfg: AttentionConfig, batch: int = 1) -> Attenti
     of two entries (see ``TRACE_CACHE_LARGE``).
     """
     array = np.stack([np.asarray(table.values, dtype=np.float64)] * batch)  # (b, T, d_in)
+    size = trace_size(array.shape, cfg)
+    needed = trace_bytes(size)
+    if _budgeted(size, needed):  # kept for this session, in the budget: not cached for all
+        values, shape = array.tobytes(), tuple(array.shape)
+        return heavy.admitted(
+            ("trace", values, shape, cfg), needed, lambda: _trace_from_bytes(values, shape, cfg)
+        )
     if batch * trace_cells(array.shape[1], cfg.num_heads) > LARGE_TRACE_CELLS:
         return _cached_large_trace(array.tobytes(), tuple(array.shape), cfg)
     return _cached_trace(array.tobytes(), tuple(array.shape), cfg)
@@ -160,6 +191,15 @@ def compute_bug_comparison(name: str, table: Table, cfg: AttentionConfig) -> Bug
     """
     array = np.asarray(table.values, dtype=np.float64)  # (T, d_in)
     key = (name, array.tobytes(), tuple(array.shape), cfg)
+    bug = BUGS.get(name)
+    if bug is not None:
+        heads = max(2, cfg.num_heads) if bug.multi_head else 1
+        size = trace_size((1, *array.shape), replace(cfg, num_heads=heads, variant="fused"))
+        needed = comparison_bytes(size, through_cache=bug.cached)
+        if _budgeted(size, needed):
+            return heavy.admitted(
+                ("bug", *key), needed, lambda: compare_bug(name, _inputs_from_bytes(*key[1:3]), cfg)
+            )
     if trace_cells(array.shape[0], cfg.num_heads) > LARGE_TRACE_CELLS:
         return _cached_large_comparison(*key)
     return _cached_comparison(*key)

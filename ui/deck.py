@@ -33,6 +33,7 @@ import streamlit as st
 from attention.head_split import valid_head_counts, valid_widths
 
 from .choices import keep_choices
+from .class_mode import class_button
 from .i18n import LANGUAGE_KEY, LANGUAGES, t
 from .settings import SETTINGS
 from .sidebar import DROPOUT_PRESETS
@@ -227,7 +228,8 @@ def _nav_button(key: str, label: str, icon: str, target: Screen | None) -> None:
 
 def _navigation(moves: Moves) -> None:
     """First / Previous / Next / Last, "Screen 7 of 17 · Softmax", and Leave."""
-    columns = st.columns([0.5, 1.1, 1.1, 0.5, 3.0, 1.1], vertical_alignment="center", gap="small")
+    widths = [0.5, 1.1, 1.1, 0.5, 3.0, 1.1, 0.9]
+    columns = st.columns(widths, vertical_alignment="center", gap="small")
     with columns[0]:
         _nav_button("present_first", "", ":material/first_page:", moves.first)
     with columns[1]:
@@ -250,6 +252,8 @@ def _navigation(moves: Moves) -> None:
         width="stretch",
         help=t("present.leave_help"),
     )
+    with columns[6]:
+        class_button("bar")  # start a class / its link, QR and end (ui/class_mode.py)
 
 
 # --- the control strip: the same session keys as the sidebar's widgets ----------------------

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from . import deck, memory
+from . import class_mode, deck, heavy, memory
+from .budget import OverBudget
 from .computation import use_page_threads
 from .i18n import language_of_this_run, t
 from .ops_log import count
@@ -31,6 +32,7 @@ PageFunction = Callable[[View], None]
 
 
 use_page_threads()  # before any script run's thread starts: they all inherit the count
+heavy.register_session_hooks()  # a closed tab's large view goes back to the memory budget
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ class PageSpec:
 DEFAULT_PAGE = "step"  # the page at "/": the step page, the book's example step by step
 
 PAGE_SPECS = (
-    PageSpec("chapter_path", "pages/chapter_path.py", "nav.learn"),
+    PageSpec("chapter_path", "pages/chapter_path.py", "nav.learn", settings="ui.chapter_settings"),
     PageSpec("step", "pages/step_by_step.py", "nav.learn", settings="ui.step_link"),
     PageSpec("embeddings", "pages/embeddings.py", "nav.learn", teaches=False),
     PageSpec("one_query", "pages/one_query.py", "nav.learn"),
@@ -95,6 +97,7 @@ def register_page_settings() -> None:
         params = spec.url_params()
         if params is not None:
             register_page_params(params)
+    register_page_params(class_mode.URL_PARAMS)  # ?class=<id>: a student's class link
 
 
 def import_every_page() -> None:
@@ -166,12 +169,17 @@ def run_app(default_page: str = DEFAULT_PAGE) -> None:
     goto = deck.take_goto()  # the deck's Next leads to a screen of another page
     if goto is not None and goto != (current.url_path or default_page) and goto in pages:
         st.switch_page(pages[goto])
+    if class_mode.follow(current.url_path or default_page, pages):  # a class's change to apply
+        init_session()
     render_sidebar(current.url_path)
     deck.lecture_panel(current.url_path or default_page)
     st.session_state[CURRENT_PAGE_KEY] = current.url_path or default_page
     with language_of_this_run():  # settled by the sidebar
         url = sync_url()
         show_url_warnings()
+        class_mode.class_tick()  # a student follows, a teacher publishes (ui/class_mode.py)
+        with st.sidebar:
+            class_mode.class_button("sidebar")
         if show_stale_table_notice() and current.url_path != TABLE_PAGE:
             st.page_link(pages[TABLE_PAGE], label=t("table.stale_link"), icon=":material/edit:")
         view_of_run.append(build_view(current.url_path, url))
@@ -180,10 +188,22 @@ def run_app(default_page: str = DEFAULT_PAGE) -> None:
         deck.open_bar(name)  # presenting: the bar, before the page
         if spec is not None and spec.teaches and not deck.presenting():
             deck.present_button(spec.name)
+        heavy.begin_run()
+        completed = False  # stays False when a click stops the run (Streamlit's rerun)
         try:
             current.run()
+            completed = True
+        except OverBudget as refused:  # a large view the memory budget cannot admit now
+            heavy.show_refusal(refused)
+            completed = True
+        except (MemoryError, RuntimeError) as error:  # the one place an allocation failure ends
+            if not heavy.is_allocation_failure(error):
+                raise
+            heavy.show_out_of_memory()
+            completed = True
         finally:
             deck.close_bar()  # a bar the page could not fill (an error, no walk): never a dead end
+            heavy.end_run(completed=completed)  # large results a whole run did not show go back
             forget_link_step()  # a link's step= is for the page it opens, checked there
 
 

@@ -21,6 +21,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from viz.vocabulary import format_difference, format_exponent
+
 from . import messages as _messages_package
 
 LANGUAGES = {"en": "English", "zh": "中文"}
@@ -75,21 +77,29 @@ def current_language() -> str:
     return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
 
 
-class _PluralFormatter(string.Formatter):
-    """``str.format`` plus counted nouns: ``{rows:row|rows}`` writes ``1 row``, ``2 rows``;
-    ``{size:,|byte|bytes}`` formats the number with ``,`` first. Any other placeholder is
-    formatted as ``str.format`` does."""
+class _MessageFormatter(string.Formatter):
+    """``str.format`` plus the app's ways of writing a number in a sentence, named in the message:
+
+    - counted nouns: ``{rows:row|rows}`` writes ``1 row``, ``2 rows``; ``{size:,|byte|bytes}``
+      formats the number with ``,`` first;
+    - ``{visible:exponent}`` writes ``²`` (so ``{p}{visible:exponent}`` reads ``0.5²``);
+    - ``{difference:difference}`` writes ``0`` when two results are equal, else ``4.7e-05``.
+    """
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "exponent":
+            return format_exponent(value)
+        if format_spec == "difference":
+            return format_difference(value)
         if "|" not in format_spec:
             return super().format_field(value, format_spec)
         *number_spec, one, many = format_spec.split("|")
         number = super().format_field(value, "|".join(number_spec))
-        singular = str(value).strip() in ("1", "1.0") or value == 1
+        singular = str(value).strip() in ("1", "1.0")  # 1, "1", 1.0, numpy's 1
         return f"{number} {one if singular else many}"
 
 
-_PLURAL = _PluralFormatter()
+_FORMATTER = _MessageFormatter()
 
 
 def t(key: str, lang: str | None = None, **values: Any) -> str:
@@ -100,4 +110,5 @@ def t(key: str, lang: str | None = None, **values: Any) -> str:
     text = texts.get(lang or current_language()) or texts[DEFAULT_LANGUAGE]
     if not values:
         return text
-    return _PLURAL.format(text, **values) if "|" in text else text.format(**values)
+    special = "|" in text or ":exponent}" in text or ":difference}" in text
+    return _FORMATTER.format(text, **values) if special else text.format(**values)

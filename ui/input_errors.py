@@ -50,6 +50,9 @@ ZH: dict[str, str] = {
     # the attention layer (attention/trace.py) and every caller of check_attention_size
     "too_large_to_trace": "这太大了，无法追踪：batch × heads × tokens² = {batch} × {heads} × "
     "{tokens}² = {cells:,} 个注意力权重（最多 {maximum:,}）。请减少头、token 或 batch 的数量。",
+    "cache_growth_too_large": "逐个 token 送入 {tokens:,} 个 token 太大了：tokens² × (2 × d_out + "
+    "heads) / 2 = {tokens:,}² × (2 × {d_out} + {heads}) / 2 = {cells:,} 个要复制和保存的数"
+    "（最多 {maximum:,}）。请减少 token 数、d_out 或头的数量。",
     "d_out_heads_split": "d_out = {d_out} 不能平均分给 {heads} 个头：融合的 MultiHeadAttention "
     "给每个头 d_out / num_heads 个特征，所以 d_out 必须能被 num_heads 整除。",
     "heads_too_wide": "d_out × num_heads = {width} 太宽（最多 {maximum}）。",

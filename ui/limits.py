@@ -85,6 +85,34 @@ LIMITS: dict[str, Limit] = {
             86400,
             "seconds a large trace stays cached unused",
         ),
+        Limit(
+            "ATTENTION_LAB_MEMORY_BUDGET_MB",
+            3072,
+            64,
+            1_048_576,
+            "MB all sessions' large views may hold at once (ui/budget.py); size it to the "
+            "machine's free memory minus the idle server's",
+            True,
+        ),
+        Limit(
+            "ATTENTION_LAB_MEMORY_WAIT_S",
+            30,
+            0,
+            600,
+            "seconds a large view waits for room in the memory budget before it is refused",
+        ),
+        Limit("ATTENTION_LAB_CLASS_ROOMS", 100, 1, 10_000, "classes open at once", True),
+        Limit("ATTENTION_LAB_CLASS_FOLLOWERS", 500, 1, 5_000, "students following one class", True),
+        Limit(
+            "ATTENTION_LAB_CLASS_HOURS",
+            3,
+            0.25,
+            24,
+            "hours a class lives after its teacher's tab last wrote it",
+        ),
+        Limit(
+            "ATTENTION_LAB_CLASS_POLL_S", 1.0, 0.25, 5, "seconds between a screen's class checks"
+        ),
     )
 }
 

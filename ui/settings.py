@@ -232,8 +232,10 @@ def widget(
         write = setting.option_label
         if write is not None:
             common["format_func"] = lambda option: write(option, lang)
-        draw = where.selectbox if setting.widget == "select" else where.radio
-        return draw(text, options=list(setting.options), **common)
+        if setting.widget == "radio":
+            return where.radio(text, options=list(setting.options), **common)
+        # a short list: picked, not typed (no search box raising a phone's keyboard)
+        return where.selectbox(text, options=list(setting.options), filter_mode=None, **common)
     if setting.widget == "text":
         return where.text_input(text, max_chars=setting.max_chars, **common)
     raise ValueError(f"setting {setting.name!r} has no control of its own")

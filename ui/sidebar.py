@@ -57,6 +57,7 @@ def render_sidebar(page: str = "") -> None:
             on_change = keep_choices if name == LANGUAGE_KEY else None
             widget(SETTINGS[name], on_change=on_change)
             if name == "dropout":
+                st.caption(t("sidebar.dropout_presets"))
                 _dropout_presets()
             if name == SIDEBAR_TEXT_AFTER:
                 _sentence_box()
@@ -71,20 +72,33 @@ def _set_dropout(value: float) -> None:
     st.session_state["dropout"] = value
 
 
-def _dropout_presets() -> None:
+def _dropout_presets(key_prefix: str = "dropout_preset") -> None:
     """One click to the dropout rates a lesson uses, instead of 50 presses of an arrow key."""
-    st.caption(t("sidebar.dropout_presets"))
     for column, value in zip(
         st.columns(len(DROPOUT_PRESETS), gap="small"), DROPOUT_PRESETS, strict=True
     ):
         column.button(
             f"p = {value:g}",
-            key=f"dropout_preset_{value:g}",
+            key=f"{key_prefix}_{value:g}",
             on_click=_set_dropout,
             args=(value,),
             width="stretch",
             type="primary" if st.session_state.get("dropout") == value else "secondary",
         )
+
+
+PHONE_PRESETS_KEY = "phone_dropout_presets"  # phone.css shows it on a narrow screen only
+
+
+def phone_dropout_presets() -> None:
+    """The dropout presets in the page itself, shown on a narrow screen only (phone.css).
+
+    There Streamlit lays the open sidebar over the page (300 of a phone's 360 px): changing p
+    in it hides what p changes. The buttons write the sidebar's own key, so both agree.
+    """
+    with st.container(key=PHONE_PRESETS_KEY):
+        st.caption(t("phone.dropout_presets"))
+        _dropout_presets("phone_dropout_preset")
 
 
 def _sentence_box() -> None:

@@ -57,11 +57,18 @@ class View:
         """The view's config with ``num_heads`` heads of the fused or wrapper class."""
         return replace(self.config, num_heads=num_heads, variant=variant)
 
-    def trace(self, *, num_heads: int = 1, variant: str = "fused") -> AttentionTrace | None:
-        """The trace of the view (cached), or None after showing why it cannot be computed."""
+    def trace(
+        self, *, num_heads: int = 1, variant: str = "fused", batch: int | None = None
+    ) -> AttentionTrace | None:
+        """The trace of the view (cached), or None after showing why it cannot be computed.
+
+        ``batch``: fewer batch items than the view's, for a page that shows only the first ones
+        (batch item ``k`` of a trace is the same with more items after it: the same weights, and
+        the dropout masks drawn in order, item 0 first).
+        """
         try:
             cfg = self.config_with(num_heads=num_heads, variant=variant)
-            return compute_trace(self.table, cfg, self.batch)
+            return compute_trace(self.table, cfg, min(self.batch, batch or self.batch))
         except AttentionInputError as error:
             show_input_error(error)
             return None

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from attention import AttentionTrace
 from attention.head_trace import one_head
-from attention.steps import STEPS, step_number
+from attention.steps import STEPS, Step, step_number
 from attention.validate import check_choice, check_instance, check_labels
 
 from . import steps as views
@@ -43,6 +43,7 @@ from .table_heatmap import (
     use_table,
 )
 from .vocabulary import format_short
+from .window import window_mask_view
 from .words import FigureWords
 
 __all__ = [
@@ -265,8 +266,27 @@ def _scores(stage: str) -> Callable[[_Drawn], Blocks]:
 
 
 def _mask(d: _Drawn) -> Blocks:
+    k = d.trace.config.window
+    if k is not None:  # a band: the future and the keys too far back are both hidden
+        view = window_mask_view(d.trace, d.tokens, d.words, palette=d.palette)
+        label = (
+            f"mask: 1 = hidden (grey: a future token; coloured: {k} or more tokens back, "
+            "outside the window), 0 = visible"
+        )
+        return (_block(view, d.words, label),), ""
     view = views.causal_mask_view(d.trace, d.tokens, d.words, palette=d.palette)
     return (_block(view, d.words, "mask: 1 = hidden (a future token), 0 = visible"),), ""
+
+
+def _title_and_formula(step: Step, trace: AttentionTrace) -> tuple[str, str]:
+    """The step's title and formula; a sliding window's mask is a band, not the causal mask."""
+    k = trace.config.window
+    if step.name != "mask" or k is None:
+        return step.title, step.formula
+    return (
+        f"The sliding-window mask ({k} token{'s' if k != 1 else ''})",
+        f"mask: 1 where j > i (a future token) or j ≤ i − {k} (too far back)",
+    )
 
 
 def _softmax(d: _Drawn) -> Blocks:
@@ -343,5 +363,6 @@ def show_trace(
     sections = []
     for number, step in enumerate(STEPS, start=1):
         blocks, note = STEP_TABLES[step.name](drawn)
-        sections.append(StepSection(number, step.name, step.title, step.formula, blocks, note))
+        title, formula = _title_and_formula(step, one)
+        sections.append(StepSection(number, step.name, title, formula, blocks, note))
     return TraceView(_summary(trace, head), tuple(sections))

@@ -18,6 +18,7 @@ shown exactly as typed; in Jupyter it draws itself (``_repr_html_``, every text 
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -50,6 +51,22 @@ MAX_COLOURED_ROWS = 40  # longer, a figure (with its thinned ticks) reads better
 LEGEND_STEPS = 3  # sample values on the legend's scale: both ends and the middle
 DARK_TEXT, LIGHT_TEXT = "#000000", "#ffffff"  # black: at least 4.58:1 on every colour of the scales
 NO_BREAK = "\u00a0"  # an axis title breaks only between the two titles of the corner
+
+
+# a title's words may break apart; its arrow and dot stay with the word before them
+_AXIS_WORD_BREAK = re.compile(NO_BREAK + "(?![↓→·])")
+
+
+def corner_parts(corner: str) -> tuple[str, ...]:
+    """The corner's axis titles, each as one block the browser keeps whole while it can.
+
+    ``"input feature ↓ · output feature →"`` gives ``("input feature ↓ ·", "output feature →")``
+    (the arrows joined to their word by no-break spaces): a narrow column breaks the corner
+    between its titles first, then between a title's words (each title is an inline block),
+    never inside a word nor before an arrow, and the text never runs past its cell into the
+    first column's label.
+    """
+    return tuple(_AXIS_WORD_BREAK.sub(" ", part) for part in corner.split(" ") if part)
 
 
 @dataclass(frozen=True)
@@ -97,6 +114,7 @@ class ColouredTable:
         """The table as JSON-ready data (what the browser's table component receives)."""
         return {
             "corner": self.corner,
+            "corner_parts": list(corner_parts(self.corner)),
             "columns": list(self.col_labels),
             "rows": list(self.row_labels),
             "cells": [[asdict(cell) for cell in row] for row in self.cells],

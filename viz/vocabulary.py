@@ -52,6 +52,20 @@ def format_number(value: float, decimals: int = DECIMALS, *, minus: str = "-") -
     return minus + text[1:] if text.startswith("-") else text
 
 
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def format_exponent(exponent: int) -> str:
+    """An integer exponent as a reader writes it after its base: ``2`` → ``²`` (``0.5²``)."""
+    return str(int(exponent)).translate(_SUPERSCRIPT)
+
+
+def format_difference(value: float) -> str:
+    """A difference between two results: ``0`` when they are exactly equal, else ``4.7e-05``
+    (its size, not its digits, is what a reader compares)."""
+    return "0" if value == 0 else f"{value:.1e}"
+
+
 def format_short(value: float, decimals: int = DECIMALS) -> str:
     """A setting written briefly: ``0.5``, ``2.0``, ``1.4286`` (at most ``decimals`` decimals)."""
     text = format_number(value, decimals).rstrip("0")

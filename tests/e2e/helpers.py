@@ -152,8 +152,12 @@ _READ_MATRIX_JS = """
     backgrounds: rows.map(r => [...r.querySelectorAll('td')]
       .map(td => getComputedStyle(td).backgroundColor)),
     alt: table.getAttribute('aria-label'),
+    // the corner's axis titles are the table's own text-only spans (matrix_table.js, cornerCell)
     made: [...labels, ...table.querySelectorAll('td')].flatMap(cell =>
-      [...cell.querySelectorAll('*')].map(el => el.tagName.toLowerCase())),
+      [...cell.querySelectorAll('*')]
+        .filter(el => !(cell === head[0] && el.matches('span[class$="-axis"]')
+          && el.children.length === 0))
+        .map(el => el.tagName.toLowerCase())),
   };
 }
 """

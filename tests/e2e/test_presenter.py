@@ -300,13 +300,13 @@ def test_every_teaching_page_has_a_whole_present_button_at_1024(
         assert whole, (spec.name, lang)
 
 
-def test_a_phone_shows_a_step_links_tab_first_gets_44_px_controls_and_closes_the_sidebar(
+def test_a_phone_shows_a_step_links_tab_first_and_closes_the_sidebar_after_a_link(
     browser: Browser, page: Page, streamlit_server: str
 ) -> None:
-    """A phone (390×844, touch) opens a ``step=`` link with its tab on the first screen; there
-    the seed's −/+ and the dropout presets are at least 44 px, and tapping a page link in the
-    open sidebar (it covers most of a phone) closes it on the new page. A laptop (the worker's
-    tab at 1400×1000, a mouse) keeps its compact controls and its open sidebar."""
+    """A phone (390×844, touch) opens a ``step=`` link with its tab on the first screen, and
+    tapping a page link in the open sidebar (it covers most of a phone) closes it on the new
+    page. A laptop (the worker's tab at 1400×1000, a mouse) keeps its open sidebar. (A phone's
+    44 px targets: tests/e2e/test_phone.py.)"""
     phone = browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
     )
@@ -324,12 +324,6 @@ def test_a_phone_shows_a_step_links_tab_first_gets_44_px_controls_and_closes_the
         )
         assert_no_exception(touch)
         touch.locator("[data-testid='stExpandSidebarButton']").click()
-        for selector in (
-            "[data-testid='stNumberInputStepUp']",
-            "[class*='st-key-dropout_preset'] button",
-        ):
-            box = touch.locator(selector).first.bounding_box()
-            assert box is not None and box["height"] >= 44, (selector, box)
         touch.locator("[data-testid='stSidebarNavLink']", has_text="Embeddings").tap()
         touch.wait_for_url(re.compile(r"/embeddings"))
         expect(touch.locator("[data-testid='stExpandSidebarButton']")).to_be_visible(
@@ -340,8 +334,6 @@ def test_a_phone_shows_a_step_links_tab_first_gets_44_px_controls_and_closes_the
 
     page.set_viewport_size({"width": 1400, "height": 1000})
     open_app(page, streamlit_server, "/")
-    box = page.locator("[data-testid='stNumberInputStepUp']").first.bounding_box()
-    assert box is not None and box["height"] < 44, "a mouse keeps the compact controls"
     page.locator("[data-testid='stSidebarNavLink']", has_text="Embeddings").click()
     page.wait_for_url(re.compile(r"/embeddings"))
     wait_settled(page)

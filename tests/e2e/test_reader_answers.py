@@ -46,7 +46,7 @@ def test_a_dropped_row_is_named_with_its_chance(page: Page, streamlit_server: st
     assert trace.context[0][2].abs().sum() == 0  # "starts" in this pass
     message = page.get_by_text(re.compile(r"Every weight of “starts” \(row 3\) was dropped"))
     expect(message).to_be_visible(timeout=APPEAR_MS)
-    expect(message).to_contain_text("p^3 = 0.125")
+    expect(message).to_contain_text("p³ = 0.125")
     assert_no_exception(page)
 
 

@@ -32,13 +32,24 @@ function textCell(tag, text, scope) {
   return htmlNode(null, tag, scope ? { scope } : {}, text);
 }
 
+// The corner: its axis titles as inline blocks (viz/table_heatmap.py, corner_parts), so it
+// breaks between the titles first, then between words, and always fits its column.
+function cornerCell(parts) {
+  const cell = textCell('th', null, 'col');
+  parts.forEach((part, index) => {
+    if (index) cell.appendChild(document.createTextNode(' '));
+    htmlNode(cell, 'span', { className: '__CLASS__-axis' }, part);
+  });
+  return cell;
+}
+
 // The <thead> (when there are column labels) and the <tbody> of `data`.
 function tableParts(data) {
   const parts = [];
   if (data.columns.length) {
     const head = document.createElement('thead');
     const row = htmlNode(head, 'tr');
-    if (data.rows.length) row.appendChild(textCell('th', data.corner, 'col'));
+    if (data.rows.length) row.appendChild(cornerCell(data.corner_parts || [data.corner]));
     for (const label of data.columns) row.appendChild(textCell('th', label, 'col'));
     parts.push(head);
   }

@@ -1,12 +1,23 @@
 // phone: what a phone needs on every page. Its stylesheet (phone.css) gives touch targets of
-// 44 px; this script closes the sidebar after a page link in it is tapped, where the open
-// sidebar covers the page (a phone: Streamlit keeps it open over the new page otherwise).
+// 44 px; this script
+// - closes the sidebar after a page link in it is tapped, where the open sidebar covers the page
+//   (a phone: Streamlit keeps it open over the new page otherwise);
+// - opens the sidebar at its top (Streamlit keeps its scroll position, so after a dropout preset
+//   1,000 px down it reopened there, its close button off screen);
+// - draws a heading smaller when one of its words is wider than the heading (a phone's column
+//   and a long name such as MultiHeadAttentionWrapper), so it breaks between words, never inside;
+// - loads the data editor's cell editor before the first edit. Streamlit's grid loads that code
+//   on the first edit of a tab's life (a separate file); keys typed before it arrives were lost
+//   without a word: the first edit of a table did nothing, the next ones worked.
 
 const COVERS = 0.5; // the sidebar covers the page when it is wider than half the window
+const SIDEBAR = '[data-testid="stSidebar"]';
+const SIDEBAR_SCROLLER = '[data-testid="stSidebarContent"]';
+const OPEN_SIDEBAR = '[data-testid="stExpandSidebarButton"]';
 
 function closeSidebarAfterNavigation(event) {
   const link = event.target.closest('[data-testid="stSidebarNavLink"]');
-  const sidebar = document.querySelector('[data-testid="stSidebar"]');
+  const sidebar = document.querySelector(SIDEBAR);
   if (!link || !sidebar) return;
   if (sidebar.getBoundingClientRect().width <= window.innerWidth * COVERS) return;
   // After Streamlit's own click handler has switched the page.
@@ -16,10 +27,91 @@ function closeSidebarAfterNavigation(event) {
   }, 0);
 }
 
-const MARK = '__CLASS__'; // set on the window once its listener is there
+function openSidebarAtTop(event) {
+  if (!event.target.closest(OPEN_SIDEBAR)) return;
+  const toTop = () => {
+    const scroller = document.querySelector(SIDEBAR_SCROLLER);
+    if (scroller) scroller.scrollTop = 0;
+  };
+  toTop(); // now, and once the sidebar has been drawn open
+  window.requestAnimationFrame(() => window.requestAnimationFrame(toTop));
+}
+
+// --- headings break between words -------------------------------------------------------------
+
+const HEADINGS = ':is([data-testid="stHeading"], [data-testid="stMarkdownContainer"]) :is(h1, h2, h3, h4, h5, h6)';
+const SMALLEST = 0.5; // a heading is never drawn below half its size
+
+// Draw `heading` at the largest size (up to its own) at which no word is wider than it. The
+// stylesheet lets a word overflow instead of breaking it (overflow-wrap: normal), so a word
+// too wide shows as scrollWidth > clientWidth.
+function fitHeading(heading) {
+  heading.style.fontSize = '';
+  const width = heading.clientWidth;
+  if (width === 0 || heading.scrollWidth <= width + 1) return;
+  const size = parseFloat(getComputedStyle(heading).fontSize);
+  let scale = width / heading.scrollWidth;
+  for (let tries = 0; tries < 4 && scale > SMALLEST; tries += 1) {
+    heading.style.fontSize = `${Math.floor(size * scale * 10) / 10}px`;
+    if (heading.scrollWidth <= width + 1) return;
+    scale *= 0.95;
+  }
+  heading.style.fontSize = `${size * SMALLEST}px`;
+}
+
+let fitScheduled = false;
+// After any change to the page (a rerun draws new elements): fit its headings, and load the cell
+// editor once a data editor is there.
+function fitHeadingsSoon() {
+  if (fitScheduled) return;
+  fitScheduled = true;
+  window.requestAnimationFrame(() => {
+    fitScheduled = false;
+    for (const heading of document.querySelectorAll(HEADINGS)) fitHeading(heading);
+    if (!cellEditorLoaded && document.querySelector('[data-testid="stDataFrame"]')) {
+      loadCellEditor();
+    }
+  });
+}
+
+// --- the data editor's cell editor, loaded before the first edit ------------------------------
+
+const GRID_FILE = /\/static\/js\/DataFrame\.[\w-]+\.js$/;
+const CELL_EDITOR_FILE = /data-grid-overlay-editor\.[\w-]+\.js/;
+let cellEditorLoaded = false;
+
+// The grid's own file (once a data editor is on the page) names its cell editor's file; import
+// it, so the grid finds it loaded. Silent when Streamlit names its files otherwise.
+async function loadCellEditor() {
+  if (cellEditorLoaded) return;
+  const links = [...document.querySelectorAll('link[rel="modulepreload"], script[src]')]
+    .map((node) => node.href || node.src);
+  const entries = performance.getEntriesByType('resource').map((entry) => entry.name);
+  const grid = [...links, ...entries].find((url) => GRID_FILE.test(url));
+  if (!grid) return;
+  cellEditorLoaded = true;
+  try {
+    const source = await (await fetch(grid)).text(); // from the browser's cache
+    const name = source.match(CELL_EDITOR_FILE);
+    if (name) await import(new URL(name[0], grid).href);
+  } catch (error) {
+    cellEditorLoaded = false; // the grid loads it on its first edit, as without this script
+  }
+}
+
+const MARK = '__CLASS__'; // set on the window once its listeners are there
 
 export default function phone() {
-  if (window[MARK]) return; // one listener per browser tab, whatever the reruns
+  loadCellEditor();
+  if (window[MARK]) return; // one set of listeners per browser tab, whatever the reruns
   window[MARK] = true;
-  document.addEventListener("click", closeSidebarAfterNavigation, true);
+  document.addEventListener('click', closeSidebarAfterNavigation, true);
+  document.addEventListener('click', openSidebarAtTop, true);
+  new MutationObserver(fitHeadingsSoon).observe(document.body, {
+    childList: true,
+    subtree: true,
+    characterData: true,
+  });
+  window.addEventListener('resize', fitHeadingsSoon);
+  fitHeadingsSoon();
 }

@@ -9,6 +9,10 @@ MESSAGES = {
         "en": "sliding window of {window:token|tokens}",
         "zh": "滑动窗口 {window} 个词元",
     },
+    "batchwin.settings_window_one": {
+        "en": "sliding window of 1 token",
+        "zh": "滑动窗口 1 个词元",
+    },
     "batchwin.embeddings": {
         "en": "The layer gets `batch`, shape {shape}: the table stacked {batch:time|times}, as the "
         "book's `torch.stack((inputs, inputs))` does for 2. Every step runs on "
@@ -35,6 +39,13 @@ MESSAGES = {
         "未来的词元仍为灰色），所以查询 i 只能看到键 i − {before} … i。"
         "每个查询能看到的键数 `(~mask).sum(-1)`：{counts}。",
     },
+    "batchwin.mask_window_one": {
+        "en": "Sliding window of 1 token: the mask also hides every earlier key (coloured 1; the "
+        "future stays grey), so query i sees only key i, itself. Keys each query sees, "
+        "`(~mask).sum(-1)`: {counts}.",
+        "zh": "滑动窗口为 1 个词元：掩码还会隐藏每个更早的键（着色的 1；未来的词元仍为灰色），"
+        "所以查询 i 只能看到键 i，即它自己。每个查询能看到的键数 `(~mask).sum(-1)`：{counts}。",
+    },
     "batchwin.mask_legend": {
         "en": "1 grey = hidden (a future token) · 1 coloured = hidden (too far back, outside the "
         "window) · 0 = visible",
@@ -51,6 +62,10 @@ MESSAGES = {
         "(itself and the {before} before it): keys per row {counts}.",
         "zh": "使用 {window} 个词元的滑动窗口时，第 i 行最多混合 {window} 个词元"
         "（它自己和它前面的 {before} 个）：每行的键数 {counts}。",
+    },
+    "batchwin.mixes_one": {
+        "en": "With a sliding window of 1 token, row i mixes only itself: keys per row {counts}.",
+        "zh": "使用 1 个词元的滑动窗口时，第 i 行只混合它自己：每行的键数 {counts}。",
     },
     "batchwin.dropout_items": {
         "en": "Each batch item draws its own dropout mask, although the copies are identical: "

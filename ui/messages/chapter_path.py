@@ -65,15 +65,13 @@ MESSAGES = {
     "chapter.softmax.intro": {
         "en": "On the book's scores both ways give weights between 0 and 1 that add up to 1. "
         "Dividing by the sum fails on other scores, and a dot product can be negative. Edit the "
-        "scores (commas between them) or pick a case; the last two rows make every score "
-        "ten times larger.",
+        "scores (commas between them) or pick a case (the first: the book's scores with the "
+        "smallest made negative); the last two rows make every score ten times larger.",
         "zh": "在书中的分数上，两种方法得到的权重都在 0 和 1 之间、总和为 1。但在别的分数上，"
-        "除以总和会失败，而点积可能是负数。编辑这些分数（用逗号分隔）或选一个例子；最后两行把每个分数放大十倍。",
+        "除以总和会失败，而点积可能是负数。编辑这些分数（用逗号分隔）或选一个例子（第一个：书中的分数，其中最小的改为负数）；"
+        "最后两行把每个分数放大十倍。",
     },
-    "chapter.softmax.case.negative": {
-        "en": "The book's scores, one negative",
-        "zh": "书中的分数，其中一个为负",
-    },
+    "chapter.softmax.case.negative": {"en": "A negative score", "zh": "一个负分数"},
     "chapter.softmax.case.near_zero": {"en": "A sum near 0", "zh": "总和接近 0"},
     "chapter.softmax.case.book": {"en": "The book's scores", "zh": "书中的分数"},
     "chapter.softmax.input": {
@@ -321,22 +319,22 @@ MESSAGES = {
     "chapter.s352.vanished": {
         "en": "Every weight of “{token}” (row {number}) was dropped: its context vector is 0 in "
         "this pass. Row {number} sees {visible:key|keys}, each dropped with probability p = {p}, so "
-        "the whole row goes with probability {p}^{visible} = {chance}.",
+        "the whole row goes with probability {p}{visible:exponent} = {chance}.",
         "zh": "“{token}”（第 {number} 行）的每个权重都被丢弃了：这一轮它的上下文向量为 0。"
         "第 {number} 行能看到 {visible} 个键，每个以 p = {p} 的概率被丢弃，"
-        "所以整行被丢弃的概率是 {p}^{visible} = {chance}。",
+        "所以整行被丢弃的概率是 {p}{visible:exponent} = {chance}。",
     },
     "chapter.s352.book": {
-        "en": "These are the book's two printouts, compared now: largest differences {ones:.1e} "
-        "(ones) and {weights:.1e} (weights), within the printed 4 decimals.",
-        "zh": "这就是书中的两个输出，现场比较：最大差值分别为 {ones:.1e}（全 1 矩阵）和 "
-        "{weights:.1e}（权重），在打印的 4 位小数之内。",
+        "en": "These are the book's two printouts, compared now: largest differences {ones:difference} "
+        "(ones) and {weights:difference} (weights), within the printed 4 decimals.",
+        "zh": "这就是书中的两个输出，现场比较：最大差值分别为 {ones:difference}（全 1 矩阵）和 "
+        "{weights:difference}（权重），在打印的 4 位小数之内。",
     },
     "chapter.s352.not_book": {
         "en": "This machine draws other masks than the book's printouts: largest differences "
-        "{ones:.1e} (ones) and {weights:.1e} (weights). The book warns that dropout may differ "
+        "{ones:difference} (ones) and {weights:difference} (weights). The book warns that dropout may differ "
         "between operating systems.",
-        "zh": "这台机器抽到的掩码与书中打印的不同：最大差值分别为 {ones:.1e}（全 1 矩阵）和 "
-        "{weights:.1e}（权重）。书中提醒，不同操作系统上 dropout 的结果可能不同。",
+        "zh": "这台机器抽到的掩码与书中打印的不同：最大差值分别为 {ones:difference}（全 1 矩阵）和 "
+        "{weights:difference}（权重）。书中提醒，不同操作系统上 dropout 的结果可能不同。",
     },
 }

@@ -150,8 +150,8 @@ MESSAGES = {
         "（`merge_heads`）",
     },
     "fast_path.code.nn_named": {
-        "en": "{name}: the book's weights copied into one PyTorch layer",
-        "zh": "{name}：把书中的权重复制进一个 PyTorch 层",
+        "en": "{name}: the weights of the book's class copied into one PyTorch layer",
+        "zh": "{name}：把书中这个类的权重复制进一个 PyTorch 层",
     },
     "fast_path.code.nn_note": {
         "en": "With d_in ≠ d_out, `nn.MultiheadAttention` needs a query already d_out wide: its "

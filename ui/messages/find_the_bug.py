@@ -66,6 +66,13 @@ _ZH_SPOT = {
 
 MESSAGES = {
     "page.find_the_bug.title": {"en": "Find the bug", "zh": "找出 bug"},
+    "find_the_bug.window_unused": {
+        "en": "The sidebar's sliding window (window = {window}) is not used on this page: each "
+        "bug is a slip in the book's class, which has no window, so the bug and the book's class "
+        "both run without one.",
+        "zh": "本页不使用侧边栏的滑动窗口（window = {window}）：每个 bug 都是书中类的一处失误，"
+        "而书中的类没有窗口，所以 bug 和书中的类都不用窗口运行。",
+    },
     "find_the_bug.intro": {
         "en": "Each bug below is the book's class with a mistake that shipped in real code; above "
         "its diff, each says how many of the book's statements it changes. Pick one: it runs on "

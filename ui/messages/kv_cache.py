@@ -237,4 +237,12 @@ MESSAGES = {
         "en": "GPT-2, 1 K/V head",
         "zh": "GPT-2，1 个 K/V 头",
     },
+    "kv_cache.no_dropout": {
+        "en": "Dropout p = {p} and training mode do not act on this page: a cache serves "
+        "generation, so the layer here runs as at inference, in eval mode with dropout off "
+        "(`MultiHeadAttention(…, dropout=0.0, …).eval()`), and every weight is kept.",
+        "zh": "Dropout p = {p} 和训练模式在本页不起作用：缓存用于生成，所以这里的层像推理时一样运行，"
+        "处于 eval 模式且关闭 dropout（`MultiHeadAttention(…, dropout=0.0, …).eval()`），"
+        "每个权重都保留。",
+    },
 }

@@ -45,14 +45,14 @@ MESSAGES = {
     "step.output.title": {"en": "Output: the context vectors", "zh": "输出：上下文向量"},
     "step.output.book": {
         "en": "✓ These are the context vectors the book prints (section 3.5.3), compared now: "
-        "largest difference {difference:.1e}, within its 4 decimals.",
-        "zh": "✓ 这就是书中打印的上下文向量（第 3.5.3 节），现场比较：最大差值 {difference:.1e}，"
+        "largest difference {difference:difference}, within its 4 decimals.",
+        "zh": "✓ 这就是书中打印的上下文向量（第 3.5.3 节），现场比较：最大差值 {difference:difference}，"
         "在书中的 4 位小数之内。",
     },
     "step.output.not_book": {
         "en": "These settings are the book's, but the context vectors differ from its printout "
-        "by up to {difference:.1e} on this machine.",
-        "zh": "这些设置与书中相同，但在这台机器上上下文向量与书中打印的相差最多 {difference:.1e}。",
+        "by up to {difference:difference} on this machine.",
+        "zh": "这些设置与书中相同，但在这台机器上上下文向量与书中打印的相差最多 {difference:difference}。",
     },
     "step.output.caption": {
         "en": "`context_vec`, shape {shape}, batch item 0: one {d_out}-dimensional vector per "
@@ -249,10 +249,10 @@ MESSAGES = {
     "step.dropout.row_dropped": {
         "en": "Every weight of “{token}” (row {number}) was dropped in this pass, so its context "
         "vector is exactly 0. Row {number} sees {visible:key|keys}, each dropped with probability "
-        "p = {p}, so the whole row goes with probability p^{visible} = {chance}.",
+        "p = {p}, so the whole row goes with probability p{visible:exponent} = {chance}.",
         "zh": "这一轮中“{token}”（第 {number} 行）的每个权重都被丢弃了，所以它的上下文向量恰好为 0。"
         "第 {number} 行能看到 {visible} 个键，每个以 p = {p} 的概率被丢弃，"
-        "所以整行被丢弃的概率是 p^{visible} = {chance}。",
+        "所以整行被丢弃的概率是 p{visible:exponent} = {chance}。",
     },
     "step.dropout.not_demo": {
         "en": "Not the book's 3.5.2 printout: the book calls `nn.Dropout({p})` right after "
