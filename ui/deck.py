@@ -228,7 +228,7 @@ def _nav_button(key: str, label: str, icon: str, target: Screen | None) -> None:
 
 def _navigation(moves: Moves) -> None:
     """First / Previous / Next / Last, "Screen 7 of 17 · Softmax", and Leave."""
-    widths = [0.5, 1.1, 1.1, 0.5, 3.0, 1.1, 0.9]
+    widths = [0.45, 1.0, 1.0, 0.45, 2.6, 1.25, 0.95]
     columns = st.columns(widths, vertical_alignment="center", gap="small")
     with columns[0]:
         _nav_button("present_first", "", ":material/first_page:", moves.first)
