@@ -712,8 +712,11 @@ LEARNING_PARTS: tuple[Callable[[BackwardPass, Learning], None], ...] = (
 
 def _presented(step: GradientStep) -> tuple[GradientStep, ...]:
     """Presenter mode's screens of a step: Q, K and V one each (Q and K from the scores, V from
-    the context vectors), every other step in one; the Jacobian after it is drawn on its own."""
+    the context vectors), W_q, W_k and W_v one each, every other step in one; the Jacobian after
+    it is drawn on its own."""
     step = replace(step, after=None)
+    if step.name == "weights":  # three gradient tables do not fit one projector's screen
+        return tuple(replace(step, tensors=(tensor,)) for tensor in step.tensors)
     if step.name != "projections":
         return (step,)
     return (

@@ -861,7 +861,8 @@ WALK: Walk[Chapter] = Walk(
             screens=(
                 _beside(_s341_text, _s341_code),
                 _titled(S341, _v1_weights),
-                _titled(S341, _v1_query_text, _beside(_v1_query_rows, _v1_context, (3, 2))),
+                _titled(S341, _v1_query_text, _v1_query_rows),
+                _titled(S341, _v1_context),
             ),
         ),
         _section(

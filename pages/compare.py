@@ -16,6 +16,10 @@ same comparison.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -29,6 +33,7 @@ from ui.input_errors import show_input_error
 from ui.settings import COMPARE_B_FIELDS, COMPARE_B_VALUES, MAX_APP_SEED, SETTINGS, widget
 from ui.show import figure_words, show_matrix, show_numbers
 from ui.view import View
+from ui.walk import Entry, Walk, begin, present
 from viz.matrix import MatrixView
 from viz.vocabulary import DECIMALS, context_labels, format_number
 
@@ -82,6 +87,17 @@ def b_controls(a: dict[str, object]) -> dict[str, object]:
             args=(name,),
             with_help=False,
         )
+    presets(a)
+    return b_values()
+
+
+def b_values() -> dict[str, object]:
+    """B's settings, as its controls hold them."""
+    return {name: st.session_state[COMPARE_B_VALUES.key(name)] for name in COMPARE_B_FIELDS}
+
+
+def presets(a: dict[str, object]) -> None:
+    """B = A with one change, in one click: the comparisons a lesson makes."""
     st.caption(t("compare.presets"))
     buttons = st.columns(4)
     for column, kind in zip(buttons, ("copy", "dropout", "seed", "bias"), strict=True):
@@ -93,7 +109,6 @@ def b_controls(a: dict[str, object]) -> dict[str, object]:
             args=(kind, a),
             width="stretch",
         )
-    return {name: st.session_state[COMPARE_B_VALUES.key(name)] for name in COMPARE_B_FIELDS}
 
 
 def shown_value(value: object) -> str:
@@ -151,8 +166,15 @@ def _heatmap(
     show_matrix(matrix, figure_words(), key=key)
 
 
+ALL_PARTS = ("a", "b", "diff")  # A's, B's and their difference; presenter mode shows fewer a screen
+
+
 def show_weights(
-    trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str, tokens: list[str]
+    trace_a: AttentionTrace,
+    trace_b: AttentionTrace,
+    palette: str,
+    tokens: list[str],
+    parts: tuple[str, ...] = ALL_PARTS,
 ) -> None:
     """A's and B's weights after dropout side by side, then B − A (diverging, centred at 0)."""
     weights_a = trace_a.dropped_weights[0].numpy().astype(np.float64)  # (T, T)
@@ -163,11 +185,15 @@ def show_weights(
     st.caption(t("compare.weights_caption"))
     top = max(1.0, float(weights_a.max()), float(weights_b.max()))  # dropout can exceed 1
     axes = {"row_title": t("compare.query"), "col_title": t("compare.key"), "palette": palette}
-    left, right = st.columns(2)
-    for column, title, values, key in (
-        (left, "compare.a_weights", weights_a, "a"),
-        (right, "compare.b_weights", weights_b, "b"),
-    ):
+    shown = [
+        (title, values, key)
+        for title, values, key in (
+            ("compare.a_weights", weights_a, "a"),
+            ("compare.b_weights", weights_b, "b"),
+        )
+        if key in parts
+    ]
+    for column, (title, values, key) in zip(st.columns(2), shown, strict=False):
         with column:
             _heatmap(
                 values,
@@ -180,6 +206,8 @@ def show_weights(
                 value_name=t("compare.weight"),
                 **axes,
             )
+    if "diff" not in parts:
+        return
     left, right = st.columns(2)
     with left:
         _heatmap(
@@ -206,7 +234,11 @@ def show_weights(
 
 
 def show_contexts(
-    trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str, tokens: list[str]
+    trace_a: AttentionTrace,
+    trace_b: AttentionTrace,
+    palette: str,
+    tokens: list[str],
+    parts: tuple[str, ...] = ALL_PARTS,
 ) -> None:
     """Both context matrices side by side, then B − A when they have the same width."""
     context_a = trace_a.context[0].numpy().astype(np.float64)  # (T, d_out of A)
@@ -224,6 +256,8 @@ def show_contexts(
         (left, "compare.a_context", context_a, "a"),
         (right, "compare.b_context", context_b, "b"),
     ):
+        if key not in parts:
+            continue
         with column:
             _heatmap(
                 values,
@@ -236,6 +270,8 @@ def show_contexts(
                 value_name=t("compare.value"),
                 **axes,
             )
+    if "diff" not in parts:
+        return
     joined = np.concatenate([context_a, context_b], axis=1)  # (T, d_A + d_B)
     names = [f"A {name}" for name in context_labels(context_a.shape[1])]
     names += [f"B {name}" for name in context_labels(context_b.shape[1])]
@@ -264,28 +300,94 @@ def show_contexts(
         )
 
 
-@page
-def render(view: View) -> None:
-    st.title(t("page.compare.title"))
-    st.markdown(t("compare.intro"))
-    cfg_a = view.config
-    a = settings_of(cfg_a)
-    init_b(a)
-    b = b_controls(a)
-    table = view.table
+@dataclass(frozen=True)
+class Comparison:
+    """A and B: their settings and traces, and how to draw them."""
+
+    a: dict[str, object]
+    b: dict[str, object]
+    trace_a: AttentionTrace
+    trace_b: AttentionTrace
+    palette: str
+    tokens: list[str]
+
+
+def comparison(view: View, b: dict[str, object]) -> Comparison | None:
+    """A's and B's traces (None after saying which cannot be computed)."""
     try:
-        trace_a = compute_trace(table, cfg_a, view.batch)
+        trace_a = compute_trace(view.table, view.config, view.batch)
     except AttentionInputError as error:
         show_input_error(error)
-        return
+        return None
     try:
         # B is A with B's changes: the sidebar's other settings (the window) and batch too
-        trace_b = compute_trace(table, config_from_settings({**view.settings, **b}), view.batch)
+        trace_b = compute_trace(
+            view.table, config_from_settings({**view.settings, **b}), view.batch
+        )
     except AttentionInputError as error:
         show_input_error(error, "compare.error_b")
+        return None
+    a = settings_of(view.config)
+    return Comparison(a, b, trace_a, trace_b, view.palette, list(view.tokens))
+
+
+def _screens(
+    draw: Callable[..., None], parts: tuple[tuple[str, ...], ...]
+) -> tuple[Callable[[Comparison], None], ...]:
+    """Presenter mode's screens of a view: a few of its matrices each (a projector's height)."""
+    return tuple(
+        partial(
+            lambda run, shown: draw(run.trace_a, run.trace_b, run.palette, run.tokens, shown),
+            shown=part,
+        )
+        for part in parts
+    )
+
+
+def _settings_screen(run: Comparison) -> None:
+    show_differences(run.a, run.b)
+    presets(run.a)
+
+
+# Presenter mode's screens: what differs (with the presets), the weights, the context vectors
+WALK: Walk[Comparison] = Walk(
+    page="compare",
+    entries=(
+        Entry("settings", lambda: t("compare.settings_header"), _settings_screen),
+        Entry(
+            "weights",
+            lambda: t("compare.weights_header"),
+            lambda run: show_weights(run.trace_a, run.trace_b, run.palette, run.tokens),
+            parts=lambda run: _screens(show_weights, (("a",), ("b",), ("diff",))),
+        ),
+        Entry(
+            "contexts",
+            lambda: t("compare.context_header"),
+            lambda run: show_contexts(run.trace_a, run.trace_b, run.palette, run.tokens),
+            parts=lambda run: _screens(show_contexts, (("a", "b"), ("diff",))),
+        ),
+    ),
+    tabs_key="compare_view",
+)
+
+
+@page
+def render(view: View) -> None:
+    presenting = begin(WALK)
+    if not presenting:
+        st.title(t("page.compare.title"))
+        st.markdown(t("compare.intro"))
+    a = settings_of(view.config)
+    init_b(a)
+    b = b_values() if presenting else b_controls(a)
+    run = comparison(view, b)
+    if run is None:
+        return
+    if presenting:
+        present(WALK, run)
         return
     show_differences(a, b)
-    show_views(trace_a, trace_b, view.palette, list(view.tokens))
+    show_views(run.trace_a, run.trace_b, view.palette, run.tokens)
 
 
 VIEW_TABS = ("compare.weights_header", "compare.context_header")

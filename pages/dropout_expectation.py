@@ -8,6 +8,8 @@ theory ``c/√N`` and shows the averaged weights for a chosen N beside the true 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -22,6 +24,7 @@ from ui.settings import SETTINGS
 from ui.show import figure_words, show_matrix, show_numbers
 from ui.svg_chart import draw_chart
 from ui.view import View
+from ui.walk import Entry, Walk, begin, present
 from viz.experiments import dropout_error_chart
 from viz.matrix import MatrixView
 from viz.vocabulary import format_number, format_short
@@ -112,18 +115,28 @@ def show_curve(curve: dict[str, Any], n: int, palette: str) -> None:
 
 
 def show_heatmaps(
-    average: np.ndarray, weights: np.ndarray, tokens: list[str], n: int, p: float, palette: str
+    average: np.ndarray,
+    weights: np.ndarray,
+    tokens: list[str],
+    n: int,
+    p: float,
+    palette: str,
+    parts: tuple[str, ...] = ("average", "true"),
 ) -> None:
     """The average of N dropped weight matrices beside the weights without dropout."""
     st.subheader(t("dropout_expectation.heatmaps_header"))
     if n == 1:
         st.caption(t("dropout_expectation.n_one_note", scale=format_short(dropout_scale(p))))
     top = max(1.0, float(average.max()))
-    shown = (
-        (average, t("dropout_expectation.average_title", n=n), "average"),
-        (weights.astype(np.float64), t("dropout_expectation.true_title"), "true"),
-    )
-    for column, (values, title, name) in zip(st.columns(2), shown, strict=True):
+    shown = [
+        (values, title, name)
+        for values, title, name in (
+            (average, t("dropout_expectation.average_title", n=n), "average"),
+            (weights.astype(np.float64), t("dropout_expectation.true_title"), "true"),
+        )
+        if name in parts
+    ]
+    for column, (values, title, name) in zip(st.columns(2), shown, strict=False):
         with column:
             st.markdown(f"**{title}**")  # above the figure: a plot title would meet the axis title
             heatmap = MatrixView(
@@ -162,9 +175,8 @@ def choose_draws() -> int:
     )
 
 
-@page
-def render(view: View) -> None:
-    st.title(t("page.dropout_expectation.title"))
+def show_why() -> None:
+    """Why the average of many dropout draws is the undropped weights."""
     st.markdown(t("dropout_expectation.intro"))
     st.latex(
         r"m \sim \mathrm{Bernoulli}(1-p):\qquad "
@@ -172,29 +184,95 @@ def render(view: View) -> None:
         r"\quad\Rightarrow\quad \mathbb{E}\!\left[w\,\frac{m}{1-p}\right] = w"
     )
     st.markdown(t("dropout_expectation.after_formula"))
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """What the screens read: the weights block, p, the seed, the curve and the tokens."""
+
+    key: tuple[bytes, tuple[int, ...], float, int]  # the cached functions' arguments
+    weights: np.ndarray  # (t, t) attn_weights before dropout
+    tokens: list[str]
+    curve: dict[str, Any]
+    palette: str
+
+    @property
+    def p(self) -> float:
+        return self.key[2]
+
+
+def experiment(view: View) -> Experiment | None:
+    """The first tokens' weights and the error curve of their average (None: cannot compute)."""
     trace = view.trace()
     if trace is None:
-        return
+        return None
     cfg = trace.config
     p = choose_p(trace.dropout_active, cfg.dropout, cfg.training)
     tokens = list(view.table.tokens)
     used = min(len(tokens), MAX_BLOCK_TOKENS)
     if used < len(tokens):
         st.caption(t("dropout_expectation.block_note", total=len(tokens), used=used))
-    tokens = tokens[:used]
     block = trace.attn_weights[0, :used, :used].detach().to(torch.float32)  # (t, t), before dropout
     weights = block.numpy()
     key = (weights.tobytes(), tuple(weights.shape), p, int(cfg.seed))
-    curve = _error_curve(*key)
-    st.caption(t("dropout_expectation.draws_note", seed=cfg.seed))
+    return Experiment(key, weights, tokens[:used], _error_curve(*key), view.palette)
+
+
+def _draws() -> int:
+    return int(st.session_state.get("dropout_expectation_n", 100))
+
+
+def _curve_screen(run: Experiment) -> None:
+    show_metrics(run.curve, _draws())
+    show_curve(run.curve, _draws(), run.palette)
+
+
+def _heatmaps_screen(run: Experiment, parts: tuple[str, ...] = ("average", "true")) -> None:
+    n = _draws()
+    show_heatmaps(_average(*run.key, n), run.weights, run.tokens, n, run.p, run.palette, parts)
+
+
+# Presenter mode's screens: the argument, the error against N, the average beside the weights
+WALK: Walk[Experiment] = Walk(
+    page="dropout_expectation",
+    entries=(
+        Entry("why", lambda: t("page.dropout_expectation.title"), lambda run: show_why()),
+        Entry("curve", lambda: t(VIEW_TABS[0]), _curve_screen),
+        Entry(
+            "heatmaps",
+            lambda: t(VIEW_TABS[1]),
+            _heatmaps_screen,
+            parts=lambda run: (  # one 6 × 6 table a screen: two do not fit a projector
+                partial(_heatmaps_screen, parts=("average",)),
+                partial(_heatmaps_screen, parts=("true",)),
+            ),
+        ),
+    ),
+    tabs_key="dropout_expectation_view",
+)
+
+
+@page
+def render(view: View) -> None:
+    if begin(WALK):
+        run = experiment(view)
+        if run is not None:
+            present(WALK, run, controls=choose_draws)
+        return
+    st.title(t("page.dropout_expectation.title"))
+    show_why()
+    run = experiment(view)
+    if run is None:
+        return
+    st.caption(t("dropout_expectation.draws_note", seed=run.key[3]))
     n = choose_draws()
-    show_metrics(curve, n)
+    show_metrics(run.curve, n)
     curve_tab, heatmaps_tab = st.tabs(
         [t(key) for key in VIEW_TABS], key="dropout_expectation_view", on_change="rerun"
     )
     if curve_tab.open:
         with curve_tab:
-            show_curve(curve, n, view.palette)
+            show_curve(run.curve, n, view.palette)
     if heatmaps_tab.open:
         with heatmaps_tab:
-            show_heatmaps(_average(*key, n), weights, tokens, n, p, view.palette)  # (t, t) each
+            show_heatmaps(_average(*run.key, n), run.weights, run.tokens, n, run.p, view.palette)

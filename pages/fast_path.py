@@ -372,9 +372,10 @@ PATH_SCREENS = (  # presenter mode: three screens
     lambda fast: show_outputs(fast.outputs, fast.view, blind=False),
     _show_slip_blind,
 )
-# presenter mode: the book beside each path that reads its mask, a screen each
+# presenter mode: the book's mask, then each path's reading of it, a screen each (two 6 × 6
+# tables do not fit side by side on a projector)
 MASK_SCREENS = tuple(
-    (lambda f, pair=pair: show_masks(f.view, pair)) for pair in (("book", "nn"), ("book", "sdpa"))
+    (lambda f, panel=panel: show_masks(f.view, panel)) for panel in (("book",), ("nn",), ("sdpa",))
 )
 WALK: Walk[FastPath] = Walk(
     page="fast_path",

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 import math
+from dataclasses import dataclass
+from functools import partial
 from textwrap import dedent
 
 import numpy as np
@@ -26,6 +28,7 @@ from ui.i18n import t
 from ui.input_errors import show_input_error
 from ui.show import figure_words, show_matrix
 from ui.view import View
+from ui.walk import Entry, Walk, begin, present
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
 from viz.vocabulary import context_labels, format_difference, format_number
@@ -53,12 +56,18 @@ def _number(value: float) -> str:
     return t("find_the_bug.nan") if math.isnan(value) else format_number(value)
 
 
-@page
-def render(view: View) -> None:
-    st.title(t("page.find_the_bug.title"))
-    st.markdown(t("find_the_bug.intro"))
+@dataclass(frozen=True)
+class Found:
+    """What the page's screens read: the bug, its comparison with the book, the tokens."""
 
-    titles = {n: t(f"find_the_bug.bug.{n}") for n in BUGS}  # read now, in this run's language
+    name: str
+    comparison: BugComparison
+    tokens: list[str]
+    palette: str
+
+
+def choose(titles: dict[str, str]) -> str:
+    """The bug picker (in the page, and in the deck's bar); the choice goes into the link."""
     if SELECT_KEY not in st.session_state:  # the link's choice, or the one made before
         st.session_state[SELECT_KEY] = chosen_bug()
     name = st.selectbox(
@@ -69,16 +78,72 @@ def render(view: View) -> None:
         filter_mode=None,  # a list to pick from: no search box raising a phone's keyboard
     )
     choose_bug(name)  # into the link (?bug=)
+    return name
+
+
+def _steps_screen(found: Found, sides: tuple[str, ...] = ("book", "bug")) -> None:
+    _show_changed_steps(found.name, found.comparison, found.tokens, found.palette, sides)
+
+
+def _output_screen(found: Found) -> None:
+    if _changed(found.comparison):
+        _show_output_difference(found.comparison, found.tokens, found.palette)
+    else:
+        st.info(t("find_the_bug.steps.none"))
+
+
+# The page's screens: the changed line, the three checks, the changed step (book, then bug, in
+# presenter mode: two 6 × 6 tables do not fit side by side on a projector), the output's change
+WALK: Walk[Found] = Walk(
+    page="find_the_bug",
+    entries=(
+        Entry(
+            "diff",
+            lambda: t("find_the_bug.diff.header"),
+            lambda found: _show_bug(found.name, found.comparison, found.tokens),
+        ),
+        Entry(
+            "checks",
+            lambda: t("find_the_bug.checks.header"),
+            lambda found: _show_checks(found.comparison, found.tokens),
+        ),
+        Entry(
+            "steps",
+            lambda: t("find_the_bug.steps.header"),
+            _steps_screen,
+            parts=lambda found: (
+                (partial(_steps_screen, sides=("book",)), partial(_steps_screen, sides=("bug",)))
+                if _changed(found.comparison)
+                else (_steps_screen,)
+            ),
+        ),
+        Entry("output", lambda: t("find_the_bug.output.header"), _output_screen),
+    ),
+    tabs_key="find_the_bug_tabs",
+)
+
+
+@page
+def render(view: View) -> None:
+    presenting = begin(WALK)
+    titles = {n: t(f"find_the_bug.bug.{n}") for n in BUGS}  # read now, in this run's language
+    if not presenting:
+        st.title(t("page.find_the_bug.title"))
+        st.markdown(t("find_the_bug.intro"))
+        choose(titles)
     if view.config.window is not None:  # the bugs are slips in the book's classes: no window
         st.caption(t("find_the_bug.window_unused", window=view.config.window))
-    shown = _comparison(name, view, titles)
+    shown = _comparison(st.session_state.get(SELECT_KEY) or chosen_bug(), view, titles)
     if shown is None:
-        st.stop()
-    name, comparison, tokens = shown
-    _show_bug(name, comparison, tokens)
-    _show_checks(comparison, tokens)
-    if _show_changed_steps(name, comparison, tokens, view.palette):
-        _show_output_difference(comparison, tokens, view.palette)
+        return
+    found = Found(*shown, view.palette)
+    if presenting:
+        present(WALK, found, controls=lambda: choose(titles))
+        return
+    _show_bug(found.name, found.comparison, found.tokens)
+    _show_checks(found.comparison, found.tokens)
+    if _show_changed_steps(found.name, found.comparison, found.tokens, view.palette):
+        _show_output_difference(found.comparison, found.tokens, view.palette)
 
 
 def _comparison(
@@ -213,16 +278,25 @@ def _show_checks(comparison: BugComparison, tokens: list[str]) -> None:
     )
 
 
-def _show_changed_steps(
-    name: str, comparison: BugComparison, tokens: list[str], palette: str
-) -> bool:
-    """The chosen changed step, book and bug side by side; ``False`` when no step changes."""
-    st.subheader(t("find_the_bug.steps.header"))
-    changed = [
+def _changed(comparison: BugComparison) -> list[str]:
+    """The steps the bug changes that the page can draw."""
+    return [
         entry
         for entry in comparison.changed_steps
         if entry in SQUARE_ENTRIES or entry in VECTOR_ENTRIES
     ]
+
+
+def _show_changed_steps(
+    name: str,
+    comparison: BugComparison,
+    tokens: list[str],
+    palette: str,
+    sides: tuple[str, ...] = ("book", "bug"),
+) -> bool:
+    """The chosen changed step, book and bug side by side; ``False`` when no step changes."""
+    st.subheader(t("find_the_bug.steps.header"))
+    changed = _changed(comparison)
     if not changed:
         st.info(t("find_the_bug.steps.none"))
         return False
@@ -235,11 +309,12 @@ def _show_changed_steps(
         key=f"find_the_bug_step_{name}",
     )
     words = figure_words()
-    book_column, bug_column = st.columns(2, gap="small")
-    for column, steps, mask, title in (
-        (book_column, comparison.book, comparison.book["mask"], t("find_the_bug.book")),
-        (bug_column, comparison.buggy, comparison.buggy["mask"], t("find_the_bug.buggy")),
-    ):
+    both = (
+        ("book", comparison.book, t("find_the_bug.book")),
+        ("bug", comparison.buggy, t("find_the_bug.buggy")),
+    )
+    shown = [(steps, steps["mask"], title) for side, steps, title in both if side in sides]
+    for column, (steps, mask, title) in zip(st.columns(2, gap="small"), shown, strict=False):
         with column:
             show_matrix(
                 _entry_view(entry, steps, mask, tokens, title, palette),

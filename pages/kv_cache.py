@@ -486,6 +486,7 @@ WALK: Walk[KvCache] = Walk(
         ),
     ),
     tabs_key="kv_cache_tabs",
+    ignores=("dropout", "train"),  # the cache is computed without dropout
     all_key="kv_cache_all",
     all_default=True,  # the page reads top to bottom; a link to a part opens its tab
 )
@@ -503,7 +504,7 @@ def render(view: View) -> None:
         steps, slip = _growth(array.tobytes(), array.shape, cfg.d_out, view.heads, cfg.seed)
     except AttentionInputError as error:
         show_input_error(error)
-        st.stop()
+        return
     cache = KvCache(steps, slip, view)
     if cfg.dropout > 0 and cfg.training:  # the strip and sidebar say p > 0, train: say why not here
         st.caption(t("kv_cache.no_dropout", p=format_short(cfg.dropout)))

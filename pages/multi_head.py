@@ -12,6 +12,10 @@ settings are the book's (seed 123, 2 heads, ``d_out = 2``: the book's printed nu
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
 import pandas as pd
 import streamlit as st
 import torch
@@ -22,11 +26,13 @@ from attention.head_split import splits_evenly, valid_head_counts, valid_widths
 from attention.parameter_counts import ParameterCount, parameter_count
 from ui.book_code import show_multi_head_code
 from ui.book_examples import BOOK_EXAMPLES, show_book_example
+from ui.deck import offer_fixes, setting_input
 from ui.frame import page
 from ui.i18n import t
 from ui.settings import SETTINGS
 from ui.show import figure_words, numbers_frame, show_figure, show_matrix
 from ui.view import View
+from ui.walk import Entry, Walk, begin, present
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
@@ -62,8 +68,13 @@ def heads_first(tensor: torch.Tensor, num_heads: int) -> torch.Tensor:
     return row if num_heads > 1 else row.unsqueeze(0)
 
 
-def show_weights(trace: AttentionTrace, variant: str, tokens: list[str], palette: str) -> None:
-    """Each head's weights: one grid of heatmaps (one figure per head when the matrix is large)."""
+def show_weights(
+    trace: AttentionTrace, variant: str, tokens: list[str], palette: str, only: int | None = None
+) -> None:
+    """Each head's weights: one grid of heatmaps (one figure per head when the matrix is large).
+
+    ``only``: one head's (presenter mode: one head a screen, its table as large as the prose).
+    """
     num_heads = trace.config.num_heads
     weights = heads_first(trace.dropped_weights, num_heads).numpy()  # (h, T, T): what context uses
     titles = [t("multi_head.head_title", index=k + 1) for k in range(num_heads)]
@@ -88,6 +99,9 @@ def show_weights(trace: AttentionTrace, variant: str, tokens: list[str], palette
         for head, title in enumerate(titles)
     ]
     words = figure_words()
+    if only is not None:
+        show_matrix(heads[only], words, key=f"multi_head_{variant}_weights_{only}")
+        return
     # a coloured table of numbers per head while they fit (cheap to draw), else figures
     as_tables = use_table(len(tokens), len(tokens))
     if fits_grid(len(tokens)) and not as_tables:
@@ -154,8 +168,13 @@ def shapes_and_outputs(
     variant: str,
     columns: list[str],
     tokens: list[str],
+    shapes: bool = True,
 ) -> None:
-    """Shapes and outputs side by side when the output is narrow, one above the other if wide."""
+    """Shapes and outputs side by side when the output is narrow, one above the other if wide
+    (``shapes=False``: the outputs alone, presenter mode's second screen)."""
+    if not shapes:
+        show_outputs(trace, columns, tokens)
+        return
     if len(columns) <= 6:
         shapes_column, outputs_column = st.columns([3, 2], gap="large")
     else:
@@ -225,44 +244,67 @@ def parameter_frame(counts: list[ParameterCount]) -> pd.DataFrame:
 # --- the page -----------------------------------------------------------------------------------
 
 
-@page
-def render(view: View) -> None:
-    st.title(t("page.multi_head.title"))
-    num_heads = view.heads
-    d_out = view.config.d_out
-    tokens = view.tokens
-    palette = view.palette
+@dataclass(frozen=True)
+class Heads:
+    """What the page's screens read: the wrapper's trace and the fused class's (if it splits)."""
 
-    st.markdown(t("multi_head.intro", heads=num_heads))
-    wrapper = view.trace(num_heads=num_heads, variant="wrapper")  # always possible
-    fused_fits = num_heads > 1 and splits_evenly(d_out, num_heads)
-    fused = view.trace(num_heads=num_heads, variant="fused") if fused_fits else None
-    show_book_example(BOOK_EXAMPLES["multi_head"], view, book_difference(wrapper, fused))
+    view: View
+    wrapper: AttentionTrace | None
+    fused: AttentionTrace | None
 
-    # (a) the wrapper
+    @property
+    def num_heads(self) -> int:
+        return self.view.heads
+
+    @property
+    def d_out(self) -> int:
+        return self.view.config.d_out
+
+
+def heads_of(view: View) -> Heads:
+    wrapper = view.trace(num_heads=view.heads, variant="wrapper")  # always possible
+    fused_fits = view.heads > 1 and splits_evenly(view.config.d_out, view.heads)
+    fused = view.trace(num_heads=view.heads, variant="fused") if fused_fits else None
+    return Heads(view, wrapper, fused)
+
+
+def wrapper_text(heads: Heads) -> None:
     st.subheader(t("multi_head.wrapper.header"))
-    if wrapper is not None:
-        st.markdown(
-            t("multi_head.wrapper.text", heads=num_heads, d_out=d_out, width=num_heads * d_out)
+    st.markdown(
+        t(
+            "multi_head.wrapper.text",
+            heads=heads.num_heads,
+            d_out=heads.d_out,
+            width=heads.num_heads * heads.d_out,
         )
-        show_weights(wrapper, "wrapper", tokens, palette)
-        shapes_and_outputs(
-            wrapper,
-            wrapper_shape_steps(wrapper),
-            "wrapper",
-            [
-                t("multi_head.outputs.wrapper_column", head=head + 1, index=index + 1)
-                for head in range(num_heads)
-                for index in range(d_out)
-            ],
-            tokens,
-        )
+    )
 
-    # (b) the fused class: needs 2+ heads that divide d_out
+
+def wrapper_shapes(heads: Heads, *, shapes: bool = True) -> None:
+    if heads.wrapper is None:
+        return
+    shapes_and_outputs(
+        heads.wrapper,
+        wrapper_shape_steps(heads.wrapper),
+        "wrapper",
+        [
+            t("multi_head.outputs.wrapper_column", head=head + 1, index=index + 1)
+            for head in range(heads.num_heads)
+            for index in range(heads.d_out)
+        ],
+        heads.view.tokens,
+        shapes,
+    )
+
+
+def fused_text(heads: Heads, *, code: bool = True) -> bool:
+    """The fused class's header and sentence, or why it cannot run; True when it ran."""
     st.subheader(t("multi_head.fused.header"))
+    num_heads, d_out = heads.num_heads, heads.d_out
     if num_heads == 1:
         st.info(t("multi_head.one_head"))
-    elif not splits_evenly(d_out, num_heads):
+        return False
+    if not splits_evenly(d_out, num_heads):
         valid_heads, valid_d_out = valid_values(d_out, num_heads)
         st.warning(
             t(
@@ -273,28 +315,152 @@ def render(view: View) -> None:
                 valid_d_out=valid_d_out,
             )
         )
-    elif fused is not None:
-        st.markdown(
-            t(
-                "multi_head.fused.text",
-                heads=num_heads,
-                d_out=d_out,
-                head_dim=fused.d_k,
-            )
-        )
+        offer_fixes("d_out_heads_split", {"d_out": d_out, "heads": num_heads})
+        return False
+    if heads.fused is None:
+        return False
+    st.markdown(t("multi_head.fused.text", heads=num_heads, d_out=d_out, head_dim=heads.fused.d_k))
+    if code:
         show_multi_head_code()  # the lines of MultiHeadAttention, stage by stage
-        show_weights(fused, "fused", tokens, palette)
-        shapes_and_outputs(
-            fused,
-            fused_shape_steps(fused),
-            "fused",
-            [t("multi_head.outputs.fused_column", index=index + 1) for index in range(d_out)],
-            tokens,
-        )
+    return True
 
-    st.divider()
+
+def fused_shapes(heads: Heads, *, shapes: bool = True) -> None:
+    if heads.fused is None:
+        return
+    shapes_and_outputs(
+        heads.fused,
+        fused_shape_steps(heads.fused),
+        "fused",
+        [t("multi_head.outputs.fused_column", index=index + 1) for index in range(heads.d_out)],
+        heads.view.tokens,
+        shapes,
+    )
+
+
+def difference(heads: Heads) -> None:
     st.subheader(t("multi_head.difference.header"))
-    st.markdown(t("multi_head.difference.text", wrapper_width=num_heads * d_out, d_out=d_out))
-    if wrapper is not None:
-        d_in = int(wrapper.inputs.shape[-1])
-        show_parameter_counts(d_in, d_out, num_heads, view.config.qkv_bias)
+    st.markdown(
+        t(
+            "multi_head.difference.text",
+            wrapper_width=heads.num_heads * heads.d_out,
+            d_out=heads.d_out,
+        )
+    )
+    if heads.wrapper is not None:
+        d_in = int(heads.wrapper.inputs.shape[-1])
+        show_parameter_counts(d_in, heads.d_out, heads.num_heads, heads.view.config.qkv_bias)
+
+
+def _weights_screens(variant: str) -> Callable[[Heads], tuple[Callable[[Heads], None], ...]]:
+    """Presenter mode: one head's weights a screen, under the class's header."""
+
+    def screens(heads: Heads) -> tuple[Callable[[Heads], None], ...]:
+        trace = heads.wrapper if variant == "wrapper" else heads.fused
+        if trace is None:
+            return (lambda heads: fused_text(heads, code=False),)
+
+        def one(heads: Heads, head: int) -> None:
+            st.subheader(t(f"multi_head.{variant}.header"))
+            show_weights(trace, variant, heads.view.tokens, heads.view.palette, only=head)
+
+        return tuple(partial(one, head=head) for head in range(heads.num_heads))
+
+    return screens
+
+
+def _draw_weights(variant: str) -> Callable[[Heads], None]:
+    def draw(heads: Heads) -> None:
+        trace = heads.wrapper if variant == "wrapper" else heads.fused
+        if trace is not None:
+            show_weights(trace, variant, heads.view.tokens, heads.view.palette)
+
+    return draw
+
+
+def _shape_screens(variant: str) -> tuple[Callable[[Heads], None], ...]:
+    """Presenter mode: the class's shapes, then its output rows (a screen each)."""
+
+    def shapes(heads: Heads) -> None:
+        trace = heads.wrapper if variant == "wrapper" else heads.fused
+        st.subheader(t(f"multi_head.{variant}.header"))
+        if trace is not None:
+            steps = wrapper_shape_steps(trace) if variant == "wrapper" else fused_shape_steps(trace)
+            show_shapes(steps, variant, trace)
+
+    def outputs(heads: Heads) -> None:
+        st.subheader(t(f"multi_head.{variant}.header"))
+        (wrapper_shapes if variant == "wrapper" else fused_shapes)(heads, shapes=False)
+
+    return (shapes, outputs)
+
+
+# The page's screens, in order: the page draws them one below another, presenter mode one a screen
+WALK: Walk[Heads] = Walk(
+    page="multi_head",
+    entries=(
+        Entry("wrapper", lambda: t("multi_head.wrapper.header"), wrapper_text),
+        Entry(
+            "wrapper_weights",
+            lambda: t("multi_head.weights.label"),
+            _draw_weights("wrapper"),
+            parts=_weights_screens("wrapper"),
+        ),
+        Entry(
+            "wrapper_shapes",
+            lambda: t("multi_head.outputs.label"),
+            wrapper_shapes,
+            parts=lambda heads: _shape_screens("wrapper"),
+        ),
+        Entry(
+            "fused",
+            lambda: t("multi_head.fused.header"),
+            lambda heads: None,  # the page draws the header with the class's weights
+            parts=lambda heads: (lambda heads: fused_text(heads) and None,),
+        ),
+        Entry(
+            "fused_weights",
+            lambda: t("multi_head.weights.label"),
+            _draw_weights("fused"),
+            parts=_weights_screens("fused"),
+        ),
+        Entry(
+            "fused_shapes",
+            lambda: t("multi_head.outputs.label"),
+            fused_shapes,
+            parts=lambda heads: (
+                _shape_screens("fused") if heads.fused is not None else (fused_text,)
+            ),
+        ),
+        Entry("difference", lambda: t("multi_head.difference.header"), difference),
+    ),
+    tabs_key="multi_head_tabs",
+)
+
+
+def _heads_control() -> None:
+    setting_input("heads")
+
+
+@page
+def render(view: View) -> None:
+    if begin(WALK):
+        present(WALK, heads_of(view), controls=_heads_control)
+        return
+    heads = heads_of(view)
+    st.title(t("page.multi_head.title"))
+    st.markdown(t("multi_head.intro", heads=heads.num_heads))
+    show_book_example(
+        BOOK_EXAMPLES["multi_head"], view, book_difference(heads.wrapper, heads.fused)
+    )
+    if heads.wrapper is not None:  # (a) the wrapper
+        wrapper_text(heads)
+        _draw_weights("wrapper")(heads)
+        wrapper_shapes(heads)
+    else:
+        st.subheader(t("multi_head.wrapper.header"))
+    if fused_text(heads):  # (b) the fused class: needs 2+ heads that divide d_out
+        _draw_weights("fused")(heads)
+        fused_shapes(heads)
+    st.divider()
+    difference(heads)

@@ -11,6 +11,8 @@ so a rerun never counts one twice).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import streamlit as st
 
@@ -19,8 +21,10 @@ from attention.experiments import MAX_QUIZ_TOKENS, QuizQuestion, quiz_question
 from ui.frame import page
 from ui.i18n import t
 from ui.show import show_numbers
+from ui.step_link import choose_step
 from ui.svg_chart import draw_chart
 from ui.view import View
+from ui.walk import Entry, Walk, begin, present
 from viz.experiments import weight_row_chart
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
@@ -46,6 +50,7 @@ def _on_next() -> None:
     st.session_state["quiz_revealed"] = False
     st.session_state["quiz_revealed_answer"] = None
     st.session_state["quiz_answer"] = None
+    choose_step("quiz", "question")  # presenter mode: back to the question's screen
 
 
 def option_label(question: QuizQuestion, option: str, labels: list[str]) -> str:
@@ -136,26 +141,43 @@ def show_reveal(
     )
 
 
-@page
-def render(view: View) -> None:
-    st.title(t("page.quiz.title"))
-    st.markdown(t("quiz.intro"))
+@dataclass(frozen=True)
+class Round:
+    """One question of the quiz and what its screens read."""
+
+    question: QuizQuestion
+    labels: list[str]
+    trace: AttentionTrace
+    palette: str
+
+
+def quiz_round(view: View) -> Round | None:
+    """This run's question, after counting a revealed answer once (None: cannot compute)."""
     for key, value in DEFAULTS.items():
         st.session_state.setdefault(key, value)
     trace = view.trace()
     if trace is None:
-        return
-    labels = unique_labels(list(view.table.tokens))
+        return None
+    question = quiz_question(trace, int(st.session_state["quiz_number"]))
+    _score(question)
+    return Round(question, unique_labels(list(view.table.tokens)), trace, view.palette)
+
+
+def _score(question: QuizQuestion) -> None:
+    """Count a revealed answer, once per question."""
     number = int(st.session_state["quiz_number"])
-    question = quiz_question(trace, number)
-    revealed = bool(st.session_state["quiz_revealed"])
-    if revealed and st.session_state["quiz_scored"] != number:
+    if st.session_state["quiz_revealed"] and st.session_state["quiz_scored"] != number:
         st.session_state["quiz_scored"] = number
         st.session_state["quiz_answered"] += 1
         if question.is_correct(st.session_state["quiz_revealed_answer"]):
             st.session_state["quiz_correct"] += 1
 
+
+def show_question(round_: Round) -> str | None:
+    """The question, the score so far and the answers (a radio, none chosen); the chosen one."""
+    question, labels = round_.question, round_.labels
     header, score = st.columns([4, 1])
+    number = int(st.session_state["quiz_number"])
     header.subheader(t("quiz.question_number", number=number + 1))
     score.metric(
         t("quiz.score"),
@@ -167,18 +189,57 @@ def render(view: View) -> None:
     )
     if len(labels) > MAX_QUIZ_TOKENS:
         st.caption(t("quiz.few_tokens", limit=MAX_QUIZ_TOKENS))
-    st.markdown(question_text(question, labels, trace))
+    st.markdown(question_text(question, labels, round_.trace))
     if st.session_state.get("quiz_answer") not in question.options:
         st.session_state["quiz_answer"] = None  # the question changed under the radio
-    answer = st.radio(
+    return st.radio(
         t("quiz.answer_label"),
         options=list(question.options),
         index=None,
         format_func=lambda option: option_label(question, option, labels),
         key="quiz_answer",
-        disabled=revealed,
+        disabled=bool(st.session_state["quiz_revealed"]),
         horizontal=question.kind != "argmax" or len(question.options) <= 6,
     )
+
+
+def _answer_screen(round_: Round) -> None:
+    """Presenter mode's second screen: the answer revealed (Next is the reveal)."""
+    if not st.session_state["quiz_revealed"]:
+        _on_reveal()
+        _score(round_.question)
+    show_reveal(round_.question, round_.labels, round_.trace, round_.palette)
+
+
+def _next_question() -> None:
+    st.button(t("quiz.next"), key="quiz_next", on_click=_on_next, width="stretch")
+
+
+# Presenter mode: predict, then reveal (the answer chosen on the question's screen is kept)
+WALK: Walk[Round] = Walk(
+    page="quiz",
+    entries=(
+        Entry("question", lambda: t("page.quiz.title"), show_question, keeps=("quiz_answer",)),
+        Entry("answer", lambda: t("quiz.reveal"), _answer_screen),
+    ),
+    tabs_key="quiz_tabs",
+)
+
+
+@page
+def render(view: View) -> None:
+    presenting = begin(WALK)
+    if not presenting:
+        st.title(t("page.quiz.title"))
+        st.markdown(t("quiz.intro"))
+    round_ = quiz_round(view)
+    if round_ is None:
+        return
+    if presenting:
+        present(WALK, round_, controls=_next_question)
+        return
+    answer = show_question(round_)
+    revealed = bool(st.session_state["quiz_revealed"])
     buttons = st.columns([1, 1, 4])
     buttons[0].button(
         t("quiz.reveal"),
@@ -191,4 +252,4 @@ def render(view: View) -> None:
     )
     buttons[1].button(t("quiz.next"), key="quiz_next", on_click=_on_next, width="stretch")
     if revealed:
-        show_reveal(question, labels, trace, view.palette)
+        show_reveal(round_.question, round_.labels, round_.trace, view.palette)

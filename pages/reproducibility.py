@@ -30,9 +30,11 @@ from attention.export import attention_cells
 from ui.frame import PAGE_SPECS, page
 from ui.i18n import t
 from ui.show import numbers_frame
+from ui.step_link import STEP_PARAM, WALK_NAMES, open_step
 from ui.table import table_csv_file
 from ui.url import MAX_LINK_CHARS, link_params, query_text
 from ui.view import View
+from ui.walk import Entry, Walk, begin, present
 from viz.vocabulary import format_difference
 
 THIS_PAGE = "reproducibility"
@@ -92,6 +94,15 @@ def share_link(page_name: str, url: Mapping[str, str], base: str = "") -> str:
     return f"{base}{path}" + (f"?{query}" if query else "")
 
 
+def with_open_step(params: Mapping[str, str], page_name: str) -> dict[str, str]:
+    """The link's ``step=``: the step open on the page it leads to (not this page's screen)."""
+    linked = {name: value for name, value in params.items() if name != STEP_PARAM}
+    names = WALK_NAMES.get(page_name, ())
+    if names and open_step(page_name) != names[0]:
+        linked[STEP_PARAM] = open_step(page_name)
+    return linked
+
+
 def facts_table(rows: list[tuple[str, object]]) -> pd.DataFrame:
     """Two text columns, ``what`` and ``value``, with translated headers."""
     return pd.DataFrame(
@@ -138,8 +149,10 @@ def show_machine(view: View) -> None:
             st.table(numbers_frame(mask, labels, labels, decimals=0))
 
 
-def show_book_checks() -> None:
-    """The book's examples recomputed here, each against its printed numbers."""
+def show_book_checks(*, compact: bool = False) -> None:
+    """The book's examples recomputed here, each against its printed numbers.
+
+    ``compact`` (presenter mode): without the recipes' column, which a projector cannot hold."""
     st.subheader(t("repro.book.header"))
     st.caption(t("repro.book.intro"))
     checks = book_checks()
@@ -152,6 +165,8 @@ def show_book_checks() -> None:
             format_difference(check.max_abs_difference) for check in checks
         ],
     }
+    if compact:
+        del table[t("repro.book.recipe")]
     st.table(pd.DataFrame(table).set_index(t("repro.book.check")))
     failed = sum(not check.passed for check in checks)
     if failed:
@@ -160,6 +175,8 @@ def show_book_checks() -> None:
         )
     else:
         st.success(t("repro.book.all_pass", count=len(checks)), icon=":material/check_circle:")
+    if compact:  # a projector's screen: the verdicts; the numbers are the page's
+        return
     with st.expander(t("repro.book.numbers")):
         both = [
             list(printed) + list(now)
@@ -210,7 +227,7 @@ def show_link(view: View) -> None:
     params, left_out = link_params(view.url)
     if left_out:  # a link that long would not open: the table goes as a file instead
         st.warning(t("repro.link.too_long", chars=len(query_text(view.url)), limit=MAX_LINK_CHARS))
-    st.code(share_link(link_page, params, base), language=None)
+    st.code(share_link(link_page, with_open_step(params, link_page), base), language=None)
     if not base:
         st.caption(t("repro.link.relative"))
     if left_out:
@@ -224,11 +241,31 @@ def show_link(view: View) -> None:
         )
 
 
+# Presenter mode's screens: the machine and dropout's randomness, the book's printed outputs,
+# the current settings, the link that reproduces them
+WALK: Walk[View] = Walk(
+    page="reproducibility",
+    entries=(
+        Entry("machine", lambda: t("repro.machine.header"), show_machine),
+        Entry(
+            "book",
+            lambda: t("repro.book.header"),
+            lambda view: show_book_checks(),
+            parts=lambda view: (lambda view: show_book_checks(compact=True),),
+        ),
+        Entry("current", lambda: t("repro.current.header"), show_view_check),
+        Entry("link", lambda: t("repro.link.header"), show_link),
+    ),
+    tabs_key="reproducibility_tabs",
+)
+
+
 @page
 def render(view: View) -> None:
+    if begin(WALK):
+        present(WALK, view)
+        return
     st.title(t("page.reproducibility.title"))
     st.caption(t("repro.intro"))
-    show_machine(view)
-    show_book_checks()
-    show_view_check(view)
-    show_link(view)
+    for entry in WALK.entries:
+        entry.draw(view)

@@ -24,7 +24,6 @@ from ui.editor import embedding_editor
 from ui.frame import page
 from ui.i18n import t
 from ui.sidebar import phone_dropout_presets
-from ui.step_link import set_presenting
 from ui.step_view import StepDrawing, step_walk
 from ui.view import View
 from ui.walk import begin, present, show_walk
@@ -124,10 +123,6 @@ def settings_line(trace: AttentionTrace) -> str:
 STEP_WALK = step_walk("step", "step_tabs", all_key="step_all")
 
 
-def _enter_presenting() -> None:
-    set_presenting(STEP_WALK.page, True)
-
-
 @page
 def render(view: View) -> None:
     """Draw the page."""
@@ -136,15 +131,7 @@ def render(view: View) -> None:
         if trace is not None:
             present(STEP_WALK, StepDrawing(trace, view.tokens, view.palette, present=True))
         return
-    title_col, present_col = st.columns([4, 1], vertical_alignment="bottom")
-    title_col.title(t("page.step.title"))
-    present_col.button(
-        t("present.enter"),
-        key="present_enter",
-        on_click=_enter_presenting,
-        icon=":material/slideshow:",
-        help=t("present.enter_help"),
-    )
+    st.title(t("page.step.title"))
     st.markdown(t("step.intro"))
     trace = view.trace()  # cached; shows the reason and returns None if it cannot be computed
     tokens = list(view.table.tokens)

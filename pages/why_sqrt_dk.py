@@ -9,6 +9,7 @@ trace's own score variances (read from ``trace.attn_scores`` and ``trace.scaled_
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
@@ -18,6 +19,7 @@ from ui.frame import page
 from ui.i18n import t
 from ui.svg_chart import draw_chart
 from ui.view import View
+from ui.walk import Entry, Walk, begin, present
 from viz.experiments import saturation_chart, weight_row_chart
 from viz.vocabulary import format_number
 
@@ -103,6 +105,25 @@ def show_trace_numbers(view: View) -> None:
 VIEW_TABS = ("why_sqrt_dk.tab.row", "why_sqrt_dk.tab.curves")
 
 
+def _defaults() -> None:
+    for key, default in (("why_sqrt_dk_scaled", True), ("why_sqrt_dk_dk", 64)):
+        if key not in st.session_state:
+            st.session_state[key] = default
+
+
+def controls() -> tuple[bool, int]:
+    """The page's own controls: scaled or not, and d_k (in the page, and in the deck's bar)."""
+    _defaults()
+    left, right = st.columns([1, 2])
+    scaled = bool(
+        left.toggle(
+            t("why_sqrt_dk.scaled"), key="why_sqrt_dk_scaled", help=t("why_sqrt_dk.scaled_help")
+        )
+    )
+    d_k = int(right.select_slider(t("why_sqrt_dk.d_k"), D_K_CHOICES, key="why_sqrt_dk_dk"))
+    return scaled, d_k
+
+
 @st.fragment
 def experiment(seed: int, palette: str) -> None:
     """The page's own controls and the experiment they steer: the example row and the curves.
@@ -110,16 +131,7 @@ def experiment(seed: int, palette: str) -> None:
     A fragment: the toggle, the d_k slider and a tab switch rerun only this part, not the frame.
     The lazy tabs (``on_change="rerun"`` + ``.open``) draw one chart per run, not both.
     """
-    for key, default in (("why_sqrt_dk_scaled", True), ("why_sqrt_dk_dk", 64)):
-        if key not in st.session_state:
-            st.session_state[key] = default
-    controls = st.columns([1, 2])
-    scaled = bool(
-        controls[0].toggle(
-            t("why_sqrt_dk.scaled"), key="why_sqrt_dk_scaled", help=t("why_sqrt_dk.scaled_help")
-        )
-    )
-    d_k = int(controls[1].select_slider(t("why_sqrt_dk.d_k"), D_K_CHOICES, key="why_sqrt_dk_dk"))
+    scaled, d_k = controls()
     st.caption(
         t(
             "why_sqrt_dk.setup",
@@ -140,9 +152,8 @@ def experiment(seed: int, palette: str) -> None:
             show_curves(seed, d_k, palette)
 
 
-@page
-def render(view: View) -> None:
-    st.title(t("page.why_sqrt_dk.title"))
+def show_why() -> None:
+    """Why the scores' variance grows with d_k, and what dividing by √d_k does."""
     st.markdown(t("why_sqrt_dk.intro"))
     st.latex(
         r"\mathrm{Var}(q\cdot k) = \sum_{i=1}^{d_k} \mathrm{Var}(q_i k_i) = d_k"
@@ -150,7 +161,54 @@ def render(view: View) -> None:
         r"\mathrm{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right) = 1"
     )
     st.markdown(t("why_sqrt_dk.explain"))
-    seed = view.config.seed
-    palette = view.palette
-    experiment(seed, palette)
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """What the page's screens read: the view (seed, palette, trace)."""
+
+    view: View
+
+
+def _chosen() -> tuple[bool, int]:
+    _defaults()
+    return bool(st.session_state["why_sqrt_dk_scaled"]), int(st.session_state["why_sqrt_dk_dk"])
+
+
+# The page's screens in presenter mode: the argument, the example row, the curves, the trace's own
+WALK: Walk[Lesson] = Walk(
+    page="why_sqrt_dk",
+    entries=(
+        Entry("why", lambda: t("page.why_sqrt_dk.title"), lambda lesson: show_why()),
+        Entry(
+            "row",
+            lambda: t("why_sqrt_dk.tab.row"),
+            lambda lesson: show_example_row(
+                lesson.view.config.seed, *_chosen(), lesson.view.palette
+            ),
+        ),
+        Entry(
+            "curves",
+            lambda: t("why_sqrt_dk.tab.curves"),
+            lambda lesson: show_curves(lesson.view.config.seed, _chosen()[1], lesson.view.palette),
+        ),
+        Entry(
+            "trace",
+            lambda: t("why_sqrt_dk.trace_header"),
+            lambda lesson: show_trace_numbers(lesson.view),
+        ),
+    ),
+    tabs_key="why_sqrt_dk_view",
+    ignores=("dropout", "train"),  # random unit-variance q and k; the scores before dropout
+)
+
+
+@page
+def render(view: View) -> None:
+    if begin(WALK):
+        present(WALK, Lesson(view), controls=controls)
+        return
+    st.title(t("page.why_sqrt_dk.title"))
+    show_why()
+    experiment(view.config.seed, view.palette)
     show_trace_numbers(view)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from attention import AttentionConfig, trace_attention
 from attention.differences import output_change
 from attention.examples import BOOK_EMBEDDINGS
-from attention.steps import STEPS
 from tests.apptest_support import _matrix_table_data, page_text, run_page
 from tests.test_page_step_by_step import edit_cells
 
@@ -27,8 +26,9 @@ def test_the_link_opens_its_step_and_a_bad_step_is_named() -> None:
 
 
 def _screen(at) -> str:  # noqa: ANN001 - an AppTest
-    """The presenter's "Step 2a of 10" (bold marks dropped)."""
-    return next(m.value for m in at.markdown if m.value.startswith("Step ")).replace("*", "")
+    """The presenter's "Screen 2 of 15" (bold marks dropped, the screen's title cut)."""
+    shown = next(m.value for m in at.markdown if m.value.startswith("Screen "))
+    return shown.replace("*", "").split(" · ")[0]
 
 
 def test_presenter_mode_walks_every_screen_and_leaves_on_the_shown_step() -> None:
@@ -41,8 +41,7 @@ def test_presenter_mode_walks_every_screen_and_leaves_on_the_shown_step() -> Non
         assert not at.exception
         seen.append(_screen(at))
     # the dense steps split into parts, one Next press each (dropout is off: one screen)
-    numbers = ["1", "2a", "2b", "2c", "3a", "3b", "3c", "4", "5a", "5b", "6", "7", "8", "9", "10"]
-    assert seen == [f"Step {number} of {len(STEPS)}" for number in numbers]
+    assert seen == [f"Screen {number} of 15" for number in range(1, 16)]
     assert "Press 0.5 beside “p =” above" in page_text(
         at.button(key="present_previous").click().run()
     )

@@ -66,4 +66,4 @@ def test_a_link_opens_the_mask_conventions_and_presenter_mode_walks_the_paths() 
     at.button(key="present_next").click().run()
     assert not at.exception and not at.metric  # 1b: the book's output beside the slip's
     assert set(matrix_tables(at)) == {"fast_path_book_output", "fast_path_slip_output"}
-    assert "第 **1b** 步，共 5 步" in page_text(at)
+    assert "第 **2** 屏，共 15 屏" in page_text(at)

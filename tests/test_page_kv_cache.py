@@ -63,8 +63,9 @@ def test_a_token_is_shown_as_typed_not_as_markdown() -> None:
 
 
 def _screen(at) -> str:  # noqa: ANN001 - an AppTest
-    """Presenter mode's "Step 1b of 5" (bold marks dropped)."""
-    return next(m.value for m in at.markdown if m.value.startswith("Step ")).replace("*", "")
+    """Presenter mode's "Screen 2 of 12" (bold marks dropped, the screen's title cut)."""
+    shown = next(m.value for m in at.markdown if m.value.startswith("Screen "))
+    return shown.replace("*", "").split(" · ")[0]
 
 
 def test_a_link_opens_a_part_and_presenter_mode_feeds_one_token_a_screen() -> None:
@@ -80,7 +81,7 @@ def test_a_link_opens_a_part_and_presenter_mode_feeds_one_token_a_screen() -> No
     assert "holds 1 row of keys and 1 of values; the new query meets that one key" in page_text(at)
     steps = cache_growth(BOOK_EMBEDDINGS, d_out=2, num_heads=1, seed=123)
     for n in (1, 2, 3, 4):
-        assert _screen(at) == f"Step 1{'abcd'[n - 1]} of 5"
+        assert _screen(at) == f"Screen {n} of 12"
         tables = matrix_tables(at)
         shown = min(n, 3)  # a projector's screen: the cache's last 3 rows, titled "of n"
         assert tables["kv_cache_keys"].shape == (shown, 2)
@@ -90,9 +91,9 @@ def test_a_link_opens_a_part_and_presenter_mode_feeds_one_token_a_screen() -> No
         cached, full = tables["kv_cache_output_rows"].values.tolist()
         assert cached == full == [format_number(value) for value in steps[n - 1].full_row.tolist()]
         at.button(key="present_next").click().run()
-    assert not at.exception and _screen(at) == "Step 1e of 5"
+    assert not at.exception and _screen(at) == "Screen 5 of 12"
     at.button(key="present_last").click().run()
-    assert _screen(at) == "Step 5b of 5" and at.metric[0].value == "75,497,472 B"
+    assert _screen(at) == "Screen 12 of 12" and at.metric[0].value == "75,497,472 B"
 
 
 def test_the_page_says_why_the_sidebars_dropout_does_not_act_on_it() -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from . import class_mode, heavy, memory
+from . import class_mode, deck, heavy, memory
 from .budget import OverBudget
 from .computation import use_page_threads
 from .i18n import language_of_this_run, t
@@ -41,6 +41,7 @@ class PageSpec:
     file: str  # the page's file; its ``render(view)`` is what runs
     section: str  # message key of the navigation section
     settings: str | None = None  # the module declaring the page's own URL_PARAMS, if it has any
+    teaches: bool = True  # a teaching page: a Present button, and a lecture may name it
 
     @property
     def module(self) -> str:
@@ -63,7 +64,7 @@ DEFAULT_PAGE = "step"  # the page at "/": the step page, the book's example step
 PAGE_SPECS = (
     PageSpec("chapter_path", "pages/chapter_path.py", "nav.learn", settings="ui.chapter_settings"),
     PageSpec("step", "pages/step_by_step.py", "nav.learn", settings="ui.step_link"),
-    PageSpec("embeddings", "pages/embeddings.py", "nav.learn"),
+    PageSpec("embeddings", "pages/embeddings.py", "nav.learn", teaches=False),
     PageSpec("one_query", "pages/one_query.py", "nav.learn"),
     PageSpec("masking", "pages/masking.py", "nav.learn"),
     PageSpec("multi_head", "pages/multi_head.py", "nav.learn"),
@@ -73,10 +74,10 @@ PAGE_SPECS = (
     PageSpec("dropout_expectation", "pages/dropout_expectation.py", "nav.explore"),
     PageSpec("why_sqrt_dk", "pages/why_sqrt_dk.py", "nav.explore"),
     PageSpec("quiz", "pages/quiz.py", "nav.explore"),
-    PageSpec("train", "pages/train.py", "nav.explore", settings="ui.train_settings"),
+    PageSpec("train", "pages/train.py", "nav.explore", settings="ui.train_settings", teaches=False),
     PageSpec("fast_path", "pages/fast_path.py", "nav.beyond"),
     PageSpec("kv_cache", "pages/kv_cache.py", "nav.beyond"),
-    PageSpec("export", "pages/export.py", "nav.share"),
+    PageSpec("export", "pages/export.py", "nav.share", teaches=False),
     PageSpec("reproducibility", "pages/reproducibility.py", "nav.share"),
 )
 
@@ -85,7 +86,13 @@ TABLE_PAGE = "embeddings"  # where the embedding table is edited (the notice lin
 
 
 def register_page_settings() -> None:
-    """Let the URL carry every page's own settings, as each page's ``PageSpec`` names them."""
+    """Let the URL carry every page's own settings, as each page's ``PageSpec`` names them,
+    and the deck's lecture, which names the teaching pages."""
+    for spec in PAGE_SPECS:
+        if spec.teaches:
+            deck.PRESENTABLE[spec.name] = f"page.{spec.name}.title"
+            deck.PAGE_ALIASES[spec.module.removeprefix("pages.")] = spec.name
+    register_page_params(deck.URL_PARAMS)
     for spec in PAGE_SPECS:
         params = spec.url_params()
         if params is not None:
@@ -159,9 +166,13 @@ def run_app(default_page: str = DEFAULT_PAGE) -> None:
     view_of_run: list[View] = []
     sections, pages = _registered_pages(view_of_run, default_page)
     current = st.navigation(sections, expanded=True)  # every page listed, none behind "View more"
+    goto = deck.take_goto()  # the deck's Next leads to a screen of another page
+    if goto is not None and goto != (current.url_path or default_page) and goto in pages:
+        st.switch_page(pages[goto])
     if class_mode.follow(current.url_path or default_page, pages):  # a class's change to apply
         init_session()
     render_sidebar(current.url_path)
+    deck.lecture_panel(current.url_path or default_page)
     st.session_state[CURRENT_PAGE_KEY] = current.url_path or default_page
     with language_of_this_run():  # settled by the sidebar
         url = sync_url()
@@ -172,6 +183,11 @@ def run_app(default_page: str = DEFAULT_PAGE) -> None:
         if show_stale_table_notice() and current.url_path != TABLE_PAGE:
             st.page_link(pages[TABLE_PAGE], label=t("table.stale_link"), icon=":material/edit:")
         view_of_run.append(build_view(current.url_path, url))
+        name = current.url_path or default_page
+        spec = next((s for s in PAGE_SPECS if s.name == name), None)
+        deck.open_bar(name)  # presenting: the bar, before the page
+        if spec is not None and spec.teaches and not deck.presenting():
+            deck.present_button(spec.name)
         heavy.begin_run()
         completed = False  # stays False when a click stops the run (Streamlit's rerun)
         try:
@@ -186,6 +202,7 @@ def run_app(default_page: str = DEFAULT_PAGE) -> None:
             heavy.show_out_of_memory()
             completed = True
         finally:
+            deck.close_bar()  # a bar the page could not fill (an error, no walk): never a dead end
             heavy.end_run(completed=completed)  # large results a whole run did not show go back
             forget_link_step()  # a link's step= is for the page it opens, checked there
 

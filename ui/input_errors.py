@@ -18,6 +18,7 @@ import streamlit as st
 
 from attention.validate import AttentionInputError
 
+from .deck import offer_fixes
 from .i18n import current_language, t
 from .problem_reference import with_reference
 from .table import problem
@@ -93,3 +94,4 @@ def show_input_error(error: AttentionInputError, message: str = "error.attention
     """An error box: ``message`` (a catalogue key with a ``{detail}``) with :func:`explain`'s text."""
     reported = problem(f"core.{error.code or error.field or 'other'}", detail=str(error))
     st.error(with_reference(t(message, detail=explain(error)), reported))
+    offer_fixes(error.code, dict(error.params))

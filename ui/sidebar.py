@@ -4,8 +4,6 @@ and the random-tokens generator. Values live in session state under their URL na
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import streamlit as st
 
 from viz.vocabulary import DECIMALS, HOVER_DECIMALS
@@ -143,77 +141,3 @@ def random_tokens_control() -> None:
         done = st.session_state.pop("random_tokens_done", None)
         if done is not None:
             st.caption(t("scale.random.done", count=done))
-
-
-# --- the control strip of presenter mode: the same session keys as the sidebar's widgets ------
-
-
-def _step_seed(offset: int) -> None:
-    seed = SETTINGS["seed"]
-    value = int(st.session_state.get("seed", seed.default)) + offset
-    st.session_state["seed"] = max(int(seed.low or 0), min(int(seed.high or value), value))
-
-
-def _set_training(on: bool) -> None:
-    st.session_state["train"] = on
-
-
-def presenter_controls(page_controls: Callable[[], None] | None = None) -> None:
-    """Seed −/+, dropout p = 0 / 0.1 / 0.5 and train / eval, in one row (presenter mode).
-
-    The sidebar is hidden while presenting; these buttons write the very session keys its
-    widgets read (``seed``, ``dropout``, ``train``), so both always show one value.
-    ``page_controls``: a page's own one or two controls, at the end of the row.
-    """
-    seed = int(st.session_state.get("seed", SETTINGS["seed"].default))
-    dropout = st.session_state.get("dropout", SETTINGS["dropout"].default)
-    training = bool(st.session_state.get("train", SETTINGS["train"].default))
-    presets = len(DROPOUT_PRESETS)
-    widths = [0.45, 1.0, 0.45, 0.35, *[0.6] * presets, 0.8, 0.8]
-    if page_controls is not None:
-        widths.append(3.2)
-    with st.container(key="present_strip"):
-        cells = st.columns(widths, vertical_alignment="center", gap="small")
-        cells[0].button(
-            "−",
-            key="present_seed_down",
-            on_click=_step_seed,
-            args=(-1,),
-            disabled=seed <= 0,
-            width="stretch",
-            help=t("present.seed_down"),
-        )
-        cells[1].markdown(t("present.seed", seed=seed))
-        cells[2].button(
-            "+",
-            key="present_seed_up",
-            on_click=_step_seed,
-            args=(1,),
-            width="stretch",
-            help=t("present.seed_up"),
-        )
-        cells[3].markdown("p =")
-        for cell, value in zip(cells[4 : 4 + presets], DROPOUT_PRESETS, strict=True):
-            cell.button(
-                f"{value:g}",
-                key=f"present_dropout_{value:g}",
-                on_click=_set_dropout,
-                args=(value,),
-                width="stretch",
-                type="primary" if dropout == value else "secondary",
-                help=t("present.dropout", p=f"{value:g}"),
-            )
-        for cell, on, label in zip(
-            cells[4 + presets : 6 + presets], (True, False), ("train", "eval"), strict=True
-        ):
-            cell.button(
-                t(f"present.{label}"),
-                key=f"present_{label}",
-                on_click=_set_training,
-                args=(on,),
-                width="stretch",
-                type="primary" if training == on else "secondary",
-            )
-        if page_controls is not None:
-            with cells[-1]:
-                page_controls()

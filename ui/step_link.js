@@ -56,6 +56,11 @@ function onKeyDown(event) {
   if (!state || !document.querySelector('.__CLASS__')) return;  // not a page that walks steps
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target;
+  if (state.mode === 'present' && event.key === 'Escape') {  // Esc always leaves
+    event.preventDefault();
+    press('leave');
+    return;
+  }
   if (target && target.closest && target.closest(FIELDS)) return;
   if (state.mode === 'present') {
     const action = presentAction(event);
@@ -132,12 +137,37 @@ function fitFormulas() {
   }
 }
 
+// Presenter mode's canvas (step_link.css): W × H CSS pixels scaled to fill the window, as a
+// slide deck does; a phone (641 px or less) keeps the page's own flow.
+function scaleCanvas() {
+  const root = document.documentElement.style;
+  const state = window.__alStepKeys;
+  const presenting = Boolean(document.querySelector('.__CLASS__-present'));
+  const canvas = document.querySelector('[data-testid="stMainBlockContainer"]');
+  if (!presenting || !state || !state.canvas || window.innerWidth <= 640) {
+    root.removeProperty('--al-scale');
+    root.removeProperty('--al-left');
+    if (canvas) canvas.style.marginBottom = '';
+    return;
+  }
+  const [width, height] = state.canvas;
+  // a screen taller than the canvas (a long sentence, many tokens) is drawn smaller, never cut
+  const tall = Math.max(height, canvas ? canvas.scrollHeight : height);
+  const scale = Math.min(window.innerWidth / width, window.innerHeight / tall);
+  root.setProperty('--al-scale', String(scale));
+  root.setProperty('--al-left', `${Math.max(0, (window.innerWidth - width * scale) / 2)}px`);
+  // a transform leaves the layout's size: the margin gives back the difference, so the page
+  // is exactly as tall as what is seen (nothing to scroll into below a smaller screen)
+  if (canvas) canvas.style.marginBottom = `${(scale - 1) * canvas.offsetHeight}px`;
+}
+
 let fitQueued = false;
 function queueFit() {
   if (fitQueued) return;
   fitQueued = true;
   requestAnimationFrame(() => {
     fitQueued = false;
+    scaleCanvas();
     fitFormulas();
   });
 }
@@ -151,7 +181,7 @@ export default function (component) {
   }
   marker.className = data.mode === 'present' ? '__CLASS__ __CLASS__-present' : '__CLASS__';
   const previous = window.__alStepKeys;
-  window.__alStepKeys = { mode: data.mode, tabs: data.tabs };
+  window.__alStepKeys = { mode: data.mode, tabs: data.tabs, canvas: data.canvas };
   if (data.scroll && (!previous || previous.scroll !== data.scroll) && data.mode !== 'present') {
     scrollToStep(data.tabs, 50);
   }

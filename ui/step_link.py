@@ -40,6 +40,10 @@ PRESENT_KEY = "walk_present"  # True while presenter mode is on
 LINK_STEP_KEY = "walk_link_step"  # the link's ``step=`` text, until the page it opens checks it
 CURRENT_PAGE_KEY = "walk_current_page"  # the page this run shows (set by the frame)
 STEP_NAMES: tuple[str, ...] = tuple(step.name for step in STEPS)
+CANVAS = (
+    1024,
+    768,
+)  # presenter mode's logical canvas, CSS pixels (ui/deck.py; 4:3, scale 1 at 1024×768)
 KEYS_CLASS = "al-step-keys"  # the component's marker element: the key handler acts while it exists
 
 # Every page that walks steps, by page name: its entries' names in order.
@@ -121,7 +125,11 @@ def take_link_step(page: str) -> InputProblem | None:
     names = _names(page)
     if raw in names:
         choose_step(page, raw)
+        if raw != names[0]:  # the URL was written before this page read its step: keep it
+            st.query_params[STEP_PARAM] = raw
         return None
+    if raw in STEP_NAMES:
+        return None  # the step page's step, carried by a link to another page (a share box)
     return problem("url.bad_step", value=shorten(raw), steps=", ".join(names))
 
 
@@ -137,7 +145,8 @@ def presenting() -> bool:
 def set_presenting(page: str, on: bool) -> None:
     """Enter or leave presenter mode (a button's callback: the next run draws the other view)."""
     st.session_state[PRESENT_KEY] = on
-    choose_step(page, open_step(page), open_part(page) if on else 0)
+    if _names(page):
+        choose_step(page, open_step(page), open_part(page) if on else 0)
 
 
 def _read_url(params: dict[str, str]) -> list[InputProblem]:
@@ -163,7 +172,7 @@ def _write_url() -> dict[str, str]:
     params: dict[str, str] = {}
     if open_step(page) != _names(page)[0]:
         params[STEP_PARAM] = open_step(page)
-    if presenting() and shown in WALK_NAMES:
+    if presenting():  # kept on every page: each has the deck's bar
         params[PRESENT_PARAM] = "1"
     return params
 
@@ -175,7 +184,13 @@ URL_PARAMS = PageParams((STEP_PARAM, PRESENT_PARAM), _read_url, _write_url)
 
 _HERE = Path(__file__).resolve().parent
 _JS = (_HERE / "step_link.js").read_text(encoding="utf-8").replace("__CLASS__", KEYS_CLASS)
-_CSS = (_HERE / "step_link.css").read_text(encoding="utf-8").replace("__CLASS__", KEYS_CLASS)
+_CSS = (
+    (_HERE / "step_link.css")
+    .read_text(encoding="utf-8")
+    .replace("__CLASS__", KEYS_CLASS)
+    .replace("__W__", str(CANVAS[0]))
+    .replace("__H__", str(CANVAS[1]))
+)
 
 _KEYS = st.components.v2.component(
     "attention_lab.step_keys", js=_JS, css=_CSS, isolate_styles=False
@@ -190,6 +205,11 @@ def step_keys(*, present: bool, tabs_key: str, scroll: int) -> None:
     and the browser then brings that step's tab into view.
     """
     _KEYS(
-        data={"mode": "present" if present else "tabs", "tabs": tabs_key, "scroll": scroll},
+        data={
+            "mode": "present" if present else "tabs",
+            "tabs": tabs_key,
+            "scroll": scroll,
+            "canvas": list(CANVAS),
+        },
         key="al-step-keys",
     )

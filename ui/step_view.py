@@ -404,9 +404,37 @@ class StepDrawing:
                 dropped=counts.dropped,
             )
         )
+        self.before_and_after()
         sums = steps.batch_row(trace.dropped_weights.sum(-1, keepdim=True))[:, 0]  # (T,)
         self._sums_caption("step.dropout.sums", sums)
         self.dropped_rows_text()
+
+    def before_and_after(self) -> None:
+        """One kept and one dropped weight, before dropout and after it (read from the trace)."""
+        before = steps.batch_row(self.trace.attn_weights)  # (T, T)
+        after = steps.batch_row(self.trace.dropped_weights)  # (T, T)
+        keep = steps.batch_row(self.trace.dropout_mask).astype(bool)  # (T, T)
+        visible = ~self.hidden
+        sentences = []
+        for kept, key in (
+            (True, "step.dropout.before_after_kept"),
+            (False, "step.dropout.before_after_dropped"),
+        ):
+            cells = np.argwhere(visible & (keep == kept))  # (n, 2): query, key
+            cells = cells[cells[:, 0] > 0] if (cells[:, 0] > 0).any() else cells
+            if len(cells):
+                row, column = (int(i) for i in cells[0])
+                sentences.append(
+                    t(
+                        key,
+                        query=escape_markdown(self.tokens[row]),
+                        column=escape_markdown(self.tokens[column]),
+                        before=format_number(float(before[row, column])),
+                        after=format_number(float(after[row, column])),
+                    )
+                )
+        if sentences:
+            st.markdown(" ".join(sentences))
 
     def dropped_rows_text(self) -> None:
         """Queries that lost every weight they see: a zero context vector, and how likely."""

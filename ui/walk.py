@@ -9,9 +9,8 @@ dense entry splits into). From that one table come
 - the open entry in the link, ``?step=<name>``, checked against *this* page's entries (a bad name
   is a warning that lists them) and scrolled to;
 - the keys (``ui/step_link.js``): ← → walk the tabs; in presenter mode a clicker's keys;
-- presenter mode (``?present=1``): one screen at a time with First / Previous / Next / Last, the
-  control strip (:func:`ui.sidebar.presenter_controls`) and, where a page has them, its own
-  controls.
+- presenter mode (``?present=1``): one screen at a time under the deck's bar (:mod:`ui.deck`),
+  counted over the whole deck.
 
 The page itself keeps one short ``render``: build the context its entries read (a trace, a
 backward pass, a query row …), then ``if begin(WALK): present(WALK, context); return``, else draw
@@ -23,24 +22,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from string import ascii_lowercase
 from typing import Generic, TypeVar
 
 import streamlit as st
 
 from .choices import write_back
-from .class_mode import class_button
+from .deck import Screen, fill_bar, register_titles, screen_title
 from .i18n import t
 from .problem_reference import with_reference
-from .sidebar import presenter_controls
 from .step_link import (
-    choose_step,
     open_part,
     open_step,
     presenting,
     record_open,
     register_walk,
-    set_presenting,
     step_keys,
     take_link_step,
     take_pending,
@@ -81,7 +76,8 @@ class Walk(Generic[Context]):
     switch reruns only the tabs (when nothing above them reads the entries' widgets).
     ``wrap``: a context manager around the open entry (the step page marks what changed).
     ``linked``: the open entry is in the link (``?step=``) and the keys walk it; the Train page
-    draws the step page's entries for a trained model, unlinked.
+    draws the step page's entries for a trained model, unlinked. ``ignores``: settings of the
+    deck's strip the page does not read (the bar says so: the KV cache has no dropout).
     """
 
     page: str
@@ -93,10 +89,13 @@ class Walk(Generic[Context]):
     fragment: bool = False
     wrap: Callable[[], AbstractContextManager[object]] = field(default=nullcontext)
     linked: bool = True
+    ignores: tuple[str, ...] = ()  # settings of the deck's strip the page does not read
 
     def __post_init__(self) -> None:
         if self.linked:
             register_walk(self.page, self.names)
+            titles = {entry.name: entry.label for entry in self.entries}
+            register_titles(self.page, titles, self.ignores)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -113,12 +112,12 @@ def begin(walk: Walk[Context]) -> bool:
         st.warning(with_reference(message(bad), bad), icon="⚠️")
     elif st.session_state.get(f"walk_pending_{walk.page}") not in (None, walk.names[0]):
         st.session_state[SCROLL_KEY] = st.session_state.get(SCROLL_KEY, 0) + 1
+    if presenting():
+        return True  # the frame mounted the keys and the deck's bar
     step_keys(
-        present=presenting(),
-        tabs_key=walk.tabs_key,
-        scroll=int(st.session_state.get(SCROLL_KEY, 0)),
+        present=False, tabs_key=walk.tabs_key, scroll=int(st.session_state.get(SCROLL_KEY, 0))
     )
-    return presenting()
+    return False
 
 
 def _keep_widgets(walk: Walk[Context], drawn: set[str]) -> None:
@@ -167,77 +166,13 @@ def show_walk(walk: Walk[Context], context: Context) -> None:
 # --- presenter mode ----------------------------------------------------------------------------
 
 
-def _screens(walk: Walk[Context], context: Context) -> list[tuple[str, int, int]]:
-    """Every screen of the walk: (entry name, part, number of parts), in order."""
+def _screens(walk: Walk[Context], context: Context) -> list[Screen]:
+    """Every screen of the walk, in order: each entry's parts (one, for most entries)."""
     screens = []
     for entry in walk.entries:
-        count = len(entry.screens(context))
-        screens.extend((entry.name, part, count) for part in range(count))
+        count, title = len(entry.screens(context)), screen_title(entry.label())
+        screens.extend(Screen(walk.page, entry.name, part, count, title) for part in range(count))
     return screens
-
-
-def screen_number(walk: Walk[Context], name: str, part: int, parts: int) -> str:
-    """ "2" for a one-screen entry, "2a", "2b" … for the parts of a dense one."""
-    number = str(walk.names.index(name) + 1)
-    return number + ascii_lowercase[part] if parts > 1 else number
-
-
-def _go(page: str, name: str, part: int) -> None:
-    choose_step(page, name, part)
-
-
-def _nav_button(
-    key: str, label: str, icon: str, target: tuple[str, int, int] | None, page: str
-) -> None:
-    st.button(
-        label,
-        key=key,
-        on_click=_go,
-        args=(page, target[0], target[1]) if target is not None else (page, "", 0),
-        disabled=target is None,
-        icon=icon,
-        width="stretch",
-        help=t(f"present.{key.removeprefix('present_')}_help"),
-    )
-
-
-def _navigation(walk: Walk[Context], screens: list[tuple[str, int, int]], at: int) -> None:
-    """First / Previous / Next / Last, where we are, and Leave (the keys press these buttons)."""
-    page, last = walk.page, len(screens) - 1
-    name, part, parts = screens[at]
-    widths = [0.6, 1.1, 1.1, 0.6, 1.3, 1.1, 0.9]
-    columns = st.columns(widths, vertical_alignment="center", gap="small")
-    with columns[0]:
-        _nav_button("present_first", "", ":material/first_page:", screens[0] if at else None, page)
-    with columns[1]:
-        target = screens[at - 1] if at > 0 else None
-        _nav_button(
-            "present_previous", t("present.previous"), ":material/arrow_back:", target, page
-        )
-    with columns[2]:
-        target = screens[at + 1] if at < last else None
-        _nav_button("present_next", t("present.next"), ":material/arrow_forward:", target, page)
-    with columns[3]:
-        target = screens[last] if at < last else None
-        _nav_button("present_last", "", ":material/last_page:", target, page)
-    columns[4].markdown(
-        t(
-            "present.count",
-            number=screen_number(walk, name, part, parts),
-            total=len(walk.entries),
-        )
-    )
-    columns[5].button(
-        t("present.leave"),
-        key="present_leave",
-        on_click=set_presenting,
-        args=(page, False),
-        icon=":material/close_fullscreen:",
-        width="stretch",
-        help=t("present.leave_help"),
-    )
-    with columns[6]:
-        class_button("bar")  # start a class / its link, QR and end (ui/class_mode.py)
 
 
 def present(
@@ -246,18 +181,15 @@ def present(
     *,
     controls: Callable[[], None] | None = None,
 ) -> None:
-    """Presenter mode: one screen at a time, the navigation and the control strip above it.
+    """Presenter mode: the open screen alone, under the deck's bar (:mod:`ui.deck`).
 
-    ``controls``: the page's own one or two controls, drawn at the end of the strip.
+    ``controls``: the page's own one or two controls, drawn at the end of the bar's strip.
     """
     screens = _screens(walk, context)
     name, part = open_step(walk.page), open_part(walk.page)
     _keep_widgets(walk, {name})  # before any widget of this run is drawn
-    spots = [i for i, screen in enumerate(screens) if screen[0] == name]
+    spots = [i for i, screen in enumerate(screens) if screen.name == name]
     at = spots[min(part, len(spots) - 1)]
-    with st.container(key="present_bar"):
-        _navigation(walk, screens, at)
-        presenter_controls(controls)
-    entry = walk.entry(name)
+    fill_bar(screens, at, controls=controls)
     with st.container(key=f"present_step_{name}"):
-        entry.screens(context)[screens[at][1]](context)
+        walk.entry(name).screens(context)[screens[at].part](context)

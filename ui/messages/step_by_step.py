@@ -238,6 +238,14 @@ MESSAGES = {
         "保留了 {kept} 个，丢弃了 {dropped} 个（粉色，置为 0）。对角线以上的单元格本来就是 0，"
         "丢弃它们不会改变任何东西。",
     },
+    "step.dropout.before_after_kept": {
+        "en": "Before and after: “{query}” → “{column}” {before} → **{after}** (kept).",
+        "zh": "dropout 前后：“{query}” → “{column}” {before} → **{after}**（保留）。",
+    },
+    "step.dropout.before_after_dropped": {
+        "en": "“{query}” → “{column}” {before} → **{after}** (dropped).",
+        "zh": "“{query}” → “{column}” {before} → **{after}**（丢弃）。",
+    },
     "step.dropout.row_dropped": {
         "en": "Every weight of “{token}” (row {number}) was dropped in this pass, so its context "
         "vector is exactly 0. Row {number} sees {visible:key|keys}, each dropped with probability "

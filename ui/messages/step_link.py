@@ -22,9 +22,20 @@ MESSAGES = {
         "zh": "下一屏（→、PageDown 或空格）",
     },
     "present.last_help": {"en": "The last screen (End)", "zh": "最后一屏（End 键）"},
-    "present.seed": {"en": "seed **{seed}**", "zh": "种子 **{seed}**"},
-    "present.seed_down": {"en": "Seed − 1", "zh": "种子减 1"},
-    "present.seed_up": {"en": "Seed + 1", "zh": "种子加 1"},
+    "present.seed_label": {"en": "seed", "zh": "种子"},
+    "present.seed_help": {
+        "en": "The seed that draws the weights (and dropout's mask): type it, or − / +",
+        "zh": "生成权重（以及 dropout 掩码）的种子：直接输入，或按 − / +",
+    },
+    "present.language_help": {
+        "en": "Switch the language; the screen stays the same",
+        "zh": "切换语言；停留在同一屏",
+    },
+    "present.ignores.dropout_train": {
+        "en": "Dropout p and train / eval do not change this page: it computes without dropout.",
+        "zh": "dropout 比率 p 和训练/评估不会改变本页：本页的计算不含 dropout。",
+    },
+    "present.fix": {"en": "Set {setting} = {value}", "zh": "改为 {setting} = {value}"},
     "present.dropout": {"en": "Dropout p = {p}", "zh": "dropout 比率 p = {p}"},
     "present.train": {"en": "train", "zh": "训练"},
     "present.eval": {"en": "eval", "zh": "评估"},
@@ -38,10 +49,42 @@ MESSAGES = {
     "present.previous": {"en": "Previous", "zh": "上一步"},
     "present.next": {"en": "Next", "zh": "下一步"},
     "present.count": {
-        "en": "Step **{number}** of {total}",
-        "zh": "第 **{number}** 步，共 {total} 步",
+        "en": "Screen **{number}** of {total} · {title}",
+        "zh": "第 **{number}** 屏，共 {total} 屏 · {title}",
     },
-    "present.leave": {"en": "Leave (Esc)", "zh": "退出演示模式"},
+    "lecture.bad_page": {
+        "en": "Lecture: “{value}” names no page that can be presented; the pages are {pages}. "
+        "It is left out.",
+        "zh": "讲稿：“{value}”不是可以演示的页面；可用的页面为 {pages}。已略去这一项。",
+    },
+    "lecture.bad_step": {
+        "en": "Lecture: “{value}” is not a screen of that page; its screens are {steps}. It is "
+        "left out.",
+        "zh": "讲稿：“{value}”不是该页面的一屏；该页面的各屏为 {steps}。已略去这一项。",
+    },
+    "lecture.title": {"en": "Lecture: screens of several pages", "zh": "讲稿：多个页面的若干屏"},
+    "lecture.help": {
+        "en": "Pick screens from several pages into one deck: open a screen (a tab of a page) "
+        "and press Add, or type one per line as page.step. The link below (and the address bar) "
+        "replays it; the file keeps it.",
+        "zh": "把多个页面的若干屏组成一套演示：打开一屏（页面的一个选项卡）后按“加入”，或每行写一项 "
+        "page.step。下面的链接（以及地址栏）可以重放它；文件可以保存它。",
+    },
+    "lecture.add": {"en": "Add this screen", "zh": "加入这一屏"},
+    "lecture.clear": {"en": "Clear", "zh": "清空"},
+    "lecture.items": {"en": "Screens, one a line", "zh": "各屏，每行一项"},
+    "lecture.start": {"en": "Present the lecture ({count})", "zh": "演示讲稿（{count} 项）"},
+    "lecture.download": {"en": "Download lecture.txt", "zh": "下载 lecture.txt"},
+    "lecture.upload": {"en": "Open a lecture file", "zh": "打开讲稿文件"},
+    "lecture.no_steps": {
+        "en": "none (name the page alone: it is one screen)",
+        "zh": "无（只写页面名称：整页为一屏）",
+    },
+    "lecture.too_long": {
+        "en": "Lecture: {count} screens; the first {limit} are kept.",
+        "zh": "讲稿：共 {count} 屏；只保留前 {limit} 屏。",
+    },
+    "present.leave": {"en": "Leave (Esc)", "zh": "退出（Esc）"},
     "present.leave_help": {
         "en": "Back to the full page with the sidebar (Esc does the same).",
         "zh": "回到带侧边栏的完整页面（按 Esc 也可以）。",
