@@ -219,14 +219,21 @@ def _watch(
     return Finished(lines, bytes(printed), total[0], timed_out, overflow, exitcode, timeout)
 
 
-def kill_session(pid: int) -> None:
+def kill_session(pid: int, wait_s: float = 2.0) -> None:
     """Kill the session ``pid`` leads: its process group, then any process of the session that
-    moved to another group (read from ``/proc`` where there is one)."""
+    moved to another group (read from ``/proc`` where there is one), and wait up to ``wait_s``
+    until none of them runs any more (a SIGKILL takes effect when the process is next scheduled,
+    which on a busy machine is after ``kill`` returns)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
-    for other in _session_members(pid):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(other, signal.SIGKILL)
+    stop = time.monotonic() + wait_s
+    while members := _session_members(pid):
+        for other in members:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(other, signal.SIGKILL)
+        if time.monotonic() > stop:
+            return
+        time.sleep(0.01)
 
 
 def _session_members(session: int) -> list[int]:
@@ -242,6 +249,8 @@ def _session_members(session: int) -> list[int]:
         except OSError:
             continue
         fields = stat[stat.rfind(")") + 2 :].split()  # state ppid pgrp session ...
-        if len(fields) > 3 and fields[3] == str(session) and int(entry.name) != session:
+        if len(fields) < 4 or fields[0] in "ZX":  # a zombie has ended: init collects it
+            continue
+        if fields[3] == str(session) and int(entry.name) != session:
             members.append(int(entry.name))
     return members

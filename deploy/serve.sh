@@ -92,20 +92,31 @@ log_dir="$(cd "$log_dir" && pwd)"
 chmod 755 "$log_dir"  # nginx's workers append to access.log
 echo "logs: $log_dir (kept after the script stops)"
 
+# Distinct free loopback ports, asked from the system all at once (so none is handed out twice):
+# one per replica and one for redis-server, none of them a given replica port.
+given_ports=()
 if [ -n "$first_replica_port" ]; then
-  replica_ports=()
-  for ((i = 0; i < replicas; i++)); do replica_ports+=("$((first_replica_port + i))"); done
-else
-  # N distinct free loopback ports, asked from the system all at once.
-  read -r -a replica_ports <<<"$("$PYTHON" - "$replicas" <<'EOF'
+  for ((i = 0; i < replicas; i++)); do given_ports+=("$((first_replica_port + i))"); done
+fi
+read -r -a free_ports <<<"$("$PYTHON" - "$((replicas + 1))" "${given_ports[@]}" <<'EOF'
 import socket, sys
-sockets = [socket.socket() for _ in range(int(sys.argv[1]))]
-for s in sockets:
+wanted, given = int(sys.argv[1]), {int(port) for port in sys.argv[2:]}
+sockets, ports = [], []
+while len(ports) < wanted:  # every socket stays bound until the end: no port comes twice
+    s = socket.socket()
     s.bind(("127.0.0.1", 0))
-print(" ".join(str(s.getsockname()[1]) for s in sockets))
+    sockets.append(s)
+    if s.getsockname()[1] not in given:
+        ports.append(s.getsockname()[1])
+print(" ".join(map(str, ports)))
 EOF
 )"
+if [ -n "$first_replica_port" ]; then
+  replica_ports=("${given_ports[@]}")
+else
+  replica_ports=("${free_ports[@]:0:$replicas}")
 fi
+redis_port="${free_ports[$replicas]}"
 
 export STREAMLIT_SERVER_COOKIE_SECRET="${STREAMLIT_SERVER_COOKIE_SECRET:-$("$PYTHON" -c 'import secrets; print(secrets.token_hex(32))')}"
 # glibc gives freed memory back after large pages (measured in benchmarks/README.md).
@@ -140,7 +151,6 @@ redis_answers() {  # redis_answers PORT: a PING gets +PONG (bash's /dev/tcp, no 
 if [ -n "${REDIS_URL:-}" ]; then
   echo "classes: in the Redis of REDIS_URL (set by you)"
 elif [ "$replicas" -gt 1 ] && [ -x "$REDIS_SERVER" ]; then
-  redis_port="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
   "$REDIS_SERVER" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no \
     --dir "$workdir" --logfile "$log_dir/redis.log" &
   redis_pid=$!

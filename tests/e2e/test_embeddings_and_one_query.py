@@ -30,7 +30,7 @@ def _sentence(page: Page) -> str:
 
 
 def _upload(page: Page, path: Path) -> None:
-    page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(path))
+    page.locator("[data-testid='stMainBlockContainer'] [data-testid='stFileUploader'] input[type='file']").set_input_files(str(path))
     wait_settled(page)
 
 

@@ -75,7 +75,7 @@ def test_embeddings_csv_neutralises_formulas_and_uploads_back_and_tables_offer_n
         values = tuple(tuple(float(cell) for cell in row[1:]) for row in rows[1:])
         assert values == table_for_words(HOSTILE_TOKENS).values  # plain numbers, every bit
         # the same file, uploaded: the same tokens (the guard is removed), no error
-        page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(
+        page.locator("[data-testid='stMainBlockContainer'] [data-testid='stFileUploader'] input[type='file']").set_input_files(
             str(saved)
         )
         wait_settled(page)

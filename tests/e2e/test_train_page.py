@@ -105,7 +105,7 @@ def test_a_bad_upload_is_explained_in_chinese_then_english_and_a_good_text_is_us
     wait_settled(page)
     picture = tmp_path / "picture.txt"
     picture.write_bytes(binary)
-    page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(picture))
+    page.locator("[data-testid='stMainBlockContainer'] [data-testid='stFileUploader'] input[type='file']").set_input_files(str(picture))
     wait_settled(page)
     assert_no_exception(page)
     alert = page.locator("[data-testid='stAlertContentError']")
@@ -124,7 +124,7 @@ def test_a_bad_upload_is_explained_in_chinese_then_english_and_a_good_text_is_us
 
     good = tmp_path / "story.txt"  # a good text replaces it: the message goes, Train is enabled
     good.write_text("A small story about a keeper and a clock. " * 20, encoding="utf-8")
-    page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(good))
+    page.locator("[data-testid='stMainBlockContainer'] [data-testid='stFileUploader'] input[type='file']").set_input_files(str(good))
     wait_settled(page)
     assert_no_exception(page)
     expect(page.get_by_text("Training on “story.txt”")).to_be_visible()

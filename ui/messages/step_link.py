@@ -81,7 +81,7 @@ MESSAGES = {
         "zh": "无（只写页面名称：整页为一屏）",
     },
     "lecture.too_long": {
-        "en": "Lecture: {count} screens; the first {limit} are kept.",
+        "en": "Lecture: {count:screen|screens}; the first {limit} are kept.",
         "zh": "讲稿：共 {count} 屏；只保留前 {limit} 屏。",
     },
     "present.leave": {"en": "Leave (Esc)", "zh": "退出（Esc）"},
