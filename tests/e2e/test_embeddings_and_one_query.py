@@ -30,7 +30,9 @@ def _sentence(page: Page) -> str:
 
 
 def _upload(page: Page, path: Path) -> None:
-    page.locator("[data-testid='stMainBlockContainer'] [data-testid='stFileUploader'] input[type='file']").set_input_files(str(path))
+    page.locator(
+        "[data-testid='stMainBlockContainer'] [data-testid='stFileUploader'] input[type='file']"
+    ).set_input_files(str(path))
     wait_settled(page)
 
 
@@ -59,7 +61,9 @@ def test_uploads_junk_keeps_the_table_too_big_is_refused_a_valid_csv_changes_it(
         big = tmp_path / "big.csv"
         big.write_text("token,x1\n" + "a,1\n" * 400_000, encoding="utf-8")  # 1.6 MB
         _upload(page, big)
-        expect(page.locator("[data-testid='stFileUploader']")).to_contain_text("1.0MB or smaller")
+        expect(
+            page.locator("[data-testid='stMainBlockContainer'] [data-testid='stFileUploader']")
+        ).to_contain_text("1.0MB or smaller")
         expect(alert).to_have_count(1)
         assert "“junk.csv”" in alert.inner_text().replace("\\", "")
         assert _sentence(page) == BOOK_SENTENCE
