@@ -27,11 +27,14 @@ VARIABLE = re.compile(r"ATTENTION_LAB_[A-Z_]*[A-Z]")
 
 
 def _readme_commands() -> list[str]:
-    """The lines of the first bash block of README's "Two commands" section."""
+    """The first bash block of README's "Two commands" section, one line: the part that makes and
+    enters the virtual environment, and the install that follows it."""
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Two commands", 1)[1]
     block = section.split("```bash\n", 1)[1].split("```", 1)[0]
-    return [line.strip() for line in block.splitlines() if line.strip()]
+    [line] = [line.strip() for line in block.splitlines() if line.strip()]
+    first, install = line.split(" && pip install", 1)
+    return [first, "pip install" + install]
 
 
 def test_readme_commands_make_a_venv_and_install_the_cpu_wheel(tmp_path) -> None:
