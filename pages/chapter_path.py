@@ -618,24 +618,27 @@ def _masked_table(chapter: Chapter, weights: torch.Tensor, title: str, key: str)
     )
 
 
-def _tril_table(chapter: Chapter) -> None:
-    """3.5.1, the book's first way, first half: softmax, then ``tril`` zeroes the future."""
+def _tril_weights(chapter: Chapter, weights_name: str, title_key: str) -> None:
+    """3.5.1's first way, one of its tables: SelfAttention_v2's weights named ``weights_name`` in
+    the masking comparison (``masked_simple``: softmax, then ``tril`` zeroes the future;
+    ``attn_weights``: each row then divided by its new sum)."""
     masked = _v2_masking(chapter)
     if masked is not None:
         step, comparison = masked
-        weights = comparison.after_softmax["masked_simple"]
-        title = t("chapter.masked_simple", seed=step.seed)
-        _masked_table(chapter, weights, title, "chapter_masked_simple")
+        title = t(title_key, seed=step.seed)
+        _masked_table(
+            chapter, comparison.after_softmax[weights_name], title, title_key.replace(".", "_")
+        )
+
+
+def _tril_table(chapter: Chapter) -> None:
+    """3.5.1, the book's first way, first half: softmax, then ``tril`` zeroes the future."""
+    _tril_weights(chapter, "masked_simple", "chapter.masked_simple")
 
 
 def _renormalised_table(chapter: Chapter) -> None:
     """3.5.1, the book's first way, second half: each row divided by its new sum."""
-    masked = _v2_masking(chapter)
-    if masked is not None:
-        step, comparison = masked
-        weights = comparison.after_softmax["attn_weights"]
-        title = t("chapter.masked_simple_norm", seed=step.seed)
-        _masked_table(chapter, weights, title, "chapter_masked_simple_norm")
+    _tril_weights(chapter, "attn_weights", "chapter.masked_simple_norm")
 
 
 def _s35_tril_tables(chapter: Chapter) -> None:
