@@ -126,6 +126,8 @@ def test_the_quiz_is_presented_as_predict_then_reveal() -> None:
 
 def test_the_lecture_panel_adds_screens_checks_typed_ones_and_presents_them() -> None:
     at = run_page("step", {"step": "softmax"})
+    assert "lecture_add" not in [button.key for button in at.button]
+    at.toggle(key="lecture_open").set_value(True).run()  # closed, the panel is its toggle alone
     at.button(key="lecture_add").click().run()
     assert at.query_params["lecture"] in ("step.softmax", ["step.softmax"])
     at.text_area(key="lecture_text").input("step.softmax\nmulti_head.difference\nstep.nope").run()

@@ -481,6 +481,7 @@ URL_PARAMS = PageParams((LECTURE_PARAM,), _read_url, _write_url)
 
 # --- the lecture panel (the sidebar): pick screens, get the link and the file -----------------
 
+LECTURE_OPEN_KEY = "lecture_open"  # the sidebar's lecture panel is open
 LECTURE_TEXT_KEY = "lecture_text"  # the panel's text box: one item a line
 LECTURE_PROBLEMS_KEY = "lecture_problems"
 
@@ -516,12 +517,16 @@ def lecture_panel(page: str) -> None:
     """The sidebar's lecture: add the open screen, edit the list, present it, keep it as a file.
 
     The lecture is in the link (``?lecture=``), so the address bar is the link that replays it.
+    Closed, the panel is one toggle: its nine elements are drawn (and sent on every rerun of every
+    page) only while a teacher builds a lecture.
     """
+    if not st.sidebar.toggle(t("lecture.title"), key=LECTURE_OPEN_KEY):
+        return
     items = lecture()
     text = "\n".join(lecture_text(items).split(","))
     if st.session_state.get(LECTURE_TEXT_KEY) != text and items is not None:
         st.session_state[LECTURE_TEXT_KEY] = text if items else ""
-    with st.sidebar.expander(t("lecture.title"), icon=":material/playlist_play:"):
+    with st.sidebar.container(border=True):
         st.caption(t("lecture.help"))
         columns = st.columns(2)
         if page in PRESENTABLE:
