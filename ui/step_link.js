@@ -145,9 +145,11 @@ function scaleCanvas() {
   const presenting = Boolean(document.querySelector('.__CLASS__-present'));
   const canvas = document.querySelector('[data-testid="stMainBlockContainer"]');
   if (!presenting || !state || !state.canvas || window.innerWidth <= 640) {
-    root.removeProperty('--al-scale');
-    root.removeProperty('--al-left');
-    if (canvas) canvas.style.marginBottom = '';
+    if (root.getPropertyValue('--al-scale')) {  // leaving: only then a write (none per rerun)
+      root.removeProperty('--al-scale');
+      root.removeProperty('--al-left');
+    }
+    if (canvas && canvas.style.marginBottom) canvas.style.marginBottom = '';
     return;
   }
   const [width, height] = state.canvas;

@@ -45,9 +45,15 @@ const SMALLEST = 0.5; // a heading is never drawn below half its size
 // Draw `heading` at the largest size (up to its own) at which no word is wider than it. The
 // stylesheet lets a word overflow instead of breaking it (overflow-wrap: normal), so a word
 // too wide shows as scrollWidth > clientWidth.
+// A heading is fitted again only when its width or its text changed: a rerun's many mutations
+// then cost one read of each heading's width and no write (a write before a read would force
+// the browser to lay the page out again for every heading, on every frame of a rerun).
 function fitHeading(heading) {
-  heading.style.fontSize = '';
   const width = heading.clientWidth;
+  const key = `${width} ${heading.textContent.length}`;
+  if (heading.dataset.alFit === key) return;
+  heading.dataset.alFit = key;
+  if (heading.style.fontSize) heading.style.fontSize = '';
   if (width === 0 || heading.scrollWidth <= width + 1) return;
   const size = parseFloat(getComputedStyle(heading).fontSize);
   let scale = width / heading.scrollWidth;
