@@ -184,3 +184,16 @@ def test_dropouts_screen_shows_a_weight_before_and_after_dropout() -> None:
     assert kept and dropped, text
     assert abs(2 * float(kept.group(1)) - float(kept.group(2))) <= 1e-4
     assert float(dropped.group(1)) > 0 and float(dropped.group(2)) == 0
+
+
+def test_a_lecture_link_opened_on_another_page_starts_at_its_first_screen() -> None:
+    """The panel's link (``?lecture=…&present=1``, no page in it) opens on the app's first page:
+    the deck goes to the lecture's first screen, on its own page."""
+    from ui.frame import PAGE_SPECS
+
+    for spec in PAGE_SPECS:  # as the server's startup does: every page's walk registered
+        spec.render()
+    at = run_page("step", {"lecture": "chapter_path.v1,step.softmax", "present": "1"})
+    assert not at.exception
+    assert _screen(at).startswith("Screen 1a of 2 · 3.4.1"), _screen(at)  # v1: parts a, b, …
+    assert at.session_state["walk_current_page"] == "chapter_path"

@@ -53,6 +53,7 @@ from .url import PageParams
 
 LECTURE_PARAM = "lecture"
 LECTURE_KEY = "deck_lecture"  # the lecture: a tuple of (page, entry name or "")
+LECTURE_LINK_KEY = "deck_lecture_from_link"  # a lecture was read from the link this run
 GOTO_KEY = "deck_goto_page"  # a page the deck's navigation switches to on the next run
 MAX_LECTURE_ITEMS = 60
 MAX_LECTURE_FILE_BYTES = 16_000  # a lecture file is a few lines: read no more than this
@@ -98,6 +99,12 @@ def open_bar(page: str) -> None:
     _RUN.slot, _RUN.filled, _RUN.page = None, False, page
     if not presenting():
         return
+    if st.session_state.pop(LECTURE_LINK_KEY, False):  # a lecture's link opens on its first page
+        items = lecture()
+        here = (page, open_step(page) if WALK_NAMES.get(page) else "")
+        if items and here not in items and (page, "") not in items:
+            _go(*items[0], 0)
+            st.rerun()
     step_keys(present=True, tabs_key="", scroll=0)
     _RUN.slot = st.container(key="present_bar")
 
@@ -468,6 +475,7 @@ def _read_url(params: dict[str, str]) -> list[InputProblem]:
         page, name = items[0]
         if name:
             choose_step(page, name)
+        st.session_state[LECTURE_LINK_KEY] = True  # the deck's bar: is the link's page in it?
     return problems
 
 
