@@ -24,9 +24,10 @@ from dataclasses import dataclass
 FLOAT = 4  # bytes of a float32
 ALLOCATOR_SLACK = 4 * 2**20  # pages the allocator rounds up to, per computation
 # Find the bug (``attention.bugs.compare_bug``) keeps the book's and the bug's steps while its
-# checks run more passes on the same tokens, dropout or not: measured 86-94 bytes per attention
-# cell at its peak, and 229-240 when the book's layer runs through a KV cache (``Bug.cached``: the
-# cache's steps kept per token fed beside the full pass's).
+# checks run more passes on the same tokens, dropout or not; about three times more when the
+# book's layer runs through a KV cache (``Bug.cached``: the cache's steps kept per token fed beside
+# the full pass's). Rates from measured peaks (benchmarks/README.md, "A memory budget"), held to
+# them by tests/test_memory_estimate.py.
 COMPARISON_BYTES_PER_CELL = 96
 CACHED_COMPARISON_BYTES_PER_CELL = 256
 

@@ -46,7 +46,7 @@ LIMITS: dict[str, Limit] = {
             True,
         ),
         # The app's largest sentence or table; the core refuses more than its own MAX_TOKENS, so
-        # an operator may lower it (a 4,096-token trace holds about 0.4 GB), never raise it.
+        # an operator may lower it (memory grows with its square: deploy/README.md), never raise it.
         Limit(
             "ATTENTION_LAB_MAX_TOKENS",
             CORE_MAX_TOKENS,

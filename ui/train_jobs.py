@@ -150,6 +150,6 @@ QUEUE = TrainingQueue(
     nice=int(limit("ATTENTION_LAB_TRAIN_NICE")),
     cacheable=_cacheable,
     # the forkserver imports these once for every worker: the training code, and what the
-    # optimiser's first step imports (torch._dynamo: about 800 modules, 1 s of CPU per worker)
+    # optimiser's first step imports (torch._dynamo: benchmarks/README.md, "Trainings in worker processes")
     preload=(__name__, "torch._dynamo"),
 )
