@@ -40,7 +40,9 @@ from .walk import Entry, Walk, show_walk
 # The steps whose sentences point at the sidebar or the page's input table: presenter mode says
 # the same with what its screen shows (``present.step.<name>.body``).
 PRESENTER_NOTES = ("embeddings", "weights")
-MAX_FIGURE_COLUMNS = 12  # a step's figures stand side by side while their columns add up to this
+MAX_FIGURE_COLUMNS = (
+    14  # figures stand side by side while their columns add up to this (two 7-wide)
+)
 # The step that shows a field first keeps the field's plain keys (``step_fig_attn_weights``); a
 # later step showing it again (dropout's "before") prefixes its own name.
 FIRST_SHOWN = {f.field: s.name for s in reversed(SCREENS) for f in s.figures}
@@ -148,16 +150,33 @@ def _beside(sentence: Sentence) -> bool:
     return sentence.style in ("code", "latex")
 
 
-def _figures(drawing: StepDrawing, screen: StepScreen, figures: Sequence[Figure]) -> None:
-    """Figures side by side while they are narrow, else one below another."""
-    widths = [figure_values(f, drawing.trace).shape[1] for f in figures]
-    if len(figures) > 1 and max(widths) * len(figures) <= MAX_FIGURE_COLUMNS:
-        places = list(st.columns(len(figures), gap="medium"))
+def _width(drawing: StepDrawing, group: Sequence[Figure]) -> int:
+    """The columns a group needs side by side (a bias stands under its weight, adding none)."""
+    return sum(figure_values(f, drawing.trace).shape[1] for f in group if f.rows != "bias")
+
+
+def _group(drawing: StepDrawing, screen: StepScreen, group: Sequence[Figure]) -> None:
+    """A group's figures side by side while they fit (dropout's before | after), else stacked."""
+    if sum(f.rows != "bias" for f in group) > 1 and _width(drawing, group) <= MAX_FIGURE_COLUMNS:
+        places = list(st.columns(len(group), gap="medium"))
     else:
-        places = [st.container() for _ in figures]
-    for place, shown_figure in zip(places, figures, strict=True):
+        places = [st.container() for _ in group]
+    for place, shown_figure in zip(places, group, strict=True):
         with place:
             figure(drawing, screen, shown_figure)
+
+
+def _figures(drawing: StepDrawing, screen: StepScreen, groups: Sequence[Sequence[Figure]]) -> None:
+    """Groups in one row while they fit (W_q | W_k | W_v), else one row each."""
+    groups = [group for group in groups if group]
+    if len(groups) > 1 and sum(_width(drawing, g) for g in groups) <= MAX_FIGURE_COLUMNS:
+        for place, group in zip(st.columns(len(groups), gap="medium"), groups, strict=True):
+            with place:
+                for shown_figure in group:
+                    figure(drawing, screen, shown_figure)
+        return
+    for group in groups:
+        _group(drawing, screen, group)
 
 
 def _layout(
@@ -167,10 +186,11 @@ def _layout(
     sentences: Sequence[Sentence],
     formulas: Sequence[str],
     head: Callable[[], None],
+    groups: Sequence[Sequence[Figure]] = (),
 ) -> None:
-    """One figure: text and formulas on the left, the figure on the right. Several (or none):
-    text and formulas in a row, then the figures."""
-    if len(figures) == 1:
+    """One matrix: text and formulas on the left, the matrix on the right. Several (or none):
+    text and formulas in a row, then the figures in ``groups``."""
+    if sum(f.rows != "bias" for f in figures) == 1:  # one matrix (and a bias under it)
         left, right = st.columns([2, 3], gap="medium")
         with left:
             head()
@@ -179,7 +199,8 @@ def _layout(
             for formula in formulas:
                 st.latex(formula)
         with right:
-            figure(drawing, screen, figures[0])
+            for shown_figure in figures:
+                figure(drawing, screen, shown_figure)
         return
     text_place, formula_place = st.columns([3, 2], gap="medium")
     with text_place:
@@ -194,7 +215,7 @@ def _layout(
             if _beside(sentence):
                 write(sentence)
     if figures:
-        _figures(drawing, screen, figures)
+        _figures(drawing, screen, groups or (figures,))
 
 
 def _aside(screen: StepScreen) -> None:
@@ -217,15 +238,8 @@ def draw_step(drawing: StepDrawing, name: str) -> None:
     figures = screen.shown_figures(shown)
     sentences = screen.said(shown)
     head = partial(heading, drawing, name)
-    groups = screen.screens(shown)
-    widths = [figure_values(f, drawing.trace).shape[1] for f in figures]
-    if len(figures) <= 1 or max(widths) * len(figures) <= MAX_FIGURE_COLUMNS or not screen.deck:
-        _layout(drawing, screen, figures, sentences, screen.formulas(shown), head)
-    else:  # too wide for one row: the deck's groups, one row each
-        _layout(drawing, screen, (), sentences, screen.formulas(shown), head)
-        for group in groups:
-            if group:
-                _figures(drawing, screen, group)
+    groups = screen.screens(shown) if screen.deck else [(f,) for f in figures]
+    _layout(drawing, screen, figures, sentences, screen.formulas(shown), head, groups)
     if screen.aside:
         _aside(screen)
     show_book_code(name)
