@@ -12,6 +12,7 @@ the sentences that speak of the sidebar and of seeded weights).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
@@ -30,7 +31,7 @@ from viz.screens import (
     row_sums,
 )
 from viz.screens import figure_view as build_view
-from viz.vocabulary import DECIMALS, format_number
+from viz.vocabulary import COMPACT_DECIMALS, DECIMALS, format_number
 
 from .book_code import show_book_code
 from .i18n import t
@@ -116,14 +117,22 @@ def heading(drawing: StepDrawing, name: str, *, body: bool = True) -> None:
         st.markdown(t(drawing.notes.get(name, f"step.{name}.body"), **values))
 
 
-def figure(drawing: StepDrawing, screen: StepScreen, shown_figure: Figure) -> None:
-    """One matrix (its title, its coloured table) and, below, its numbers as a table."""
+def figure(
+    drawing: StepDrawing, screen: StepScreen, shown_figure: Figure, *, compact: bool = False
+) -> None:
+    """One matrix (its title, its coloured table) and, below, its numbers as a table.
+
+    ``compact``: two decimals, where four do not fit (two matrices side by side on a slide)."""
     trace, tokens = drawing.trace, drawing.shown.tokens
     field = shown_figure.field
     key = field if FIRST_SHOWN[field] == screen.name else f"{screen.name}_{field}"
     if shown_figure.title:
         st.markdown(f"**{t(shown_figure.title)}**")
     view = build_view(shown_figure, trace, tokens, drawing.words, palette=drawing.palette)
+    if compact:  # the slide's heading names the axes: the corner stays empty, narrow
+        view = replace(
+            view, decimals=min(view.decimals, COMPACT_DECIMALS), row_title="", col_title=""
+        )
     show_matrix(view, drawing.words, key=f"{drawing.key_prefix}_fig_{key}")
     if shown_figure.rows == "bias":
         return  # a bias is one row, written in its figure
@@ -157,13 +166,12 @@ def _width(drawing: StepDrawing, group: Sequence[Figure]) -> int:
 
 def _group(drawing: StepDrawing, screen: StepScreen, group: Sequence[Figure]) -> None:
     """A group's figures side by side while they fit (dropout's before | after), else stacked."""
-    if sum(f.rows != "bias" for f in group) > 1 and _width(drawing, group) <= MAX_FIGURE_COLUMNS:
-        places = list(st.columns(len(group), gap="medium"))
-    else:
-        places = [st.container() for _ in group]
+    beside = sum(f.rows != "bias" for f in group) > 1
+    beside = beside and _width(drawing, group) <= MAX_FIGURE_COLUMNS
+    places = st.columns(len(group), gap="small") if beside else [st.container() for _ in group]
     for place, shown_figure in zip(places, group, strict=True):
         with place:
-            figure(drawing, screen, shown_figure)
+            figure(drawing, screen, shown_figure, compact=beside and drawing.shown.present)
 
 
 def _figures(drawing: StepDrawing, screen: StepScreen, groups: Sequence[Sequence[Figure]]) -> None:

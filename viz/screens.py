@@ -773,15 +773,6 @@ SCREENS: tuple[StepScreen, ...] = (
         "dropout",
         (
             Figure(
-                "dropout_mask",
-                "dropout_mask",
-                "m",
-                look="keep",
-                hidden=True,
-                when=_dropping,
-                title="step.dropout.keep_title",
-            ),
-            Figure(
                 "attn_weights",
                 "attn_weights",
                 "attention_weight",
@@ -790,6 +781,15 @@ SCREENS: tuple[StepScreen, ...] = (
                 sums=True,
                 when=_dropping,
                 title="step.dropout.before_title",
+            ),
+            Figure(
+                "dropout_mask",
+                "dropout_mask",
+                "m",
+                look="keep",
+                hidden=True,
+                when=_dropping,
+                title="step.dropout.keep_title",
             ),
             Figure(
                 "dropped_weights",
@@ -807,7 +807,8 @@ SCREENS: tuple[StepScreen, ...] = (
             r"m_{ij} \sim \operatorname{Bernoulli}(1 - p)",
         ),
         sentences=_dropout_sentences,
-        deck=(("dropout_mask",), ("attn_weights", "dropped_weights")),
+        # the weights beside the coin flips that drop them, then the result (one slide each)
+        deck=(("attn_weights", "dropout_mask"), ("dropped_weights",)),
         gradients=(
             Gradient(
                 "dropped_weights",
