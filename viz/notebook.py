@@ -3,7 +3,7 @@
 In a notebook, ``show_trace(trace, tokens)`` draws what the app's first page draws: the ten steps
 of :data:`attention.steps.STEPS` in order, each with its title, its formula and its matrices as
 coloured tables of their numbers (the app's own :class:`~viz.table_heatmap.ColouredTable`, built
-by the same :mod:`viz.steps` views): −∞ in grey where the causal mask hides a score, dropped
+by the same :mod:`viz.screens` figures): −∞ in grey where the causal mask hides a score, dropped
 weights in pink and written 0, a legend row under each table::
 
     from attention import AttentionConfig, trace_attention
