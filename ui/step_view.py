@@ -129,10 +129,8 @@ def figure(
     if shown_figure.title:
         st.markdown(f"**{t(shown_figure.title)}**")
     view = build_view(shown_figure, trace, tokens, drawing.words, palette=drawing.palette)
-    if compact:  # the slide's heading names the axes: the corner stays empty, narrow
-        view = replace(
-            view, decimals=min(view.decimals, COMPACT_DECIMALS), row_title="", col_title=""
-        )
+    if compact:
+        view = replace(view, decimals=min(view.decimals, COMPACT_DECIMALS))
     show_matrix(view, drawing.words, key=f"{drawing.key_prefix}_fig_{key}")
     if shown_figure.rows == "bias":
         return  # a bias is one row, written in its figure
