@@ -20,7 +20,7 @@ STEP_ANCHORS`), the step page and the Train page (one tab per step, with the mes
 ``step.<name>.tab``, ``step.<name>.title``, ``step.<name>.body``), the notebook view, the export
 (one CSV per field, its README line), the gradients (every float field gets one) and the
 multi-head trace (:data:`PER_HEAD_FIELDS` get a head axis). Adding a step is one entry here, its
-messages (``ui/messages/step_by_step.py``) and its drawing (``ui/step_view.py``).
+messages (``ui/messages/step_by_step.py``) and how it is shown (``viz/screens.py``).
 """
 
 from __future__ import annotations

@@ -8,9 +8,10 @@ other pages show (same seed, same dropout mask), the facts about its zeros
 (:func:`~attention.gradients.softmax_row_jacobian`), the autograd graph and the learning steps.
 The page arranges and labels them; it computes nothing itself.
 
-The backward steps are a table, :data:`GRADIENT_STEPS`: each entry names its step (its header
-and tensor names in ``ui/messages/backward.py``), its formula, its sentence, the gradients it shows
-and their axes. One loop, :func:`show_gradient_step`, draws every entry; adding a step is one entry.
+The backward steps are the registry's, :data:`viz.screens.GRADIENTS` (each step of the forward
+pass declares the gradient of its output: its formula, its sentence, the gradients it shows and
+their axes; headers and tensor names in ``ui/messages/backward.py``). One loop,
+:func:`show_gradient_step`, draws every entry.
 The four tabs are a walk (:data:`WALK`, :mod:`ui.walk`): in the link as ``?step=scores`` …, and in
 presenter mode each gradient step is one screen.
 """
@@ -63,7 +64,8 @@ from viz.gradients import autograd_dot, gradient_view, loss_curve_chart, without
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
-from viz.vocabulary import feature_labels, format_number
+from viz.screens import GRADIENTS, Gradient, Sentence
+from viz.vocabulary import feature_labels, format_number, gradient_number
 
 ROW_KEY = "backward_row"
 SECTION_TABS = ("scores", "projections", "graph", "learn")  # backward.tab.* keys
@@ -94,22 +96,7 @@ GRAPH_STEPS = (
 )
 
 
-LARGE = 1e6  # from here on, a number is written with its exponent (4.891e+11), never cut
-
-
-def number(value: float) -> str:
-    """A number as the tables write it: four decimals, a real minus sign, never −0.0000.
-
-    A large one keeps its size: four significant digits and its power of ten (``4.891e+11``).
-    """
-    if abs(value) >= LARGE:
-        return f"{value:.4g}".replace("-", "−")
-    return format_number(value, minus="−")
-
-
-def exact(value: float) -> str:
-    """A measured value in full (``0`` when it is exactly zero), for 'the largest |value| is …'."""
-    return "0" if value == 0 else f"{value:.3g}".replace("-", "−")
+number = gradient_number  # the gradient tables' way of writing a number
 
 
 def as_numbers(tensor: torch.Tensor) -> np.ndarray:
@@ -132,57 +119,6 @@ class BackwardPass:
     @property
     def trace(self) -> AttentionTrace:
         return self.grads.trace
-
-
-@dataclass(frozen=True)
-class GradientStep:
-    """One step of the backward pass, as the page shows it.
-
-    ``section``: the tab that shows it (``backward.tab.{section}``). ``name``: its header
-    ``backward.{name}.header``. ``formula`` and ``sentence``: its LaTeX and its
-    text, from the pass. ``tensors``: the fields of :class:`~attention.gradients.GradientTrace` it
-    shows (their names ``backward.name.{tensor}``). ``axes``: ``"token"`` (token × feature),
-    ``"query"`` (query × key) or ``"weight"`` (input feature × output feature). ``after``:
-    what follows the step's gradients (the softmax row's Jacobian after the scaled scores).
-    """
-
-    section: str
-    name: str
-    formula: Callable[[BackwardPass], str]
-    sentence: Callable[[BackwardPass], str]
-    tensors: tuple[str, ...]
-    axes: str
-    after: Callable[[BackwardPass], None] | None = None
-
-
-def _dropout_formula(run: BackwardPass) -> str:
-    if run.trace.dropout_active:
-        return (
-            r"\tilde A = A \odot \frac{M}{1-p} \;\Rightarrow\; \frac{\partial L}{\partial A}"
-            r" = \frac{\partial L}{\partial \tilde A} \odot \frac{M}{1-p}"
-        )
-    return r"\tilde A = A \;\Rightarrow\; \frac{\partial L}{\partial A} = \frac{\partial L}{\partial \tilde A}"
-
-
-def _dropout_sentence(run: BackwardPass) -> str:
-    if not run.trace.dropout_active:
-        return t("backward.attn_weights.text_no_dropout")
-    facts = run.facts
-    return t(
-        "backward.attn_weights.text_dropout",
-        dropped=facts.dropped_cells,
-        largest=exact(facts.dropped_max_abs),
-        kept=facts.kept_cells,
-        scale=number(facts.dropout_scale),
-        p=f"{run.cfg.dropout:g}",
-        error=exact(facts.kept_ratio_max_error),
-    )
-
-
-def _hidden_sentence(key: str) -> Callable[[BackwardPass], str]:
-    return lambda run: t(
-        key, hidden=run.facts.hidden_cells, largest=exact(run.facts.hidden_max_abs)
-    )
 
 
 def _jacobian_row(run: BackwardPass, *, choose: bool = True) -> int:
@@ -300,105 +236,9 @@ def _jacobian_screen(backward: BackwardPage, *, second: bool) -> None:
         (_jacobian_vectors if second else _jacobian_matrix)(run, jacobian)
 
 
-# Where Q, K and V get their gradients: from the scores (Q and K), from the context (V).
-FROM_SCORES = r"\omega = Q K^{\top} \;\Rightarrow\; "
-Q_LATEX = r"\frac{\partial L}{\partial Q} = \frac{\partial L}{\partial \omega} K"
-K_LATEX = r"\frac{\partial L}{\partial K} = \Big(\frac{\partial L}{\partial \omega}\Big)^{\!\top} Q"
-V_LATEX = (
-    r"Z = \tilde A V \;\Rightarrow\; \frac{\partial L}{\partial V} = \tilde A^{\top}"
-    r"\frac{\partial L}{\partial Z}"
-)
-
-
-# The backward pass in reverse order, one entry per step: the "scores" tab, then "projections".
-GRADIENT_STEPS: tuple[GradientStep, ...] = (
-    GradientStep(
-        "scores",
-        "context",
-        lambda run: (
-            r"\frac{\partial L}{\partial z_{t,m}} = 1"
-            if run.loss_name == "sum"
-            else r"\frac{\partial L}{\partial z_t} = \frac{2}{T}\,(z_t - y)"
-        ),
-        lambda run: t(f"backward.context.text_{run.loss_name}"),
-        ("context",),
-        "token",
-    ),
-    GradientStep(
-        "scores",
-        "dropped_weights",
-        lambda run: (
-            r"Z = \tilde A V \;\Rightarrow\; \frac{\partial L}{\partial \tilde A}"
-            r" = \frac{\partial L}{\partial Z}\, V^{\top}"
-        ),
-        lambda run: t("backward.dropped_weights.text"),
-        ("dropped_weights",),
-        "query",
-    ),
-    GradientStep(
-        "scores", "attn_weights", _dropout_formula, _dropout_sentence, ("attn_weights",), "query"
-    ),
-    GradientStep(
-        "scores",
-        "scaled_scores",
-        lambda run: (
-            r"\frac{\partial L}{\partial s_{ij}} = A_{ij}\Big(\frac{\partial L}{\partial A_{ij}}"
-            r" - \sum_k A_{ik}\frac{\partial L}{\partial A_{ik}}\Big)"
-        ),
-        _hidden_sentence("backward.scaled_scores.text"),
-        ("scaled_scores",),
-        "query",
-        after=show_jacobian,
-    ),
-    GradientStep(
-        "scores",
-        "masked_scores",
-        lambda run: (
-            r"s = \frac{\omega^{\text{masked}}}{\sqrt{d_k}} \;\Rightarrow\;"
-            r"\frac{\partial L}{\partial \omega^{\text{masked}}} = \frac{1}{\sqrt{d_k}}"
-            r"\frac{\partial L}{\partial s}"
-        ),
-        lambda run: t(
-            "backward.masked_scores.text", d_k=run.trace.d_k, scale=number(run.trace.scale)
-        ),
-        ("masked_scores",),
-        "query",
-    ),
-    GradientStep(
-        "scores",
-        "attn_scores",
-        lambda run: (
-            r"\frac{\partial L}{\partial \omega_{ij}} = \begin{cases}"
-            r"\dfrac{\partial L}{\partial \omega^{\text{masked}}_{ij}} & j \le i \\[4pt]"
-            r"0 & j > i\ (\text{masked})\end{cases}"
-        ),
-        _hidden_sentence("backward.attn_scores.text"),
-        ("attn_scores",),
-        "query",
-    ),
-    GradientStep(
-        "projections",
-        "projections",
-        lambda run: FROM_SCORES + Q_LATEX + r",\quad " + K_LATEX + r",\qquad " + V_LATEX,
-        lambda run: t("backward.projections.text_qk") + " " + t("backward.projections.text_v"),
-        ("queries", "keys", "values"),
-        "token",
-    ),
-    GradientStep(
-        "projections",
-        "weights",
-        lambda run: (
-            r"Q = X W_q \;\Rightarrow\; \frac{\partial L}{\partial W_q} = X^{\top}"
-            r"\frac{\partial L}{\partial Q}\quad(\text{and } W_k, W_v \text{ alike})"
-        ),
-        lambda run: t("backward.weights.text"),
-        ("W_query", "W_key", "W_value"),
-        "weight",
-    ),
-)
+JACOBIAN_AFTER = "scaled_scores"  # the softmax row's Jacobian follows this gradient
 SECTION_STEPS = {
-    section: [step for step in GRADIENT_STEPS if step.section == section]
-    for section in SECTION_TABS
+    section: [step for step in GRADIENTS if step.section == section] for section in SECTION_TABS
 }
 
 
@@ -447,7 +287,11 @@ def step_axes(run: BackwardPass, axes: str, tensor: str) -> tuple[list[str], lis
     return run.labels, columns, (t("backward.axis.token"), feature)
 
 
-def show_gradient_step(step: GradientStep, run: BackwardPass) -> None:
+def _said(step: Gradient, run: BackwardPass) -> str:
+    return " ".join(t(sentence.key, **sentence.values) for sentence in step.sentence(run))
+
+
+def show_gradient_step(step: Gradient, run: BackwardPass, *, jacobian: bool = True) -> None:
     """Draw one entry: header; the gradient beside its formula and sentence, or three in a row."""
 
     def block(tensor: str) -> None:
@@ -463,19 +307,19 @@ def show_gradient_step(step: GradientStep, run: BackwardPass) -> None:
         left, right = st.columns([3, 2], gap="large")
         with right:
             st.latex(step.formula(run))
-            st.markdown(step.sentence(run))
+            st.markdown(_said(step, run))
         with left:
             block(step.tensors[0])
     else:
         st.latex(step.formula(run))
-        st.markdown(step.sentence(run))
+        st.markdown(_said(step, run))
         for column, tensor in zip(
             st.columns(len(step.tensors), gap="medium"), step.tensors, strict=True
         ):
             with column:
                 block(tensor)
-    if step.after is not None:
-        step.after(run)
+    if jacobian and step.name == JACOBIAN_AFTER:
+        show_jacobian(run)
 
 
 def show_loss(view: View) -> tuple[str, tuple[float, ...], st.delta_generator.DeltaGenerator]:
@@ -710,49 +554,38 @@ LEARNING_PARTS: tuple[Callable[[BackwardPass, Learning], None], ...] = (
 )
 
 
-def _presented(step: GradientStep) -> tuple[GradientStep, ...]:
-    """Presenter mode's screens of a step: Q, K and V one each (Q and K from the scores, V from
-    the context vectors), W_q, W_k and W_v one each, every other step in one; the Jacobian after
-    it is drawn on its own."""
-    step = replace(step, after=None)
-    if step.name == "weights":  # three gradient tables do not fit one projector's screen
-        return tuple(replace(step, tensors=(tensor,)) for tensor in step.tensors)
-    if step.name != "projections":
+def _presented(step: Gradient) -> tuple[Gradient, ...]:
+    """Presenter mode's screens of a step: one per tensor where the registry splits it (each
+    with its own formula and sentence where it has one), else the step in one."""
+    if not step.split:
         return (step,)
-    return (
-        *(
-            replace(
-                step,
-                formula=lambda run, latex=latex: FROM_SCORES + latex,
-                sentence=lambda run: t("backward.projections.text_qk"),
-                tensors=(tensor,),
-            )
-            for tensor, latex in (("queries", Q_LATEX), ("keys", K_LATEX))
-        ),
+    return tuple(
         replace(
             step,
-            formula=lambda run: V_LATEX,
-            sentence=lambda run: t("backward.projections.text_v"),
-            tensors=("values",),
-        ),
+            tensors=(tensor,),
+            formula=(lambda run, latex=step.each[tensor][0]: latex)
+            if tensor in step.each
+            else step.formula,
+            sentence=(lambda run, key=step.each[tensor][1]: (Sentence(key),))
+            if tensor in step.each
+            else step.sentence,
+        )
+        for tensor in step.tensors
     )
 
 
-def _steps_screens(step: GradientStep) -> tuple[Callable[[BackwardPage], None], ...]:
+def _steps_screens(step: Gradient) -> tuple[Callable[[BackwardPage], None], ...]:
     """A step's screens, and the Jacobian's two after the scaled scores' (one screen each)."""
     screens: list[Callable[[BackwardPage], None]] = [
         partial(_gradient_screen, step=part) for part in _presented(step)
     ]
-    if step.after is show_jacobian:  # two screens: the matrix, then its row written out
+    if step.name == JACOBIAN_AFTER:  # two screens: the matrix, then its row written out
         screens.extend(partial(_jacobian_screen, second=second) for second in (False, True))
-    elif step.after is not None:
-        after = step.after
-        screens.append(lambda backward: after(backward.run))
     return tuple(screens)
 
 
-def _gradient_screen(backward: BackwardPage, step: GradientStep) -> None:
-    show_gradient_step(step, backward.run)
+def _gradient_screen(backward: BackwardPage, step: Gradient) -> None:
+    show_gradient_step(step, backward.run, jacobian=False)
 
 
 def _section_entry(name: str) -> Entry[BackwardPage]:

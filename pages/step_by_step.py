@@ -19,7 +19,6 @@ import torch
 from attention import AttentionTrace
 from attention.book_outputs import book_comparison
 from attention.differences import OutputChange, output_change
-from ui.batch_window import settings_words, shape_text
 from ui.editor import embedding_editor
 from ui.frame import page
 from ui.i18n import t
@@ -30,6 +29,7 @@ from ui.walk import begin, present, show_walk
 from viz import steps
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
+from viz.screens import shape_text
 from viz.vocabulary import context_labels, format_number, format_short
 
 # Rows of the always-visible context table: Streamlit renders every table cell as Markdown on
@@ -46,6 +46,16 @@ PIPELINE_LATEX = (
     r"\frac{\operatorname{mask}\left(Q K^{\top}\right)}{\sqrt{d_k}}\right)\right) V,"
     r"\qquad Q = X W_q,\; K = X W_k,\; V = X W_v"
 )
+
+
+def settings_words(trace: AttentionTrace) -> str:
+    """The batch (and the window, when on) for the settings line."""
+    words = t("batchwin.settings", batch=int(trace.inputs.shape[0]))
+    window = trace.config.window
+    if window is not None:
+        key = "batchwin.settings_window_one" if window == 1 else "batchwin.settings_window"
+        words += " · " + t(key, window=window)
+    return words
 
 
 def context_table(

@@ -61,8 +61,8 @@ from attention.head_trace import one_head
 from attention.trace import config_of
 from attention.training import TinyGPT, TrainConfig
 from tests.cases import subcases
+from tests.step_figures import field_view
 from viz import notebook
-from viz.steps import weights_view
 from viz.table_heatmap import matrix_table
 from viz.words import FigureWords
 
@@ -127,7 +127,7 @@ def grads() -> grad_api.GradientTrace:
 def table() -> Any:
     trace = trace_attention(BOOK_EMBEDDINGS)
     words = FigureWords()
-    return matrix_table(weights_view(trace, BOOK_TOKENS, words, palette="default"), words)
+    return matrix_table(field_view(trace, "attn_weights", BOOK_TOKENS, words), words)
 
 
 def _calls(grads: grad_api.GradientTrace, table: Any) -> dict[str, tuple[Callable, dict]]:

@@ -16,11 +16,11 @@ from attention.examples import BOOK_EMBEDDINGS
 from tests.apptest_support import matrix_tables, open_step_tab, page_text, run_page
 from tests.book_recipe import BOOK_BATCH, book_recipe
 from tests.cases import subcases
-from ui.batch_window import counts_in_runs
 from ui.computation import compute_trace, config_from_settings
 from ui.settings import SETTINGS
 from ui.table import InputProblem
 from ui.table_state import book_table
+from viz.screens import counts_in_runs
 from viz.window import window_mask_view
 from viz.words import FigureWords
 

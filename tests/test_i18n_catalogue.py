@@ -285,7 +285,7 @@ def test_a_matrix_view_must_name_its_palette() -> None:
 
     palette = next(field for field in dataclasses.fields(MatrixView) if field.name == "palette")
     assert palette.default is dataclasses.MISSING, "no matrix figure may fall back to a palette"
-    assert {"embeddings_view", "scores_view", "weights_view"} <= palette_builders()
+    assert {"figure_view", "window_mask_view"} <= palette_builders()
 
 
 def test_pages_pass_the_palette_to_every_figure_builder() -> None:

@@ -60,7 +60,7 @@ def test_wheel_holds_attention_and_viz_only(installed: Installed) -> None:
         ]
     top_level = {name.split("/")[0] for name in names if not name.split("/")[0].endswith("-info")}
     assert top_level == PACKAGES
-    assert "attention/modules.py" in names and "viz/steps.py" in names
+    assert "attention/modules.py" in names and "viz/screens.py" in names
     assert any(r.startswith("torch") for r in requires), requires
 
 
@@ -73,12 +73,10 @@ def test_installed_package_traces_and_plots_outside_the_repository(
             "import attention, viz",
             "from attention import AttentionConfig, trace_attention",
             "from attention.examples import BOOK_EMBEDDINGS",
-            "from viz.heatmap import matrix_figure",
-            "from viz.steps import weights_view",
-            "from viz.words import FigureWords",
+            "from viz.notebook import show_trace",
             "trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5, seed=7))",
-            "view = weights_view(trace, list('abcdef'), FigureWords(), palette='default')",
-            "figure = matrix_figure(view, FigureWords())",
+            "figure = show_trace(trace, list('abcdef'))",
+            "assert '<table' in figure._repr_html_()",
             "print(json.dumps([attention.__file__, viz.__file__, type(figure).__name__]))",
             "print(json.dumps(trace.output[0].tolist()))",
         ]
@@ -88,7 +86,7 @@ def test_installed_package_traces_and_plots_outside_the_repository(
     attention_file, viz_file, figure_type = json.loads(completed.stdout.splitlines()[0])
     for module_file in (attention_file, viz_file):
         assert Path(module_file).is_relative_to(installed.site_packages), module_file
-    assert figure_type == "Figure"
+    assert figure_type == "TraceView"
     trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5, seed=7))
     assert torch.equal(printed_context(completed), trace.output[0])
 

@@ -95,7 +95,14 @@ def test_dropout_slider_shows_the_traces_dropped_weights_and_context() -> None:
     # the coloured tables are the numbers: no second table of the same numbers
     assert not [e for e in at.expander if e.label.startswith("Numbers of")]
     tables = matrix_tables(at)
-    assert set(tables) == {"step_fig_dropout_mask", "step_fig_dropped_weights"}
+    # dropout's step shows the weights before it beside the weights after it
+    assert set(tables) == {
+        "step_fig_dropout_mask",
+        "step_fig_dropout_attn_weights",
+        "step_fig_dropped_weights",
+    }
+    before = tables["step_fig_dropout_attn_weights"].to_numpy().tolist()
+    assert before[2][:3] == [f"{w:.4f}" for w in trace.attn_weights[0, 2, :3].tolist()]
     # a future cell is masked already: "—", neither kept nor dropped
     assert tables["step_fig_dropout_mask"].to_numpy().tolist() == [
         ["—" if not seen else "✓" if kept else "✗" for kept, seen in zip(*row, strict=True)]

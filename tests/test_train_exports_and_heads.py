@@ -31,7 +31,7 @@ from attention.training_export import (
 )
 from attention.validate import AttentionInputError
 from tests.isolated_script import REPO_ROOT, SCRIPT_TIMEOUT_S
-from viz import steps
+from tests.step_figures import field_view
 from viz.words import FigureWords
 
 
@@ -70,9 +70,9 @@ def test_one_head_is_the_causal_attention_of_that_heads_weight_columns(trained_t
         assert torch.allclose(picked.attn_weights, reference.attn_weights, atol=1e-6)
         assert torch.allclose(picked.context, reference.context, atol=1e-6)
         # and the step figures accept it (they refuse a multi-head trace)
-        steps.weights_view(picked, result.labels(tokens), FigureWords(), palette="default")
+        field_view(picked, "attn_weights", result.labels(tokens), FigureWords())
     with pytest.raises(ValueError, match="one head"):
-        steps.weights_view(trace, result.labels(tokens), FigureWords(), palette="default")
+        field_view(trace, "attn_weights", result.labels(tokens), FigureWords())
     with pytest.raises(AttentionInputError, match="head"):
         one_head(trace, 2)
 

@@ -22,7 +22,7 @@ from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.steps import STEPS
 from tests.isolated_script import REPO_ROOT
 from viz.colors import DROPPED_COLOR, HIDDEN_COLOR
-from viz.notebook import STEP_TABLES, show_trace
+from viz.notebook import show_trace
 from viz.vocabulary import format_number
 
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -106,7 +106,6 @@ def test_ten_steps_in_the_registrys_order_with_title_and_formula(six_token_trace
     for number, (found, step) in enumerate(zip(reader.sections, STEPS, strict=True), start=1):
         assert found.heading == f"Step {number} · {step.title}"
         assert step.formula in found.text
-    assert set(STEP_TABLES) == {step.name for step in STEPS}
 
 
 def test_a_hostile_token_is_text_never_an_element(six_token_dropout_trace) -> None:
@@ -133,7 +132,7 @@ def test_cells_are_the_traces_numbers_with_masked_and_dropped_cells_marked(
             else:
                 value = trace.masked_scores[0, i, j].item()
                 assert cell.text == format_number(value, 4, minus="−")
-    keep, keep_legend, dropped, legend = section(reader, "dropout").tables
+    keep, keep_legend, before, _, dropped, legend = section(reader, "dropout").tables
     assert [cell.text for cell in keep_legend[0]][1:] == [
         "✓: kept",
         "✗: dropped",
@@ -178,9 +177,12 @@ def test_one_head_of_a_multi_head_trace_and_its_table_csv() -> None:
     values = torch.tensor([[float(cell) for cell in row[1:]] for row in rows[1:]])
     assert torch.equal(values.to(torch.float32), trace.attn_weights[0, 1])  # head 2, every bit
     weights = next(found for found in view.sections if found.name == "weights")
-    assert [block.caption for block in weights.blocks if block.caption] == [
+    assert [block.caption for block in weights.blocks] == [
+        "W_query",
         "b_query",
+        "W_key",
         "b_key",
+        "W_value",
         "b_value",
     ]
     assert table._repr_html_().startswith("<table")  # a ColouredTable draws itself too
@@ -227,5 +229,5 @@ def test_a_sliding_windows_mask_is_named_a_band_not_the_causal_mask() -> None:
     assert book_mask.title == "The causal mask" and "1 where j > i" in book_mask.formula
     assert band.title == "The sliding-window mask (2 tokens)"
     assert band.formula == "mask: 1 where j > i (a future token) or j ≤ i − 2 (too far back)"
-    assert "2 or more tokens back" in band.blocks[0].caption
+    assert "2 or more tokens back" in band.note
     assert "causal mask" not in banded._repr_html_()

@@ -13,7 +13,7 @@ from plotly.colors import get_colorscale, sample_colorscale
 
 from attention.examples import BOOK_TOKENS, unique_labels
 from tests.cases import subcases
-from viz import steps
+from tests.step_figures import field_view
 from viz.colors import DROPPED_COLOR, HIDDEN_COLOR, PALETTES, colorscale
 from viz.heatmap import MINUS_INFINITY, cell_texts
 from viz.matrix import MatrixView, colour_range
@@ -78,7 +78,7 @@ def contrast(a: str, b: str) -> float:
 
 
 def test_cells_write_the_traces_scores_as_the_heatmap_did(six_token_trace) -> None:
-    view = steps.scores_view(six_token_trace, "masked_scores", TOKENS, WORDS, palette="default")
+    view = field_view(six_token_trace, "masked_scores", TOKENS, WORDS, palette="default")
     shown = texts(matrix_table(view, WORDS))
     hidden = six_token_trace.mask.numpy()  # (6, 6) True above the diagonal
     assert shown.tolist() == cell_texts(view.values, view.hidden, 4)
@@ -90,7 +90,7 @@ def test_cells_write_the_traces_scores_as_the_heatmap_did(six_token_trace) -> No
 
 
 def test_a_weight_view_writes_its_hidden_cells_0_on_grey(six_token_trace) -> None:
-    view = steps.weights_view(six_token_trace, TOKENS, WORDS, palette="default")
+    view = field_view(six_token_trace, "attn_weights", TOKENS, WORDS, palette="default")
     table = matrix_table(view, WORDS)
     hidden = six_token_trace.mask.numpy()
     expected = np.array(cell_texts(view.values, None, 4), dtype=object)
@@ -101,7 +101,7 @@ def test_a_weight_view_writes_its_hidden_cells_0_on_grey(six_token_trace) -> Non
 
 
 def test_dropped_weights_are_0_on_pink_and_kept_ones_on_the_scale(six_token_dropout_trace) -> None:
-    view = steps.dropped_weights_view(six_token_dropout_trace, TOKENS, WORDS, palette="default")
+    view = field_view(six_token_dropout_trace, "dropped_weights", TOKENS, WORDS, palette="default")
     table = matrix_table(view, WORDS)
     hidden = six_token_dropout_trace.mask.numpy()
     dropped = ~six_token_dropout_trace.dropout_mask[0].numpy().astype(bool) & ~hidden
@@ -139,7 +139,7 @@ def test_the_two_palettes_give_different_colours(six_token_trace) -> None:
     colours = {
         palette: css(
             matrix_table(
-                steps.scores_view(six_token_trace, "attn_scores", TOKENS, WORDS, palette=palette),
+                field_view(six_token_trace, "attn_scores", TOKENS, WORDS, palette=palette),
                 WORDS,
             ),
             "background-color",
@@ -171,10 +171,11 @@ def test_text_has_the_higher_contrast_on_every_colour_of_the_scale(kind: str, pa
 
 def test_fixed_colours_of_special_cells_are_readable(six_token_dropout_trace) -> None:
     table = matrix_table(
-        steps.dropped_weights_view(six_token_dropout_trace, TOKENS, WORDS, palette="default"), WORDS
+        field_view(six_token_dropout_trace, "dropped_weights", TOKENS, WORDS, palette="default"),
+        WORDS,
     )
     mask_table = matrix_table(
-        steps.causal_mask_view(six_token_dropout_trace, TOKENS, WORDS, palette="default"), WORDS
+        field_view(six_token_dropout_trace, "mask", TOKENS, WORDS, palette="default"), WORDS
     )
     for styler in (table, mask_table):
         pairs = zip(
@@ -184,7 +185,7 @@ def test_fixed_colours_of_special_cells_are_readable(six_token_dropout_trace) ->
 
 
 def test_a_yes_no_grid_writes_and_colours_its_states(six_token_dropout_trace) -> None:
-    view = steps.causal_mask_view(six_token_dropout_trace, TOKENS, WORDS, palette="default")
+    view = field_view(six_token_dropout_trace, "mask", TOKENS, WORDS, palette="default")
     flags, look, table = (
         six_token_dropout_trace.mask.numpy(),
         view.binary,
@@ -202,7 +203,7 @@ def test_a_yes_no_grid_writes_and_colours_its_states(six_token_dropout_trace) ->
 def test_keep_mask_cells_the_causal_mask_hides_are_grey_not_dropped(
     six_token_dropout_trace,
 ) -> None:
-    view = steps.keep_mask_view(six_token_dropout_trace, TOKENS, WORDS, palette="default")
+    view = field_view(six_token_dropout_trace, "dropout_mask", TOKENS, WORDS, palette="default")
     keep = six_token_dropout_trace.dropout_mask[0].numpy().astype(bool)
     hidden = six_token_dropout_trace.mask.numpy()  # above the diagonal
     assert (~keep & hidden).any() and (~keep & ~hidden).any()  # dropout drew ✗ on both sides
@@ -217,7 +218,7 @@ def test_keep_mask_cells_the_causal_mask_hides_are_grey_not_dropped(
 
 
 def test_legend_samples_are_the_ranges_ends_and_middle(six_token_trace) -> None:
-    view = steps.scores_view(six_token_trace, "attn_scores", TOKENS, WORDS, palette="colorblind")
+    view = field_view(six_token_trace, "attn_scores", TOKENS, WORDS, palette="colorblind")
     legend = legend_table(view, WORDS)
     low, high = colour_range(view)
     assert low == -high < 0
@@ -233,13 +234,15 @@ def test_legend_samples_are_the_ranges_ends_and_middle(six_token_trace) -> None:
 def test_legend_lists_masked_and_dropped_cells_only_when_present(
     six_token_trace, six_token_dropout_trace
 ) -> None:
-    weights = steps.weights_view(six_token_trace, TOKENS, WORDS, palette="default")
+    weights = field_view(six_token_trace, "attn_weights", TOKENS, WORDS, palette="default")
     assert texts(legend_table(weights, WORDS))[0, 4:].tolist() == [f"0: {WORDS.masked}"]
-    masked = steps.scores_view(six_token_trace, "masked_scores", TOKENS, WORDS, palette="default")
+    masked = field_view(six_token_trace, "masked_scores", TOKENS, WORDS, palette="default")
     assert texts(legend_table(masked, WORDS))[0, 4:].tolist() == [
         f"{MINUS_INFINITY}: {WORDS.masked}"
     ]
-    dropped = steps.dropped_weights_view(six_token_dropout_trace, TOKENS, WORDS, palette="default")
+    dropped = field_view(
+        six_token_dropout_trace, "dropped_weights", TOKENS, WORDS, palette="default"
+    )
     legend = legend_table(dropped, WORDS)
     assert texts(legend)[0, 4:].tolist() == [f"0: {WORDS.masked}", f"0: {WORDS.dropped}"]
     assert css(legend, "background-color")[0, 4:].tolist() == [HIDDEN_COLOR, DROPPED_COLOR]

@@ -10,7 +10,7 @@ import numpy as np
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
-from viz import steps
+from tests.step_figures import field_view
 from viz.heatmap import matrix_figure
 from viz.matrix import MatrixView
 from viz.multi_head import head_weights_grid
@@ -30,7 +30,7 @@ def matrix_heatmap(values, rows, cols, **options):  # noqa: ANN001, ANN201
 def test_a_heatmap_with_keys_on_top_gets_a_blank_title_that_holds_the_band() -> None:
     trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig())
     figure = matrix_figure(
-        steps.scores_view(trace, "attn_scores", TOKENS, WORDS, palette="default"), WORDS
+        field_view(trace, "attn_scores", TOKENS, WORDS, palette="default"), WORDS
     )
     height = figure.layout.height
     leave_room_for_toolbar(figure)

@@ -3,7 +3,7 @@
 In a notebook, ``show_trace(trace, tokens)`` draws what the app's first page draws: the ten steps
 of :data:`attention.steps.STEPS` in order, each with its title, its formula and its matrices as
 coloured tables of their numbers (the app's own :class:`~viz.table_heatmap.ColouredTable`, built
-by the same :mod:`viz.steps` views): −∞ in grey where the causal mask hides a score, dropped
+by the same :mod:`viz.screens` figures): −∞ in grey where the causal mask hides a score, dropped
 weights in pink and written 0, a legend row under each table::
 
     from attention import AttentionConfig, trace_attention
@@ -24,17 +24,17 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from attention import AttentionTrace
 from attention.head_trace import one_head
-from attention.steps import STEPS, Step, step_number
+from attention.steps import STEPS, step_number
 from attention.validate import check_choice, check_instance, check_labels
 
-from . import steps as views
 from .colors import PALETTES
 from .matrix import MatrixView, window
+from .screens import SCREENS, Shown, StepScreen, figure_view
 from .table_heatmap import (
     MAX_COLOURED_COLUMNS,
     ColouredTable,
@@ -43,11 +43,9 @@ from .table_heatmap import (
     use_table,
 )
 from .vocabulary import format_short
-from .window import window_mask_view
 from .words import FigureWords
 
 __all__ = [
-    "STEP_TABLES",
     "StepSection",
     "TableBlock",
     "TraceView",
@@ -220,117 +218,30 @@ def _summary(trace: AttentionTrace, head: int) -> str:
     )
 
 
-@dataclass(frozen=True)
-class _Drawn:
-    """What every step's tables are drawn from: a one-head trace, its labels, words, palette."""
-
-    trace: AttentionTrace
-    tokens: list[str]
-    words: FigureWords
-    palette: str
+# The notebook's words for a step with no matrices, and for the window's band (English only:
+# the notebook has no language setting).
+_DROPOUT_OFF = (
+    "Dropout does nothing here ({reason}): dropped_weights = attn_weights, and every row still "
+    "sums to 1. It acts only in training mode with p > 0."
+)
 
 
-Blocks = tuple[tuple[TableBlock, ...], str]  # a step's tables, and a sentence in their place
-
-
-def _embeddings(d: _Drawn) -> Blocks:
-    view = views.embeddings_view(d.trace, d.tokens, d.words, palette=d.palette)
-    return (_block(view, d.words, "X"),), ""
-
-
-def _weights(d: _Drawn) -> Blocks:
-    found = []
-    for weight, (bias, _) in views.WEIGHTS.items():
-        found.append(
-            _block(views.weight_view(d.trace, weight, d.words, palette=d.palette), d.words)
-        )
-        if getattr(d.trace, bias) is not None:
-            view = views.bias_view(d.trace, bias, d.words, palette=d.palette)
-            found.append(_block(view, d.words, bias))
-    return tuple(found), ""
-
-
-def _qkv(d: _Drawn) -> Blocks:
-    return tuple(
-        _block(views.projection_view(d.trace, name, d.tokens, d.words, palette=d.palette), d.words)
-        for name in views.PROJECTIONS
-    ), ""
-
-
-def _scores(stage: str) -> Callable[[_Drawn], Blocks]:
-    def draw(d: _Drawn) -> Blocks:
-        view = views.scores_view(d.trace, stage, d.tokens, d.words, palette=d.palette)
-        return (_block(view, d.words, stage),), ""
-
-    return draw
-
-
-def _mask(d: _Drawn) -> Blocks:
-    k = d.trace.config.window
-    if k is not None:  # a band: the future and the keys too far back are both hidden
-        view = window_mask_view(d.trace, d.tokens, d.words, palette=d.palette)
-        label = (
-            f"mask: 1 = hidden (grey: a future token; coloured: {k} or more tokens back, "
-            "outside the window), 0 = visible"
-        )
-        return (_block(view, d.words, label),), ""
-    view = views.causal_mask_view(d.trace, d.tokens, d.words, palette=d.palette)
-    return (_block(view, d.words, "mask: 1 = hidden (a future token), 0 = visible"),), ""
-
-
-def _title_and_formula(step: Step, trace: AttentionTrace) -> tuple[str, str]:
-    """The step's title and formula; a sliding window's mask is a band, not the causal mask."""
-    k = trace.config.window
-    if step.name != "mask" or k is None:
-        return step.title, step.formula
-    return (
-        f"The sliding-window mask ({k} token{'s' if k != 1 else ''})",
-        f"mask: 1 where j > i (a future token) or j ≤ i − {k} (too far back)",
+def _section(screen: StepScreen, shown: Shown, words: FigureWords, palette: str) -> StepSection:
+    """One step of the registry as tables: the figures it shows, named as the book names them."""
+    step, trace = STEPS[step_number(screen.name) - 1], shown.trace
+    blocks = tuple(
+        _block(figure_view(figure, trace, shown.tokens, words, palette=palette), words, figure.name)
+        for figure in screen.shown_figures(shown)
     )
-
-
-def _softmax(d: _Drawn) -> Blocks:
-    view = views.weights_view(d.trace, d.tokens, d.words, palette=d.palette)
-    return (_block(view, d.words, "attn_weights"),), ""
-
-
-def _dropout(d: _Drawn) -> Blocks:
-    trace = d.trace
-    if trace.dropout_mask is None:
-        reason = "p = 0" if trace.config.training else "eval mode"
-        return (), (
-            f"Dropout does nothing here ({reason}): dropped_weights = attn_weights, and every "
-            "row still sums to 1. It acts only in training mode with p > 0."
-        )
-    keep = views.keep_mask_view(trace, d.tokens, d.words, palette=d.palette)
-    dropped = views.dropped_weights_view(trace, d.tokens, d.words, palette=d.palette)
-    scale = format_short(trace.dropout_scale)
-    return (
-        _block(
-            keep, d.words, "keep-mask m: ✓ kept, ✗ dropped, — masked (a future token: 0 either way)"
-        ),
-        _block(dropped, d.words, f"dropped_weights: kept ones × {scale}, dropped ones 0"),
-    ), ""
-
-
-def _context(d: _Drawn) -> Blocks:
-    view = views.context_view(d.trace, d.tokens, d.words, palette=d.palette)
-    return (_block(view, d.words, "context_vec"),), ""
-
-
-STEP_TABLES: dict[str, Callable[[_Drawn], Blocks]] = {
-    "embeddings": _embeddings,
-    "weights": _weights,
-    "qkv": _qkv,
-    "scores": _scores("attn_scores"),
-    "mask": _mask,
-    "masked": _scores("masked_scores"),
-    "scaled": _scores("scaled_scores"),
-    "softmax": _softmax,
-    "dropout": _dropout,
-    "context": _context,
-}
-"""Which tables each step of :data:`attention.steps.STEPS` shows, by the step's name."""
+    title, formula, note = step.title, step.formula, ""
+    k = trace.config.window
+    if screen.name == "mask" and k is not None:  # a band: the future and the keys too far back
+        title = f"The sliding-window mask ({k} token{'s' if k != 1 else ''})"
+        formula = f"mask: 1 where j > i (a future token) or j ≤ i − {k} (too far back)"
+        note = f"Grey: a future token; coloured: {k} or more tokens back, outside the window."
+    if not blocks and screen.name == "dropout":
+        note = _DROPOUT_OFF.format(reason="p = 0" if trace.config.training else "eval mode")
+    return StepSection(step_number(screen.name), screen.name, title, formula, blocks, note)
 
 
 def show_trace(
@@ -359,10 +270,6 @@ def show_trace(
         if tokens is not None
         else [str(i + 1) for i in range(one.num_tokens)]
     )
-    drawn = _Drawn(one, labels, words or FigureWords(), palette)
-    sections = []
-    for number, step in enumerate(STEPS, start=1):
-        blocks, note = STEP_TABLES[step.name](drawn)
-        title, formula = _title_and_formula(step, one)
-        sections.append(StepSection(number, step.name, title, formula, blocks, note))
-    return TraceView(_summary(trace, head), tuple(sections))
+    shown = Shown(one, labels)
+    sections = tuple(_section(screen, shown, words or FigureWords(), palette) for screen in SCREENS)
+    return TraceView(_summary(trace, head), sections)

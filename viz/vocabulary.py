@@ -70,3 +70,19 @@ def format_short(value: float, decimals: int = DECIMALS) -> str:
     """A setting written briefly: ``0.5``, ``2.0``, ``1.4286`` (at most ``decimals`` decimals)."""
     text = format_number(value, decimals).rstrip("0")
     return text + "0" if text.endswith(".") else text
+
+
+LARGE = 1e6  # from here on, a gradient is written with its exponent (4.891e+11), never cut
+
+
+def gradient_number(value: float) -> str:
+    """A number as the gradient tables write it: four decimals, a real minus sign, never
+    −0.0000; a large one keeps its size: four significant digits and its power of ten."""
+    if abs(value) >= LARGE:
+        return f"{value:.4g}".replace("-", "−")
+    return format_number(value, minus="−")
+
+
+def exact_number(value: float) -> str:
+    """A measured value in full (``0`` when it is exactly zero): 'the largest |value| is …'."""
+    return "0" if value == 0 else f"{value:.3g}".replace("-", "−")

@@ -301,6 +301,10 @@ MESSAGES = {
         "en": "Keep-mask: ✓ kept, ✗ dropped, — masked already",
         "zh": "保留掩码：✓ 保留，✗ 丢弃，— 已被因果掩码遮住",
     },
+    "step.dropout.before_title": {
+        "en": "Weights before dropout (`attn_weights`, step 8)",
+        "zh": "dropout 之前的权重（`attn_weights`，第 8 步）",
+    },
     "step.dropout.dropped_title": {
         "en": "Weights after dropout (`dropped_weights`)",
         "zh": "dropout 之后的权重（`dropped_weights`）",
