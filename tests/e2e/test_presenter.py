@@ -25,6 +25,7 @@ from tests.e2e.helpers import (
     wait_settled,
 )
 from ui.frame import PAGE_SPECS
+from ui.i18n import t
 from ui.step_link import CANVAS, STEP_PAGE, WALK_NAMES
 
 pytest.importorskip("playwright")
@@ -241,11 +242,14 @@ def test_the_strip_and_the_language_change_the_screen_not_the_place(
 def test_a_screen_that_cannot_be_computed_keeps_the_bar_and_its_fix_works(
     page: Page, streamlit_server: str, lang: str
 ) -> None:
-    """Multi-head's 4 heads brought to the KV cache at d_out 2: the reason, the bar, the fix."""
+    """Multi-head's 4 heads brought to the KV cache at d_out 2: the reason, the bar (which says
+    the strip's dropout does not change this page), the fix."""
     page.set_viewport_size({"width": 1024, "height": 768})
     _open_presenting(page, streamlit_server, f"heads=4&d_out=2&lang={lang}", "/kv_cache")
     expect(page.locator("[data-testid='stAlertContentError']")).to_contain_text("d_out = 2")
     expect(page.locator(".st-key-present_leave button:visible")).to_be_visible()
+    # the strip's dropout and train / eval do not reach the cache: the bar says so
+    expect(page.get_by_text(t("present.ignores.dropout_train", lang))).to_be_visible()
     page.locator(".st-key-fix_heads_2 button:visible").click()
     wait_settled(page)
     expect(page.locator("[data-testid='stAlertContentError']")).to_have_count(0)
