@@ -25,6 +25,7 @@ from tests.e2e.helpers import (
     wait_settled,
 )
 from ui.frame import PAGE_SPECS
+from ui.i18n import t
 from ui.step_link import CANVAS, STEP_PAGE, WALK_NAMES
 
 pytest.importorskip("playwright")
@@ -77,6 +78,8 @@ _MEASURE_JS = """
     code: least('[data-testid="stCode"] pre code'),
     cut: boxes.filter(shown).filter((e) => e.scrollWidth > e.clientWidth + 1
       || e.scrollHeight > e.clientHeight + 1).map((e) => e.textContent.slice(0, 40)),
+    corners: [...canvas.querySelectorAll('table.al-matrix thead th:first-child')].filter(shown)
+      .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent),
     covered: prose.filter((e) => {
       const box = e.closest('[data-testid="stElementContainer"]');
       return box && e.getBoundingClientRect().bottom > 1 + box.getBoundingClientRect().bottom;
@@ -120,6 +123,8 @@ def _problems(shown: dict, where: str) -> list[str]:
         problems.append(f"{where}: {shown['height']} px tall on a {shown['canvas']} px canvas")
     if shown["cut"]:
         problems.append(f"{where}: cut {shown['cut']}")
+    if shown["corners"]:  # a table's corner label running into its first column's header
+        problems.append(f"{where}: corner {shown['corners']}")
     if shown["covered"]:
         problems.append(f"{where}: covered {shown['covered']}")
     if not math.isfinite(shown["prose"]):  # a screen of a chart and numbers, without prose
@@ -237,11 +242,14 @@ def test_the_strip_and_the_language_change_the_screen_not_the_place(
 def test_a_screen_that_cannot_be_computed_keeps_the_bar_and_its_fix_works(
     page: Page, streamlit_server: str, lang: str
 ) -> None:
-    """Multi-head's 4 heads brought to the KV cache at d_out 2: the reason, the bar, the fix."""
+    """Multi-head's 4 heads brought to the KV cache at d_out 2: the reason, the bar (which says
+    the strip's dropout does not change this page), the fix."""
     page.set_viewport_size({"width": 1024, "height": 768})
     _open_presenting(page, streamlit_server, f"heads=4&d_out=2&lang={lang}", "/kv_cache")
     expect(page.locator("[data-testid='stAlertContentError']")).to_contain_text("d_out = 2")
     expect(page.locator(".st-key-present_leave button:visible")).to_be_visible()
+    # the strip's dropout and train / eval do not reach the cache: the bar says so
+    expect(page.get_by_text(t("present.ignores.dropout_train", lang))).to_be_visible()
     page.locator(".st-key-fix_heads_2 button:visible").click()
     wait_settled(page)
     expect(page.locator("[data-testid='stAlertContentError']")).to_have_count(0)
@@ -279,25 +287,40 @@ def test_a_lecture_link_replays_its_screens_across_pages_with_pagedown_alone(
     assert_no_exception(page)
 
 
+# Buttons in the main area drawn cut: outside the window, or their text shortened ("Presen…").
+_CUT_BUTTONS_JS = """
+() => [...document.querySelectorAll('[data-testid="stMain"] button')]
+  .filter((b) => b.offsetParent !== null).filter((b) => {
+    const r = b.getBoundingClientRect();
+    const text = b.querySelector('p');
+    return r.left < 0 || r.right > innerWidth + 1 || (text && text.scrollWidth > text.clientWidth + 1);
+  }).map((b) => b.innerText.slice(0, 40))
+"""
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_every_teaching_page_has_a_whole_present_button_at_1024(
-    page: Page, streamlit_server: str, lang: str
+def test_every_page_can_be_presented_from_a_whole_button_at_1024(
+    page: Page, streamlit_server: str, lang: str, subtests: pytest.Subtests
 ) -> None:
+    """At 1024×768 every teaching page has its Present button, and no button of the page is
+    cut; a page without screens of its own keeps ``present=1`` and shows itself as one screen
+    with the bar (the teaching pages' ``present=1``: the walks above)."""
     page.set_viewport_size({"width": 1024, "height": 768})
     for spec in PAGE_SPECS:
-        if not spec.teaches:
-            continue
         path = "/" if spec.name == STEP_PAGE else f"/{spec.name}"
-        open_app(page, streamlit_server, f"{path}?lang={lang}")
-        button = page.locator(".st-key-present_enter button:visible")
-        expect(button).to_be_visible(timeout=APPEAR_MS)
-        whole = button.evaluate(
-            """(b) => { const r = b.getBoundingClientRect();
-              const text = b.querySelector('p');
-              return r.left >= 0 && r.right <= innerWidth
-                && text.scrollWidth <= text.clientWidth + 1; }"""
-        )
-        assert whole, (spec.name, lang)
+        with subtests.test(spec.name, lang=lang):
+            if spec.teaches:
+                open_app(page, streamlit_server, f"{path}?lang={lang}")
+                expect(page.locator(".st-key-present_enter button:visible")).to_be_visible(
+                    timeout=APPEAR_MS
+                )
+                assert page.evaluate(_CUT_BUTTONS_JS) == [], (spec.name, lang)
+            else:
+                open_app(page, streamlit_server, f"{path}?present=1&lang={lang}")
+                expect(page.locator(".st-key-present_leave button:visible")).to_be_visible()
+                assert re.search(r"\b1\b.*\b1\b", _counter(page)), _counter(page)
+                assert "present=1" in page.url
+            assert_no_exception(page)
 
 
 def test_a_phone_shows_a_step_links_tab_first_and_closes_the_sidebar_after_a_link(

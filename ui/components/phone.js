@@ -8,7 +8,11 @@
 //   and a long name such as MultiHeadAttentionWrapper), so it breaks between words, never inside;
 // - loads the data editor's cell editor before the first edit. Streamlit's grid loads that code
 //   on the first edit of a tab's life (a separate file); keys typed before it arrives were lost
-//   without a word: the first edit of a table did nothing, the next ones worked.
+//   without a word: the first edit of a table did nothing, the next ones worked;
+// - keeps the focus on the grid a tap gave it to. A tap is followed by the mouse events a touch
+//   screen sends for it; when the grid has focused its canvas before that mousedown arrives, the
+//   mousedown's default action moves the focus to the page (Streamlit's main block), so Enter
+//   and the typed number went nowhere and the edit was lost without a word.
 
 const COVERS = 0.5; // the sidebar covers the page when it is wider than half the window
 const SIDEBAR = '[data-testid="stSidebar"]';
@@ -105,6 +109,21 @@ async function loadCellEditor() {
   }
 }
 
+// --- the grid keeps the focus a tap gave it ----------------------------------------------------
+
+const GRID = '[data-testid="stDataFrame"]';
+const GRID_CELLS = `${GRID} .dvn-scroller`; // over the canvas that draws the cells
+
+// A mousedown on the grid's cells while the grid's canvas already has the focus: its default
+// action (focus the nearest focusable ancestor, the main block) is dropped, the event still
+// reaches the grid. Only the cells' scroller: the toolbar's search box takes the focus as usual.
+function keepGridFocus(event) {
+  if (!event.target.closest || !event.target.closest(GRID_CELLS)) return;
+  const focused = document.activeElement;
+  if (focused && focused.tagName === 'CANVAS'
+      && event.target.closest(GRID).contains(focused)) event.preventDefault();
+}
+
 const MARK = '__CLASS__'; // set on the window once its listeners are there
 
 export default function phone() {
@@ -113,6 +132,7 @@ export default function phone() {
   window[MARK] = true;
   document.addEventListener('click', closeSidebarAfterNavigation, true);
   document.addEventListener('click', openSidebarAtTop, true);
+  document.addEventListener('mousedown', keepGridFocus, true);
   new MutationObserver(fitHeadingsSoon).observe(document.body, {
     childList: true,
     subtree: true,
