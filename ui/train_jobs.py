@@ -1,6 +1,6 @@
-"""The Train page's trainings: one queue per server, what a finished training hands the page.
+"""The Train page's trainings: one worker pool per server, what a finished training hands the page.
 
-No Streamlit here: :func:`run_job` runs in the queue's worker processes (``ui/train_queue.py``).
+No Streamlit here: :func:`run_job` runs in the pool's worker processes (``ui/jobs.py``).
 Two kinds of job, both keyed by frozen, resolved configs (training is deterministic, so equal keys
 give equal outcomes and may share one cached result):
 
@@ -41,8 +41,8 @@ from attention.training import (
     train,
 )
 
+from .jobs import Budget, JobPool
 from .limits import limit
-from .train_queue import Budget, TrainingQueue
 
 __all__ = [
     "EVALUATE_SEQUENCES",
@@ -141,7 +141,7 @@ def _cacheable(outcome: TrainOutcome | DropoutComparison) -> bool:
 
 
 # One per server process, shared by every session (module state lives as long as the server).
-QUEUE = TrainingQueue(
+QUEUE = JobPool(
     run_job,
     max_running=int(limit("ATTENTION_LAB_TRAIN_RUNNING")),
     max_waiting=int(limit("ATTENTION_LAB_TRAIN_WAITING")),
