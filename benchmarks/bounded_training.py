@@ -14,7 +14,7 @@ Usage (from the repository root)::
 - ``budget``: runs the largest training the page allows in a worker with the page's
   ``JOB_BUDGET``, and prints the worker's CPU seconds, the wall-clock seconds, the steps done.
 - ``worker``: the same short training (copy, 300 steps) in this process and in a worker of a
-  ``TrainingQueue`` at the same priority (its first job starts the forkserver; later ones fork
+  ``JobPool`` at the same priority (its first job starts the forkserver; later ones fork
   it), alternated; prints
   the medians and their ratio, and this process's resident memory after the worker's training.
 - ``rss``: a real server of the tree at ``--root`` (another checkout, to compare designs) and one
@@ -45,8 +45,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from attention.training import LIMITS, TrainConfig, train  # noqa: E402
+from ui.jobs import JobPool  # noqa: E402
 from ui.train_jobs import JOB_BUDGET, QUEUE, TRAIN_THREADS, outcome_of, run_job  # noqa: E402
-from ui.train_queue import TrainingQueue  # noqa: E402
 
 LARGEST = {"layers": LIMITS["layers"][1], "heads": LIMITS["heads"][1], "width": LIMITS["width"][1]}
 LARGEST_URL = (
@@ -68,7 +68,7 @@ def outcome_sizes() -> None:
 
 def run_budget() -> None:
     cfg = TrainConfig(task="sort", steps=LIMITS["steps"][1], **LARGEST).resolved()
-    queue = TrainingQueue(run_job, budget=JOB_BUDGET, preload=("ui.train_jobs", "torch._dynamo"))
+    queue = JobPool(run_job, budget=JOB_BUDGET, preload=("ui.train_jobs", "torch._dynamo"))
     start = time.perf_counter()
     job = queue.submit(cfg, "benchmark")
     job.wait()
@@ -84,7 +84,7 @@ def run_worker(repeats: int = 5) -> None:
     cfg = TrainConfig(task="copy", seed=1).resolved()
     # nice 0 as this process: the figure is the process's cost, not the priority's (the app runs
     # its workers at ATTENTION_LAB_TRAIN_NICE, so pages come first on a busy machine)
-    queue = TrainingQueue(run_job, budget=JOB_BUDGET, preload=("ui.train_jobs", "torch._dynamo"))
+    queue = JobPool(run_job, budget=JOB_BUDGET, preload=("ui.train_jobs", "torch._dynamo"))
     torch.set_num_threads(TRAIN_THREADS)
     start = time.perf_counter()
     first = queue.submit(cfg, "first")  # starts the forkserver (imports torch once)
