@@ -16,10 +16,10 @@ milliseconds and the threaded web server is never forked). The kernel bounds the
 fails and the job says so) and ``nice``. Reports and the outcome come back through a pipe as
 pickled plain data; when the worker exits, all its memory goes back to the system.
 
-The server runs no thread for jobs: every :meth:`Job.snapshot`, :meth:`Job.wait` and
-:meth:`JobPool.submit` moves the pool on (:meth:`JobPool.poll`: read the workers' pipes, end what
-exited, enforce the wall clock, start waiting jobs), so the pool moves while someone watches;
-a worker whose pipe nobody reads waits for it.
+The server runs no thread for jobs: every :meth:`Job.snapshot` and :meth:`Job.wait` moves the
+pool on (:meth:`JobPool.advance`: read the workers' pipes, end what exited, enforce the wall
+clock, start waiting jobs), so it moves while someone watches; a worker whose pipe is full waits
+until someone does.
 
 - **Shared and cached by key.** Equal keys share one job, wanted by a set of *requesters* (one per
   browser session); a finished outcome is kept under its key (``max_cached``, least recently used
