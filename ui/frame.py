@@ -161,7 +161,7 @@ def run_app(default_page: str = DEFAULT_PAGE) -> None:
     st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
     register_page_settings()
     init_session()
-    sessions.track_session()  # its hooks: a closed tab's jobs and large view end (ui/sessions.py)
+    sessions.session_token()  # registers the session: its tab's jobs and large view end with it
     count("rerun")  # what /metrics reports as reruns (ui/metrics.py)
     view_of_run: list[View] = []
     sections, pages = _registered_pages(view_of_run, default_page)

@@ -27,7 +27,7 @@ ALLOCATION_FAILURES = ("can't allocate memory", "DefaultCPUAllocator", "out of m
 
 
 def _session() -> str:
-    """The running session's token (registered by the frame's ``sessions.track_session`` first)."""
+    """The running session's token (registered by the frame's ``sessions.session_token`` first)."""
     from . import sessions  # (ui.sessions imports ui.computation, which imports this module)
 
     token = st.session_state.get(sessions.TOKEN_KEY)

@@ -1,6 +1,6 @@
 """Sessions: a token for each, and hooks for when its tab is gone and when it ends.
 
-Every run registers its session (:func:`track_session`) with a session-scoped
+Every run registers its session (:func:`session_token`) with a session-scoped
 ``st.cache_resource`` whose ``on_release`` Streamlit calls when the browser disconnects. Then:
 
 - :func:`when_session_away` hooks run once the tab has been gone :data:`AWAY_S` seconds (a reload
@@ -159,8 +159,3 @@ def _session_marker(session_id: str) -> str:
 def session_token() -> str:
     """The running session's token, what the hooks receive (registers the session)."""
     return _session_marker(st.session_state.setdefault(TOKEN_KEY, uuid.uuid4().hex))
-
-
-def track_session() -> None:
-    """Register the running session (once; every run may call it) for its hooks."""
-    session_token()
