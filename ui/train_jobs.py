@@ -18,9 +18,9 @@ default: a tiny model trains several times faster on one thread on the busy 2-co
 two trainings then use the two cores). The thread count changes the order of additions in matrix
 products, so it is part of what makes a training reproducible: the exported script sets it too.
 
-**Bounds**: the ``ATTENTION_LAB_TRAIN_*`` and ``ATTENTION_LAB_JOB_*`` limits (``ui/limits.py``).
-The largest training the page allows would take hours (``benchmarks/README.md``, "Bounded
-trainings"), so the budget, not the settings, bounds a job.
+**Bounds**: the trainings' and jobs' limits of ``ui/limits.py`` (running, waiting, cached; CPU,
+wall clock, memory, priority). The largest training the page allows would take hours
+(``benchmarks/README.md``, "Bounded trainings"), so the budget, not the settings, bounds a job.
 """
 
 from __future__ import annotations
