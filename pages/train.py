@@ -277,6 +277,15 @@ def finish(job_key: str, result_key: str) -> None:
     st.rerun()
 
 
+def show_cached(result_key: str, key: Any) -> None:
+    """What the server already has for these settings (a link the class trained): shown at once."""
+    cached = QUEUE.cached(key)
+    if cached is not None and st.session_state.get(result_key) is not cached:
+        st.session_state[result_key] = cached
+        st.session_state[result_key + CACHED_SUFFIX] = True
+        st.session_state[result_key + REASON_SUFFIX] = None
+
+
 def _failure_text(failure: JobFailure) -> str:
     """Why a job gave nothing, in plain words (never a traceback)."""
     if failure.kind == MEMORY:
@@ -599,11 +608,7 @@ def compare_section(cfg: TrainConfig | None) -> None:
         )
         finish(COMPARE_JOB_KEY, COMPARE_KEY)
     elif cfg is not None and cfg.dropout > 0:
-        cached = QUEUE.cached(CompareKey(cfg, cfg.dropout))
-        if cached is not None and st.session_state.get(COMPARE_KEY) is not cached:
-            st.session_state[COMPARE_KEY] = cached
-            st.session_state[COMPARE_KEY + CACHED_SUFFIX] = True
-            st.session_state[COMPARE_KEY + REASON_SUFFIX] = None
+        show_cached(COMPARE_KEY, CompareKey(cfg, cfg.dropout))
     comparison = st.session_state.get(COMPARE_KEY)
     if comparison is not None:
         show_comparison(comparison)
@@ -667,12 +672,7 @@ def render(view: View) -> None:
         watch(job, steps, _live_curves(steps, job.key.task != "text"), t("train.progress.label"))
         finish(JOB_KEY, OUTCOME_KEY)
     elif cfg is not None:
-        cached = QUEUE.cached(cfg)
-        if cached is not None and st.session_state.get(OUTCOME_KEY) is not cached:
-            # e.g. a shared link the class already trained: shown at once
-            st.session_state[OUTCOME_KEY] = cached
-            st.session_state[OUTCOME_KEY + CACHED_SUFFIX] = True
-            st.session_state[OUTCOME_KEY + REASON_SUFFIX] = None
+        show_cached(OUTCOME_KEY, cfg)
 
     outcome: TrainOutcome | None = st.session_state.get(OUTCOME_KEY)
     if outcome is None:
