@@ -7,6 +7,7 @@ Usage (from the repository root)::
     python benchmarks/bounded_training.py worker        # a short training in-process vs a worker
     python benchmarks/bounded_training.py tabs --tabs 15  # 15 tabs train the largest, then close
     python benchmarks/bounded_training.py rss --root DIR  # the server's memory around a training
+    python benchmarks/bounded_training.py closed --root DIR  # a closed tab's trainings: time to stop
 
 - ``sizes``: trains the largest model of each task for a few steps (a model's size does not depend
   on its steps) and prints the bytes its outcome is on the worker's pipe (pickled plain data), and
@@ -14,7 +15,7 @@ Usage (from the repository root)::
 - ``budget``: runs the largest training the page allows in a worker with the page's
   ``JOB_BUDGET``, and prints the worker's CPU seconds, the wall-clock seconds, the steps done.
 - ``worker``: the same short training (copy, 300 steps) in this process and in a worker of a
-  ``TrainingQueue`` at the same priority (its first job starts the forkserver; later ones fork
+  ``JobPool`` at the same priority (its first job starts the forkserver; later ones fork
   it), alternated; prints
   the medians and their ratio, and this process's resident memory after the worker's training.
 - ``rss``: a real server of the tree at ``--root`` (another checkout, to compare designs) and one
@@ -22,6 +23,10 @@ Usage (from the repository root)::
   others) three times with seeds 1, 2, 3; prints the
   server's resident memory after the first visit, after each training's results are drawn
   (+3 s), and 20 s after the tab closed (``server.disconnectedSessionTTL`` 2 s).
+- ``closed``: a real server of the tree at ``--root`` (Streamlit's default session TTL, 120 s) and
+  two tabs that train the largest settings; once both workers run, the tabs leave; prints the
+  seconds until both workers are gone (a zombie counts as gone: its memory is back) and the
+  server's resident memory before and after.
 - ``tabs``: a real server (``server.disconnectedSessionTTL`` 2 s) and ``--tabs`` Chromium tabs
   that each press Train on the largest settings with their own seed, then close together. Prints
   the server's resident memory (``VmRSS``) before, with the tabs training, and after they left;
@@ -45,8 +50,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from attention.training import LIMITS, TrainConfig, train  # noqa: E402
+from ui.jobs import JobPool  # noqa: E402
 from ui.train_jobs import JOB_BUDGET, QUEUE, TRAIN_THREADS, outcome_of, run_job  # noqa: E402
-from ui.train_queue import TrainingQueue  # noqa: E402
 
 LARGEST = {"layers": LIMITS["layers"][1], "heads": LIMITS["heads"][1], "width": LIMITS["width"][1]}
 LARGEST_URL = (
@@ -68,7 +73,7 @@ def outcome_sizes() -> None:
 
 def run_budget() -> None:
     cfg = TrainConfig(task="sort", steps=LIMITS["steps"][1], **LARGEST).resolved()
-    queue = TrainingQueue(run_job, budget=JOB_BUDGET, preload=("ui.train_jobs", "torch._dynamo"))
+    queue = JobPool(run_job, budget=JOB_BUDGET, preload=("ui.train_jobs", "torch._dynamo"))
     start = time.perf_counter()
     job = queue.submit(cfg, "benchmark")
     job.wait()
@@ -84,7 +89,7 @@ def run_worker(repeats: int = 5) -> None:
     cfg = TrainConfig(task="copy", seed=1).resolved()
     # nice 0 as this process: the figure is the process's cost, not the priority's (the app runs
     # its workers at ATTENTION_LAB_TRAIN_NICE, so pages come first on a busy machine)
-    queue = TrainingQueue(run_job, budget=JOB_BUDGET, preload=("ui.train_jobs", "torch._dynamo"))
+    queue = JobPool(run_job, budget=JOB_BUDGET, preload=("ui.train_jobs", "torch._dynamo"))
     torch.set_num_threads(TRAIN_THREADS)
     start = time.perf_counter()
     first = queue.submit(cfg, "first")  # starts the forkserver (imports torch once)
@@ -190,9 +195,54 @@ def run_rss(root: Path, query: str) -> None:
             browser.close()
 
 
+def _gone(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/status")
+    return not status.exists() or "State:\tZ" in status.read_text()
+
+
+def run_closed(root: Path) -> None:
+    import re
+
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e.server import start_streamlit
+
+    started = re.compile(r"event=training_started job=\d+ slot=train pid=(\d+)")
+    with start_streamlit(root / "app.py", (), cwd=root) as server:
+        pid = server.process.pid
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox"]
+            )
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+            tabs = [context.new_page(), context.new_page()]
+            mark = len(server.read_log())
+            for seed, tab in enumerate(tabs, start=101):
+                tab.goto(f"{server.url}{LARGEST_URL}&train_seed={seed}")
+                tab.locator(".st-key-train_run button").click(timeout=180_000)
+            deadline = time.monotonic() + 300
+            while len(started.findall(server.read_log()[mark:])) < 2:
+                assert time.monotonic() < deadline, "the trainings did not start"
+                time.sleep(0.2)
+            workers = {int(found) for found in started.findall(server.read_log()[mark:])}
+            time.sleep(5)
+            print(
+                f"{root}: two trainings' workers {sorted(workers)} (server {pid}): {_rss_mb(pid):.0f} MB"
+            )
+            closed = time.monotonic()
+            for tab in tabs:
+                tab.goto("about:blank")  # the tab's websocket closes, as when it is closed
+            while not all(map(_gone, workers)) and time.monotonic() - closed < 120:
+                time.sleep(0.05)
+            print(f"the closed tabs' workers gone after {time.monotonic() - closed:.1f} s")
+            time.sleep(5)
+            print(f"server 5 s later: {_rss_mb(pid):.0f} MB")
+            browser.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("sizes", "budget", "worker", "tabs", "rss"))
+    parser.add_argument("what", choices=("sizes", "budget", "worker", "tabs", "rss", "closed"))
     parser.add_argument("--tabs", type=int, default=15)
     parser.add_argument("--root", type=Path, default=ROOT, help="the tree whose server runs")
     parser.add_argument("--query", default="", help="more of the Train page's URL, &train_task=…")
@@ -202,6 +252,7 @@ def main() -> None:
     modes |= {
         "tabs": lambda: run_tabs(args.tabs),
         "rss": lambda: run_rss(args.root.resolve(), args.query),
+        "closed": lambda: run_closed(args.root.resolve()),
     }
     modes[args.what]()
 

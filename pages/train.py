@@ -7,12 +7,12 @@ head, the pattern scores — and opens one trained head in the ten steps of the 
 second button trains the same settings with and without attention dropout, on the same data and
 seed, and says what the four curves measured.
 
-Trainings run on the server's training queue (``ui/train_jobs.py``), each in a worker process:
+Trainings run in the server's pool of worker processes (``ui/train_jobs.py``, ``ui/jobs.py``):
 cached by config, one run per identical request, at most two at once, the others waiting with
 their place shown, each run bounded in time and memory by the operating system. A session holds
 at most one training and one comparison; Stop, a new request and a closed tab withdraw it from its
-job, and a job nobody wants stops (a closed tab's worker is killed). This page only watches its
-job from the session's script thread and draws what the worker reports.
+job, and a job nobody wants stops (a closed tab's worker is killed). This page only submits,
+polls (its script thread, which moves the pool on) and cancels, and draws what the worker reports.
 """
 
 from __future__ import annotations
@@ -40,12 +40,7 @@ from attention.validate import AttentionInputError
 from ui.frame import page
 from ui.i18n import t
 from ui.input_errors import explain
-from ui.memory import session_token, when_session_away, when_session_ends
-from ui.show import plotly_config
-from ui.step_view import StepDrawing, show_steps
-from ui.table import message
-from ui.train_jobs import QUEUE, CompareKey, TrainOutcome
-from ui.train_queue import (
+from ui.jobs import (
     BUDGET,
     CRASHED,
     DROPPED,
@@ -56,6 +51,11 @@ from ui.train_queue import (
     JobFailure,
     QueueFull,
 )
+from ui.sessions import session_token, when_session_away, when_session_ends
+from ui.show import plotly_config
+from ui.step_view import StepDrawing, show_steps
+from ui.table import message
+from ui.train_jobs import QUEUE, CompareKey, TrainOutcome
 from ui.train_settings import (
     config_problem,
     current_values,
@@ -275,6 +275,15 @@ def finish(job_key: str, result_key: str) -> None:
         st.session_state[result_key + CACHED_SUFFIX] = job.from_cache
         st.session_state[result_key + REASON_SUFFIX] = job.stop_reason
     st.rerun()
+
+
+def show_cached(result_key: str, key: Any) -> None:
+    """What the server already has for these settings (a link the class trained): shown at once."""
+    cached = QUEUE.cached(key)
+    if cached is not None and st.session_state.get(result_key) is not cached:
+        st.session_state[result_key] = cached
+        st.session_state[result_key + CACHED_SUFFIX] = True
+        st.session_state[result_key + REASON_SUFFIX] = None
 
 
 def _failure_text(failure: JobFailure) -> str:
@@ -599,11 +608,7 @@ def compare_section(cfg: TrainConfig | None) -> None:
         )
         finish(COMPARE_JOB_KEY, COMPARE_KEY)
     elif cfg is not None and cfg.dropout > 0:
-        cached = QUEUE.cached(CompareKey(cfg, cfg.dropout))
-        if cached is not None and st.session_state.get(COMPARE_KEY) is not cached:
-            st.session_state[COMPARE_KEY] = cached
-            st.session_state[COMPARE_KEY + CACHED_SUFFIX] = True
-            st.session_state[COMPARE_KEY + REASON_SUFFIX] = None
+        show_cached(COMPARE_KEY, CompareKey(cfg, cfg.dropout))
     comparison = st.session_state.get(COMPARE_KEY)
     if comparison is not None:
         show_comparison(comparison)
@@ -667,12 +672,7 @@ def render(view: View) -> None:
         watch(job, steps, _live_curves(steps, job.key.task != "text"), t("train.progress.label"))
         finish(JOB_KEY, OUTCOME_KEY)
     elif cfg is not None:
-        cached = QUEUE.cached(cfg)
-        if cached is not None and st.session_state.get(OUTCOME_KEY) is not cached:
-            # e.g. a shared link the class already trained: shown at once
-            st.session_state[OUTCOME_KEY] = cached
-            st.session_state[OUTCOME_KEY + CACHED_SUFFIX] = True
-            st.session_state[OUTCOME_KEY + REASON_SUFFIX] = None
+        show_cached(OUTCOME_KEY, cfg)
 
     outcome: TrainOutcome | None = st.session_state.get(OUTCOME_KEY)
     if outcome is None:

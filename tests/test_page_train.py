@@ -1,7 +1,7 @@
 """The page "Train it", run in the app frame with AppTest, with tiny trainings (a dozen steps).
 
 The page must show what the training measured, never numbers of its own: every expected value
-here is read from the outcome the server's queue cached for that config (the one the page drew),
+here is read from the outcome the server's pool cached for that config (the one the page drew),
 and the trained head's step-by-step figures are checked against ``TrainResult.attention``.
 """
 
@@ -13,8 +13,8 @@ import torch
 
 from attention.training import TrainConfig
 from tests.apptest_support import figure_array, open_step_tab, page_text, plotly_figures, run_page
+from ui.jobs import CRASHED, ERROR, TIME, Budget, JobFailure
 from ui.train_jobs import QUEUE, CompareKey
-from ui.train_queue import CRASHED, ERROR, TIME, Budget, JobFailure
 
 SORT_LINK = {"train_task": "sort", "train_steps": "12", "train_seed": "3"}
 SORT = TrainConfig(task="sort", seed=3, steps=12).resolved()
@@ -111,7 +111,7 @@ def test_a_classmate_opening_the_same_link_sees_the_result_at_once() -> None:
 def test_a_training_over_its_budget_stops_keeps_its_model_and_says_why(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The server's queue stops a run at its budget (``ATTENTION_LAB_JOB_CPU_S``, here lowered
+    """The server's pool stops a run at its budget (``ATTENTION_LAB_JOB_CPU_S``, here lowered
     to 1 s of CPU); the training asked for takes far longer, so only the budget can stop it."""
     monkeypatch.setattr(QUEUE, "budget", Budget(cpu_seconds=1.0, wall_seconds=600.0))
     at = run_page("train", {"train_steps": "20000", "train_seed": "105"})

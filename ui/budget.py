@@ -13,7 +13,7 @@ Each session holds at most one large view: its results (a step page's trace; Com
 wrapper's and the fused class's on Multi-head) are kept for that session, not in the shared cache,
 and counted in the budget as long as they are kept. A rerun that shows the same view uses them
 again; a run that shows something else gives them back (:meth:`Budget.end_run`), and so does the
-session ending (the end hook of :mod:`ui.memory`, ``server.disconnectedSessionTTL`` after its
+session ending (the end hook of :mod:`ui.sessions`, ``server.disconnectedSessionTTL`` after its
 tab closed: until then Streamlit keeps the session, with the fragments that draw its view, for a
 reconnect, so the memory is held until then too).
 

@@ -46,7 +46,7 @@ from .class_store import (
 )
 from .i18n import t
 from .limits import limit
-from .memory import TOKEN_KEY
+from .sessions import TOKEN_KEY
 from .table import InputProblem, problem, shorten
 from .url import PageParams
 

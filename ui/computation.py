@@ -135,7 +135,7 @@ def _cached_large_comparison(
 
 
 def drop_large_traces() -> None:
-    """Empty the large caches (``ui.memory`` calls it when the last session has ended).
+    """Empty the large caches (``ui.sessions`` calls it when the last session has ended).
 
     Their ``ttl`` only acts when a cache is next called, so on an idle server the large traces
     and comparisons would stay; the next visitor recomputes one instead.

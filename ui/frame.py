@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from . import class_mode, deck, heavy, memory
+from . import class_mode, deck, heavy, sessions
 from .budget import OverBudget
 from .computation import use_page_threads
 from .i18n import language_of_this_run, t
@@ -161,7 +161,7 @@ def run_app(default_page: str = DEFAULT_PAGE) -> None:
     st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
     register_page_settings()
     init_session()
-    memory.track_session()  # its end frees memory (ui/memory.py)
+    sessions.session_token()  # registers the session: its tab's jobs and large view end with it
     count("rerun")  # what /metrics reports as reruns (ui/metrics.py)
     view_of_run: list[View] = []
     sections, pages = _registered_pages(view_of_run, default_page)

@@ -27,11 +27,11 @@ ALLOCATION_FAILURES = ("can't allocate memory", "DefaultCPUAllocator", "out of m
 
 
 def _session() -> str:
-    """The running session's token (registered by the frame's ``memory.track_session`` first)."""
-    from . import memory  # (ui.memory imports ui.computation, which imports this module)
+    """The running session's token (registered by the frame's ``sessions.session_token`` first)."""
+    from . import sessions  # (ui.sessions imports ui.computation, which imports this module)
 
-    token = st.session_state.get(memory.TOKEN_KEY)
-    return token if isinstance(token, str) else memory.session_token()
+    token = st.session_state.get(sessions.TOKEN_KEY)
+    return token if isinstance(token, str) else sessions.session_token()
 
 
 def admitted(key: Hashable, needed: int, compute: Callable[[], T]) -> T:
@@ -143,17 +143,12 @@ def free_storage(result: object, depth: int = 3) -> int:
 
 def _give_back(session: str) -> None:
     """A session ended: its large view goes back to the budget, its memory to the system."""
-    from . import memory
-
-    results = BUDGET.session_ended(session)
-    if results:
-        for result in results:
-            free_storage(result)
-        memory.release_soon("a large view was given back")
+    for result in BUDGET.session_ended(session):
+        free_storage(result)
 
 
 def register_session_hooks() -> None:
     """Give a session's large view back when its session ends."""
-    from . import memory
+    from . import sessions
 
-    memory.when_session_ends(_give_back)
+    sessions.when_session_ends(_give_back)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from . import memory, ops_log
+from . import ops_log, sessions
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -40,9 +40,9 @@ def render() -> str:
     """The exposition text: one ``# HELP``/``# TYPE`` pair per family, then its samples."""
     lines: list[str] = []
     _family(lines, "attention_lab_sessions", "gauge", "Sessions with a connected tab.")
-    lines.append(f"attention_lab_sessions {memory.open_sessions()}")
+    lines.append(f"attention_lab_sessions {sessions.open_sessions()}")
     _family(lines, "attention_lab_sessions_started_total", "counter", "Sessions registered.")
-    lines.append(f"attention_lab_sessions_started_total {memory.registered_sessions()}")
+    lines.append(f"attention_lab_sessions_started_total {sessions.registered_sessions()}")
     counts = ops_log.counts()
     _family(lines, "attention_lab_reruns_total", "counter", "Script runs (a click each).")
     lines.append(f"attention_lab_reruns_total {counts.pop('rerun', 0)}")
@@ -55,5 +55,5 @@ def render() -> str:
         for state, value in queue.items():
             lines.append(f'attention_lab_trainings{{state="{state}"}} {value}')
     _family(lines, "attention_lab_resident_memory_bytes", "gauge", "The replica's RSS.")
-    lines.append(f"attention_lab_resident_memory_bytes {int(memory.resident_mb() * 2**20)}")
+    lines.append(f"attention_lab_resident_memory_bytes {int(sessions.resident_mb() * 2**20)}")
     return "\n".join(lines) + "\n"

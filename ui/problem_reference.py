@@ -14,8 +14,8 @@ import hashlib
 import streamlit as st
 
 from .i18n import t
-from .memory import session_token
 from .ops_log import event
+from .sessions import session_token
 from .table import InputProblem
 
 LOGGED_KEY = "problem_references_logged"  # st.session_state: the references already logged

@@ -1,6 +1,6 @@
-"""The Train page's trainings: one queue per server, what a finished training hands the page.
+"""The Train page's trainings: one worker pool per server, what a finished training hands the page.
 
-No Streamlit here: :func:`run_job` runs in the queue's worker processes (``ui/train_queue.py``).
+No Streamlit here: :func:`run_job` runs in the pool's worker processes (``ui/jobs.py``).
 Two kinds of job, both keyed by frozen, resolved configs (training is deterministic, so equal keys
 give equal outcomes and may share one cached result):
 
@@ -18,10 +18,8 @@ default: a tiny model trains several times faster on one thread on the busy 2-co
 two trainings then use the two cores). The thread count changes the order of additions in matrix
 products, so it is part of what makes a training reproducible: the exported script sets it too.
 
-**Bounds** (``ui/limits.py``): at most ``ATTENTION_LAB_TRAIN_RUNNING`` jobs run and
-``ATTENTION_LAB_TRAIN_WAITING`` wait; each worker has ``ATTENTION_LAB_JOB_CPU_S`` CPU seconds,
-``ATTENTION_LAB_JOB_WALL_S`` wall-clock seconds and ``ATTENTION_LAB_JOB_MEMORY_MB`` of memory, at
-the priority ``ATTENTION_LAB_TRAIN_NICE``. The largest training the page allows would take hours
+**Bounds**: the trainings' and jobs' limits of ``ui/limits.py`` (running, waiting, cached; CPU,
+wall clock, memory, priority). The largest training the page allows would take hours
 (``benchmarks/README.md``, "Bounded trainings"), so the budget, not the settings, bounds a job.
 """
 
@@ -41,8 +39,8 @@ from attention.training import (
     train,
 )
 
+from .jobs import Budget, JobPool
 from .limits import limit
-from .train_queue import Budget, TrainingQueue
 
 __all__ = [
     "EVALUATE_SEQUENCES",
@@ -141,7 +139,7 @@ def _cacheable(outcome: TrainOutcome | DropoutComparison) -> bool:
 
 
 # One per server process, shared by every session (module state lives as long as the server).
-QUEUE = TrainingQueue(
+QUEUE = JobPool(
     run_job,
     max_running=int(limit("ATTENTION_LAB_TRAIN_RUNNING")),
     max_waiting=int(limit("ATTENTION_LAB_TRAIN_WAITING")),

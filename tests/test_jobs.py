@@ -1,9 +1,10 @@
-"""The training queue: jobs in worker processes, shared by requesters, bounded by the kernel.
+"""The job pool: jobs in worker processes, shared by requesters, bounded by the kernel.
 
-The work functions below run in the queue's worker processes (forked from its forkserver), so
+The work functions below run in the pool's worker processes (forked from its forkserver), so
 they are module functions and their gates are files: a worker waits until its gate's file exists.
-Waiting loops have generous deadlines only so that a broken queue fails instead of hanging, except
-where the bound is the promise itself (a closed tab's running job ends within 10 s).
+Nothing in the pool runs on its own: the tests poll it, as the page does. Waiting loops have
+generous deadlines only so that a broken pool fails instead of hanging, except where the bound is
+the promise itself (a closed tab's running job ends within 10 s).
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ import pytest
 import torch
 
 from attention.training import TrainConfig, train
-from ui.train_jobs import CompareKey, TrainOutcome, run_job
-from ui.train_queue import (
+from ui.jobs import (
     BUDGET,
     DONE,
     DROPPED,
@@ -30,9 +30,10 @@ from ui.train_queue import (
     RUNNING,
     TIME,
     Budget,
+    JobPool,
     QueueFull,
-    TrainingQueue,
 )
+from ui.train_jobs import CompareKey, TrainOutcome, run_job
 
 DEADLINE_S = 60
 CLOSED_TAB_S = 10  # the promise: a closed tab's running training ends within this
@@ -41,7 +42,7 @@ CLOSED_TAB_S = 10  # the promise: a closed tab's running training ends within th
 def eventually(condition: Callable[[], bool], bound_s: float = DEADLINE_S) -> None:
     deadline = time.monotonic() + bound_s
     while not condition():
-        assert time.monotonic() < deadline, "the queue did not get there"
+        assert time.monotonic() < deadline, "the pool did not get there"
         time.sleep(0.01)
 
 
@@ -91,29 +92,29 @@ def open_gate(key: tuple[str, str]) -> None:
 
 
 def test_identical_requests_share_one_worker_process_and_its_outcome_is_cached(gates) -> None:  # noqa: ANN001
-    queue = TrainingQueue(gated, max_running=2, cacheable=not_stopped)
+    queue = JobPool(gated, max_running=2, cacheable=not_stopped)
     key = gates("same")
     jobs = [queue.submit(key, requester) for requester in range(4)]
-    assert len({id(job) for job in jobs}) == 1 and jobs[0].requesters == 4
+    assert len({id(job) for job in jobs}) == 1 and len(jobs[0].wanted_by) == 4
     eventually(lambda: len(jobs[0].snapshot().progress) == 1)
     worker_pid = jobs[0].snapshot().progress[0]
     assert worker_pid == jobs[0].pid != os.getpid(), "the work ran in another process"
     open_gate(key)
     assert jobs[0].wait(DEADLINE_S) and jobs[0].state == DONE
     assert jobs[0].outcome == ("done", "same") and jobs[0].snapshot().progress[1:] == ("after",)
-    eventually(lambda: not alive(worker_pid))  # it exited: its memory went back with it
+    eventually(lambda: queue.advance() or not alive(worker_pid))  # exited: its memory went back
     again = queue.submit(key, 9)  # later: from the cache, at once, no new worker
     assert again.done and again.from_cache and again.outcome == ("done", "same")
     assert queue.runs == 1
 
 
 def test_at_most_max_running_and_max_waiting_one_job_per_slot(gates) -> None:  # noqa: ANN001
-    queue = TrainingQueue(gated, max_running=1, max_waiting=2)
+    queue = JobPool(gated, max_running=1, max_waiting=2)
     a = queue.submit(gates("a"), "ann")
-    eventually(lambda: a.state == RUNNING)
+    eventually(lambda: a.snapshot().state == RUNNING)
     b = queue.submit(gates("b"), "bob")
     c = queue.submit(gates("c"), "cy")
-    assert (b.state, c.state, b.snapshot().place, c.snapshot().place) == (QUEUED, QUEUED, 1, 2)
+    assert [(j.snapshot().state, j.snapshot().place) for j in (b, c)] == [(QUEUED, 1), (QUEUED, 2)]
     with pytest.raises(QueueFull):
         queue.submit(gates("d"), "dee")
     b2 = queue.submit(gates("b2"), "bob")  # bob's new request takes the place of his old one
@@ -125,23 +126,23 @@ def test_at_most_max_running_and_max_waiting_one_job_per_slot(gates) -> None:  #
 
 
 def test_a_closed_tabs_running_worker_is_killed_and_the_next_job_starts(gates) -> None:  # noqa: ANN001
-    queue = TrainingQueue(gated, max_running=1)
+    queue = JobPool(gated, max_running=1)
     running = queue.submit(gates("never opened"), "closed tab")
     eventually(lambda: len(running.snapshot().progress) == 1)
     waiting = queue.submit(gates("next"), "open tab")
     assert waiting.state == QUEUED
     closed = time.monotonic()
     assert queue.leave_all("closed tab") == 1  # the session's hook: its tab is gone
-    eventually(lambda: running.done and not alive(running.pid), bound_s=CLOSED_TAB_S)
+    assert running.done and not alive(running.pid), "killed and reaped by leave_all itself"
     assert time.monotonic() - closed < CLOSED_TAB_S
     assert running.state == DROPPED and running.stop_reason == LEFT
-    eventually(lambda: waiting.state == RUNNING)
+    eventually(lambda: waiting.snapshot().state == RUNNING)
     open_gate(gates("next"))
     assert waiting.wait(DEADLINE_S) and waiting.outcome == ("done", "next")
 
 
 def test_stop_tells_the_worker_to_stop_and_keeps_what_it_has(gates) -> None:  # noqa: ANN001
-    queue = TrainingQueue(gated, cacheable=not_stopped)
+    queue = JobPool(gated, cacheable=not_stopped)
     job = queue.submit(gates("stopped"), "tab pressing Stop")
     eventually(lambda: len(job.snapshot().progress) == 1)
     assert job.leave("tab pressing Stop") == 0
@@ -150,7 +151,7 @@ def test_stop_tells_the_worker_to_stop_and_keeps_what_it_has(gates) -> None:  # 
 
 
 def test_the_kernel_bounds_cpu_and_memory_and_the_job_says_which() -> None:
-    queue = TrainingQueue(spin, max_running=3, budget=Budget(1, 600, 256), stop_grace_s=1)
+    queue = JobPool(spin, max_running=3, budget=Budget(1, 600, 256), stop_grace_s=1)
     polite, stubborn, greedy = (queue.submit(key, key) for key in ("polite", "stubborn", "greedy"))
     assert all(job.wait(DEADLINE_S) for job in (polite, stubborn, greedy))
     assert (polite.state, polite.stop_reason, polite.outcome) == (
@@ -166,7 +167,7 @@ TINY = TrainConfig(task="copy", seed=3, steps=12, log_every=4).resolved()
 
 
 def test_a_training_in_a_worker_gives_bitwise_what_it_gives_in_process() -> None:
-    queue = TrainingQueue(run_job, preload=("ui.train_jobs",))
+    queue = JobPool(run_job, preload=("ui.train_jobs",))
     job = queue.submit(TINY, "tab")
     assert job.wait(DEADLINE_S) and job.state == DONE, job.error
     outcome: TrainOutcome = job.outcome
