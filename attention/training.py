@@ -201,10 +201,13 @@ class TrainConfig:
     text: str | bytes | None = None  # text task: None = the built-in corpus
 
     def resolved(self) -> TrainConfig:
-        """A copy with every default filled in and every value checked.
+        """A copy with every default filled in and every value checked (once: a resolved config
+        is returned as it is, so the functions it is passed on to trust it).
 
         Raises :class:`~attention.validate.AttentionInputError` naming the field at fault.
         """
+        if getattr(self, "_resolved", False):
+            return self
         if not isinstance(self.task, str) or self.task not in TASK_NAMES:
             raise AttentionInputError(
                 f"task must be one of {', '.join(repr(t) for t in TASK_NAMES)}, got "
@@ -256,7 +259,9 @@ class TrainConfig:
                 f"text is only used by the text task, not by {self.task}.", field="text"
             )
         checked["text"] = _text_bytes(values["text"])
-        return TrainConfig(**checked)
+        resolved = TrainConfig(**checked)
+        object.__setattr__(resolved, "_resolved", True)  # not a field: equality and hash ignore it
+        return resolved
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as a plain dict (``text`` replaced by its length, for logs and tables)."""
