@@ -647,9 +647,7 @@ def export_gradients(trace: AttentionTrace) -> Any:
         gradients = trace_gradients(trace.inputs, trace.config, loss="sum")
     except AttentionInputError:
         return None
-    if not torch.equal(gradients.trace.output, trace.output):  # pragma: no cover - a safeguard
-        raise AssertionError("the backward pass did not see the exported forward pass")
-    return gradients
+    return gradients  # its trace is bitwise ``trace`` (tests/test_gradients.py pins it)
 
 
 def export_files(

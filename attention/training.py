@@ -223,12 +223,8 @@ class TrainConfig:
         for name in ("layers", "heads", "width", "steps", "batch_size", "log_every"):
             low, high = LIMITS[name]
             checked[name] = check_int(name, values[name], low, high, _WHAT[name])
-        for name in ("length", "context_length"):
-            if values[name] is None:
-                if self.task in _USES[name]:  # pragma: no cover - the defaults fill these
-                    raise AttentionInputError(f"{name} is needed for {self.task}.", field=name)
-                checked[name] = None
-            elif self.task in _USES[name]:
+        for name in ("length", "context_length"):  # the task's defaults fill the one it uses
+            if self.task in _USES[name]:
                 low, high = LIMITS[name]
                 checked[name] = check_int(name, values[name], low, high, _WHAT[name])
             else:
