@@ -68,10 +68,10 @@ from .head_split import splits_evenly
 from .modules import MultiHeadAttention
 from .tasks import (
     IGNORE,
-    TASK_NAMES,
     Task,
     TaskBatch,
     TextTask,
+    check_task,
     make_task,
 )
 from .validate import (
@@ -208,13 +208,7 @@ class TrainConfig:
         """
         if getattr(self, "_resolved", False):
             return self
-        if not isinstance(self.task, str) or self.task not in TASK_NAMES:
-            raise AttentionInputError(
-                f"task must be one of {', '.join(repr(t) for t in TASK_NAMES)}, got "
-                f"{describe(self.task)}.",
-                field="task",
-            )
-        defaults = asdict(TASK_DEFAULTS[self.task])
+        defaults = asdict(TASK_DEFAULTS[check_task(self.task)])
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         for name, default in defaults.items():
             if values[name] is None:
