@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 
@@ -162,41 +163,9 @@ def _seeded(seed: int, build: Callable[[], torch.Tensor]) -> torch.Tensor:
         return build_seeded(seed, build)
 
 
-def _causal_seed_123() -> torch.Tensor:
-    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=2, seed=123, dropout=0.0))
-    return trace.output[0]  # (6, 2)
-
-
-def _self_attention_v1_seed_123() -> torch.Tensor:
-    return _seeded(123, lambda: SelfAttention_v1(3, 2)(BOOK_EMBEDDINGS))  # (6, 2)
-
-
-def _self_attention_v2_seed_789() -> torch.Tensor:
-    return _seeded(789, lambda: SelfAttention_v2(3, 2)(BOOK_EMBEDDINGS))  # (6, 2)
-
-
-def _masked_weights_seed_789() -> torch.Tensor:
-    # CausalAttention creates W_query, W_key, W_value in SelfAttention_v2's order: same weights.
-    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=2, seed=789, dropout=0.0))
-    return trace.attn_weights[0][[1, 5]]  # rows 2 and 6: (2, 6)
-
-
-def _wrapper_seed_123() -> torch.Tensor:
-    cfg = AttentionConfig(d_out=2, seed=123, dropout=0.0, num_heads=2, variant="wrapper")
-    return trace_attention(BOOK_EMBEDDINGS, cfg).output[0][[0, 5]]  # rows 1 and 6: (2, 4)
-
-
-def _multi_head_seed_123() -> torch.Tensor:
-    cfg = AttentionConfig(d_out=2, seed=123, dropout=0.0, num_heads=2, variant="fused")
-    return trace_attention(BOOK_EMBEDDINGS, cfg).output[0]  # (6, 2)
-
-
-def _dropout_ones_seed_123() -> torch.Tensor:
-    return dropout_demo(BOOK_EMBEDDINGS, seed=123, p=0.5).ones  # (6, 6)
-
-
-def _dropout_weights_seed_123() -> torch.Tensor:
-    return dropout_demo(BOOK_EMBEDDINGS, seed=123, p=0.5).dropped_weights  # (6, 6)
+def _trace_output(**settings: Any) -> torch.Tensor:
+    """The trace's output, batch item 0, for the book's inputs and ``settings``."""
+    return trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.0, **settings)).output[0]
 
 
 # name -> (recipe shown to the user, printed numbers, how to compute them now)
@@ -204,42 +173,45 @@ BOOK_CHECKS: dict[str, tuple[str, tuple[tuple[float, ...], ...], Callable[[], to
     "causal_seed_123": (
         "torch.manual_seed(123); CausalAttention(3, 2, 6, 0.0)(inputs)",
         CAUSAL_SEED_123,
-        _causal_seed_123,
+        lambda: _trace_output(d_out=2, seed=123),  # (6, 2)
     ),
     "self_attention_v1_seed_123": (
         "torch.manual_seed(123); SelfAttention_v1(3, 2)(inputs)",
         SELF_ATTENTION_V1_SEED_123,
-        _self_attention_v1_seed_123,
+        lambda: _seeded(123, lambda: SelfAttention_v1(3, 2)(BOOK_EMBEDDINGS)),  # (6, 2)
     ),
     "self_attention_v2_seed_789": (
         "torch.manual_seed(789); SelfAttention_v2(3, 2)(inputs)",
         SELF_ATTENTION_V2_SEED_789,
-        _self_attention_v2_seed_789,
+        lambda: _seeded(789, lambda: SelfAttention_v2(3, 2)(BOOK_EMBEDDINGS)),  # (6, 2)
     ),
     "masked_weights_seed_789": (
         "torch.manual_seed(789); SelfAttention_v2(3, 2); masked_fill(-inf), softmax → attn_weights[[1, 5]]",
         MASKED_WEIGHTS_SEED_789_ROWS_2_AND_6,
-        _masked_weights_seed_789,
+        # CausalAttention creates W_query, W_key, W_value in SelfAttention_v2's order: same weights
+        lambda: trace_attention(
+            BOOK_EMBEDDINGS, AttentionConfig(d_out=2, seed=789, dropout=0.0)
+        ).attn_weights[0][[1, 5]],  # rows 2 and 6: (2, 6)
     ),
     "wrapper_seed_123": (
         "torch.manual_seed(123); MultiHeadAttentionWrapper(3, 2, 6, 0.0, num_heads=2)(inputs)[0, [0, 5]]",
         WRAPPER_SEED_123_ROWS_1_AND_6,
-        _wrapper_seed_123,
+        lambda: _trace_output(d_out=2, seed=123, num_heads=2, variant="wrapper")[[0, 5]],  # (2, 4)
     ),
     "multi_head_seed_123": (
         "torch.manual_seed(123); MultiHeadAttention(3, 2, 6, 0.0, num_heads=2)(inputs)",
         MULTI_HEAD_SEED_123,
-        _multi_head_seed_123,
+        lambda: _trace_output(d_out=2, seed=123, num_heads=2, variant="fused"),  # (6, 2)
     ),
     "dropout_ones_seed_123": (
         "torch.manual_seed(123); torch.nn.Dropout(0.5)(torch.ones(6, 6))",
         DROPOUT_ONES_SEED_123,
-        _dropout_ones_seed_123,
+        lambda: dropout_demo(BOOK_EMBEDDINGS, seed=123, p=0.5).ones,  # (6, 6)
     ),
     "dropout_weights_seed_123": (
         "torch.manual_seed(123); torch.nn.Dropout(0.5)(attn_weights)  # v2's masked, seed 789",
         DROPOUT_WEIGHTS_SEED_123,
-        _dropout_weights_seed_123,
+        lambda: dropout_demo(BOOK_EMBEDDINGS, seed=123, p=0.5).dropped_weights,  # (6, 6)
     ),
 }
 
@@ -249,18 +221,9 @@ def check_book_outputs() -> list[BookCheck]:
 
     The caller's random state is left untouched.
     """
-    results = []
-    for name, (recipe, expected, compute) in BOOK_CHECKS.items():
-        actual = compute().detach().to(torch.float64)
-        printed = torch.tensor(expected, dtype=torch.float64)
-        if actual.shape != printed.shape:
-            raise AssertionError(
-                f"{name}: shape {tuple(actual.shape)}, book {tuple(printed.shape)}"
-            )
-        difference = float((actual - printed).abs().max())
-        rows = tuple(tuple(float(v) for v in row) for row in actual.tolist())
-        results.append(BookCheck(name, recipe, expected, rows, difference))
-    return results
+    return [
+        _compared(name, compute(), printed) for name, (_, printed, compute) in BOOK_CHECKS.items()
+    ]
 
 
 # The printed examples a trace of the app can be: (num_heads, variant) -> (check, rows shown).
@@ -288,8 +251,10 @@ def _is_book_input(inputs: torch.Tensor) -> bool:
 def _compared(name: str, actual: torch.Tensor, expected: tuple) -> BookCheck:
     """``actual`` (rows of floats) against ``expected`` as printed: the largest difference."""
     recipe = BOOK_CHECKS[name][0]
-    actual = actual.detach().to(torch.float64)
-    difference = float((actual - torch.tensor(expected, dtype=torch.float64)).abs().max())
+    actual, printed = actual.detach().to(torch.float64), torch.tensor(expected, dtype=torch.float64)
+    if actual.shape != printed.shape:
+        raise AssertionError(f"{name}: shape {tuple(actual.shape)}, book {tuple(printed.shape)}")
+    difference = float((actual - printed).abs().max())
     values = tuple(tuple(float(v) for v in row) for row in actual.tolist())
     return BookCheck(name, recipe, tuple(expected), values, difference)
 

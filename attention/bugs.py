@@ -52,12 +52,9 @@ from .validate import (
     MAX_ATTENTION_CELLS,
     AttentionInputError,
     check_attention_size,
-    check_float32_module,
-    check_generator,
     check_instance,
     check_int,
     check_tensor,
-    check_traced_input,
     describe,
     to_input_tensor,
 )
@@ -68,7 +65,6 @@ __all__ = [
     "BugComparison",
     "compare_bug",
     "earlier_outputs_moved",
-    "run_steps",
 ]
 
 Steps = dict[str, torch.Tensor]
@@ -479,21 +475,8 @@ STEP_ENTRIES = tuple(name for name in STEP_FIELDS if name != "dropout_mask")
 def run_steps(module: nn.Module, x: torch.Tensor, generator: torch.Generator | None) -> Steps:
     """Every step of a forward pass of the book's class or a gallery bug (its own ``bug``), by
     :func:`attention.forward.run_forward`; dropout from ``generator`` or, when None, torch's
-    global generator (as the classes' ``forward``)."""
-    check_generator(generator)
-    x = check_traced_input(x)
-    if not isinstance(module, (CausalAttention, MultiHeadAttention)):
-        raise AttentionInputError(
-            f"run_steps needs the book's class or a gallery bug, not {describe(module)}.",
-            field="module",
-        )
-    check_float32_module(module)
-    if x.shape[2] != module.W_query.in_features or x.shape[1] > module.mask.shape[0]:
-        raise AttentionInputError(
-            f"x must be (b, T ≤ {module.mask.shape[0]}, {module.W_query.in_features}) for this "
-            f"module; got shape {tuple(x.shape)}.",
-            field="inputs",
-        )
+    global generator (as the classes' ``forward``). ``module`` and ``x`` ``(b, T, d_in)`` as
+    :func:`compare_bug` builds them, checked there."""
     bug = BUGS.get(getattr(module, "bug", ""))
     if bug is not None and bug.cached:  # a KV-cache bug runs where it bites: through a cache
         made = through_cache(module, x, generator, slip=True)

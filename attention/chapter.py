@@ -308,43 +308,49 @@ def _causal_weights(attn_scores: torch.Tensor, d_k: int) -> torch.Tensor:
 
 
 def _trainable(
-    class_name: str,
+    cls: type[SelfAttention_v1] | type[SelfAttention_v2],
+    inputs: object,
+    d_out: int,
     seed: int,
-    x: torch.Tensor,
-    W_query: torch.Tensor,  # noqa: N803 (the book's names)
-    W_key: torch.Tensor,  # noqa: N803
-    W_value: torch.Tensor,  # noqa: N803
-    module_output: torch.Tensor,
     query_index: int,
 ) -> TrainableAttention:
-    """The forward pass of 3.4, one named step at a time, as the book's classes compute it."""
-    keys = x @ W_key  # (T, d_out)
-    queries = x @ W_query  # (T, d_out)
-    values = x @ W_value  # (T, d_out)
-    attn_scores = queries @ keys.T  # (T, T)
-    d_k = keys.shape[-1]
-    attn_weights = torch.softmax(attn_scores / d_k**0.5, dim=-1)  # (T, T)
-    return TrainableAttention(
-        class_name=class_name,
-        seed=seed,
-        inputs=x,
-        W_query=W_query,
-        W_key=W_key,
-        W_value=W_value,
-        queries=queries,
-        keys=keys,
-        values=values,
-        attn_scores=attn_scores,
-        attn_weights=attn_weights,
-        context=attn_weights @ values,  # (T, d_out)
-        module_output=module_output,
-        masked_weights=_causal_weights(attn_scores, d_k),
-        query_index=query_index,
-    )
-
-
-def _check_d_out(d_out: int) -> int:
-    return check_int("d_out", d_out, 1, MAX_WIDTH, "the output width d_out")
+    """``torch.manual_seed(seed); cls(d_in, d_out)`` on ``inputs``, and the forward pass of 3.4
+    one named step at a time, as the book's classes compute it."""
+    x = _one_sequence(inputs)
+    seed = check_seed(seed)
+    d_out = check_int("d_out", d_out, 1, MAX_WIDTH, "the output width d_out")
+    index = _query_index(min(_check_query_index(query_index), x.shape[0] - 1), x.shape[0])
+    module = build_seeded(seed, lambda: cls(x.shape[1], d_out))
+    with torch.no_grad():
+        module_output = module(x)  # (T, d_out)
+        # v1 keeps x @ W as nn.Parameter matrices; v2's nn.Linear keeps the transpose
+        W_query, W_key, W_value = (  # noqa: N806 (the book's names)
+            (layer if cls is SelfAttention_v1 else layer.weight.T).detach()
+            for layer in (module.W_query, module.W_key, module.W_value)
+        )
+        keys = x @ W_key  # (T, d_out)
+        queries = x @ W_query  # (T, d_out)
+        values = x @ W_value  # (T, d_out)
+        attn_scores = queries @ keys.T  # (T, T)
+        d_k = keys.shape[-1]
+        attn_weights = torch.softmax(attn_scores / d_k**0.5, dim=-1)  # (T, T)
+        return TrainableAttention(
+            class_name=cls.__name__,
+            seed=seed,
+            inputs=x,
+            W_query=W_query,
+            W_key=W_key,
+            W_value=W_value,
+            queries=queries,
+            keys=keys,
+            values=values,
+            attn_scores=attn_scores,
+            attn_weights=attn_weights,
+            context=attn_weights @ values,  # (T, d_out)
+            module_output=module_output,
+            masked_weights=_causal_weights(attn_scores, d_k),
+            query_index=index,
+        )
 
 
 def self_attention_v1(
@@ -358,23 +364,7 @@ def self_attention_v1(
     The weights are the module's ``nn.Parameter(torch.rand(d_in, d_out))``, drawn in the order
     W_query, W_key, W_value: the book's ``W_query``, ``W_key``, ``W_value`` of 3.4.1 too.
     """
-    x = _one_sequence(inputs)
-    seed, d_out = check_seed(seed), _check_d_out(d_out)
-    query_index = _check_query_index(query_index)
-    index = _query_index(min(query_index, x.shape[0] - 1), x.shape[0])
-    module = build_seeded(seed, lambda: SelfAttention_v1(x.shape[1], d_out))
-    with torch.no_grad():
-        output = module(x)  # (T, d_out)
-        return _trainable(
-            "SelfAttention_v1",
-            seed,
-            x,
-            module.W_query.detach(),
-            module.W_key.detach(),
-            module.W_value.detach(),
-            output,
-            index,
-        )
+    return _trainable(SelfAttention_v1, inputs, d_out, seed, query_index)
 
 
 def self_attention_v2(
@@ -387,23 +377,7 @@ def self_attention_v2(
 
     ``nn.Linear`` computes ``x @ weight.T``, so the ``W_*`` fields are the layers' ``weight.T``.
     """
-    x = _one_sequence(inputs)
-    seed, d_out = check_seed(seed), _check_d_out(d_out)
-    query_index = _check_query_index(query_index)
-    index = _query_index(min(query_index, x.shape[0] - 1), x.shape[0])
-    module = build_seeded(seed, lambda: SelfAttention_v2(x.shape[1], d_out))
-    with torch.no_grad():
-        output = module(x)  # (T, d_out)
-        return _trainable(
-            "SelfAttention_v2",
-            seed,
-            x,
-            module.W_query.weight.detach().T,
-            module.W_key.weight.detach().T,
-            module.W_value.weight.detach().T,
-            output,
-            index,
-        )
+    return _trainable(SelfAttention_v2, inputs, d_out, seed, query_index)
 
 
 @dataclass(frozen=True)

@@ -452,61 +452,40 @@ def quiz_question(trace: AttentionTrace, number: int) -> QuizQuestion:
         raise AttentionInputError(
             "quiz questions need a one-head trace (attn_weights of shape (b, T, T))"
         )
-    number = int(number)
-    num_tokens = trace.num_tokens
-    limit = min(num_tokens, MAX_QUIZ_TOKENS)
-    kinds = quiz_kinds(num_tokens, trace.dropout_active)
+    limit = min(trace.num_tokens, MAX_QUIZ_TOKENS)
+    kinds = quiz_kinds(trace.num_tokens, trace.dropout_active)
     kind = kinds[number % len(kinds)]
     turn = number // len(kinds)  # how many questions of this kind came before
     attn_weights = trace.attn_weights[0]  # (T, T), before dropout
-    mask = trace.mask  # (T, T), True = hidden
     queries_with_choice = list(range(1, limit)) or [0]  # a query with at least two keys
+
+    def question(
+        query: int, key: int | None, options: Any, correct: Any, row: Any, value: float
+    ) -> QuizQuestion:
+        hidden = tuple(bool(h) for h in trace.mask[query].tolist())  # True = hidden
+        return QuizQuestion(
+            number, kind, query, key, tuple(options), frozenset(correct), _row(row), hidden, value
+        )
 
     if kind == "argmax":
         query = queries_with_choice[-1 - turn % len(queries_with_choice)]  # last query first
         row = attn_weights[query]  # (T,)
         visible = row[: query + 1]
         best = float(visible.max())
-        correct = frozenset(str(j) for j in range(query + 1) if float(visible[j]) >= best - 1e-6)
-        return QuizQuestion(
-            number=number,
-            kind=kind,
-            query=query,
-            key=None,
-            options=tuple(str(j) for j in range(query + 1)),
-            correct=correct,
-            row=_row(row),
-            row_hidden=tuple(bool(h) for h in mask[query].tolist()),
-            value=best,
-        )
+        correct = (str(j) for j in range(query + 1) if float(visible[j]) >= best - 1e-6)
+        return question(query, None, (str(j) for j in range(query + 1)), correct, row, best)
 
     if kind in ("masked_after", "masked_before"):
         pairs = [(i, j) for i in range(limit) for j in range(i + 1, limit)]
         query, key = pairs[(turn * 7 + (kind == "masked_before") * 3) % len(pairs)]
         shown = attn_weights if kind == "masked_after" else trace.masked_scores[0]  # (T, T)
-        return QuizQuestion(
-            number=number,
-            kind=kind,
-            query=query,
-            key=key,
-            options=("zero", "minus_inf", "one", "raw_score"),
-            correct=frozenset({"zero" if kind == "masked_after" else "minus_inf"}),
-            row=_row(shown[query]),
-            row_hidden=tuple(bool(h) for h in mask[query].tolist()),
-            value=float(trace.attn_scores[0, query, key]),  # q·k before the mask hid it
-        )
+        options = ("zero", "minus_inf", "one", "raw_score")
+        correct = {"zero" if kind == "masked_after" else "minus_inf"}
+        score = float(trace.attn_scores[0, query, key])  # q·k before the mask hid it
+        return question(query, key, options, correct, shown[query], score)
 
-    query = queries_with_choice[turn % len(queries_with_choice)]
+    query = queries_with_choice[turn % len(queries_with_choice)]  # kind: row_sum
     dropped_row = trace.dropped_weights[0, query]  # (T,), after dropout
     row_sum = float(dropped_row.sum())
-    return QuizQuestion(
-        number=number,
-        kind="row_sum",
-        query=query,
-        key=None,
-        options=("yes", "no"),
-        correct=frozenset({"yes" if abs(row_sum - 1.0) < 1e-5 else "no"}),
-        row=_row(dropped_row),
-        row_hidden=tuple(bool(h) for h in mask[query].tolist()),
-        value=row_sum,
-    )
+    correct = {"yes" if abs(row_sum - 1.0) < 1e-5 else "no"}
+    return question(query, None, ("yes", "no"), correct, dropped_row, row_sum)

@@ -85,6 +85,11 @@ SNIPPET_FILE_NAMES = {"book": "reproduce_attention.py", "trace": "reproduce_atte
 # how a user installs the package (README.md says the same): a sentence, then the command
 PACKAGE_INSTALL_WHERE = "in the Attention Lab folder (the one that holds pyproject.toml), run"
 PACKAGE_INSTALL = ("pip install .",)
+PACKAGE_NEEDED = (
+    "Needs the Attention Lab package `attention` (and PyTorch). Install it once:",
+    PACKAGE_INSTALL_WHERE,
+    *(f"    {line}" for line in PACKAGE_INSTALL),
+)
 ZIP_DATE = (2024, 1, 1, 0, 0, 0)  # fixed file dates: the same trace always gives the same zip
 JSON_FORMAT = "attention-lab-trace"
 MAX_EXPORT_CELLS = 2**18  # heads × T × T: about 30 MB of CSV text; larger views get only the .py
@@ -397,6 +402,24 @@ def _module_lines(trace: AttentionTrace) -> tuple[str, list[str]]:
     )
 
 
+def package_imports(imports: Sequence[str], *more: str) -> list[str]:
+    """A script's ``imports`` of the package; without it, a message that says how to install it
+    (then the string literals ``more``)."""
+    return [
+        "try:",
+        *(f"    {line}" for line in imports),
+        "except ModuleNotFoundError as missing:",
+        '    if missing.name != "attention":',
+        "        raise",
+        "    raise SystemExit(",
+        '        "This script needs the Attention Lab package `attention`. Install it once:\\n"',
+        f"        {(PACKAGE_INSTALL_WHERE + chr(10))!r}",
+        *(f"        {('    ' + line + chr(10))!r}" for line in PACKAGE_INSTALL),
+        *(f"        {literal}" for literal in more),
+        "    ) from None",
+    ]
+
+
 def _snippet_header(style: str) -> list[str]:
     """The docstring of the script: what it needs, how to run it, what it prints."""
     file_name = SNIPPET_FILE_NAMES[style]
@@ -407,12 +430,7 @@ def _snippet_header(style: str) -> list[str]:
             '"Build a Large Language Model (From Scratch)" does, so it runs in any folder:',
         ]
     else:
-        needs = [
-            "Needs the Attention Lab package `attention` (and PyTorch). Install it once:",
-            PACKAGE_INSTALL_WHERE,
-            *(f"    {line}" for line in PACKAGE_INSTALL),
-            "then run this file in any folder:",
-        ]
+        needs = [*PACKAGE_NEEDED, "then run this file in any folder:"]
     return [
         '"""Reproduce an Attention Lab view: the same inputs and settings, the same numbers.',
         "",
@@ -481,17 +499,10 @@ def _trace_body(trace: AttentionTrace, num_tokens: int) -> tuple[list[str], list
     cfg = trace.config
     imports = [
         "",
-        "try:",
-        "    from attention import AttentionConfig, trace_attention",
-        "except ModuleNotFoundError as missing:",
-        '    if missing.name != "attention":',
-        "        raise",
-        "    raise SystemExit(",
-        '        "This script needs the Attention Lab package `attention`. Install it once:\\n"',
-        f"        {(PACKAGE_INSTALL_WHERE + chr(10))!r}",
-        *(f"        {('    ' + line + chr(10))!r}" for line in PACKAGE_INSTALL),
-        '        "or use the book-style script of the Export page, which needs only PyTorch."',
-        "    ) from None",
+        *package_imports(
+            ["from attention import AttentionConfig, trace_attention"],
+            '"or use the book-style script of the Export page, which needs only PyTorch."',
+        ),
         "",
     ]
     recipe = [
@@ -636,9 +647,7 @@ def export_gradients(trace: AttentionTrace) -> Any:
         gradients = trace_gradients(trace.inputs, trace.config, loss="sum")
     except AttentionInputError:
         return None
-    if not torch.equal(gradients.trace.output, trace.output):  # pragma: no cover - a safeguard
-        raise AssertionError("the backward pass did not see the exported forward pass")
-    return gradients
+    return gradients  # its trace is bitwise ``trace`` (tests/test_gradients.py pins it)
 
 
 def export_files(

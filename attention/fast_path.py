@@ -232,12 +232,14 @@ def book_module(
     d_in = check_int("d_in", d_in, 1, MAX_WIDTH, "the input width d_in")
     context_length = check_int("context_length", context_length, 1, MAX_TOKENS, "tokens")
     cfg = AttentionConfig(d_out=d_out, num_heads=num_heads, seed=seed).validated(context_length)
-    d_out, num_heads, seed = cfg.d_out, cfg.num_heads, cfg.seed
-    check_attention_size(1, num_heads, context_length)  # the mask buffer is (T, T)
-    module = build_seeded(
-        seed, lambda: MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads)
-    )
-    return module.eval()
+    check_attention_size(1, cfg.num_heads, context_length)  # the mask buffer is (T, T)
+    return _built(d_in, cfg)
+
+
+def _built(d_in: int, cfg: AttentionConfig) -> MultiHeadAttention:
+    """:func:`book_module` for a checked ``cfg`` (its ``context_length`` filled in)."""
+    args = (d_in, cfg.d_out, cfg.context_length, 0.0, cfg.num_heads)
+    return build_seeded(cfg.seed, lambda: MultiHeadAttention(*args)).eval()
 
 
 @dataclass(frozen=True)
@@ -288,7 +290,7 @@ def fast_path_outputs(inputs: Any, *, d_out: int, num_heads: int, seed: int) -> 
     ``num_heads``, a bad seed, too many tokens), naming what is wrong.
     """
     x, cfg = _checked(inputs, d_out, num_heads, seed)
-    module = book_module(x.shape[2], cfg.d_out, cfg.num_heads, x.shape[1], cfg.seed)
+    module = _built(x.shape[2], cfg)  # x and cfg checked by _checked
     with torch.no_grad():
         book = module(x)  # (b, T, d_out)
         outputs = {name: run(module, x) for name, run in PATH_FUNCTIONS.items()}

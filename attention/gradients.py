@@ -538,11 +538,8 @@ def forward_with_graph(inputs: Any, cfg: AttentionConfig | None = None) -> torch
     Printing it shows what the book's chapter 3 run shows: ``tensor([...], grad_fn=<UnsafeViewBackward0>)``.
     """
     check_config_type(cfg)
-    x = to_input_tensor(inputs)
-    cfg = (cfg or AttentionConfig()).validated(x.shape[1])
-    check_attention_size(x.shape[0], cfg.num_heads, x.shape[1])
-    with torch.enable_grad():
-        _module, traced = run_traced_forward(x, cfg)
+    with torch.enable_grad():  # run_traced_forward checks cfg against the inputs and their size
+        _module, traced = run_traced_forward(to_input_tensor(inputs), cfg)
     return traced["output"]
 
 

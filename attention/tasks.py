@@ -449,6 +449,16 @@ def _text_task(text: str | bytes, context_length: int) -> TextTask:
     )
 
 
+def check_task(name: object) -> str:
+    """``name`` if it is one of :data:`TASK_NAMES`; else an error that lists them."""
+    if not isinstance(name, str) or name not in TASK_NAMES:
+        raise AttentionInputError(
+            f"task must be one of {', '.join(repr(t) for t in TASK_NAMES)}, got {describe(name)}.",
+            field="task",
+        )
+    return name
+
+
 def make_task(
     name: str,
     *,
@@ -467,11 +477,7 @@ def make_task(
     (the repeated segment is 3 to 8 tokens long by default, at most half the context).
     ``text``: the text task (``None`` = the built-in corpus, :data:`attention.corpus.CORPUS`).
     """
-    if not isinstance(name, str) or name not in TASK_NAMES:
-        raise AttentionInputError(
-            f"task must be one of {', '.join(repr(t) for t in TASK_NAMES)}, got {describe(name)}.",
-            field="task",
-        )
+    name = check_task(name)
     if name in ("copy", "reverse", "sort"):
         length = check_int("length", length, 2, 64, "digits in a problem")
         num_digits = check_int("num_digits", num_digits, 2, 10, "different digits")

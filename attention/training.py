@@ -68,10 +68,10 @@ from .head_split import splits_evenly
 from .modules import MultiHeadAttention
 from .tasks import (
     IGNORE,
-    TASK_NAMES,
     Task,
     TaskBatch,
     TextTask,
+    check_task,
     make_task,
 )
 from .validate import (
@@ -201,17 +201,14 @@ class TrainConfig:
     text: str | bytes | None = None  # text task: None = the built-in corpus
 
     def resolved(self) -> TrainConfig:
-        """A copy with every default filled in and every value checked.
+        """A copy with every default filled in and every value checked (once: a resolved config
+        is returned as it is, so the functions it is passed on to trust it).
 
         Raises :class:`~attention.validate.AttentionInputError` naming the field at fault.
         """
-        if not isinstance(self.task, str) or self.task not in TASK_NAMES:
-            raise AttentionInputError(
-                f"task must be one of {', '.join(repr(t) for t in TASK_NAMES)}, got "
-                f"{describe(self.task)}.",
-                field="task",
-            )
-        defaults = asdict(TASK_DEFAULTS[self.task])
+        if getattr(self, "_resolved", False):
+            return self
+        defaults = asdict(TASK_DEFAULTS[check_task(self.task)])
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         for name, default in defaults.items():
             if values[name] is None:
@@ -220,12 +217,8 @@ class TrainConfig:
         for name in ("layers", "heads", "width", "steps", "batch_size", "log_every"):
             low, high = LIMITS[name]
             checked[name] = check_int(name, values[name], low, high, _WHAT[name])
-        for name in ("length", "context_length"):
-            if values[name] is None:
-                if self.task in _USES[name]:  # pragma: no cover - the defaults fill these
-                    raise AttentionInputError(f"{name} is needed for {self.task}.", field=name)
-                checked[name] = None
-            elif self.task in _USES[name]:
+        for name in ("length", "context_length"):  # the task's defaults fill the one it uses
+            if self.task in _USES[name]:
                 low, high = LIMITS[name]
                 checked[name] = check_int(name, values[name], low, high, _WHAT[name])
             else:
@@ -256,7 +249,9 @@ class TrainConfig:
                 f"text is only used by the text task, not by {self.task}.", field="text"
             )
         checked["text"] = _text_bytes(values["text"])
-        return TrainConfig(**checked)
+        resolved = TrainConfig(**checked)
+        object.__setattr__(resolved, "_resolved", True)  # not a field: equality and hash ignore it
+        return resolved
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as a plain dict (``text`` replaced by its length, for logs and tables)."""

@@ -30,7 +30,7 @@ from dataclasses import fields
 import torch
 import torch.nn as nn
 
-from .export import PACKAGE_INSTALL, PACKAGE_INSTALL_WHERE
+from .export import PACKAGE_NEEDED, package_imports
 from .training import TrainConfig, _check_config
 from .validate import AttentionInputError, check_instance, check_int, check_tensor, describe
 
@@ -140,9 +140,7 @@ def _script_preamble(*, with_text: bool, threads: int) -> list[str]:
     return [
         '"""Retrain an Attention Lab model with the same settings and check it gets the same weights.',
         "",
-        "Needs the Attention Lab package `attention` (and PyTorch). Install it once:",
-        PACKAGE_INSTALL_WHERE,
-        *(f"    {line}" for line in PACKAGE_INSTALL),
+        *PACKAGE_NEEDED,
         "then run this file in any folder:",
         f"    python {RETRAIN_SCRIPT_NAME}                           # compare with the fingerprint",
         f"    python {RETRAIN_SCRIPT_NAME} {WEIGHTS_FILE_NAME}   # and with the downloaded weights",
@@ -156,17 +154,12 @@ def _script_preamble(*, with_text: bool, threads: int) -> list[str]:
         "",
         "import torch",
         "",
-        "try:",
-        "    from attention.training import TrainConfig, train",
-        "    from attention.training_export import weights_fingerprint",
-        "except ModuleNotFoundError as missing:",
-        '    if missing.name != "attention":',
-        "        raise",
-        "    raise SystemExit(",
-        '        "This script needs the Attention Lab package `attention`. Install it once:\\n"',
-        f"        {(PACKAGE_INSTALL_WHERE + chr(10))!r}",
-        *(f"        {('    ' + line + chr(10))!r}" for line in PACKAGE_INSTALL),
-        "    ) from None",
+        *package_imports(
+            [
+                "from attention.training import TrainConfig, train",
+                "from attention.training_export import weights_fingerprint",
+            ]
+        ),
         "",
         f"torch.set_num_threads({threads})  # as in the app: the thread count changes the last bits",
     ]

@@ -460,14 +460,6 @@ def _lab_calls() -> dict[str, tuple[Callable, dict]]:
             },
         ),
         "sliding_window_step": (attention.window.sliding_window_step, {"window": 2}),
-        "run_steps": (
-            bugs.run_steps,
-            {
-                "module": CausalAttention(3, 2, 6, 0.0),
-                "x": BOOK_EMBEDDINGS[None],
-                "generator": None,
-            },
-        ),
         "earlier_outputs_moved": (
             bugs.earlier_outputs_moved,
             {"forward": CausalAttention(3, 2, 6, 0.0), "x": BOOK_EMBEDDINGS[None], "position": 3},

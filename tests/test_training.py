@@ -364,6 +364,15 @@ BAD_CONFIGS = [
 ]
 
 
+def test_a_config_is_checked_once_and_a_changed_copy_again() -> None:
+    resolved = TrainConfig(task="copy", seed=3).resolved()
+    assert resolved.resolved() is resolved  # trusted: train() and build_model() check nothing more
+    assert resolved == TrainConfig(task="copy", seed=3).resolved()  # the mark is not a field
+    with pytest.raises(AttentionInputError, match="between 0 and 1") as caught:
+        replace(resolved, dropout=-0.1).resolved()  # a copy with a new value is not trusted
+    assert caught.value.field == "dropout"
+
+
 @subcases(("cfg", "field", "message"), BAD_CONFIGS)
 def test_bad_settings_and_texts_give_a_clear_error_naming_the_field(
     cfg: TrainConfig, field: str, message: str
