@@ -89,7 +89,16 @@ class AttentionConfig:
     window: int | None = None  # None: the book's causal mask; k: each token sees its last k tokens
 
     def validated(self, num_tokens: int | None = None) -> AttentionConfig:
-        """Return a checked copy (``context_length`` filled in), or raise AttentionInputError."""
+        """Return a checked copy (``context_length`` filled in), or raise AttentionInputError.
+
+        A checked copy is marked (an attribute, not a field: ``==`` and ``hash`` ignore it), so
+        the layer's builders trust a config their caller has checked instead of checking again.
+        """
+        if getattr(self, "_checked", False) and (
+            num_tokens is None
+            or (self.context_length is not None and num_tokens <= self.context_length)
+        ):
+            return self
         d_out = check_int("d_out", self.d_out, 1, MAX_WIDTH, "the output width, at least 1")
         num_heads = check_int("num_heads", self.num_heads, 1, MAX_HEADS, "the number of heads")
         variant = check_variant(self.variant)
@@ -124,7 +133,7 @@ class AttentionConfig:
                     code="longer_than_context",
                     params={"tokens": num_tokens, "context": context_length},
                 )
-        return AttentionConfig(
+        checked = AttentionConfig(
             d_out=d_out,
             dropout=check_dropout(self.dropout),
             seed=check_seed(self.seed),
@@ -137,6 +146,8 @@ class AttentionConfig:
             if self.window is None
             else check_int("window", self.window, 1, MAX_TOKENS, "how many tokens each sees"),
         )
+        object.__setattr__(checked, "_checked", True)
+        return checked
 
     @property
     def dropout_active(self) -> bool:

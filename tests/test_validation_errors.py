@@ -318,3 +318,21 @@ def test_non_boolean_switches_are_rejected(name: str) -> None:
 def test_bad_context_length_is_rejected() -> None:
     error = _raises(BOOK_BATCH, AttentionConfig(context_length=0))
     assert error.field == "context_length" and "got 0" in str(error)
+
+
+def test_a_checked_config_is_trusted_and_a_changed_copy_is_checked_again() -> None:
+    """AttentionConfig is checked once where it enters: its checked copy passes the builders'
+    checks as it is, a copy made with other values is checked again."""
+    import dataclasses
+
+    import pytest
+
+    from attention import AttentionConfig, AttentionInputError
+
+    checked = AttentionConfig(dropout=0.5).validated(6)
+    assert checked.validated(6) is checked and checked.validated() is checked
+    assert checked == AttentionConfig(dropout=0.5, context_length=6)  # the mark is no field
+    with pytest.raises(AttentionInputError, match="7 tokens"):
+        checked.validated(7)
+    with pytest.raises(AttentionInputError, match="dropout"):
+        dataclasses.replace(checked, dropout=2.0).validated()
