@@ -7,13 +7,15 @@ Usage (from the repository root; Playwright and /usr/bin/chromium, like the brow
 
 Streamlit's browser code loads most element kinds on their first use in a page load (``React.lazy``:
 a code block, a checkbox or toggle, a number input, a button, a table, a Plotly chart…); until
-its code has arrived an element is drawn as a grey bar (``[data-testid='stSkeleton']``). This
+its code has arrived and run, an element is drawn as a grey bar (``[data-testid='stSkeleton']``). This
 starts one server of ``--root``'s ``app.py`` and visits each page ``--repeats`` times, each in a
 fresh browser context (nothing cached, as a student's first visit). An observer installed before
 Streamlit loads notes every placeholder: when it appeared, when it went and which element took
-its place, and when the script state last became ``notRunning``. Prints, per page and kind, how
-many placeholders a visit showed and how long the last of them stayed after the script had
-finished (the browser's own clock; medians over the visits).
+its place, and when the script state last became ``notRunning``. Prints, per page, when the
+script was done and when the last placeholder went (seconds from navigation start), then per page
+and kind how many placeholders a visit showed and how long the last of them stayed after the
+script had finished (the browser's own clock; medians over the visits). ``--verbose`` prints each
+visit's placeholders and the last files it loaded.
 """
 
 from __future__ import annotations
