@@ -32,6 +32,11 @@ def test_each_steps_marked_lines_are_its_statements_in_modules_py() -> None:
 def test_the_step_page_shows_the_books_lines_of_the_open_step() -> None:
     at = run_page("step")
     assert not at.exception
+    # closed, the expander holds no code block (a first visit loads no syntax highlighter)
+    assert not at.code
+    at.session_state["book_code_embeddings"] = True  # the reader opens it
+    at.run()
+    assert not at.exception
     codes = [element.value for element in at.code]
     marked = [line for code in codes for line in code.splitlines() if line.startswith("▶")]
     assert any("class CausalAttention" in code for code in codes)

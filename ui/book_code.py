@@ -99,9 +99,19 @@ def _line_ranges(numbers: tuple[int, ...]) -> str:
 
 
 def show_book_code(step: str, cls: type = CausalAttention) -> None:
-    """A collapsed expander with ``cls``'s source, the statements of ``step`` marked ▶."""
+    """A collapsed expander with ``cls``'s source, the statements of ``step`` marked ▶.
+
+    The code is drawn only while the expander is open (opening it reruns): a closed one would
+    still make the browser load and run Streamlit's syntax highlighter, and every element of a
+    first visit stays a grey placeholder until the last element kind's code has loaded.
+    """
+    expander = st.expander(
+        t("book_code.expander", cls=cls.__name__), key=f"book_code_{step}", on_change="rerun"
+    )
+    if not expander.open:
+        return
     marked = marked_source(cls, step)
-    with st.expander(t("book_code.expander", cls=cls.__name__)):
+    with expander:
         st.caption(
             t(
                 "book_code.caption",

@@ -121,15 +121,15 @@ def _registered_pages(
     """Every page as a callable ``st.Page``, by navigation section and by name.
 
     Each callable runs the page's ``render`` with the view the frame puts in ``view_of_run``
-    (built after the sidebar, so it holds this run's values).
+    (built after the sidebar, so it holds this run's values). It imports the page's module only
+    when the page runs: a run imports only what its own page shows.
     """
     sections: dict[str, list[st.Page]] = {}
     pages: dict[str, st.Page] = {}
     for spec in PAGE_SPECS:
-        render = spec.render()
 
-        def run_page(render: PageFunction = render) -> None:
-            render(view_of_run[0])
+        def run_page(spec: PageSpec = spec) -> None:
+            spec.render()(view_of_run[0])
 
         page_object = st.Page(
             run_page,
