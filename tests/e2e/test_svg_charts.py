@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 
 from attention import AttentionConfig, trace_attention
 from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
-from ui.svg_chart import CHART_CLASS
+from ui.chart import CHART_CLASS
 from ui.table_state import table_for_words
 
 WAIT_MS = 60_000
