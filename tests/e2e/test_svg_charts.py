@@ -1,4 +1,4 @@
-"""The app's own SVG charts (``ui.svg_chart``) in a real browser: One query's value vectors.
+"""The app's own charts (``ui.chart``) in a real browser: One query's value vectors.
 
 - the arrows end at the trace's value vectors, read back from the drawn SVG through the plot's
   axis mapping (its pixel box and ranges, written on the plot group);
