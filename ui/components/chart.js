@@ -18,11 +18,12 @@ function tip(node, text) {
 
 const DASH = { solid: null, dash: '6 4', dot: '2 3' };
 
+// A text's width in px, in the drawing's font, from a canvas: no element is added, so measuring
+// never makes the browser lay out the page again (an SVG probe would, once per text).
+const RULER = document.createElement('canvas').getContext('2d');
 function measure(svg, text, size, weight) {
-  const probe = svgNode(svg, 'text', { 'font-size': size, 'font-weight': weight || null }, text);
-  const width = probe.getComputedTextLength();
-  probe.remove();
-  return width;
+  RULER.font = (weight || 400) + ' ' + size + 'px ' + (svg.getAttribute('font-family') || 'sans-serif');
+  return RULER.measureText(text).width;
 }
 
 // Lines of at most `width` px: break at spaces, or between the characters of a longer word (CJK).
@@ -161,8 +162,10 @@ function drawPanel(svg, panel, index, left, top, width, plotHeight, ink, paper) 
     const cx = left + 12;
     const cy = plotTop + plotH / 2;
     const text = svgNode(group, 'text', { x: cx, y: cy, 'text-anchor': 'middle', transform: 'rotate(-90 ' + cx + ' ' + cy + ')' }, panel.y.title);
-    if (text.getComputedTextLength() > plotH) text.setAttribute('textLength', plotH);
-    if (text.getComputedTextLength() > plotH) text.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+    if (measure(svg, panel.y.title, FONT) > plotH) {
+      text.setAttribute('textLength', plotH);
+      text.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+    }
   }
   const clipId = svg.id + '-clip-' + index;
   const clip = svgNode(svgNode(group, 'defs'), 'clipPath', { id: clipId });
@@ -233,7 +236,7 @@ function drawSeries(s, layer, labels, X, Y, box) {
         const cx = (left + right) / 2;
         const node = svgNode(labels, 'text', { x: cx, y: below ? top + FONT + 2 : top - 4, 'text-anchor': 'middle', fill: s.text_colors[k] || null, 'font-size': 11 }, text);
         const half = (s.text_room || s.width) / 2;
-        if (node.getComputedTextLength() > X(x + half) - X(x - half)) {  // no room across: upright
+        if (measure(labels.ownerSVGElement, text, 11) > X(x + half) - X(x - half)) {  // no room across: upright
           const ty = below ? top + 4 : top - 4;
           node.setAttribute('x', cx + 4);
           node.setAttribute('y', ty);
@@ -274,8 +277,10 @@ function drawSeries(s, layer, labels, X, Y, box) {
     if (s.leader) svgNode(g, 'line', { x1: X(s.leader[0]), y1: Y(s.leader[1]), x2: x, y2: y, stroke: '#b0b0b0', 'stroke-width': 1 });
     const text = svgNode(g, 'text', { x, y: y + s.size * 0.35, 'text-anchor': s.anchor, 'font-size': s.size, fill: s.color || null }, s.text);
     if (s.boxed) {
-      const b = text.getBBox();
-      const back = svgNode(null, 'rect', { x: b.x - 2, y: b.y - 1, width: b.width + 4, height: b.height + 2, fill: box.paper, 'fill-opacity': 0.85 });
+      const width = measure(labels.ownerSVGElement, s.text, s.size);
+      const left = x - width * { start: 0, middle: 0.5, end: 1 }[s.anchor];
+      const top = y + s.size * 0.35 - s.size * 0.95;  // the baseline less the font's ascent
+      const back = svgNode(null, 'rect', { x: left - 2, y: top - 1, width: width + 4, height: s.size * 1.2 + 2, fill: box.paper, 'fill-opacity': 0.85 });
       g.insertBefore(back, text);
     }
     tip(g, s.hover);
