@@ -394,7 +394,10 @@ def pattern_scores_chart(
     bar carries its value (2 decimals).
     """
     colors = [BLUE, ORANGE, GREEN, PURPLE]
-    width, offsets = grouped_offsets(len(scores))
+    groups = len(head_names)  # no slab for one head: fewer heads, narrower bars
+    width, offsets = grouped_offsets(
+        len(scores), 0.25 if groups == 1 else 0.5 if groups <= 3 else 0.8
+    )
     bars, legend = [], []
     for index, ((name, values), offset) in enumerate(zip(scores.items(), offsets, strict=True)):
         flat = np.asarray(values, dtype=np.float64).reshape(-1)  # layer-major, as head_names
