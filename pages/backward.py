@@ -41,6 +41,7 @@ from attention.gradients import (
     max_descent_steps,
     softmax_row_jacobian,
 )
+from ui.chart import draw_chart
 from ui.choices import write_back
 from ui.computation import trace_cells
 from ui.frame import page
@@ -56,7 +57,6 @@ from ui.input_errors import show_input_error
 from ui.problem_reference import with_reference
 from ui.settings import widget
 from ui.show import figure_words, show_matrix, show_numbers
-from ui.svg_chart import draw_chart
 from ui.table import message
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present, show_walk

@@ -18,11 +18,11 @@ import torch
 
 from attention.dropout import dropout_scale
 from attention.experiments import dropout_average, dropout_average_error
+from ui.chart import draw_chart
 from ui.frame import page
 from ui.i18n import t
 from ui.settings import SETTINGS
 from ui.show import figure_words, show_matrix, show_numbers
-from ui.svg_chart import draw_chart
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present
 from viz.experiments import dropout_error_chart

@@ -10,10 +10,10 @@ from functools import lru_cache
 
 import streamlit as st
 
+from ui.chart import draw_chart
 from ui.editor import embedding_editor
 from ui.frame import page
 from ui.i18n import t
-from ui.point_cloud import draw_point_cloud
 from ui.problem_reference import with_reference
 from ui.table import (
     MAX_UPLOAD_BYTES,
@@ -26,8 +26,8 @@ from ui.table import (
 )
 from ui.table_state import book_table, commit_table, current_table, table_for_words
 from ui.view import View
+from viz.chart import PointCloud, plotted_features, point_cloud
 from viz.markdown_text import escape_markdown
-from viz.point_cloud import PointCloud, plotted_features, point_cloud
 
 D_IN_KEY = "embeddings_d_in"
 UPLOAD_KEY = "embeddings_upload"
@@ -95,10 +95,11 @@ def _show_upload_messages() -> None:
 
 @lru_cache(maxsize=8)
 def _cloud(
-    values: tuple[tuple[float, ...], ...], tokens: tuple[str, ...], palette: str
+    values: tuple[tuple[float, ...], ...], tokens: tuple[str, ...], palette: str, description: str
 ) -> PointCloud:
-    """The table's points, built once per table and palette (the page reruns on every seed)."""
-    return point_cloud(values, tokens, palette=palette)
+    """The table's points, built once per table, palette and language (the page reruns on every
+    seed)."""
+    return point_cloud(values, tokens, palette=palette, description=description)
 
 
 def _plot_caption(d_in: int) -> str:
@@ -169,16 +170,10 @@ def render(view: View) -> None:
         st.subheader(t("embeddings.plot_header"))
         st.caption(_plot_caption(table.d_in))
         dims = plotted_features(table.d_in)
-        draw_point_cloud(
-            _cloud(table.values, table.tokens, palette=view.palette),
-            key="embeddings_points",
-            description=t(
-                f"embeddings.plot_alt_{dims}d",
-                count=table.num_tokens,
-                title=t("embeddings.plot_title"),
-            ),
-            svg_label=t("embeddings.plot_svg"),
-            reset_label=t("embeddings.plot_reset"),
-            file_name="attention_lab_embeddings.svg",
+        description = t(
+            f"embeddings.plot_alt_{dims}d", count=table.num_tokens, title=t("embeddings.plot_title")
+        )
+        draw_chart(
+            _cloud(table.values, table.tokens, view.palette, description), key="embeddings_points"
         )
         st.caption(t("embeddings.next"))

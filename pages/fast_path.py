@@ -36,12 +36,12 @@ from attention.fast_path import (
     path_source,
 )
 from ui.book_examples import BOOK_EXAMPLES, show_book_example
+from ui.chart import draw_chart
 from ui.frame import page
 from ui.i18n import t
 from ui.input_errors import show_input_error
 from ui.matrix_table import draw_table
 from ui.show import figure_words, show_matrix
-from ui.svg_chart import draw_chart
 from ui.table import MAX_TOKENS
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present, show_walk

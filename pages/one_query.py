@@ -30,10 +30,10 @@ from attention.one_query import (
     softmax_by_hand,
     weighted_value_terms,
 )
+from ui.chart import draw_chart
 from ui.frame import page
 from ui.i18n import t
 from ui.matrix_table import draw_table
-from ui.svg_chart import draw_chart
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present, show_walk
 from viz.labels import unique_labels

@@ -18,11 +18,11 @@ import streamlit as st
 
 from attention import AttentionTrace
 from attention.experiments import MAX_QUIZ_TOKENS, QuizQuestion, quiz_question
+from ui.chart import draw_chart
 from ui.frame import page
 from ui.i18n import t
 from ui.show import show_numbers
 from ui.step_link import choose_step
-from ui.svg_chart import draw_chart
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present
 from viz.experiments import weight_row_chart

@@ -21,7 +21,6 @@ import threading
 from dataclasses import replace
 from typing import Any
 
-import plotly.graph_objects as go
 import streamlit as st
 import torch
 
@@ -37,6 +36,7 @@ from attention.training_export import (
     weights_fingerprint,
 )
 from attention.validate import AttentionInputError
+from ui.chart import draw_chart
 from ui.frame import page
 from ui.i18n import t
 from ui.input_errors import explain
@@ -52,7 +52,7 @@ from ui.jobs import (
     QueueFull,
 )
 from ui.sessions import session_token, when_session_away, when_session_ends
-from ui.show import plotly_config
+from ui.show import show_figure
 from ui.step_view import StepDrawing, show_steps
 from ui.table import message
 from ui.train_jobs import QUEUE, CompareKey, TrainOutcome
@@ -68,9 +68,9 @@ from ui.view import View
 from viz.markdown_text import escape_markdown
 from viz.training import (
     attention_maps_figure,
-    dropout_curves_figure,
-    loss_curves_figure,
-    pattern_scores_figure,
+    dropout_curves_chart,
+    loss_curves_chart,
+    pattern_scores_chart,
 )
 from viz.vocabulary import format_number, format_short
 
@@ -210,10 +210,6 @@ def watch(job: Job, steps: int, draw_curves: Any, label: str) -> None:
     curves.empty()
 
 
-def _chart(figure: Any, key: str | None = None) -> None:
-    st.plotly_chart(figure, config=plotly_config(key or "training"), width="stretch", key=key)
-
-
 def _curve_names() -> dict[str, str]:
     return {
         "train_name": t("train.curve.train"),
@@ -225,14 +221,13 @@ def _curve_names() -> dict[str, str]:
 
 def _live_curves(steps: int, accuracy: bool) -> Any:
     def draw(progress: tuple[Any, ...]) -> None:
-        _chart(
-            loss_curves_figure(
-                list(progress),
-                total_steps=steps,
-                accuracy_name=t("train.curve.accuracy") if accuracy else None,
-                **_curve_names(),
-            )
+        chart = loss_curves_chart(
+            list(progress),
+            total_steps=steps,
+            accuracy_name=t("train.curve.accuracy") if accuracy else None,
+            **_curve_names(),
         )
+        draw_chart(chart, key=f"train_live_{len(progress)}")  # a new element per redraw
 
     return draw
 
@@ -254,7 +249,8 @@ def _live_comparison(steps: int) -> Any:
     def draw(progress: tuple[Any, ...]) -> None:
         without = [record for run, record in progress if run == "without"]
         with_dropout = [record for run, record in progress if run == "with"]
-        _chart(dropout_curves_figure(without, with_dropout, total_steps=steps, **_compare_names()))
+        chart = dropout_curves_chart(without, with_dropout, total_steps=steps, **_compare_names())
+        draw_chart(chart, key=f"train_live_compare_{len(progress)}")  # a new element per redraw
 
     return draw
 
@@ -348,15 +344,13 @@ def show_summary(outcome: TrainOutcome, current: TrainConfig | None) -> None:
         key = "train.results.out_of_time" if out_of_time else "train.results.stopped"
         st.warning(t(key, step=result.steps_done, steps=cfg.steps, **_budget_values()), icon="⏹️")
     st.caption(t("train.results.accuracy_note", n=1000))
-    _chart(
-        loss_curves_figure(
-            result.history,
-            total_steps=cfg.steps,
-            accuracy_name=t("train.curve.accuracy") if result.task.has_accuracy else None,
-            **_curve_names(),
-        ),
-        key="train_fig_curves",
+    chart = loss_curves_chart(
+        result.history,
+        total_steps=cfg.steps,
+        accuracy_name=t("train.curve.accuracy") if result.task.has_accuracy else None,
+        **_curve_names(),
     )
+    draw_chart(chart, key="train_fig_curves")
 
 
 def show_maps(outcome: TrainOutcome, palette: str) -> None:
@@ -378,7 +372,7 @@ def show_maps(outcome: TrainOutcome, palette: str) -> None:
         )
         last = first + 1
 
-    def maps(attention: torch.Tensor) -> go.Figure:
+    def maps(attention: torch.Tensor) -> Any:  # a Plotly figure (matrices)
         return attention_maps_figure(
             attention[first:last],
             list(outcome.labels),
@@ -392,16 +386,16 @@ def show_maps(outcome: TrainOutcome, palette: str) -> None:
 
     untrained = outcome.untrained_attention
     if untrained is None:
-        _chart(maps(weights), key="train_fig_maps")
+        show_figure(maps(weights), key="train_fig_maps")
     else:
         narrow = (last - first) * heads <= 2  # two small grids fit side by side
         before, after = st.columns(2) if narrow else (st.container(), st.container())
         with before:
             st.markdown(f"**{t('train.maps.untrained')}**")
-            _chart(maps(untrained), key="train_fig_maps_untrained")
+            show_figure(maps(untrained), key="train_fig_maps_untrained")
         with after:
             st.markdown(f"**{t('train.maps.trained')}**")
-            _chart(maps(weights), key="train_fig_maps")
+            show_figure(maps(weights), key="train_fig_maps")
         st.caption(t("train.maps.compare"))
     st.caption(t(f"train.maps.what.{cfg.task}"))
     if any("·" in label for label in unique_labels(list(outcome.labels))):
@@ -421,15 +415,13 @@ def show_scores(outcome: TrainOutcome) -> None:
         for layer in range(layers)
         for head in range(heads)
     ]
-    _chart(
-        pattern_scores_figure(
-            outcome.scores,
-            score_names={name: t(f"train.scores.name.{name}") for name in outcome.scores},
-            head_names=head_names,
-            value_title=t("train.scores.axis"),
-        ),
-        key="train_fig_scores",
+    chart = pattern_scores_chart(
+        outcome.scores,
+        score_names={name: t(f"train.scores.name.{name}") for name in outcome.scores},
+        head_names=head_names,
+        value_title=t("train.scores.axis"),
     )
+    draw_chart(chart, key="train_fig_scores")
     best = []
     for name, values in outcome.scores.items():
         index = int(values.reshape(-1).argmax())
@@ -557,15 +549,13 @@ def show_comparison(comparison: DropoutComparison) -> None:
     cfg = replace(comparison.without.config, dropout=comparison.dropout)
     st.markdown(_settings_line(cfg))
     with_dropout = comparison.with_dropout
-    _chart(
-        dropout_curves_figure(
-            comparison.without.history,
-            [] if with_dropout is None else with_dropout.history,
-            total_steps=cfg.steps,
-            **_compare_names(),
-        ),
-        key="train_fig_compare",
+    chart = dropout_curves_chart(
+        comparison.without.history,
+        [] if with_dropout is None else with_dropout.history,
+        total_steps=cfg.steps,
+        **_compare_names(),
     )
+    draw_chart(chart, key="train_fig_compare")
     if stopped:
         out_of_time = st.session_state.get(COMPARE_KEY + REASON_SUFFIX) == BUDGET
         key = "train.compare.out_of_time" if out_of_time else "train.compare.stopped"

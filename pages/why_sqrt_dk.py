@@ -15,9 +15,9 @@ from typing import Any
 import streamlit as st
 
 from attention.experiments import saturation_example_row, score_variance, softmax_saturation
+from ui.chart import draw_chart
 from ui.frame import page
 from ui.i18n import t
-from ui.svg_chart import draw_chart
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present
 from viz.experiments import saturation_chart, weight_row_chart

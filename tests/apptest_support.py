@@ -65,7 +65,7 @@ def plotly_figures(at: AppTest) -> dict[str, dict[str, Any]]:
 
 
 def svg_charts(at: Any) -> dict[str, dict[str, Any]]:
-    """Every chart of a run drawn by ``ui.svg_chart.draw_chart``, its data by the key given."""
+    """Every chart of a run drawn by ``ui.chart.draw_chart``, its data by the key given."""
     charts: dict[str, dict[str, Any]] = {}
 
     def walk(node: Any) -> None:

@@ -14,12 +14,11 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
-from ui import components, link_check, matrix_table, phone, point_cloud, svg_chart
+from ui import chart, components, link_check, matrix_table, phone
 
 CLASSES = {  # the components moved to files, with the class their Python module declares
     "matrix_table": matrix_table.TABLE_CLASS,
-    "svg_chart": svg_chart.CHART_CLASS,
-    "point_cloud": point_cloud.CLOUD_CLASS,
+    "chart": chart.CHART_CLASS,
     "phone": phone.PHONE_CLASS,
     "link_check": link_check.LINK_CHECK_CLASS,
 }
@@ -39,13 +38,11 @@ SHARED_ONLY = (
 
 def _draw_each_component() -> None:
     """An app drawing one of each component, through the functions the pages call."""
+    from ui.chart import draw_chart
     from ui.link_check import unread_link_fields
     from ui.matrix_table import draw_table
     from ui.phone import phone_support
-    from ui.point_cloud import draw_point_cloud
-    from ui.svg_chart import draw_chart
-    from viz.point_cloud import point_cloud
-    from viz.svg_chart import Axis, Chart, Line, Panel
+    from viz.chart import Axis, Chart, Line, Panel, point_cloud
     from viz.table_heatmap import Cell, ColouredTable
 
     draw_table(ColouredTable(cells=((Cell("1", "#ffffff", "#000000"),),)), key="files")
@@ -55,9 +52,7 @@ def _draw_each_component() -> None:
     line = Line(x=(0.0, 1.0), y=(0.0, 1.0), color="#000000")
     draw_chart(Chart(panels=(Panel(x=axis, y=axis, series=(line,)),)), key="files")
     cloud = point_cloud([[0.1, 0.2], [0.3, 0.4]], ["a", "b"], palette="default")
-    draw_point_cloud(
-        cloud, key="files", description="d", svg_label="s", reset_label="r", file_name="f.svg"
-    )
+    draw_chart(cloud, key="files_cloud")
 
 
 def _sent_components(at: AppTest) -> dict[str, Any]:

@@ -21,7 +21,7 @@ def _table(at: AppTest) -> Table:
 
 
 def _points(at: AppTest) -> dict[str, Any]:
-    """The data the page's point-cloud component received (``ui.point_cloud``); no Plotly."""
+    """The data the page's chart component received (``ui.chart``); no Plotly."""
     assert len(at.get("plotly_chart")) == 0
     return component_table_data(at, "embeddings_points")
 
@@ -47,7 +47,7 @@ def test_page_shows_the_book_table_and_its_points_in_3d(at: AppTest) -> None:
     np.testing.assert_array_equal(points["points"], table.values)  # the table's own numbers
     np.testing.assert_allclose(points["points"], BOOK_EMBEDDINGS.numpy(), rtol=1e-6)
     assert points["description"].startswith("Token embeddings: 6 tokens as points in 3-D")
-    assert points["svg_label"] == "⤓ Download as SVG" and points["reset_label"] == "Reset view"
+    assert points["download_label"] == "⤓ Download as SVG" and points["reset_label"] == "Reset view"
     text = page_text(at)
     assert "embedding" in text and "only ever sees these numbers" in text
     assert at.number_input(key=D_IN).value == 3
@@ -175,6 +175,6 @@ def test_page_in_chinese() -> None:
     assert at.number_input(key=D_IN).label == "嵌入维度 d_in（每个词元的数字个数）"
     points = _points(at)
     assert points["description"].startswith("词元嵌入向量：6 个词元")
-    assert points["svg_label"] == "⤓ 下载 SVG"
+    assert points["download_label"] == "⤓ 下载 SVG"
     # (no interaction here: AppTest formats the sidebar's palette choices outside the session,
     # in English, and then cannot find them among the Chinese options)

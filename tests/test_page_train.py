@@ -12,7 +12,14 @@ import pytest
 import torch
 
 from attention.training import TrainConfig
-from tests.apptest_support import figure_array, open_step_tab, page_text, plotly_figures, run_page
+from tests.apptest_support import (
+    figure_array,
+    open_step_tab,
+    page_text,
+    plotly_figures,
+    run_page,
+    svg_charts,
+)
 from ui.jobs import CRASHED, ERROR, TIME, Budget, JobFailure
 from ui.train_jobs import QUEUE, CompareKey
 
@@ -73,7 +80,7 @@ def test_a_link_trains_and_the_page_shows_what_the_training_measured() -> None:
         weights = outcome.attention[layer, head].numpy()
         visible = ~np.triu(np.ones(weights.shape, dtype=bool), k=1)
         assert np.allclose(z[visible], weights[visible], atol=1e-4)
-    curves = figures["train_fig_curves"]["data"]
+    curves = svg_charts(at)["train_fig_curves"]["panels"][0]["series"]
     assert [round(y, 6) for y in curves[1]["y"]] == [
         round(record["val_loss"], 6) for record in outcome.result.history
     ]
@@ -217,7 +224,7 @@ def test_the_dropout_comparison_says_only_what_the_two_runs_measured() -> None:
     narrowed = "**Dropout narrowed the gap" in text
     assert narrowed == comparison.gap_narrowed, "the sentence follows the measured gaps"
     assert ("did not narrow the gap" in text) == (not comparison.gap_narrowed)
-    curves = plotly_figures(at)["train_fig_compare"]["data"]
+    curves = svg_charts(at)["train_fig_compare"]["panels"][0]["series"]
     assert len(curves) == 4
     assert list(curves[3]["y"]) == comparison.val_loss_with
 

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from attention.experiments import softmax_saturation
+from viz.chart import Bars, Line, Points, Rule
 from viz.colors import HIDDEN_COLOR
 from viz.experiments import (
     MAX_CURVE_POINTS,
@@ -15,7 +16,6 @@ from viz.experiments import (
     series_colors,
     weight_row_chart,
 )
-from viz.svg_chart import Bars, Line, Points, Rule
 from viz.vocabulary import HOVER_DECIMALS
 
 EVIL = "<b>bold</b>"

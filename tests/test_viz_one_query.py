@@ -12,6 +12,7 @@ from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.one_query import dot_product_terms, softmax_by_hand, weighted_value_terms
 from tests.cases import subcases
+from viz.chart import Arrow, Bars, Chart, Label, Line, Points
 from viz.label_layout import (
     POINT_RADIUS,
     PlacedLabel,
@@ -37,7 +38,6 @@ from viz.one_query import (
     vectors_latex,
     weights_bar_chart,
 )
-from viz.svg_chart import Arrow, Bars, Chart, Label, Line, Points
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,5 @@
-"""Figures of the Train page draw exactly what training measured, with labels escaped."""
+"""Charts and figures of the Train page draw exactly what training measured; a chart's labels are
+plain text (as typed), a Plotly figure's are escaped."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import torch
 
 from viz.training import (
     attention_maps_figure,
-    dropout_curves_figure,
-    loss_curves_figure,
-    pattern_scores_figure,
+    dropout_curves_chart,
+    loss_curves_chart,
+    pattern_scores_chart,
 )
 
 HISTORY = [
@@ -20,39 +21,44 @@ HISTORY = [
 ]
 
 
-def test_loss_curves_draw_the_history_on_a_fixed_step_axis_with_accuracy_at_the_right() -> None:
-    figure = loss_curves_figure(
+def test_loss_curves_draw_the_history_on_a_fixed_step_axis_with_accuracy_beside() -> None:
+    chart = loss_curves_chart(
         HISTORY, total_steps=300, train_name="train <b>", val_name="val", accuracy_name="acc"
     )
-    train, val, accuracy = figure.data
-    assert list(train.x) == [0, 25, 50] and list(train.y) == [2.30, 0.50, 0.01]
-    assert list(val.y) == [2.31, 0.60, 0.02] and list(accuracy.y) == [0.10, 0.80, 1.00]
-    assert train.name == "train &lt;b&gt;", "legend names are escaped"
-    assert accuracy.yaxis == "y2" and tuple(figure.layout.yaxis2.range) == (0, 1.02)
-    assert tuple(figure.layout.xaxis.range) == (0, 300), "a live curve grows across a fixed axis"
-    assert figure.layout.yaxis.type == "log", "losses that fall 200-fold get a log axis"
-    flat = loss_curves_figure(HISTORY[:2], total_steps=None)
-    assert len(flat.data) == 2 and flat.layout.yaxis.type == "linear"  # no accuracy name given
+    losses, accuracy_panel = chart.panels
+    train, val = losses.series
+    (accuracy,) = accuracy_panel.series
+    assert train.x == (0, 25, 50) and train.y == (2.30, 0.50, 0.01)
+    assert val.y == (2.31, 0.60, 0.02) and accuracy.y == (0.10, 0.80, 1.00)
+    assert [entry.name for entry in chart.legend] == ["train <b>", "val", "acc"], "as typed"
+    assert train.hover[1] == "step: 25\ntrain <b>: 0.5000"
+    assert accuracy_panel.y.range == (0, 1.02) and accuracy_panel.y.tick_labels[-1] == "100%"
+    assert losses.x.range == (0, 300), "a live curve grows across a fixed axis"
+    assert losses.y.log, "losses that fall 200-fold get a log axis"
+    flat = loss_curves_chart(HISTORY[:2], total_steps=None)
+    assert len(flat.panels) == 1 and not flat.panels[0].y.log  # no accuracy name given
+    assert flat.panels[0].y.range[0] == 0 and flat.panels[0].x.range == (0, 25)
 
 
 def test_loss_curves_of_no_records_yet_are_an_empty_chart() -> None:
-    figure = loss_curves_figure([], total_steps=100, accuracy_name="acc")
-    assert [len(trace.x) for trace in figure.data] == [0, 0]
+    chart = loss_curves_chart([], total_steps=100, accuracy_name="acc")
+    assert [len(line.x) for line in chart.panels[0].series] == [0, 0] and len(chart.panels) == 1
 
 
 def test_dropout_curves_are_four_lines_from_both_histories() -> None:
     with_dropout = [{**r, "train_loss": r["train_loss"] + 1} for r in HISTORY]
-    figure = dropout_curves_figure(HISTORY, with_dropout, names={"val_with": "V+"})
-    assert [trace.name for trace in figure.data][3] == "V+"
-    assert [list(trace.y) for trace in figure.data] == [
-        [2.30, 0.50, 0.01],
-        [2.31, 0.60, 0.02],
-        [3.30, 1.50, 1.01],
-        [2.31, 0.60, 0.02],
+    chart = dropout_curves_chart(HISTORY, with_dropout, names={"val_with": "V+"})
+    lines = chart.panels[0].series
+    assert [entry.name for entry in chart.legend][3] == "V+"
+    assert [line.y for line in lines] == [
+        (2.30, 0.50, 0.01),
+        (2.31, 0.60, 0.02),
+        (3.30, 1.50, 1.01),
+        (2.31, 0.60, 0.02),
     ]
-    assert [trace.line.dash for trace in figure.data] == ["solid", "dash", "solid", "dash"]
-    partial = dropout_curves_figure(HISTORY[:1], [])  # the second run has not started
-    assert [len(trace.x) for trace in partial.data] == [1, 1, 0, 0]
+    assert [line.dash for line in lines] == ["solid", "dash", "solid", "dash"]
+    partial = dropout_curves_chart(HISTORY[:1], [])  # the second run has not started
+    assert [len(line.x) for line in partial.panels[0].series] == [1, 1, 0, 0]
 
 
 def test_attention_maps_draw_every_layer_and_head_with_the_future_grey() -> None:
@@ -94,15 +100,17 @@ def test_pattern_scores_are_grouped_bars_layer_by_layer() -> None:
         "induction": torch.tensor([[0.0, 0.05], [0.1, 0.85]]),
     }
     names = ["L1 H1", "L1 H2", "L2 H1", "L2 H2"]
-    figure = pattern_scores_figure(
+    chart = pattern_scores_chart(
         scores,
         score_names={"previous_token": "previous", "induction": "induction"},
         head_names=names,
     )
-    previous, induction = figure.data
-    assert list(previous.x) == names and previous.name == "previous"
+    (panel,) = chart.panels
+    previous, induction = panel.series
+    assert panel.x.tick_labels == tuple(names) and chart.legend[0].name == "previous"
     assert np.allclose(previous.y, [0.9, 0.1, 0.2, 0.3])
     assert np.allclose(induction.y, [0.0, 0.05, 0.1, 0.85])
-    assert list(induction.text) == ["0.00", "0.05", "0.10", "0.85"]
+    assert induction.texts == ("0.00", "0.05", "0.10", "0.85")
+    assert previous.x[0] < 0 < induction.x[0], "a head's bars side by side around its tick"
     with pytest.raises(ValueError, match="head names"):
-        pattern_scores_figure(scores, score_names={}, head_names=names[:3])
+        pattern_scores_chart(scores, score_names={}, head_names=names[:3])

@@ -21,7 +21,7 @@ def colorscale(kind: str, palette: str = "default") -> str:
     return PALETTES.get(palette, PALETTES["default"])[kind]
 
 
-# The lines, bars and arrows of the app's small charts (``viz.svg_chart``), per palette: the
+# The lines, bars and arrows of the app's small charts (``viz.chart``), per palette: the
 # colour-blind one is Okabe–Ito (blue, orange, vermillion), distinguishable for the common forms.
 SERIES_COLORS = {
     "default": {

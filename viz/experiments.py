@@ -1,7 +1,7 @@
 """Charts of the teaching experiments: error curves, saturation curves, one row of weights.
 
-Pure builders (numbers and already-translated labels in, a :class:`viz.svg_chart.Chart` out,
-drawn by ``ui.svg_chart``), so they are tested without a browser. Token labels stay plain text:
+Pure builders (numbers and already-translated labels in, a :class:`viz.chart.Chart` out,
+drawn by ``ui.chart``), so they are tested without a browser. Token labels stay plain text:
 the chart writes every text with ``textContent``.
 """
 
@@ -12,10 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .colors import HIDDEN_COLOR, HIDDEN_TEXT_COLOR, series_colors
-from .heatmap import MINUS_INFINITY
-from .labels import short, unique_labels
-from .svg_chart import (
+from .chart import (
     Axis,
     Bars,
     Chart,
@@ -29,6 +26,9 @@ from .svg_chart import (
     log_axis,
     log_padded,
 )
+from .colors import HIDDEN_COLOR, HIDDEN_TEXT_COLOR, series_colors
+from .heatmap import MINUS_INFINITY
+from .labels import short, unique_labels
 from .vocabulary import DECIMALS, HOVER_DECIMALS, format_number
 
 __all__ = [

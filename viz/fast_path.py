@@ -15,10 +15,10 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from .chart import Chart, LegendEntry, Line, Panel, log_axis, log_padded
 from .colors import HIDDEN_COLOR, series_colors
 from .matrix import BinaryLook, MatrixView
 from .steps import VISIBLE_COLOR
-from .svg_chart import Chart, LegendEntry, Line, Panel, log_axis, log_padded
 
 __all__ = ["cache_rows_view", "convention_view", "per_size_chart"]
 

@@ -20,9 +20,9 @@ import numpy as np
 from attention.autograd_graph import AutogradGraph
 from attention.steps import FIELDS, part_of
 
+from .chart import Chart, Line, Panel, linear_axis, padded
 from .colors import series_colors
 from .matrix import MatrixView
-from .svg_chart import Chart, Line, Panel, linear_axis, padded
 
 # Which steps share a colour in the graph: the parts of the pass (attention.steps), in the order a
 # learner meets them going backward, the loss first.

@@ -11,7 +11,7 @@ The "One query, by hand" page follows query ``i`` through the layer. This module
   line width ∝ weight, and the context vector as their weighted sum (tip to tail);
 - :func:`weights_bar_chart`: the row of weights as bars, for any ``d_out``.
 
-The charts are :class:`viz.svg_chart.Chart` specs (drawn by ``ui.svg_chart``): token labels are
+The charts are :class:`viz.chart.Chart` specs (drawn by ``ui.chart``): token labels are
 plain text in them, never markup.
 
 Notation follows the book: ``ω`` raw score, ``α`` attention weight, ``z`` context vector; ``s`` is
@@ -24,11 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .colors import series_colors
-from .label_layout import FONT_SIZE as LABEL_FONT_SIZE
-from .label_layout import PlacedLabel, label_extent, place_labels
-from .labels import unique_labels
-from .svg_chart import (
+from .chart import (
     Arrow,
     Bars,
     Chart,
@@ -41,6 +37,10 @@ from .svg_chart import (
     grouped_offsets,
     linear_axis,
 )
+from .colors import series_colors
+from .label_layout import FONT_SIZE as LABEL_FONT_SIZE
+from .label_layout import PlacedLabel, label_extent, place_labels
+from .labels import unique_labels
 from .vocabulary import DECIMALS, format_number
 
 PRODUCTS_PER_LINE = 2  # q_m k_m products per LaTeX line for d_k = 2 (one per line above)

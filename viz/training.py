@@ -1,10 +1,12 @@
 """Figures of the Train page: loss curves, the attention maps of a trained model, pattern scores.
 
-Pure Plotly (no Streamlit): each builder takes what ``attention.training`` measured — history
-records, ``TrainResult.attention`` weights, ``TrainResult.pattern_scores`` — and returns a
-``go.Figure``. Nothing is computed here beyond picking values to draw. Words a figure writes
-(titles, legend names) are arguments, so the page passes them in the user's language; every
-label is escaped with :func:`viz.labels.plain` (Plotly reads a little HTML in its strings).
+Pure builders (no Streamlit): each takes what ``attention.training`` measured — history
+records, ``TrainResult.attention`` weights, ``TrainResult.pattern_scores`` — and returns a chart
+of the app's own (:class:`viz.chart.Chart`: the curves and the scores) or, for the attention
+maps (matrices), a Plotly ``go.Figure``. Nothing is computed here beyond picking values to draw.
+Words a figure writes (titles, legend names) are arguments, so the page passes them in the
+user's language; a chart's texts are plain text (the component writes them as ``textContent``),
+a figure's are escaped with :func:`viz.labels.plain` (Plotly reads a little HTML in its strings).
 
 Line colours are the Okabe–Ito colours (told apart with the common colour-vision deficiencies);
 the validation line of a run is dashed, its training line solid, so the pair reads without
@@ -15,22 +17,35 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 import torch
 from plotly.subplots import make_subplots
 
+from .chart import (
+    Axis,
+    Bars,
+    Chart,
+    LegendEntry,
+    Line,
+    Panel,
+    category_axis,
+    grouped_offsets,
+    linear_axis,
+    log_axis,
+    log_padded,
+)
 from .colors import HIDDEN_COLOR, colorscale
 from .labels import plain, short, unique_labels
+from .vocabulary import format_number
 
 __all__ = [
     "MAP_PANEL_WIDTH",
     "attention_maps_figure",
-    "dropout_curves_figure",
-    "loss_curves_figure",
-    "pattern_scores_figure",
+    "dropout_curves_chart",
+    "loss_curves_chart",
+    "pattern_scores_chart",
 ]
 
 BLUE, ORANGE, GREEN, PURPLE = "#0072B2", "#E69F00", "#009E73", "#CC79A7"
@@ -50,41 +65,48 @@ def _steps(records: Sequence[Mapping[str, float]]) -> list[int]:
     return [int(record["step"]) for record in records]
 
 
-def _loss_axis(values: Sequence[float]) -> dict[str, Any]:
-    """A log axis when the losses span more than a factor of 10 (they fall fast), else linear."""
+def _loss_axis(title: str, values: Sequence[float]) -> Axis:
+    """A log axis when the losses span more than a factor of 10 (they fall fast), else linear
+    from 0."""
     positive = [v for v in values if v > 0 and math.isfinite(v)]
     if positive and max(positive) / min(positive) > 10:
-        return {"type": "log", "dtick": 1, "tickformat": "~g"}  # a tick per power of ten
-    return {"type": "linear", "rangemode": "tozero"}
+        return log_axis(title, *log_padded(positive))
+    return linear_axis(title, 0.0, max(positive, default=1.0) * 1.05)
 
 
-def _curves_layout(
-    figure: go.Figure,
-    total_steps: int | None,
+def _step_axis(title: str, steps: Sequence[int], total_steps: int | None) -> Axis:
+    """Steps 0 … ``total_steps`` (a live curve grows across a fixed axis), else the records'."""
+    return linear_axis(title, 0.0, float(total_steps or max(steps, default=1) or 1))
+
+
+def _curve(
+    records: Sequence[Mapping[str, float]],
+    column: str,
+    name: str,
     step_title: str,
-    loss_title: str,
-    values: list[float],
-) -> go.Figure:
-    figure.update_layout(
-        height=320,
-        margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        plot_bgcolor="white",
-        legend={"orientation": "h", "y": 1.12, "x": 0},
-        hovermode="x unified",
+    color: str,
+    dash: str = "solid",
+    marker: float = 2.5,
+) -> Line:
+    """One column of the records against their steps, each point's hover naming both."""
+    steps = [
+        step for step, record in zip(_steps(records), records, strict=True) if column in record
+    ]
+    values = _records_column(records, column)
+    return Line(
+        x=tuple(float(step) for step in steps),
+        y=tuple(values),
+        color=color,
+        dash=dash,
+        markers=(marker,) * len(values) if marker else (),
+        hover=tuple(
+            f"{step_title}: {step}\n{name}: {format_number(value)}"
+            for step, value in zip(steps, values, strict=True)
+        ),
     )
-    figure.update_xaxes(
-        title={"text": plain(step_title)},
-        range=[0, total_steps] if total_steps else None,
-        showgrid=True,
-        gridcolor="#eeeeee",
-        zeroline=False,
-    )
-    loss_axis = {"title": {"text": plain(loss_title)}, "showgrid": True, "gridcolor": "#eeeeee"}
-    figure.update_layout(yaxis=loss_axis | _loss_axis(values))  # the first y axis only
-    return figure
 
 
-def loss_curves_figure(
+def loss_curves_chart(
     records: Sequence[Mapping[str, float]],
     *,
     total_steps: int | None = None,
@@ -93,63 +115,34 @@ def loss_curves_figure(
     accuracy_name: str | None = None,
     step_title: str = "step",
     loss_title: str = "loss",
-) -> go.Figure:
+) -> Chart:
     """Training and validation loss against the step, from ``TrainResult.history`` records.
 
     ``total_steps`` fixes the x axis (a live curve grows across it). With ``accuracy_name`` and
-    records that have ``val_accuracy``, the validation accuracy (0 … 1) is drawn too, dotted, on
-    a second axis at the right.
+    records that have ``val_accuracy``, the validation accuracy (0 … 1) is drawn too, dotted, in
+    a second panel beside the losses.
     """
     steps = _steps(records)
-    train_loss = _records_column(records, "train_loss")
-    val_loss = _records_column(records, "val_loss")
+    train = _curve(records, "train_loss", train_name, step_title, BLUE)
+    val = _curve(records, "val_loss", val_name, step_title, ORANGE, "dash")
+    losses = Panel(
+        x=_step_axis(step_title, steps, total_steps),
+        y=_loss_axis(loss_title, train.y + val.y),
+        series=(train, val),
+    )
+    legend = [LegendEntry(train_name, BLUE), LegendEntry(val_name, ORANGE, dash="dash")]
     accuracy = _records_column(records, "val_accuracy")
-    with_accuracy = accuracy_name is not None and len(accuracy) == len(steps) and steps
-    figure = make_subplots(specs=[[{"secondary_y": bool(with_accuracy)}]])
-    figure.add_trace(
-        go.Scatter(
-            x=steps,
-            y=train_loss,
-            name=plain(train_name),
-            mode="lines+markers",
-            line={"color": BLUE, "width": 2},
-            marker={"size": 5},
-        )
-    )
-    figure.add_trace(
-        go.Scatter(
-            x=steps,
-            y=val_loss,
-            name=plain(val_name),
-            mode="lines+markers",
-            line={"color": ORANGE, "width": 2, "dash": "dash"},
-            marker={"size": 5},
-        )
-    )
-    if with_accuracy:
-        figure.add_trace(
-            go.Scatter(
-                x=steps,
-                y=accuracy,
-                name=plain(accuracy_name or ""),
-                mode="lines",
-                line={"color": GREEN, "width": 1.5, "dash": "dot"},
-            ),
-            secondary_y=True,
-        )
-        figure.update_yaxes(
-            title={"text": plain(accuracy_name or "")},
-            range=[0, 1.02],
-            tickvals=[0, 0.25, 0.5, 0.75, 1],
-            tickformat=".0%",
-            showgrid=False,
-            secondary_y=True,
-        )
-    _curves_layout(figure, total_steps, step_title, loss_title, train_loss + val_loss)
-    return figure
+    if accuracy_name is None or len(accuracy) != len(steps) or not steps:
+        return Chart(panels=(losses,), legend=tuple(legend))
+    ticks = (0.0, 0.25, 0.5, 0.75, 1.0)
+    accuracy_axis = Axis(accuracy_name, (0.0, 1.02), ticks, tuple(f"{v:.0%}" for v in ticks))
+    line = _curve(records, "val_accuracy", accuracy_name, step_title, GREEN, "dot", marker=0)
+    panel = Panel(x=losses.x, y=accuracy_axis, series=(line,))
+    legend.append(LegendEntry(accuracy_name, GREEN, dash="dot"))
+    return Chart(panels=(losses, panel), legend=tuple(legend))
 
 
-def dropout_curves_figure(
+def dropout_curves_chart(
     without: Sequence[Mapping[str, float]],
     with_dropout: Sequence[Mapping[str, float]],
     *,
@@ -157,7 +150,7 @@ def dropout_curves_figure(
     total_steps: int | None = None,
     step_title: str = "step",
     loss_title: str = "loss",
-) -> go.Figure:
+) -> Chart:
     """The four curves of a with/without-dropout comparison: two runs × (training, validation).
 
     ``without`` and ``with_dropout`` are the history records of the two runs (or the progress so
@@ -172,23 +165,20 @@ def dropout_curves_figure(
         "val_with": "validation, with dropout",
         **(names or {}),
     }
-    figure = go.Figure()
-    values: list[float] = []
+    lines, legend = [], []
     for records, run, color in ((without, "without", BLUE), (with_dropout, "with", ORANGE)):
         for split, dash in (("train", "solid"), ("val", "dash")):
-            losses = _records_column(records, f"{split}_loss")
-            values += losses
-            figure.add_trace(
-                go.Scatter(
-                    x=_steps(records),
-                    y=losses,
-                    name=plain(names[f"{split}_{run}"]),
-                    mode="lines+markers",
-                    line={"color": color, "width": 2, "dash": dash},
-                    marker={"size": 4},
-                )
-            )
-    return _curves_layout(figure, total_steps, step_title, loss_title, values)
+            name = names[f"{split}_{run}"]
+            lines.append(_curve(records, f"{split}_loss", name, step_title, color, dash, 2.0))
+            legend.append(LegendEntry(name, color, dash=dash))
+    values = [v for line in lines for v in line.y if v is not None]
+    steps = _steps(without) + _steps(with_dropout)
+    panel = Panel(
+        x=_step_axis(step_title, steps, total_steps),
+        y=_loss_axis(loss_title, values),
+        series=tuple(lines),
+    )
+    return Chart(panels=(panel,), legend=tuple(legend))
 
 
 def attention_maps_figure(
@@ -389,13 +379,13 @@ def _map_axes(
     )
 
 
-def pattern_scores_figure(
+def pattern_scores_chart(
     scores: Mapping[str, torch.Tensor | np.ndarray],
     *,
     score_names: Mapping[str, str],
     head_names: Sequence[str],
     value_title: str = "mean attention weight",
-) -> go.Figure:
+) -> Chart:
     """One group of bars per head (``head_names``, layer by layer), one bar per pattern score.
 
     ``scores``: score name → ``(layers, heads)`` mean weights in 0 … 1, from
@@ -404,32 +394,32 @@ def pattern_scores_figure(
     bar carries its value (2 decimals).
     """
     colors = [BLUE, ORANGE, GREEN, PURPLE]
-    figure = go.Figure()
-    for index, (name, values) in enumerate(scores.items()):
+    groups = len(head_names)  # no slab for one head: fewer heads, narrower bars
+    width, offsets = grouped_offsets(
+        len(scores), 0.25 if groups == 1 else 0.5 if groups <= 3 else 0.8
+    )
+    bars, legend = [], []
+    for index, ((name, values), offset) in enumerate(zip(scores.items(), offsets, strict=True)):
         flat = np.asarray(values, dtype=np.float64).reshape(-1)  # layer-major, as head_names
         if len(flat) != len(head_names):
             raise ValueError(f"{len(flat)} scores of {name!r} for {len(head_names)} head names")
-        figure.add_trace(
-            go.Bar(
-                x=[plain(h) for h in head_names],
-                y=flat.tolist(),
-                name=plain(score_names.get(name, name)),
-                marker={"color": colors[index % len(colors)]},
-                text=[f"{v:.2f}" for v in flat],
-                textposition="outside",
-                hovertemplate="%{x}: %{y:.4f}<extra>"
-                + plain(score_names.get(name, name))
-                + "</extra>",
+        color, shown = colors[index % len(colors)], score_names.get(name, name)
+        bars.append(
+            Bars(
+                x=tuple(k + offset for k in range(len(flat))),
+                y=tuple(float(v) for v in flat),
+                width=width,
+                colors=(color,) * len(flat),
+                texts=tuple(f"{v:.2f}" for v in flat),
+                hover=tuple(
+                    f"{h}: {v:.4f}\n{shown}" for h, v in zip(head_names, flat, strict=True)
+                ),
             )
         )
-    groups = len(head_names)
-    figure.update_layout(
-        barmode="group",
-        bargap=0.75 if groups == 1 else 0.5 if groups <= 3 else 0.25,  # no slab for one head
-        height=300,
-        margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        plot_bgcolor="white",
-        legend={"orientation": "h", "y": 1.15, "x": 0},
-        yaxis={"range": [0, 1.12], "title": {"text": plain(value_title)}, "gridcolor": "#eeeeee"},
+        legend.append(LegendEntry(shown, color, "bar"))
+    panel = Panel(
+        x=category_axis("", head_names),
+        y=linear_axis(value_title, 0.0, 1.12),
+        series=tuple(bars),
     )
-    return figure
+    return Chart(panels=(panel,), legend=tuple(legend))

@@ -12,7 +12,7 @@ from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
 from pages.one_query import ROW_TABLE_KEY
 from tests.e2e.helpers import assert_no_exception, open_app, read_table, wait_settled
-from ui.point_cloud import CLOUD_CLASS
+from ui.chart import CHART_CLASS
 from viz.one_query import number, vector
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def test_uploads_junk_keeps_the_table_too_big_is_refused_a_valid_csv_changes_it(
     """One visit of the Embeddings page, three uploads: binary junk (an error, the table kept), a
     file over the size limit (refused by the browser), then a valid CSV (the table changes)."""
     open_app(page, frame_loaded, "/embeddings")
-    expect(page.locator(f"svg.{CLOUD_CLASS} circle")).to_have_count(6, timeout=WAIT_MS)
+    expect(page.locator(f"svg.{CHART_CLASS} circle")).to_have_count(6, timeout=WAIT_MS)
     assert_no_exception(page)
     expect(page.locator(SENTENCE_BOX).first).to_have_value(BOOK_SENTENCE, timeout=WAIT_MS)
     with subtests.test("binary junk shows an error and keeps the table"):
@@ -77,7 +77,7 @@ def test_uploads_junk_keeps_the_table_too_big_is_refused_a_valid_csv_changes_it(
         _upload(page, csv_file)
         expect(page.get_by_text("Loaded the file: 3 tokens with d_in = 2.")).to_be_visible()
         expect(page.locator(SENTENCE_BOX).first).to_have_value("cat dog fish", timeout=WAIT_MS)
-        labels = page.locator(f"svg.{CLOUD_CLASS} text.{CLOUD_CLASS}-label")
+        labels = page.locator(f"svg.{CHART_CLASS} text.{CHART_CLASS}-label")
         expect(labels).to_have_text(["cat", "dog", "fish"])
         assert "text=cat+dog+fish" in page.url
         assert_no_exception(page)

@@ -33,7 +33,7 @@ def test_every_plotly_chart_of_the_app_takes_the_svg_config() -> None:
     calls = []
     for source in [*REPO_ROOT.glob("pages/*.py"), *REPO_ROOT.glob("ui/*.py")]:
         calls += re.findall(r"st\.plotly_chart\((.*?)\)\n", source.read_text(), flags=re.S)
-    assert len(calls) == 2, calls  # ui.show.show_figure and the Train page's charts
+    assert len(calls) == 1, calls  # ui.show.show_figure (charts are the app's own: ui.chart)
     assert all("config=plotly_config(" in call for call in calls), calls
 
 

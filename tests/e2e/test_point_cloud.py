@@ -18,8 +18,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import SIDEBAR_SELECTOR, assert_no_exception, open_app, wait_settled
+from ui.chart import CHART_CLASS
 from ui.i18n import t
-from ui.point_cloud import CLOUD_CLASS
 from ui.table_state import table_for_words
 from viz.vocabulary import format_number
 
@@ -27,13 +27,13 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 WAIT_MS = 60_000
-SVG = f"svg.{CLOUD_CLASS}"
+SVG = f"svg.{CHART_CLASS}"
 TOKENS = ["<script>__x=1</script>", "**bold**", "cat", "<b>x</b>"]
 FIRST_VIEW = "-135 25"  # the view a page opens with (yaw, pitch in degrees)
 
 # Each point's label and the centre of its dot on the screen, in the order of the labels.
 _POSITIONS = """
-(svg) => [...svg.querySelectorAll('g.al-cloud-point')].map((g) => {
+(svg) => [...svg.querySelectorAll('g.al-chart-point')].map((g) => {
   const box = g.querySelector('circle').getBoundingClientRect();
   return [g.querySelector('text').textContent, box.x + box.width / 2, box.y + box.height / 2];
 }).sort((a, b) => (a[0] < b[0] ? -1 : 1))
@@ -61,7 +61,7 @@ def test_points_are_labelled_as_typed_and_a_drag_turns_the_view_for_good(
     svg = page.locator(SVG)
     expect(svg.locator("circle")).to_have_count(4, timeout=WAIT_MS)
     assert_no_exception(page)
-    labels = svg.locator(f"text.{CLOUD_CLASS}-label")
+    labels = svg.locator(f"text.{CHART_CLASS}-label")
     expect(labels).to_have_count(4)
     shown = sorted(labels.all_text_contents())
     assert shown == sorted(TOKENS)  # as typed: no element, no Markdown
@@ -76,7 +76,7 @@ def test_points_are_labelled_as_typed_and_a_drag_turns_the_view_for_good(
     assert svg.get_attribute("role") == "img"
     assert (svg.get_attribute("aria-label") or "").startswith("Token embeddings: 4 tokens")
     for axis in ("x1", "x2", "x3"):
-        expect(svg.locator(f"text.{CLOUD_CLASS}-axis", has_text=axis)).to_have_count(1)
+        expect(svg.locator(f"text.{CHART_CLASS}-axis", has_text=axis)).to_have_count(1)
 
     assert _view(page) == FIRST_VIEW
     before = svg.evaluate(_POSITIONS)
@@ -105,12 +105,12 @@ def test_points_are_labelled_as_typed_and_a_drag_turns_the_view_for_good(
     assert _view(page) == turned
 
     # the file: parseable SVG of the drawing as turned, labels as text
-    link = page.locator(f"a.{CLOUD_CLASS}-svg")
-    expect(link).to_have_text(t("embeddings.plot_svg", "en"))
+    link = page.locator(f"a.{CHART_CLASS}-svg")
+    expect(link).to_have_text(t("show.chart_svg", "en"))
     with page.expect_download(timeout=WAIT_MS) as download_info:
         link.click()
     saved = download_info.value
-    assert saved.suggested_filename == "attention_lab_embeddings.svg"
+    assert saved.suggested_filename == "embeddings_points.svg"
     path = tmp_path / saved.suggested_filename
     saved.save_as(path)
     root = ElementTree.parse(path).getroot()
@@ -122,7 +122,7 @@ def test_points_are_labelled_as_typed_and_a_drag_turns_the_view_for_good(
     shown = svg.locator("circle").evaluate_all("(cs) => cs.map((c) => c.getAttribute('cx'))")
     assert [node.get("cx") for node in root.findall(".//svg:circle", ns)] == shown
 
-    page.get_by_role("button", name=t("embeddings.plot_reset", "en")).click()
+    page.get_by_role("button", name=t("show.chart_reset", "en")).click()
     expect(svg).to_have_attribute("data-view", FIRST_VIEW)
     assert_no_exception(page)
 
@@ -140,7 +140,7 @@ _OVERFLOW = """
     if (box.left < frame.left - 0.5 || box.right > frame.right + 0.5 ||
         box.top < frame.top - 0.5 || box.bottom > frame.bottom + 0.5) out.push(text.textContent);
   }
-  for (const part of svg.parentElement.querySelectorAll('.al-cloud-bar > *')) {
+  for (const part of svg.parentElement.querySelectorAll('.al-chart-bar > *')) {
     if (part.getBoundingClientRect().right > width) out.push(part.textContent);
   }
   return out;
@@ -150,7 +150,7 @@ _OVERFLOW = """
 
 # Each shown label's box (getBBox, in the drawing's pixels); a hidden label counts as missing.
 _LABEL_BOXES = """
-(svg) => [...svg.querySelectorAll('text.al-cloud-label')]
+(svg) => [...svg.querySelectorAll('text.al-chart-label')]
   .filter((text) => getComputedStyle(text).display !== 'none')
   .map((text) => { const b = text.getBBox(); return [text.textContent, b.x, b.y, b.width, b.height]; })
 """

@@ -24,8 +24,8 @@ from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.export import PACKAGE_INSTALL, SNIPPET_FILE_NAMES, reproduce_snippet
 from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
 from tests.isolated_script import printed_context, run_isolated
+from ui.chart import CHART_CLASS
 from ui.i18n import t
-from ui.point_cloud import CLOUD_CLASS
 from ui.table_state import table_for_words
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def test_embeddings_csv_neutralises_formulas_and_uploads_back_and_tables_offer_n
     """One visit of Embeddings with hostile tokens: the table's toolbar offers no unguarded CSV,
     the page's CSV guards the tokens and uploads back as the same table."""
     open_app(page, frame_loaded, "/embeddings?text=" + quote(" ".join(HOSTILE_TOKENS)))
-    points = page.locator(f"svg.{CLOUD_CLASS} circle")  # the page's plot: drawn, run over
+    points = page.locator(f"svg.{CHART_CLASS} circle")  # the page's plot: drawn, run over
     expect(points).to_have_count(len(HOSTILE_TOKENS), timeout=WAIT_MS)
     assert_no_exception(page)
     with subtests.test("tables offer no unguarded CSV export"):
@@ -75,9 +75,9 @@ def test_embeddings_csv_neutralises_formulas_and_uploads_back_and_tables_offer_n
         values = tuple(tuple(float(cell) for cell in row[1:]) for row in rows[1:])
         assert values == table_for_words(HOSTILE_TOKENS).values  # plain numbers, every bit
         # the same file, uploaded: the same tokens (the guard is removed), no error
-        page.locator("[data-testid='stMainBlockContainer'] [data-testid='stFileUploader'] input[type='file']").set_input_files(
-            str(saved)
-        )
+        page.locator(
+            "[data-testid='stMainBlockContainer'] [data-testid='stFileUploader'] input[type='file']"
+        ).set_input_files(str(saved))
         wait_settled(page)
         expect(page.get_by_text("Loaded the file: 5 tokens with d_in = 3.")).to_be_visible()
         assert page.locator(SIDEBAR_SENTENCE).first.input_value() == " ".join(HOSTILE_TOKENS)

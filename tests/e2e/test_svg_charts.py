@@ -1,4 +1,4 @@
-"""The app's own SVG charts (``ui.svg_chart``) in a real browser: One query's value vectors.
+"""The app's own charts (``ui.chart``) in a real browser: One query's value vectors.
 
 - the arrows end at the trace's value vectors, read back from the drawn SVG through the plot's
   axis mapping (its pixel box and ranges, written on the plot group);
@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 
 from attention import AttentionConfig, trace_attention
 from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
-from ui.svg_chart import CHART_CLASS
+from ui.chart import CHART_CLASS
 from ui.table_state import table_for_words
 
 WAIT_MS = 60_000

@@ -41,7 +41,9 @@ def test_a_short_run_shows_curves_maps_and_the_trained_head_in_english_then_chin
     open_app(page, streamlit_server, "/train?train_task=reverse&train_steps=30&train_seed=21")
     expect(page.locator("h1").first).to_have_text("Train it")
     _train(page, "en")
-    expect(page.locator(".st-key-train_fig_curves .js-plotly-plot")).to_be_visible()
+    curves = page.locator("svg#al-chart-train_fig_curves")  # the app's own chart (ui.chart)
+    expect(curves).to_be_visible()
+    expect(curves.locator("g.al-chart-line")).to_have_count(3)  # training, validation, accuracy
     maps = page.locator(".st-key-train_fig_maps .js-plotly-plot")
     expect(maps).to_be_visible()
     expect(maps.get_by_text("Layer 1 · head 1")).to_have_count(1)
@@ -105,7 +107,9 @@ def test_a_bad_upload_is_explained_in_chinese_then_english_and_a_good_text_is_us
     wait_settled(page)
     picture = tmp_path / "picture.txt"
     picture.write_bytes(binary)
-    page.locator("[data-testid='stMainBlockContainer'] [data-testid='stFileUploader'] input[type='file']").set_input_files(str(picture))
+    page.locator(
+        "[data-testid='stMainBlockContainer'] [data-testid='stFileUploader'] input[type='file']"
+    ).set_input_files(str(picture))
     wait_settled(page)
     assert_no_exception(page)
     alert = page.locator("[data-testid='stAlertContentError']")
@@ -124,7 +128,9 @@ def test_a_bad_upload_is_explained_in_chinese_then_english_and_a_good_text_is_us
 
     good = tmp_path / "story.txt"  # a good text replaces it: the message goes, Train is enabled
     good.write_text("A small story about a keeper and a clock. " * 20, encoding="utf-8")
-    page.locator("[data-testid='stMainBlockContainer'] [data-testid='stFileUploader'] input[type='file']").set_input_files(str(good))
+    page.locator(
+        "[data-testid='stMainBlockContainer'] [data-testid='stFileUploader'] input[type='file']"
+    ).set_input_files(str(good))
     wait_settled(page)
     assert_no_exception(page)
     expect(page.get_by_text("Training on “story.txt”")).to_be_visible()

@@ -96,8 +96,6 @@ MESSAGES = {
         "en": "{title}: {count:token|tokens} as points on a line, axis x1.",
         "zh": "{title}：{count} 个词元作为直线上的点，坐标轴 x1。",
     },
-    "embeddings.plot_svg": {"en": "⤓ Download as SVG", "zh": "⤓ 下载 SVG"},
-    "embeddings.plot_reset": {"en": "Reset view", "zh": "复位视角"},
     "embeddings.next": {
         "en": "Next: the layer multiplies each row by W_query, W_key and W_value. See one query "
         "worked out by hand on the page **One query, by hand**.",

@@ -20,6 +20,7 @@ MESSAGES = {
     },
     "show.table_csv": {"en": "⤓ Download as CSV", "zh": "⤓ 下载 CSV"},
     "show.chart_svg": {"en": "⤓ Download as SVG", "zh": "⤓ 下载 SVG"},
+    "show.chart_reset": {"en": "Reset view", "zh": "复位视角"},
     "show.legend_alt": {
         "en": "colour legend of {name}: sample values on the scale, then the special cells",
         "zh": "{name} 的颜色图例：色标上的取样值，然后是特殊单元格",

@@ -1,10 +1,16 @@
-"""Small charts as data: what the app's own SVG component (``ui.svg_chart``) draws.
+"""Charts as data: what the app's one chart component (``ui.chart``) draws.
 
-A :class:`Chart` is a title, one or more :class:`Panel` side by side (each with two
-:class:`Axis` and a few series) and a legend. Everything a reader sees is decided here, in
-Python, and tested without a browser: the axis ranges, the tick values and their labels, every
-point, bar and arrow, the hover text of each (drawn as SVG ``<title>``, the browser's own
-tooltip). The browser only maps data to pixels and lays out texts.
+Two kinds, one set of axes and ticks:
+
+- a :class:`Chart` (curves, bars, arrows): a title, one or more :class:`Panel` side by side
+  (each with two :class:`Axis` and a few series) and a legend;
+- a :class:`PointCloud` (the Embeddings page): one labelled point per token in 3, 2 or 1
+  dimensions (:func:`point_cloud`); the browser turns a 3-D one by dragging or the arrow keys.
+
+Everything a reader sees is decided here, in Python, and tested without a browser: the axis
+ranges, the tick values and their labels, every point, bar and arrow, the hover text of each
+(drawn as SVG ``<title>``, the browser's own tooltip). The browser maps data to pixels, lays out
+texts and (for a 3-D cloud) turns the view.
 
 Texts are plain text: the component writes them with ``textContent``, so a token such as
 ``<b>x</b>`` is shown as typed (no escaping here, none needed).
@@ -22,6 +28,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
+
+import numpy as np
+from plotly.colors import get_colorscale, sample_colorscale
+
+from .colors import colorscale
+from .labels import short, unique_labels
+from .vocabulary import format_number, input_labels
 
 MINUS = "−"  # the typographic minus sign of every tick label
 GRID_COUNT = 5  # about this many ticks on a linear axis
@@ -174,6 +187,7 @@ class Chart:
         """The chart as JSON-able data (non-finite numbers become ``None``)."""
         data = _plain(self)
         data["description"] = self.description or self.title
+        data["kind"] = "chart"
         return data
 
 
@@ -282,3 +296,128 @@ def grouped_offsets(groups: int, width: float = 0.8) -> tuple[float, list[float]
     """The bar width and the offset of each of ``groups`` bars sharing a category slot."""
     bar = width / groups
     return bar, [(k - (groups - 1) / 2) * bar for k in range(groups)]
+
+
+# --- point clouds ----------------------------------------------------------------------------
+
+MAX_HOVER_FEATURES = 8  # a point's hover lists at most this many features of a wide embedding
+MAX_LABELLED_POINTS = 100  # above this, points carry no text label (the hover still names them)
+LABEL_LIMIT = 24  # characters of a label drawn next to its point (the hover has it in full)
+PADDING = 0.08  # each axis reaches this fraction of its span beyond the points and the origin
+
+
+def plotted_features(d_in: int) -> int:
+    """How many features a point cloud shows: ``min(d_in, 3)``."""
+    if d_in < 1:
+        raise ValueError(f"d_in must be at least 1, got {d_in}")
+    return min(d_in, 3)
+
+
+@dataclass(frozen=True)
+class PointCloud:
+    """One labelled point per token, in 1, 2 or 3 dimensions (``len(axes)``).
+
+    ``points[i]`` holds the plotted features of token ``i``, ``labels[i]`` its label (repeated
+    tokens told apart, long ones shortened), ``hovers[i]`` its full label and features, one per
+    line. ``label_above[i]``: the label sits above its point (else below), so neighbouring labels
+    alternate. Colours are CSS colours (``rgb(…)``) from the palette. ``description``: the
+    drawing's accessible name.
+    """
+
+    points: tuple[tuple[float, ...], ...]  # (T, dims)
+    labels: tuple[str, ...]
+    hovers: tuple[str, ...]
+    label_above: tuple[bool, ...]
+    axes: tuple[Axis, ...]
+    show_labels: bool
+    point_colour: str
+    line_colour: str
+    description: str = ""
+
+    @property
+    def dims(self) -> int:
+        return len(self.axes)
+
+    def to_data(self) -> dict[str, Any]:
+        """The cloud as JSON-ready data (the component's ``data``)."""
+        return {**_plain(self), "dims": self.dims, "kind": "cloud"}
+
+
+def point_cloud(
+    values: np.ndarray | Sequence[Sequence[float]],
+    tokens: Sequence[str],
+    *,
+    palette: str,
+    description: str = "",
+) -> PointCloud:
+    """The embedding table ``values`` ``(T, d_in)`` as labelled points (at most 3 features).
+
+    ``palette``: the sidebar's palette (``viz.colors.PALETTES``), which colours the points.
+
+    Raises:
+        ValueError: ``values`` is not ``(len(tokens), d_in)`` with ``d_in ≥ 1``.
+    """
+    values = np.asarray(values, dtype=np.float64)  # (T, d_in)
+    if values.ndim != 2 or values.shape[0] != len(tokens):
+        raise ValueError(f"values must be (len(tokens), d_in), got {values.shape}")
+    num_tokens, d_in = values.shape
+    dims = plotted_features(d_in)
+    shown = values[:, :dims]  # (T, dims)
+    names = unique_labels([str(token) for token in tokens])
+    point_colour, line_colour = point_colours(palette)
+    return PointCloud(
+        points=tuple(tuple(float(v) for v in row) for row in shown),
+        labels=tuple(short(name, LABEL_LIMIT) for name in names),
+        hovers=tuple(_hover(name, row) for name, row in zip(names, values, strict=True)),
+        label_above=_alternating(shown[:, 0] if dims == 1 else None, num_tokens),
+        axes=tuple(_cloud_axis(title, shown[:, m]) for m, title in enumerate(input_labels(dims))),
+        show_labels=num_tokens <= MAX_LABELLED_POINTS,
+        point_colour=point_colour,
+        line_colour=line_colour,
+        description=description,
+    )
+
+
+def _hover(name: str, row: np.ndarray) -> str:
+    """A point's hover: the token, then ``x1 = 0.4300`` one feature per line."""
+    d_in = row.shape[0]
+    lines = [name]
+    lines += [
+        f"{label} = {format_number(row[m])}"
+        for m, label in enumerate(input_labels(min(d_in, MAX_HOVER_FEATURES)))
+    ]
+    if d_in > MAX_HOVER_FEATURES:
+        lines.append(f"… (+{d_in - MAX_HOVER_FEATURES})")
+    return "\n".join(lines)
+
+
+def _alternating(order_by: np.ndarray | None, count: int) -> tuple[bool, ...]:
+    """Above, below, above… in token order, or in the order of ``order_by`` (a strip's x)."""
+    if order_by is None:
+        return tuple(index % 2 == 0 for index in range(count))
+    above = [True] * count
+    for rank, index in enumerate(np.argsort(order_by, kind="stable")):
+        above[int(index)] = rank % 2 == 0
+    return tuple(above)
+
+
+def _cloud_axis(title: str, column: np.ndarray) -> Axis:
+    """An axis holding every value of ``column`` and the origin, a little beyond both."""
+    low = min(0.0, float(column.min()))
+    high = max(0.0, float(column.max()))
+    span = high - low if high > low else 1.0
+    return linear_axis(title, low - PADDING * span, high + PADDING * span)
+
+
+def point_colours(palette: str) -> tuple[str, str]:
+    """A point's colour and its line's lighter one: the palette's sequential scale, dark end."""
+    scale = get_colorscale(colorscale("sequential", palette))
+    ends = sample_colorscale(scale, [0.0, 1.0])
+    dark_at_top = _brightness(ends[1]) < _brightness(ends[0])
+    point, line = (0.85, 0.45) if dark_at_top else (0.15, 0.55)
+    return tuple(sample_colorscale(scale, [point, line]))  # type: ignore[return-value]
+
+
+def _brightness(colour: str) -> float:
+    red, green, blue = (float(part) for part in colour[colour.index("(") + 1 : -1].split(","))
+    return 0.299 * red + 0.587 * green + 0.114 * blue
