@@ -51,6 +51,7 @@ import torch.nn as nn
 
 from .autograd_graph import AutogradGraph, GraphNode, build_graph, walk
 from .modules import MultiHeadAttention, MultiHeadAttentionWrapper
+from .setting_ranges import LOSS_NAMES, MAX_DESCENT_STEPS
 from .steps import FIELDS, GRADIENT_FIELDS
 from .trace import (
     AttentionConfig,
@@ -109,7 +110,6 @@ LossFunction = Callable[[torch.Tensor], torch.Tensor]  # output (b, T, d_out) ->
 # One backward pass keeps the trace, a gradient of the same size for each step and autograd's saved
 # tensors: about three times a trace. The limit keeps one pass to tens of megabytes (1024 tokens).
 MAX_GRADIENT_CELLS = 2**20
-MAX_DESCENT_STEPS = 200
 # Learning steps × attention cells: 200 steps at 6 tokens, 64 at 256 tokens, 4 at 1024 tokens.
 MAX_DESCENT_WORK = 2**22
 MAX_LEARNING_RATE = 100.0
@@ -194,7 +194,7 @@ LOSS_BUILDERS: dict[str, Callable[[Any, torch.Size], LossFunction]] = {
     "sum": lambda _target, _shape: sum_loss,
     "squared_distance": lambda target, shape: squared_distance_loss(_check_target(target, shape)),
 }
-LOSS_NAMES = tuple(LOSS_BUILDERS)
+assert tuple(LOSS_BUILDERS) == LOSS_NAMES, "each loss the page offers has its builder"
 
 
 def make_loss(

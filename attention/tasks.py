@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 
 import torch
 
+from .setting_ranges import TASK_NAMES
 from .validate import AttentionInputError, check_int, describe
 
 __all__ = [
@@ -58,7 +59,6 @@ __all__ = [
 ]
 
 IGNORE = -100  # the target where the next token is not an answer (F.cross_entropy's ignore_index)
-TASK_NAMES = ("copy", "reverse", "sort", "induction", "text")
 HELD_OUT_FRACTION = 0.2  # the share of possible sequences kept for validation (generated tasks)
 TEXT_HELD_OUT_FRACTION = 0.1  # the last tenth of a text is kept for validation
 MAX_TEXT_BYTES = 1_000_000  # an uploaded text: at most 1 MB (UTF-8)

@@ -66,6 +66,7 @@ import torch.nn.functional as F
 
 from .head_split import splits_evenly
 from .modules import MultiHeadAttention
+from .setting_ranges import LIMITS, TASK_DEFAULTS, TaskDefaults
 from .tasks import (
     IGNORE,
     Task,
@@ -100,64 +101,6 @@ __all__ = [
     "task_for",
     "train",
 ]
-
-# (low, high) of every whole-number setting: one place for the checks, the page's widgets and docs
-LIMITS: dict[str, tuple[int, int]] = {
-    "layers": (1, 4),
-    "heads": (1, 8),
-    "width": (4, 256),
-    "steps": (1, 20_000),
-    "batch_size": (1, 512),
-    "log_every": (1, 20_000),
-    "length": (2, 32),
-    "context_length": (8, 128),
-}
-
-
-@dataclass(frozen=True)
-class TaskDefaults:
-    """The settings a task trains with unless the config says otherwise (see TrainConfig)."""
-
-    layers: int
-    heads: int
-    width: int
-    dropout: float
-    steps: int
-    batch_size: int
-    learning_rate: float
-    layer_norm: bool
-    feed_forward: bool
-    log_every: int
-    length: int | None = None  # digit tasks only
-    context_length: int | None = None  # induction and text only
-
-
-# Per-task defaults: each reaches its task's accuracy target quickly on a small CPU
-# (``benchmarks/README.md``, "Time and accuracy at the defaults").
-TASK_DEFAULTS: dict[str, TaskDefaults] = {
-    "copy": TaskDefaults(
-        layers=1, heads=1, width=64, dropout=0.0, steps=300, batch_size=64,
-        learning_rate=3e-3, layer_norm=True, feed_forward=False, log_every=25, length=8,
-    ),
-    "reverse": TaskDefaults(
-        layers=1, heads=1, width=64, dropout=0.0, steps=300, batch_size=64,
-        learning_rate=3e-3, layer_norm=True, feed_forward=False, log_every=25, length=8,
-    ),
-    "sort": TaskDefaults(
-        layers=2, heads=2, width=64, dropout=0.0, steps=400, batch_size=64,
-        learning_rate=3e-3, layer_norm=True, feed_forward=True, log_every=50, length=8,
-    ),
-    "induction": TaskDefaults(
-        layers=2, heads=2, width=64, dropout=0.0, steps=1200, batch_size=64,
-        learning_rate=5e-3, layer_norm=True, feed_forward=False, log_every=50,
-        context_length=32,
-    ),
-    "text": TaskDefaults(
-        layers=2, heads=4, width=64, dropout=0.5, steps=1000, batch_size=32,
-        learning_rate=3e-3, layer_norm=True, feed_forward=True, log_every=50,
-        context_length=32,
-    ),
-}  # fmt: skip
 
 EVAL_SEQUENCES = 256  # held-out (and training) sequences behind each logged loss and accuracy
 EVALUATE_CHUNK = 500  # evaluate() runs the model on this many sequences at a time

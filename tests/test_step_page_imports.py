@@ -14,15 +14,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from ui.frame import PAGE_SPECS
 
 ROOT = Path(__file__).resolve().parents[1]
 OTHER_PAGES = tuple(spec.module for spec in PAGE_SPECS if spec.name != "step")
 UNUSED_NOW = (*OTHER_PAGES, "attention.bugs", "attention.kv_cache")
-# Still imported for the link's Train and Backward settings (ui/train_settings.py imports
-# attention.training for its limits, ui/gradient_state.py attention.gradients for its loss names).
+# The link's Train and Backward settings read their ranges from attention.setting_ranges.
 UNUSED_LATER = ("attention.training", "attention.tasks", "attention.corpus", "attention.gradients")
 
 
@@ -46,8 +43,5 @@ def test_the_step_pages_run_imports_no_other_page_and_no_bug_gallery() -> None:
     assert _loaded_by_the_step_page(UNUSED_NOW) == []
 
 
-@pytest.mark.xfail(
-    strict=True, reason="ui/train_settings.py and ui/gradient_state.py import them at import"
-)
 def test_the_step_pages_run_imports_no_training_gradient_task_or_corpus_code() -> None:
     assert _loaded_by_the_step_page(UNUSED_LATER) == []

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import streamlit as st
 
 from attention import AttentionConfig, AttentionInputError
-from attention.gradients import LOSS_NAMES, MAX_DESCENT_STEPS, Descent, gradient_descent
+from attention.setting_ranges import LOSS_NAMES, MAX_DESCENT_STEPS
+
+if TYPE_CHECKING:
+    from attention.gradients import Descent
 
 from .computation import TRACE_CACHE_LARGE, TRACE_CACHE_SMALL
 from .i18n import t
@@ -168,6 +171,8 @@ def _descent(
     steps: int,
 ) -> Descent:
     inputs = np.frombuffer(values, dtype=np.float64).reshape(shape).astype(np.float32)
+    from attention.gradients import gradient_descent  # the backward page's run only
+
     return gradient_descent(
         inputs,
         cfg,

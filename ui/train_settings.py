@@ -32,17 +32,19 @@ cannot carry: the page says so.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
 from attention.head_split import splits_evenly
-from attention.tasks import TASK_NAMES, check_text
-from attention.training import LIMITS, TASK_DEFAULTS, TrainConfig
+from attention.setting_ranges import LIMITS, TASK_DEFAULTS, TASK_NAMES
 from attention.validate import AttentionInputError
 from viz.markdown_text import escape_markdown
 
 from .choices import KeptValues
+
+if TYPE_CHECKING:
+    from attention.training import TrainConfig
 from .i18n import current_language, t
 from .input_errors import explain
 from .settings import MAX_APP_SEED, Setting, widget
@@ -210,6 +212,8 @@ def _on_upload() -> None:
         return
     data = uploaded.getvalue()
     try:
+        from attention.tasks import check_text  # an upload's check: the Train page only
+
         check_text(data, TEXT_CONTEXT)
     except AttentionInputError as error:
         st.session_state[UPLOAD_PROBLEM_KEY] = (uploaded.name, error)
@@ -303,6 +307,8 @@ def train_config(values: dict[str, Any], text: bytes | None = None) -> TrainConf
     ``TrainConfig(task=…)`` in a notebook does; resolving writes every one of them out, so the
     config is a complete cache key and the exported script does not depend on today's defaults.
     """
+    from attention.training import TrainConfig  # the Train page's run only
+
     return TrainConfig(
         task=values["task"],
         seed=int(values["seed"]),
