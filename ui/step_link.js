@@ -143,6 +143,9 @@ function scaleCanvas() {
   const root = document.documentElement.style;
   const state = window.__alStepKeys;
   const presenting = Boolean(document.querySelector('.__CLASS__-present'));
+  // the deck's look (step_link.css) hangs on this class, not on a :has() rule that every
+  // change of the page would make the browser test again
+  document.documentElement.classList.toggle('__CLASS__-presenting', presenting);
   const canvas = document.querySelector('[data-testid="stMainBlockContainer"]');
   if (!presenting || !state || !state.canvas || window.innerWidth <= 640) {
     if (root.getPropertyValue('--al-scale')) {  // leaving: only then a write (none per rerun)
@@ -182,6 +185,7 @@ export default function (component) {
     parentElement.appendChild(marker);
   }
   marker.className = data.mode === 'present' ? '__CLASS__ __CLASS__-present' : '__CLASS__';
+  document.documentElement.classList.toggle('__CLASS__-presenting', data.mode === 'present');
   const previous = window.__alStepKeys;
   window.__alStepKeys = { mode: data.mode, tabs: data.tabs, canvas: data.canvas };
   if (data.scroll && (!previous || previous.scroll !== data.scroll) && data.mode !== 'present') {
