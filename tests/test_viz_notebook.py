@@ -132,7 +132,7 @@ def test_cells_are_the_traces_numbers_with_masked_and_dropped_cells_marked(
             else:
                 value = trace.masked_scores[0, i, j].item()
                 assert cell.text == format_number(value, 4, minus="−")
-    keep, keep_legend, before, _, dropped, legend = section(reader, "dropout").tables
+    _before, _, keep, keep_legend, dropped, legend = section(reader, "dropout").tables
     assert [cell.text for cell in keep_legend[0]][1:] == [
         "✓: kept",
         "✗: dropped",

@@ -136,16 +136,19 @@ def figure(
         return  # a bias is one row, written in its figure
     values = figure_values(shown_figure, trace)
     cols = list(view.col_labels)
-    if shown_figure.sums:  # the row sums, read from the trace's own sum
+    hidden = view.hidden if shown_figure.look != "keep" else None
+    if shown_figure.sums:  # the row sums, read from the trace's own sum (never hidden)
         sums = row_sums(trace, field)
         values, cols = np.hstack([values, sums[:, None]]), [*cols, t("step.row_sum")]
+        if hidden is not None:
+            hidden = np.hstack([hidden, np.zeros((len(sums), 1), dtype=bool)])
     binary = shown_figure.look in ("mask", "keep")
     show_numbers(
         values,
         list(view.row_labels),
         cols,
         key=f"{drawing.key_prefix}_numbers_{key}",
-        hidden=view.hidden if shown_figure.look != "keep" else None,
+        hidden=hidden,
         label=t("step.numbers_of", name=shown_figure.name),
         decimals=0 if binary else DECIMALS,
         beside_matrix=True,
