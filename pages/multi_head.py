@@ -30,22 +30,19 @@ from ui.deck import offer_fixes, setting_input
 from ui.frame import page
 from ui.i18n import t
 from ui.settings import SETTINGS
-from ui.show import figure_words, numbers_frame, show_figure, show_matrix
+from ui.show import figure_words, numbers_frame, show_matrix
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
-from viz.matrix import MatrixView
+from viz.matrix import MatrixView, use_table
 from viz.multi_head import (
     ShapeStep,
-    fits_grid,
     format_shape,
     fused_shape_steps,
-    head_weights_grid,
     output_frame,
     wrapper_shape_steps,
 )
-from viz.table_heatmap import use_table
 
 MAX_SIDEBAR_HEADS = int(SETTINGS["heads"].high)  # the sidebar's ranges, for the suggestions
 MAX_SIDEBAR_D_OUT = int(SETTINGS["d_out"].high)
@@ -71,7 +68,7 @@ def heads_first(tensor: torch.Tensor, num_heads: int) -> torch.Tensor:
 def show_weights(
     trace: AttentionTrace, variant: str, tokens: list[str], palette: str, only: int | None = None
 ) -> None:
-    """Each head's weights: one grid of heatmaps (one figure per head when the matrix is large).
+    """Each head's weights: one matrix per head, two heads a row.
 
     ``only``: one head's (presenter mode: one head a screen, its table as large as the prose).
     """
@@ -102,19 +99,12 @@ def show_weights(
     if only is not None:
         show_matrix(heads[only], words, key=f"multi_head_{variant}_weights_{only}")
         return
-    # a coloured table of numbers per head while they fit (cheap to draw), else figures
     as_tables = use_table(len(tokens), len(tokens))
-    if fits_grid(len(tokens)) and not as_tables:
-        figure = head_weights_grid(heads, words)
-        # one head alone would stretch over the whole page: give it half of it
-        with st.columns(2)[0] if num_heads == 1 else st.container():
-            show_figure(figure, key=f"multi_head_{variant}_weights")
-    else:
-        for head, matrix in enumerate(heads):  # a row per two heads: 1 2 / 3 4, also stacked
-            if head % 2 == 0:
-                columns = st.columns(2)
-            with columns[head % 2]:
-                show_matrix(matrix, words, key=f"multi_head_{variant}_weights_{head}")
+    for head, matrix in enumerate(heads):  # a row per two heads: 1 2 / 3 4, also stacked
+        if head % 2 == 0:
+            columns = st.columns(2)
+        with columns[head % 2]:
+            show_matrix(matrix, words, key=f"multi_head_{variant}_weights_{head}")
     if len(tokens) <= MAX_TABLE_TOKENS and not as_tables:  # tables are their own numbers
         with st.expander(t("multi_head.numbers")):
             for title, head_weights in zip(titles, weights, strict=True):

@@ -99,7 +99,8 @@ MATRIX_PREFIX = "matrix_"  # ui.show.show_matrix_table: the table's container ke
 
 
 def _table_data(element: Any) -> dict[str, Any]:
-    """The data a matrix table component received (``ui.matrix_table``): labels, cells, colours."""
+    """The data a matrix component received (``ui.matrix_table``): a table's labels, cells and
+    colours, or a picture's (``"image"``), and the legend row's table (``"legend"``)."""
     return json.loads(element.proto.json)
 
 
@@ -112,25 +113,44 @@ def _as_frame(data: dict[str, Any]) -> pd.DataFrame:
     return frame
 
 
-def _matrix_blocks(at: Any) -> dict[str, list[dict[str, Any]]]:
-    """The tables in the container of each matrix, by ``show_matrix`` key: matrix, then legend."""
-    blocks: dict[str, list[dict[str, Any]]] = {}
+def matrix_components(at: Any) -> dict[str, dict[str, Any]]:
+    """The one component element of each matrix's container, by ``show_matrix`` key: its data."""
+    blocks: dict[str, dict[str, Any]] = {}
 
     def walk(node: Any) -> None:
         proto_id = getattr(getattr(node, "proto", None), "id", "") or ""
         if isinstance(proto_id, str) and f"-{MATRIX_PREFIX}" in proto_id:
             key = proto_id.split(f"-{MATRIX_PREFIX}", 1)[1]
-            blocks[key] = [
+            drawn = [
                 _table_data(child)
                 for child in node.children.values()
                 if child.type == "bidi_component"
             ]
-            assert blocks[key], f"matrix container {key!r} holds no table"
+            assert len(drawn) == 1, f"matrix container {key!r} holds {len(drawn)} components"
+            blocks[key] = drawn[0]
         for child in getattr(node, "children", {}).values():
             walk(child)
 
     walk(at._tree if hasattr(at, "_tree") else at)
     return blocks
+
+
+def _matrix_blocks(at: Any) -> dict[str, list[dict[str, Any]]]:
+    """The tables of each matrix drawn as a table, by ``show_matrix`` key: matrix, then legend."""
+    return {
+        key: [data["table"]] + ([data["legend"]] if data["legend"] else [])
+        for key, data in matrix_components(at).items()
+        if data.get("table")
+    }
+
+
+def matrix_images(at: Any) -> dict[str, dict[str, Any]]:
+    """Every matrix drawn as a picture, by ``show_matrix`` key: its data and legend row."""
+    return {
+        key: {**data["image"], "legend": data["legend"]}
+        for key, data in matrix_components(at).items()
+        if data.get("image")
+    }
 
 
 def matrix_tables(at: Any) -> dict[str, pd.DataFrame]:
@@ -150,7 +170,8 @@ def component_table_data(at: Any, key: str) -> dict[str, Any]:
     def walk(node: Any) -> None:
         proto_id = getattr(getattr(node, "proto", None), "id", "") or ""
         if getattr(node, "type", "") == "bidi_component" and proto_id.endswith(f"-{key}"):
-            found.append(_table_data(node))
+            data = _table_data(node)
+            found.append(data.get("table", data))  # a matrix component's table, or its own data
         for child in getattr(node, "children", {}).values():
             walk(child)
 

@@ -15,24 +15,30 @@ from streamlit.testing.v1 import AppTest
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import embed_words
-from tests.apptest_support import matrix_cell_styles, matrix_legend, matrix_tables, run_page
+from tests.apptest_support import (
+    matrix_cell_styles,
+    matrix_components,
+    matrix_images,
+    matrix_legend,
+    matrix_tables,
+    run_page,
+)
 from tests.cases import subcases
+from tests.step_figures import field_view
 from ui import computation
 from ui.frame import PAGE_SPECS
 from ui.table_state import random_words
-from viz.colors import DROPPED_COLOR, HIDDEN_COLOR
-from viz.heatmap import cell_texts
+from viz.colors import DROPPED_COLOR, HIDDEN_COLOR, colorscale
+from viz.matrix import colour_range
+from viz.vocabulary import cell_texts
+from viz.words import FigureWords
 
 
-def _charts(at: AppTest) -> dict[str, dict]:
-    """Every Plotly chart of a run by its element id, as the figure JSON the browser gets."""
-    return {chart.proto.id: json.loads(chart.proto.spec) for chart in at.get("plotly_chart")}
-
-
-def _chart(at: AppTest, key: str) -> dict:
-    found = [spec for element_id, spec in _charts(at).items() if element_id.endswith(key)]
-    assert len(found) == 1, f"{key}: {len(found)} charts"
-    return found[0]
+def _picture(at: AppTest, key: str) -> dict:
+    """The picture of matrix ``key`` (its data, as the browser's component gets it)."""
+    pictures = matrix_images(at)
+    assert key in pictures, f"{key}: not a picture ({sorted(pictures)})"
+    return pictures[key]
 
 
 def _legend(at: AppTest, key: str) -> list[str]:
@@ -72,9 +78,8 @@ def test_generate_button_fills_the_sentence_and_the_link() -> None:
 def test_zoom_window_shows_exact_values_of_the_large_matrix() -> None:
     words = random_words(100)
     at = _all_steps({"text": " ".join(words)})
-    scores = _chart(at, "step_fig_attn_scores")
-    assert scores["layout"]["images"][0]["source"].startswith("data:image/png;base64,")
-    assert not any(i.endswith("step_fig_attn_scores__zoom__figure") for i in _charts(at))
+    scores = _picture(at, "step_fig_attn_scores")
+    assert scores["source"].startswith("data:image/png;base64,")
     assert "step_fig_attn_scores__zoom__figure" not in matrix_tables(at)  # lazy: nothing sent
 
     at.session_state["step_fig_attn_scores__zoom"] = True  # open the lazy expander
@@ -83,7 +88,6 @@ def test_zoom_window_shows_exact_values_of_the_large_matrix() -> None:
     at.number_input(key="step_fig_attn_scores__zoom__col").set_value(31).run()
     at.number_input(key="step_fig_attn_scores__zoom__size").set_value(10).run()
     assert not at.exception
-    assert not any(i.endswith("step_fig_attn_scores__zoom__figure") for i in _charts(at))
     window = matrix_tables(at)["step_fig_attn_scores__zoom__figure"]  # a table of its numbers
     trace = trace_attention(embed_words(words), AttentionConfig())
     expected = trace.attn_scores[0, 39:49, 30:40].double().numpy()  # rows 40–49, cols 31–40
@@ -95,19 +99,19 @@ def test_zoom_window_shows_exact_values_of_the_large_matrix() -> None:
 def test_zoom_window_of_dropped_weights_keeps_the_views_masks_and_chinese_words() -> None:
     """The window is cut from the same description as the image: its exact weights on the
     image's colours, the dropout's pink cells where the keep-mask dropped, the grey ones where
-    the mask hides; the image's block hover and the window's legend speak the page's language."""
+    the mask hides; the picture's hover and the window's legend speak the page's language."""
     words = random_words(60)
     at = _all_steps({"text": " ".join(words), "dropout": "0.5", "lang": "zh"})
-    image = _chart(at, "step_fig_dropped_weights")
-    hover = image["data"][0]["hovertemplate"]
-    assert "均值" in hover and "查询" in hover and "被掩码（−∞）的单元格" in hover
+    image = _picture(at, "step_fig_dropped_weights")
+    hover = image["hover"]
+    assert hover["row_title"] == "查询" and hover["dropped"] == "0 (丢弃)"
+    assert hover["hidden"].startswith("0 (") and "被掩码" in hover["hidden"]
     at.session_state["step_fig_dropped_weights__zoom"] = True
     at.run()
     at.number_input(key="step_fig_dropped_weights__zoom__row").set_value(11).run()
     at.number_input(key="step_fig_dropped_weights__zoom__col").set_value(11).run()
     assert not at.exception
     key = "step_fig_dropped_weights__zoom__figure"
-    assert not any(i.endswith(key) for i in _charts(at))
     window = matrix_tables(at)[key].to_numpy()  # rows and columns 11–18: the diagonal's block
     assert window.shape == (8, 8)
     trace = trace_attention(embed_words(words), AttentionConfig(dropout=0.5))
@@ -123,8 +127,12 @@ def test_zoom_window_of_dropped_weights_keeps_the_views_masks_and_chinese_words(
     background = np.array([[styles[i, j]["background-color"] for j in range(8)] for i in range(8)])
     assert (background[~keep & visible] == DROPPED_COLOR).all()  # … on pink, never the scale
     assert (window[~visible] == "0").all() and (background[~visible] == HIDDEN_COLOR).all()
-    low, high = image["data"][0]["zmin"], image["data"][0]["zmax"]  # the image's colour range
-    scale = image["data"][0]["colorscale"]
+    picture_legend = image["legend"]["cells"][0]  # the picture's colour range, written
+    low, high = float(picture_legend[1]["text"]), float(picture_legend[3]["text"])
+    view = field_view(trace, "dropped_weights", words, FigureWords(), palette="default")
+    assert (low, high) == tuple(round(bound, 4) for bound in colour_range(view))
+    low, high = colour_range(view)
+    scale = colorscale("sequential", "default")
     on_image = sample_colorscale(scale, ((dropped[kept] - low) / (high - low)).tolist())
     assert background[kept].tolist() == on_image, "a kept weight has the image's colour"
     legend = _legend(at, key)
@@ -189,13 +197,14 @@ def test_every_page_works_at_1024_tokens(page: str) -> None:
 def test_step_page_works_at_4096_tokens_with_images_only() -> None:
     at = _all_steps({"text": " ".join(random_words(4096)), "dropout": "0.1"}, timeout=600)
     assert not at.exception, [str(e.value)[:500] for e in at.exception]
-    specs = _charts(at)
-    total = sum(len(json.dumps(spec)) for spec in specs.values())
+    drawn = matrix_components(at)
+    total = sum(len(json.dumps(data)) for data in drawn.values())
     assert total < 3_000_000, total  # every (T, T) matrix is a small PNG
-    images = [i for i, spec in specs.items() if spec["layout"].get("images")]
+    images = matrix_images(at)
     assert len(images) >= 8, images  # X, Q, K, V, scores ×3, mask, weights, keep, dropped, context
-    for element_id, spec in specs.items():
-        assert len(json.dumps(spec)) < 400_000, element_id
+    for key, data in drawn.items():
+        assert len(json.dumps(data)) < 400_000, key
+    assert not at.get("plotly_chart")
 
 
 def test_large_traces_go_to_the_small_cache() -> None:

@@ -20,7 +20,7 @@ from tests.apptest_support import (
 )
 from tests.cases import subcases
 from viz.colors import colorscale
-from viz.heatmap import cell_texts
+from viz.vocabulary import cell_texts
 
 NUM_CHARTS = 17  # 12 gradients, the Jacobian, the loss curve, 3 updated weights
 CHARTS_PER_TAB = (7, 6, 0, 4)  # lazy tabs: to the scores, to Q/K/V and W, graph, learning steps

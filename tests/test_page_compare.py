@@ -9,8 +9,7 @@ from streamlit.testing.v1 import AppTest
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
 from tests.apptest_support import HARNESS, matrix_tables, page_text, plotly_figures, run_page
-from viz.heatmap import cell_texts
-from viz.vocabulary import DECIMALS, context_labels
+from viz.vocabulary import DECIMALS, cell_texts, context_labels
 
 
 def _weights(**changes: object) -> np.ndarray:

@@ -19,8 +19,7 @@ from tests.apptest_support import (
     svg_charts,
     table_numbers,
 )
-from viz.heatmap import cell_texts
-from viz.vocabulary import DECIMALS, format_number
+from viz.vocabulary import DECIMALS, cell_texts, format_number
 
 
 def _metrics(at: AppTest) -> list[str]:

@@ -20,8 +20,7 @@ from tests.apptest_support import (
 )
 from tests.cases import subcases
 from viz.colors import HIDDEN_COLOR
-from viz.heatmap import MINUS_INFINITY, cell_texts
-from viz.vocabulary import DECIMALS, format_difference
+from viz.vocabulary import DECIMALS, MINUS_INFINITY, cell_texts, format_difference
 
 # raw scores; method 1: softmax, zeroed, row sums, renormalized; method 2: −∞, softmax
 MATRICES_PER_TAB = (

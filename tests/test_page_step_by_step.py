@@ -24,8 +24,8 @@ from tests.apptest_support import (
     run_page,
 )
 from ui.i18n import t
-from viz.heatmap import cell_texts
 from viz.markdown_text import escape_markdown
+from viz.vocabulary import cell_texts
 
 SEED_DOCUMENT_CONTEXT = [
     ["-0.4519", "0.2216"],

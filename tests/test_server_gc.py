@@ -24,7 +24,7 @@ def test_the_startup_hook_freezes_what_the_libraries_created_at_import() -> None
     import torch
 
     import ui.frame
-    import viz.heatmap
+    import viz.image_heatmap
 
     ui.frame.import_every_page()  # what app.py's startup hook runs before the first visitor
 
@@ -32,4 +32,4 @@ def test_the_startup_hook_freezes_what_the_libraries_created_at_import() -> None
     assert gc.get_freeze_count() > 50_000
     # long-lived import-time objects sit in the permanent generation, out of the collector's walk
     assert id(torch.nn.Linear) not in tracked
-    assert id(viz.heatmap.matrix_figure) not in tracked
+    assert id(viz.image_heatmap.matrix_image) not in tracked

@@ -15,7 +15,6 @@ from attention.examples import BOOK_TOKENS, unique_labels
 from tests.cases import subcases
 from tests.step_figures import field_view
 from viz.colors import DROPPED_COLOR, HIDDEN_COLOR, PALETTES, colorscale
-from viz.heatmap import MINUS_INFINITY, cell_texts
 from viz.matrix import MatrixView, colour_range
 from viz.table_heatmap import (
     DARK_TEXT,
@@ -31,6 +30,7 @@ from viz.table_heatmap import (
     text_table,
     use_table,
 )
+from viz.vocabulary import MINUS_INFINITY, cell_texts
 from viz.words import FigureWords
 
 TOKENS = list(BOOK_TOKENS)

@@ -7,31 +7,38 @@ Whether Plotly then really draws nothing under the toolbar is checked in a real 
 from __future__ import annotations
 
 import numpy as np
+import plotly.graph_objects as go
 
-from attention import AttentionConfig, trace_attention
-from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
-from tests.step_figures import field_view
-from viz.heatmap import matrix_figure
-from viz.matrix import MatrixView
-from viz.multi_head import head_weights_grid
 from viz.toolbar import TOOLBAR_BAND, leave_room_for_toolbar, placed_above_plot
-from viz.words import FigureWords
+from viz.training import attention_maps_figure
 
-TOKENS = list(BOOK_TOKENS)
-WORDS = FigureWords()
+TOKENS = ["Your", "journey", "starts", "with", "one", "step"]
 
 
-def matrix_heatmap(values, rows, cols, **options):  # noqa: ANN001, ANN201
-    """The figure of a small matrix view (the default palette)."""
-    view = MatrixView(values=values, row_labels=rows, col_labels=cols, palette="default", **options)
-    return matrix_figure(view, WORDS)
+def matrix_heatmap(title: str = "", height: int | None = None) -> go.Figure:
+    """A small heatmap with its keys on top, as a Plotly matrix figure lays one out."""
+    figure = go.Figure(go.Heatmap(z=np.eye(3)))
+    figure.update_layout(
+        title={"text": title} if title else None,
+        height=height or 300,
+        margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
+        xaxis={"side": "top"},
+    )
+    return figure
+
+
+def maps(layers: int = 1, heads: int = 2) -> go.Figure:
+    """The Train page's attention maps: one panel per layer and head, titled above it."""
+    return attention_maps_figure(
+        np.full((layers, heads, 6, 6), 1 / 6),
+        TOKENS,
+        layer_names=[f"Layer {k + 1}" for k in range(layers)],
+        head_names=[f"head {k + 1}" for k in range(heads)],
+    )
 
 
 def test_a_heatmap_with_keys_on_top_gets_a_blank_title_that_holds_the_band() -> None:
-    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig())
-    figure = matrix_figure(
-        field_view(trace, "attn_scores", TOKENS, WORDS, palette="default"), WORDS
-    )
+    figure = matrix_heatmap()
     height = figure.layout.height
     leave_room_for_toolbar(figure)
     title = figure.layout.title
@@ -46,31 +53,23 @@ def test_a_heatmap_with_keys_on_top_gets_a_blank_title_that_holds_the_band() -> 
 
 
 def test_a_title_is_kept_and_moved_below_the_band() -> None:
-    figure = matrix_heatmap(np.eye(3), ["a", "b", "c"], ["a", "b", "c"], title="A <b>", height=300)
+    figure = matrix_heatmap(title="A &lt;b&gt;", height=300)
     leave_room_for_toolbar(figure)
     assert figure.layout.title.text == "A &lt;b&gt;" and figure.layout.title.pad.t == TOOLBAR_BAND
     assert figure.layout.height == 300 + TOOLBAR_BAND
 
 
 def test_applying_it_twice_changes_nothing_more() -> None:
-    figure = matrix_heatmap(np.eye(2), ["a", "b"], ["a", "b"])
+    figure = matrix_heatmap()
     once = leave_room_for_toolbar(figure).to_json()
     twice = leave_room_for_toolbar(figure).to_json()
     assert once == twice
 
 
 def test_subplot_titles_in_the_top_margin_move_down_by_the_band() -> None:
-    weights = np.full((2, 6, 6), 1 / 6)
-    views = [
-        MatrixView(
-            values=head, row_labels=TOKENS, col_labels=TOKENS, palette="default", title=title
-        )
-        for head, title in zip(weights, ["head 1", "head 2"], strict=True)
-    ]
-    figure = head_weights_grid(views, WORDS)
+    figure = maps()
     assert placed_above_plot(figure)
     top = figure.layout.margin.t
     leave_room_for_toolbar(figure)
     assert figure.layout.margin.t == top + TOOLBAR_BAND
-    plain = matrix_heatmap(np.eye(2), ["a", "b"], ["a", "b"])
-    assert not placed_above_plot(plain)
+    assert not placed_above_plot(matrix_heatmap())

@@ -1,4 +1,8 @@
-"""The browser's side of a coloured matrix table: a small component that writes cells as text.
+"""The browser's side of a matrix at every size: a component that writes cells as text.
+
+A matrix small enough to read is a coloured table of its numbers; a larger one is a picture
+(:class:`viz.image_heatmap.MatrixImage`: a PNG of one colour per cell or block, its axes, and the
+values the pointer shows); either way its legend row follows in the same element.
 
 Why not ``st.table``: Streamlit renders every cell, index and header of a ``st.table`` as
 Markdown in the browser, on every rerun, and a matrix with its legend has dozens of them, so a
@@ -23,6 +27,7 @@ element, so it costs a rerun no element of its own.
 
 from __future__ import annotations
 
+from viz.image_heatmap import MatrixImage
 from viz.table_heatmap import ColouredTable
 
 from .components import define, file_name
@@ -33,11 +38,35 @@ TABLE_CLASS = "al-matrix"  # the <table>'s class: the component's CSS and the br
 _COMPONENT = define("matrix_table", class_name=TABLE_CLASS)  # matrix_table.js, .css
 
 
-def draw_table(table: ColouredTable, *, key: str, csv_label: str = "") -> None:
-    """Draw ``table`` (its texts as plain text) as the element keyed from ``key``.
+def draw_table(
+    table: ColouredTable,
+    *,
+    key: str,
+    csv_label: str = "",
+    legend: ColouredTable | None = None,
+) -> None:
+    """Draw ``table`` (its texts as plain text), then ``legend``, as the element keyed from ``key``.
 
     ``csv_label``: the text of the link under a matrix table that downloads its numbers as CSV
     (``{key}.csv``); empty: no link.
+    """
+    _draw({"table": table.to_data(), "csv_label": csv_label}, legend, key=key)
+
+
+def draw_image(
+    image: MatrixImage, *, key: str, legend: ColouredTable | None = None, png_label: str = ""
+) -> None:
+    """Draw ``image`` (a large matrix's picture, its value under the pointer), then ``legend``.
+
+    ``png_label``: the text of the link under it that downloads the picture (``{key}.png``, one
+    pixel per cell or block, for a slide); empty: no link.
+    """
+    data = {"image": image.to_data(), "png_label": png_label}
+    _draw({**data, "png_name": f"{file_name(key, 'matrix')}.png"}, legend, key=key)
+
+
+def _draw(data: dict[str, object], legend: ColouredTable | None, *, key: str) -> None:
+    """One element keyed from ``key``.
 
     A component's key may not contain ``__`` (Streamlit's delimiter for its events), which the
     app's zoom windows use (``{key}__zoom``): each ``__`` becomes ``-``, so ``key`` itself may
@@ -47,8 +76,8 @@ def draw_table(table: ColouredTable, *, key: str, csv_label: str = "") -> None:
     if "-" in key:
         raise ValueError(f"a matrix table's key has no '-': {key!r}")
     data = {
-        **table.to_data(),
-        "csv_label": csv_label,
+        **data,
+        "legend": None if legend is None else legend.to_data(),
         "file_name": f"{file_name(key, 'matrix')}.csv",
         "scroll_hint": t("show.scroll_hint"),
         "changed_title": t("show.changed_cell"),

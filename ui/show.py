@@ -3,12 +3,12 @@
 A matrix is shown from its description (:class:`viz.matrix.MatrixView`), so that every page scales
 without doing anything:
 
-- :func:`show_matrix` draws the view's figure (:func:`viz.heatmap.matrix_figure`). Above 40 × 40
-  cells (e.g. a 1024-token attention matrix) that figure is an image heatmap (see
-  :mod:`viz.image_heatmap`); it then gets a one-line note of what a pixel is and a lazy "Exact
-  values" expander: a zoom window of at most 24 × 24 cells of the *same view*
-  (:func:`viz.matrix.window`) drawn as the usual annotated heatmap. The expander only runs (and
-  only sends anything) once it is opened.
+- :func:`show_matrix` draws every matrix with one component (``ui.matrix_table``): a coloured
+  table of its numbers while it fits (``viz.matrix.use_table``), else a picture of one colour
+  per cell (:mod:`viz.image_heatmap`: e.g. a 1024-token attention matrix) with a one-line note of
+  what a pixel is and a lazy "Exact values" expander: a zoom window of at most 24 × 24 cells of
+  the *same view* (:func:`viz.matrix.window`) drawn as the same coloured table. The expander only
+  runs (and only sends anything) once it is opened.
 - :func:`show_numbers` never builds a table of thousands of rows: above the same size it shows a
   window of the matrix chosen with two number inputs.
 - :func:`figure_words` is the one mapping of translated words the figure builders get.
@@ -31,20 +31,19 @@ import streamlit as st
 import torch
 
 from attention.differences import changed_cells
-from viz.heatmap import cell_texts, matrix_figure
-from viz.image_heatmap import image_shape, pixel_factors
+from viz.image_heatmap import exact_hover, image_shape, matrix_image, pixel_factors
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
-from viz.matrix import MatrixView, Window, use_image, window
-from viz.table_heatmap import legend_table, matrix_table, use_table
+from viz.matrix import MatrixView, Window, use_table, window
+from viz.table_heatmap import legend_table, matrix_table
 from viz.toolbar import leave_room_for_toolbar
-from viz.vocabulary import COMPACT_DECIMALS, DECIMALS
+from viz.vocabulary import COMPACT_DECIMALS, DECIMALS, cell_texts
 from viz.words import FigureWords
 
 from .i18n import current_language, t
-from .matrix_table import draw_table
+from .matrix_table import draw_image, draw_table
 
-# Plotly's toolbar: its camera button downloads the figure as SVG (vector: sharp on a slide)
+# Plotly's toolbar (charts): its camera button downloads the figure as SVG (sharp on a slide)
 PLOTLY_CONFIG = {
     "displaylogo": False,
     "modeBarButtonsToRemove": ["lasso2d", "select2d"],
@@ -53,6 +52,7 @@ PLOTLY_CONFIG = {
 MAX_WINDOW = 24  # a zoom window shows at most this many rows and columns (annotated heatmap)
 DEFAULT_WINDOW = 8  # fits a half-width column with 4 decimals in every cell
 MAX_NUMBER_ROWS = 64  # a longer table is shown as a window (a 256-row table costs the browser)
+MAX_NUMBER_CELLS = 40 * 40  # a larger table of numbers is shown as a window
 COMPACT_WINDOW = 10  # above this many columns, cells show COMPACT_DECIMALS (the hover keeps 6)
 
 # The catalogue key of each figure word (viz.words.FigureWords): one line per word.
@@ -113,23 +113,32 @@ def show_figure(figure: go.Figure, key: str) -> None:
 
 
 def show_matrix(view: MatrixView, words: FigureWords, *, key: str) -> None:
-    """Draw ``view``: a coloured table when small, else its figure (and for an image a zoom window).
+    """Draw ``view`` with the app's one matrix component, at any size, titled, with its legend.
 
-    Up to 40 rows × 12 columns (``viz.table_heatmap.use_table``) the matrix is a coloured table
-    of its numbers with a legend row under it (``ui.matrix_table``: cells written as plain text),
-    in a container keyed ``matrix_{key}``: the browser draws it at once, where an annotated
-    Plotly heatmap or a ``st.table`` costs it far more per change (``benchmarks/README.md``,
-    "The app's own table component"). Larger, ``key`` names the Plotly chart; an image
-    also gets a note and an "Exact values" zoom window (expander and inputs ``{key}__zoom…``).
+    Up to 40 rows × 12 columns (``viz.matrix.use_table``) the matrix is a coloured table of its
+    numbers (cells written as plain text); larger, a picture of one colour per cell (per block
+    above 512 a side) whose hover gives the values, with a note and an "Exact values" zoom
+    window (expander and inputs ``{key}__zoom…``) drawn as the same table. Either is one element
+    in a container keyed ``matrix_{key}``, its legend row inside.
     """
-    if use_table(*view.shape):
+    if not view.large:
         show_matrix_table(view, words, key=key)
         return
-    show_figure(matrix_figure(view, words), key=key)
-    if view.large:
-        zoom_title = t("scale.zoom.title")  # no sizes: the window stays open for a new sentence
-        st.caption(_image_note(view, zoom_title))
-        zoom_window(view, words, key=f"{key}__zoom", label=zoom_title)
+    rows, cols = view.shape
+    name = view.title or view.colorbar_title or view.value_name
+    one_cell = pixel_factors(rows, cols) == (1, 1)
+    with st.container(key=f"matrix_{key}"):
+        if view.title:
+            st.markdown(f"**{escape_markdown(view.title)}**")
+        alt = t("show.image_alt", name=name, rows=rows, cols=cols)
+        # a pixel of many cells is their mean: dropped weights are pink only one cell a pixel
+        legend_view = view if one_cell else replace(view, dropped=None)
+        legend = legend_table(legend_view, words, t("show.legend_alt", name=name))
+        image = matrix_image(view, words, alt)
+        draw_image(image, key=key, legend=legend, png_label=t("show.image_png"))
+    zoom_title = t("scale.zoom.title")  # no sizes: the window stays open for a new sentence
+    st.caption(_image_note(view, zoom_title))
+    zoom_window(view, words, key=f"{key}__zoom", label=zoom_title)
 
 
 _MARK_CHANGES: ContextVar[bool] = ContextVar("mark_changes", default=False)
@@ -180,10 +189,9 @@ def show_matrix_table(view: MatrixView, words: FigureWords, *, key: str) -> None
         if view.title:
             st.markdown(f"**{escape_markdown(view.title)}**")
         alt = t("show.table_alt", name=name, rows=rows, cols=cols)
-        draw_table(matrix_table(view, words, alt), key=key, csv_label=t("show.table_csv"))
         legend = legend_table(view, words, t("show.legend_alt", name=name))
-        if legend is not None:
-            draw_table(legend, key=f"{key}_legend")
+        table = matrix_table(view, words, alt)
+        draw_table(table, key=key, csv_label=t("show.table_csv"), legend=legend)
         if view.changed is not None:
             st.caption(t("show.changed_legend"))
 
@@ -231,7 +239,7 @@ def show_numbers(
     rows, cols = values.shape
     if beside_matrix and use_table(rows, cols):
         return
-    if not use_image(rows, cols) and rows <= MAX_NUMBER_ROWS:
+    if rows * cols <= MAX_NUMBER_CELLS and rows <= MAX_NUMBER_ROWS:
         frame = numbers_frame(values, row_labels, col_labels, hidden=hidden, decimals=decimals)
         with st.expander(label or t("show.numbers"), expanded=expanded):
             st.table(frame)
@@ -260,10 +268,10 @@ def show_numbers(
 
 
 def zoom_window(view: MatrixView, words: FigureWords, *, key: str, label: str) -> None:
-    """A lazy expander with a window of ``view`` drawn as an annotated heatmap (exact values).
+    """A lazy expander with a window of ``view`` drawn as a coloured table (exact values).
 
     The window is a smaller view of the same matrix (same kind, masks, titles and colour range),
-    so it is drawn by the same figure builder as a small matrix.
+    drawn by the same component as a small matrix (a table, even when wider than 12 columns).
     """
     box = st.expander(label, key=key, on_change="rerun", icon=":material/zoom_in:")
     if not box.open:
@@ -274,7 +282,7 @@ def zoom_window(view: MatrixView, words: FigureWords, *, key: str, label: str) -
         part = cut.view
         if part.shape[1] > COMPACT_WINDOW:
             part = replace(part, decimals=min(part.decimals, COMPACT_DECIMALS))
-        show_matrix(part, words, key=f"{key}__figure")
+        show_matrix_table(part, words, key=f"{key}__figure")
 
 
 def _window_controls(key: str, rows: int, cols: int) -> tuple[int, int, int]:
@@ -339,5 +347,6 @@ def _image_note(view: MatrixView, zoom_title: str) -> str:
         height=height,
         width=width,
         pixel=pixel,
+        hover=t("scale.hover_cell" if exact_hover(rows, cols) else "scale.hover_block"),
         zoom=zoom_title.split(":")[0].split("：")[0],
     )

@@ -27,9 +27,8 @@ from .chart import (
     log_padded,
 )
 from .colors import HIDDEN_COLOR, HIDDEN_TEXT_COLOR, series_colors
-from .heatmap import MINUS_INFINITY
 from .labels import short, unique_labels
-from .vocabulary import DECIMALS, HOVER_DECIMALS, format_number
+from .vocabulary import DECIMALS, HOVER_DECIMALS, MINUS_INFINITY, format_number
 
 __all__ = [
     "dropout_error_chart",

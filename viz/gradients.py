@@ -2,7 +2,7 @@
 
 Pure functions of numbers that :mod:`attention.gradients` computed (no Streamlit, no torch math):
 
-- :func:`gradient_view`: ``d loss / d step`` as a matrix view (drawn by ``viz.heatmap``) on a
+- :func:`gradient_view`: ``d loss / d step`` as a matrix view (drawn by ``ui.show.show_matrix``) on a
   diverging scale centred on 0, so an exact zero (a masked score, a dropped weight) is the scale's neutral colour
   and is written ``0.0000`` in its cell;
 - :func:`loss_curve_chart`: the loss after each learning step, the last one marked;

@@ -1,25 +1,22 @@
-"""Heatmaps of large matrices drawn as a colour image (PNG), with a real colour bar and hover.
+"""A matrix too large for a table of its numbers, as a picture: one colour per cell, values on hover.
 
-A 1024-token attention matrix holds 1,048,576 numbers. Sent as an annotated Plotly heatmap it
-weighs several megabytes per matrix and takes the browser seconds to draw; nobody can read a
-million numbers on a screen anyway. So above :data:`MAX_NUMERIC_CELLS` cells a matrix is drawn as
-a picture instead:
+A 1024-token attention matrix holds 1,048,576 numbers; nobody reads a million numbers on a screen,
+and a table of them would be megabytes. Above the size of a table (``viz.matrix.use_table``) a
+matrix is a :class:`MatrixImage`, pure data that the app's matrix component
+(``ui/components/matrix_table.js``) draws:
 
-1. **Colour it ourselves.** Every value is mapped to one of :data:`COLOUR_LEVELS` colours sampled
-   from the *same* Plotly colour scale the numeric heatmap uses (``viz.colors.colorscale``), on the
-   same range (symmetric around 0 for a diverging scale, or the page's ``zrange``). Hidden
-   (masked, −∞) cells are grey, never a colour on the scale. Plotly's own
-   ``px.imshow(binary_string=True)`` would be grayscale for 2-D data and loses the values.
+1. **Colour it here.** Every value is mapped to one of :data:`COLOUR_LEVELS` colours sampled from
+   the *same* colour scale the table uses (``viz.colors.colorscale``), on the same range. Hidden
+   (masked, −∞) cells are grey, never a colour on the scale; a pixel of one cell that dropout
+   dropped is pink, as in the table.
 2. **Shrink it to what a screen shows.** At most :data:`MAX_IMAGE_SIDE` pixels a side: each pixel is
    the mean of a block of ``f × f`` cells (``f = ⌈T / 512⌉``: 2 at 1024 tokens, 8 at 4096). A
-   palette PNG (one byte per pixel) of a 512 × 512 image is 5–300 KB, whatever ``T`` is.
-3. **Keep the numbers reachable.** A transparent heatmap of at most :data:`HOVER_BLOCKS` ×
-   :data:`HOVER_BLOCKS` blocks lies over the image: hovering reports the block's rows, columns,
-   mean, min and max. It also carries the colour bar (zmin/zmax of the image). For *exact* values
-   ``ui.show.show_matrix`` offers a zoom window (:func:`viz.matrix.window`), drawn from the same
-   :class:`~viz.matrix.MatrixView` as the usual annotated heatmap.
-
-The figure carries nothing but what the browser draws: the description stays with the caller.
+   palette PNG (one byte per pixel) is 5–300 KB, whatever ``T`` is; the browser draws its pixels
+   as sharp squares.
+3. **Keep the numbers reachable.** Up to :data:`EXACT_HOVER_SIDE` cells a side the hover gives each
+   cell's exact value; larger, a grid of at most :data:`HOVER_BLOCKS` blocks a side gives each
+   block's rows, columns, mean, min and max. Exact values of any cell are in the window of
+   numbers that ``ui.show.show_matrix`` draws under the picture (:func:`viz.matrix.window`).
 """
 
 from __future__ import annotations
@@ -34,21 +31,22 @@ from typing import Any
 
 import numpy as np
 import plotly.colors
-import plotly.graph_objects as go
 from PIL import Image
 
-from .colors import HIDDEN_COLOR, colorscale
-from .labels import plain, short
-from .matrix import MAX_NUMERIC_CELLS, MatrixView, colour_range, shown_values, use_image
+from .colors import DROPPED_COLOR, HIDDEN_COLOR, colorscale
+from .labels import short, unique_labels
+from .matrix import MatrixView, colour_range, shown_values
+from .vocabulary import HOVER_DECIMALS, MINUS_INFINITY, format_number
 from .words import FigureWords
 
-__all__ = ["MAX_NUMERIC_CELLS", "image_heatmap", "use_image"]
+__all__ = ["MatrixImage", "matrix_image"]
 
 MAX_IMAGE_SIDE = 512  # pixels a side at most: a screen shows no more than that
-MIN_DRAWN_SIDE = 400  # smaller images are enlarged (pixels repeated) to stay sharp
-HOVER_BLOCKS = 32  # the hover layer has at most this many blocks a side
-COLOUR_LEVELS = 255  # colours of the scale in the PNG palette; index 255 is the hidden grey
+EXACT_HOVER_SIDE = 64  # up to this many cells a side, the hover gives every cell's value
+HOVER_BLOCKS = 32  # larger, the hover has at most this many blocks a side
+COLOUR_LEVELS = 254  # colours of the scale in the PNG palette; then the hidden grey, dropped pink
 HIDDEN_INDEX = COLOUR_LEVELS
+DROPPED_INDEX = COLOUR_LEVELS + 1
 MAX_TICKS = 9
 
 
@@ -61,9 +59,14 @@ def pixel_factors(rows: int, cols: int, max_side: int = MAX_IMAGE_SIDE) -> tuple
 
 
 def image_shape(rows: int, cols: int, max_side: int = MAX_IMAGE_SIDE) -> tuple[int, int]:
-    """The image's size in pixels (before :func:`sharp` repeats them) for ``rows × cols``."""
+    """The image's size in pixels for ``rows × cols`` cells."""
     row_factor, col_factor = pixel_factors(rows, cols, max_side)
     return math.ceil(rows / row_factor), math.ceil(cols / col_factor)
+
+
+def exact_hover(rows: int, cols: int) -> bool:
+    """True when the hover of a ``rows × cols`` picture gives each cell's value (not a block's)."""
+    return rows <= EXACT_HOVER_SIDE and cols <= EXACT_HOVER_SIDE
 
 
 def view_scale(view: MatrixView) -> ColourScale:
@@ -121,23 +124,12 @@ def colour_indices(means: np.ndarray, zmin: float, zmax: float) -> np.ndarray:
 def png_data_uri(indices: np.ndarray, lut: np.ndarray) -> str:
     """A palette PNG (one byte per pixel) of colour ``indices``, as a ``data:`` URI."""
     image = Image.fromarray(np.ascontiguousarray(indices, dtype=np.uint8), mode="P")
-    palette = np.vstack([lut, np.array([_rgb(HIDDEN_COLOR)], dtype=np.uint8)])  # (256, 3)
+    special = [_rgb(HIDDEN_COLOR), _rgb(DROPPED_COLOR)]  # HIDDEN_INDEX, DROPPED_INDEX
+    palette = np.vstack([lut, np.array(special, dtype=np.uint8)])  # (256, 3)
     image.putpalette(palette.reshape(-1).tolist())
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=6)  # 9 is much slower for little gain
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
-
-
-def sharp(indices: np.ndarray, side: int = MIN_DRAWN_SIDE) -> np.ndarray:
-    """Repeat pixels until each side has about ``side`` pixels (no-op for large images).
-
-    Browsers smooth a small image stretched over a large plot: 41 × 41 cells would blur into
-    each other, and a 2-pixel-wide image into a gradient. Repeating pixels (nearest neighbour)
-    keeps cell edges sharp; the repeated PNG rows compress to almost nothing.
-    """
-    rows, cols = indices.shape
-    repeat_rows, repeat_cols = max(1, side // rows), max(1, side // cols)
-    return np.repeat(np.repeat(indices, repeat_rows, axis=0), repeat_cols, axis=1)
 
 
 # --- block statistics --------------------------------------------------------------------------
@@ -222,185 +214,158 @@ def merge_blocks(blocks: Blocks, row_factor: int, col_factor: int) -> Blocks:
     )
 
 
-# --- the figure ----------------------------------------------------------------------------------
+# --- the picture ---------------------------------------------------------------------------------
 
 
-def hover_template(view: MatrixView, words: FigureWords) -> str:
-    """The hover text of one block: its rows, columns, mean, min and max (and masked cells).
+@dataclass(frozen=True)
+class MatrixImage:
+    """A large matrix as the browser draws it: a PNG, its axes, and what the hover says.
 
-    ``customdata`` of a block is ``[first row, last row, first col, last col, min, max, masked]``
-    (1-based positions); ``z`` is the block's mean. Every word is escaped (titles are
-    user-influenced text; translated words are not trusted as markup either).
+    ``hover`` is numbers and words that the component puts together under the pointer: either
+    every cell's exact value (``block`` ``(1, 1)``) or, per block of cells, its mean, min, max
+    and masked cells. ``to_data`` is what the matrix component receives.
     """
-    # a yes/no grid's block mean is a share of "yes" (0.49), not a state: never 0 decimals
-    decimals = view.decimals if view.binary is None else max(view.decimals, 2)
-    number = f".{decimals}f"
-    return (
-        f"{plain(view.row_title or words.rows)}: "
-        "%{customdata[0]:.0f}–%{customdata[1]:.0f}<br>"
-        f"{plain(view.col_title or words.columns)}: "
-        "%{customdata[2]:.0f}–%{customdata[3]:.0f}<br>"
-        f"{plain(view.value_name)}: {plain(words.mean)} %{{z:{number}}}<br>"
-        f"{plain(words.min)} %{{customdata[4]:{number}}}, "
-        f"{plain(words.max)} %{{customdata[5]:{number}}}<br>"
-        f"{plain(words.masked_cells)}: %{{customdata[6]:.0f}}<extra></extra>"
+
+    source: str  # a data: URI of a palette PNG, one pixel per block of cells
+    rows: int
+    cols: int
+    row_ticks: tuple[tuple[int, str], ...]  # (0-based position, text)
+    col_ticks: tuple[tuple[int, str], ...]
+    row_title: str
+    col_title: str
+    block: tuple[int, int]  # cells per hover block (rows, columns)
+    hover: dict[str, Any]  # JSON-ready numbers (None: no value) and words
+    description: str = ""
+
+    def to_data(self) -> dict[str, Any]:
+        """The picture as JSON-ready data (what the browser's matrix component receives)."""
+        return {
+            "source": self.source,
+            "rows": self.rows,
+            "cols": self.cols,
+            "row_ticks": [list(tick) for tick in self.row_ticks],
+            "col_ticks": [list(tick) for tick in self.col_ticks],
+            "row_title": self.row_title,
+            "col_title": self.col_title,
+            "block": list(self.block),
+            "hover": self.hover,
+            "description": self.description,
+        }
+
+
+def matrix_image(
+    view: MatrixView, words: FigureWords, description: str = "", *, max_side: int = MAX_IMAGE_SIDE
+) -> MatrixImage:
+    """``view`` as a picture: one colour per cell (per block of cells above 512 a side).
+
+    A yes/no grid (``view.binary``) is coloured between its two colours (a pixel's colour is the
+    share of "yes" in its block). Texts (labels, titles) stay plain text: the component sets
+    them as ``textContent``. ``description``: what a screen reader says of the picture.
+    """
+    rows, cols = view.shape
+    # float32 is plenty for colours and block statistics, and halves the work at 4096 tokens;
+    # exact values are read from the view itself. Hidden and non-finite cells are NaN.
+    shown = shown_values(view, np.float32, hide_dropped=False)
+    zmin, zmax = colour_range(view, shown)
+    row_factor, col_factor = pixel_factors(rows, cols, max_side)
+    pixels = block_stats(shown, row_factor, col_factor)  # (R, C) image grid
+    indices = colour_indices(pixels.mean, zmin, zmax)
+    hidden = np.zeros((rows, cols), dtype=bool) if view.hidden is None else view.hidden
+    dropped = np.zeros_like(hidden) if view.dropped is None else view.dropped & ~hidden
+    if row_factor == col_factor == 1:
+        indices[dropped] = DROPPED_INDEX
+    source = png_data_uri(indices, colour_lut(view_scale(view)))
+    hover: dict[str, Any] = {
+        "value_name": view.value_name,
+        "row_title": view.row_title or words.row,
+        "col_title": view.col_title or words.column,
+    }
+    if exact_hover(rows, cols):
+        block = (1, 1)
+        hover.update(_cell_hover(view, words, hidden, dropped))
+    else:
+        hover_r = _factor(pixels.total.shape[0], HOVER_BLOCKS)
+        hover_c = _factor(pixels.total.shape[1], HOVER_BLOCKS)
+        blocks = merge_blocks(pixels, hover_r, hover_c)
+        block = (row_factor * hover_r, col_factor * hover_c)
+        hover.update(_block_hover(view, words, blocks))
+    return MatrixImage(
+        source=source,
+        rows=rows,
+        cols=cols,
+        row_ticks=_ticks(rows, view.row_labels, with_labels=True),
+        col_ticks=_ticks(cols, view.col_labels, with_labels=False),
+        row_title=view.row_title,
+        col_title=view.col_title,
+        block=block,
+        hover=hover,
+        description=description,
     )
 
 
-def _ticks(count: int, labels: Sequence[str], with_labels: bool) -> tuple[list[int], list[str]]:
+def _numbers(values: np.ndarray, decimals: int) -> list[list[float | None]]:
+    """``values`` rounded for the hover, None where not finite (JSON has no NaN)."""
+    rounded = np.round(np.asarray(values, dtype=np.float64), decimals).astype(object)
+    rounded[~np.isfinite(np.asarray(values, dtype=np.float64))] = None
+    return rounded.tolist()
+
+
+def _cell_hover(
+    view: MatrixView, words: FigureWords, hidden: np.ndarray, dropped: np.ndarray
+) -> dict[str, Any]:
+    """Each cell's exact value, its state (``v`` a value, ``h`` hidden, ``d`` dropped, ``1``/``0``
+    a yes/no state) as one letter a cell, and the labels (told apart) that name it."""
+    values = np.asarray(view.values)
+    states = np.full(view.shape, "v")
+    if view.binary is not None:
+        states = np.where(values.astype(bool), "1", "0")
+    states[dropped] = "d"
+    states[hidden] = "h"
+    hidden_text = (
+        MINUS_INFINITY if view.hidden_value is None else format_number(view.hidden_value, 0)
+    )
+    look = view.binary
+    scaled = view.undropped is not None and view.dropout_scale != 1.0
+    return {
+        # a kept weight after dropout is its weight before × the scale: "0.9388 = 0.4694 × 2"
+        "before": _numbers(view.undropped, HOVER_DECIMALS) if scaled else None,
+        "scale": f"{view.dropout_scale:.6g}",
+        "decimals": HOVER_DECIMALS,
+        "values": _numbers(values if look is None else np.zeros(view.shape), HOVER_DECIMALS),
+        "states": ["".join(row) for row in states],
+        "row_labels": unique_labels(list(view.row_labels)),
+        "col_labels": unique_labels(list(view.col_labels)),
+        "hidden": f"{hidden_text} ({view.hidden_name or words.masked})",
+        "dropped": f"0 ({view.dropped_name or words.dropped})",
+        "yes": "" if look is None else look.true_name,
+        "no": "" if look is None else look.false_name,
+    }
+
+
+def _block_hover(view: MatrixView, words: FigureWords, blocks: Blocks) -> dict[str, Any]:
+    """Per block: mean, min, max (None: no visible cell) and how many cells are masked."""
+    # a yes/no grid's block mean is a share of "yes" (0.49), not a state: never 0 decimals
+    decimals = view.decimals if view.binary is None else max(view.decimals, 2)
+    return {
+        "decimals": decimals,
+        "mean": _numbers(blocks.mean, decimals),
+        "min": _numbers(blocks.minimum, decimals),
+        "max": _numbers(blocks.maximum, decimals),
+        "masked": (blocks.cells - blocks.count).tolist(),
+        "rows": view.row_title or words.rows,
+        "columns": view.col_title or words.columns,
+        "words": [words.mean, words.min, words.max, words.masked_cells],
+    }
+
+
+def _ticks(count: int, labels: Sequence[str], with_labels: bool) -> tuple[tuple[int, str], ...]:
     """At most MAX_TICKS evenly spread positions, written ``17`` or ``17 cat`` (1-based)."""
     positions = sorted({int(round(p)) for p in np.linspace(0, count - 1, min(count, MAX_TICKS))})
-    texts = [
-        f"{p + 1} {plain(short(str(labels[p]), 10))}" if with_labels else str(p + 1)
+    return tuple(
+        (p, f"{p + 1} {short(str(labels[p]), 10)}" if with_labels else str(p + 1))
         for p in positions
-    ]
-    return positions, texts
+    )
 
 
 def _factor(count: int, limit: int) -> int:
     return max(1, math.ceil(count / limit))
-
-
-def image_heatmap(
-    view: MatrixView,
-    words: FigureWords,
-    *,
-    max_side: int = MAX_IMAGE_SIDE,
-    hover_blocks: int = HOVER_BLOCKS,
-) -> go.Figure:
-    """A large matrix as a colour image with a colour bar and a block-statistics hover.
-
-    ``viz.heatmap.matrix_figure`` calls this one above :data:`MAX_NUMERIC_CELLS` cells. A yes/no
-    grid (``view.binary``) is coloured between its two colours (a pixel's colour is the share of
-    "yes" in its block) and its colour bar names the two states.
-    Returns a figure whose only trace is a ``go.Heatmap``: the transparent block grid that gives
-    the hover and draws the colour bar. The picture is a layout image (``figure.layout.images[0]``,
-    a PNG data URI) under it.
-    """
-    rows, cols = view.shape
-    # float32 is plenty for colours and block statistics, and halves the work at 4096 tokens;
-    # the exact values (zoom window) are read from the view itself. Hidden and non-finite cells
-    # are NaN: never a colour on the scale.
-    shown = shown_values(view, np.float32, hide_dropped=False)
-    zmin, zmax = colour_range(view, shown)
-
-    row_factor, col_factor = pixel_factors(rows, cols, max_side)
-    pixels = block_stats(shown, row_factor, col_factor)  # (R, C) image grid
-    scale = view_scale(view)
-    source = png_data_uri(sharp(colour_indices(pixels.mean, zmin, zmax)), colour_lut(scale))
-
-    image_rows, image_cols = pixels.total.shape
-    hover_r, hover_c = _factor(image_rows, hover_blocks), _factor(image_cols, hover_blocks)
-    hover = merge_blocks(pixels, hover_r, hover_c)  # (H, W) hover grid
-    cells_r, cells_c = row_factor * hover_r, col_factor * hover_c  # cells per hover block
-    row_edges = np.minimum(np.arange(hover.total.shape[0] + 1) * cells_r, rows)
-    col_edges = np.minimum(np.arange(hover.total.shape[1] + 1) * cells_c, cols)
-    customdata = _block_customdata(hover, row_edges, col_edges)  # (H, W, 7)
-
-    figure = go.Figure()
-    figure.add_layout_image(
-        source=source,
-        xref="x",
-        yref="y",
-        x=-0.5,  # the left edge of cell 0, in cell coordinates
-        y=-0.5,  # the top edge of row 0 (the y axis runs downwards)
-        sizex=image_cols * col_factor,  # may pass the last cell (padding): the axis range clips
-        sizey=image_rows * row_factor,
-        xanchor="left",
-        yanchor="top",
-        sizing="stretch",
-        layer="below",
-    )
-    figure.add_trace(
-        go.Heatmap(
-            z=hover.mean.astype(np.float32),
-            x=col_edges - 0.5,  # brick edges: one more than columns
-            y=row_edges - 0.5,
-            zmin=zmin,
-            zmax=zmax,
-            colorscale=scale,
-            opacity=0.0,  # invisible: the image shows the colours, this layer the numbers
-            colorbar=_colorbar(view),
-            showscale=view.colour_bar,
-            customdata=customdata,
-            hoverongaps=False,
-            hovertemplate=hover_template(view, words),
-            name="blocks",
-        )
-    )
-    _image_layout(figure, view)
-    return figure
-
-
-def _block_customdata(hover: Blocks, row_edges: np.ndarray, col_edges: np.ndarray) -> np.ndarray:
-    """Per hover block ``[first row, last row, first col, last col, min, max, masked]``."""
-    return np.stack(
-        np.broadcast_arrays(
-            (row_edges[:-1] + 1)[:, None],  # first row, 1-based
-            row_edges[1:][:, None],  # last row, 1-based
-            (col_edges[:-1] + 1)[None, :],
-            col_edges[1:][None, :],
-            np.where(hover.count > 0, hover.minimum, np.nan),
-            np.where(hover.count > 0, hover.maximum, np.nan),
-            hover.cells - hover.count,  # masked (or non-finite) cells in the block
-        ),
-        axis=-1,
-    ).astype(np.float32)  # (H, W, 7): float32 is exact for positions up to 16 million
-
-
-def _image_layout(figure: go.Figure, view: MatrixView) -> None:
-    """Title, height and axes: at most MAX_TICKS ticks, keys on top, row 1 on top."""
-    rows, cols = view.shape
-    xticks, xtexts = _ticks(cols, view.col_labels, with_labels=False)
-    yticks, ytexts = _ticks(rows, view.row_labels, with_labels=True)
-    square = rows == cols
-    figure.update_layout(
-        title={"text": plain(view.title)} if view.title else None,
-        margin={"l": 10, "r": 10, "t": 40 if view.title else 10, "b": 10},
-        height=view.height or _image_height(rows, cols),
-        plot_bgcolor="white",
-        xaxis={
-            "range": [-0.5, cols - 0.5],
-            "tickmode": "array",
-            "tickvals": xticks,
-            "ticktext": xtexts,
-            "title": {"text": plain(view.col_title)},
-            "side": "top",
-            "showgrid": False,
-            "zeroline": False,
-            "constrain": "domain",
-        },
-        yaxis={
-            "range": [rows - 0.5, -0.5],  # row 1 on top, as in the numeric heatmap
-            "autorange": False,
-            "tickmode": "array",
-            "tickvals": yticks,
-            "ticktext": ytexts,
-            "title": {"text": plain(view.row_title)},
-            "showgrid": False,
-            "zeroline": False,
-            "scaleanchor": "x" if square else False,  # square cells for a square matrix
-            "constrain": "domain",
-        },
-    )
-
-
-def _colorbar(view: MatrixView) -> dict[str, object]:
-    title: dict[str, object] = {"text": plain(view.colorbar_title or view.value_name)}
-    if view.upright_colorbar:
-        title["side"] = "right"
-    colorbar: dict[str, object] = {"title": title, "thickness": 14}
-    if view.binary is not None:  # the two ends are the two states
-        colorbar.update(
-            tickmode="array",
-            tickvals=[0.0, 1.0],
-            ticktext=[plain(view.binary.false_name), plain(view.binary.true_name)],
-        )
-    return colorbar
-
-
-def _image_height(rows: int, cols: int) -> int:
-    """Tall enough to see structure, short enough for a 768-pixel-high laptop screen."""
-    if rows == cols:  # square cells: a taller figure would only add empty space in a column
-        return int(min(480, max(360, 60 + 4 * rows)))
-    return int(min(560, max(240, 60 + 2 * rows)))

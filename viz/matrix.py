@@ -1,12 +1,12 @@
-"""What a matrix figure draws, said once: a :class:`MatrixView` in, a figure out.
+"""What a matrix drawing shows, said once: a :class:`MatrixView` in, a table or a picture out.
 
-Every heatmap of the app — an attention matrix, a weight matrix, the causal mask, a gradient — is
+Every matrix of the app — an attention matrix, a weight matrix, the causal mask, a gradient — is
 first *described*: its values, row and column labels, what kind of numbers they are (centred on 0,
 from 0 up, or yes/no), their colour range and decimals, its titles, the palette, the hidden cells.
-:func:`viz.heatmap.matrix_figure` turns a description into a Plotly figure; ``ui.show.show_matrix``
-reads the *same* description to decide between numbers and an image and to draw a zoom window of
-exact values under a large matrix (:func:`window` is itself a smaller description). Nothing rides
-on the figure: the figure is only what the browser gets.
+One component draws every description (``ui.show.show_matrix``): a coloured table of its numbers
+while it fits (:func:`use_table`, built by :mod:`viz.table_heatmap`), else a picture of one colour
+per cell (:mod:`viz.image_heatmap`) under which a window of exact values (:func:`window`, itself a
+smaller description) is drawn as the same table.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import numpy as np
 
 from .vocabulary import DECIMALS
 
-MAX_NUMERIC_CELLS = 40 * 40  # above this many cells a matrix is drawn as an image
+MAX_TABLE_COLUMNS = 12  # wider, a table of 4-decimal numbers no longer fits the page's column
+MAX_TABLE_ROWS = 40  # longer, a picture (its structure at a glance) reads better than a long table
 
 Kind = Literal["diverging", "sequential", "binary"]
 
@@ -97,8 +98,8 @@ class MatrixView:
 
     @property
     def large(self) -> bool:
-        """True when the matrix is drawn as an image (more than 40 × 40 cells)."""
-        return use_image(*self.shape)
+        """True when the matrix is drawn as a picture (too large for a table of its numbers)."""
+        return not use_table(*self.shape)
 
     @property
     def colour_kind(self) -> str:
@@ -113,9 +114,9 @@ def _cells(array: np.ndarray, shape: tuple[int, int], name: str) -> np.ndarray:
     return array
 
 
-def use_image(rows: int, cols: int) -> bool:
-    """True when a ``rows × cols`` matrix is too large for an annotated numeric heatmap."""
-    return rows * cols > MAX_NUMERIC_CELLS
+def use_table(rows: int, cols: int) -> bool:
+    """True when a ``rows × cols`` matrix is drawn as a coloured table of its numbers."""
+    return rows <= MAX_TABLE_ROWS and cols <= MAX_TABLE_COLUMNS
 
 
 def value_range(shown: np.ndarray, kind: str) -> tuple[float, float]:
@@ -141,9 +142,9 @@ def shown_values(
 ) -> np.ndarray:
     """A copy of the values with NaN where a cell is not on the colour scale.
 
-    Hidden cells, dropped weights and non-finite values (−∞ scores) are never a colour. An image
-    keeps the dropped weights (``hide_dropped=False``): a pixel is the mean of many weights, the
-    dropped ones (0) included, and only the zoom window draws them pink.
+    Hidden cells, dropped weights and non-finite values (−∞ scores) are never a colour. A picture
+    keeps the dropped weights (``hide_dropped=False``): a pixel may be the mean of many weights, the
+    dropped ones (0) included; a pixel of one cell is drawn pink (:mod:`viz.image_heatmap`).
     """
     shown = np.array(view.values, dtype=dtype)
     for mask in (view.hidden, view.dropped if hide_dropped else None):

@@ -1,12 +1,11 @@
-"""A small matrix drawn as a coloured table of its numbers: a heatmap the browser draws at once.
+"""A matrix small enough to read as numbers, drawn as a coloured table: a heatmap the browser
+draws at once (``benchmarks/README.md``, "Small matrices as coloured tables").
 
-An annotated Plotly heatmap makes the browser lay out every cell text again on every change, which
-costs more than the whole rest of a small page (``benchmarks/README.md``, "Small matrices as
-coloured tables"). So a matrix small enough to read as numbers is a table here: each cell shows its number on its colour, on the same scale, palette
-and range as the heatmap would use; hidden cells are grey and written −∞ (a score) or 0 (a
-weight), weights dropped by dropout pink and written 0, a yes/no grid written and coloured by
-state. :func:`legend_table` is the colour bar: a row of sample values on the scale, then the
-special cells that appear.
+Each cell shows its number on its colour (the view's scale, palette and range, the same as its
+picture's when it is large, :mod:`viz.image_heatmap`); hidden cells are grey and written −∞ (a
+score) or 0 (a weight), weights dropped by dropout pink and written 0, a yes/no grid written and
+coloured by state. :func:`legend_table` is the colour bar of a table and of a picture: a row of
+sample values on the scale, then the special cells that appear.
 
 Both builders return a :class:`ColouredTable` (no Streamlit): texts, labels and the colours of
 each cell, and a matrix table's numbers as CSV (the export's :func:`attention.export.matrix_csv`:
@@ -29,10 +28,17 @@ from plotly.colors import get_colorscale, unlabel_rgb
 from attention.export import matrix_csv
 
 from .colors import DROPPED_COLOR, HIDDEN_COLOR, HIDDEN_TEXT_COLOR, colorscale
-from .heatmap import DROPPED_TEXT_COLOR, MINUS_INFINITY, cell_texts
 from .labels import unique_labels
-from .matrix import BinaryLook, MatrixView, colour_range, shown_values
-from .vocabulary import format_number
+from .matrix import (
+    MAX_TABLE_COLUMNS,
+    MAX_TABLE_ROWS,
+    BinaryLook,
+    MatrixView,
+    colour_range,
+    shown_values,
+    use_table,
+)
+from .vocabulary import MINUS_INFINITY, cell_texts, format_number
 from .words import FigureWords
 
 __all__ = [
@@ -46,8 +52,9 @@ __all__ = [
     "use_table",
 ]
 
-MAX_COLOURED_COLUMNS = 12  # wider, a table of 4-decimal numbers no longer fits the page's column
-MAX_COLOURED_ROWS = 40  # longer, a figure (with its thinned ticks) reads better than a long table
+MAX_COLOURED_COLUMNS = MAX_TABLE_COLUMNS  # the notebook's window of a large matrix
+MAX_COLOURED_ROWS = MAX_TABLE_ROWS
+DROPPED_TEXT_COLOR = "#8a1c1c"  # a dropped weight's 0 on its pink
 LEGEND_STEPS = 3  # sample values on the legend's scale: both ends and the middle
 DARK_TEXT, LIGHT_TEXT = "#000000", "#ffffff"  # black: at least 4.58:1 on every colour of the scales
 NO_BREAK = "\u00a0"  # an axis title breaks only between the two titles of the corner
@@ -133,11 +140,6 @@ class ColouredTable:
         return table_html(self)
 
 
-def use_table(rows: int, cols: int) -> bool:
-    """True when a ``rows × cols`` matrix is drawn as a coloured table (else a Plotly figure)."""
-    return rows <= MAX_COLOURED_ROWS and cols <= MAX_COLOURED_COLUMNS
-
-
 def matrix_table(view: MatrixView, words: FigureWords, description: str = "") -> ColouredTable:
     """``view`` as a coloured table: labels on both sides, each number on its colour.
 
@@ -195,8 +197,9 @@ def _binary_legend(view: MatrixView, words: FigureWords, description: str) -> Co
         Cell(view.value_name, "transparent", "inherit", "right", italic=True),
         replace(yes, text=f"{look.true_text}: {look.true_name}"),
         replace(no, text=f"{look.false_text}: {look.false_name}"),
-        replace(masked, text=f"{look.hidden_text}: {hidden_name}"),
     )
+    if special_cells(view)[0].any():
+        cells += (replace(masked, text=f"{look.hidden_text}: {hidden_name}"),)
     return ColouredTable((cells,), description=description)
 
 
@@ -208,10 +211,11 @@ def legend_table(
     The first cell names the scale (the view's colour-bar title or value name); masked and
     dropped cells get a cell each when the matrix has any. Shown without index and header;
     ``description`` is its text for screen readers. A yes/no grid with hidden cells (the
-    keep-mask) names its three kinds of cell; None for one without (its cells say their state)
-    or a view without a colour bar.
+    keep-mask) names its three kinds of cell, and so does a large one (a picture does not write
+    states); None for a small one without (its cells say their state) or a view without a
+    colour bar.
     """
-    if view.binary is not None and special_cells(view)[0].any():
+    if view.binary is not None and (special_cells(view)[0].any() or view.large):
         return _binary_legend(view, words, description)
     if view.binary is not None or not view.colour_bar:
         return None

@@ -15,6 +15,8 @@ The glossary line of the sidebar (message ``glossary.line``) explains this to th
 
 from __future__ import annotations
 
+import numpy as np
+
 DECIMALS = 4  # every number shown in a cell, table, caption or metric
 HOVER_DECIMALS = 6  # the hover of a heatmap cell: the value to more places
 COMPACT_DECIMALS = 2  # only where four decimals do not fit (a crowded grid or window)
@@ -50,6 +52,23 @@ def format_number(value: float, decimals: int = DECIMALS, *, minus: str = "-") -
     if text.startswith("-") and float(text) == 0.0:
         text = text[1:]
     return minus + text[1:] if text.startswith("-") else text
+
+
+MINUS_INFINITY = "−∞"  # a masked score, as every cell and hover writes it
+
+
+def cell_texts(values: np.ndarray, hidden: np.ndarray | None, decimals: int) -> list[list[str]]:
+    """The number written in each cell of a matrix (−∞ where hidden), as the page shows it."""
+    rows, cols = values.shape
+    return [
+        [
+            MINUS_INFINITY
+            if hidden is not None and hidden[i, j]
+            else format_number(float(values[i, j]), decimals, minus="−")
+            for j in range(cols)
+        ]
+        for i in range(rows)
+    ]
 
 
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")

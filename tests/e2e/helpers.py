@@ -185,30 +185,26 @@ def matrix_tables_of(page: Page, key: str) -> Locator:
     return page.locator(f".st-key-matrix_{key}").locator(f"table.{TABLE_CLASS}")
 
 
-def _drawn_table(page: Page, key: str, component_key: str) -> Locator:
-    """The table that the component keyed ``component_key`` draws in ``key``'s container.
-
-    Chosen by the component's own key, not by its place: the matrix and its legend are separate
-    components, and either may be drawn first.
-    """
-    element = f".st-key-{TABLE_CLASS}-{component_key.replace('__', '-')}"
-    return page.locator(f".st-key-matrix_{key}").locator(element).locator(f"table.{TABLE_CLASS}")
+def _element(page: Page, key: str) -> Locator:
+    """The one component element that draws ``show_matrix(..., key=key)`` in its container."""
+    element = f".st-key-{TABLE_CLASS}-{key.replace('__', '-')}"
+    return page.locator(f".st-key-matrix_{key}").locator(element)
 
 
 def matrix_table(page: Page, key: str) -> Locator:
     """The matrix table of ``show_matrix(..., key=key)``."""
-    return _drawn_table(page, key, key)
+    return _element(page, key).locator(f"table.{TABLE_CLASS}:not(.{TABLE_CLASS}-legend)")
 
 
 def matrix_legend(page: Page, key: str) -> Locator:
-    """The legend row under the matrix table of ``key``."""
-    return _drawn_table(page, key, f"{key}_legend")
+    """The legend row under the matrix (table or picture) of ``key``, in the same element."""
+    return _element(page, key).locator(f"table.{TABLE_CLASS}-legend")
 
 
 def read_table(page: Page, component_key: str, *, timeout: float = 60000) -> ShownMatrix:
     """Wait for the table that ``draw_table(..., key=component_key)`` draws, then read it."""
     element = f".st-key-{TABLE_CLASS}-{component_key.replace('__', '-')}"
-    table = page.locator(element).locator(f"table.{TABLE_CLASS}")
+    table = page.locator(element).locator(f"table.{TABLE_CLASS}:not(.{TABLE_CLASS}-legend)")
     table.locator("tbody tr").first.wait_for(state="visible", timeout=timeout)
     return ShownMatrix(**table.evaluate(_READ_MATRIX_JS))
 

@@ -1,8 +1,9 @@
 """Figures and numbers a teacher takes out of the app, in a real browser.
 
-- Plotly's toolbar camera button downloads the chart as SVG (a vector image for slides);
-  every Plotly chart of the app gets its config from ``ui.show.plotly_config``. (The app's own
-  SVG charts have a "Download as SVG" link: ``test_svg_charts.py``.)
+- Every Plotly chart of the app gets its config from ``ui.show.plotly_config`` (its toolbar's
+  camera downloads SVG). (The app's own SVG charts have a "Download as SVG" link:
+  ``test_svg_charts.py``.)
+- A large matrix's picture has a "Download as PNG" link (one pixel per cell).
 - A coloured matrix table has a "Download as CSV" link (inside the table's own component) whose
   file holds the trace's numbers and the tokens guarded against spreadsheet formulas.
 """
@@ -16,6 +17,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import torch
+from PIL import Image
 from playwright.sync_api import Page, expect
 
 from attention import AttentionConfig, trace_attention
@@ -26,35 +28,33 @@ from ui.matrix_table import TABLE_CLASS
 from ui.table_state import table_for_words
 
 APPEAR_MS = 60_000
-CAMERA = ".modebar-btn[data-title^='Download plot']"  # Plotly's title: "Download plot" for SVG
 
 
 def test_every_plotly_chart_of_the_app_takes_the_svg_config() -> None:
     calls = []
     for source in [*REPO_ROOT.glob("pages/*.py"), *REPO_ROOT.glob("ui/*.py")]:
         calls += re.findall(r"st\.plotly_chart\((.*?)\)\n", source.read_text(), flags=re.S)
-    assert len(calls) == 1, calls  # ui.show.show_figure (charts are the app's own: ui.chart)
+    assert len(calls) == 1, calls  # ui.show.show_figure: the Train page's attention maps
     assert all("config=plotly_config(" in call for call in calls), calls
 
 
-def test_the_toolbar_downloads_a_chart_as_svg(
+def test_a_large_matrix_downloads_its_picture_as_png(
     page: Page, streamlit_server: str, tmp_path: Path
 ) -> None:
-    thirteen = "+".join(f"w{k}" for k in range(1, 14))  # 13 tokens: a Plotly grid of heads
+    thirteen = "+".join(f"w{k}" for k in range(1, 14))  # 13 tokens: wider than a table
     open_app(page, streamlit_server, f"/multi_head?text={thirteen}")
-    chart = page.get_by_test_id("stPlotlyChart").first
-    expect(chart).to_be_visible(timeout=APPEAR_MS)
-    chart.scroll_into_view_if_needed()
-    chart.hover()  # Plotly shows its toolbar while the pointer is on the chart
+    block = page.locator("[class*='st-key-matrix_multi_head_wrapper_weights_0']")
+    expect(block.locator(f"img.{TABLE_CLASS}-image")).to_be_visible(timeout=APPEAR_MS)
+    link = block.locator(f"a.{TABLE_CLASS}-csv")
+    expect(link).to_have_text(t("show.image_png", "en"), timeout=APPEAR_MS)
     with page.expect_download(timeout=APPEAR_MS) as download_info:
-        chart.locator(CAMERA).click()
+        link.click()
     saved = download_info.value
-    assert saved.suggested_filename == "multi_head_wrapper_weights.svg"
+    assert saved.suggested_filename == "multi_head_wrapper_weights_0.png"
     path = tmp_path / saved.suggested_filename
     saved.save_as(path)
-    svg = path.read_text(encoding="utf-8")
-    assert svg.lstrip().startswith(("<svg", "<?xml")), svg[:200]
-    assert "</svg>" in svg and "<text" in svg  # a vector drawing with its texts, not a picture
+    with Image.open(path) as image:
+        assert image.format == "PNG" and image.size == (13, 13)  # one pixel per cell
     assert_no_exception(page)
 
 

@@ -13,7 +13,7 @@ from attention.trace import AttentionConfig
 from pages.find_the_bug import TABLE_DECIMALS
 from tests.e2e.helpers import assert_no_exception, open_app, read_matrix, wait_settled
 from ui.i18n import t
-from viz.heatmap import cell_texts
+from viz.vocabulary import cell_texts
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -30,7 +30,6 @@ from tests.e2e.helpers import (
     assert_no_exception,
     choose,
     matrix_legend,
-    matrix_tables_of,
     open_app,
     read_matrix,
     shown_matrix_keys,
@@ -132,10 +131,8 @@ def drawn_scale_colours(page: Page) -> dict[str, list[np.ndarray]]:
         tail = t("show.table_alt", lang="en", name="", rows=rows, cols=cols)
         assert shown.alt is not None and shown.alt.endswith(tail), (key, shown.alt, tail)
         assert len(shown.alt) > len(tail), (key, shown.alt)  # a name first
-        legend_block = page.locator(f".st-key-matrix_{key} .st-key-al-matrix-{key}_legend")
         legend = []
-        if legend_block.count():  # the script sent a legend: wait for its table to be drawn
-            expect(matrix_tables_of(page, key)).to_have_count(2)
+        if matrix_legend(page, key).count():  # drawn with its matrix, in the same element
             legend = matrix_legend(page, key).evaluate(_BACKGROUNDS_JS)
         colours = [colour for row in shown.backgrounds for colour in row] + legend
         found[key] = [

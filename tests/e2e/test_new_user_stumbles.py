@@ -14,7 +14,6 @@ from urllib.parse import parse_qs, urlparse
 from playwright.sync_api import Page, expect
 
 from attention.examples import BOOK_SENTENCE
-from tests.cases import subcases
 from tests.e2e.helpers import assert_no_exception, open_app, open_first_row_cell, wait_settled
 
 APPEAR_MS = 60_000
@@ -98,69 +97,6 @@ def test_compare_b_settings_round_trip_through_the_link(page: Page, frame_loaded
 
 
 # --- the figures --------------------------------------------------------------------------------
-
-# Every text of a chart's SVG that meets Plotly's toolbar (or Streamlit's, above the chart).
-_TEXTS_UNDER_TOOLBARS = """
-(chart) => {
-  const boxes = [...chart.querySelectorAll('.modebar')].map(e => e.getBoundingClientRect());
-  const hits = [];
-  for (const bar of boxes) {
-    for (const text of chart.querySelectorAll('.main-svg text')) {
-      const b = text.getBoundingClientRect();
-      if (b.width === 0 || !text.textContent.trim()) continue;
-      if (b.left < bar.right && b.right > bar.left && b.top < bar.bottom && b.bottom > bar.top) {
-        hits.push(text.textContent);
-      }
-    }
-  }
-  return {toolbars: boxes.length, hits};
-}
-"""
-
-
-def _toolbar_hits(page: Page) -> list[tuple[int, list[str]]]:
-    """For each visible chart, hovered (the toolbar shows): the texts under its toolbar."""
-    found = []
-    charts = page.get_by_test_id("stPlotlyChart")
-    for index in range(charts.count()):
-        chart = charts.nth(index)
-        if not chart.is_visible():
-            continue
-        chart.scroll_into_view_if_needed()
-        chart.hover()
-        result = chart.evaluate(_TEXTS_UNDER_TOOLBARS)
-        assert result["toolbars"] >= 1, f"chart {index}: no toolbar shown on hover"
-        found.append((index, result["hits"]))
-    return found
-
-
-# Matrices up to 12 columns are coloured tables (no toolbar); 13 tokens make the score and weight
-# matrices Plotly heatmaps again. (path, [(lazy tab to open, charts it shows)]): the step page's
-# scores (its tab opened by the link), Compare's three weight heatmaps.
-THIRTEEN_TOKENS = "+".join(f"w{k}" for k in range(1, 14))
-
-
-@subcases(
-    ("path", "tabs"),
-    [
-        (f"/?step=scores&text={THIRTEEN_TOKENS}", [(0, 1)]),
-        (f"/compare?text={THIRTEEN_TOKENS}", [(0, 3)]),
-    ],
-)
-def test_the_toolbar_covers_no_title_or_axis_title(
-    page: Page, frame_loaded: str, path: str, tabs: list[tuple[int, int]]
-) -> None:
-    open_app(page, frame_loaded, path)
-    for tab, count in tabs:
-        if tab:
-            page.get_by_test_id("stTab").nth(tab).click()
-        visible = page.get_by_test_id("stPlotlyChart").locator("visible=true")
-        expect(visible).to_have_count(count, timeout=APPEAR_MS)  # every chart of the view drawn
-        wait_settled(page)
-        hits = _toolbar_hits(page)
-        assert len(hits) == count
-        assert [hit for hit in hits if hit[1]] == []
-
 
 _LABEL_BOXES = """
 (chart) => [...chart.querySelectorAll('g.al-chart-label')].map(label => {

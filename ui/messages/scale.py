@@ -1,16 +1,21 @@
-"""Messages of large matrices (image heatmaps, zoom windows) and the random-tokens generator."""
+"""Messages of large matrices (pictures, zoom windows) and the random-tokens generator."""
 
 MESSAGES = {
-    # the image heatmap of a large matrix (ui.show.show_matrix)
+    # the picture of a large matrix (ui.show.show_matrix)
     "scale.image_note": {
         "en": (
             "{rows} × {cols:number|numbers} drawn as a {height} × {width}-pixel image ({pixel}); grey "
-            "= masked (−∞). Hover shows a block's mean, min and max; exact values: «{zoom}» below."
+            "= masked (−∞). {hover}; exact values: «{zoom}» below."
         ),
         "zh": (
             "{rows} × {cols} 个数值绘制为 {height} × {width} 像素的图像（{pixel}）；灰色 = 被掩码"
-            "（−∞）。悬停显示一个区块的均值、最小值和最大值；精确数值见下方「{zoom}」。"
+            "（−∞）。{hover}；精确数值见下方「{zoom}」。"
         ),
+    },
+    "scale.hover_cell": {"en": "Hover shows a cell's value", "zh": "悬停显示一个单元格的数值"},
+    "scale.hover_block": {
+        "en": "Hover shows a block's mean, min and max",
+        "zh": "悬停显示一个区块的均值、最小值和最大值",
     },
     "scale.pixel_one": {"en": "one pixel per cell", "zh": "每个单元格一个像素"},
     "scale.pixel_mean": {

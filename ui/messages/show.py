@@ -18,6 +18,11 @@ MESSAGES = {
         "en": "{name}: a {rows} × {cols} table of numbers, coloured by value",
         "zh": "{name}：{rows} × {cols} 的数值表，按数值着色",
     },
+    "show.image_alt": {
+        "en": "{name}: a {rows} × {cols} matrix drawn as a picture, coloured by value",
+        "zh": "{name}：{rows} × {cols} 的矩阵，绘制为按数值着色的图像",
+    },
+    "show.image_png": {"en": "⤓ Download as PNG", "zh": "⤓ 下载 PNG"},
     "show.table_csv": {"en": "⤓ Download as CSV", "zh": "⤓ 下载 CSV"},
     "show.chart_svg": {"en": "⤓ Download as SVG", "zh": "⤓ 下载 SVG"},
     "show.chart_reset": {"en": "Reset view", "zh": "复位视角"},
