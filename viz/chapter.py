@@ -51,7 +51,6 @@ def rows_view(
         row_title=row_title,
         col_title=col_title,
         value_name=value_name,
-        upright_colorbar=True,
     )
 
 
@@ -69,5 +68,4 @@ def weight_matrix_view(
         row_title=words.input_feature,
         col_title=words.output_feature,
         value_name=words.weight,
-        upright_colorbar=True,
     )

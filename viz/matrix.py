@@ -67,8 +67,6 @@ class MatrixView:
     binary: BinaryLook | None = None  # set for kind="binary"
     changed: np.ndarray | None = None  # (rows, cols) bool, cells the last change moved: outlined
     colour_bar: bool = True
-    upright_colorbar: bool = False  # the colour bar's title along the bar (narrow columns)
-    height: int | None = None
 
     def __post_init__(self) -> None:
         values = np.asarray(self.values)
@@ -196,6 +194,5 @@ def window(view: MatrixView, row_start: int, col_start: int, size: int) -> Windo
         undropped=cut(view.undropped),
         zrange=colour_range(view),
         title="",
-        height=None,
     )
     return Window(view=part, row_start=r0, col_start=c0)

@@ -302,8 +302,6 @@ def figure_view(
         dropped_name=words.dropped if dropped is not None else MatrixView.dropped_name,
         undropped=batch_row(trace.attn_weights) if dropped is not None else None,
         dropout_scale=trace.dropout_scale if dropped is not None else MatrixView.dropout_scale,
-        height=130 if figure.rows == "bias" else MatrixView.height,
-        upright_colorbar=True,
     )
 
 
