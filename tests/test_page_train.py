@@ -14,6 +14,7 @@ import torch
 from attention.training import TrainConfig
 from tests.apptest_support import (
     figure_array,
+    matrix_images,
     open_step_tab,
     page_text,
     plotly_figures,
@@ -87,8 +88,8 @@ def test_a_link_trains_and_the_page_shows_what_the_training_measured() -> None:
     # the trained head, step by step: layer 1, head 1 of the trained model on the same sequence
     assert "train_step_fig_attn_weights" not in figures, "a closed tab draws nothing"
     open_step_tab(at, "train_step_tabs", "softmax")
-    step_weights = plotly_figures(at)["train_step_fig_attn_weights"]["data"][0]["z"]
-    shown = figure_array(step_weights)
+    hover = matrix_images(at)["train_step_fig_attn_weights"]["hover"]  # 15 × 15: a picture
+    shown = np.array(hover["values"], dtype=np.float64)  # each cell's value, 6 decimals
     expected = outcome.attention[0, 0].numpy()
     lower = np.tril(np.ones(expected.shape, dtype=bool))
     assert np.allclose(shown[lower], expected[lower], atol=1e-6)
