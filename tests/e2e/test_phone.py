@@ -182,20 +182,23 @@ def _sidebar_opens_at_its_top(page: Page, where: str) -> None:
     expect(page.locator(SIDEBAR_BUTTON)).to_be_visible(timeout=APPEAR_MS)
 
 
-def _phone_pages(lang: str) -> list[str]:
+def _phone_pages() -> list[tuple[str, str]]:
     """Find the bug, Embeddings and Multi-head in both languages (their pickers, the grid, the
-    long class names in headings); every other page but the step page in one, by turns."""
+    long class names in headings); the step page in Chinese (English: the test's start); every
+    other page in one language, by turns."""
     both = ["/find_the_bug", "/embeddings", "/multi_head"]
     others = [f"/{spec.name}" for spec in PAGE_SPECS if spec.name != "step"]
     others = [path for path in others if path not in both]
-    return both + others[("en", "zh").index(lang) :: 2]
+    by_turns = [(path, ("en", "zh")[index % 2]) for index, path in enumerate(others)]
+    return [("/", "zh"), *((path, lang) for path in both for lang in ("en", "zh")), *by_turns]
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_phone_gets_44_px_targets_a_kept_first_edit_whole_words_and_presets_in_the_page(
-    browser: Browser, page: Page, streamlit_server: str, lang: str, subtests: pytest.Subtests
+    browser: Browser, page: Page, streamlit_server: str, subtests: pytest.Subtests
 ) -> None:
-    """360×640 touch; then the worker's laptop tab (1400×1000, a mouse)."""
+    """360×640 touch, every page, the two languages by turns (:func:`_phone_pages`); then the
+    worker's laptop tab (1400×1000, a mouse)."""
+    lang = "en"
     phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     try:
         touch = phone.new_page()
@@ -211,19 +214,19 @@ def test_a_phone_gets_44_px_targets_a_kept_first_edit_whole_words_and_presets_in
             _sidebar_opens_at_its_top(touch, f"step page ({lang})")
         with subtests.test("the first edit is kept", lang=lang):
             _first_edit_is_kept(touch, streamlit_server, lang)
-        for path in _phone_pages(lang):
-            with subtests.test(path, lang=lang):
-                open_app(touch, streamlit_server, f"{path}?lang={lang}")
-                _check_page(touch, f"{path} ({lang})")
-        with subtests.test("the bug picker raises no keyboard", lang=lang):
-            open_app(touch, streamlit_server, f"/find_the_bug?lang={lang}")
-            picker = touch.get_by_role("combobox", name=t("find_the_bug.choose", lang))
+        for path, page_lang in _phone_pages():
+            with subtests.test(path, lang=page_lang):
+                open_app(touch, streamlit_server, f"{path}?lang={page_lang}")
+                _check_page(touch, f"{path} ({page_lang})")
+        with subtests.test("the bug picker raises no keyboard", lang="zh"):
+            open_app(touch, streamlit_server, "/find_the_bug?lang=zh")
+            picker = touch.get_by_role("combobox", name=t("find_the_bug.choose", "zh"))
             expect(picker).to_have_attribute("inputmode", "none")
             picker.tap()
             expect(touch.get_by_role("option").first).to_be_visible()
             # the list's own rows (the page around it was measured above)
             rows = _settled_small_targets(touch, "[role='listbox']")
-            assert rows == [], f"the open bug list ({lang})"
+            assert rows == [], "the open bug list (zh)"
     finally:
         phone.close()
 
