@@ -22,6 +22,7 @@ logical canvas, :data:`CANVAS` CSS pixels, and scaled to fill the window (the sc
 
 from __future__ import annotations
 
+import importlib
 import re
 import threading
 from collections.abc import Callable
@@ -64,6 +65,9 @@ LAST_PART = 99  # "the last part": a page shows its last part for any larger num
 PRESENTABLE: dict[str, str] = {}
 # Other names a lecture may use for a page (its file's name: ``step_by_step`` for ``step``).
 PAGE_ALIASES: dict[str, str] = {}
+# Each presentable page's module: a lecture naming a page imported by no run yet imports it,
+# which registers its walk (a run imports only its own page).
+PAGE_MODULES: dict[str, str] = {}
 
 
 # The titles of the entries of every page that walks screens (for a bar the page did not fill).
@@ -407,6 +411,13 @@ def _page_name(raw: str) -> str | None:
     return name if name in PRESENTABLE else None
 
 
+def _walk_names(page: str | None) -> tuple[str, ...]:
+    """The entries of ``page``'s walk (its module imported first, if no run has yet)."""
+    if page is not None and page not in WALK_NAMES and page in PAGE_MODULES:
+        importlib.import_module(PAGE_MODULES[page])
+    return WALK_NAMES.get(page or "", ())
+
+
 def parse_lecture(text: str) -> tuple[tuple[tuple[str, str], ...], list[InputProblem]]:
     """``"chapter_path.v1, step.softmax, multi_head"`` → its items, and a problem per bad one.
 
@@ -420,7 +431,7 @@ def parse_lecture(text: str) -> tuple[tuple[tuple[str, str], ...], list[InputPro
             continue
         page_text, _, name = raw.partition(".")
         page = _page_name(page_text)
-        names = WALK_NAMES.get(page or "", ())
+        names = _walk_names(page)
         if page is None:
             problems.append(
                 problem("lecture.bad_page", value=shorten(raw), pages=", ".join(PRESENTABLE))

@@ -91,6 +91,7 @@ def register_page_settings() -> None:
     for spec in PAGE_SPECS:
         if spec.teaches:
             deck.PRESENTABLE[spec.name] = f"page.{spec.name}.title"
+            deck.PAGE_MODULES[spec.name] = spec.module
             deck.PAGE_ALIASES[spec.module.removeprefix("pages.")] = spec.name
     register_page_params(deck.URL_PARAMS)
     for spec in PAGE_SPECS:

@@ -176,16 +176,23 @@ def _group(drawing: StepDrawing, screen: StepScreen, group: Sequence[Figure]) ->
 
 
 def _figures(drawing: StepDrawing, screen: StepScreen, groups: Sequence[Sequence[Figure]]) -> None:
-    """Groups in one row while they fit (W_q | W_k | W_v), else one row each."""
-    groups = [group for group in groups if group]
-    if len(groups) > 1 and sum(_width(drawing, g) for g in groups) <= MAX_FIGURE_COLUMNS:
-        for place, group in zip(st.columns(len(groups), gap="medium"), groups, strict=True):
+    """Groups side by side while their columns fit a row (W_q | W_k | W_v; dropout's weights |
+    its coin flips), a new row when the next would not fit."""
+    rows: list[list[Sequence[Figure]]] = []
+    for group in (group for group in groups if group):
+        widths = sum(_width(drawing, g) for g in rows[-1]) if rows else MAX_FIGURE_COLUMNS
+        if widths + _width(drawing, group) <= MAX_FIGURE_COLUMNS:
+            rows[-1].append(group)
+        else:
+            rows.append([group])
+    for row in rows:
+        if len(row) == 1:
+            _group(drawing, screen, row[0])
+            continue
+        for place, group in zip(st.columns(len(row), gap="medium"), row, strict=True):
             with place:
                 for shown_figure in group:
                     figure(drawing, screen, shown_figure)
-        return
-    for group in groups:
-        _group(drawing, screen, group)
 
 
 def _layout(

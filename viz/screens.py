@@ -430,7 +430,7 @@ def _before_and_after(shown: Shown) -> tuple[Sentence, ...]:
                 "before": format_number(float(before[row, column])),
                 "after": format_number(float(after[row, column])),
             }
-            found.append(Sentence(key, values, screens=(1,)))
+            found.append(Sentence(key, values, screens=(2,)))
     return tuple(found)
 
 
@@ -448,8 +448,8 @@ def _dropout_sentences(shown: Shown) -> tuple[Sentence, ...]:
         "kept": counts.kept,
         "dropped": counts.dropped,
     }
-    found = [Sentence("step.dropout.active", active), *_before_and_after(shown)]
-    found.append(_sums("step.dropout.sums", row_sums(trace, "dropped_weights"), screen=1))
+    found = [Sentence("step.dropout.active", active, screens=(1,)), *_before_and_after(shown)]
+    found.append(_sums("step.dropout.sums", row_sums(trace, "dropped_weights"), screen=2))
     rows = [row for row in dropped_rows(trace) if row.head == 0]
     for row in rows[:MAX_NAMED_DROPPED_ROWS]:
         values = {
@@ -459,10 +459,10 @@ def _dropout_sentences(shown: Shown) -> tuple[Sentence, ...]:
             "p": format_short(cfg.dropout),
             "chance": f"{row.chance:.3g}",
         }
-        found.append(Sentence("step.dropout.row_dropped", values, screens=(1,)))
+        found.append(Sentence("step.dropout.row_dropped", values, screens=(2,)))
     if len(rows) > MAX_NAMED_DROPPED_ROWS:
         more = {"count": len(rows)}
-        found.append(Sentence("step.dropout.rows_dropped_more", more, "caption", (1,)))
+        found.append(Sentence("step.dropout.rows_dropped_more", more, "caption", (2,)))
     differences = batch_mask_differences(trace)
     if differences:  # a batch: each item draws its own keep-mask
         items = tuple(
@@ -805,8 +805,9 @@ SCREENS: tuple[StepScreen, ...] = (
             r"m_{ij} \sim \operatorname{Bernoulli}(1 - p)",
         ),
         sentences=_dropout_sentences,
-        # the weights beside the coin flips that drop them, then the result (one slide each)
-        deck=(("attn_weights", "dropout_mask"), ("dropped_weights",)),
+        # the weights, the coin flips that drop them, the result: a slide each (two 6 × 6
+        # tables side by side do not fit the deck's canvas at its type size)
+        deck=(("attn_weights",), ("dropout_mask",), ("dropped_weights",)),
         gradients=(
             Gradient(
                 "dropped_weights",

@@ -218,15 +218,17 @@ def test_the_strip_and_the_language_change_the_screen_not_the_place(
     strip = page.locator(".st-key-present_strip")
     strip.get_by_role("button", name="0.5", exact=True).click()
     wait_settled(page)
+    read_matrix(page, "step_fig_dropout_attn_weights")  # dropout's first screen: the weights
+    _press(page, "PageDown", "Screen 15 of 17")  # the coin flips
     keep = read_matrix(page, "step_fig_dropout_mask")
     assert {cell for row in keep.cells for cell in row} >= {"✓", "✗"}
-    _press(page, "PageDown", "Screen 15 of 16")  # dropout's second screen
+    _press(page, "PageDown", "Screen 16 of 17")  # the result
     before = read_matrix(page, "step_fig_dropped_weights").cells
     seed = strip.locator("input").first
     seed.fill("124")
     seed.press("Enter")
     wait_settled(page)
-    expect(page.locator(COUNTER).first).to_contain_text("Screen 15 of 16")
+    expect(page.locator(COUNTER).first).to_contain_text("Screen 16 of 17")
     after = read_matrix(page, "step_fig_dropped_weights").cells
     assert after != before
     assert "seed=124" in page.url and "dropout=0.5" in page.url
