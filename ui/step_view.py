@@ -277,15 +277,7 @@ def draw_screen(drawing: StepDrawing, name: str, index: int) -> None:
 
 def _screens(drawing: StepDrawing, name: str) -> tuple[Callable[[StepDrawing], None], ...]:
     count = len(SCREEN_OF[name].screens(drawing.shown))
-    return tuple(partial(_draw_screen, name=name, index=index) for index in range(count))
-
-
-def _draw_screen(drawing: StepDrawing, name: str, index: int) -> None:
-    draw_screen(drawing, name, index)
-
-
-def _draw_step(drawing: StepDrawing, name: str) -> None:
-    draw_step(drawing, name)
+    return tuple(partial(draw_screen, name=name, index=index) for index in range(count))
 
 
 def tab_label(name: str) -> str:
@@ -307,7 +299,7 @@ def step_walk(
             Entry(
                 step.name,
                 partial(tab_label, step.name),
-                partial(_draw_step, name=step.name),
+                partial(draw_step, name=step.name),
                 parts=partial(_screens, name=step.name),
             )
             for step in STEPS

@@ -316,7 +316,7 @@ def random_words(count: int, seed: int = 0) -> list[str]:
     """``count`` made-up words (``"tavo"``, ``"mi"``…), the same for the same count and seed.
 
     A private NumPy generator draws 1 to 3 syllables per word, so the global RNGs are untouched
-    and 4096 words stay short (about 25 KB of text, so the ``text`` URL value still works).
+    and 4096 words stay short (1 to 3 syllables each, so the ``text`` URL value still works).
     """
     count = max(0, min(int(count), MAX_TOKENS))
     generator = np.random.default_rng([seed, count])

@@ -11,8 +11,8 @@ matrix is a :class:`MatrixImage`, pure data that the app's matrix component
    dropped is pink, as in the table.
 2. **Shrink it to what a screen shows.** At most :data:`MAX_IMAGE_SIDE` pixels a side: each pixel is
    the mean of a block of ``f × f`` cells (``f = ⌈T / 512⌉``: 2 at 1024 tokens, 8 at 4096). A
-   palette PNG (one byte per pixel) is 5–300 KB, whatever ``T`` is; the browser draws its pixels
-   as sharp squares.
+   palette PNG (one byte per pixel) stays small whatever ``T`` is (sizes in benchmarks/README.md);
+   the browser draws its pixels as sharp squares.
 3. **Keep the numbers reachable.** Up to :data:`EXACT_HOVER_SIDE` cells a side the hover gives each
    cell's exact value; larger, a grid of at most :data:`HOVER_BLOCKS` blocks a side gives each
    block's rows, columns, mean, min and max. Exact values of any cell are in the window of
