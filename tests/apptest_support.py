@@ -34,7 +34,7 @@ def run_page(
 
 
 def page_text(at: AppTest) -> str:
-    """All markdown, captions, tables and messages of a run as one string (for assertions)."""
+    """All markdown, captions, tables, matrix titles and messages of a run as one string."""
     parts: list[str] = []
     for kind in (
         "markdown",
@@ -51,6 +51,8 @@ def page_text(at: AppTest) -> str:
     ):
         parts.extend(str(element.value) for element in getattr(at, kind))
     parts.extend(table.value.to_string() for table in at.table)
+    for data in matrix_components(at).values():  # a matrix's title and note are its own texts
+        parts.extend(text for text in (data.get("title"), data.get("note")) if text)
     return "\n".join(parts)
 
 
@@ -95,7 +97,7 @@ def context_rows(at: AppTest) -> list[list[str]]:
     raise AssertionError("no context table (z1, z2, …) on the page")
 
 
-MATRIX_PREFIX = "matrix_"  # ui.show.show_matrix_table: the table's container key
+MATRIX_PREFIX = "matrix_"  # ui.matrix_table.MATRIX_PREFIX: a matrix's element key
 
 
 def _table_data(element: Any) -> dict[str, Any]:
@@ -114,20 +116,19 @@ def _as_frame(data: dict[str, Any]) -> pd.DataFrame:
 
 
 def matrix_components(at: Any) -> dict[str, dict[str, Any]]:
-    """The one component element of each matrix's container, by ``show_matrix`` key: its data."""
+    """The one component element of each matrix (``ui.show``), by ``show_matrix`` key: its data.
+
+    A component's key has no ``__`` (``ui.matrix_table`` writes ``-``, which a key never holds),
+    so a zoom window's key (``{key}__zoom``) is read back from ``{key}-zoom``.
+    """
     blocks: dict[str, dict[str, Any]] = {}
 
     def walk(node: Any) -> None:
         proto_id = getattr(getattr(node, "proto", None), "id", "") or ""
-        if isinstance(proto_id, str) and f"-{MATRIX_PREFIX}" in proto_id:
-            key = proto_id.split(f"-{MATRIX_PREFIX}", 1)[1]
-            drawn = [
-                _table_data(child)
-                for child in node.children.values()
-                if child.type == "bidi_component"
-            ]
-            assert len(drawn) == 1, f"matrix container {key!r} holds {len(drawn)} components"
-            blocks[key] = drawn[0]
+        if getattr(node, "type", "") == "bidi_component" and f"-{MATRIX_PREFIX}" in proto_id:
+            key = proto_id.split(f"-{MATRIX_PREFIX}", 1)[1].replace("-", "__")
+            assert key not in blocks, f"two matrices keyed {key!r}"
+            blocks[key] = _table_data(node)
         for child in getattr(node, "children", {}).values():
             walk(child)
 

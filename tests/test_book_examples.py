@@ -77,7 +77,7 @@ def test_fast_path_calls_its_output_the_books_only_when_the_printout_agrees() ->
     named for what it is; with the book's two heads the title is earned by the comparison."""
     at = run_page("fast_path")
     assert not at.exception
-    text = page_text(at).replace("\\", "")  # a matrix's title is escaped Markdown
+    text = page_text(at).replace("\\", "")  # its sentences are escaped Markdown
     assert "MultiHeadAttention's output: this run, seed 123, num_heads = 1" in text
     assert "book's printed output" not in text
     assert "Compared just now" not in text, "the book printed no one-head MultiHeadAttention"

@@ -88,12 +88,15 @@ def matrix_block(at, key: str) -> dict:  # noqa: ANN001 - an AppTest
 
 def test_dropout_presets_set_the_rate_in_one_click() -> None:
     at = run_page("step")
-    at.button(key="dropout_preset_0.5").click().run()
+    at.button_group(key="dropout_preset").set_value(0.5).run()
     assert not at.exception
     assert at.slider(key="dropout").value == 0.5
     assert at.query_params["dropout"] in ("0.5", ["0.5"])
-    at.button(key="dropout_preset_0").click().run()
+    assert at.button_group(key="dropout_preset").value == 0.5  # the chosen rate shows
+    at.button_group(key="dropout_preset").set_value(0.0).run()
     assert at.slider(key="dropout").value == 0.0 and "dropout" not in at.query_params
+    at.slider(key="dropout").set_value(0.3).run()
+    assert at.button_group(key="dropout_preset").value is None  # no preset: none chosen
 
 
 def test_the_share_box_carries_the_open_step() -> None:

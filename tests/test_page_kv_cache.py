@@ -85,7 +85,7 @@ def test_a_link_opens_a_part_and_presenter_mode_feeds_one_token_a_screen() -> No
         tables = matrix_tables(at)
         shown = min(n, 3)  # a projector's screen: the cache's last 3 rows, titled "of n"
         assert tables["kv_cache_keys"].shape == (shown, 2)
-        title = escape_markdown(f"Cached keys: the last 3 of {n} rows")
+        title = f"Cached keys: the last 3 of {n} rows"  # a matrix's title: its own plain text
         assert (n > 3) == (title in page_text(at))
         assert tables["kv_cache_weights"].shape == (1, n)  # the new query over every key
         cached, full = tables["kv_cache_output_rows"].values.tolist()

@@ -112,6 +112,10 @@ def import_every_page() -> None:
     for spec in PAGE_SPECS:
         spec.render()
     register_page_settings()
+    # A model built on the meta device (the KV cache's, Train it's, the fast path's parameter
+    # counts) initialises its weights through torch._refs, which imports torch._dynamo on first
+    # use: imported here, not in a visitor's run, where it held the whole server for a second.
+    importlib.import_module("torch._dynamo")
     gc.collect()
     gc.freeze()
 

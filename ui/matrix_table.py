@@ -36,6 +36,8 @@ from .i18n import t
 TABLE_CLASS = "al-matrix"  # the <table>'s class: the component's CSS and the browser tests find it
 
 _COMPONENT = define("matrix_table", class_name=TABLE_CLASS)  # matrix_table.js, .css
+PREFIX = f"{TABLE_CLASS}-"  # a table's element key: its own; a matrix's (ui.show): MATRIX_PREFIX
+MATRIX_PREFIX = "matrix_"
 
 
 def draw_table(
@@ -44,34 +46,43 @@ def draw_table(
     key: str,
     csv_label: str = "",
     legend: ColouredTable | None = None,
+    title: str = "",
+    note: str = "",
+    prefix: str = PREFIX,
 ) -> None:
-    """Draw ``table`` (its texts as plain text), then ``legend``, as the element keyed from ``key``.
+    """Draw ``title``, ``table``, ``legend`` and ``note`` (all as plain text) as one element.
 
     ``csv_label``: the text of the link under a matrix table that downloads its numbers as CSV
     (``{key}.csv``); empty: no link.
     """
-    _draw({"table": table.to_data(), "csv_label": csv_label}, legend, key=key)
+    data = {"table": table.to_data(), "csv_label": csv_label, "title": title, "note": note}
+    _draw(data, legend, key=key, prefix=prefix)
 
 
 def draw_image(
-    image: MatrixImage, *, key: str, legend: ColouredTable | None = None, png_label: str = ""
+    image: MatrixImage,
+    *,
+    key: str,
+    legend: ColouredTable | None = None,
+    png_label: str = "",
+    title: str = "",
+    prefix: str = PREFIX,
 ) -> None:
-    """Draw ``image`` (a large matrix's picture, its value under the pointer), then ``legend``.
+    """Draw ``title``, ``image`` (a large matrix's picture, its value under the pointer), ``legend``.
 
     ``png_label``: the text of the link under it that downloads the picture (``{key}.png``, one
     pixel per cell or block, for a slide); empty: no link.
     """
-    data = {"image": image.to_data(), "png_label": png_label}
-    _draw({**data, "png_name": f"{file_name(key, 'matrix')}.png"}, legend, key=key)
+    data = {"image": image.to_data(), "png_label": png_label, "title": title}
+    _draw({**data, "png_name": f"{file_name(key, 'matrix')}.png"}, legend, key=key, prefix=prefix)
 
 
-def _draw(data: dict[str, object], legend: ColouredTable | None, *, key: str) -> None:
-    """One element keyed from ``key``.
+def _draw(data: dict[str, object], legend: ColouredTable | None, *, key: str, prefix: str) -> None:
+    """One element keyed ``{prefix}{key}`` (its class ``st-key-{prefix}{key}``).
 
     A component's key may not contain ``__`` (Streamlit's delimiter for its events), which the
     app's zoom windows use (``{key}__zoom``): each ``__`` becomes ``-``, so ``key`` itself may
-    not hold a ``-`` (two keys could then meet). The ``al-`` prefix keeps the element's id from
-    looking like a matrix container's (``matrix_…``, what the tests look for).
+    not hold a ``-`` (two keys could then meet).
     """
     if "-" in key:
         raise ValueError(f"a matrix table's key has no '-': {key!r}")
@@ -82,4 +93,4 @@ def _draw(data: dict[str, object], legend: ColouredTable | None, *, key: str) ->
         "scroll_hint": t("show.scroll_hint"),
         "changed_title": t("show.changed_cell"),
     }
-    _COMPONENT(data=data, key=f"{TABLE_CLASS}-{key}".replace("__", "-"))
+    _COMPONENT(data=data, key=f"{prefix}{key}".replace("__", "-"))

@@ -41,7 +41,7 @@ from viz.vocabulary import COMPACT_DECIMALS, DECIMALS, cell_texts
 from viz.words import FigureWords
 
 from .i18n import current_language, t
-from .matrix_table import draw_image, draw_table
+from .matrix_table import MATRIX_PREFIX, draw_image, draw_table
 
 # Plotly's toolbar (charts): its camera button downloads the figure as SVG (sharp on a slide)
 PLOTLY_CONFIG = {
@@ -119,7 +119,7 @@ def show_matrix(view: MatrixView, words: FigureWords, *, key: str) -> None:
     numbers (cells written as plain text); larger, a picture of one colour per cell (per block
     above 512 a side) whose hover gives the values, with a note and an "Exact values" zoom
     window (expander and inputs ``{key}__zoom…``) drawn as the same table. Either is one element
-    in a container keyed ``matrix_{key}``, its legend row inside.
+    keyed ``matrix_{key}``: its title, the matrix and its legend row.
     """
     if not view.large:
         show_matrix_table(view, words, key=key)
@@ -127,15 +127,19 @@ def show_matrix(view: MatrixView, words: FigureWords, *, key: str) -> None:
     rows, cols = view.shape
     name = view.title or view.colorbar_title or view.value_name
     one_cell = pixel_factors(rows, cols) == (1, 1)
-    with st.container(key=f"matrix_{key}"):
-        if view.title:
-            st.markdown(f"**{escape_markdown(view.title)}**")
-        alt = t("show.image_alt", name=name, rows=rows, cols=cols)
-        # a pixel of many cells is their mean: dropped weights are pink only one cell a pixel
-        legend_view = view if one_cell else replace(view, dropped=None)
-        legend = legend_table(legend_view, words, t("show.legend_alt", name=name))
-        image = matrix_image(view, words, alt)
-        draw_image(image, key=key, legend=legend, png_label=t("show.image_png"))
+    alt = t("show.image_alt", name=name, rows=rows, cols=cols)
+    # a pixel of many cells is their mean: dropped weights are pink only one cell a pixel
+    legend_view = view if one_cell else replace(view, dropped=None)
+    legend = legend_table(legend_view, words, t("show.legend_alt", name=name))
+    image = matrix_image(view, words, alt)
+    draw_image(
+        image,
+        key=key,
+        legend=legend,
+        png_label=t("show.image_png"),
+        title=view.title,
+        prefix=MATRIX_PREFIX,
+    )
     zoom_title = t("scale.zoom.title")  # no sizes: the window stays open for a new sentence
     st.caption(_image_note(view, zoom_title))
     zoom_window(view, words, key=f"{key}__zoom", label=zoom_title)
@@ -185,15 +189,16 @@ def show_matrix_table(view: MatrixView, words: FigureWords, *, key: str) -> None
         view = _with_changes(view, key)
     rows, cols = view.shape
     name = view.title or view.colorbar_title or view.value_name
-    with st.container(key=f"matrix_{key}"):
-        if view.title:
-            st.markdown(f"**{escape_markdown(view.title)}**")
-        alt = t("show.table_alt", name=name, rows=rows, cols=cols)
-        legend = legend_table(view, words, t("show.legend_alt", name=name))
-        table = matrix_table(view, words, alt)
-        draw_table(table, key=key, csv_label=t("show.table_csv"), legend=legend)
-        if view.changed is not None:
-            st.caption(t("show.changed_legend"))
+    alt = t("show.table_alt", name=name, rows=rows, cols=cols)
+    draw_table(
+        matrix_table(view, words, alt),
+        key=key,
+        csv_label=t("show.table_csv"),
+        legend=legend_table(view, words, t("show.legend_alt", name=name)),
+        title=view.title,
+        note=t("show.changed_legend") if view.changed is not None else "",
+        prefix=MATRIX_PREFIX,
+    )
 
 
 def numbers_frame(

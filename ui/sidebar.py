@@ -57,8 +57,7 @@ def render_sidebar(page: str = "") -> None:
             on_change = keep_choices if name == LANGUAGE_KEY else None
             widget(SETTINGS[name], on_change=on_change)
             if name == "dropout":
-                st.caption(t("sidebar.dropout_presets"))
-                _dropout_presets()
+                _dropout_presets(t("sidebar.dropout_presets"))
             if name == SIDEBAR_TEXT_AFTER:
                 _sentence_box()
                 random_tokens_control()
@@ -68,23 +67,28 @@ def render_sidebar(page: str = "") -> None:
 DROPOUT_PRESETS = (0.0, 0.1, 0.5)  # off, a usual rate in GPTs, the book's rate (3.5.2)
 
 
-def _set_dropout(value: float) -> None:
-    st.session_state["dropout"] = value
+def _dropout_presets(label: str, key: str = "dropout_preset") -> None:
+    """One click to the dropout rates a lesson uses, instead of 50 presses of an arrow key.
+
+    One segmented control (one element, not a button per rate): it shows the slider's rate
+    selected when it is one of the presets, and a click sets the slider's key.
+    """
+    dropout = st.session_state.get("dropout")
+    st.session_state[key] = dropout if dropout in DROPOUT_PRESETS else None
+    st.segmented_control(
+        label,
+        DROPOUT_PRESETS,
+        format_func=lambda value: f"p = {value:g}",
+        key=key,
+        on_change=_take_preset,
+        args=(key,),
+        width="stretch",
+    )
 
 
-def _dropout_presets(key_prefix: str = "dropout_preset") -> None:
-    """One click to the dropout rates a lesson uses, instead of 50 presses of an arrow key."""
-    for column, value in zip(
-        st.columns(len(DROPOUT_PRESETS), gap="small"), DROPOUT_PRESETS, strict=True
-    ):
-        column.button(
-            f"p = {value:g}",
-            key=f"{key_prefix}_{value:g}",
-            on_click=_set_dropout,
-            args=(value,),
-            width="stretch",
-            type="primary" if st.session_state.get("dropout") == value else "secondary",
-        )
+def _take_preset(key: str) -> None:
+    if st.session_state.get(key) is not None:  # a click on the chosen rate unselects it: no change
+        st.session_state["dropout"] = st.session_state[key]
 
 
 PHONE_PRESETS_KEY = "phone_dropout_presets"  # phone.css shows it on a narrow screen only
@@ -94,11 +98,10 @@ def phone_dropout_presets() -> None:
     """The dropout presets in the page itself, shown on a narrow screen only (phone.css).
 
     There Streamlit lays the open sidebar over the page (300 of a phone's 360 px): changing p
-    in it hides what p changes. The buttons write the sidebar's own key, so both agree.
+    in it hides what p changes. Both controls write the slider's key, so they agree.
     """
     with st.container(key=PHONE_PRESETS_KEY):
-        st.caption(t("phone.dropout_presets"))
-        _dropout_presets("phone_dropout_preset")
+        _dropout_presets(t("phone.dropout_presets"), "phone_dropout_preset")
 
 
 def _sentence_box() -> None:

@@ -132,7 +132,7 @@ def eventually_equal(
 
 # --- matrices drawn as coloured tables (ui.show.show_matrix, viz.table_heatmap) ------------------
 
-MATRIX_BLOCK_SELECTOR = "[class*='st-key-matrix_']"  # the container of each matrix table
+MATRIX_BLOCK_SELECTOR = "[class*='st-key-matrix_']"  # the one element of each matrix
 _MATRIX_KEY = re.compile(r"(?:^|\s)st-key-matrix_(\S+)")
 
 # What a person reads in a matrix table (the first table of its container, ui.matrix_table): the
@@ -181,14 +181,13 @@ class ShownMatrix:
 
 
 def matrix_tables_of(page: Page, key: str) -> Locator:
-    """The tables in the container of ``show_matrix(..., key=key)``: the matrix, its legend."""
-    return page.locator(f".st-key-matrix_{key}").locator(f"table.{TABLE_CLASS}")
+    """The tables of ``show_matrix(..., key=key)``'s element: the matrix, its legend."""
+    return _element(page, key).locator(f"table.{TABLE_CLASS}")
 
 
 def _element(page: Page, key: str) -> Locator:
-    """The one component element that draws ``show_matrix(..., key=key)`` in its container."""
-    element = f".st-key-{TABLE_CLASS}-{key.replace('__', '-')}"
-    return page.locator(f".st-key-matrix_{key}").locator(element)
+    """The one component element that draws ``show_matrix(..., key=key)``."""
+    return page.locator(f".st-key-matrix_{key.replace('__', '-')}")
 
 
 def matrix_table(page: Page, key: str) -> Locator:

@@ -133,7 +133,7 @@ def test_students_on_another_replica_follow_explore_and_rejoin(
     _set_seed(teacher, 8)
     took["seed"] = _follows(teacher, laptop, phone)
     sidebar = teacher.locator("[data-testid='stSidebar']")
-    sidebar.get_by_role("button", name="p = 0.5", exact=True).click()
+    sidebar.get_by_role("radio", name="p = 0.5", exact=True).click()
     took["p"] = _follows(teacher, laptop, phone)
     teacher.locator("[data-testid='stSidebarNav'] a[href$='/masking']").click()
     took["page"] = _follows(teacher, laptop, phone)

@@ -206,7 +206,7 @@ def test_a_phone_gets_44_px_targets_a_kept_first_edit_whole_words_and_presets_in
             open_app(touch, streamlit_server, f"/?lang={lang}&dropout=0.1")
             presets = touch.locator(PHONE_PRESETS)
             expect(presets).to_be_visible()
-            presets.get_by_role("button", name="p = 0.5").tap()
+            presets.get_by_role("radio", name="p = 0.5").tap()
             wait_settled(touch)
             expect(touch).to_have_url(re.compile(r"dropout=0\.5"))
             _check_page(touch, f"step page ({lang})")

@@ -1,6 +1,7 @@
-// The browser's side of a matrix (ui/matrix_table.py), at every size: a <table> of coloured
-// numbers while it fits, else a picture (one colour per cell, the value under the pointer), then
-// its legend row and a "Download as CSV" link. Every text is set as textContent.
+// The browser's side of a matrix (ui/matrix_table.py), at every size: its title, a <table> of
+// coloured numbers while it fits, else a picture (one colour per cell, the value under the
+// pointer), then its legend row, a "Download as CSV" link and a note. Every text is set as
+// textContent.
 // `__CLASS__` is the table's class (ui.matrix_table.TABLE_CLASS), put in as the file is loaded.
 
 // A table's parts: a scroller (a wide table scrolls, never spills over), the table of class
@@ -248,6 +249,20 @@ function legendTable(parentElement, data) {
   fillTable(legend, data.legend, '');
 }
 
+// A paragraph of this element (its title first, its note last), or none without a text.
+function paragraph(parentElement, className, text, first) {
+  let node = parentElement.querySelector('p.' + className);
+  if (!text) {
+    if (node) node.remove();
+    return;
+  }
+  if (!node) {
+    node = htmlNode(null, 'p', { className });
+    parentElement.insertBefore(node, first ? parentElement.firstElementChild : null);
+  }
+  node.textContent = text;
+}
+
 export default function (component) {
   const { data, parentElement } = component;
   // a rerun that sends the same matrix (a setting it does not depend on) changes nothing here
@@ -273,6 +288,8 @@ export default function (component) {
   }
   downloadLink(parentElement, data);
   legendTable(parentElement, data);
+  paragraph(parentElement, '__CLASS__-title', data.title, true);
+  paragraph(parentElement, '__CLASS__-note', data.note, false);
   for (const hint of parentElement.querySelectorAll('.__CLASS__-hint')) {
     hint.textContent = data.scroll_hint || '';
   }
