@@ -13,7 +13,8 @@ pages use, and freezes those objects out of the garbage collector's way
 
 Before any of that, the operator's limits are checked (``ui.limits``, listed in deploy/README.md):
 a bad value stops the process with one line naming it, before the server takes a visitor. The
-app also serves ``/metrics``, the replica's load in Prometheus' text format (``ui.metrics``).
+app also serves ``/metrics``, the replica's load in Prometheus' text format (``ui.metrics``), and
+``/al-assets/…``, the app's components' JavaScript and CSS (``ui.components``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from contextlib import asynccontextmanager
 
 import streamlit as st
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 from streamlit.logger import get_logger
 
@@ -46,10 +47,27 @@ async def import_before_first_visit(_app: st.App) -> AsyncIterator[None]:
     yield
 
 
+async def component_file(request: Request) -> Response:
+    """A component's JavaScript or CSS (``ui.components.ASSETS``), kept by the browser for good."""
+    found = importlib.import_module("ui.components").ASSETS.get(request.path_params["name"])
+    if found is None:
+        return PlainTextResponse("Not found", status_code=404)
+    text, media_type = found
+    return Response(text, media_type=media_type, headers={"Cache-Control": IMMUTABLE})
+
+
 async def metrics(_request: Request) -> PlainTextResponse:
     """This replica's sessions, reruns, events, training queue and memory (``ui.metrics``)."""
     module = importlib.import_module("ui.metrics")
     return PlainTextResponse(module.render(), media_type=module.CONTENT_TYPE)
 
 
-app = st.App("lab.py", lifespan=import_before_first_visit, routes=[Route("/metrics", metrics)])
+IMMUTABLE = "public, max-age=31536000, immutable"  # a file's name changes with its content
+app = st.App(
+    "lab.py",
+    lifespan=import_before_first_visit,
+    routes=[
+        Route("/metrics", metrics),
+        Route("/al-assets/{name}", component_file),  # ui.components.ASSET_PATH
+    ],
+)

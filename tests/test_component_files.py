@@ -1,13 +1,15 @@
 """The components' JavaScript and CSS are files in ``ui/components/``, joined with ``shared.js``.
 
-What the browser receives for each component is exactly ``shared.js`` (once) and then the
-component's own file, with its class put in; no file writes HTML from a string; the helpers of
-``shared.js`` are written there only; and no Python string in ``ui/`` holds a component's code.
+Each element carries only a small loader; the file it loads is exactly ``shared.js`` (once) and
+then the component's own file, with its class put in, named by its content; no file writes HTML
+from a string; the helpers of ``shared.js`` are written there only; and no Python string in
+``ui/`` holds a component's code.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 from pathlib import Path
 from typing import Any
@@ -73,24 +75,45 @@ def _file(name: str, class_name: str) -> str:
     return (FOLDER / name).read_text(encoding="utf-8").replace("__CLASS__", class_name)
 
 
-def test_the_browser_receives_shared_js_once_then_the_components_file() -> None:
+def _asset_names(loader_js: str) -> list[str]:
+    return re.findall(r'"([\w.-]+\.(?:js|css))"', loader_js)
+
+
+def test_each_element_sends_a_loader_and_the_files_hold_shared_js_once_then_the_component() -> None:
     at = AppTest.from_function(_draw_each_component, default_timeout=60).run()
     assert not at.exception
     sent = _sent_components(at)
     shared = (FOLDER / components.SHARED_JS).read_text(encoding="utf-8")
     for stem, class_name in CLASSES.items():
         proto = sent[f"{components.PROJECT}.{stem}"]
-        js, own = proto.js_content, _file(f"{stem}.js", class_name)
+        assert len(proto.js_content) < 1000 and not proto.css_content, stem  # the loader only
+        names = _asset_names(proto.js_content)
+        js = components.ASSETS[next(n for n in names if n.endswith(".js"))][0]
+        own = _file(f"{stem}.js", class_name)
+        assert js == components.LOADED_JS[stem], stem
         assert js.count(shared) == 1, f"{stem}: shared.js is not in its JavaScript exactly once"
         assert js.index(shared) < js.index(own) and js.count(own) == 1, stem
         assert js.count("export default function") == 1, stem
         assert "__CLASS__" not in js and f"'{class_name}'" in js, stem
+        css_names = [n for n in names if n.endswith(".css")]
         if stem in WITHOUT_CSS:
-            assert not (FOLDER / f"{stem}.css").exists() and not proto.css_content, stem
+            assert not (FOLDER / f"{stem}.css").exists() and not css_names, stem
             continue
-        assert proto.css_content == _file(f"{stem}.css", class_name), stem
-        assert "__CLASS__" not in proto.css_content
-        assert stem in PAGE_WIDE_CSS or f".{class_name}" in proto.css_content, stem
+        css = components.ASSETS[css_names[0]][0]
+        assert css == _file(f"{stem}.css", class_name), stem
+        assert "__CLASS__" not in css
+        assert stem in PAGE_WIDE_CSS or f".{class_name}" in css, stem
+
+
+def test_a_files_name_changes_with_its_content() -> None:
+    first = components.loader("a.js", "a.css")
+    assert first != components.loader("b.js", "a.css")
+    for stem in CLASSES:
+        js_names = [n for n in components.ASSETS if n.startswith(f"{stem}.") and n.endswith(".js")]
+        assert len(js_names) == 1, stem  # one version of a file per server process
+        digest = js_names[0].split(".")[1]
+        text = components.ASSETS[js_names[0]][0]
+        assert hashlib.sha256(text.encode()).hexdigest().startswith(digest), stem
 
 
 def test_no_component_file_writes_html_from_a_string() -> None:

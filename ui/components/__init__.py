@@ -20,6 +20,8 @@ relative to this file, so the app finds them from any working directory.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,9 +36,12 @@ SHARED_JS = "shared.js"
 CLASS_PLACEHOLDER = "__CLASS__"
 PROJECT = "attention_lab"  # a component's name is "attention_lab.<stem>"
 
-# What :func:`define` handed to Streamlit, by stem: the joined JavaScript and the CSS.
+ASSET_PATH = "/al-assets/"  # the server's route (app.py) for the files below
+# The joined JavaScript and the CSS of each component, by stem, and the files the route serves
+# (content-addressed names: a browser keeps each one until the code changes).
 LOADED_JS: dict[str, str] = {}
 LOADED_CSS: dict[str, str | None] = {}
+ASSETS: dict[str, tuple[str, str]] = {}  # file name -> (text, media type)
 
 
 def source(stem: str, *, class_name: str) -> tuple[str, str | None]:
@@ -52,6 +57,39 @@ def source(stem: str, *, class_name: str) -> tuple[str, str | None]:
     return js.replace(CLASS_PLACEHOLDER, class_name), css
 
 
+def _asset(stem: str, text: str, extension: str, media_type: str) -> str:
+    name = f"{stem}.{hashlib.sha256(text.encode()).hexdigest()[:12]}.{extension}"
+    ASSETS[name] = (text, media_type)
+    return name
+
+
+def loader(js_name: str, css_name: str | None) -> str:
+    """The inline module Streamlit sends with each element: it imports the component's file.
+
+    Streamlit 1.67 sends a component's inline ``js`` and ``css`` with every element on every
+    rerun (a page of twenty matrices sent 440 KB of the same code a click); this stub is a few
+    hundred bytes. The browser fetches the files once (the stylesheet before the first draw)
+    and keeps them: their names change with their content.
+    """
+    base = f"new URL({json.dumps(ASSET_PATH)}, location.href)"
+    style = ""
+    if css_name is not None:
+        style = f"""const css = {json.dumps(css_name)};
+if (!document.querySelector(`link[data-al-asset="${{css}}"]`)) {{
+  const link = Object.assign(document.createElement('link'), {{ rel: 'stylesheet' }});
+  link.dataset.alAsset = css;
+  link.href = new URL(css, {base}).href;
+  const loaded = new Promise((done) => {{ link.onload = link.onerror = done; }});
+  document.head.append(link);
+  await loaded;
+}}
+"""
+    return (
+        f"{style}const module = await import(new URL({json.dumps(js_name)}, {base}).href);\n"
+        "const draw = module.default;\nexport { draw as default };\n"
+    )
+
+
 def define(stem: str, *, class_name: str) -> ComponentRenderer:
     """Register component ``attention_lab.<stem>`` from its files; its mounting command.
 
@@ -61,7 +99,11 @@ def define(stem: str, *, class_name: str) -> ComponentRenderer:
     js, css = source(stem, class_name=class_name)
     LOADED_JS[stem] = js
     LOADED_CSS[stem] = css
-    return st.components.v2.component(f"{PROJECT}.{stem}", js=js, css=css, isolate_styles=False)
+    js_name = _asset(stem, js, "js", "text/javascript")
+    css_name = None if css is None else _asset(stem, css, "css", "text/css")
+    return st.components.v2.component(
+        f"{PROJECT}.{stem}", js=loader(js_name, css_name), isolate_styles=False
+    )
 
 
 def file_name(key: str, fallback: str) -> str:
