@@ -1,40 +1,24 @@
-"""Check a learner's own attention class against the book's, by behaviour, and name likely bugs.
+"""Check a learner's attention class against the book's, by behaviour, and name likely bugs.
 
 ::
 
-    from attention.check import check_attention, BUGS
-    report = check_attention(MyCausalAttention)   # the book's constructor signature
-    report = check_attention("my_attention.py:MyCausalAttention", timeout=30)  # or a file
-    report.passed            # True when it behaves as the book's class on every case
-    report.first_difference  # None, or the first case and what differed
-    report.findings          # what the checker measured, and the gallery bugs each points to
-    report.likely_bugs       # names from BUGS, most likely first
-    report.future_leak       # True when a later token changes earlier outputs
+    from attention.check import check_attention
+    report = check_attention(MyCausalAttention)   # or "my_attention.py:MyCausalAttention"
+    report.passed, report.first_difference, report.findings, report.likely_bugs
     print(report)            # what to look at, in plain words
 
-The source is never read. For every case of a small grid (batch 1 and 2, token counts below
-``context_length``, dropout 0 and 0.5, training and eval mode, several seeds) the book's module
-is built, its weights are copied into the learner's module by the book's names (``W_query``,
-``W_key``, ``W_value``; ``out_proj`` with several heads), both get the same input and both run
-right after ``torch.manual_seed(seed)``: a class that calls dropout as the book does draws the
-same masks. Every gallery bug of :mod:`attention.bugs` runs on the same cases; those that
-reproduce the learner's outputs exactly are the likely bugs. The KV-cache slip is the one
-exception: a full pass cannot show it, and the report says so (:attr:`CheckReport.unchecked`).
-Bugs written another way are named by behaviour (:class:`Finding`): a *probe* gives the layer
-one-hot values, so its output is its attention weights, which show a mask that hides the past or
-nothing, rows that do not sum to 1, a hidden diagonal or another softmax temperature; the grid
-shows NaN only in training with dropout, or eval mode that still drops.
+The source is never read. On a small grid of cases (batch 1 and 2, several token counts,
+dropout 0 and 0.5, training and eval mode, several seeds) the book's weights are copied into the
+learner's module by the book's names and both run right after ``torch.manual_seed(seed)``, so a
+class that calls dropout as the book does draws the same masks. Gallery bugs
+(:mod:`attention.bugs`) that reproduce the learner's outputs are the likely bugs (the KV-cache slip
+cannot show on a full pass: :attr:`CheckReport.unchecked`). A *probe* with one-hot values makes
+the output equal the attention weights, which name bugs written another way (:class:`Finding`).
 
-The learner's class runs in a process of its own with a time limit (:mod:`attention.check_process`):
-a file in a fresh interpreter, ``python -I``, whose imports cannot touch this module. That process
-runs the harness (:mod:`attention.check_harness`), which makes only the calls sent to it, on
-weights and inputs drawn afresh for each check, and sends back each output's numbers the moment
-the call returns (a buffer the class overwrites on the next call is copied first). The verdict
-is decided here, from those numbers; nothing the class writes can say "passed". The process
-leads a session of its own, killed with every process the class started when the check returns
-or times out. What the class prints comes back bounded, control characters shown as escapes
-(:attr:`CheckReport.printed`). The book's side is computed here with torch's defaults (float32 on
-the CPU). The app never runs a learner's class.
+The class runs in a process of its own with a time limit (:mod:`attention.check_process`,
+:mod:`attention.check_harness`): it only makes the calls sent to it and sends back numbers; the
+verdict is decided here, so nothing the class writes can say "passed". The app never runs a
+learner's class.
 """
 
 from __future__ import annotations
@@ -384,10 +368,9 @@ def _references(multi_head: bool, draw: int) -> list[_CaseReference]:
 class _Probe:
     """A layer whose output is its attention weights: one-hot values, ``out_proj`` the identity.
 
-    Token ``t``'s input is ``PROBE_CONTENT`` random features (what queries and keys read) then
-    the one-hot vector of ``t``; ``W_value`` copies the one-hot part into the first ``T`` features
-    of every head (``PROBE_PAD`` more stay 0), so output row ``i`` of head ``h`` is row ``i`` of
-    that head's attention weights.
+    Token ``t``'s input is ``PROBE_CONTENT`` random features then the one-hot vector of ``t``;
+    ``W_value`` copies the one-hot part into every head, so output row ``i`` of head ``h`` is row
+    ``i`` of that head's attention weights.
     """
 
     book: nn.Module
@@ -455,9 +438,9 @@ def _probe(multi_head: bool) -> _Probe:
 class _Plan:
     """Every call the learner's class gets, for one kind (one head or several).
 
-    Builds: 0 with dropout 0, 1 with dropout 0.5, 2 at the probe's sizes. Calls: the grid's
-    cases in order, then each eval case without dropout again with its last token changed (a
-    future leak moves earlier outputs), then the probe and the probe with ``W_value`` doubled.
+    Builds: 0 with dropout 0, 1 with dropout 0.5, 2 at the probe's sizes. Calls: the grid, each eval
+    case without dropout again with its last token changed (a future leak), then the probe and the
+    probe with ``W_value`` doubled.
     """
 
     multi_head: bool
@@ -997,24 +980,15 @@ def check_attention(
 ) -> CheckReport:
     """Compare a learner's class with the book's ``CausalAttention`` (or ``MultiHeadAttention``).
 
-    ``target`` is the class, or ``"path/to/file.py:ClassName"`` (imported as Python imports a
-    file: its folder on ``sys.path``, its module in ``sys.modules``). The class takes the book's
-    arguments, ``(d_in, d_out, context_length, dropout, qkv_bias=False)``, with ``num_heads``
-    before ``qkv_bias`` for multi-head; ``multi_head=None`` decides by whether the constructor has
-    a ``num_heads`` parameter.
+    ``target``: the class, or ``"path/to/file.py:ClassName"``; it takes the book's arguments
+    (``num_heads`` before ``qkv_bias`` for multi-head; ``multi_head=None`` decides by whether the
+    constructor has ``num_heads``). A file runs in a fresh interpreter (``python -I``), a class
+    object in a forked copy of this process, each killed with its children when the check returns or
+    ``timeout`` seconds after it is ready; an exit, a crash or a hang is a failed report.
+    ``isolated=False`` runs the class in this process, without a time limit.
 
-    A file is imported and run in a fresh interpreter (``python -I``), a class object in a forked
-    copy of this process (POSIX), each in a session of its own that is killed, with every
-    process the class started, when the check returns or ``timeout`` seconds after the class's
-    process is ready (a fresh interpreter's start and torch's import are not counted). That process
-    only runs the calls this one sends (inputs and weights drawn afresh for each check) and sends
-    back the numbers; the verdict is decided here. An exit, a crash or a hang is a failed report
-    that says so. ``isolated=False`` runs the class in this process instead (so does a class
-    object where processes cannot be forked), without a time limit, torch's globals put back.
-
-    Raises :class:`AttentionInputError` for a target that is not an ``nn.Module`` class or
-    ``FILE.py:ClassName``, a file that fails to import or lacks the class, and a bad
-    ``timeout``; everything the class itself does wrong is in the report.
+    Raises :class:`AttentionInputError` for a bad target, a file that fails to import or lacks the
+    class, and a bad ``timeout``; what the class itself does wrong is in the report.
     """
     if isinstance(timeout, bool) or not isinstance(timeout, int | float):
         raise AttentionInputError(
@@ -1189,12 +1163,9 @@ def _short_path(text: str, limit: int = 80) -> str:
 def _ctrl_c_noted() -> Iterator[list[bool]]:
     """While the check waits, Ctrl-C is also written down, not only raised.
 
-    Python raises ``KeyboardInterrupt`` wherever the main thread happens to be when the signal
-    arrives; if that is a finalizer (a ``__del__`` or a ``weakref`` callback run by the garbage
-    collector), the exception is printed as "ignored" and lost, and the check would wait out its
-    whole time limit. The list this yields turns ``[True]`` on Ctrl-C, so the wait raises
-    it again. Only the main thread can set a handler, and only the default one is replaced (an
-    ignored Ctrl-C stays ignored).
+    A ``KeyboardInterrupt`` raised inside a finalizer is printed as "ignored" and lost, and the
+    check would wait out its time limit; the yielded list turns ``[True]`` so the wait raises it
+    again. Only the default handler is replaced (an ignored Ctrl-C stays ignored).
     """
     noted = [False]
     default = signal.default_int_handler
