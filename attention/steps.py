@@ -1,26 +1,15 @@
 """The ten steps of one forward pass, in order: each step declared once, with the code it runs.
 
-A causal attention layer goes from embeddings to context vectors in ten steps (chapter 3 of the
-book). Each :class:`Step` says, in one place, everything about itself: the trace fields it makes
-(each :class:`Field` says how the field is shaped and labelled), the statements of the book's
-``CausalAttention`` it stands for (``anchors``, found in ``attention/modules.py`` by
-:mod:`attention.book_code`), its English title and formula, and ``run``: the step's own code, the
-book's statement written out on its own. :func:`attention.forward.run_forward` runs the steps in
-order; a variant (a gallery bug, the sliding window) replaces one or two steps' ``run`` by name.
-Everything that lists the steps iterates over :data:`STEPS`::
+Each :class:`Step` holds the trace fields it makes (:class:`Field`), the statements of the book's
+``CausalAttention`` it stands for (``anchors``), its title and formula, and ``run``, its own
+code. :func:`attention.forward.run_forward` runs them in order (the trace, the gradients, the bug
+gallery); a variant replaces a step's ``run`` by name::
 
-    from attention.steps import STEPS, step_number
     [step.name for step in STEPS]        # "embeddings", "weights", "qkv", … "context"
     step_number("softmax")               # 8: the number a learner reads ("8 · Softmax")
-    [f.name for f in FIELDS]             # inputs, W_query, b_query, … output: the export's order
 
-Who reads it: the forward pass (:mod:`attention.forward`: the trace, the backward pass and the bug
-gallery all run these steps), the book's lines beside each step (:data:`attention.book_code.
-STEP_ANCHORS`), the step page and the Train page (one tab per step, with the messages
-``step.<name>.tab``, ``step.<name>.title``, ``step.<name>.body``), the notebook view, the export
-(one CSV per field, its README line), the gradients (every float field gets one) and the
-multi-head trace (:data:`PER_HEAD_FIELDS` get a head axis). Adding a step is one entry here, its
-messages (``ui/messages/step_by_step.py``) and how it is shown (``viz/screens.py``).
+Adding a step is one entry here, its messages (``ui/messages/step_by_step.py``) and how it is
+shown (``viz/screens.py``).
 """
 
 from __future__ import annotations
@@ -59,13 +48,9 @@ StepFunction = Callable[["ForwardState"], Made]
 class Field:
     """One tensor of :class:`attention.AttentionTrace`, as the export and the lists need it.
 
-    ``rows`` and ``cols`` say how a CSV labels the matrix: ``rows`` is "tokens", "features"
-    (``x1 …``), "bias" (one row) or "context" (``z1 …``); ``cols`` is "tokens" or the prefix of
-    the components (``q`` gives ``q1, q2 …``). ``shape`` is the one-head shape, as the
-    ``AttentionTrace`` docstring writes it (``b`` batch, ``T`` tokens). ``per_head``: each head
-    computes it on its own, so with several heads it gets a head axis ``(b, h, T, …)``.
-    ``heads_only``: only a multi-head trace has it (None with one head). ``readme``: its line in
-    the export's README.txt.
+    ``rows`` ("tokens", "features", "bias", "context") and ``cols`` ("tokens" or a prefix: ``q``
+    gives ``q1, q2 …``) label its CSV. ``shape``: the one-head shape. ``per_head``: with several
+    heads it gets a head axis; ``heads_only``: None with one head. ``readme``: its export line.
     """
 
     name: str
@@ -82,16 +67,12 @@ class Field:
 
 @dataclass(frozen=True)
 class Step:
-    """One step of the forward pass: its name (message keys ``step.<name>.*``) and its fields.
+    """One step of the forward pass (message keys ``step.<name>.*``) and its fields.
 
-    ``title``: its English title (the app's ``step.<name>.title`` in English is this text, the
-    notebook view writes it). ``formula``: what the step computes, in one line of plain text
-    with the book's names (a notebook shows it as it is, without a maths renderer).
-    ``anchors``: pieces of the book's statements in ``CausalAttention`` that compute it (see
-    :mod:`attention.book_code`). ``run``: the step's code; it reads what earlier steps made from
-    the :class:`~attention.forward.ForwardState` and returns exactly its fields, by name.
-    ``part``: the part of the pass it belongs to (the backward page colours a part alike); a
-    weight field always belongs to "weights".
+    ``title`` and ``formula`` in English plain text (the notebook shows them as they are);
+    ``anchors`` find the book's statements that compute it; ``run`` reads earlier steps from the
+    :class:`~attention.forward.ForwardState` and returns exactly its fields; ``part`` groups
+    steps for the backward page (a weight field always belongs to "weights").
     """
 
     name: str
@@ -190,10 +171,8 @@ def _dropout(state: ForwardState) -> Made:
 
 
 def context_of(state: ForwardState, vectors: torch.Tensor) -> Made:
-    """The context step on ``vectors`` (the book's: the values): weighted sums, heads joined.
-
-    One head: ``context = dropped_weights @ vectors`` is the output. The fused class keeps each
-    head's ``head_context``, joins the heads and mixes them with ``out_proj``.
+    """The context step on ``vectors`` (the book's: the values): ``dropped_weights @ vectors``; the
+    fused class keeps ``head_context``, joins the heads and mixes them with ``out_proj``.
     """
     head_context = state["dropped_weights"] @ vectors  # (b, T, d) or (b, h, T, head_dim)
     out_proj = getattr(state.layer, "out_proj", None)
