@@ -110,6 +110,11 @@ def _weight(name: str, letter: str, role_text: str) -> tuple[Field, Field]:
     return weight, bias
 
 
+def _tokens(name: str, letter: str, shape: str, readme: str, **flags: Any) -> Field:
+    """A matrix whose rows are tokens (``flags``: ``role``, ``per_head``, ``heads_only``)."""
+    return Field(name, flags.pop("role", "step"), "tokens", letter, _TOKEN, shape, readme, **flags)
+
+
 def _square(name: str, readme: str, *, boolean: bool = False) -> Field:
     """A (T, T) matrix of the step view, one per head: rows are queries, columns keys."""
     return Field(
@@ -202,14 +207,12 @@ STEPS: tuple[Step, ...] = (
     Step(
         "embeddings",
         (
-            Field(
+            _tokens(
                 "inputs",
-                "input",
-                "tokens",
                 "x",
-                _TOKEN,
                 "(b, T, d_in)",
                 "the embedding vectors x, one row per token",
+                role="input",
             ),
         ),
         title="The embedding table X",
@@ -238,20 +241,11 @@ STEPS: tuple[Step, ...] = (
     Step(
         "qkv",
         (
-            Field(
-                "queries",
-                "step",
-                "tokens",
-                "q",
-                _TOKEN,
-                "(b, T, d_out)",
-                "query vectors q, one row per token",
-                per_head=True,
+            _tokens(
+                "queries", "q", "(b, T, d_out)", "query vectors q, one row per token", per_head=True
             ),
-            Field("keys", "step", "tokens", "k", _TOKEN, "(b, T, d_out)", "key vectors k", True),
-            Field(
-                "values", "step", "tokens", "v", _TOKEN, "(b, T, d_out)", "value vectors v", True
-            ),
+            _tokens("keys", "k", "(b, T, d_out)", "key vectors k", per_head=True),
+            _tokens("values", "v", "(b, T, d_out)", "value vectors v", per_head=True),
         ),
         title="Queries, keys and values",
         formula="Q = X W_query,  K = X W_key,  V = X W_value",
@@ -341,22 +335,16 @@ STEPS: tuple[Step, ...] = (
     Step(
         "context",
         (
-            Field(
+            _tokens(
                 "head_context",
-                "step",
-                "tokens",
                 "z",
-                _TOKEN,
                 "(b, h, T, head_dim)",
                 "each head's context vectors",
                 heads_only=True,
             ),
-            Field(
+            _tokens(
                 "context",
-                "step",
-                "tokens",
                 "z",
-                _TOKEN,
                 "(b, T, d_out)",
                 "context vectors z = weights @ values (heads joined)",
             ),
@@ -380,15 +368,7 @@ STEPS: tuple[Step, ...] = (
                 "out_proj bias of MultiHeadAttention",
                 heads_only=True,
             ),
-            Field(
-                "output",
-                "step",
-                "tokens",
-                "o",
-                _TOKEN,
-                "(b, T, d_out)",
-                "the layer's output: out_proj(context)",
-            ),
+            _tokens("output", "o", "(b, T, d_out)", "the layer's output: out_proj(context)"),
         ),
         title="Context vectors",
         formula="context_vec = dropped_weights V:  z⁽ⁱ⁾ = Σ_{j≤i} a_ij v⁽ʲ⁾",
