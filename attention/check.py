@@ -803,17 +803,10 @@ def _no_mask(exact: bool, multi_head: bool) -> _Found:
         else "tokens give weight to later tokens as well as earlier ones: the mask hides nothing, "
         "or not the future"
     )
-    if "mask_not_applied" in BUGS:
-        why = (
-            "mask_not_applied registers the mask and never applies it; mask_after_softmax "
-            "applies it too late, so every later token still counts in each row's softmax"
-        )
-    else:
-        why = (
-            "a mask registered but never applied does this; of the gallery's bugs "
-            "mask_after_softmax is the closest: every later token still counts in each row's "
-            "softmax"
-        )
+    why = (
+        "mask_not_applied registers the mask and never applies it; mask_after_softmax "
+        "applies it too late, so every later token still counts in each row's softmax"
+    )
     return _Found.of(saw, ("mask_not_applied", "mask_after_softmax"), why, leak=True)
 
 
@@ -857,9 +850,8 @@ def _temperature_findings(divisor: float | None, probe: _Probe, multi_head: bool
         "scale_by_d_k": float(head_dim),
         "scale_by_d_out": probe.d_out**0.5,
     }
-    candidates = [
-        n for n in values if n in BUGS and abs(math.log(values[n] / head_dim**0.5)) > 0.01
-    ]  # √d_out is the book's √d_k with one head
+    # √d_out is the book's √d_k with one head
+    candidates = [n for n in values if abs(math.log(values[n] / head_dim**0.5)) > 0.01]
     nearest = sorted(candidates, key=lambda n: abs(math.log(divisor / values[n])))[:2]
     sizes = f"d_in = {probe.d_in}, d_k = {head_dim}" + (
         f", d_out = {probe.d_out}" if multi_head else ""
@@ -1015,11 +1007,16 @@ def check_attention(
     return _isolated(target, multi_head, float(timeout))
 
 
+def _plans(multi_head: bool | None, draw: int | None) -> tuple[dict[str, _Plan], dict[str, Any]]:
+    """The plan of each kind the class may be, and the request the harness reads."""
+    kinds = (False, True) if multi_head is None else (multi_head,)
+    plans = {("multi" if kind else "single"): _plan(kind, draw) for kind in kinds}
+    return plans, {"multi_head": multi_head, **{k: p.request for k, p in plans.items()}}
+
+
 def _in_this_process(target: type | str, multi_head: bool | None) -> CheckReport:
     """The harness here (a file is imported here too): outputs still copied at each call."""
-    kinds = (False, True) if multi_head is None else (multi_head,)
-    plans = {("multi" if kind else "single"): _plan(kind, None) for kind in kinds}
-    request = {"multi_head": multi_head, **{k: p.request for k, p in plans.items()}}
+    plans, request = _plans(multi_head, None)
     lines: list[bytes] = []
     with _restored_globals():
         torch.set_num_threads(1)  # tiny tensors: one thread is fastest (benchmarks/README.md)
@@ -1028,11 +1025,9 @@ def _in_this_process(target: type | str, multi_head: bool | None) -> CheckReport
 
 
 def _isolated(target: type | str, multi_head: bool | None, timeout: float) -> CheckReport:
-    kinds = (False, True) if multi_head is None else (multi_head,)
     with _ctrl_c_noted() as interrupted:
-        draw = secrets.randbelow(2**40)  # this check's weights and inputs: never seen before
-        plans = {("multi" if kind else "single"): _plan(kind, draw) for kind in kinds}
-        request = {"multi_head": multi_head, **{k: p.request for k, p in plans.items()}}
+        # this check's weights and inputs: never seen before
+        plans, request = _plans(multi_head, secrets.randbelow(2**40))
         if isinstance(target, str):
             finished = run_file(target, request, timeout, interrupted)
         else:

@@ -195,7 +195,6 @@ def path_source(name: str) -> str:
             f"No fast path named {describe(name, 40)}; choose one of {PATHS}.", field="name"
         )
     return inspect.getsource(PATH_FUNCTIONS[name])
-    return inspect.getsource(PATH_FUNCTIONS[name])
 
 
 def book_source() -> str:
