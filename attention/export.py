@@ -470,6 +470,9 @@ def _batch_expression(trace: AttentionTrace, one: str) -> str:
 def _trace_body(trace: AttentionTrace, num_tokens: int) -> tuple[list[str], list[str]]:
     """``attention.trace_attention`` with the same settings (a clear message without the package)."""
     cfg = trace.config
+    settings = ["d_out", "dropout", "seed", "qkv_bias", "training", "num_heads", "variant"]
+    settings += ["context_length"] if cfg.context_length != num_tokens else []
+    settings += ["window"] if cfg.window is not None else []
     imports = [
         "",
         *package_imports(
@@ -480,19 +483,7 @@ def _trace_body(trace: AttentionTrace, num_tokens: int) -> tuple[list[str], list
     ]
     recipe = [
         "cfg = AttentionConfig(",
-        f"    d_out={cfg.d_out},",
-        f"    dropout={cfg.dropout!r},",
-        f"    seed={cfg.seed},",
-        f"    qkv_bias={cfg.qkv_bias!r},",
-        f"    training={cfg.training!r},",
-        f"    num_heads={cfg.num_heads},",
-        f"    variant={cfg.variant!r},",
-        *(
-            [f"    context_length={cfg.context_length},"]
-            if cfg.context_length != num_tokens
-            else []
-        ),
-        *([f"    window={cfg.window},"] if cfg.window is not None else []),
+        *(f"    {name}={getattr(cfg, name)!r}," for name in settings),
         ")",
         f"trace = trace_attention({_batch_expression(trace, 'inputs')}, cfg)  # every step: "
         "trace.attn_weights, trace.context…",
