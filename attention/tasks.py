@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import torch
 
 from .setting_ranges import TASK_NAMES
-from .validate import AttentionInputError, check_int, describe
+from .validate import AttentionInputError, check_choice, check_int
 
 __all__ = [
     "HELD_OUT_FRACTION",
@@ -382,17 +382,14 @@ class TextTask(Task):
         part = self.part(held_out)
         window = self.context_length + 1
         starts = torch.randint(0, part.shape[0] - window + 1, (n,), generator=generator)
-        windows = part[starts[:, None] + torch.arange(window)]  # (n, T + 1)
-        return TaskBatch(inputs=windows[:, :-1].contiguous(), targets=windows[:, 1:].contiguous())
+        return _windows(part, starts, window)
 
     def all_windows(self, held_out: bool) -> TaskBatch:
         """Every non-overlapping window of one part, in order: a fixed, complete evaluation set."""
         part = self.part(held_out)
         window = self.context_length + 1
         count = (part.shape[0] - 1) // self.context_length
-        starts = torch.arange(count) * self.context_length
-        windows = part[starts[:, None] + torch.arange(window)]  # (count, T + 1)
-        return TaskBatch(inputs=windows[:, :-1].contiguous(), targets=windows[:, 1:].contiguous())
+        return _windows(part, torch.arange(count) * self.context_length, window)
 
     def encode(self, text: str) -> torch.Tensor:
         """Token ids of ``text``; raises for a character the vocabulary does not have."""
@@ -403,6 +400,12 @@ class TextTask(Task):
                 f"The character {missing[0]!r} is not in this text's vocabulary.", field="tokens"
             )
         return torch.tensor([index[ch] for ch in text], dtype=torch.int64)
+
+
+def _windows(part: torch.Tensor, starts: torch.Tensor, window: int) -> TaskBatch:
+    """The windows of ``window`` characters from ``starts``: inputs, and targets one later."""
+    windows = part[starts[:, None] + torch.arange(window)]  # (n, T + 1)
+    return TaskBatch(inputs=windows[:, :-1].contiguous(), targets=windows[:, 1:].contiguous())
 
 
 def _text_task(text: str | bytes, context_length: int) -> TextTask:
@@ -423,12 +426,7 @@ def _text_task(text: str | bytes, context_length: int) -> TextTask:
 
 def check_task(name: object) -> str:
     """``name`` if it is one of :data:`TASK_NAMES`; else an error that lists them."""
-    if not isinstance(name, str) or name not in TASK_NAMES:
-        raise AttentionInputError(
-            f"task must be one of {', '.join(repr(t) for t in TASK_NAMES)}, got {describe(name)}.",
-            field="task",
-        )
-    return name
+    return check_choice("task", name, TASK_NAMES)
 
 
 def make_task(
