@@ -52,7 +52,6 @@ from .validate import (
     check_labels,
     check_real,
     check_target,
-    describe,
     guard_loss_function,
     to_input_tensor,
 )
@@ -612,13 +611,7 @@ def softmax_row_jacobian(
 
 def check_learning_rate(learning_rate: Any) -> float:
     """A learning rate: a finite number in ``(0, MAX_LEARNING_RATE]``."""
-    learning_rate = check_real("learning_rate", learning_rate, "a number")  # 10**5000 included
-    if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float)):
-        raise AttentionInputError(
-            f"The learning rate must be a number, got {describe(learning_rate)}.",
-            field="learning_rate",
-        )
-    value = float(learning_rate)
+    value = check_real("learning_rate", learning_rate, "a number")  # 10**5000 included
     if not math.isfinite(value) or not 0.0 < value <= MAX_LEARNING_RATE:
         raise AttentionInputError(
             f"The learning rate must be above 0 and at most {MAX_LEARNING_RATE:g}, got {value}.",

@@ -337,11 +337,11 @@ def _load_parameters(module: nn.Module, parameters: Any) -> None:
     unknown = sorted(str(name) for name in parameters if name not in expected)
     missing = [name for name in expected if name not in parameters]
     if unknown or missing:
-        parts = []
-        if unknown:
-            parts.append(f"unknown: {', '.join(unknown)}")
-        if missing:
-            parts.append(f"missing: {', '.join(missing)}")
+        parts = [
+            f"{what}: {', '.join(names)}"
+            for what, names in zip(("unknown", "missing"), (unknown, missing), strict=True)
+            if names
+        ]
         raise AttentionInputError(
             f"parameters must name exactly the layer's parameters ({', '.join(expected)}); "
             + "; ".join(parts)
@@ -420,9 +420,8 @@ def trace_module(module: nn.Module, inputs: Any, seed: int = 0) -> AttentionTrac
     x = to_input_tensor(inputs)  # (b, T, d_in)
     cfg = config_of(module, seed).validated(x.shape[1])
     check_attention_size(x.shape[0], cfg.num_heads, x.shape[1])
-    expected_d_in = module.W_query.in_features if hasattr(module, "W_query") else None
-    if isinstance(module, MultiHeadAttentionWrapper):
-        expected_d_in = module.heads[0].W_query.in_features
+    first = module.heads[0] if isinstance(module, MultiHeadAttentionWrapper) else module
+    expected_d_in = first.W_query.in_features  # config_of took only the book's classes
     if x.shape[2] != expected_d_in:
         raise AttentionInputError(
             f"The inputs have {x.shape[2]} features per token but the module expects "
