@@ -45,7 +45,7 @@ import torch.nn as nn
 
 from . import check_harness
 from .bugs import BUGS
-from .check_harness import copy_weights, seeded_forward
+from .check_harness import construct, copy_weights, seeded_forward, shortened
 from .check_process import CAN_FORK, Finished, printable, run_file, run_forked
 from .randomness import private_generator
 from .trace import AttentionConfig, build_module
@@ -251,13 +251,16 @@ def _is_multi_head(cls: type) -> bool:
     return "num_heads" in parameters
 
 
-def _build(cls: type, multi_head: bool, dropout: float) -> nn.Module:
-    """A gallery class built with the book's arguments, its own initial weights unused."""
-    with torch.random.fork_rng(devices=[]):
-        d_out = MULTI_HEAD_D_OUT if multi_head else D_OUT
-        if multi_head:
-            return cls(D_IN, d_out, CONTEXT_LENGTH, dropout, NUM_HEADS)
-        return cls(D_IN, d_out, CONTEXT_LENGTH, dropout)
+def _arguments(multi_head: bool, dropout: float) -> dict[str, Any]:
+    """The book's constructor arguments for the grid, as the harness builds a class."""
+    d_out = MULTI_HEAD_D_OUT if multi_head else D_OUT
+    return {
+        "d_in": D_IN,
+        "d_out": d_out,
+        "context_length": CONTEXT_LENGTH,
+        "dropout": dropout,
+        "num_heads": NUM_HEADS,
+    }
 
 
 def _book_module(multi_head: bool, dropout: float, seed: int, draw: int) -> nn.Module:
@@ -352,7 +355,8 @@ def _references(multi_head: bool, draw: int) -> list[_CaseReference]:
         book.train(case.training)
         x = _inputs(case, draw)
         if case.dropout not in variants:
-            variants[case.dropout] = [_build(bug.cls, multi_head, case.dropout) for bug in gallery]
+            arguments = _arguments(multi_head, case.dropout)
+            variants[case.dropout] = [construct(bug.cls, arguments, multi_head) for bug in gallery]
         outputs = {}
         weights = _weights(book, multi_head)
         for bug, variant in zip(gallery, variants[case.dropout], strict=True):
@@ -460,13 +464,8 @@ def _plan(multi_head: bool, draw: int | None) -> _Plan:
     references, probe = (
         _fixed_book_side(multi_head, 0) if draw is None else _book_side(multi_head, draw)
     )
-    build = {"context_length": CONTEXT_LENGTH, "num_heads": NUM_HEADS}
-    d_out = MULTI_HEAD_D_OUT if multi_head else D_OUT
-    builds = [
-        {**build, "d_in": D_IN, "d_out": d_out, "dropout": 0.0},
-        {**build, "d_in": D_IN, "d_out": d_out, "dropout": 0.5},
-        {**build, "d_in": probe.d_in, "d_out": probe.d_out, "dropout": 0.0},
-    ]
+    builds = [_arguments(multi_head, 0.0), _arguments(multi_head, 0.5)]
+    builds.append({**builds[0], "d_in": probe.d_in, "d_out": probe.d_out})
     calls = [
         {
             "build": 0 if ref.case.dropout == 0 else 1,
@@ -545,7 +544,7 @@ def _take(record: dict[str, Any], results: _Results, calls: dict[str, int]) -> N
 
 def _text(value: Any, limit: int = 300) -> str:
     """A string the class's process sent, made safe to print and short."""
-    return _short(printable(str(value).encode("utf-8", "backslashreplace")), limit)
+    return shortened(printable(str(value).encode("utf-8", "backslashreplace")), limit)
 
 
 def _output(record: dict[str, Any], expected: torch.Tensor) -> tuple[torch.Tensor | None, str]:
@@ -1143,10 +1142,6 @@ def _load_message(target: str, end: dict[str, Any]) -> str:
             "CausalAttention(nn.Module) does."
         )
     return f"Cannot import {path} as Python."
-
-
-def _short(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _short_path(text: str, limit: int = 80) -> str:

@@ -35,7 +35,8 @@ class LoadError(Exception):
         self.kind, self.detail = kind, detail
 
 
-def _short(text: str, limit: int = TEXT_LIMIT) -> str:
+def shortened(text: str, limit: int = TEXT_LIMIT) -> str:
+    """``text``, cut to ``limit`` characters with an ellipsis."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -44,7 +45,7 @@ def error_text(error: BaseException) -> str:
         message = str(error)
     except Exception:  # a learner's exception whose __str__ raises
         message = "(its message could not be read)"
-    return f"{type(error).__name__}: {_short(message)}"
+    return f"{type(error).__name__}: {shortened(message)}"
 
 
 def load_class(target: str) -> type:
@@ -89,7 +90,7 @@ def _global_settings() -> dict[str, str]:
     }
 
 
-def _construct(cls: type, build: dict[str, Any], multi_head: bool) -> nn.Module:
+def construct(cls: type, build: dict[str, Any], multi_head: bool) -> nn.Module:
     """``cls`` built with the book's arguments, its initial draws from a forked global generator."""
     args = (build["d_in"], build["d_out"], build["context_length"], build["dropout"])
     with torch.random.fork_rng(devices=[]):
@@ -148,9 +149,9 @@ def output_record(output: Any) -> dict[str, Any]:
     """What the learner's forward returned, as plain data: copied now, before any later call
     can overwrite a buffer it shares. Numbers go only for a plain CPU float32 tensor."""
     if not isinstance(output, torch.Tensor):
-        return {"kind": "object", "type": _short(type(output).__name__, 80)}
+        return {"kind": "object", "type": shortened(type(output).__name__, 80)}
     if type(output) not in (torch.Tensor, nn.Parameter):
-        return {"kind": "subclass", "type": _short(type(output).__name__, 80)}
+        return {"kind": "subclass", "type": shortened(type(output).__name__, 80)}
     record: dict[str, Any] = {
         "kind": "tensor",
         "dtype": str(output.dtype),
@@ -182,7 +183,7 @@ def run_calls(
     for index, build in enumerate(plan["builds"]):
         stage("build")
         try:
-            module = _construct(cls, build, multi_head)
+            module = construct(cls, build, multi_head)
             problem = _off_the_cpu(module)
         except Exception as error:  # the learner's constructor
             emit({"build": index, "error": error_text(error)})
@@ -240,7 +241,9 @@ def run(target: type | str, request: dict[str, Any], emit: Emit) -> None:
         emit({"done": True, "changed": changed})
     except SystemExit as error:  # sys.exit() in the class's file, __init__ or forward
         code = error.code if error.code is None or isinstance(error.code, int) else str(error.code)
-        emit({"exit": code if not isinstance(code, str) else _short(code, 80), "at": stage_now[0]})
+        emit(
+            {"exit": code if not isinstance(code, str) else shortened(code, 80), "at": stage_now[0]}
+        )
     except BaseException as error:  # said in words all the same
         emit({"crash": error_text(error), "at": stage_now[0]})
 
