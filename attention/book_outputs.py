@@ -256,7 +256,7 @@ def book_run_comparison(
     The book printed ``MultiHeadAttention`` with two heads only.
     """
     inputs = to_input_tensor(inputs)  # (b, T, d_in), checked
-    output = _tensor("output", output)
+    check_instance("output", output, torch.Tensor, " (a tensor)")
     variant = check_variant(variant)
     if class_name is not None:
         check_instance("class_name", class_name, str, " (a class name or None)")
@@ -294,12 +294,6 @@ def book_run_comparison(
     return _compared(name, first if rows is None else first[list(rows)], BOOK_CHECKS[name][1])
 
 
-def _tensor(name: str, value: object) -> torch.Tensor:
-    check_instance(name, value, torch.Tensor, " (a tensor)")
-    assert isinstance(value, torch.Tensor)
-    return value
-
-
 def book_comparison(trace: AttentionTrace) -> BookCheck | None:
     """``trace``'s output against the book's printout, or None when the trace is not one of its
     runs.
@@ -331,7 +325,7 @@ def masking_comparison(trace: AttentionTrace, weights: torch.Tensor) -> BookChec
     same order, so its scores are those (no bias, ``d_out = 2``, the full mask).
     """
     check_instance("trace", trace, AttentionTrace, " (from trace_attention)")
-    weights = _tensor("weights", weights)
+    check_instance("weights", weights, torch.Tensor, " (a tensor)")
     num_tokens = trace.num_tokens
     if tuple(weights.shape) != (num_tokens, num_tokens):
         raise AttentionInputError(
