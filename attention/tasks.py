@@ -132,10 +132,6 @@ class Task:
         return [self.vocab[int(i)] for i in ids]
 
 
-def _digits(n: int, length: int, num_digits: int, generator: torch.Generator) -> torch.Tensor:
-    return torch.randint(0, num_digits, (n, length), generator=generator)  # (n, L)
-
-
 @dataclass(frozen=True)
 class DigitTask(Task):
     """Copy, reverse or sort ``length`` digits: the answer follows the problem, no separator."""
@@ -160,15 +156,13 @@ class DigitTask(Task):
         length = self.length
         sources = torch.full((self.context_length,), -1, dtype=torch.int64)
         answer_index = torch.arange(length)
-        if self.name == "copy":
-            sources[length - 1 + answer_index] = answer_index
-        else:
-            sources[length - 1 + answer_index] = length - 1 - answer_index
+        copied = answer_index if self.name == "copy" else length - 1 - answer_index  # reverse
+        sources[length - 1 + answer_index] = copied
         return sources
 
     def sample(self, n: int, generator: torch.Generator, held_out: bool = False) -> TaskBatch:
         def draw(size: int, gen: torch.Generator) -> torch.Tensor:
-            return _digits(size, self.length, self.num_digits, gen)
+            return torch.randint(0, self.num_digits, (size, self.length), generator=gen)  # (n, L)
 
         problems = _draw_split(draw, n, generator, held_out)  # (n, L)
         sequences = torch.cat([problems, self.answer(problems)], dim=1)  # (n, 2L)
@@ -220,12 +214,7 @@ class InductionTask(Task):
             return torch.cat([sequences, first[:, None], second[:, None], segment[:, None]], dim=1)
 
         drawn = _draw_split(draw, n, generator, held_out, hashed_columns=T)  # (n, T + 3)
-        sequences, first, second, segment = (
-            drawn[:, :T],
-            drawn[:, T],
-            drawn[:, T + 1],
-            drawn[:, T + 2],
-        )
+        sequences, (first, second, segment) = drawn[:, :T], drawn[:, T:].unbind(dim=1)
         inputs = sequences[:, :-1]  # (n, T − 1)
         targets = torch.full_like(inputs, IGNORE)
         sources = torch.full_like(inputs, -1)
