@@ -618,12 +618,14 @@ def compare_bug(name: str, inputs: Any, cfg: AttentionConfig | None = None) -> B
         with torch.no_grad():
             full = run_steps(module, x, generator)["output"]
         full_pass_difference = _max_difference(full, run(book_class, False, x)["output"])
+
+    def item_0(steps: Steps) -> Steps:  # batch item 0 of every step; the mask has no batch axis
+        return {key: value if key == "mask" else value[0] for key, value in steps.items()}
+
     return BugComparison(
         bug=bug,
-        book={key: value[0] for key, value in book.items() if key != "mask"}
-        | {"mask": book["mask"]},
-        buggy={key: value[0] for key, value in buggy.items() if key != "mask"}
-        | {"mask": buggy["mask"]},
+        book=item_0(book),
+        buggy=item_0(buggy),
         changed_steps=changed,
         max_difference=_max_difference(book["output"], buggy["output"]),
         leak_position=position,
