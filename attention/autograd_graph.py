@@ -21,9 +21,8 @@ __all__ = ["AutogradGraph", "GraphNode", "build_graph", "walk"]
 
 @dataclass(frozen=True)
 class GraphNode:
-    """One backward function, as PyTorch names it, and the step it serves: a trace field, a weight
-    or ``"inputs"`` for a leaf (``AccumulateGrad``), or ``"loss"``; ``head``: the wrapper's
-    head, or None.
+    """One backward function, as PyTorch names it, and the step it serves (a trace field, a weight,
+    ``"inputs"`` for a leaf, or ``"loss"``); ``head``: the wrapper's head, or None.
     """
 
     id: str
@@ -59,9 +58,8 @@ class AutogradGraph:
         step_colors: Mapping[str, str] | None = None,
         direction: str = "TB",
     ) -> str:
-        """The graph as Graphviz DOT text: each node's PyTorch name and step (``step_labels``
-        renames a step, ``step_colors`` fills its nodes); arrows follow the gradient, ``"TB"``
-        or ``"LR"``.
+        """The graph as Graphviz DOT text (``step_labels`` rename steps, ``step_colors`` fill their
+        nodes); arrows follow the gradient, ``"TB"`` or ``"LR"``.
         """
         if direction not in ("TB", "LR"):
             raise AttentionInputError(f"direction must be 'TB' or 'LR', got {direction!r}")
@@ -119,11 +117,8 @@ def build_graph(
     steps: Mapping[str, Any],
     leaf_steps: Mapping[int, tuple[str, int | None]],
 ) -> AutogradGraph:
-    """Name every node of the loss's graph and link it to its step.
-
-    Leaves are named by the tensor they fill (``leaf_steps``: tensor id → step, head); then, in
-    forward order, every node reachable backward from a step's tensor and not yet claimed is that
-    step's; the rest is the loss's.
+    """Name every node of the loss's graph and link it to its step: leaves by the tensor they fill,
+    then, in forward order, every node reachable from a step's tensor and not yet claimed.
     """
     order = walk(loss.grad_fn)
     in_graph = {id(node) for node in order}

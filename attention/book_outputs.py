@@ -250,10 +250,7 @@ def book_run_comparison(
     class_name: str | None = None,
 ) -> BookCheck | None:
     """A layer's ``output`` ``(b, T, width)`` against the book's printout, or None when the run is
-    not one of the book's (:func:`book_comparison`).
-
-    For pages that run the book's class outside a trace (the fast path's ``MultiHeadAttention``).
-    The book printed ``MultiHeadAttention`` with two heads only.
+    not one of the book's (:func:`book_comparison`), for a class run outside a trace.
     """
     inputs = to_input_tensor(inputs)  # (b, T, d_in), checked
     check_instance("output", output, torch.Tensor, " (a tensor)")
@@ -299,8 +296,7 @@ def book_comparison(trace: AttentionTrace) -> BookCheck | None:
     runs.
 
     The book's runs: its six embeddings (any batch of copies), seed 123, ``d_out = 2``, no bias,
-    the full causal mask, no dropout acting; one head, or two heads of either multi-head class.
-    A page says "these are the book's numbers" only when they are.
+    the full mask, no dropout acting; one head, or two heads of either multi-head class.
     """
     check_instance("trace", trace, AttentionTrace, " (from trace_attention)")
     cfg = trace.config
@@ -318,11 +314,9 @@ def book_comparison(trace: AttentionTrace) -> BookCheck | None:
 
 
 def masking_comparison(trace: AttentionTrace, weights: torch.Tensor) -> BookCheck | None:
-    """Masked ``weights`` ``(T, T)`` against section 3.5.1's printout (rows 2, 3 and 6), or None.
-
-    The book masks ``SelfAttention_v2(3, 2)``'s scores after ``torch.manual_seed(789)``; a
-    one-head ``CausalAttention`` at seed 789 draws ``W_query``, ``W_key``, ``W_value`` in the
-    same order, so its scores are those (no bias, ``d_out = 2``, the full mask).
+    """Masked ``weights`` ``(T, T)`` against section 3.5.1's printout (rows 2, 3 and 6), or None:
+    the book masks ``SelfAttention_v2(3, 2)``'s scores at seed 789, and a one-head
+    ``CausalAttention`` at seed 789 draws the same weights in the same order.
     """
     check_instance("trace", trace, AttentionTrace, " (from trace_attention)")
     check_instance("weights", weights, torch.Tensor, " (a tensor)")

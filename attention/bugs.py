@@ -493,10 +493,9 @@ def earlier_outputs_moved(
 class BugComparison:
     """The book's class and a bug on the same weights, inputs and dropout draws (batch item 0).
 
-    ``book`` and ``buggy`` hold every step; ``moved`` says which outputs before ``leak_position``
-    moved when it changed; ``train_eval`` is the largest output difference per mode (a dropout bug
-    shows in one). A KV-cache bug runs both through a cache; ``full_pass_difference`` is then the
-    book's side's distance from its full pass (eval mode).
+    ``moved``: which outputs before ``leak_position`` moved when it changed; ``train_eval``: the
+    largest output difference per mode; ``full_pass_difference`` (a KV-cache bug, run through a
+    cache): the book's side's distance from its full pass.
     """
 
     bug: Bug
@@ -564,9 +563,8 @@ def _check_cfg(cfg: Any) -> AttentionConfig:
 
 def compare_bug(name: str, inputs: Any, cfg: AttentionConfig | None = None) -> BugComparison:
     """Run the book's class and bug ``name`` on ``inputs`` ``(T, d_in)`` with ``cfg``; what differs.
-
-    Both are built from one private generator (the book's weights for ``cfg.seed``), which then
-    draws their dropout masks. A multi-head bug uses ``cfg.num_heads`` heads (two when it is one).
+    Both draw weights, then dropout masks, from one private generator; a multi-head bug uses
+    ``cfg.num_heads`` heads (two when it is one).
     """
     bug = BUGS[_check_name(name)]
     cfg = AttentionConfig() if cfg is None else _check_cfg(cfg)

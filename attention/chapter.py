@@ -67,9 +67,7 @@ MAX_SCORE = 1e6  # |score| at most this: float32 holds it, and times the factor
 @dataclass(frozen=True)
 class SimpleAttention:
     """Section 3.3: scores are dot products of the embeddings; no weights, scaling or mask.
-
-    ``query_*`` fields are for the one query ``x⁽ⁱ⁾``, ``i = query_index`` (3.3.1); the matrices
-    are every token at once (3.3.2).
+    ``query_*`` fields: the one query ``x⁽ⁱ⁾`` (3.3.1); the matrices: every token (3.3.2).
     """
 
     inputs: torch.Tensor  # (T, d_in)
@@ -85,10 +83,8 @@ class SimpleAttention:
 
 @dataclass(frozen=True)
 class TrainableAttention:
-    """Section 3.4: self-attention with trainable weights (``SelfAttention_v1`` or ``_v2``).
-
-    ``W_*`` are ``(d_in, d_out)``, the book's ``x @ W`` (``weight.T`` of ``nn.Linear``);
-    ``masked_weights`` is 3.5.1's first causal mask on these scores.
+    """Section 3.4: ``SelfAttention_v1`` or ``_v2``; ``W_*`` are ``(d_in, d_out)``, the book's
+    ``x @ W``; ``masked_weights`` is 3.5.1's first causal mask on these scores.
     """
 
     class_name: str
@@ -426,10 +422,8 @@ def _code_lines(cls: type) -> list[str]:
 
 
 def causal_diff(context: int = 2) -> str:
-    """``SelfAttention_v2`` → ``CausalAttention`` as a unified diff of their source code.
-
-    ``+`` lines are what section 3.5 adds (the batch axis, the mask buffer and ``masked_fill_``,
-    dropout), ``-`` what it replaces; ``context`` unchanged lines around each change. Cached.
+    """``SelfAttention_v2`` → ``CausalAttention`` as a unified diff of their source code (``+`` what
+    section 3.5 adds, ``-`` what it replaces, ``context`` unchanged lines around each change).
     """
     return _causal_diff(check_int("context", context, 0, 1000, "unchanged lines around a change"))
 

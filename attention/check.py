@@ -370,11 +370,9 @@ def _references(multi_head: bool, draw: int) -> list[_CaseReference]:
 
 @dataclass(frozen=True)
 class _Probe:
-    """A layer whose output is its attention weights: one-hot values, ``out_proj`` the identity.
-
-    Token ``t``'s input is ``PROBE_CONTENT`` random features then the one-hot vector of ``t``;
-    ``W_value`` copies the one-hot part into every head, so output row ``i`` of head ``h`` is row
-    ``i`` of that head's attention weights.
+    """A layer whose output is its attention weights: each token's input is ``PROBE_CONTENT`` random
+    features and its one-hot position, which ``W_value`` copies into every head, and ``out_proj``
+    is the identity.
     """
 
     book: nn.Module
@@ -440,11 +438,9 @@ def _probe(multi_head: bool) -> _Probe:
 
 @dataclass(frozen=True)
 class _Plan:
-    """Every call the learner's class gets, for one kind (one head or several).
-
-    Builds: 0 with dropout 0, 1 with dropout 0.5, 2 at the probe's sizes. Calls: the grid, each eval
-    case without dropout again with its last token changed (a future leak), then the probe and the
-    probe with ``W_value`` doubled.
+    """Every call the learner's class gets, for one kind (one head or several): builds 0 (dropout
+    0), 1 (dropout 0.5) and 2 (the probe's sizes); calls: the grid, each eval case without
+    dropout with its last token changed, the probe, and the probe with ``W_value`` doubled.
     """
 
     multi_head: bool

@@ -50,8 +50,7 @@ def error_text(error: BaseException) -> str:
 
 def load_class(target: str) -> type:
     """The class named by ``"path/to/file.py:ClassName"``, imported as Python imports a file (its
-    folder first on ``sys.path``, its module in ``sys.modules`` before it runs, so ``@dataclass``
-    works); else :class:`LoadError`.
+    folder first on ``sys.path``, its module in ``sys.modules``); else :class:`LoadError`.
     """
     path_text, _, class_name = target.rpartition(":")
     path = Path(path_text)
@@ -284,8 +283,7 @@ def printing_to(fd: int) -> Iterator[None]:
 
 def main() -> None:
     """``python -I check_harness.py RESULT_FD REQUEST_FILE TARGET [PACKAGE_ROOT]``; ends with
-    ``os._exit``, so no handler the class left behind runs. ``PACKAGE_ROOT`` goes last on
-    ``sys.path`` (a file that imports the book's classes works from a checkout).
+    ``os._exit``, so no handler the class left behind runs.
     """
     try:
         result_fd = int(sys.argv[1])

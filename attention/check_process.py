@@ -216,9 +216,8 @@ def _watch(
 
 
 def kill_session(pid: int, wait_s: float = 2.0) -> None:
-    """Kill the session ``pid`` leads (its group, then any member that moved group, from ``/proc``)
-    and wait up to ``wait_s`` until none runs (a SIGKILL lands when the process is next
-    scheduled).
+    """Kill the session ``pid`` leads (its group, then members that moved group, from ``/proc``) and
+    wait up to ``wait_s`` until none runs (a SIGKILL lands when the process is next scheduled).
     """
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)

@@ -85,9 +85,9 @@ def context_difference(
 
 @dataclass(frozen=True)
 class OutputChange:
-    """What one change did to the context vectors: ``changed_rows[i]`` is True when row ``i`` is not
-    bitwise the same; ``first_edited_row`` is the first token whose embedding differs (None when
-    a setting changed). Causality: rows before it cannot change.
+    """What one change did to the context vectors: ``changed_rows[i]`` when row ``i`` moved;
+    ``first_edited_row``: the first edited embedding (None when a setting changed); by causality
+    no row before it can change.
     """
 
     changed_rows: tuple[bool, ...]

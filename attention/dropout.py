@@ -122,9 +122,8 @@ def dropped_rows(trace: AttentionTrace, *, batch: int = 0) -> tuple[DroppedRow, 
 
 
 def batch_mask_differences(trace: AttentionTrace) -> tuple[int, ...] | None:
-    """For each batch item after the first, in how many visible weights its keep-mask differs from
-    item 0's (None when dropout is inactive): ``nn.Dropout`` draws every element of ``(b, T,
-    T)``, so identical copies (the book's ``torch.stack((inputs, inputs))``) get different masks.
+    """Per batch item after the first, in how many visible weights its keep-mask differs from item
+    0's (None without dropout): identical copies get different masks, drawn element by element.
     """
     if trace.dropout_mask is None:
         return None
@@ -134,12 +133,9 @@ def batch_mask_differences(trace: AttentionTrace) -> tuple[int, ...] | None:
 
 
 def bare_draw_differences(trace: AttentionTrace) -> int | None:
-    """In how many visible weights of item 0 the trace's keep-mask differs from a bare
-    ``nn.Dropout(p)`` drawn right after ``torch.manual_seed(seed)`` (None when dropout is
-    inactive).
-
-    The bare draw is the book's 3.5.2 demo. The trace builds its layer first, so ``nn.Linear``'s
-    draws come before the mask in the random stream: the same seed and p, another mask.
+    """In how many visible weights of item 0 the keep-mask differs from a bare ``nn.Dropout(p)``
+    drawn after ``torch.manual_seed(seed)`` (the book's 3.5.2 demo); None without dropout. The
+    trace draws its layer's weights first, so the same seed gives another mask.
     """
     from .trace import AttentionTrace  # here: trace.py imports this module
 

@@ -48,9 +48,8 @@ def environment_info() -> dict[str, Any]:
 
 
 def dropout_on_ones(seed: int = 123, p: float = 0.5, size: int = 6) -> torch.Tensor:
-    """``torch.manual_seed(seed); nn.Dropout(p)(torch.ones(size, size))`` on this machine (kept
-    entries ``1/(1−p)``), drawn from a private generator: compare with this, never with a
-    printed mask.
+    """``torch.manual_seed(seed); nn.Dropout(p)(torch.ones(size, size))`` drawn on this machine
+    from a private generator: compare with this, never with a printed mask.
     """
     seed, p = check_seed(seed), check_dropout(p)
     size = check_int("size", size, 1, MAX_TOKENS, "the side of the square of ones")
@@ -59,9 +58,7 @@ def dropout_on_ones(seed: int = 123, p: float = 0.5, size: int = 6) -> torch.Ten
 
 
 def differing_fields(first: AttentionTrace, second: AttentionTrace) -> list[str]:
-    """Names of the trace fields that are not ``torch.equal`` (None against a tensor differs
-    too).
-    """
+    """The trace fields that differ (not ``torch.equal``; None against a tensor differs too)."""
     check_instance("first", first, AttentionTrace, " (from trace_attention)")
     check_instance("second", second, AttentionTrace, " (from trace_attention)")
     names = sorted(set(first.tensors()) | set(second.tensors()))

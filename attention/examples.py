@@ -66,11 +66,9 @@ def _word_vector(word: str, d_in: int, seed: int) -> torch.Tensor:
 
 
 def embed_words(words: Sequence[str], d_in: int = 3, seed: int = 0) -> torch.Tensor:
-    """Embeddings ``(len(words), d_in)`` for any words, the same in every run and session.
-
-    With ``d_in == 3`` the book's six words keep the book's vectors; every other word gets
-    values in [0, 1) with two decimals, from a private generator seeded by a hash of (seed,
-    d_in, word).
+    """Embeddings ``(len(words), d_in)`` for any words, the same in every run: with ``d_in == 3``
+    the book's words keep its vectors; others get values in [0, 1) (two decimals) from a
+    generator seeded by a hash of (seed, d_in, word).
     """
     words = check_words(words)
     d_in = check_int("d_in", d_in, 1, MAX_WIDTH, "the number of values per word")

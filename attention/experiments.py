@@ -107,12 +107,9 @@ def _check_series(name: str, values: Any) -> None:
 
 
 def dropout_draws(attn_weights: torch.Tensor, p: float, num_draws: int, seed: int) -> torch.Tensor:
-    """``num_draws`` dropouts of ``attn_weights``, ``(num_draws, *weights.shape)``.
-
-    Each draw is ``nn.Dropout(p)`` in training mode on the CPU (``bernoulli_(1 − p)``, then
-    ``/(1 − p)``) from a private generator: draw 0 equals
-    ``torch.manual_seed(seed); nn.Dropout(p)(attn_weights)``, and the first N draws do not depend
-    on ``num_draws``.
+    """``num_draws`` dropouts of ``attn_weights``, ``(num_draws, *weights.shape)``, each
+    ``nn.Dropout(p)``'s CPU draw from one private generator: draw 0 is
+    ``torch.manual_seed(seed); nn.Dropout(p)(attn_weights)``.
     """
     _check_weights("attn_weights", attn_weights, MAX_DROPOUT_CELLS)
     p, num_draws = _check_dropout_p(p), _check_draws("num_draws", num_draws, seed)
@@ -346,10 +343,9 @@ def score_variance(scores: torch.Tensor, mask: torch.Tensor | None = None) -> fl
 class QuizQuestion:
     """One quiz question read off a trace (one head, batch index 0).
 
-    ``kind``: ``argmax`` (which key gets the largest weight), ``masked_after`` (a masked cell after
-    softmax: 0), ``masked_before`` (before softmax: −∞), ``row_sum`` (does a row sum to 1 after
-    dropout). ``correct`` holds every right option of ``options``; ``row`` is shown on reveal and
-    ``value`` is the number the explanation quotes.
+    ``kind``: ``argmax`` (the largest weight), ``masked_after`` (a masked cell after softmax: 0),
+    ``masked_before`` (before it: −∞), ``row_sum`` (a row's sum after dropout). ``correct``:
+    every right option; ``row``: shown on reveal; ``value``: the number the explanation quotes.
     """
 
     number: int

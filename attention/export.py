@@ -112,9 +112,8 @@ def exportable(trace: AttentionTrace) -> bool:
 
 
 def float32_text(value: float) -> str:
-    """The shortest decimal text that reads back as the same float32 (``0.43``, not
-    ``0.4300000071``); the exact float64 text where that would round twice;
-    ``-inf``/``inf``/``nan``.
+    """The shortest decimal that reads back as the same float32 (``0.43``, not ``0.4300000071``);
+    the exact float64 text where that would round twice; ``-inf``/``inf``/``nan``.
     """
     number = check_real("value", value)
     if not np.isfinite(number):
@@ -494,12 +493,9 @@ def _trace_body(trace: AttentionTrace, num_tokens: int) -> tuple[list[str], list
 
 
 def reproduce_snippet(trace: AttentionTrace, tokens: Sequence[str], style: str = "book") -> str:
-    """A Python script that recomputes this trace's output and prints it.
-
-    ``style="book"``: the book's recipe with the book's class in the script (only PyTorch
-    needed); ``style="trace"``: ``attention.trace_attention`` with the same settings (needs the
-    package, its first lines say how to install it). Both print the context vectors, then the
-    same numbers as one JSON line. Save it as ``SNIPPET_FILE_NAMES[style]``.
+    """A Python script that recomputes this trace's output and prints it, then the same numbers as
+    one JSON line: the book's recipe with its class (``style="book"``, only PyTorch needed) or
+    ``attention.trace_attention`` (``"trace"``). Save it as ``SNIPPET_FILE_NAMES[style]``.
     """
     check_choice("style", style, SNIPPET_STYLES)
     if style == "book" and _check_trace(trace).config.window is not None:

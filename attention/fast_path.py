@@ -137,10 +137,8 @@ def sdpa_book_mask(module: MultiHeadAttention, x: torch.Tensor) -> torch.Tensor:
 
 
 def torch_multihead_attention(module: MultiHeadAttention, d_in: int) -> nn.MultiheadAttention:
-    """``nn.MultiheadAttention`` holding the book's weights (built on ``meta``: nothing drawn).
-
-    Its query input must be ``d_out`` wide; when ``d_in != d_out`` its query projection is the
-    identity and the caller projects with the book's ``W_query`` first.
+    """``nn.MultiheadAttention`` holding the book's weights (built on ``meta``: nothing drawn); when
+    ``d_in != d_out`` its query projection is the identity and the caller applies ``W_query``.
     """
     d_out = module.d_out
     with torch.device("meta"):
@@ -398,10 +396,8 @@ def measure_fast_paths(
 ) -> FastPathTimings:
     """Time (best of ``repeats``) and peak tensor memory of each path, size by size, bounded.
 
-    A ``MultiHeadAttention(64, 64, T, 0.0, 2)`` with seed 0 on one random sequence; beyond 1,024
-    tokens one timed run per path. Sizes go from small to large; once ``budget_s`` has passed,
-    or the next size would likely not fit (time grows with T²), the rest are skipped. The first
-    measurement in a process also imports ``torch._dynamo`` (the memory counter needs it).
+    ``MultiHeadAttention(64, 64, T, 0.0, 2)`` on one random sequence; one timed run per path
+    beyond 1,024 tokens; sizes the ``budget_s`` will not reach (time grows with T²) are skipped.
     """
     check_list("token_counts", token_counts, 64, "sizes")
     sizes = sorted({check_int("token_counts", n, 1, MAX_TOKENS, "tokens") for n in token_counts})

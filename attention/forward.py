@@ -101,11 +101,8 @@ def run_forward(
     generator: torch.Generator | None = None,
     overrides: Overrides | None = None,
 ) -> dict[str, Any]:
-    """Every tensor of ``layer``'s forward pass on ``inputs`` ``(b, T, d_in)``, by field name.
-
-    ``layer``: ``CausalAttention``, ``MultiHeadAttention`` or ``MultiHeadAttentionWrapper`` (its
-    heads one after the other). ``overrides``: step name → code run instead. The result has every
-    field of :class:`~attention.trace.AttentionTrace` but ``config``, and ``d_k``.
+    """Every tensor of ``layer``'s forward pass on ``inputs`` ``(b, T, d_in)``, by field name (the
+    wrapper's heads one after the other); ``overrides``: step name → code run instead.
     """
     overrides = _check_overrides(overrides)
     if isinstance(layer, MultiHeadAttentionWrapper):

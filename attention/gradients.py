@@ -134,10 +134,8 @@ def sum_loss(output: torch.Tensor) -> torch.Tensor:
 
 
 def squared_distance_loss(target: torch.Tensor) -> LossFunction:
-    """``mean_t ‖output_t − target_t‖²`` over the ``b · T`` context vectors (``target`` broadcasts).
-
-    Its gradient ``2 (output_t − target_t) / (b · T)`` points away from the target, so a step
-    against it moves the output toward it.
+    """``mean_t ‖output_t − target_t‖²`` over the ``b · T`` context vectors: its gradient points
+    away from the target, so a step against it moves the output toward it.
     """
 
     def loss(output: torch.Tensor) -> torch.Tensor:
@@ -267,14 +265,11 @@ class _GradientTap:
 
 @dataclass(frozen=True)
 class GradientTrace:
-    """``d loss / d field`` for every tensor of one forward pass, plus the pass itself and its
-    graph.
+    """``d loss / d field`` for every tensor of one forward pass, plus the pass and its graph.
 
-    Attributes are named and shaped as :class:`~attention.trace.AttentionTrace`'s fields
-    (:data:`GRADIENT_FIELDS`; ``None`` where the trace has ``None``); weights in the trace's ``x
-    @ W`` layout ``(d_in, d_out)``, the transpose of ``nn.Linear``'s ``weight.grad``.
-    ``parameters``/``parameter_grads``: the module's own, by ``named_parameters()`` names, in
-    ``nn.Linear``'s layout: what a learning step updates.
+    Named and shaped as :class:`~attention.trace.AttentionTrace`'s fields, weights in its ``x @
+    W`` layout (the transpose of ``weight.grad``); ``parameters``/``parameter_grads``: the
+    module's own, by ``named_parameters()`` name: what a learning step updates.
     """
 
     trace: AttentionTrace
@@ -511,12 +506,9 @@ def forward_with_graph(inputs: Any, cfg: AttentionConfig | None = None) -> torch
 
 @dataclass(frozen=True)
 class GradientFacts:
-    """The exact zeros and the 1/(1−p) of one backward pass, measured on its gradients.
-
-    ``hidden_*``: the largest ``|gradient|`` in the masked cells (0.0 exactly); ``dropped_*``:
-    in the dropped weights (0.0 exactly); ``kept_*``: the largest distance of
-    ``d loss / d attn_weights ÷ d loss / d dropped`` from ``dropout_scale`` over the kept
-    weights.
+    """The exact zeros and the 1/(1−p) of one backward pass: the largest ``|gradient|`` on the
+    hidden cells and the dropped weights (0.0 exactly), and the kept weights' ratio ``d loss / d
+    attn_weights ÷ d loss / d dropped`` off ``dropout_scale``.
     """
 
     hidden_cells: int
@@ -641,12 +633,9 @@ def learning_step(grads: GradientTrace, learning_rate: float) -> GradientTrace:
 
 @dataclass(frozen=True)
 class Descent:
-    """Several learning steps, and the loss after each (``losses[k]`` after ``k`` steps).
-
-    ``start`` is the seed's pass, ``after`` the last one and ``before`` the one before it
-    (enough to show the last step without keeping every pass). ``diverged``: a further step
-    overflowed (the learning rate is too large), so the steps stopped at the last pass that
-    worked.
+    """Several learning steps, the loss after each (``losses[k]``), the seed's pass (``start``) and
+    the last two (``before``, ``after``); ``diverged``: a further step overflowed (too large a
+    learning rate).
     """
 
     learning_rate: float

@@ -30,9 +30,8 @@ def _head_weight(
 
 
 def one_head(trace: AttentionTrace, head: int) -> AttentionTrace:
-    """Head ``head`` (from 0) of a multi-head trace, as a trace with ``num_heads = 1`` whose tensors
-    are views of ``trace``'s (``context`` = ``output`` = ``trace.head_context[:, head]``). A
-    trace of ``CausalAttention`` is returned as it is (``head`` must be 0).
+    """Head ``head`` (from 0) of a multi-head trace as a one-head trace of views (``context`` =
+    ``output`` = its ``head_context``); a ``CausalAttention`` trace is returned as it is.
     """
     check_instance("trace", trace, AttentionTrace, " (from attention.trace_attention)")
     num_heads = trace.config.num_heads

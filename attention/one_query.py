@@ -42,8 +42,8 @@ def dot_product_terms(query: torch.Tensor, key: torch.Tensor) -> torch.Tensor:
 @dataclass(frozen=True)
 class SoftmaxByHand:
     """The softmax of one row, step by step: ``exps = exp(score − shift)`` (0 where hidden), their
-    ``total`` and ``weights = exps / total``. ``shift`` is 0 unless the largest score is above
-    :data:`SHIFT_ABOVE` (any shift gives the same weights).
+    ``total``, ``weights = exps / total``; ``shift`` is 0 unless a score is above
+    :data:`SHIFT_ABOVE`.
     """
 
     shift: float

@@ -114,13 +114,9 @@ def build_seeded(seed: int, build: Callable[[], T]) -> T:
 
 
 def dropout_noise(like: torch.Tensor, p: float, generator: torch.Generator | None) -> torch.Tensor:
-    """What ``nn.Dropout(p)`` multiplies ``like`` by in training mode on the CPU: ``1/(1−p)`` where
-    kept, 0 where dropped.
-
-    The same operations as PyTorch's CPU dropout (``bernoulli_(1 − p)``, ``div_(1 − p)``; nothing
-    drawn at ``p = 1``), so ``like * dropout_noise(like, p, g)`` is bitwise
-    ``nn.Dropout(p)(like)`` after ``torch.manual_seed``. ``generator=None`` draws from the
-    global generator, as ``nn.Dropout`` does.
+    """What ``nn.Dropout(p)`` multiplies ``like`` by in training mode: ``1/(1−p)`` where kept, 0
+    where dropped, by PyTorch's CPU operations: ``like * dropout_noise(like, p, g)`` is bitwise
+    ``nn.Dropout(p)(like)`` after ``torch.manual_seed`` (``generator=None``: the global one).
     """
     if p >= 1.0:
         return torch.zeros_like(like)

@@ -69,10 +69,9 @@ class Field:
 class Step:
     """One step of the forward pass (message keys ``step.<name>.*``) and its fields.
 
-    ``title`` and ``formula`` in English plain text (the notebook shows them as they are);
-    ``anchors`` find the book's statements that compute it; ``run`` reads earlier steps from the
-    :class:`~attention.forward.ForwardState` and returns exactly its fields; ``part`` groups
-    steps for the backward page (a weight field always belongs to "weights").
+    ``title``, ``formula``: English plain text; ``anchors`` find the book's statements; ``run``
+    reads earlier steps from the :class:`~attention.forward.ForwardState` and returns exactly its
+    fields; ``part`` groups steps on the backward page.
     """
 
     name: str

@@ -60,9 +60,8 @@ _SPLIT_BUCKETS = 5  # bucket 0 of 5 = the held-out fifth
 
 @dataclass(frozen=True)
 class TaskBatch:
-    """A batch for a next-token model: ``inputs`` and ``targets`` ``(b, T)``; ``sources`` ``(b,
-    T)``: the position the query at ``t`` should attend to (−1 elsewhere), or None for a task
-    without one.
+    """A batch for a next-token model, ``inputs`` and ``targets`` ``(b, T)``; ``sources``: the
+    position each query should attend to (−1 elsewhere), or None.
     """
 
     inputs: torch.Tensor  # (b, T) int64
@@ -231,9 +230,8 @@ class InductionTask(Task):
 
 
 def check_text(text: str | bytes, context_length: int) -> str:
-    """A user's text for a character-level model, as ``str`` (``str`` or UTF-8 ``bytes``, at most
-    :data:`MAX_TEXT_BYTES`, line endings ``\\n``); else :class:`AttentionInputError` naming what
-    is wrong (not text, not UTF-8, too short, too few or too many distinct characters).
+    """A user's text (``str`` or UTF-8 ``bytes``) as ``str`` with ``\\n`` line endings, or an
+    :class:`AttentionInputError` saying what is wrong with it.
     """
     check_int("context_length", context_length, 2, 256, "characters seen")
     text = _decoded(text).replace("\r\n", "\n").replace("\r", "\n")
@@ -348,11 +346,8 @@ def _character_label(ch: str) -> str:
 
 @dataclass(frozen=True)
 class TextTask(Task):
-    """A character-level language model: predict every next character of a text.
-
-    The vocabulary is the text's sorted distinct characters; the first 90% trains, the last 10%
-    is held out; a sample is a window of ``context_length + 1`` characters inside one part. Every
-    position is an answer (``has_accuracy=False``: for text the loss tells more).
+    """A character-level language model: predict every next character of a text (vocabulary: its
+    sorted characters; the last 10% held out; ``has_accuracy=False``: the loss tells more).
     """
 
     text: str = ""

@@ -227,9 +227,7 @@ class AttentionTrace:
 
     @property
     def dropout_scale(self) -> float:
-        """The factor kept weights are multiplied by: 1/(1−p); 1 when dropout is inactive, 0 at
-        p = 1.
-        """
+        """The factor kept weights are multiplied by: 1/(1−p); 1 without dropout, 0 at p = 1."""
         return dropout_scale(self.config.dropout) if self.dropout_active else 1.0
 
     def tensors(self) -> dict[str, torch.Tensor]:
@@ -269,13 +267,9 @@ def json_ready(tensor: torch.Tensor) -> Any:
 def build_module(
     d_in: int, cfg: AttentionConfig, generator: torch.Generator | None = None
 ) -> nn.Module:
-    """The book's class for ``cfg``, with the weights of ``torch.manual_seed(cfg.seed)``, in
-    ``cfg.training`` mode.
-
-    One head: ``CausalAttention``; several: ``MultiHeadAttention`` (``variant="fused"``) or
-    ``MultiHeadAttentionWrapper`` (``"wrapper"``). The draws come from ``generator`` (a fresh one
-    seeded with ``cfg.seed`` by default); pass one to keep drawing from it (the dropout mask
-    next).
+    """The book's class for ``cfg`` (``CausalAttention``, or the ``variant``'s multi-head class)
+    with the weights of ``torch.manual_seed(cfg.seed)``, in ``cfg.training`` mode; pass
+    ``generator`` to keep drawing from it afterwards (the dropout mask).
     """
     check_config_type(cfg)
     cfg = (cfg or AttentionConfig()).validated()  # checked; whole-number floats become ints
@@ -305,12 +299,9 @@ def run_traced_forward(
     cfg: AttentionConfig,
     parameters: Mapping[str, torch.Tensor] | None = None,
 ) -> tuple[nn.Module, dict[str, Any]]:
-    """Build the book's module for ``cfg`` and run its forward pass step by step on ``x``.
-
-    ``x``: a checked ``(b, T, d_in)`` tensor; ``cfg``: a validated config. Returns the module and
-    every step by name. One generator gives the weights, then the dropout mask, in the book's
-    order; autograd records the steps unless the caller disables it. ``parameters`` (by
-    ``named_parameters()`` name) replace the seed's weights; the dropout mask stays the seed's.
+    """Build the book's module for ``cfg`` and run its forward pass step by step on ``x`` ``(b, T,
+    d_in)``: the module and every step. One generator gives the weights, then the dropout mask;
+    ``parameters`` (by ``named_parameters()`` name) replace the weights, not the mask.
     """
     check_config_type(cfg)
     x = check_traced_input(x)  # (b, T, d_in) float32, neither copied nor detached
@@ -444,12 +435,9 @@ def check_config_type(cfg: Any) -> None:
 
 
 def trace_attention(inputs: Any, cfg: AttentionConfig | None = None) -> AttentionTrace:
-    """Run the book's attention layer on ``inputs`` and return every intermediate tensor.
-
-    ``inputs``: embeddings ``(T, d_in)`` or ``(b, T, d_in)`` (tensor, NumPy array or nested
-    lists); ``cfg``: the book's example (``d_out=2``, seed 123, no dropout) if None.
-    ``trace.output`` equals the book's recipe after ``torch.manual_seed(cfg.seed)``, dropout
-    mask included. Raises :class:`AttentionInputError` for any value the layer cannot work with.
+    """Run the book's attention layer on ``inputs`` ``(T, d_in)`` or ``(b, T, d_in)`` and return
+    every intermediate tensor; ``cfg`` None is the book's example. ``trace.output`` equals the
+    book's recipe after ``torch.manual_seed(cfg.seed)``, dropout mask included.
     """
     check_config_type(cfg)
     x = to_input_tensor(inputs)  # (b, T, d_in), float32, checked

@@ -82,12 +82,10 @@ def _text_lines(text: str | bytes) -> list[str]:
 def retrain_script(
     cfg: TrainConfig, fingerprint: str, threads: int = 1, stopped_at: int | None = None
 ) -> str:
-    """A Python script that retrains ``cfg`` and checks the weights against ``fingerprint``.
-
-    ``cfg`` resolved (as ``TrainResult.config``), so the script does not depend on today's
-    defaults; ``threads``: the training's intra-op threads; ``stopped_at``: the step a stopped
-    training ended at (a run of ``steps=stopped_at`` would follow another learning-rate
-    schedule). Save it as :data:`RETRAIN_SCRIPT_NAME`.
+    """A Python script that retrains ``cfg`` (resolved: no default of today) with ``threads`` and
+    checks the weights against ``fingerprint``; ``stopped_at``: where a stopped training ended (a
+    shorter run would follow another learning-rate schedule). Save it as
+    :data:`RETRAIN_SCRIPT_NAME`.
     """
     cfg = _check_config(cfg)
     if (

@@ -484,9 +484,8 @@ def check_attention_size(batch: int, num_heads: int, num_tokens: int, *, traces:
 
 
 def check_scores(attn_scores: Any, d_k: Any) -> tuple[torch.Tensor, int]:
-    """Raw scores ``(…, T, T)`` (finite, square in the last two axes; whole numbers become float32)
-    and the key width ``d_k ≥ 1`` (scores are divided by ``√d_k``), as the masking functions
-    need.
+    """Raw scores ``(…, T, T)`` (finite, square; whole numbers become float32) and the key width
+    ``d_k ≥ 1`` (the scores are divided by ``√d_k``), as the masking functions need.
     """
     if isinstance(attn_scores, np.ndarray) and attn_scores.dtype.kind in "biuf":
         _check_scores_shape(attn_scores.shape)  # before the copy
@@ -540,10 +539,7 @@ def check_choice(name: str, value: Any, choices: Sequence[str], also: str = "") 
 def check_module_size(
     d_in: Any, d_out: int, num_heads: int, context_length: int, variant: str
 ) -> int:
-    """Return ``d_in`` checked, and refuse a layer whose causal masks would be too large: one
-    ``(context_length, context_length)`` buffer per head for the wrapper, one for the others
-    (the weights are bounded by ``MAX_WIDTH``).
-    """
+    """``d_in`` checked; refuses a layer whose causal masks (per head: wrapper) are too large."""
     d_in = check_int("d_in", d_in, 1, MAX_WIDTH, "the number of values per token")
     copies = (
         num_heads if variant == "wrapper" else 1

@@ -21,8 +21,7 @@ __all__ = ["sliding_window_mask", "sliding_window_step"]
 
 def sliding_window_mask(num_tokens: int, window: int) -> torch.Tensor:
     """The ``(num_tokens, num_tokens)`` bool mask of a sliding window, ``True`` = hidden: key ``j``
-    is hidden from query ``i`` when ``j > i`` or ``j <= i − window`` (``window >= num_tokens``:
-    the book's causal mask).
+    is hidden from query ``i`` when ``j > i`` or ``j <= i − window``.
     """
     num_tokens = check_int("num_tokens", num_tokens, 1, MAX_TOKENS, "the number of tokens")
     window = check_int("window", window, 1, MAX_TOKENS, "how many tokens each token sees")
