@@ -139,15 +139,10 @@ def _check_query_index(query_index: object) -> int:
     return check_int("query_index", query_index, 0, MAX_TOKENS - 1, "the query's token index")
 
 
-def _query_index(query_index: int, num_tokens: int) -> int:
-    return check_int("query_index", query_index, 0, num_tokens - 1, "the query's token index")
-
-
 def simple_attention(inputs: object, query_index: int = BOOK_QUERY_INDEX) -> SimpleAttention:
     """Section 3.3 on ``inputs`` ``(T, d_in)`` (``query_index`` clamped to the last token)."""
     x = _one_sequence(inputs)  # (T, d_in)
-    query_index = _check_query_index(query_index)
-    index = _query_index(min(query_index, x.shape[0] - 1), x.shape[0])
+    index = min(_check_query_index(query_index), x.shape[0] - 1)
     query = x[index]  # (d_in,)
     query_scores = x @ query  # (T,) the book's loop of torch.dot(x_i, query)
     attn_scores = x @ x.T  # (T, T)
@@ -292,7 +287,7 @@ def _trainable(
     x = _one_sequence(inputs)
     seed = check_seed(seed)
     d_out = check_int("d_out", d_out, 1, MAX_WIDTH, "the output width d_out")
-    index = _query_index(min(_check_query_index(query_index), x.shape[0] - 1), x.shape[0])
+    index = min(_check_query_index(query_index), x.shape[0] - 1)
     module = build_seeded(seed, lambda: cls(x.shape[1], d_out))
     with torch.no_grad():
         module_output = module(x)  # (T, d_out)
