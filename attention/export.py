@@ -220,11 +220,7 @@ def _fields_to_export(trace: AttentionTrace) -> list[str]:
 def _labels(kind: str, tokens: list[str], count: int) -> list[str]:
     if kind == "tokens":
         return unique_labels(tokens)
-    if kind == "features":
-        return _names("x", count)
-    if kind == "context":
-        return _names("z", count)
-    return ["bias"]
+    return _names({"features": "x", "context": "z"}[kind], count) if kind != "bias" else ["bias"]
 
 
 def _matrices(
