@@ -359,19 +359,20 @@ def _leaf_steps(module: nn.Module, x: torch.Tensor) -> dict[int, tuple[str, int 
     return steps
 
 
+def _grad_of(parameter: nn.Parameter) -> torch.Tensor:
+    """A parameter's ``.grad`` (a copy), or zeros where the loss did not reach it."""
+    grad = parameter.grad
+    return torch.zeros_like(parameter) if grad is None else grad.detach().clone()
+
+
 def _parameter_gradients(module: nn.Module) -> dict[str, torch.Tensor | None]:
     """Weight and bias gradients in the trace's layout (stacked per head for the wrapper)."""
     wrapper = isinstance(module, MultiHeadAttentionWrapper)
     result: dict[str, torch.Tensor | None] = {"W_out": None, "b_out": None}
-
-    def grad_of(parameter: nn.Parameter) -> torch.Tensor:
-        grad = parameter.grad
-        return torch.zeros_like(parameter) if grad is None else grad.detach().clone()
-
     for name, linears in _linears(module).items():
         weight_field, bias_field = _LINEAR_FIELDS[name]
-        weights = [grad_of(linear.weight).T for linear in linears]  # (d_in, d_out): x @ W
-        biases = [None if linear.bias is None else grad_of(linear.bias) for linear in linears]
+        weights = [_grad_of(linear.weight).T for linear in linears]  # (d_in, d_out): x @ W
+        biases = [None if linear.bias is None else _grad_of(linear.bias) for linear in linears]
         if wrapper:
             result[weight_field] = torch.stack(weights, dim=0)  # (h, d_in, d_out)
             result[bias_field] = None if biases[0] is None else torch.stack(biases, dim=0)  # type: ignore[arg-type]
@@ -443,10 +444,7 @@ def trace_gradients(
             }
         ),
         parameters={name: p.detach().clone() for name, p in module.named_parameters()},
-        parameter_grads={
-            name: torch.zeros_like(p) if p.grad is None else p.grad.detach().clone()
-            for name, p in module.named_parameters()
-        },
+        parameter_grads={name: _grad_of(p) for name, p in module.named_parameters()},
         loss_function=loss_function,
     )
 
