@@ -1,16 +1,11 @@
 """Attention Lab's core: the book's chapter-3 attention classes and a trace of every step.
 
-Pure PyTorch (no Streamlit, no Plotly), for the app, the command line and notebooks::
-
-    from attention import AttentionConfig, trace_attention
-    from attention.examples import BOOK_EMBEDDINGS
+Pure PyTorch, for the app, the command line and notebooks::
 
     trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=2, seed=123))
     trace.attn_weights[0]  # (6, 6): row i = how much token i attends to each token
-    trace.context[0]       # (6, 2): the context vectors
-
     grads = trace_gradients(BOOK_EMBEDDINGS, AttentionConfig(), loss="sum")
-    grads.W_query          # (3, 2): d loss / d W_query, the backward pass (attention.gradients)
+    grads.W_query          # (3, 2): d loss / d W_query
 """
 
 from __future__ import annotations

@@ -1,25 +1,17 @@
 """``python -m attention``: the book's chapter 3 run, printed.
 
-Builds the batch of two copies of the book's six embeddings, seeds torch, runs ``CausalAttention``
-(or a multi-head class) through :func:`trace_attention` and prints what the document prints::
+::
 
     python -m attention                       # the book: seed 123, d_out 2, no dropout
-    python -m attention --dropout 0.5 --seed 7
-    python -m attention --heads 2 --variant wrapper
+    python -m attention --dropout 0.5 --heads 2 --variant wrapper
     python -m attention --text "the cat sat on the mat" --json
     python -m attention --grad                # also d loss / d W for loss = context_vecs.sum()
     python -m attention --json --matrices     # also every (T, T) step, in full
-    python -m attention check my_attention.py:MyCausalAttention   # check your own class
     python -m attention check my_attention.py:MyCausalAttention --timeout 30
 
-Bad options exit with status 2 and a plain message on stderr.
-
-``--json`` is written piece by piece (row by row for the large tensors) instead of building the
-whole document in memory first: at thousands of tokens the seven ``(T, T)`` steps hold hundreds of
-millions of numbers, which as Python lists and one JSON string need many gigabytes, and one
-``print`` of a string over 2 GiB is cut short on a pipe. The steps are left out unless
-``--matrices`` asks for them; the shapes of all steps are always there
-(``benchmarks/README.md``, "``cli_json.py``").
+Bad options exit with status 2 and a plain message on stderr. ``--json`` is written piece by
+piece: at thousands of tokens the ``(T, T)`` steps as one JSON string would need many gigabytes
+(and a ``print`` over 2 GiB is cut short on a pipe); they are left out unless ``--matrices``.
 """
 
 from __future__ import annotations
@@ -142,10 +134,8 @@ def _write_tensor(out: TextIO, tensor: torch.Tensor) -> None:
 def write_json(
     out: TextIO, tokens: list[str], batch: torch.Tensor, trace: AttentionTrace, *, matrices: bool
 ) -> None:
-    """Write the ``--json`` document (see ``JSON_CONTENTS``) to ``out``, piece by piece.
-
-    With ``matrices`` the ``trace`` entry is exactly ``trace.to_dict()``; without, it lacks the
-    entries named in ``MATRIX_STEPS`` (their ``_shape`` entries stay).
+    """Write the ``--json`` document (``JSON_CONTENTS``) to ``out``, piece by piece; without
+    ``matrices`` the steps of ``MATRIX_STEPS`` are left out (their ``_shape`` entries stay).
     """
     head: dict[str, Any] = {
         "tokens": tokens,

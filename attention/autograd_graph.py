@@ -1,10 +1,9 @@
-"""The autograd graph of a forward pass: PyTorch's backward functions, linked to the steps they serve.
+"""The autograd graph of a forward pass: PyTorch's backward functions, linked to the steps they
+serve.
 
-Every tensor computed with autograd on has a ``grad_fn``, the backward function of the operation
-that made it (``SoftmaxBackward0`` for ``torch.softmax``), whose ``next_functions`` point to the
-backward functions of its inputs, down to ``AccumulateGrad`` nodes that write a leaf's ``.grad``
-(a weight, or the inputs). :func:`build_graph` names every node as PyTorch does and says which
-step of the trace it belongs to; :meth:`AutogradGraph.to_dot` writes it for Graphviz.
+Each tensor made with autograd on has a ``grad_fn`` (``SoftmaxBackward0`` for ``torch.softmax``)
+whose ``next_functions`` lead back to ``AccumulateGrad`` nodes that fill a leaf's ``.grad``.
+:func:`build_graph` names every node and its step; :meth:`AutogradGraph.to_dot` draws it.
 """
 
 from __future__ import annotations
@@ -22,12 +21,8 @@ __all__ = ["AutogradGraph", "GraphNode", "build_graph", "walk"]
 
 @dataclass(frozen=True)
 class GraphNode:
-    """One backward function of the autograd graph, as PyTorch names it, and the step it serves.
-
-    ``step`` is a field of the trace (``"attn_weights"``) for the nodes that compute that step, a
-    weight (``"W_query"``, ``"b_query"``, ``"W_out"``…) or ``"inputs"`` for the leaves
-    (``AccumulateGrad``: where ``.grad`` is filled in), or ``"loss"`` for the loss's own nodes.
-    ``head`` tells the wrapper's per-head weights apart (0-based), else None.
+    """One backward function, as PyTorch names it, and the step it serves (a trace field, a weight,
+    ``"inputs"`` for a leaf, or ``"loss"``); ``head``: the wrapper's head, or None.
     """
 
     id: str
@@ -38,10 +33,8 @@ class GraphNode:
 
 @dataclass(frozen=True)
 class AutogradGraph:
-    """The autograd graph of the forward pass: what ``loss.backward()`` walks, loss first.
-
-    An edge ``(a, b)`` means node ``b`` is in ``a.next_functions``: the gradient flows from ``a`` to
-    ``b``, from the loss toward the weights.
+    """The autograd graph of the forward pass, loss first: an edge ``(a, b)`` means the gradient
+    flows from ``a`` to ``b`` (``b`` is in ``a.next_functions``).
     """
 
     nodes: tuple[GraphNode, ...]
@@ -65,11 +58,8 @@ class AutogradGraph:
         step_colors: Mapping[str, str] | None = None,
         direction: str = "TB",
     ) -> str:
-        """The graph as Graphviz DOT text: each node shows its PyTorch name and its step.
-
-        ``step_labels`` replaces a step's name in the node (a translation, say); ``step_colors``
-        fills the nodes of a step (``{"attn_weights": "#dbe9f6"}``). Arrows follow the gradient,
-        top to bottom (``"TB"``) or, for a wide screen, left to right (``"LR"``).
+        """The graph as Graphviz DOT text (``step_labels`` rename steps, ``step_colors`` fill their
+        nodes); arrows follow the gradient, ``"TB"`` or ``"LR"``.
         """
         if direction not in ("TB", "LR"):
             raise AttentionInputError(f"direction must be 'TB' or 'LR', got {direction!r}")
@@ -127,12 +117,8 @@ def build_graph(
     steps: Mapping[str, Any],
     leaf_steps: Mapping[int, tuple[str, int | None]],
 ) -> AutogradGraph:
-    """Name every node of the loss's graph and link it to the step it belongs to.
-
-    Leaves (``AccumulateGrad``) are named by the tensor they fill (``leaf_steps``: id of the tensor
-    → step, head). Then, step after step in forward order (``steps``: name → tensor), every node
-    reachable backward from the step's tensor that no earlier step claimed belongs to that step;
-    what is left is the loss's.
+    """Name every node of the loss's graph and link it to its step: leaves by the tensor they fill,
+    then, in forward order, every node reachable from a step's tensor and not yet claimed.
     """
     order = walk(loss.grad_fn)
     in_graph = {id(node) for node in order}

@@ -1,16 +1,11 @@
 """The book's code as data: the statements of a class in ``attention/modules.py``, found by anchors.
 
-A page that shows "the lines that compute this step" reads them from the class itself, never from
-a copy, so the lines shown are the lines that ran. A statement is found by an *anchor*, a piece of
-its text (``"torch.softmax("``); a statement that spans several lines (``attn_scores.masked_fill_(``
-over three) is returned whole::
+A page shows the lines that ran, read from the class itself. An *anchor* is a piece of a
+statement's text; a statement over several lines is returned whole::
 
-    from attention.book_code import STEP_ANCHORS, marked_source, find_statement
     find_statement(CausalAttention, "torch.softmax(").text
     # 'attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1)'
     marked_source(CausalAttention, "softmax").text   # the class, its softmax line marked ▶
-
-Line numbers are those of ``attention/modules.py``. Pure Python (``ast``, ``inspect``): no Streamlit.
 """
 
 from __future__ import annotations

@@ -1,31 +1,10 @@
 """The book's printed numbers for chapter 3, and a check that this machine still gives them.
 
-The book prints results to 4 decimals. :func:`check_book_outputs` runs each
-example again, here and now, and compares: a value *agrees* when it is within half a unit of the
-4th decimal of the printed one (``|actual − printed| ≤ 0.00005``), i.e. when rounding the result to
-4 decimals gives what the book prints.
-
-The examples (see REFERENCE.md):
-
-=========================  ============================================================
-check                      recipe
-=========================  ============================================================
-causal_seed_123            ``trace_attention``, the book's chapter 3 ``CausalAttention``:
-                           seed 123, d_out 2, dropout 0 — all six context vectors
-self_attention_v1_seed_123 ``SelfAttention_v1(3, 2)`` after seed 123 (``torch.rand`` weights)
-self_attention_v2_seed_789 ``SelfAttention_v2(3, 2)`` after seed 789 (``nn.Linear`` weights)
-masked_weights_seed_789    section 3.5's masked attention weights, rows 2 and 6 (seed 789)
-wrapper_seed_123           ``MultiHeadAttentionWrapper``, two heads, rows 1 and 6
-multi_head_seed_123        ``MultiHeadAttention``, two heads, all six output rows
-
-dropout_ones_seed_123      section 3.5.2: ``torch.manual_seed(123); nn.Dropout(0.5)(torch.ones(6, 6))``
-dropout_weights_seed_123   section 3.5.2: ``torch.manual_seed(123)`` again, then the dropout of
-                           the seed-789 masked weights (the whole "journey" row is dropped)
-=========================  ============================================================
-
-The dropout printouts are compared like every other: the book's notebook warns that dropout
-outputs may look different on another operating system (PyTorch issue #121595), so whether this
-machine draws the book's masks is measured here, never assumed either way.
+The book prints 4 decimals: a value *agrees* when ``|actual − printed| ≤ 0.00005`` (rounding it
+gives the printout). :func:`check_book_outputs` runs each example of :data:`BOOK_CHECKS` again
+(the recipes: REFERENCE.md). The book's notebook warns that dropout may differ on another
+operating system (PyTorch issue #121595), so whether this machine draws the book's masks is
+measured, never assumed.
 """
 
 from __future__ import annotations
@@ -140,9 +119,8 @@ DROPOUT_CHECKS = ("dropout_ones_seed_123", "dropout_weights_seed_123")
 
 @dataclass(frozen=True)
 class BookCheck:
-    """One of the book's printed results, recomputed on this machine.
-
-    ``name`` is a stable identifier (the app translates it); ``recipe`` the code that was run.
+    """One of the book's printed results, recomputed here (``name`` a stable identifier the app
+    translates; ``recipe`` the code that ran).
     """
 
     name: str
@@ -217,9 +195,8 @@ BOOK_CHECKS: dict[str, tuple[str, tuple[tuple[float, ...], ...], Callable[[], to
 
 
 def check_book_outputs() -> list[BookCheck]:
-    """Recompute every printed example of :data:`BOOK_CHECKS` and compare, in that order.
-
-    The caller's random state is left untouched.
+    """Recompute every example of :data:`BOOK_CHECKS` and compare, in that order (the caller's
+    random state untouched).
     """
     return [
         _compared(name, compute(), printed) for name, (_, printed, compute) in BOOK_CHECKS.items()
@@ -272,16 +249,11 @@ def book_run_comparison(
     window: int | None = None,
     class_name: str | None = None,
 ) -> BookCheck | None:
-    """A layer's ``output`` ``(b, T, width)`` against the book's printout, when the run is one
-    of the book's (see :func:`book_comparison`); None when the book printed nothing for it.
-
-    For a page that runs the book's class outside a trace (the fast path's
-    ``MultiHeadAttention``, ``class_name``): it calls its numbers the book's only when this
-    comparison holds. The book printed ``MultiHeadAttention`` with two heads only: with one
-    head (and its ``out_proj``) it is not the printed one-head ``CausalAttention``.
+    """A layer's ``output`` ``(b, T, width)`` against the book's printout, or None when the run is
+    not one of the book's (:func:`book_comparison`), for a class run outside a trace.
     """
     inputs = to_input_tensor(inputs)  # (b, T, d_in), checked
-    output = _tensor("output", output)
+    check_instance("output", output, torch.Tensor, " (a tensor)")
     variant = check_variant(variant)
     if class_name is not None:
         check_instance("class_name", class_name, str, " (a class name or None)")
@@ -319,20 +291,12 @@ def book_run_comparison(
     return _compared(name, first if rows is None else first[list(rows)], BOOK_CHECKS[name][1])
 
 
-def _tensor(name: str, value: object) -> torch.Tensor:
-    check_instance(name, value, torch.Tensor, " (a tensor)")
-    assert isinstance(value, torch.Tensor)
-    return value
-
-
 def book_comparison(trace: AttentionTrace) -> BookCheck | None:
-    """``trace``'s output against the book's printout, when ``trace`` is one of the book's runs.
+    """``trace``'s output against the book's printout, or None when the trace is not one of its
+    runs.
 
-    The book's runs are: its six embeddings (a batch of any copies of them), seed 123,
-    ``d_out = 2``, no bias, the full causal mask and no dropout acting (the book builds
-    ``CausalAttention(3, 2, 6, 0.0)``), with one head, or two heads of either multi-head class.
-    Returns None for any other trace (the book printed nothing to compare with); otherwise the
-    comparison itself, so a page says "these are the book's numbers" only when they are.
+    The book's runs: its six embeddings (any batch of copies), seed 123, ``d_out = 2``, no bias,
+    the full mask, no dropout acting; one head, or two heads of either multi-head class.
     """
     check_instance("trace", trace, AttentionTrace, " (from trace_attention)")
     cfg = trace.config
@@ -350,16 +314,12 @@ def book_comparison(trace: AttentionTrace) -> BookCheck | None:
 
 
 def masking_comparison(trace: AttentionTrace, weights: torch.Tensor) -> BookCheck | None:
-    """Masked ``weights`` ``(T, T)`` of ``trace``'s scores against section 3.5.1's printout.
-
-    The book masks the scores of ``SelfAttention_v2(3, 2)`` built after ``torch.manual_seed(789)``
-    on its six embeddings; a one-head ``CausalAttention`` at seed 789 creates ``W_query``,
-    ``W_key``, ``W_value`` in the same order, so its scores are those (no bias, ``d_out = 2``,
-    the full causal mask: dropout acts after the weights). Rows 2, 3 and 6 ("journey",
-    "starts", "step") are compared; None for any other run.
+    """Masked ``weights`` ``(T, T)`` against section 3.5.1's printout (rows 2, 3 and 6), or None:
+    the book masks ``SelfAttention_v2(3, 2)``'s scores at seed 789, and a one-head
+    ``CausalAttention`` at seed 789 draws the same weights in the same order.
     """
     check_instance("trace", trace, AttentionTrace, " (from trace_attention)")
-    weights = _tensor("weights", weights)
+    check_instance("weights", weights, torch.Tensor, " (a tensor)")
     num_tokens = trace.num_tokens
     if tuple(weights.shape) != (num_tokens, num_tokens):
         raise AttentionInputError(
@@ -385,12 +345,8 @@ def masking_comparison(trace: AttentionTrace, weights: torch.Tensor) -> BookChec
 def chapter_comparisons(
     simple: SimpleAttention, v1: TrainableAttention, v2: TrainableAttention | None
 ) -> dict[str, float | None]:
-    """The chapter's path against the book's printouts, per section: the largest difference,
-    or None where the book printed nothing for this run (other inputs, seeds or ``d_out``).
-
-    ``"3.3.1"``: the query's scores, both normalisations and z⁽²⁾ (query "journey");
-    ``"3.4.1"``: ``SelfAttention_v1`` at seed 123; ``"3.4.2"``: ``SelfAttention_v2`` at 789;
-    ``"3.5.1"``: its masked weights, rows 2, 3 and 6.
+    """The chapter's path against the book's printouts, per section (``"3.3.1"``, ``"3.4.1"``,
+    ``"3.4.2"``, ``"3.5.1"``): the largest difference, or None where the book printed nothing.
     """
     check_instance("simple", simple, SimpleAttention, " (from attention.chapter.simple_attention)")
     check_instance("v1", v1, TrainableAttention, " (from attention.chapter.self_attention_v1)")
@@ -422,11 +378,8 @@ def chapter_comparisons(
 
 
 def dropout_demo_differences(demo: DropoutDemo) -> tuple[float, float] | None:
-    """The largest differences of the book's 3.5.2 demo, run here, from its two printouts.
-
-    ``(ones, weights)``: ``dropout(torch.ones(6, 6))`` and ``dropout(attn_weights)``; each
-    agrees with the book when it is at most :data:`PRINT_TOLERANCE`. None unless ``demo`` is the
-    book's run (six tokens, seed 123, p = 0.5).
+    """The largest differences of the 3.5.2 demo from its two printouts (``(ones, weights)``), or
+    None unless ``demo`` is the book's run (six tokens, seed 123, p = 0.5).
     """
     check_instance("demo", demo, DropoutDemo, " (from attention.chapter.dropout_demo)")
     if demo.ones.shape != (6, 6) or demo.seed != 123 or demo.p != 0.5:

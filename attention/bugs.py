@@ -1,32 +1,19 @@
 """A gallery of real attention bugs: the book's forward pass with one or two steps changed.
 
-Each bug is the book's forward pass (:func:`attention.forward.run_forward`, the one the trace and
-the backward pass run) with the code of one or two of its steps replaced, by step name. :data:`BUGS`
-holds them by name with what a learner needs: the book's statement it changes (read from
-``attention/modules.py`` itself, see :mod:`attention.book_code`), the line written instead and a
-sentence on how to spot it. ``bug.cls`` is a class built on the book's ``CausalAttention`` (or
-``MultiHeadAttention``) whose ``forward`` runs those steps, so it can be built, given the book's
-weights and run like the book's class::
+Each bug is :func:`attention.forward.run_forward` with some steps replaced by name. :data:`BUGS`
+holds the book's statement it changes (read from ``attention/modules.py``), the line written
+instead and how to spot it; ``bug.cls`` is a class on the book's ``CausalAttention`` (or
+``MultiHeadAttention``) that runs those steps::
 
-    from attention.bugs import BUGS, compare_bug
     bug = BUGS["mask_inverted"]
-    bug.overrides                       # {"mask": <the inverted mask step>}
     print(bug.diff)                     # - the book's statement / + the buggy one
     layer = bug.cls(3, 2, 6, 0.0)      # a module like CausalAttention(3, 2, 6, 0.0)
     comparison = compare_bug("no_scaling", inputs, AttentionConfig(seed=123))
 
-These are bugs that shipped in well-known code: an SDPA boolean mask given the book's
-``True = hide`` meaning (SDPA reads ``True = attend``), SDPA's ``dropout_p`` left on after
-``model.eval()``, √d_model instead of √d_head, heads split with ``view`` and no ``transpose``,
-the mask applied after softmax without renormalising, a mask registered and never applied.
-The two SDPA bugs' classes call ``F.scaled_dot_product_attention`` in their ``forward``; their
-steps are what SDPA computes inside.
-
-One bug lives in the KV cache (``bug.cached``): PR #697 of the book's repository sliced the mask
-from row 0, ``mask[:q, :n]``. A full pass (``q = n``) hides nothing it should not, so this bug
-runs where it bites: the tokens fed through a cache (:func:`attention.kv_cache.through_cache`, the
-first ``T − 1`` in one pass, then the last alone), beside the book's layer fed through the same
-cache with the right rows. Its lines are read from :mod:`attention.kv_cache`, the code that runs.
+These bugs shipped in well-known code (SDPA's ``True = attend`` mask, ``dropout_p`` left on in
+eval, √d_model for √d_head, heads split without ``transpose``, ...). The KV-cache bug
+(``bug.cached``, the book's PR #697: ``mask[:q, :n]``) hides nothing wrong on a full pass, so it
+runs through a cache (:func:`attention.kv_cache.through_cache`).
 """
 
 from __future__ import annotations
@@ -159,16 +146,12 @@ def _no_out_proj(state: ForwardState) -> Made:
 
 @dataclass(frozen=True)
 class Bug:
-    """One bug of the gallery: the book's forward pass with ``overrides`` in place of its steps.
+    """One bug: the book's forward pass with ``overrides`` (step name → code) in place of its steps.
 
-    ``overrides``: step name → the code run instead (see :func:`attention.forward.run_forward`).
-    ``book_anchors`` find the book's statements it changes (in ``attention/modules.py``);
-    ``code`` is what it writes instead; ``spot`` says how to spot it from the numbers (English;
-    the app shows the message ``find_the_bug.spot.<name>`` in the reader's language).
-    ``forward_class``: a class written out by hand (the SDPA bugs call SDPA); otherwise
-    :attr:`cls` is made from the overrides. ``cached``: the overrides act on the passes of a KV
-    cache (:func:`attention.kv_cache.through_cache`), and :attr:`cls` feeds its input through one.
-    ``source``: the code the anchors are found in (the book's class by default).
+    ``book_anchors`` find the book's statements it changes (in ``source``, the book's class by
+    default); ``code`` is what it writes instead; ``spot`` says how to spot it (the app shows
+    ``find_the_bug.spot.<name>`` in the reader's language). ``forward_class``: a class written by
+    hand (the SDPA bugs). ``cached``: the overrides act on the passes of a KV cache.
     """
 
     name: str
@@ -473,10 +456,9 @@ STEP_ENTRIES = tuple(name for name in STEP_FIELDS if name != "dropout_mask")
 
 
 def run_steps(module: nn.Module, x: torch.Tensor, generator: torch.Generator | None) -> Steps:
-    """Every step of a forward pass of the book's class or a gallery bug (its own ``bug``), by
-    :func:`attention.forward.run_forward`; dropout from ``generator`` or, when None, torch's
-    global generator (as the classes' ``forward``). ``module`` and ``x`` ``(b, T, d_in)`` as
-    :func:`compare_bug` builds them, checked there."""
+    """Every step of a forward pass of the book's class or a gallery bug (its ``bug`` attribute);
+    dropout from ``generator``, or torch's global generator when None.
+    """
     bug = BUGS.get(getattr(module, "bug", ""))
     if bug is not None and bug.cached:  # a KV-cache bug runs where it bites: through a cache
         made = through_cache(module, x, generator, slip=True)
@@ -491,11 +473,8 @@ def run_steps(module: nn.Module, x: torch.Tensor, generator: torch.Generator | N
 def earlier_outputs_moved(
     forward: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor, position: int
 ) -> torch.Tensor:
-    """Change token ``position`` of ``x`` ``(b, T, d_in)``; which earlier outputs moved?
-
-    Returns ``(position,)`` booleans, True where token ``i < position``'s output changed (in any
-    batch item): a causal layer keeps them all False. ``forward`` must be deterministic (no
-    fresh dropout draw between the two calls).
+    """Change token ``position`` of ``x`` ``(b, T, d_in)``: ``(position,)`` booleans, True where an
+    earlier output moved (a causal layer keeps them all False). ``forward`` must be deterministic.
     """
     if not callable(forward):
         raise AttentionInputError(f"forward must be a function; got {describe(forward)}.")
@@ -514,14 +493,9 @@ def earlier_outputs_moved(
 class BugComparison:
     """The book's class and a bug on the same weights, inputs and dropout draws (batch item 0).
 
-    ``book`` and ``buggy`` hold every step (``attn_weights`` leave the softmax step; ``output``
-    is the layer's output). ``changed_steps`` are the entries whose numbers differ.
-    ``leak_position`` is the token changed by the future-leak test and ``moved`` says which
-    earlier outputs moved. ``train_eval`` is the largest output difference to the book's in each
-    mode (``"train"``, ``"eval"``): a dropout bug shows in one mode only. For a KV-cache bug
-    (``bug.cached``) both run with the tokens fed through a cache (the first ``T − 1``, then the
-    last): ``book`` is the book's class with the right mask rows, and
-    ``full_pass_difference`` its largest distance from the book's full pass (eval mode).
+    ``moved``: which outputs before ``leak_position`` moved when it changed; ``train_eval``: the
+    largest output difference per mode; ``full_pass_difference`` (a KV-cache bug, run through a
+    cache): the book's side's distance from its full pass.
     """
 
     bug: Bug
@@ -588,13 +562,9 @@ def _check_cfg(cfg: Any) -> AttentionConfig:
 
 
 def compare_bug(name: str, inputs: Any, cfg: AttentionConfig | None = None) -> BugComparison:
-    """Run the book's class and bug ``name`` on ``inputs`` ``(T, d_in)`` with ``cfg``'s seed,
-    ``d_out``, dropout, mode and ``qkv_bias``; return what differs (see :class:`BugComparison`).
-
-    Both modules are built from the same private generator (so their weights are the book's
-    for ``cfg.seed``) and draw their dropout masks from it afterwards, as the book's recipe
-    would after ``torch.manual_seed``. A multi-head bug runs ``MultiHeadAttention`` with
-    ``cfg.num_heads`` heads (two when ``cfg`` has one), ``d_out`` a multiple of the heads.
+    """Run the book's class and bug ``name`` on ``inputs`` ``(T, d_in)`` with ``cfg``; what differs.
+    Both draw weights, then dropout masks, from one private generator; a multi-head bug uses
+    ``cfg.num_heads`` heads (two when it is one).
     """
     bug = BUGS[_check_name(name)]
     cfg = AttentionConfig() if cfg is None else _check_cfg(cfg)
@@ -646,12 +616,14 @@ def compare_bug(name: str, inputs: Any, cfg: AttentionConfig | None = None) -> B
         with torch.no_grad():
             full = run_steps(module, x, generator)["output"]
         full_pass_difference = _max_difference(full, run(book_class, False, x)["output"])
+
+    def item_0(steps: Steps) -> Steps:  # batch item 0 of every step; the mask has no batch axis
+        return {key: value if key == "mask" else value[0] for key, value in steps.items()}
+
     return BugComparison(
         bug=bug,
-        book={key: value[0] for key, value in book.items() if key != "mask"}
-        | {"mask": book["mask"]},
-        buggy={key: value[0] for key, value in buggy.items() if key != "mask"}
-        | {"mask": buggy["mask"]},
+        book=item_0(book),
+        buggy=item_0(buggy),
         changed_steps=changed,
         max_difference=_max_difference(book["output"], buggy["output"]),
         leak_position=position,

@@ -1,29 +1,14 @@
 """The chapter's path to ``CausalAttention``: sections 3.3 to 3.5, in the book's order.
 
-The book does not start with ``CausalAttention``. It builds it in steps, on the same six embeddings:
-
-1. 3.3, attention without trainable weights: the scores are dot products of the embeddings
-   themselves, ``x⁽²⁾ · x⁽ʲ⁾``; first for one query ("journey"), then for every token at once
-   (:func:`simple_attention`).
-2. 3.4.1, ``SelfAttention_v1``: three trainable matrices drawn with ``torch.rand`` after
-   ``torch.manual_seed(123)`` project the embeddings to queries, keys and values; the scores are
+1. 3.3, no trainable weights: scores are dot products of the embeddings (:func:`simple_attention`).
+2. 3.4.1, ``SelfAttention_v1``: ``torch.rand`` weights after ``torch.manual_seed(123)``, scores
    scaled by ``1/√d_k`` (:func:`self_attention_v1`).
-3. 3.4.2, ``SelfAttention_v2``: the same computation with ``nn.Linear`` layers, whose
-   initialisation is better; the book seeds it with 789 (:func:`self_attention_v2`).
-4. 3.5, two modifications give ``CausalAttention``: a causal mask (built once, kept with the module
-   as a buffer) and dropout on the weights (:func:`causal_diff`, the difference of the two classes'
-   source code in :mod:`attention.modules`).
+3. 3.4.2, ``SelfAttention_v2``: the same with ``nn.Linear`` layers, seed 789
+   (:func:`self_attention_v2`).
+4. 3.5, a causal mask buffer and dropout give ``CausalAttention`` (:func:`causal_diff`).
 
-Every function builds the book's class from :mod:`attention.modules` with a private generator
-(:func:`attention.randomness.build_seeded`: the draws of ``torch.manual_seed(seed)`` without the
-global generator) and writes out the forward pass one step at a time, as the book's text does; the
-module's own forward pass gives the same context vectors bitwise (a test checks).
-
-The book's printed numbers at the defaults are in ``REFERENCE.md`` of the project notes, e.g.::
-
-    path = simple_attention(BOOK_EMBEDDINGS)
-    path.query_scores            # [0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865]
-    self_attention_v1(BOOK_EMBEDDINGS).query    # q⁽²⁾ = [0.4306, 1.4551]
+Each function builds the book's class with a private generator and writes the forward pass out
+step by step; the module's own forward gives the same context vectors bitwise (a test checks).
 """
 
 from __future__ import annotations
@@ -81,10 +66,8 @@ MAX_SCORE = 1e6  # |score| at most this: float32 holds it, and times the factor
 
 @dataclass(frozen=True)
 class SimpleAttention:
-    """Section 3.3: attention whose scores are dot products of the embeddings themselves.
-
-    ``query_*`` fields are for the one query ``x⁽ⁱ⁾`` with ``i = query_index`` (3.3.1); the
-    matrices are every token at once (3.3.2). No weights, no scaling, no mask.
+    """Section 3.3: scores are dot products of the embeddings; no weights, scaling or mask.
+    ``query_*`` fields: the one query ``x⁽ⁱ⁾`` (3.3.1); the matrices: every token (3.3.2).
     """
 
     inputs: torch.Tensor  # (T, d_in)
@@ -100,11 +83,8 @@ class SimpleAttention:
 
 @dataclass(frozen=True)
 class TrainableAttention:
-    """Section 3.4: self-attention with trainable weights (``SelfAttention_v1`` or ``_v2``).
-
-    ``W_*`` are ``(d_in, d_out)``, the book's ``x @ W`` orientation (for ``nn.Linear`` that is
-    ``weight.T``). ``query_*`` fields follow one query as the book's 3.4.1 does; ``masked_weights``
-    is section 3.5.1's first causal mask on these scores (``-inf`` above the diagonal, softmax).
+    """Section 3.4: ``SelfAttention_v1`` or ``_v2``; ``W_*`` are ``(d_in, d_out)``, the book's
+    ``x @ W``; ``masked_weights`` is 3.5.1's first causal mask on these scores.
     """
 
     class_name: str
@@ -159,18 +139,10 @@ def _check_query_index(query_index: object) -> int:
     return check_int("query_index", query_index, 0, MAX_TOKENS - 1, "the query's token index")
 
 
-def _query_index(query_index: int, num_tokens: int) -> int:
-    return check_int("query_index", query_index, 0, num_tokens - 1, "the query's token index")
-
-
 def simple_attention(inputs: object, query_index: int = BOOK_QUERY_INDEX) -> SimpleAttention:
-    """Section 3.3 on ``inputs`` ``(T, d_in)``: scores, weights and context without weights.
-
-    With one token the query is that token (``query_index`` is clamped to the last token).
-    """
+    """Section 3.3 on ``inputs`` ``(T, d_in)`` (``query_index`` clamped to the last token)."""
     x = _one_sequence(inputs)  # (T, d_in)
-    query_index = _check_query_index(query_index)
-    index = _query_index(min(query_index, x.shape[0] - 1), x.shape[0])
+    index = min(_check_query_index(query_index), x.shape[0] - 1)
     query = x[index]  # (d_in,)
     query_scores = x @ query  # (T,) the book's loop of torch.dot(x_i, query)
     attn_scores = x @ x.T  # (T, T)
@@ -191,16 +163,12 @@ def simple_attention(inputs: object, query_index: int = BOOK_QUERY_INDEX) -> Sim
 
 @dataclass(frozen=True)
 class Normalisations:
-    """Section 3.3.1's question, on numbers: scores → weights by their sum, or by softmax.
+    """Section 3.3.1's question: scores → weights by their sum, or by softmax.
 
-    The book first divides the scores by their sum, then uses softmax. Both give weights that
-    sum to 1 on its (positive) scores; the difference shows on other scores: a negative score
-    gets a negative weight when divided by the sum, a sum near 0 blows every weight up, and a
-    sum of 0 leaves no weights at all (±inf or NaN); softmax's ``exp`` is positive everywhere.
-    Extreme scores (the same ones ``factor`` times larger) leave the division unchanged (the
-    factor cancels) but sharpen softmax towards the largest score; written naively,
-    ``exp(s) / Σ exp(s)`` overflows float32 past e^88.7, while ``torch.softmax`` subtracts the
-    largest score first.
+    Dividing by the sum gives negative weights for negative scores and blows up near a sum of 0;
+    softmax's ``exp`` is positive everywhere. Scores ``factor`` times larger leave the division
+    unchanged but sharpen softmax; a naive ``exp(s) / Σ exp(s)`` overflows float32 past e^88.7,
+    ``torch.softmax`` subtracts the largest score first.
     """
 
     scores: torch.Tensor  # (n,) float32
@@ -319,7 +287,7 @@ def _trainable(
     x = _one_sequence(inputs)
     seed = check_seed(seed)
     d_out = check_int("d_out", d_out, 1, MAX_WIDTH, "the output width d_out")
-    index = _query_index(min(_check_query_index(query_index), x.shape[0] - 1), x.shape[0])
+    index = min(_check_query_index(query_index), x.shape[0] - 1)
     module = build_seeded(seed, lambda: cls(x.shape[1], d_out))
     with torch.no_grad():
         module_output = module(x)  # (T, d_out)
@@ -359,10 +327,8 @@ def self_attention_v1(
     seed: int = BOOK_SEED_V1,
     query_index: int = BOOK_QUERY_INDEX,
 ) -> TrainableAttention:
-    """Section 3.4.1: ``torch.manual_seed(seed); SelfAttention_v1(d_in, d_out)`` on ``inputs``.
-
-    The weights are the module's ``nn.Parameter(torch.rand(d_in, d_out))``, drawn in the order
-    W_query, W_key, W_value: the book's ``W_query``, ``W_key``, ``W_value`` of 3.4.1 too.
+    """Section 3.4.1: ``torch.manual_seed(seed); SelfAttention_v1(d_in, d_out)`` on ``inputs``
+    (weights ``torch.rand`` drawn in the order W_query, W_key, W_value).
     """
     return _trainable(SelfAttention_v1, inputs, d_out, seed, query_index)
 
@@ -373,20 +339,16 @@ def self_attention_v2(
     seed: int = BOOK_SEED_V2,
     query_index: int = BOOK_QUERY_INDEX,
 ) -> TrainableAttention:
-    """Section 3.4.2: ``torch.manual_seed(seed); SelfAttention_v2(d_in, d_out)`` on ``inputs``.
-
-    ``nn.Linear`` computes ``x @ weight.T``, so the ``W_*`` fields are the layers' ``weight.T``.
+    """Section 3.4.2: ``torch.manual_seed(seed); SelfAttention_v2(d_in, d_out)`` on ``inputs``
+    (the ``W_*`` fields are the layers' ``weight.T``).
     """
     return _trainable(SelfAttention_v2, inputs, d_out, seed, query_index)
 
 
 @dataclass(frozen=True)
 class DropoutDemo:
-    """Section 3.5.2, the book's dropout demo before ``CausalAttention`` uses it.
-
-    ``torch.manual_seed(seed); dropout = torch.nn.Dropout(p)`` then ``dropout(torch.ones(6, 6))``;
-    and again after ``torch.manual_seed(seed)``: ``dropout(attn_weights)`` on section 3.5.1's
-    masked weights of ``SelfAttention_v2`` (seed 789). Kept entries grow by ``1/(1 − p)``.
+    """Section 3.5.2's demo: ``nn.Dropout(p)`` on ``torch.ones(6, 6)``, then on 3.5.1's masked
+    weights, each after ``torch.manual_seed(seed)``. Kept entries grow by ``1/(1 − p)``.
     """
 
     seed: int
@@ -412,11 +374,7 @@ class DropoutDemo:
 
 
 def dropout_demo(inputs: object, seed: int = BOOK_SEED_V1, p: float = BOOK_DROPOUT) -> DropoutDemo:
-    """The book's 3.5.2 demo on ``inputs``, drawn as after ``torch.manual_seed(seed)`` each time.
-
-    Both draws start from a fresh generator seeded with ``seed``, as the book seeds twice; the
-    weights are :func:`self_attention_v2`'s masked weights (the book's ``attn_weights`` there).
-    """
+    """The book's 3.5.2 demo on ``inputs``; each draw from a fresh generator seeded by ``seed``."""
     x = _one_sequence(inputs)
     seed, p = check_seed(seed), check_dropout(p)
     num_tokens = x.shape[0]
@@ -442,11 +400,8 @@ def _strip_annotations(tree: ast.AST) -> None:
 
 
 def _code_lines(cls: type) -> list[str]:
-    """A class's statements as the book writes them: no docstring, comments or type hints.
-
-    The source in :mod:`attention.modules` carries this project's type hints and shape comments;
-    a reader comparing the two classes should see only what the book changes, so each class is
-    parsed and written back (``ast.unparse``: one statement per line, comments gone).
+    """A class's statements as the book writes them (``ast.unparse``: no docstring, comments or
+    type hints), so the diff shows only what the book changes.
     """
     tree = ast.parse(inspect.getsource(cls)).body[0]
     assert isinstance(tree, ast.ClassDef)
@@ -462,14 +417,8 @@ def _code_lines(cls: type) -> list[str]:
 
 
 def causal_diff(context: int = 2) -> str:
-    """``SelfAttention_v2`` → ``CausalAttention`` as a unified diff of their source code.
-
-    Read from :mod:`attention.modules` (one source of truth) and compared as the book's lines
-    (:func:`_code_lines`: type hints and comments do not count as changes): lines starting with
-    ``+`` are what section 3.5 adds (the batch axis, the mask buffer and ``masked_fill_``, the
-    dropout layer and its call), ``-`` what it replaces. ``context`` unchanged lines are kept
-    around each change.
-    Computed once per ``context``: reading and parsing the source is the same on every call.
+    """``SelfAttention_v2`` → ``CausalAttention`` as a unified diff of their source code (``+`` what
+    section 3.5 adds, ``-`` what it replaces, ``context`` unchanged lines around each change).
     """
     return _causal_diff(check_int("context", context, 0, 1000, "unchanged lines around a change"))
 

@@ -1,40 +1,24 @@
-"""Check a learner's own attention class against the book's, by behaviour, and name likely bugs.
+"""Check a learner's attention class against the book's, by behaviour, and name likely bugs.
 
 ::
 
-    from attention.check import check_attention, BUGS
-    report = check_attention(MyCausalAttention)   # the book's constructor signature
-    report = check_attention("my_attention.py:MyCausalAttention", timeout=30)  # or a file
-    report.passed            # True when it behaves as the book's class on every case
-    report.first_difference  # None, or the first case and what differed
-    report.findings          # what the checker measured, and the gallery bugs each points to
-    report.likely_bugs       # names from BUGS, most likely first
-    report.future_leak       # True when a later token changes earlier outputs
+    from attention.check import check_attention
+    report = check_attention(MyCausalAttention)   # or "my_attention.py:MyCausalAttention"
+    report.passed, report.first_difference, report.findings, report.likely_bugs
     print(report)            # what to look at, in plain words
 
-The source is never read. For every case of a small grid (batch 1 and 2, token counts below
-``context_length``, dropout 0 and 0.5, training and eval mode, several seeds) the book's module
-is built, its weights are copied into the learner's module by the book's names (``W_query``,
-``W_key``, ``W_value``; ``out_proj`` with several heads), both get the same input and both run
-right after ``torch.manual_seed(seed)``: a class that calls dropout as the book does draws the
-same masks. Every gallery bug of :mod:`attention.bugs` runs on the same cases; those that
-reproduce the learner's outputs exactly are the likely bugs. The KV-cache slip is the one
-exception: a full pass cannot show it, and the report says so (:attr:`CheckReport.unchecked`).
-Bugs written another way are named by behaviour (:class:`Finding`): a *probe* gives the layer
-one-hot values, so its output is its attention weights, which show a mask that hides the past or
-nothing, rows that do not sum to 1, a hidden diagonal or another softmax temperature; the grid
-shows NaN only in training with dropout, or eval mode that still drops.
+The source is never read. On a small grid of cases (batch 1 and 2, several token counts,
+dropout 0 and 0.5, training and eval mode, several seeds) the book's weights are copied into the
+learner's module by the book's names and both run right after ``torch.manual_seed(seed)``, so a
+class that calls dropout as the book does draws the same masks. Gallery bugs
+(:mod:`attention.bugs`) that reproduce the learner's outputs are the likely bugs (the KV-cache slip
+cannot show on a full pass: :attr:`CheckReport.unchecked`). A *probe* with one-hot values makes
+the output equal the attention weights, which name bugs written another way (:class:`Finding`).
 
-The learner's class runs in a process of its own with a time limit (:mod:`attention.check_process`):
-a file in a fresh interpreter, ``python -I``, whose imports cannot touch this module. That process
-runs the harness (:mod:`attention.check_harness`), which makes only the calls sent to it, on
-weights and inputs drawn afresh for each check, and sends back each output's numbers the moment
-the call returns (a buffer the class overwrites on the next call is copied first). The verdict
-is decided here, from those numbers; nothing the class writes can say "passed". The process
-leads a session of its own, killed with every process the class started when the check returns
-or times out. What the class prints comes back bounded, control characters shown as escapes
-(:attr:`CheckReport.printed`). The book's side is computed here with torch's defaults (float32 on
-the CPU). The app never runs a learner's class.
+The class runs in a process of its own with a time limit (:mod:`attention.check_process`,
+:mod:`attention.check_harness`): it only makes the calls sent to it and sends back numbers; the
+verdict is decided here, so nothing the class writes can say "passed". The app never runs a
+learner's class.
 """
 
 from __future__ import annotations
@@ -61,7 +45,7 @@ import torch.nn as nn
 
 from . import check_harness
 from .bugs import BUGS
-from .check_harness import copy_weights, seeded_forward
+from .check_harness import construct, copy_weights, seeded_forward, shortened
 from .check_process import CAN_FORK, Finished, printable, run_file, run_forked
 from .randomness import private_generator
 from .trace import AttentionConfig, build_module
@@ -267,13 +251,16 @@ def _is_multi_head(cls: type) -> bool:
     return "num_heads" in parameters
 
 
-def _build(cls: type, multi_head: bool, dropout: float) -> nn.Module:
-    """A gallery class built with the book's arguments, its own initial weights unused."""
-    with torch.random.fork_rng(devices=[]):
-        d_out = MULTI_HEAD_D_OUT if multi_head else D_OUT
-        if multi_head:
-            return cls(D_IN, d_out, CONTEXT_LENGTH, dropout, NUM_HEADS)
-        return cls(D_IN, d_out, CONTEXT_LENGTH, dropout)
+def _arguments(multi_head: bool, dropout: float) -> dict[str, Any]:
+    """The book's constructor arguments for the grid, as the harness builds a class."""
+    d_out = MULTI_HEAD_D_OUT if multi_head else D_OUT
+    return {
+        "d_in": D_IN,
+        "d_out": d_out,
+        "context_length": CONTEXT_LENGTH,
+        "dropout": dropout,
+        "num_heads": NUM_HEADS,
+    }
 
 
 def _book_module(multi_head: bool, dropout: float, seed: int, draw: int) -> nn.Module:
@@ -368,7 +355,8 @@ def _references(multi_head: bool, draw: int) -> list[_CaseReference]:
         book.train(case.training)
         x = _inputs(case, draw)
         if case.dropout not in variants:
-            variants[case.dropout] = [_build(bug.cls, multi_head, case.dropout) for bug in gallery]
+            arguments = _arguments(multi_head, case.dropout)
+            variants[case.dropout] = [construct(bug.cls, arguments, multi_head) for bug in gallery]
         outputs = {}
         weights = _weights(book, multi_head)
         for bug, variant in zip(gallery, variants[case.dropout], strict=True):
@@ -382,12 +370,9 @@ def _references(multi_head: bool, draw: int) -> list[_CaseReference]:
 
 @dataclass(frozen=True)
 class _Probe:
-    """A layer whose output is its attention weights: one-hot values, ``out_proj`` the identity.
-
-    Token ``t``'s input is ``PROBE_CONTENT`` random features (what queries and keys read) then
-    the one-hot vector of ``t``; ``W_value`` copies the one-hot part into the first ``T`` features
-    of every head (``PROBE_PAD`` more stay 0), so output row ``i`` of head ``h`` is row ``i`` of
-    that head's attention weights.
+    """A layer whose output is its attention weights: each token's input is ``PROBE_CONTENT`` random
+    features and its one-hot position, which ``W_value`` copies into every head, and ``out_proj``
+    is the identity.
     """
 
     book: nn.Module
@@ -453,11 +438,9 @@ def _probe(multi_head: bool) -> _Probe:
 
 @dataclass(frozen=True)
 class _Plan:
-    """Every call the learner's class gets, for one kind (one head or several).
-
-    Builds: 0 with dropout 0, 1 with dropout 0.5, 2 at the probe's sizes. Calls: the grid's
-    cases in order, then each eval case without dropout again with its last token changed (a
-    future leak moves earlier outputs), then the probe and the probe with ``W_value`` doubled.
+    """Every call the learner's class gets, for one kind (one head or several): builds 0 (dropout
+    0), 1 (dropout 0.5) and 2 (the probe's sizes); calls: the grid, each eval case without
+    dropout with its last token changed, the probe, and the probe with ``W_value`` doubled.
     """
 
     multi_head: bool
@@ -477,13 +460,8 @@ def _plan(multi_head: bool, draw: int | None) -> _Plan:
     references, probe = (
         _fixed_book_side(multi_head, 0) if draw is None else _book_side(multi_head, draw)
     )
-    build = {"context_length": CONTEXT_LENGTH, "num_heads": NUM_HEADS}
-    d_out = MULTI_HEAD_D_OUT if multi_head else D_OUT
-    builds = [
-        {**build, "d_in": D_IN, "d_out": d_out, "dropout": 0.0},
-        {**build, "d_in": D_IN, "d_out": d_out, "dropout": 0.5},
-        {**build, "d_in": probe.d_in, "d_out": probe.d_out, "dropout": 0.0},
-    ]
+    builds = [_arguments(multi_head, 0.0), _arguments(multi_head, 0.5)]
+    builds.append({**builds[0], "d_in": probe.d_in, "d_out": probe.d_out})
     calls = [
         {
             "build": 0 if ref.case.dropout == 0 else 1,
@@ -562,7 +540,7 @@ def _take(record: dict[str, Any], results: _Results, calls: dict[str, int]) -> N
 
 def _text(value: Any, limit: int = 300) -> str:
     """A string the class's process sent, made safe to print and short."""
-    return _short(printable(str(value).encode("utf-8", "backslashreplace")), limit)
+    return shortened(printable(str(value).encode("utf-8", "backslashreplace")), limit)
 
 
 def _output(record: dict[str, Any], expected: torch.Tensor) -> tuple[torch.Tensor | None, str]:
@@ -820,17 +798,10 @@ def _no_mask(exact: bool, multi_head: bool) -> _Found:
         else "tokens give weight to later tokens as well as earlier ones: the mask hides nothing, "
         "or not the future"
     )
-    if "mask_not_applied" in BUGS:
-        why = (
-            "mask_not_applied registers the mask and never applies it; mask_after_softmax "
-            "applies it too late, so every later token still counts in each row's softmax"
-        )
-    else:
-        why = (
-            "a mask registered but never applied does this; of the gallery's bugs "
-            "mask_after_softmax is the closest: every later token still counts in each row's "
-            "softmax"
-        )
+    why = (
+        "mask_not_applied registers the mask and never applies it; mask_after_softmax "
+        "applies it too late, so every later token still counts in each row's softmax"
+    )
     return _Found.of(saw, ("mask_not_applied", "mask_after_softmax"), why, leak=True)
 
 
@@ -874,9 +845,8 @@ def _temperature_findings(divisor: float | None, probe: _Probe, multi_head: bool
         "scale_by_d_k": float(head_dim),
         "scale_by_d_out": probe.d_out**0.5,
     }
-    candidates = [
-        n for n in values if n in BUGS and abs(math.log(values[n] / head_dim**0.5)) > 0.01
-    ]  # √d_out is the book's √d_k with one head
+    # √d_out is the book's √d_k with one head
+    candidates = [n for n in values if abs(math.log(values[n] / head_dim**0.5)) > 0.01]
     nearest = sorted(candidates, key=lambda n: abs(math.log(divisor / values[n])))[:2]
     sizes = f"d_in = {probe.d_in}, d_k = {head_dim}" + (
         f", d_out = {probe.d_out}" if multi_head else ""
@@ -997,24 +967,15 @@ def check_attention(
 ) -> CheckReport:
     """Compare a learner's class with the book's ``CausalAttention`` (or ``MultiHeadAttention``).
 
-    ``target`` is the class, or ``"path/to/file.py:ClassName"`` (imported as Python imports a
-    file: its folder on ``sys.path``, its module in ``sys.modules``). The class takes the book's
-    arguments, ``(d_in, d_out, context_length, dropout, qkv_bias=False)``, with ``num_heads``
-    before ``qkv_bias`` for multi-head; ``multi_head=None`` decides by whether the constructor has
-    a ``num_heads`` parameter.
+    ``target``: the class, or ``"path/to/file.py:ClassName"``; it takes the book's arguments
+    (``num_heads`` before ``qkv_bias`` for multi-head; ``multi_head=None`` decides by whether the
+    constructor has ``num_heads``). A file runs in a fresh interpreter (``python -I``), a class
+    object in a forked copy of this process, each killed with its children when the check returns or
+    ``timeout`` seconds after it is ready; an exit, a crash or a hang is a failed report.
+    ``isolated=False`` runs the class in this process, without a time limit.
 
-    A file is imported and run in a fresh interpreter (``python -I``), a class object in a forked
-    copy of this process (POSIX), each in a session of its own that is killed, with every
-    process the class started, when the check returns or ``timeout`` seconds after the class's
-    process is ready (a fresh interpreter's start and torch's import are not counted). That process
-    only runs the calls this one sends (inputs and weights drawn afresh for each check) and sends
-    back the numbers; the verdict is decided here. An exit, a crash or a hang is a failed report
-    that says so. ``isolated=False`` runs the class in this process instead (so does a class
-    object where processes cannot be forked), without a time limit, torch's globals put back.
-
-    Raises :class:`AttentionInputError` for a target that is not an ``nn.Module`` class or
-    ``FILE.py:ClassName``, a file that fails to import or lacks the class, and a bad
-    ``timeout``; everything the class itself does wrong is in the report.
+    Raises :class:`AttentionInputError` for a bad target, a file that fails to import or lacks the
+    class, and a bad ``timeout``; what the class itself does wrong is in the report.
     """
     if isinstance(timeout, bool) or not isinstance(timeout, int | float):
         raise AttentionInputError(
@@ -1041,11 +1002,16 @@ def check_attention(
     return _isolated(target, multi_head, float(timeout))
 
 
+def _plans(multi_head: bool | None, draw: int | None) -> tuple[dict[str, _Plan], dict[str, Any]]:
+    """The plan of each kind the class may be, and the request the harness reads."""
+    kinds = (False, True) if multi_head is None else (multi_head,)
+    plans = {("multi" if kind else "single"): _plan(kind, draw) for kind in kinds}
+    return plans, {"multi_head": multi_head, **{k: p.request for k, p in plans.items()}}
+
+
 def _in_this_process(target: type | str, multi_head: bool | None) -> CheckReport:
     """The harness here (a file is imported here too): outputs still copied at each call."""
-    kinds = (False, True) if multi_head is None else (multi_head,)
-    plans = {("multi" if kind else "single"): _plan(kind, None) for kind in kinds}
-    request = {"multi_head": multi_head, **{k: p.request for k, p in plans.items()}}
+    plans, request = _plans(multi_head, None)
     lines: list[bytes] = []
     with _restored_globals():
         torch.set_num_threads(1)  # tiny tensors: one thread is fastest (benchmarks/README.md)
@@ -1054,11 +1020,9 @@ def _in_this_process(target: type | str, multi_head: bool | None) -> CheckReport
 
 
 def _isolated(target: type | str, multi_head: bool | None, timeout: float) -> CheckReport:
-    kinds = (False, True) if multi_head is None else (multi_head,)
     with _ctrl_c_noted() as interrupted:
-        draw = secrets.randbelow(2**40)  # this check's weights and inputs: never seen before
-        plans = {("multi" if kind else "single"): _plan(kind, draw) for kind in kinds}
-        request = {"multi_head": multi_head, **{k: p.request for k, p in plans.items()}}
+        # this check's weights and inputs: never seen before
+        plans, request = _plans(multi_head, secrets.randbelow(2**40))
         if isinstance(target, str):
             finished = run_file(target, request, timeout, interrupted)
         else:
@@ -1176,10 +1140,6 @@ def _load_message(target: str, end: dict[str, Any]) -> str:
     return f"Cannot import {path} as Python."
 
 
-def _short(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _short_path(text: str, limit: int = 80) -> str:
     """A long path keeps its end, where the file's name is: ``…/folder/my_attention.py``."""
     return text if len(text) <= limit else "…" + text[-(limit - 1) :]
@@ -1189,12 +1149,9 @@ def _short_path(text: str, limit: int = 80) -> str:
 def _ctrl_c_noted() -> Iterator[list[bool]]:
     """While the check waits, Ctrl-C is also written down, not only raised.
 
-    Python raises ``KeyboardInterrupt`` wherever the main thread happens to be when the signal
-    arrives; if that is a finalizer (a ``__del__`` or a ``weakref`` callback run by the garbage
-    collector), the exception is printed as "ignored" and lost, and the check would wait out its
-    whole time limit. The list this yields turns ``[True]`` on Ctrl-C, so the wait raises
-    it again. Only the main thread can set a handler, and only the default one is replaced (an
-    ignored Ctrl-C stays ignored).
+    A ``KeyboardInterrupt`` raised inside a finalizer is printed as "ignored" and lost, and the
+    check would wait out its time limit; the yielded list turns ``[True]`` so the wait raises it
+    again. Only the default handler is replaced (an ignored Ctrl-C stays ignored).
     """
     noted = [False]
     default = signal.default_int_handler

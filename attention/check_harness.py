@@ -1,16 +1,10 @@
-"""The checker's other side: load a learner's class, run the calls the checker asks for, and send
-back each output as plain numbers, copied the moment the call returns.
+"""The checker's other side: load a learner's class, run the calls the checker sends, and send back
+each output as plain numbers, copied the moment the call returns.
 
-It decides nothing. :mod:`attention.check` computes the book's side in its own process, sends the
-calls (inputs, weights, seeds, modes), and judges the numbers this sends back; a pass needs the
-book's numbers for inputs and weights drawn afresh for each check.
-
-The checker runs this file as a script in a fresh interpreter, ``python -I check_harness.py
-RESULT_FD REQUEST_FILE``: no ``PYTHON*`` variable, no user site, no current folder on
-``sys.path``, and it imports torch only, never the ``attention`` package. A class object the
-caller already holds runs here in a forked process, or in the caller's own (``isolated=False``).
-Results go out as one JSON line each on a pipe; a line is written whole, so a kill cuts a check
-between two lines, never inside one.
+It decides nothing: :mod:`attention.check` computes the book's side and judges. A file runs as
+``python -I check_harness.py RESULT_FD REQUEST_FILE`` (no ``PYTHON*`` variable, no user site, no
+current folder on ``sys.path``; it imports torch only). Results go out as one JSON line each on a
+pipe; a line is written whole, so a kill falls between two lines.
 """
 
 from __future__ import annotations
@@ -41,7 +35,8 @@ class LoadError(Exception):
         self.kind, self.detail = kind, detail
 
 
-def _short(text: str, limit: int = TEXT_LIMIT) -> str:
+def shortened(text: str, limit: int = TEXT_LIMIT) -> str:
+    """``text``, cut to ``limit`` characters with an ellipsis."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -50,15 +45,12 @@ def error_text(error: BaseException) -> str:
         message = str(error)
     except Exception:  # a learner's exception whose __str__ raises
         message = "(its message could not be read)"
-    return f"{type(error).__name__}: {_short(message)}"
+    return f"{type(error).__name__}: {shortened(message)}"
 
 
 def load_class(target: str) -> type:
-    """The class named by ``"path/to/file.py:ClassName"``, imported as Python imports a file.
-
-    Its folder goes first on ``sys.path`` (it may import a module beside it) and its module is in
-    ``sys.modules`` under the file's name before it runs (so ``@dataclass`` and ``from __future__
-    import annotations`` work). Raises :class:`LoadError` when that fails.
+    """The class named by ``"path/to/file.py:ClassName"``, imported as Python imports a file (its
+    folder first on ``sys.path``, its module in ``sys.modules``); else :class:`LoadError`.
     """
     path_text, _, class_name = target.rpartition(":")
     path = Path(path_text)
@@ -97,7 +89,7 @@ def _global_settings() -> dict[str, str]:
     }
 
 
-def _construct(cls: type, build: dict[str, Any], multi_head: bool) -> nn.Module:
+def construct(cls: type, build: dict[str, Any], multi_head: bool) -> nn.Module:
     """``cls`` built with the book's arguments, its initial draws from a forked global generator."""
     args = (build["d_in"], build["d_out"], build["context_length"], build["dropout"])
     with torch.random.fork_rng(devices=[]):
@@ -105,10 +97,8 @@ def _construct(cls: type, build: dict[str, Any], multi_head: bool) -> nn.Module:
 
 
 def _off_the_cpu(module: nn.Module) -> str | None:
-    """A parameter or buffer away from the CPU, where the inputs are, as text; or None.
-
-    A layer built while torch's default device was ``meta`` holds no numbers, and a forward pass
-    that mixes it with the CPU input still returns a CPU tensor of whatever the memory held.
+    """A parameter or buffer away from the CPU, as text, or None: a layer built on ``meta`` holds no
+    numbers, yet a forward pass mixing it with a CPU input returns whatever the memory held.
     """
     for name, tensor in (*module.named_parameters(), *module.named_buffers()):
         if tensor.device.type != "cpu":
@@ -120,11 +110,9 @@ def _off_the_cpu(module: nn.Module) -> str | None:
 
 
 def copy_weights(weights: dict[str, dict[str, Any]], module: nn.Module) -> str | None:
-    """Copy the book's weights into ``module`` by the book's names; a problem as text, or None.
-
-    ``weights`` maps a name to an ``nn.Linear``'s ``weight`` ``(d_out, d_in)`` and ``bias`` (or
-    None). The learner's layer may be an ``nn.Linear`` or a plain parameter ``(d_in, d_out)``
-    used as ``x @ W`` (``SelfAttention_v1``'s way).
+    """Copy the book's weights (``weight`` ``(d_out, d_in)``, ``bias``) into ``module`` by the
+    book's names; a problem as text, or None. The learner's layer may be an ``nn.Linear`` or a
+    parameter ``(d_in, d_out)`` used as ``x @ W`` (``SelfAttention_v1``'s way).
     """
     missing = [name for name in weights if not hasattr(module, name)]
     if missing:
@@ -160,9 +148,9 @@ def output_record(output: Any) -> dict[str, Any]:
     """What the learner's forward returned, as plain data: copied now, before any later call
     can overwrite a buffer it shares. Numbers go only for a plain CPU float32 tensor."""
     if not isinstance(output, torch.Tensor):
-        return {"kind": "object", "type": _short(type(output).__name__, 80)}
+        return {"kind": "object", "type": shortened(type(output).__name__, 80)}
     if type(output) not in (torch.Tensor, nn.Parameter):
-        return {"kind": "subclass", "type": _short(type(output).__name__, 80)}
+        return {"kind": "subclass", "type": shortened(type(output).__name__, 80)}
     record: dict[str, Any] = {
         "kind": "tensor",
         "dtype": str(output.dtype),
@@ -176,10 +164,8 @@ def output_record(output: Any) -> dict[str, Any]:
 
 
 def seeded_forward(module: nn.Module, x: torch.Tensor, seed: int) -> Any:
-    """``module(x)`` right after ``torch.manual_seed(seed)``, the global generator restored.
-
-    A learner's class draws its dropout masks from torch's global generator (``nn.Dropout``), so
-    that one is seeded; ``fork_rng`` puts its state back afterwards.
+    """``module(x)`` right after ``torch.manual_seed(seed)`` (a learner's dropout draws from the
+    global generator), its state put back afterwards.
     """
     with torch.random.fork_rng(devices=[]), torch.no_grad():
         torch.default_generator.manual_seed(seed)  # the CPU generator, as torch.manual_seed
@@ -189,16 +175,14 @@ def seeded_forward(module: nn.Module, x: torch.Tensor, seed: int) -> Any:
 def run_calls(
     cls: type, plan: dict[str, Any], multi_head: bool, emit: Emit, stage: Callable[[str], None]
 ) -> None:
-    """Build the modules of ``plan["builds"]`` and run every call of ``plan["calls"]`` on them.
-
-    A call names its build, the weights to copy in, training or eval mode, the input and the
-    seed of torch's global generator. Each output is sent at once (:func:`output_record`).
+    """Build the modules of ``plan["builds"]`` and run each call of ``plan["calls"]`` (build,
+    weights, mode, input, seed), sending each output at once.
     """
     modules: dict[int, nn.Module] = {}
     for index, build in enumerate(plan["builds"]):
         stage("build")
         try:
-            module = _construct(cls, build, multi_head)
+            module = construct(cls, build, multi_head)
             problem = _off_the_cpu(module)
         except Exception as error:  # the learner's constructor
             emit({"build": index, "error": error_text(error)})
@@ -227,10 +211,8 @@ def run_calls(
 
 
 def run(target: type | str, request: dict[str, Any], emit: Emit) -> None:
-    """The whole child side: load the class, pick the plan by its kind, run it, say done.
-
-    ``request`` holds ``multi_head`` (None: decided by a ``num_heads`` parameter) and a plan for
-    each kind it may be (``"single"``, ``"multi"``).
+    """The whole child side: load the class, pick the plan for its kind (``"single"``, ``"multi"``),
+    run it, say done.
     """
     stage_now = ["start"]
 
@@ -258,7 +240,9 @@ def run(target: type | str, request: dict[str, Any], emit: Emit) -> None:
         emit({"done": True, "changed": changed})
     except SystemExit as error:  # sys.exit() in the class's file, __init__ or forward
         code = error.code if error.code is None or isinstance(error.code, int) else str(error.code)
-        emit({"exit": code if not isinstance(code, str) else _short(code, 80), "at": stage_now[0]})
+        emit(
+            {"exit": code if not isinstance(code, str) else shortened(code, 80), "at": stage_now[0]}
+        )
     except BaseException as error:  # said in words all the same
         emit({"crash": error_text(error), "at": stage_now[0]})
 
@@ -298,11 +282,9 @@ def printing_to(fd: int) -> Iterator[None]:
 
 
 def main() -> None:
-    """``python -I check_harness.py RESULT_FD REQUEST_FILE TARGET [PACKAGE_ROOT]`` (its standard
-    streams set by the checker); ends with ``os._exit``, so no handler the class left behind
-    runs. ``PACKAGE_ROOT``, the folder holding ``attention``, goes last on ``sys.path``: a file
-    that imports the book's classes works from a checkout, and whatever it does there stays in
-    this process."""
+    """``python -I check_harness.py RESULT_FD REQUEST_FILE TARGET [PACKAGE_ROOT]``; ends with
+    ``os._exit``, so no handler the class left behind runs.
+    """
     try:
         result_fd = int(sys.argv[1])
         os.set_inheritable(result_fd, False)  # a process the class starts does not get it

@@ -1,14 +1,10 @@
 """Run the checker's harness (:mod:`attention.check_harness`) in a process of its own, and end it.
 
-The process leads a session of its own, so every process the learner's class starts is in it;
-when the check returns, times out or is stopped with Ctrl-C, the whole session is killed before
-the harness's exit is collected (its number cannot go to another process first). What it prints
-is read through a pipe: the first :data:`PRINT_LIMIT` bytes are kept, the rest read and dropped,
-and control characters are shown as escapes (:func:`printable`). Results come on a second pipe,
-at most :data:`RESULT_LIMIT` bytes.
-
-A file is checked in a fresh interpreter, ``python -I``; a class object the caller already holds
-runs in a forked copy of the caller (POSIX).
+The process leads its own session, so every process the class starts is in it; when the check
+returns, times out or is stopped, the whole session is killed before the harness's exit is
+collected (so its number cannot be reused first). Its output is read through a pipe, bounded
+(:data:`PRINT_LIMIT`, control characters as escapes); results come on a second pipe
+(:data:`RESULT_LIMIT`). A file runs in ``python -I``, a class object in a forked copy (POSIX).
 """
 
 from __future__ import annotations
@@ -220,10 +216,9 @@ def _watch(
 
 
 def kill_session(pid: int, wait_s: float = 2.0) -> None:
-    """Kill the session ``pid`` leads: its process group, then any process of the session that
-    moved to another group (read from ``/proc`` where there is one), and wait up to ``wait_s``
-    until none of them runs any more (a SIGKILL takes effect when the process is next scheduled,
-    which on a busy machine is after ``kill`` returns)."""
+    """Kill the session ``pid`` leads (its group, then members that moved group, from ``/proc``) and
+    wait up to ``wait_s`` until none runs (a SIGKILL lands when the process is next scheduled).
+    """
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
     stop = time.monotonic() + wait_s

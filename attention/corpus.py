@@ -1,8 +1,5 @@
-"""A small built-in corpus for the character-level text task, written for this project.
-
-Plain English prose, a few kilobytes: small enough that a tiny model trained for a minute starts to
-learn it by heart (its training loss falls below its validation loss), which is what makes the
-effect of dropout visible. The text is original to Attention Lab (no third-party source).
+"""A small built-in corpus for the character-level text task, original to this project: small
+enough that a tiny model learns it by heart in a minute, which makes dropout's effect visible.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """How two traces of the same tokens differ: B − A, matrix by matrix, and its largest size.
 
-Comparing two settings (A and B: another seed, dropout on or off, a bias, another width) on the
-same embeddings shows what one setting does. The differences are taken in float64, so that the
-difference of two float32 numbers is exact and a 0 means the two traces agree bitwise::
+In float64, so the difference of two float32 numbers is exact and 0 means bitwise equal::
 
-    a = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=123))
-    b = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=124))
     weights_difference(a, b).values     # (6, 6): B's weights after dropout minus A's
     weights_difference(a, b).max_abs    # the largest |B − A|
     context_difference(a, b)            # None when d_out differs: nothing to subtract
@@ -67,10 +63,8 @@ def _same_tokens(trace_a: AttentionTrace, trace_b: AttentionTrace) -> None:
 def weights_difference(
     trace_a: AttentionTrace, trace_b: AttentionTrace, *, batch: int = 0
 ) -> Difference:
-    """B's attention weights after dropout minus A's, ``(T, T)`` (one head; ``(h, T, T)`` with more).
-
-    The weights after dropout are the ones the context vectors are made of. Both traces must run
-    on the same number of tokens (and heads), so the matrices always have one shape.
+    """B's attention weights after dropout (what the context is made of) minus A's, ``(T, T)`` or
+    ``(h, T, T)``; both traces have the same tokens and heads.
     """
     _same_tokens(trace_a, trace_b)
     batch = check_int("batch", batch, 0, trace_a.inputs.shape[0] - 1, "a batch item, from 0")
@@ -91,12 +85,9 @@ def context_difference(
 
 @dataclass(frozen=True)
 class OutputChange:
-    """What one change did to the context vectors: which rows moved and where the inputs differ.
-
-    ``changed_rows[i]`` is True when row ``i`` of the context vectors is not bitwise the same.
-    ``first_edited_row`` is the first token whose embedding differs (``None`` when the inputs
-    are the same and a setting changed instead). Causality says rows before it cannot change:
-    token ``i`` only attends to tokens ``0 … i``.
+    """What one change did to the context vectors: ``changed_rows[i]`` when row ``i`` moved;
+    ``first_edited_row``: the first edited embedding (None when a setting changed); by causality
+    no row before it can change.
     """
 
     changed_rows: tuple[bool, ...]
@@ -113,10 +104,8 @@ def output_change(
     inputs_after: torch.Tensor,
     context_after: torch.Tensor,
 ) -> OutputChange | None:
-    """Compare two forward passes of one sequence: ``inputs`` ``(T, d_in)``, ``context`` ``(T, d)``.
-
-    ``None`` when the two are not comparable row by row (another number of tokens or another
-    width): then everything is new.
+    """Compare two passes of one sequence (``inputs`` ``(T, d_in)``, ``context`` ``(T, d)``); None
+    when another number of tokens or width makes everything new.
     """
     for name, given in (("inputs_before", inputs_before), ("context_before", context_before)):
         check_tensor(name, given)
@@ -133,9 +122,8 @@ def output_change(
 
 
 def changed_cells(before: torch.Tensor, after: torch.Tensor) -> torch.Tensor | None:
-    """Which entries of two tensors of one shape differ (bool, that shape); ``None`` if the shapes do.
-
-    Entries that are both NaN, or both the same infinity (a masked score's −∞), count as equal.
+    """Which entries of two same-shape tensors differ (NaN and equal infinities count as equal);
+    None if the shapes do.
     """
     before, after = check_tensor("before", before), check_tensor("after", after)
     if before.shape != after.shape:

@@ -1,15 +1,11 @@
 """What dropout did to the attention weights: the scale of the kept ones and how many were kept.
 
-In training mode ``nn.Dropout(p)`` keeps each attention weight with probability ``1 − p`` and
-multiplies the kept ones by ``1/(1 − p)``, so each weight keeps its value on average. A trace
-records which weights were kept (``trace.dropout_mask``, ``True`` = kept). The mask is drawn over
-the whole ``(T, T)`` matrix, future positions included, but those weights are already 0 after the
-causal mask: only the *visible* weights (on or below the diagonal) count as kept or dropped::
+``nn.Dropout(p)`` keeps each weight with probability ``1 − p`` and scales it by ``1/(1 − p)``
+(right on average). The keep-mask (``trace.dropout_mask``, ``True`` = kept) covers the whole
+``(T, T)`` matrix, but future weights are already 0: only the visible ones count::
 
-    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5))
     dropout_scale(0.5)                 # 2.0
-    counts = dropout_counts(trace)     # over the whole (6, 6) matrix: 21 visible weights
-    counts.kept + counts.dropped       # 21
+    dropout_counts(trace)              # over the (6, 6) matrix: 21 visible weights
     dropout_counts(trace, query=5)     # the last query's row: 6 visible weights
 """
 
@@ -39,10 +35,7 @@ __all__ = [
 
 
 def dropout_scale(p: float) -> float:
-    """The factor ``1/(1 − p)`` that dropout multiplies kept weights by (2.0 for ``p = 0.5``).
-
-    With ``p = 1`` every weight is dropped and PyTorch multiplies by 0, so this is 0.
-    """
+    """The factor ``1/(1 − p)`` dropout multiplies kept weights by; 0 at ``p = 1`` (all dropped)."""
     p = check_dropout(p)
     return 0.0 if p >= 1.0 else 1.0 / (1.0 - p)
 
@@ -57,12 +50,8 @@ class DropoutCounts:
 
 
 def count_kept(dropout_mask: torch.Tensor, mask: torch.Tensor) -> DropoutCounts:
-    """Count the kept and dropped weights among the visible ones.
-
-    Args:
-        dropout_mask: bool keep-mask, ``True`` = kept: a matrix ``(…, T, T)`` or one row ``(T,)``.
-        mask: the causal mask, ``True`` = hidden (a future token), of the same trailing shape
-            (``(T, T)`` for a matrix, ``(T,)`` for a row); broadcast over leading axes.
+    """Count the kept and dropped weights among the visible ones: ``dropout_mask`` (``True`` = kept)
+    and the causal ``mask`` (``True`` = hidden), a matrix ``(…, T, T)`` or a row ``(T,)``.
     """
     dropout_mask, mask = check_tensor("dropout_mask", dropout_mask), check_tensor("mask", mask)
     if (
@@ -83,10 +72,8 @@ def count_kept(dropout_mask: torch.Tensor, mask: torch.Tensor) -> DropoutCounts:
 def dropout_counts(
     trace: AttentionTrace, *, query: int | None = None, batch: int = 0
 ) -> DropoutCounts | None:
-    """The kept/dropped counts of one batch row of ``trace`` (``None`` when dropout is inactive).
-
-    ``query`` (0-based) counts only that query's row of weights; by default the whole matrix.
-    With several heads the counts add up over the heads.
+    """The kept/dropped counts of one batch row of ``trace`` (None when dropout is inactive), of
+    ``query``'s row or the whole matrix, added over the heads.
     """
     from .trace import AttentionTrace  # here: trace.py imports this module
 
@@ -105,10 +92,8 @@ def dropout_counts(
 
 @dataclass(frozen=True)
 class DroppedRow:
-    """A query whose every visible weight dropout dropped: its context vector is 0 in this pass.
-
-    Row ``query`` sees ``visible`` keys (``query + 1`` under the causal mask), each dropped with
-    probability ``p`` independently, so the whole row goes with probability ``p ** visible``.
+    """A query whose every visible weight was dropped: its context vector is 0 in this pass (the
+    whole row goes with probability ``p ** visible``).
     """
 
     query: int  # 0-based row of the weights
@@ -118,10 +103,8 @@ class DroppedRow:
 
 
 def dropped_rows(trace: AttentionTrace, *, batch: int = 0) -> tuple[DroppedRow, ...]:
-    """The rows of ``trace`` (one batch item) whose visible weights were all dropped.
-
-    Empty when dropout is inactive. Such a query gets a context vector of exactly 0 in this pass
-    (``0 @ values``); the book's own demo in section 3.5.2 drops the whole "journey" row.
+    """The rows of ``trace`` (one batch item) whose visible weights were all dropped (the book's
+    3.5.2 demo drops the whole "journey" row); empty when dropout is inactive.
     """
     if trace.dropout_mask is None:
         return ()
@@ -139,12 +122,8 @@ def dropped_rows(trace: AttentionTrace, *, batch: int = 0) -> tuple[DroppedRow, 
 
 
 def batch_mask_differences(trace: AttentionTrace) -> tuple[int, ...] | None:
-    """For each batch item after the first, in how many visible weights its keep-mask differs
-    from item 0's (``None`` when dropout is inactive).
-
-    ``nn.Dropout`` draws one independent keep/drop decision per element of the whole
-    ``(b, T, T)`` tensor, so identical copies of a sentence (the book's
-    ``torch.stack((inputs, inputs))``) get different masks.
+    """Per batch item after the first, in how many visible weights its keep-mask differs from item
+    0's (None without dropout): identical copies get different masks, drawn element by element.
     """
     if trace.dropout_mask is None:
         return None
@@ -154,15 +133,9 @@ def batch_mask_differences(trace: AttentionTrace) -> tuple[int, ...] | None:
 
 
 def bare_draw_differences(trace: AttentionTrace) -> int | None:
-    """In how many visible weights of batch item 0 the trace's keep-mask differs from the mask a
-    bare ``nn.Dropout(p)`` draws right after ``torch.manual_seed(seed)`` (``None`` when dropout is
-    inactive).
-
-    The bare draw is the book's 3.5.2 demo (``torch.manual_seed(123)``, then
-    ``nn.Dropout(0.5)(torch.ones(6, 6))``), here on a tensor of the trace's weights' shape. The
-    trace builds its layer first: ``nn.Linear`` draws ``W_query``, ``W_key`` and ``W_value`` from
-    the same seed, so the layer's dropout mask comes later in the random stream. This count is
-    what that order changes: the same seed and p, the same machine, another mask.
+    """In how many visible weights of item 0 the keep-mask differs from a bare ``nn.Dropout(p)``
+    drawn after ``torch.manual_seed(seed)`` (the book's 3.5.2 demo); None without dropout. The
+    trace draws its layer's weights first, so the same seed gives another mask.
     """
     from .trace import AttentionTrace  # here: trace.py imports this module
 

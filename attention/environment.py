@@ -1,15 +1,9 @@
-"""What a result depends on besides the code: versions, platform, threads — and checks of it.
+"""What a result depends on besides the code: versions, platform, threads, and checks of it.
 
-Random numbers in PyTorch are reproducible for the same seed *on the same setup*: the same torch
-version, the same kind of machine. Dropout is the place learners look for a difference: the book's
-notebook warns that dropout masks may differ between operating systems, so
-:func:`attention.book_outputs.check_book_outputs` compares this machine's draws with the book's.
-
-- :func:`environment_info` — torch and Python versions, operating system, machine, threads;
-- :func:`dropout_on_ones` — the book's dropout demo (``nn.Dropout(p)(torch.ones(6, 6))`` after a
-  seed), as *this* machine draws it;
-- :func:`differing_fields` / :func:`recompute_check` — is a trace bitwise the same when computed
-  again from scratch?
+PyTorch's random numbers are reproducible for a seed on the same setup; the book's notebook warns
+that dropout masks may differ between operating systems. :func:`environment_info` says what this
+machine is, :func:`dropout_on_ones` draws the book's dropout demo here, :func:`recompute_check`
+asks whether a trace is bitwise the same when computed again.
 """
 
 from __future__ import annotations
@@ -54,12 +48,8 @@ def environment_info() -> dict[str, Any]:
 
 
 def dropout_on_ones(seed: int = 123, p: float = 0.5, size: int = 6) -> torch.Tensor:
-    """``torch.manual_seed(seed); nn.Dropout(p)(torch.ones(size, size))``, on this machine.
-
-    Kept entries become ``1/(1−p)`` (2.0 for p = 0.5), dropped ones 0. Which entries are dropped
-    depends on the platform: compare with the same recipe run here, never with a printed mask.
-    Drawn from a private generator seeded with ``seed`` (the same draw, bitwise): torch's global
-    generator is neither read nor changed.
+    """``torch.manual_seed(seed); nn.Dropout(p)(torch.ones(size, size))`` drawn on this machine
+    from a private generator: compare with this, never with a printed mask.
     """
     seed, p = check_seed(seed), check_dropout(p)
     size = check_int("size", size, 1, MAX_TOKENS, "the side of the square of ones")
@@ -68,11 +58,7 @@ def dropout_on_ones(seed: int = 123, p: float = 0.5, size: int = 6) -> torch.Ten
 
 
 def differing_fields(first: AttentionTrace, second: AttentionTrace) -> list[str]:
-    """Names of the trace fields that are *not* bitwise equal (empty: the traces are identical).
-
-    Bitwise means ``torch.equal``: same shape, same dtype, every bit of every number (−∞ equals
-    −∞). A field that is None in one trace and a tensor in the other differs too.
-    """
+    """The trace fields that differ (not ``torch.equal``; None against a tensor differs too)."""
     check_instance("first", first, AttentionTrace, " (from trace_attention)")
     check_instance("second", second, AttentionTrace, " (from trace_attention)")
     names = sorted(set(first.tensors()) | set(second.tensors()))
@@ -102,10 +88,8 @@ class RecomputeCheck:
 def recompute_check(
     inputs: torch.Tensor, cfg: AttentionConfig, reference: AttentionTrace | None = None
 ) -> RecomputeCheck:
-    """Trace ``inputs`` twice with ``cfg`` (no cache) and compare everything bitwise.
-
-    With ``reference`` (e.g. the trace a page shows, which may come from a cache), the fresh
-    traces are compared with it as well.
+    """Trace ``inputs`` twice with ``cfg`` (no cache) and compare everything bitwise, and with
+    ``reference`` when given (the trace a page shows, maybe cached).
     """
     if reference is not None:
         check_instance("reference", reference, AttentionTrace, " (from trace_attention)")

@@ -1,9 +1,7 @@
 """The book's example sentence and embeddings, and reproducible embeddings for any other words.
 
-``BOOK_TOKENS`` and ``BOOK_EMBEDDINGS`` are chapter 3's "Your journey starts with one step" with
-3-dimensional embeddings. :func:`embed_words` gives any word a vector that depends only on the word,
-``d_in`` and the seed (a SHA-256 hash, not Python's per-process ``hash``), so the same word gets the
-same vector in every run, every session and on every machine.
+:func:`embed_words` gives a word a vector that depends only on the word, ``d_in`` and the seed (a
+SHA-256 hash, not Python's per-process ``hash``): the same in every run and on every machine.
 """
 
 from __future__ import annotations
@@ -68,12 +66,9 @@ def _word_vector(word: str, d_in: int, seed: int) -> torch.Tensor:
 
 
 def embed_words(words: Sequence[str], d_in: int = 3, seed: int = 0) -> torch.Tensor:
-    """Embeddings ``(len(words), d_in)`` for any words, the same in every run and session.
-
-    With ``d_in == 3`` the book's six words keep the book's vectors (matched exactly, so "Your"
-    gets the book's row). Every other word gets values in [0, 1) with two decimals, drawn from a
-    private generator seeded by a hash of (seed, d_in, word): the global RNG is never touched.
-    At most ``MAX_TOKENS`` words; a bad value raises ``AttentionInputError`` (a ``ValueError``).
+    """Embeddings ``(len(words), d_in)`` for any words, the same in every run: with ``d_in == 3``
+    the book's words keep its vectors; others get values in [0, 1) (two decimals) from a
+    generator seeded by a hash of (seed, d_in, word).
     """
     words = check_words(words)
     d_in = check_int("d_in", d_in, 1, MAX_WIDTH, "the number of values per word")

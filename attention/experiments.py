@@ -1,21 +1,12 @@
 """Small experiments around the attention layer: the math behind the "teaching extras" pages.
 
-Three questions a learner asks after chapter 3, each answered by a pure function:
+* Why is dropout fair? Kept weights are scaled by ``1/(1 − p)``, so ``E[w · keep/(1 − p)] = w``;
+  :func:`dropout_average_error` shows the error of an average of N draws falling like ``1/√N``.
+* Why divide by √d_k? ``q · k`` sums ``d_k`` products, so its variance grows like ``d_k`` and
+  softmax turns nearly one-hot (:func:`softmax_saturation`).
+* Can I predict the weights? :func:`quiz_question` asks about a trace's own numbers.
 
-* **Why is dropout fair?** ``nn.Dropout`` keeps each weight with probability ``1 − p`` and
-  multiplies the kept ones by ``1/(1 − p)``, so every weight is right *on average*:
-  ``E[w · keep/(1 − p)] = w``. :func:`dropout_average_error` averages ``N`` dropout draws and shows
-  the error of the average falling like ``1/√N`` (the Monte Carlo rate).
-* **Why divide by √d_k?** For random queries and keys with unit-variance entries, ``q · k`` is a
-  sum of ``d_k`` products, so its variance grows like ``d_k``; softmax of large scores is nearly
-  one-hot. :func:`softmax_saturation` measures the entropy and the largest weight of the softmax
-  rows with and without ``÷ √d_k``.
-* **Can I predict the weights?** :func:`quiz_question` turns a trace's numbers into a question
-  whose answer is read from those same numbers (never recomputed).
-
-Randomness is always private: every function draws from its own ``torch.Generator`` seeded by the
-caller, so the results are reproducible and the global RNG (``torch.manual_seed``) is untouched.
-No Streamlit, no Plotly.
+Every function draws from its own seeded ``torch.Generator``; the global RNG is untouched.
 """
 
 from __future__ import annotations
@@ -116,16 +107,8 @@ def _check_series(name: str, values: Any) -> None:
 
 
 def dropout_draws(attn_weights: torch.Tensor, p: float, num_draws: int, seed: int) -> torch.Tensor:
-    """``num_draws`` independent dropouts of ``attn_weights``, shape ``(num_draws, *weights.shape)``.
-
-    Each draw does exactly what ``nn.Dropout(p)`` does in training mode on the CPU::
-
-        noise = torch.empty_like(x).bernoulli_(1 - p)   # 1 = keep (probability 1 − p), 0 = drop
-        noise.div_(1 - p)                               # kept weights are scaled by 1/(1 − p)
-        dropped = x * noise
-
-    but with a private generator seeded by ``seed``. Masks are drawn one after another, so the
-    first ``N`` draws are the same whatever ``num_draws`` is, and draw 0 equals
+    """``num_draws`` dropouts of ``attn_weights``, ``(num_draws, *weights.shape)``, each
+    ``nn.Dropout(p)``'s CPU draw from one private generator: draw 0 is
     ``torch.manual_seed(seed); nn.Dropout(p)(attn_weights)``.
     """
     _check_weights("attn_weights", attn_weights, MAX_DROPOUT_CELLS)
@@ -146,20 +129,15 @@ def dropout_draws(attn_weights: torch.Tensor, p: float, num_draws: int, seed: in
 def dropout_average(
     attn_weights: torch.Tensor, p: float, num_draws: int, seed: int
 ) -> torch.Tensor:
-    """The mean of the first ``num_draws`` dropout draws (float64): it tends to ``attn_weights``.
-
-    The same draws as :func:`dropout_average_error` with the same ``seed``, so this is the running
-    mean its curve measures at ``N = num_draws``.
+    """The mean of the first ``num_draws`` draws (float64): the running mean
+    :func:`dropout_average_error` measures at ``N = num_draws``.
     """
     draws = dropout_draws(attn_weights, p, num_draws, seed)  # (N, …)
     return draws.to(torch.float64).mean(dim=0)
 
 
 def loglog_slope(x: Sequence[float] | torch.Tensor, y: Sequence[float] | torch.Tensor) -> float:
-    """Least-squares slope of ``log y`` against ``log x`` (−0.5 for an error falling like 1/√N).
-
-    Points with ``y <= 0`` are left out (an exact average has no logarithm).
-    """
+    """Least-squares slope of ``log y`` against ``log x``, points with ``y <= 0`` left out."""
     _check_series("x", x)
     _check_series("y", y)
     if len(x) != len(y):
@@ -196,24 +174,10 @@ def dropout_average_error(
 ) -> dict[str, Any]:
     """How fast the average of ``N`` dropout draws approaches the weights without dropout.
 
-    Args:
-        attn_weights: the weights before dropout, e.g. ``trace.attn_weights[0]`` ``(T, T)``.
-        p: the dropout probability, ``0 <= p < 1``.
-        max_draws: the largest ``N``.
-        seed: seeds the private generator (the global RNG is not used).
-        num_points: return only this many log-spaced ``N`` (all of ``1..max_draws`` if None).
-
-    Returns:
-        A dict of
-        ``draws`` ``(K,)`` int64, the values of ``N``;
-        ``rms_error`` ``(K,)`` the root mean square of ``mean_N − w`` over the weights that can
-        change (``w > 0``: masked weights are 0 in every draw);
-        ``max_abs_error`` ``(K,)`` the largest ``|mean_N − w|`` over all weights;
-        ``reference`` ``(K,)`` the theory ``c/√N`` for the RMS error, with
-        ``c = √(p/(1 − p) · mean(w²))`` (each draw has variance ``w² · p/(1 − p)``; a mean of N
-        independent draws divides it by N); ``reference_constant`` that ``c``;
-        ``slope`` the fitted log-log slope of ``rms_error`` (≈ −0.5);
-        ``p``, ``seed``, ``max_draws``.
+    Returns ``draws`` ``(K,)`` (the values of N, log-spaced when ``num_points`` is given);
+    ``rms_error`` over the weights that can change (``w > 0``); ``max_abs_error``; ``reference``,
+    the theory ``c/√N`` with ``c = √(p/(1 − p) · mean(w²))`` (``reference_constant``); ``slope`` of
+    the log-log fit (≈ −0.5); and ``p``, ``seed``, ``max_draws``.
     """
     p, max_draws = _check_dropout_p(p), _check_draws("max_draws", max_draws, seed)
     if num_points is not None:
@@ -258,10 +222,8 @@ def dropout_average_error(
 def random_queries_keys(
     d_k: int, num_queries: int, num_tokens: int, seed: int
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Random ``queries (num_queries, d_k)`` and ``keys (num_tokens, d_k)``, entries ~ N(0, 1).
-
-    Drawn from a private generator seeded by ``seed`` (queries first, then keys), so the same
-    ``(d_k, seed)`` always gives the same vectors and the global RNG is untouched.
+    """Random ``queries (num_queries, d_k)`` then ``keys (num_tokens, d_k)``, entries ~ N(0, 1),
+    from a private generator seeded by ``seed``.
     """
     d_k, num_queries, num_tokens = _check_sizes(d_k, num_queries, num_tokens, seed)
     generator = private_generator(seed)
@@ -271,20 +233,15 @@ def random_queries_keys(
 
 
 def row_entropy(weights: torch.Tensor) -> torch.Tensor:
-    """Entropy ``−Σ w log w`` of each row (natural log; ``0 · log 0 = 0``), shape ``(…,)``.
-
-    ``log T`` for a uniform row over ``T`` tokens, ``0`` for a one-hot row.
-    """
+    """Entropy ``−Σ w log w`` of each row: ``log T`` for a uniform row, 0 for a one-hot one."""
     _check_weights("weights", weights, MAX_ATTENTION_CELLS)
     logs = torch.where(weights > 0, weights.log(), torch.zeros_like(weights))
     return -(weights * logs).sum(dim=-1)
 
 
 def softmax_gradient_norm(weights: torch.Tensor) -> torch.Tensor:
-    """Size of softmax's Jacobian ``J = diag(w) − w wᵀ`` per row (Frobenius norm), ``(…,)``.
-
-    It is how much the weights move when the scores move: it shrinks to 0 as a row becomes
-    one-hot, which is why a saturated softmax learns slowly.
+    """Frobenius norm of softmax's Jacobian ``diag(w) − w wᵀ`` per row: it shrinks to 0 as a row
+    becomes one-hot, which is why a saturated softmax learns slowly.
     """
     _check_weights("weights", weights, MAX_DROPOUT_CELLS)
     if weights.numel() * weights.shape[-1] > MAX_DROPOUT_CELLS:  # one (T, T) Jacobian per row
@@ -309,17 +266,12 @@ def softmax_saturation(
     *,
     num_queries: int = 256,
 ) -> dict[str, Any]:
-    """How peaked softmax rows get as ``d_k`` grows, with or without dividing by ``√d_k``.
+    """How peaked softmax rows get as ``d_k`` grows, with or without ``÷ √d_k``.
 
-    For each ``d_k``: ``num_queries`` random queries against ``num_tokens`` random keys (entries
-    ~ N(0, 1), see :func:`random_queries_keys`), scores ``q · kᵀ`` (``÷ √d_k`` when ``scaled``),
-    softmax over the keys. No causal mask: every query sees all ``num_tokens`` keys, so a uniform
-    row has entropy ``log num_tokens`` (returned as ``uniform_entropy``).
-
-    Returns a dict of lists, one value per ``d_k``: ``d_k``, ``score_variance`` (≈ ``d_k``
-    unscaled, ≈ 1 scaled), ``mean_entropy``, ``mean_max_weight`` (the largest weight of a row,
-    averaged over rows: 1 = one-hot), ``mean_gradient_norm`` (see
-    :func:`softmax_gradient_norm`); plus ``scaled``, ``num_tokens``, ``uniform_entropy``.
+    For each ``d_k``: random queries against ``num_tokens`` random keys, no mask. Returns lists, one
+    value per ``d_k``: ``d_k``, ``score_variance`` (≈ ``d_k`` unscaled, ≈ 1 scaled),
+    ``mean_entropy``, ``mean_max_weight`` (1 = one-hot), ``mean_gradient_norm``; plus ``scaled``,
+    ``num_tokens`` and ``uniform_entropy`` (``log num_tokens``).
     """
     _check_sizes(1, num_queries, num_tokens, seed)
     scaled = check_bool("scaled", scaled)
@@ -350,10 +302,8 @@ def softmax_saturation(
 
 
 def saturation_example_row(d_k: int, num_tokens: int, seed: int, scaled: bool) -> dict[str, Any]:
-    """One row of :func:`softmax_saturation`'s experiment (its first query) to look at.
-
-    Returns ``scores (num_tokens,)``, ``weights (num_tokens,)``, and the row's ``score_std``
-    (spread of the scores), ``entropy`` and ``max_weight``.
+    """The first query's row of :func:`softmax_saturation`: ``scores``, ``weights``, ``score_std``,
+    ``entropy`` and ``max_weight``.
     """
     d_k, _, num_tokens = _check_sizes(d_k, 1, num_tokens, seed)
     scaled = check_bool("scaled", scaled)
@@ -393,18 +343,9 @@ def score_variance(scores: torch.Tensor, mask: torch.Tensor | None = None) -> fl
 class QuizQuestion:
     """One quiz question read off a trace (one head, batch index 0).
 
-    ``kind``:
-    ``argmax``        which key (up to and including the query) gets the largest weight?
-    ``masked_after``  what does the masked cell (query, key > query) become after softmax? (0)
-    ``masked_before`` and before softmax, after masking? (−∞)
-    ``row_sum``       does the query's row still sum to 1 after dropout? (almost never)
-
-    ``options`` are answer ids: key positions as strings (``"0"``, ``"1"``…) for ``argmax``;
-    ``zero``, ``minus_inf``, ``one``, ``raw_score`` for the masked cells; ``yes``/``no`` for
-    ``row_sum``. ``correct`` holds every right option (ties in ``argmax`` all count).
-    ``row`` is the row to show on reveal (weights, or masked scores for ``masked_before``) with
-    ``row_hidden`` True where masked; ``value`` is the number the explanation quotes (largest
-    weight, raw score ``q·k`` of the cell, or the row's sum after dropout).
+    ``kind``: ``argmax`` (the largest weight), ``masked_after`` (a masked cell after softmax: 0),
+    ``masked_before`` (before it: −∞), ``row_sum`` (a row's sum after dropout). ``correct``:
+    every right option; ``row``: shown on reveal; ``value``: the number the explanation quotes.
     """
 
     number: int
@@ -439,12 +380,8 @@ def _row(values: torch.Tensor) -> tuple[float, ...]:
 
 
 def quiz_question(trace: AttentionTrace, number: int) -> QuizQuestion:
-    """Question ``number`` (0, 1, 2…) for a one-head ``trace``: deterministic in both.
-
-    Kinds take turns (see :func:`quiz_kinds`); within a kind, the query (and key) move on with
-    ``number``. Only the first ``MAX_QUIZ_TOKENS`` tokens are asked about. Every answer is read
-    from the trace's tensors: ``attn_weights`` (before dropout), ``masked_scores``,
-    ``attn_scores`` and ``dropped_weights``.
+    """Question ``number`` for a one-head ``trace``, deterministic in both; kinds take turns and
+    every answer is read from the trace's tensors (first ``MAX_QUIZ_TOKENS`` tokens).
     """
     check_instance("trace", trace, AttentionTrace, " (from trace_attention)")
     number = check_int("number", number, 0, 2**62, "the question's number")

@@ -1,34 +1,19 @@
 """Take a trace home: every matrix as CSV, the whole trace as JSON, and a script that reproduces it.
 
-Three ways to keep what the app shows, all pure functions of an :class:`AttentionTrace` and the
-token labels (no Streamlit)::
+::
 
-    trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=2, seed=123))
     export_zip(trace, BOOK_TOKENS)          # bytes of a zip: one CSV per matrix, README, JSON, .py
     trace_json(trace, BOOK_TOKENS)          # the trace as JSON text
     reproduce_snippet(trace, BOOK_TOKENS)   # Python that prints the same context vectors
 
-The CSV files
-    One file per matrix, the first column holding the row labels (tokens for the steps, ``x1 …``
-    for the rows of a weight matrix) and a header row naming the columns. Numbers are written as the
-    shortest decimal that reads back as the *same* float32 (``0.43``, not ``0.4300000071``); a hidden
-    score is written ``-inf``; masks are ``1``/``0``. With several heads, every per-head matrix gets
-    one file per head (``attn_weights_head1.csv`` …).
+CSV: one file per matrix (per head with several), row labels first, numbers as the shortest
+decimal that reads back as the same float32, hidden scores ``-inf``, masks ``1``/``0``. Token
+labels are user text, so a label a spreadsheet would run as a formula gets a leading ``'``
+(:mod:`attention.safe_csv`).
 
-    Token labels are user text. A spreadsheet treats a cell that starts with ``=``, ``+``, ``-``,
-    ``@``, a tab or a carriage return as a formula (CSV formula injection), so such a label is
-    written with a leading ``'``, which spreadsheets show as text (the one rule of every CSV the
-    app writes: :mod:`attention.safe_csv`).
-
-The snippet
-    The book's recipe, with the exact embeddings and settings written in: ``torch.manual_seed(seed)``,
-    build ``CausalAttention`` (or the multi-head class), ``.train()``/``.eval()``, call it on
-    ``inputs.unsqueeze(0)``. The script defines the book's class itself (the source of
-    :mod:`attention.modules`, as the book prints it), so it runs in any folder with only PyTorch.
-    The ``"trace"`` style calls ``attention.trace_attention`` instead; it needs the installed
-    package and says so in its first lines. Both print the context vectors, then the same numbers
-    at full precision as a JSON line (the tests run them with ``python -I`` in an empty folder and
-    compare them bitwise with the trace).
+The snippet defines the book's class itself (``style="book"``: runs in any folder with only
+PyTorch) or calls ``attention.trace_attention`` (``style="trace"``); both print the context
+vectors, then the same numbers at full precision as a JSON line (the tests compare them bitwise).
 """
 
 from __future__ import annotations
@@ -127,11 +112,8 @@ def exportable(trace: AttentionTrace) -> bool:
 
 
 def float32_text(value: float) -> str:
-    """The shortest decimal text that reads back (via a Python float) as the same float32.
-
-    ``float32_text(torch.tensor(0.43).item()) == "0.43"``. Falls back to the exact float64 text
-    of the float32 value in the rare case where the shortest float32 text would round twice.
-    ``-inf``/``inf``/``nan`` are written as such.
+    """The shortest decimal that reads back as the same float32 (``0.43``, not ``0.4300000071``);
+    the exact float64 text where that would round twice; ``-inf``/``inf``/``nan``.
     """
     number = check_real("value", value)
     if not np.isfinite(number):
@@ -183,10 +165,8 @@ def matrix_csv(
     col_labels: Sequence[str],
     corner: str = "",
 ) -> str:
-    """A 2-D matrix as CSV text: header ``corner,col…``, then ``row_label,value…`` per row.
-
-    Labels are guarded by :func:`attention.safe_csv.csv_safe`; numbers are written by
-    :func:`float32_text` (−∞ becomes ``-inf``); booleans become ``1``/``0``.
+    """A 2-D matrix as CSV text: header ``corner,col…``, then ``row_label,value…`` per row (labels
+    guarded by :func:`attention.safe_csv.csv_safe`, booleans as ``1``/``0``).
     """
     matrix = _check_matrix(values, row_labels, col_labels)
     if not isinstance(corner, str):
@@ -240,19 +220,14 @@ def _fields_to_export(trace: AttentionTrace) -> list[str]:
 def _labels(kind: str, tokens: list[str], count: int) -> list[str]:
     if kind == "tokens":
         return unique_labels(tokens)
-    if kind == "features":
-        return _names("x", count)
-    if kind == "context":
-        return _names("z", count)
-    return ["bias"]
+    return _names({"features": "x", "context": "z"}[kind], count) if kind != "bias" else ["bias"]
 
 
 def _matrices(
     trace: AttentionTrace, name: str, tensor: torch.Tensor | None = None
 ) -> list[tuple[str, torch.Tensor]]:
-    """``(file stem, 2-D matrix)`` pairs for one field: batch row 0, one matrix per head.
-
-    ``tensor`` replaces the trace's own field (its gradient, of the same shape).
+    """``(file stem, 2-D matrix)`` pairs for one field: batch row 0, one matrix per head (``tensor``
+    replaces the field, e.g. by its gradient).
     """
     tensor = (getattr(trace, name) if tensor is None else tensor).detach()
     if _FIELDS[name].rows == "bias":
@@ -310,13 +285,8 @@ def trace_csv_file(trace: AttentionTrace, tokens: Sequence[str], file_name: str)
 
 
 def trace_csv_files(trace: AttentionTrace, tokens: Sequence[str]) -> dict[str, str]:
-    """Every matrix of the trace as CSV text, by file name, in the order of the forward pass.
-
-    Files: ``inputs``, ``W_query``, ``W_key``, ``W_value`` (+ ``b_*`` with ``qkv_bias``),
-    ``queries``, ``keys``, ``values``, ``attn_scores``, ``mask``, ``masked_scores``,
-    ``scaled_scores``, ``attn_weights``, ``dropout_mask`` (only when dropout acts),
-    ``dropped_weights``, ``context`` (and ``head_context``/``W_out``/``b_out``/``output`` for
-    several heads); per-head matrices get ``_head1`` … in their names.
+    """Every matrix of the trace as CSV text, by file name, in the order of the forward pass
+    (``dropout_mask`` only when dropout acts; per-head matrices get ``_head1`` … in their names).
     """
     labels = _check_tokens(trace, tokens)
     return {
@@ -330,10 +300,8 @@ def trace_csv_files(trace: AttentionTrace, tokens: Sequence[str]) -> dict[str, s
 def trace_json_dict(
     trace: AttentionTrace, tokens: Sequence[str], environment: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """``trace.to_dict()`` plus the tokens, the settings and the torch version (JSON-ready).
-
-    In the tensors, ``null`` stands for −∞ (a hidden score). ``environment`` (e.g.
-    :func:`attention.environment.environment_info`) is added when given.
+    """``trace.to_dict()`` plus the tokens, the settings, the torch version and ``environment`` when
+    given (JSON-ready; ``null`` stands for −∞).
     """
     labels = _check_tokens(trace, tokens)
     _check_environment(environment)
@@ -497,6 +465,9 @@ def _batch_expression(trace: AttentionTrace, one: str) -> str:
 def _trace_body(trace: AttentionTrace, num_tokens: int) -> tuple[list[str], list[str]]:
     """``attention.trace_attention`` with the same settings (a clear message without the package)."""
     cfg = trace.config
+    settings = ["d_out", "dropout", "seed", "qkv_bias", "training", "num_heads", "variant"]
+    settings += ["context_length"] if cfg.context_length != num_tokens else []
+    settings += ["window"] if cfg.window is not None else []
     imports = [
         "",
         *package_imports(
@@ -507,19 +478,7 @@ def _trace_body(trace: AttentionTrace, num_tokens: int) -> tuple[list[str], list
     ]
     recipe = [
         "cfg = AttentionConfig(",
-        f"    d_out={cfg.d_out},",
-        f"    dropout={cfg.dropout!r},",
-        f"    seed={cfg.seed},",
-        f"    qkv_bias={cfg.qkv_bias!r},",
-        f"    training={cfg.training!r},",
-        f"    num_heads={cfg.num_heads},",
-        f"    variant={cfg.variant!r},",
-        *(
-            [f"    context_length={cfg.context_length},"]
-            if cfg.context_length != num_tokens
-            else []
-        ),
-        *([f"    window={cfg.window},"] if cfg.window is not None else []),
+        *(f"    {name}={getattr(cfg, name)!r}," for name in settings),
         ")",
         f"trace = trace_attention({_batch_expression(trace, 'inputs')}, cfg)  # every step: "
         "trace.attn_weights, trace.context…",
@@ -530,15 +489,9 @@ def _trace_body(trace: AttentionTrace, num_tokens: int) -> tuple[list[str], list
 
 
 def reproduce_snippet(trace: AttentionTrace, tokens: Sequence[str], style: str = "book") -> str:
-    """A Python script that recomputes this trace's output and prints it.
-
-    ``style="book"``: the book's recipe (seed, build the class, train/eval, call it on a batch of
-    one), with the book's class defined in the script itself, so it runs in an empty folder with
-    only PyTorch installed. ``style="trace"``: ``attention.trace_attention`` with the same
-    settings, which also gives every intermediate step; it needs the package, and its first lines
-    say how to install it. Both print the context vectors, then the same numbers at full
-    precision as one JSON line (the last line of the output). Save it as
-    ``SNIPPET_FILE_NAMES[style]``.
+    """A Python script that recomputes this trace's output and prints it, then the same numbers as
+    one JSON line: the book's recipe with its class (``style="book"``, only PyTorch needed) or
+    ``attention.trace_attention`` (``"trace"``). Save it as ``SNIPPET_FILE_NAMES[style]``.
     """
     check_choice("style", style, SNIPPET_STYLES)
     if style == "book" and _check_trace(trace).config.window is not None:
@@ -619,10 +572,8 @@ def _readme(trace: AttentionTrace, files: Sequence[str], gradients: Any = None) 
 def gradient_csv_files(
     trace: AttentionTrace, gradients: Any, tokens: Sequence[str]
 ) -> dict[str, str]:
-    """``gradients/d_<file>.csv``: d loss / d field for every exported step that has a gradient.
-
-    ``gradients`` is an :class:`attention.gradients.GradientTrace` of the same forward pass; its
-    fields have the trace's names and shapes, so each file has the labels of its step's file.
+    """``gradients/d_<file>.csv``: d loss / d field for every exported step that has a gradient,
+    with the labels of its step's file.
     """
     labels = _check_tokens(trace, tokens)
     files: dict[str, str] = {}
@@ -636,10 +587,8 @@ def gradient_csv_files(
 
 
 def export_gradients(trace: AttentionTrace) -> Any:
-    """The backward pass of ``trace`` for the export (loss = the sum of the output), or None.
-
-    None where the backward pass is too large to compute (see
-    ``attention.gradients.MAX_GRADIENT_CELLS``): the zip then holds the forward pass only.
+    """The backward pass of ``trace`` (loss = the sum of the output), or None where it is too large
+    (``MAX_GRADIENT_CELLS``): the zip then holds the forward pass only.
     """
     from .gradients import trace_gradients  # the backward pass is only built when asked for
 
@@ -656,10 +605,8 @@ def export_files(
     environment: dict[str, Any] | None = None,
     gradients: Any = None,
 ) -> dict[str, str]:
-    """Every file of the export by name: the CSVs, README.txt, trace.json, reproduce_attention.py.
-
-    With ``gradients`` (a :class:`~attention.gradients.GradientTrace` of this trace), also one CSV
-    per step of the backward pass under ``gradients/``.
+    """Every file of the export by name (CSVs, README.txt, trace.json, reproduce_attention.py, and
+    ``gradients/`` CSVs when ``gradients`` is given).
     """
     _check_environment(environment)
     _check_gradients(gradients)
@@ -686,9 +633,8 @@ def export_zip(
     environment: dict[str, Any] | None = None,
     gradients: Any = None,
 ) -> bytes:
-    """One zip with every file of :func:`export_files` (CSVs with a UTF-8 byte-order mark).
-
-    The same trace always gives the same bytes (fixed file dates, fixed order).
+    """One zip of :func:`export_files` (CSVs with a UTF-8 byte-order mark); the same trace always
+    gives the same bytes (fixed dates and order).
     """
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:

@@ -1,37 +1,23 @@
 """PyTorch's fast paths against the book's ``MultiHeadAttention``: same weights, same numbers.
 
-The book computes attention in four visible steps (scores, mask, softmax, weighted sum). PyTorch
-has one call for the middle of it, ``F.scaled_dot_product_attention`` (SDPA), and a whole layer,
-``nn.MultiheadAttention``. Each path here keeps the book's steps before and after the attention
-itself — the same ``W_query``/``W_key``/``W_value`` projections and head split, the same head
-merge and ``out_proj`` — and replaces only the group of steps in between by one call, so its
-output can be compared with the book's, number for number::
+Each path keeps the book's projections, head split, head merge and ``out_proj`` and replaces the
+steps in between by one call: ``F.scaled_dot_product_attention`` (SDPA) or
+``nn.MultiheadAttention``::
 
-    from attention.fast_path import compare_fast_paths
     compare_fast_paths(BOOK_EMBEDDINGS, d_out=2, num_heads=1, seed=123)
-    # {"sdpa_is_causal": 6e-08, "sdpa_bool_mask": 6e-08, "nn_multihead_attention": 6e-08,
-    #  "sdpa_book_mask": 0.2...}   (the last is the slip: the book's mask read the other way)
+    # {"sdpa_is_causal": 6e-08, ..., "sdpa_book_mask": 0.2...}   (the slip)
 
-**Mask conventions.** The book's mask and ``nn.MultiheadAttention``'s boolean ``attn_mask`` say
-``True`` = *hide* this key; SDPA's boolean ``attn_mask`` says ``True`` = *attend* to it. So the
-book's mask goes to SDPA inverted (``~mask_bool``); passed unchanged (``"sdpa_book_mask"``), every
-query sees exactly the keys the book hides.
+Masks: the book's and ``nn.MultiheadAttention``'s boolean mask mean ``True`` = hide; SDPA's means
+``True`` = attend, so the book's mask goes to SDPA inverted. Passed unchanged
+(``"sdpa_book_mask"``), every query sees exactly the keys the book hides.
 
-**Dropout.** SDPA and ``nn.MultiheadAttention`` draw their dropout masks from torch's global
-generator (they take no ``generator=``), which this package never touches, so the paths are
-compared at dropout 0. Even with one seed the masks need not match the book's: on a GPU SDPA's
-fused kernels draw their keep-mask inside the kernel, tile by tile, in another order and shape
-than ``nn.Dropout``'s ``(b, h, T, T)`` draw after the softmax (PyTorch issue #149726, closed as
-expected behaviour). On the CPU, SDPA has no fused kernel with dropout and falls back to its
-"math" kernel, which draws the same ``(b, h, T, T)`` mask (``benchmarks/README.md`` records the
-check).
+Dropout: SDPA and ``nn.MultiheadAttention`` draw from torch's global generator (no
+``generator=``), so the paths are compared at dropout 0. On a GPU SDPA's fused kernels draw
+their masks tile by tile, so even one seed need not give the book's masks (PyTorch #149726).
 
-**Time and memory.** :func:`measure_fast_paths` times each path against the number of tokens, a
-bounded job: a fixed list of sizes and a time budget; sizes the budget does not reach are listed
-as skipped. The peak memory is that of the tensors the path allocates while it runs (counted by
-a ``TorchDispatchMode``, per thread): the book's path keeps ``(b, h, T, T)`` scores and weights,
-SDPA with ``is_causal`` need not. A fused kernel's own scratch space (inside one operation) is
-not seen by the dispatcher and not counted.
+:func:`measure_fast_paths` is bounded (fixed sizes, a time budget). Its peak memory counts the
+tensors a path allocates (a ``TorchDispatchMode``, per thread): the book's path keeps
+``(b, h, T, T)`` scores, SDPA with ``is_causal`` need not; a fused kernel's scratch is not seen.
 """
 
 from __future__ import annotations
@@ -151,11 +137,8 @@ def sdpa_book_mask(module: MultiHeadAttention, x: torch.Tensor) -> torch.Tensor:
 
 
 def torch_multihead_attention(module: MultiHeadAttention, d_in: int) -> nn.MultiheadAttention:
-    """``nn.MultiheadAttention`` holding the book's weights (built on ``meta``: nothing drawn).
-
-    Its query input must be ``d_out`` wide (``embed_dim``); keys and values may be ``d_in`` wide
-    (``kdim``, ``vdim``). When ``d_in != d_out`` its query projection is the identity and the
-    caller projects the query with the book's ``W_query`` first.
+    """``nn.MultiheadAttention`` holding the book's weights (built on ``meta``: nothing drawn); when
+    ``d_in != d_out`` its query projection is the identity and the caller applies ``W_query``.
     """
     d_out = module.d_out
     with torch.device("meta"):
@@ -210,7 +193,6 @@ def path_source(name: str) -> str:
             f"No fast path named {describe(name, 40)}; choose one of {PATHS}.", field="name"
         )
     return inspect.getsource(PATH_FUNCTIONS[name])
-    return inspect.getsource(PATH_FUNCTIONS[name])
 
 
 def book_source() -> str:
@@ -224,10 +206,8 @@ def book_source() -> str:
 def book_module(
     d_in: int, d_out: int, num_heads: int, context_length: int, seed: int
 ) -> MultiHeadAttention:
-    """The book's ``MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads)``, eval mode.
-
-    Its weights are those of ``torch.manual_seed(seed)`` before the constructor, drawn from a
-    private generator (:func:`attention.randomness.build_seeded`).
+    """The book's ``MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads)`` in eval mode,
+    with the weights of ``torch.manual_seed(seed)`` drawn from a private generator.
     """
     d_in = check_int("d_in", d_in, 1, MAX_WIDTH, "the input width d_in")
     context_length = check_int("context_length", context_length, 1, MAX_TOKENS, "tokens")
@@ -284,10 +264,8 @@ def _checked(inputs: Any, d_out: Any, num_heads: Any, seed: Any) -> tuple[torch.
 
 
 def fast_path_outputs(inputs: Any, *, d_out: int, num_heads: int, seed: int) -> FastPathOutputs:
-    """The book's ``MultiHeadAttention`` and every fast path on ``inputs``, at dropout 0.
-
-    Raises :class:`AttentionInputError` for bad inputs or settings (``d_out`` not divisible by
-    ``num_heads``, a bad seed, too many tokens), naming what is wrong.
+    """The book's ``MultiHeadAttention`` and every fast path on ``inputs``, at dropout 0 (bad inputs
+    or settings raise :class:`AttentionInputError`).
     """
     x, cfg = _checked(inputs, d_out, num_heads, seed)
     module = _built(x.shape[2], cfg)  # x and cfg checked by _checked
@@ -299,11 +277,8 @@ def fast_path_outputs(inputs: Any, *, d_out: int, num_heads: int, seed: int) -> 
 
 
 def compare_fast_paths(inputs: Any, *, d_out: int, num_heads: int, seed: int) -> dict[str, float]:
-    """Per path (:data:`PATHS`), the largest absolute difference from the book's output.
-
-    At dropout 0 every path but :data:`SLIP` differs from the book's by float rounding only
-    (the same sums in another order); the slip hides the past and shows the future, so its
-    difference is of the size of the outputs themselves.
+    """Per path (:data:`PATHS`), the largest absolute difference from the book's output: float
+    rounding for every path but :data:`SLIP`, whose difference is the size of the outputs.
     """
     return fast_path_outputs(inputs, d_out=d_out, num_heads=num_heads, seed=seed).differences()
 
@@ -312,11 +287,8 @@ def compare_fast_paths(inputs: Any, *, d_out: int, num_heads: int, seed: int) ->
 
 
 class _PeakTensorBytes(TorchDispatchMode):
-    """Counts the bytes of the tensors created inside the ``with``, alive at once: the peak.
-
-    Every torch operation passes through :meth:`__torch_dispatch__`; each new storage is counted
-    until the last tensor on it is freed. Tensors from before the block (inputs, weights) are not
-    counted. The mode is per thread, so other sessions are not counted either.
+    """The peak bytes of the tensors created inside the ``with`` (per thread): each new storage is
+    counted until its last tensor is freed; tensors from before the block are not.
     """
 
     def __init__(self) -> None:
@@ -424,13 +396,8 @@ def measure_fast_paths(
 ) -> FastPathTimings:
     """Time (best of ``repeats``) and peak tensor memory of each path, size by size, bounded.
 
-    A ``MultiHeadAttention(64, 64, T, 0.0, 2)`` with seed 0 on a batch of one random sequence,
-    with torch's current number of threads; beyond 1,024 tokens one timed run per path. Sizes
-    are measured from small to large; once ``budget_s`` seconds have passed, or the next size
-    would likely not fit in what is left (time grows with T²), the rest are skipped; a size the
-    budget runs out in is dropped (skipped) after at most one more run of one path. The first
-    measurement in a process also imports ``torch._dynamo`` (the dispatch mode that counts
-    memory needs it): a few seconds, once.
+    ``MultiHeadAttention(64, 64, T, 0.0, 2)`` on one random sequence; one timed run per path
+    beyond 1,024 tokens; sizes the ``budget_s`` will not reach (time grows with T²) are skipped.
     """
     check_list("token_counts", token_counts, 64, "sizes")
     sizes = sorted({check_int("token_counts", n, 1, MAX_TOKENS, "tokens") for n in token_counts})

@@ -1,21 +1,15 @@
 """The forward pass, step by step: one runner for the trace, the backward pass and the bug gallery.
 
-:func:`run_forward` runs the steps of :data:`attention.steps.STEPS` in order on one of the book's
-layers and returns every tensor they make, by field name. A variant of the pass replaces a step by
-name and leaves the others as the book writes them::
-
-    from attention.forward import run_forward
-    from attention.window import sliding_window_step
+:func:`run_forward` runs :data:`attention.steps.STEPS` in order on one of the book's layers; a
+variant replaces a step by name::
 
     made = run_forward(layer, x)                                      # the book's forward pass
     made = run_forward(layer, x, overrides={"mask": sliding_window_step(2)})
     made["attn_weights"]                                              # (b, T, T)
 
-Each step is the book's statement on its own, with the same operations in the same order as the
-layer's ``forward``, so ``made["output"]`` is bitwise ``layer(x)`` (the tests pin it for the three
-classes). Dropout draws what ``nn.Dropout`` draws: from ``generator`` when one is given (the
-trace's private generator, see :mod:`attention.randomness`), else from torch's global generator,
-as the layer's own ``forward`` does.
+The steps are the layer's ``forward`` statements in the same order, so ``made["output"]`` is
+bitwise ``layer(x)`` (pinned by the tests). Dropout draws from ``generator`` when given, else
+from torch's global generator, as the layer's own ``forward`` does.
 """
 
 from __future__ import annotations
@@ -38,10 +32,8 @@ _STEP_NAMES = tuple(step.name for step in STEPS)
 
 
 class ForwardState:
-    """What the steps of one pass share: the layer, its input and every tensor made so far.
-
-    ``state["keys"]`` reads a tensor an earlier step made. ``layer`` is the book's
-    ``CausalAttention`` or ``MultiHeadAttention`` (or a gallery bug built on one of them).
+    """What the steps of one pass share: the layer (the book's or a gallery bug), its input and
+    every tensor made so far (``state["keys"]``).
     """
 
     def __init__(
@@ -109,13 +101,8 @@ def run_forward(
     generator: torch.Generator | None = None,
     overrides: Overrides | None = None,
 ) -> dict[str, Any]:
-    """Every tensor of ``layer``'s forward pass on ``inputs`` ``(b, T, d_in)``, by field name.
-
-    ``layer``: the book's ``CausalAttention``, ``MultiHeadAttention`` or
-    ``MultiHeadAttentionWrapper`` (its heads run one after the other, each its own steps).
-    ``overrides``: step name → code run instead of that step's (see :class:`Step`'s ``run``).
-    The result has every field of :class:`~attention.trace.AttentionTrace` but ``config``, and
-    ``d_k``. Autograd records the steps unless the caller turns it off.
+    """Every tensor of ``layer``'s forward pass on ``inputs`` ``(b, T, d_in)``, by field name (the
+    wrapper's heads one after the other); ``overrides``: step name → code run instead.
     """
     overrides = _check_overrides(overrides)
     if isinstance(layer, MultiHeadAttentionWrapper):

@@ -1,41 +1,24 @@
 """The backward pass: how much the loss changes with every step of one forward pass.
 
-The book's chapter 3 prints its context vectors as ``tensor([...], grad_fn=<UnsafeViewBackward0>)``:
-the tensor remembers the operation that made it, that operation remembers its inputs' operations,
-and so on back to the weights. That chain is PyTorch's *autograd graph*; ``loss.backward()`` walks
-it from the loss to the weights and leaves ``d loss / d W`` in every weight's ``.grad``. Training
-is then one line: ``W ← W − lr · d loss / d W``.
-
-:func:`trace_gradients` shows all of it for one forward pass::
-
-    from attention import AttentionConfig, trace_gradients
-    from attention.examples import BOOK_EMBEDDINGS
+The book prints its context vectors with ``grad_fn=<UnsafeViewBackward0>``: each tensor remembers
+the operation that made it, back to the weights (the *autograd graph*); ``loss.backward()`` walks
+it and leaves ``d loss / d W`` in every ``.grad``::
 
     grads = trace_gradients(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5), loss="sum")
-    grads.loss               # the loss value: the sum of every context-vector entry
     grads.W_query            # (d_in, d_out): d loss / d W_query, in the trace's x @ W layout
     grads.attn_scores[0]     # (T, T): exactly 0 above the diagonal, where the mask hid a score
     grads.trace              # the AttentionTrace of the same forward pass (same dropout mask)
     grads.graph.to_dot()     # the autograd graph, as Graphviz DOT text
 
-One implementation with the trace: :func:`attention.trace.run_traced_forward` builds the book's
-module from the private generator and runs its forward pass step by step; here it runs with
-autograd on, so the graph PyTorch records is the graph of the book's module (the same backward
-functions, ``UnsafeViewBackward0``, ``BmmBackward0``, ``SoftmaxBackward0``…, pinned by the tests),
-and the gradient of every step is caught while ``loss.backward()`` passes it.
+It runs the trace's forward pass (:func:`attention.trace.run_traced_forward`) with autograd on,
+so the graph is the book's module's, and catches every step's gradient as ``backward()`` passes.
 
-Why some gradients are exactly zero:
+Why some gradients are exactly zero: a masked score became the weight 0, and softmax's
+derivative ``∂w_j/∂s_k = w_j (δ_jk − w_k)`` is 0 when ``w_j = 0``; a dropped weight was
+multiplied by 0, so is its gradient (a kept one's by ``1/(1−p)``).
 
-- **A masked score** (``j > i``): softmax turned ``−∞`` into the weight ``0``, and the derivative of
-  softmax is ``∂w_j/∂s_k = w_j (δ_jk − w_k)``: with ``w_j = 0`` it is ``0``, so nothing flows back to
-  a hidden score, and ``masked_fill`` passes nothing further back either.
-- **A dropped weight**: dropout multiplied it by ``0``, so its gradient is multiplied by ``0``; a
-  kept weight was multiplied by ``1/(1−p)`` and its gradient is multiplied by the same ``1/(1−p)``.
-
-Losses: ``"sum"`` (the sum of the outputs, the simplest scalar), ``"squared_distance"`` (the squared
-distance of every output vector to a target vector) or any callable ``output → scalar``. A loss
-that needs more than the output (the cross-entropy of the next token with a trained model's output
-layer) is a callable built by whoever owns that layer, or a new entry of :data:`LOSS_BUILDERS`.
+Losses: ``"sum"``, ``"squared_distance"`` (to a target) or any callable ``output → scalar``
+(or a new entry of :data:`LOSS_BUILDERS`).
 """
 
 from __future__ import annotations
@@ -69,7 +52,6 @@ from .validate import (
     check_labels,
     check_real,
     check_target,
-    describe,
     guard_loss_function,
     to_input_tensor,
 )
@@ -152,12 +134,8 @@ def sum_loss(output: torch.Tensor) -> torch.Tensor:
 
 
 def squared_distance_loss(target: torch.Tensor) -> LossFunction:
-    """``mean_t ‖output_t − target_t‖²``: how far, on average, the context vectors are from a target.
-
-    ``target`` broadcasts to the output: one vector ``(d_out,)`` for every token, ``(T, d_out)``
-    or ``(b, T, d_out)``. The mean is over the ``b · T`` context vectors (so a learning rate works
-    for any sentence length). ``d loss / d output_t = 2 (output_t − target_t) / (b · T)``: it
-    points away from the target, so a step against it moves the output toward the target.
+    """``mean_t ‖output_t − target_t‖²`` over the ``b · T`` context vectors: its gradient points
+    away from the target, so a step against it moves the output toward it.
     """
 
     def loss(output: torch.Tensor) -> torch.Tensor:
@@ -229,10 +207,9 @@ def _scalar_loss(value: Any) -> torch.Tensor:
 class _GradientTap:
     """Catches ``d loss / d tensor`` for tensors of the forward pass while the backward pass runs.
 
-    A tensor's gradient is what flows into the backward node that made it (``tensor.grad_fn``, its
-    output ``tensor.output_nr``): a pre-hook on that node sees it. The wrapper's per-head steps are
-    stacked into one tensor for the trace (``torch.stack``, off the loss's path); their gradient is
-    the stack of the gradients of the heads' own tensors, the stack node's inputs.
+    A tensor's gradient is what flows into the node that made it (``tensor.grad_fn``, output
+    ``tensor.output_nr``): a pre-hook there sees it. The wrapper's per-head steps are stacked
+    for the trace off the loss's path; their gradient is the stack of the heads' own gradients.
     """
 
     def __init__(self) -> None:
@@ -288,17 +265,11 @@ class _GradientTap:
 
 @dataclass(frozen=True)
 class GradientTrace:
-    """``d loss / d field`` for every tensor of one forward pass, plus the pass itself and its graph.
+    """``d loss / d field`` for every tensor of one forward pass, plus the pass and its graph.
 
-    The gradients are read as attributes named after :class:`~attention.trace.AttentionTrace`'s
-    fields, with their shapes (``grads.W_query``, ``grads.attn_scores``; ``None`` where the trace
-    has ``None``, e.g. ``b_query`` without bias): one per field of :data:`GRADIENT_FIELDS`, which
-    :mod:`attention.steps` derives from the steps, so a new step's fields get theirs too. Weights are in the
-    trace's ``x @ W`` layout, ``(d_in, d_out)``: the transpose of ``nn.Linear``'s ``weight.grad``.
-
-    ``parameters``/``parameter_grads`` are the module's own parameters and their ``.grad``, by the
-    names ``module.named_parameters()`` gives (``"W_query.weight"``, ``"heads.1.W_key.weight"``…),
-    in ``nn.Linear``'s layout: what a learning step updates.
+    Named and shaped as :class:`~attention.trace.AttentionTrace`'s fields, weights in its ``x @
+    W`` layout (the transpose of ``weight.grad``); ``parameters``/``parameter_grads``: the
+    module's own, by ``named_parameters()`` name: what a learning step updates.
     """
 
     trace: AttentionTrace
@@ -388,19 +359,20 @@ def _leaf_steps(module: nn.Module, x: torch.Tensor) -> dict[int, tuple[str, int 
     return steps
 
 
+def _grad_of(parameter: nn.Parameter) -> torch.Tensor:
+    """A parameter's ``.grad`` (a copy), or zeros where the loss did not reach it."""
+    grad = parameter.grad
+    return torch.zeros_like(parameter) if grad is None else grad.detach().clone()
+
+
 def _parameter_gradients(module: nn.Module) -> dict[str, torch.Tensor | None]:
     """Weight and bias gradients in the trace's layout (stacked per head for the wrapper)."""
     wrapper = isinstance(module, MultiHeadAttentionWrapper)
     result: dict[str, torch.Tensor | None] = {"W_out": None, "b_out": None}
-
-    def grad_of(parameter: nn.Parameter) -> torch.Tensor:
-        grad = parameter.grad
-        return torch.zeros_like(parameter) if grad is None else grad.detach().clone()
-
     for name, linears in _linears(module).items():
         weight_field, bias_field = _LINEAR_FIELDS[name]
-        weights = [grad_of(linear.weight).T for linear in linears]  # (d_in, d_out): x @ W
-        biases = [None if linear.bias is None else grad_of(linear.bias) for linear in linears]
+        weights = [_grad_of(linear.weight).T for linear in linears]  # (d_in, d_out): x @ W
+        biases = [None if linear.bias is None else _grad_of(linear.bias) for linear in linears]
         if wrapper:
             result[weight_field] = torch.stack(weights, dim=0)  # (h, d_in, d_out)
             result[bias_field] = None if biases[0] is None else torch.stack(biases, dim=0)  # type: ignore[arg-type]
@@ -420,24 +392,14 @@ def trace_gradients(
 ) -> GradientTrace:
     """Run the book's layer on ``inputs``, compute a loss of its output and send it back.
 
-    Args:
-        inputs: embeddings ``(T, d_in)`` or ``(b, T, d_in)``, as for :func:`trace_attention`.
-        cfg: the layer's settings (the book's example if None).
-        loss: ``"sum"``, ``"squared_distance"`` (needs ``target``) or a function
-            ``output (b, T, d_out) → scalar tensor``.
-        target: for ``"squared_distance"``: a context vector ``(d_out,)`` every token should move
-            toward, or one per token ``(T, d_out)`` / ``(b, T, d_out)``.
-        parameters: the module's parameters to use instead of the seed's (after a learning step),
-            by ``named_parameters()`` names.
+    ``loss``: ``"sum"``, ``"squared_distance"`` (with ``target``: ``(d_out,)``, ``(T, d_out)`` or
+    ``(b, T, d_out)``) or a function ``output (b, T, d_out) → scalar``. ``parameters`` replace
+    the seed's (after a learning step), by ``named_parameters()`` names.
 
-    Returns:
-        A :class:`GradientTrace`. Its weight gradients equal what the book's recipe gives:
-        ``torch.manual_seed(seed)``, the book's class, ``.train(training)``,
-        ``loss(module(x)).backward()`` (``W_query`` as ``module.W_query.weight.grad.T``). Its
-        ``trace`` is bitwise the trace of :func:`trace_attention` with the same settings.
-
-    Raises:
-        AttentionInputError: for bad inputs, settings, target or loss, or numbers that overflow.
+    The weight gradients equal the book's recipe's (``torch.manual_seed(seed)``, the class,
+    ``loss(module(x)).backward()``; ``W_query`` as ``weight.grad.T``) and ``trace`` is bitwise
+    :func:`trace_attention`'s. Raises :class:`AttentionInputError` for bad inputs, settings,
+    target or loss, or numbers that overflow.
     """
     check_config_type(cfg)
     if not callable(loss):
@@ -482,10 +444,7 @@ def trace_gradients(
             }
         ),
         parameters={name: p.detach().clone() for name, p in module.named_parameters()},
-        parameter_grads={
-            name: torch.zeros_like(p) if p.grad is None else p.grad.detach().clone()
-            for name, p in module.named_parameters()
-        },
+        parameter_grads={name: _grad_of(p) for name, p in module.named_parameters()},
         loss_function=loss_function,
     )
 
@@ -511,10 +470,8 @@ def _backward(
     module: nn.Module,
     x: torch.Tensor,
 ) -> tuple[AutogradGraph, dict[str, torch.Tensor | None]]:
-    """Send ``loss_value`` back; the graph it went through and the gradient of every step.
-
-    The graph is read before ``backward()`` frees it; the steps' gradients are caught by hooks
-    on the traced tensors the loss depends on.
+    """Send ``loss_value`` back: the graph (read before ``backward()`` frees it) and every step's
+    gradient (caught by hooks).
     """
     graph_nodes = {id(node) for node in walk(loss_value.grad_fn)}
     steps = {name: traced[name] for name in _COMPUTED_STEPS if traced.get(name) is not None}
@@ -533,9 +490,8 @@ def _backward(
 
 
 def forward_with_graph(inputs: Any, cfg: AttentionConfig | None = None) -> torch.Tensor:
-    """The layer's output with its autograd graph attached, as the book's module returns it.
-
-    Printing it shows what the book's chapter 3 run shows: ``tensor([...], grad_fn=<UnsafeViewBackward0>)``.
+    """The layer's output with its autograd graph, as the book's module returns it
+    (``tensor([...], grad_fn=<UnsafeViewBackward0>)``).
     """
     check_config_type(cfg)
     with torch.enable_grad():  # run_traced_forward checks cfg against the inputs and their size
@@ -548,13 +504,9 @@ def forward_with_graph(inputs: Any, cfg: AttentionConfig | None = None) -> torch
 
 @dataclass(frozen=True)
 class GradientFacts:
-    """The exact zeros and the 1/(1−p) of one backward pass, measured on its gradients.
-
-    - ``hidden_*``: the cells the causal mask hides (``j > i``) in ``d loss / d attn_scores``,
-      ``masked_scores`` and ``scaled_scores``: the largest ``|gradient|`` there (0.0 exactly).
-    - ``dropped_*``: the weights dropout dropped, in ``d loss / d attn_weights`` (0.0 exactly).
-    - ``kept_*``: the kept weights: ``d loss / d attn_weights = 1/(1−p) · d loss / d dropped``; the
-      largest distance of that ratio from ``dropout_scale`` over cells where it is defined.
+    """The exact zeros and the 1/(1−p) of one backward pass: the largest ``|gradient|`` on the
+    hidden cells and the dropped weights (0.0 exactly), and the kept weights' ratio ``d loss / d
+    attn_weights ÷ d loss / d dropped`` off ``dropout_scale``.
     """
 
     hidden_cells: int
@@ -600,17 +552,11 @@ def gradient_facts(grads: GradientTrace) -> GradientFacts:
 
 @dataclass(frozen=True)
 class SoftmaxRowJacobian:
-    """Softmax's derivative for one query row, written out: how the scores' gradient is made.
+    """Softmax's derivative for one query row: how the scores' gradient is made.
 
-    Over the keys the row can see (``keys``, 0-based positions ``j ≤ row``), with ``w`` the row's
-    weights and ``g = d loss / d attn_weights`` on that row:
-
-    - ``jacobian[j, k] = ∂w_j/∂s_k = w_j (δ_jk − w_k)``, i.e. ``diag(w) − w wᵀ`` (symmetric);
-    - ``weighted_mean = Σ_k w_k g_k``;
-    - ``result = jacobian @ g``, i.e. ``w_j (g_j − weighted_mean)``: ``d loss / d scaled_scores``.
-
-    A hidden key has ``w = 0``: its row and column of the Jacobian are 0, so its score gets no
-    gradient; that is why only the visible keys are listed.
+    Over the visible keys (a hidden key has ``w = 0``, so a zero row and column), with ``g = d
+    loss / d attn_weights``: ``jacobian = diag(w) − w wᵀ``, ``weighted_mean = Σ_k w_k g_k`` and
+    ``result = jacobian @ g = w_j (g_j − weighted_mean)``, i.e. ``d loss / d scaled_scores``.
     """
 
     row: int
@@ -655,13 +601,7 @@ def softmax_row_jacobian(
 
 def check_learning_rate(learning_rate: Any) -> float:
     """A learning rate: a finite number in ``(0, MAX_LEARNING_RATE]``."""
-    learning_rate = check_real("learning_rate", learning_rate, "a number")  # 10**5000 included
-    if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float)):
-        raise AttentionInputError(
-            f"The learning rate must be a number, got {describe(learning_rate)}.",
-            field="learning_rate",
-        )
-    value = float(learning_rate)
+    value = check_real("learning_rate", learning_rate, "a number")  # 10**5000 included
     if not math.isfinite(value) or not 0.0 < value <= MAX_LEARNING_RATE:
         raise AttentionInputError(
             f"The learning rate must be above 0 and at most {MAX_LEARNING_RATE:g}, got {value}.",
@@ -673,12 +613,10 @@ def check_learning_rate(learning_rate: Any) -> float:
 
 
 def learning_step(grads: GradientTrace, learning_rate: float) -> GradientTrace:
-    """One step of gradient descent, then the same forward pass and loss again.
+    """One step ``W ← W − lr · d loss / d W`` on every parameter, then the same pass and loss again.
 
-    Every parameter moves against its gradient, ``W ← W − lr · d loss / d W`` (the weights, the
-    biases, ``out_proj``). The new pass uses the same inputs, seed and therefore the same dropout
-    mask, so the loss before and after differ only by the step. A small enough step lowers the
-    loss: to first order it changes by ``−lr · Σ (d loss / d W)²``.
+    The same inputs and seed give the same dropout mask, so the losses differ only by the step
+    (to first order by ``−lr · Σ (d loss / d W)²``).
     """
     check_instance("grads", grads, GradientTrace, " (from trace_gradients)")
     lr = check_learning_rate(learning_rate)
@@ -693,13 +631,9 @@ def learning_step(grads: GradientTrace, learning_rate: float) -> GradientTrace:
 
 @dataclass(frozen=True)
 class Descent:
-    """Several learning steps in a row, and the loss after each.
-
-    ``start`` is the pass with the seed's weights, ``after`` the pass after the last step and
-    ``before`` the one just before it (both ``start`` after 0 steps): enough to show the last step
-    without keeping every pass in memory. ``losses[k]`` is the loss after ``k`` steps.
-    ``diverged`` is True when a further step made the numbers overflow (the learning rate is too
-    large): the steps stop at the last pass that worked.
+    """Several learning steps, the loss after each (``losses[k]``), the seed's pass (``start``) and
+    the last two (``before``, ``after``); ``diverged``: a further step overflowed (too large a
+    learning rate).
     """
 
     learning_rate: float
@@ -771,10 +705,8 @@ def gradients_json(grads: GradientTrace, tokens: Sequence[str]) -> str:
 
 
 def first_order_change(grads: GradientTrace, learning_rate: float) -> float:
-    """The loss change one step predicts to first order: ``−lr · Σ (d loss / d θ)²``.
-
-    Taylor: ``L(θ − lr·g) ≈ L(θ) − lr · g·g``. Close to the real change for a small step; the
-    difference is the curvature the straight line ignores.
+    """The change one step predicts to first order, ``−lr · Σ (d loss / d θ)²`` (Taylor); the gap to
+    the real change is the curvature.
     """
     check_instance("grads", grads, GradientTrace, " (from trace_gradients)")
     lr = check_learning_rate(learning_rate)

@@ -1,16 +1,10 @@
 """The rule of the book's fused ``MultiHeadAttention``: ``d_out`` must split evenly into the heads.
 
-``MultiHeadAttention`` (section 3.6.2) computes all heads with one ``W_query`` of width ``d_out``
-and then cuts each ``(b, T, d_out)`` projection into ``num_heads`` heads of
-``head_dim = d_out // num_heads`` features with ``view``. That cut only works when ``d_out`` is a
-multiple of ``num_heads`` (the book's class asserts ``d_out % num_heads == 0``)::
+It cuts each ``(b, T, d_out)`` projection into heads of ``d_out // num_heads`` features with
+``view`` (the book asserts ``d_out % num_heads == 0``); the wrapper has no such rule::
 
-    splits_evenly(4, 2)         # True: two heads of 2 features
-    splits_evenly(3, 2)         # False
     valid_head_counts(6, 8)     # [1, 2, 3, 6]
     valid_widths(3, 8)          # [3, 6]
-
-The wrapper (``MultiHeadAttentionWrapper``) has no such rule: each head has ``d_out`` outputs.
 """
 
 from __future__ import annotations

@@ -1,20 +1,9 @@
 """One head of a multi-head trace, as a one-head trace the step-by-step figures can draw.
 
-A trace of the book's ``MultiHeadAttention`` keeps every step of every head, ``(b, h, T, …)``. The
-step-by-step view draws one head at a time, so :func:`one_head` picks head ``k`` out of it —
-selecting, never recomputing::
-
-    inputs, module = result.attention_layer_inputs(tokens, layer=1)   # a trained layer
-    trace = trace_module(module, inputs)                               # (b, h, T, T) steps
-    head = one_head(trace, 0)                                          # (b, T, T) steps of head 1
-
-Which slice belongs to head ``k``: the fused class computes all heads with one ``W_query`` of
-``d_out`` columns and splits them with ``view(b, T, h, head_dim)``, so head ``k`` owns columns
-``k·head_dim … (k+1)·head_dim − 1`` of ``W_query``, ``W_key``, ``W_value`` (and of their biases).
-The wrapper keeps one ``CausalAttention`` per head, so its weights are stacked ``(h, d_in, d_out)``
-and head ``k`` is row ``k``. The head's context vectors are ``head_context[:, k]``, before the
-fused class's ``out_proj`` (which mixes the heads); a single head has no output projection, so its
-``output`` is its context, as in ``CausalAttention``.
+Selecting, never recomputing: the fused class splits one ``W_query`` of ``d_out`` columns with
+``view(b, T, h, head_dim)``, so head ``k`` owns columns ``k·head_dim … (k+1)·head_dim − 1`` of
+the weights; the wrapper stacks its heads' weights ``(h, d_in, d_out)``, head ``k`` is row ``k``.
+A head's context is ``head_context[:, k]``, before ``out_proj`` mixes the heads.
 """
 
 from __future__ import annotations
@@ -41,13 +30,8 @@ def _head_weight(
 
 
 def one_head(trace: AttentionTrace, head: int) -> AttentionTrace:
-    """Head ``head`` (counted from 0) of a multi-head trace, as a trace with ``num_heads = 1``.
-
-    Its tensors are views of ``trace``'s: ``attn_weights`` is ``trace.attn_weights[:, head]``
-    ``(b, T, T)``, ``W_query`` the head's ``(d_in, head_dim)`` slice, ``context`` =
-    ``output`` = ``trace.head_context[:, head]``. ``config.d_out`` becomes the head's width. A
-    trace of ``CausalAttention`` (no head axis) is returned as it is (``head`` must then be 0);
-    a ``MultiHeadAttention`` with one head still has a head axis, and its output projection.
+    """Head ``head`` (from 0) of a multi-head trace as a one-head trace of views (``context`` =
+    ``output`` = its ``head_context``); a ``CausalAttention`` trace is returned as it is.
     """
     check_instance("trace", trace, AttentionTrace, " (from attention.trace_attention)")
     num_heads = trace.config.num_heads

@@ -1,10 +1,8 @@
 """The book's two ways to hide future tokens, as functions that return every step.
 
-Section 3.5 first masks *after* softmax: compute the weights of all tokens, zero the ones above
-the diagonal with ``torch.tril``, and divide each row by its new sum so it adds up to 1 again.
-It then shows the more efficient way: fill the scores above the diagonal with ``-inf`` *before*
-softmax, since ``exp(-inf) = 0``. Both give the same weights; :func:`compare_masking` says how far
-apart they are in float32.
+Section 3.5 first masks after softmax (zero the future with ``torch.tril``, renormalise each
+row), then fills the scores with ``-inf`` before softmax (``exp(-inf) = 0``). Both give the same
+weights; :func:`compare_masking` says how far apart they are in float32.
 """
 
 from __future__ import annotations
@@ -24,11 +22,8 @@ def causal_mask(num_tokens: int) -> torch.Tensor:
 
 
 def mask_after_softmax(attn_scores: torch.Tensor, d_k: int) -> dict[str, torch.Tensor]:
-    """Method 1: softmax over all tokens, zero the future (``tril``), renormalize each row.
-
-    ``attn_scores``: raw scores ``(…, T, T)``. Returns the unmasked weights, the zeroed weights,
-    the row sums and the renormalized weights. Raises ``AttentionInputError`` for scores that are
-    not a finite square ``(…, T, T)`` tensor, or a ``d_k`` that is not a whole number ≥ 1.
+    """Method 1 on raw scores ``(…, T, T)``: softmax over all tokens, zero the future (``tril``),
+    renormalise each row; returns each of those steps.
     """
     attn_scores, d_k = check_scores(attn_scores, d_k)
     num_tokens = attn_scores.shape[-1]

@@ -1,20 +1,11 @@
 """How many bytes a computation will hold at its peak, known before it starts.
 
-A server admits large computations against one budget of bytes (``ui/budget.py``), so it must
-know what each costs *before* allocating it. Almost all of a trace's memory is its attention
-matrices, ``batch × heads × T × T`` cells each (``attention.trace.AttentionTrace``):
-
-- ``attn_scores``, ``masked_scores``, ``scaled_scores``, ``attn_weights``: four float32 (16 bytes
-  a cell); with dropout acting, the keep-mask (bool, 1) and ``dropped_weights`` (float32, 4);
-- while the pass runs, one float32 temporary more (softmax's; dropout's noise when it acts);
-- the wrapper (``MultiHeadAttentionWrapper``) runs its heads one by one and then stacks their
-  matrices into ``(b, h, T, T)`` tensors: both copies exist at its end, twice the memory (its
-  ``attn_weights`` and ``dropped_weights`` stacked apart even when they are the same tensor);
-- the causal mask, a ``(T, T)`` bool buffer per module (per head for the wrapper).
-
-The rest grows with ``T × d`` (inputs, Q, K, V, contexts) and ``d_in × d_out`` (weights): small
-beside ``T²`` but counted. ``tests/test_memory_estimate.py`` runs each kind in a fresh process
-and checks the estimate against the measured peak of resident memory.
+The server admits large computations against one budget (``ui/budget.py``). A trace's memory is
+mostly its ``b × h × T × T`` matrices: four float32 score/weight steps, with dropout the
+keep-mask (bool) and ``dropped_weights``; one float32 temporary while it runs; the wrapper stacks
+its heads' matrices afterwards (two copies at its end); a ``(T, T)`` bool mask per module. The
+``T × d`` and ``d_in × d_out`` tensors are counted too. ``tests/test_memory_estimate.py`` checks
+each kind against a measured peak.
 """
 
 from __future__ import annotations

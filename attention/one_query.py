@@ -1,18 +1,12 @@
 """One query's row of attention, worked out the way you would on paper.
 
-:func:`~attention.trace.trace_attention` gives every matrix of the forward pass. To *write out*
-one row of it (the "One query, by hand" page), a few numbers that the layer never stores are
-needed: the terms of one dot product, the ``exp`` of each scaled score with their sum, and each
-value vector multiplied by its weight. This module computes exactly those, from the trace's own
-tensors, in float64 so the written numbers are not blurred by rounding::
+The numbers the layer never stores (a dot product's terms, each ``exp`` and their sum, each
+weighted value vector), from the trace's own tensors, in float64::
 
-    trace = trace_attention(BOOK_EMBEDDINGS)
-    query, key = trace.queries[0, 1], trace.keys[0, 0]  # q_2 and k_1 (the book counts from 1)
-    dot_product_terms(query, key).sum()                 # ≈ trace.attn_scores[0, 1, 0]
+    dot_product_terms(trace.queries[0, 1], trace.keys[0, 0]).sum()  # ≈ trace.attn_scores[0, 1, 0]
     softmax_by_hand(trace.scaled_scores[0, 1], trace.mask[1]).weights  # ≈ trace.attn_weights[0, 1]
 
-Nothing here replaces the layer: the page shows the trace's numbers as the results and uses these
-only for the steps in between.
+The page shows the trace's numbers as the results and these only for the steps in between.
 """
 
 from __future__ import annotations
@@ -36,16 +30,7 @@ SHIFT_ABOVE = 50.0  # above this largest score, exp() is written as exp(s − ma
 
 
 def dot_product_terms(query: torch.Tensor, key: torch.Tensor) -> torch.Tensor:
-    """The products ``q[m] · k[m]`` whose sum is the attention score ``q · k``.
-
-    Args:
-        query: one query vector ``(d_k,)``.
-        key: one key vector ``(d_k,)``.
-
-    Returns:
-        ``(d_k,)`` float64: term ``m`` is ``query[m] * key[m]``; ``.sum()`` is the score
-        ``ω = q · k`` (equal to the trace's ``attn_scores`` up to float32 rounding).
-    """
+    """The products ``q[m] · k[m]`` ``(d_k,)`` float64 whose sum is the score ``ω = q · k``."""
     query, key = check_tensor("query", query), check_tensor("key", key)
     if query.shape != key.shape or query.dim() != 1:
         raise AttentionInputError(
@@ -56,14 +41,9 @@ def dot_product_terms(query: torch.Tensor, key: torch.Tensor) -> torch.Tensor:
 
 @dataclass(frozen=True)
 class SoftmaxByHand:
-    """The softmax of one row, step by step.
-
-    Attributes:
-        shift: the number subtracted from every score before ``exp`` (0 unless the largest score
-            is above :data:`SHIFT_ABOVE`; softmax gives the same weights for any shift).
-        exps: ``(T,)`` float64, ``exp(score − shift)``; 0 for hidden (masked) keys, as exp(−∞) = 0.
-        total: the sum of ``exps``, the normalizer.
-        weights: ``(T,)`` float64, ``exps / total``: the attention weights, summing to 1.
+    """The softmax of one row, step by step: ``exps = exp(score − shift)`` (0 where hidden), their
+    ``total``, ``weights = exps / total``; ``shift`` is 0 unless a score is above
+    :data:`SHIFT_ABOVE`.
     """
 
     shift: float
@@ -73,15 +53,8 @@ class SoftmaxByHand:
 
 
 def softmax_by_hand(scaled_scores: torch.Tensor, hidden: torch.Tensor) -> SoftmaxByHand:
-    """``softmax`` of one row of scaled scores, keeping ``exp`` of each score and their sum.
-
-    Args:
-        scaled_scores: one row ``(T,)`` of ``masked_scores / √d_k`` (−∞ where hidden is fine).
-        hidden: ``(T,)`` bool, True for the keys the causal mask hides (future tokens).
-
-    Returns:
-        A :class:`SoftmaxByHand`; its ``weights`` equal the trace's ``attn_weights`` row up to
-        float32 rounding.
+    """Softmax of one row ``(T,)`` of scaled scores, keeping each ``exp`` and their sum; ``hidden``:
+    ``(T,)`` bool, True for the keys the causal mask hides.
     """
     scaled_scores = check_tensor("scaled_scores", scaled_scores)
     hidden = check_tensor("hidden", hidden)
@@ -103,16 +76,8 @@ def softmax_by_hand(scaled_scores: torch.Tensor, hidden: torch.Tensor) -> Softma
 
 
 def weighted_value_terms(weights: torch.Tensor, values: torch.Tensor) -> torch.Tensor:
-    """Each value vector times its weight: the terms ``w_j · v_j`` of a context vector.
-
-    Args:
-        weights: one row of (dropped) attention weights ``(T,)``.
-        values: the value vectors ``(T, d_out)``.
-
-    Returns:
-        ``(T, d_out)`` float64; summed over the rows it is the context vector ``z`` (the trace's
-        ``context`` row, up to float32 rounding). Drawn tip to tail, the terms walk from the
-        origin to ``z``.
+    """Each value vector times its weight, ``w_j · v_j`` ``(T, d_out)`` float64: summed, the context
+    vector ``z``; drawn tip to tail, they walk from the origin to ``z``.
     """
     weights, values = check_tensor("weights", weights), check_tensor("values", values)
     if weights.dim() != 1 or values.dim() != 2 or values.shape[0] != weights.shape[0]:

@@ -1,20 +1,9 @@
 """How many numbers a multi-head class learns: its trainable parameters, summed from the module.
 
-The book's two multi-head classes (section 3.6) differ in width and in one layer:
-
-- ``MultiHeadAttentionWrapper(d_in, d_out, …, num_heads)`` stacks ``num_heads`` ``CausalAttention``
-  heads, each with its own ``W_query``, ``W_key``, ``W_value`` of ``d_in × d_out``: its output is
-  ``num_heads · d_out`` wide;
-- ``MultiHeadAttention(d_in, d_out, …, num_heads)`` has one ``W_query``, ``W_key``, ``W_value`` of
-  ``d_in × d_out`` split into heads, and adds ``out_proj``, a ``d_out × d_out`` layer with a bias.
-
-With the book's two heads, ``d_in = 3`` and ``d_out = 2``: 36 and 24::
-
-    parameter_count("wrapper", d_in=3, d_out=2, num_heads=2).total   # 36
-    parameter_count("fused", d_in=3, d_out=2, num_heads=2).parts      # {'W_query': 6, …, 'out_proj': 6}
-
-The modules are built on PyTorch's ``meta`` device: their parameters have shapes but no storage, so
-counting allocates nothing and draws no random number.
+The wrapper has ``num_heads`` heads of ``W_query``, ``W_key``, ``W_value`` (``d_in × d_out``
+each); ``MultiHeadAttention`` one set split into heads, plus ``out_proj`` (``d_out × d_out`` and
+a bias). With two heads, ``d_in = 3``, ``d_out = 2``: 36 and 24. The modules are built on
+``meta``: counting allocates nothing and draws no random number.
 """
 
 from __future__ import annotations

@@ -1,25 +1,15 @@
 """Private randomness: the book's numbers without touching torch's global generator.
 
-The book seeds torch's *default* generator (``torch.manual_seed(123)``) and then builds a layer:
-``nn.Linear`` draws its initial weights from that generator, and ``nn.Dropout`` draws its keep-mask
-from it in every forward pass. That generator is process-wide. A Streamlit server runs every
-browser session in a thread of one process, and a notebook may have a data-loader thread: if a
-trace seeded and read the global generator, another thread's draws would change the trace, and
-the trace's seeding would rewind that thread's stream.
+The book seeds torch's process-wide generator, then ``nn.Linear`` draws the weights and
+``nn.Dropout`` the keep-mask from it. Streamlit runs every session in a thread of one process:
+a trace using the global generator would be changed by other threads' draws, and would rewind
+theirs. So the package never touches it:
 
-So the package never reads or writes the global generator. Instead:
-
-- :func:`private_generator` makes a CPU ``torch.Generator`` seeded like ``torch.manual_seed``. A CPU
-  generator seeded with ``s`` produces exactly the stream the default generator produces after
-  ``torch.manual_seed(s)``, so the draws, and therefore the numbers, are the book's.
-- :func:`draws_from` runs code, such as the book's constructor ``CausalAttention(3, 2, 6, 0.0)``,
-  with every random draw it makes sent to a private generator. It is a ``TorchFunctionMode``:
-  torch calls it for each torch function, and it adds ``generator=`` to the random ones
-  (``nn.init.kaiming_uniform_``, ``nn.init.uniform_``, ``torch.rand`` …). The class is still the
-  book's class, built by the book's own ``__init__``; only the source of its random numbers
-  changes. Torch keeps the stack of such modes per thread, so other threads are not affected.
-- :func:`dropout_noise` draws what ``nn.Dropout(p)`` multiplies its input by on the CPU,
-  ``bernoulli_(1 − p)`` then ``÷ (1 − p)``, from a private generator.
+- :func:`private_generator`: a CPU generator seeded with ``s`` gives exactly the stream of
+  ``torch.manual_seed(s)``, so the numbers are the book's.
+- :func:`draws_from`: a ``TorchFunctionMode`` (per thread) that adds ``generator=`` to every
+  random torch call, so the book's own ``__init__`` draws from a private generator.
+- :func:`dropout_noise`: what ``nn.Dropout(p)`` multiplies by on the CPU, privately drawn.
 """
 
 from __future__ import annotations
@@ -73,9 +63,8 @@ class UnroutedRandomDrawError(RuntimeError):
 
 
 def private_generator(seed: int) -> torch.Generator:
-    """A CPU generator seeded with ``seed``: the same stream as after ``torch.manual_seed(seed)``.
-
-    Seeding it changes nothing anywhere else, so two traces in two threads never meet.
+    """A CPU generator seeded with ``seed``: the same stream as after
+    ``torch.manual_seed(seed)``.
     """
     generator = torch.Generator(device="cpu")
     generator.manual_seed(int(seed))
@@ -113,8 +102,6 @@ def draws_from(generator: torch.Generator) -> Iterator[torch.Generator]:
 
     >>> with draws_from(private_generator(123)):
     ...     module = CausalAttention(3, 2, 6, 0.0)   # the weights of torch.manual_seed(123)
-
-    The global generator is neither read nor advanced.
     """
     with _RouteRandomDraws(generator):
         yield generator
@@ -127,14 +114,9 @@ def build_seeded(seed: int, build: Callable[[], T]) -> T:
 
 
 def dropout_noise(like: torch.Tensor, p: float, generator: torch.Generator | None) -> torch.Tensor:
-    """What ``nn.Dropout(p)`` multiplies ``like`` by in training mode on the CPU: the scaled keep-mask.
-
-    ``1/(1−p)`` where a weight is kept (probability ``1 − p``), ``0`` where it is dropped; the same
-    operations as PyTorch's CPU dropout (``bernoulli_(1 − p)``, then ``div_(1 − p)``; with
-    ``p = 1`` everything is multiplied by zero and nothing is drawn), so
-    ``like * dropout_noise(like, p, g)`` is bitwise ``nn.Dropout(p)(like)`` after
-    ``torch.manual_seed`` with ``g``'s seed and state. ``generator=None`` draws from torch's
-    global generator, as ``nn.Dropout`` itself does (a class's own ``forward`` pass).
+    """What ``nn.Dropout(p)`` multiplies ``like`` by in training mode: ``1/(1−p)`` where kept, 0
+    where dropped, by PyTorch's CPU operations: ``like * dropout_noise(like, p, g)`` is bitwise
+    ``nn.Dropout(p)(like)`` after ``torch.manual_seed`` (``generator=None``: the global one).
     """
     if p >= 1.0:
         return torch.zeros_like(like)

@@ -1,29 +1,11 @@
 """CSV text that is safe to open in a spreadsheet and reads back exactly as it was written.
 
-Every CSV file Attention Lab writes (the embedding table of the Embeddings page, every matrix of
-the export zip) is built by :func:`safe_csv_text`, so the rule below holds everywhere.
-
-Why a guard
-    A spreadsheet reads a cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
-    return as a *formula* (CSV or formula injection, OWASP). A token typed as
-    ``=HYPERLINK("http://example.com","click")`` would become a live link in the downloaded file,
-    and older spreadsheets run commands from such cells. OWASP's advice: start such a cell with a
-    single quote ``'``, which spreadsheets show as text.
-
-The rule
-    - A **text** cell (a token, a row or column label) gets one leading ``'`` when, after any
-      leading apostrophes and spaces, it starts with one of :data:`FORMULA_STARTS`:
-      ``=1+1`` → ``'=1+1``, ``@cmd`` → ``'@cmd``, ``-5`` → ``'-5``; ``a=b`` and ``猫`` stay.
-    - A **number** cell is written by the caller's ``number_text`` (the shortest text that reads
-      back as the same number, ``-0.45``); a number never starts a formula, so it is never
-      guarded. Booleans become ``1``/``0``. Numbers are always numbers the app formatted itself,
-      never user text (a hidden score is the fixed word ``-inf``).
-
-Reading back
-    :func:`from_csv_safe` removes exactly the apostrophe that :func:`csv_safe` added, so
-    ``from_csv_safe(csv_safe(text)) == text`` for every text, including a label that really
-    starts with ``'`` (``'=x`` is written ``''=x`` and read back as ``'=x``). The Embeddings upload
-    reads tokens this way, so a downloaded table uploads as the same table.
+Every CSV the app writes is built by :func:`safe_csv_text`. A spreadsheet runs a cell that starts
+with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return as a formula (OWASP: CSV injection),
+so a text cell that starts with one of :data:`FORMULA_STARTS` (after apostrophes and spaces)
+gets one leading ``'``: ``=1+1`` → ``'=1+1``; ``a=b`` stays. Numbers are written by the app
+itself and never guarded. :func:`from_csv_safe` removes exactly that ``'``, so
+``from_csv_safe(csv_safe(text)) == text`` and a downloaded table uploads as the same table.
 """
 
 from __future__ import annotations
@@ -81,11 +63,8 @@ def _cell_text(cell: CsvCell, number_text: Callable[[float], str]) -> str:
 def safe_csv_text(
     rows: Iterable[Sequence[CsvCell]], number_text: Callable[[float], str] = repr
 ) -> str:
-    """Rows of cells as CSV text (``\\n`` line ends): text cells guarded, numbers as numbers.
-
-    ``number_text`` writes each float (for example the shortest text that reads back as the same
-    float32); text cells go through :func:`csv_safe`. Quoting of commas, quotes and line breaks
-    is the ``csv`` module's.
+    """Rows of cells as CSV text (``\\n`` line ends): text cells through :func:`csv_safe`, floats by
+    ``number_text``, quoting by the ``csv`` module.
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")

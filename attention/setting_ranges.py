@@ -1,8 +1,5 @@
-"""The ranges and defaults the Train and Backward pages' settings take, without torch.
-
-The pages' links read them on every run (``ui/train_settings.py``, ``ui/gradient_state.py``), so
-they live here rather than in :mod:`attention.training` and :mod:`attention.gradients`, which
-re-export them: a page that trains nothing never imports the training code.
+"""The Train and Backward settings' ranges and defaults, without torch: every run's link reads
+them, and a page that trains nothing never imports the training code.
 """
 
 from __future__ import annotations

@@ -1,26 +1,15 @@
 """The ten steps of one forward pass, in order: each step declared once, with the code it runs.
 
-A causal attention layer goes from embeddings to context vectors in ten steps (chapter 3 of the
-book). Each :class:`Step` says, in one place, everything about itself: the trace fields it makes
-(each :class:`Field` says how the field is shaped and labelled), the statements of the book's
-``CausalAttention`` it stands for (``anchors``, found in ``attention/modules.py`` by
-:mod:`attention.book_code`), its English title and formula, and ``run``: the step's own code, the
-book's statement written out on its own. :func:`attention.forward.run_forward` runs the steps in
-order; a variant (a gallery bug, the sliding window) replaces one or two steps' ``run`` by name.
-Everything that lists the steps iterates over :data:`STEPS`::
+Each :class:`Step` holds the trace fields it makes (:class:`Field`), the statements of the book's
+``CausalAttention`` it stands for (``anchors``), its title and formula, and ``run``, its own
+code. :func:`attention.forward.run_forward` runs them in order (the trace, the gradients, the bug
+gallery); a variant replaces a step's ``run`` by name::
 
-    from attention.steps import STEPS, step_number
     [step.name for step in STEPS]        # "embeddings", "weights", "qkv", … "context"
     step_number("softmax")               # 8: the number a learner reads ("8 · Softmax")
-    [f.name for f in FIELDS]             # inputs, W_query, b_query, … output: the export's order
 
-Who reads it: the forward pass (:mod:`attention.forward`: the trace, the backward pass and the bug
-gallery all run these steps), the book's lines beside each step (:data:`attention.book_code.
-STEP_ANCHORS`), the step page and the Train page (one tab per step, with the messages
-``step.<name>.tab``, ``step.<name>.title``, ``step.<name>.body``), the notebook view, the export
-(one CSV per field, its README line), the gradients (every float field gets one) and the
-multi-head trace (:data:`PER_HEAD_FIELDS` get a head axis). Adding a step is one entry here, its
-messages (``ui/messages/step_by_step.py``) and how it is shown (``viz/screens.py``).
+Adding a step is one entry here, its messages (``ui/messages/step_by_step.py``) and how it is
+shown (``viz/screens.py``).
 """
 
 from __future__ import annotations
@@ -59,13 +48,9 @@ StepFunction = Callable[["ForwardState"], Made]
 class Field:
     """One tensor of :class:`attention.AttentionTrace`, as the export and the lists need it.
 
-    ``rows`` and ``cols`` say how a CSV labels the matrix: ``rows`` is "tokens", "features"
-    (``x1 …``), "bias" (one row) or "context" (``z1 …``); ``cols`` is "tokens" or the prefix of
-    the components (``q`` gives ``q1, q2 …``). ``shape`` is the one-head shape, as the
-    ``AttentionTrace`` docstring writes it (``b`` batch, ``T`` tokens). ``per_head``: each head
-    computes it on its own, so with several heads it gets a head axis ``(b, h, T, …)``.
-    ``heads_only``: only a multi-head trace has it (None with one head). ``readme``: its line in
-    the export's README.txt.
+    ``rows`` ("tokens", "features", "bias", "context") and ``cols`` ("tokens" or a prefix: ``q``
+    gives ``q1, q2 …``) label its CSV. ``shape``: the one-head shape. ``per_head``: with several
+    heads it gets a head axis; ``heads_only``: None with one head. ``readme``: its export line.
     """
 
     name: str
@@ -82,16 +67,11 @@ class Field:
 
 @dataclass(frozen=True)
 class Step:
-    """One step of the forward pass: its name (message keys ``step.<name>.*``) and its fields.
+    """One step of the forward pass (message keys ``step.<name>.*``) and its fields.
 
-    ``title``: its English title (the app's ``step.<name>.title`` in English is this text, the
-    notebook view writes it). ``formula``: what the step computes, in one line of plain text
-    with the book's names (a notebook shows it as it is, without a maths renderer).
-    ``anchors``: pieces of the book's statements in ``CausalAttention`` that compute it (see
-    :mod:`attention.book_code`). ``run``: the step's code; it reads what earlier steps made from
-    the :class:`~attention.forward.ForwardState` and returns exactly its fields, by name.
-    ``part``: the part of the pass it belongs to (the backward page colours a part alike); a
-    weight field always belongs to "weights".
+    ``title``, ``formula``: English plain text; ``anchors`` find the book's statements; ``run``
+    reads earlier steps from the :class:`~attention.forward.ForwardState` and returns exactly its
+    fields; ``part`` groups steps on the backward page.
     """
 
     name: str
@@ -127,6 +107,11 @@ def _weight(name: str, letter: str, role_text: str) -> tuple[Field, Field]:
         f"{name} bias (only with qkv_bias)",
     )
     return weight, bias
+
+
+def _tokens(name: str, letter: str, shape: str, readme: str, **flags: Any) -> Field:
+    """A matrix whose rows are tokens (``flags``: ``role``, ``per_head``, ``heads_only``)."""
+    return Field(name, flags.pop("role", "step"), "tokens", letter, _TOKEN, shape, readme, **flags)
 
 
 def _square(name: str, readme: str, *, boolean: bool = False) -> Field:
@@ -190,10 +175,8 @@ def _dropout(state: ForwardState) -> Made:
 
 
 def context_of(state: ForwardState, vectors: torch.Tensor) -> Made:
-    """The context step on ``vectors`` (the book's: the values): weighted sums, heads joined.
-
-    One head: ``context = dropped_weights @ vectors`` is the output. The fused class keeps each
-    head's ``head_context``, joins the heads and mixes them with ``out_proj``.
+    """The context step on ``vectors`` (the book's: the values): ``dropped_weights @ vectors``; the
+    fused class keeps ``head_context``, joins the heads and mixes them with ``out_proj``.
     """
     head_context = state["dropped_weights"] @ vectors  # (b, T, d) or (b, h, T, head_dim)
     out_proj = getattr(state.layer, "out_proj", None)
@@ -223,14 +206,12 @@ STEPS: tuple[Step, ...] = (
     Step(
         "embeddings",
         (
-            Field(
+            _tokens(
                 "inputs",
-                "input",
-                "tokens",
                 "x",
-                _TOKEN,
                 "(b, T, d_in)",
                 "the embedding vectors x, one row per token",
+                role="input",
             ),
         ),
         title="The embedding table X",
@@ -259,20 +240,11 @@ STEPS: tuple[Step, ...] = (
     Step(
         "qkv",
         (
-            Field(
-                "queries",
-                "step",
-                "tokens",
-                "q",
-                _TOKEN,
-                "(b, T, d_out)",
-                "query vectors q, one row per token",
-                per_head=True,
+            _tokens(
+                "queries", "q", "(b, T, d_out)", "query vectors q, one row per token", per_head=True
             ),
-            Field("keys", "step", "tokens", "k", _TOKEN, "(b, T, d_out)", "key vectors k", True),
-            Field(
-                "values", "step", "tokens", "v", _TOKEN, "(b, T, d_out)", "value vectors v", True
-            ),
+            _tokens("keys", "k", "(b, T, d_out)", "key vectors k", per_head=True),
+            _tokens("values", "v", "(b, T, d_out)", "value vectors v", per_head=True),
         ),
         title="Queries, keys and values",
         formula="Q = X W_query,  K = X W_key,  V = X W_value",
@@ -362,22 +334,16 @@ STEPS: tuple[Step, ...] = (
     Step(
         "context",
         (
-            Field(
+            _tokens(
                 "head_context",
-                "step",
-                "tokens",
                 "z",
-                _TOKEN,
                 "(b, h, T, head_dim)",
                 "each head's context vectors",
                 heads_only=True,
             ),
-            Field(
+            _tokens(
                 "context",
-                "step",
-                "tokens",
                 "z",
-                _TOKEN,
                 "(b, T, d_out)",
                 "context vectors z = weights @ values (heads joined)",
             ),
@@ -401,15 +367,7 @@ STEPS: tuple[Step, ...] = (
                 "out_proj bias of MultiHeadAttention",
                 heads_only=True,
             ),
-            Field(
-                "output",
-                "step",
-                "tokens",
-                "o",
-                _TOKEN,
-                "(b, T, d_out)",
-                "the layer's output: out_proj(context)",
-            ),
+            _tokens("output", "o", "(b, T, d_out)", "the layer's output: out_proj(context)"),
         ),
         title="Context vectors",
         formula="context_vec = dropped_weights V:  z⁽ⁱ⁾ = Σ_{j≤i} a_ij v⁽ʲ⁾",

@@ -7,22 +7,14 @@
     module.train(cfg.training)
     output = module(batch)
 
-(or ``MultiHeadAttention`` / ``MultiHeadAttentionWrapper`` when ``num_heads > 1``) and returns
-*every step* on the way: Q, K, V, raw scores, the mask, masked and scaled scores, softmax weights,
-the dropout keep-mask, the dropped weights and the context vectors.
+(or a multi-head class when ``num_heads > 1``) and returns every step on the way. It builds the
+book's module and runs its own layers through the steps of :mod:`attention.steps`
+(:func:`attention.forward.run_forward`); the tests pin ``trace.output`` to ``module(batch)``
+bitwise.
 
-One implementation, two views: the trace builds the book's module itself (so the weights are the
-module's) and runs the module's own layers (its ``nn.Linear`` projections and its ``nn.Dropout``)
-through the steps of :mod:`attention.steps`, by :func:`attention.forward.run_forward`, in the same
-order and with the same operations as the module's ``forward``. The tests pin ``trace.output`` to
-``module(batch)`` bitwise. ``AttentionConfig(window=k)`` replaces one step, the mask, by a sliding
-window (:mod:`attention.window`).
-
-Randomness is private (see :mod:`attention.randomness`): the module is built, and its dropout mask
-drawn, from a private ``torch.Generator`` seeded with ``cfg.seed``, which yields the same stream as
-``torch.manual_seed(cfg.seed)``. Torch's global generator is never read or written, so traces in many
-threads (Streamlit serves each browser tab from a thread of one process) and any other code drawing
-random numbers meanwhile do not disturb each other; no lock is needed.
+Randomness is private: the weights and the dropout mask come from a ``torch.Generator`` seeded
+with ``cfg.seed`` (the stream of ``torch.manual_seed(cfg.seed)``). Torch's global generator is
+never touched, so traces in Streamlit's threads do not disturb each other; no lock is needed.
 """
 
 from __future__ import annotations
@@ -91,8 +83,8 @@ class AttentionConfig:
     def validated(self, num_tokens: int | None = None) -> AttentionConfig:
         """Return a checked copy (``context_length`` filled in), or raise AttentionInputError.
 
-        A checked copy is marked (an attribute, not a field: ``==`` and ``hash`` ignore it), so
-        the layer's builders trust a config their caller has checked instead of checking again.
+        The copy is marked (an attribute, ignored by ``==`` and ``hash``), so the builders trust
+        a checked config instead of checking again.
         """
         if getattr(self, "_checked", False) and (
             num_tokens is None
@@ -235,10 +227,7 @@ class AttentionTrace:
 
     @property
     def dropout_scale(self) -> float:
-        """The factor kept weights are multiplied by: 1/(1−p); 1 when dropout is inactive.
-
-        With ``p = 1`` every weight is dropped and this is 0 (PyTorch multiplies by zero).
-        """
+        """The factor kept weights are multiplied by: 1/(1−p); 1 without dropout, 0 at p = 1."""
         return dropout_scale(self.config.dropout) if self.dropout_active else 1.0
 
     def tensors(self) -> dict[str, torch.Tensor]:
@@ -278,16 +267,9 @@ def json_ready(tensor: torch.Tensor) -> Any:
 def build_module(
     d_in: int, cfg: AttentionConfig, generator: torch.Generator | None = None
 ) -> nn.Module:
-    """The book's class for ``cfg``, with the weights of ``torch.manual_seed(cfg.seed)``.
-
-    One head: ``CausalAttention``; several: ``MultiHeadAttention`` (``variant="fused"``) or
-    ``MultiHeadAttentionWrapper`` (``variant="wrapper"``). Put in ``cfg.training`` mode.
-
-    The book's own constructor runs; its random draws (``nn.Linear``'s initialisation) come from
-    ``generator``, by default a fresh private generator seeded with ``cfg.seed``. Pass a generator
-    to keep drawing from it afterwards (the trace draws the dropout mask next, as the book's
-    forward pass would). Torch's global generator is not touched. Every size is checked first
-    (:func:`~attention.validate.check_module_size`): a bad value raises ``AttentionInputError``.
+    """The book's class for ``cfg`` (``CausalAttention``, or the ``variant``'s multi-head class)
+    with the weights of ``torch.manual_seed(cfg.seed)``, in ``cfg.training`` mode; pass
+    ``generator`` to keep drawing from it afterwards (the dropout mask).
     """
     check_config_type(cfg)
     cfg = (cfg or AttentionConfig()).validated()  # checked; whole-number floats become ints
@@ -317,17 +299,9 @@ def run_traced_forward(
     cfg: AttentionConfig,
     parameters: Mapping[str, torch.Tensor] | None = None,
 ) -> tuple[nn.Module, dict[str, Any]]:
-    """Build the book's module for ``cfg`` and run its forward pass step by step on ``x``.
-
-    ``x`` is a checked ``(b, T, d_in)`` tensor and ``cfg`` a validated config. Returns the module
-    and every step by name (the fields of :class:`AttentionTrace`). One private generator, seeded
-    with ``cfg.seed``, gives first the weights and then the dropout mask, in the order the book's
-    recipe draws them. Autograd records the steps unless the caller disables it, so the backward
-    pass can follow the same path.
-
-    ``parameters`` (names as ``module.named_parameters()`` gives them, ``nn.Linear``'s layout)
-    replace the seed's initial weights, for example after a learning step; the dropout mask is
-    still the seed's, because the weights are drawn (and then overwritten) all the same.
+    """Build the book's module for ``cfg`` and run its forward pass step by step on ``x`` ``(b, T,
+    d_in)``: the module and every step. One generator gives the weights, then the dropout mask;
+    ``parameters`` (by ``named_parameters()`` name) replace the weights, not the mask.
     """
     check_config_type(cfg)
     x = check_traced_input(x)  # (b, T, d_in) float32, neither copied nor detached
@@ -341,10 +315,8 @@ def run_traced_forward(
 
 
 def _load_parameters(module: nn.Module, parameters: Any) -> None:
-    """Copy ``parameters`` (by ``named_parameters()`` name) into ``module``, after checking them.
-
-    Every one of the module's parameters must be given, none other, each with the module's shape
-    and finite values; the error names the first that is not.
+    """Copy ``parameters`` (by ``named_parameters()`` name) into ``module``: each of the module's,
+    none other, of its shape and finite; the error names the first that is not.
     """
     if not isinstance(parameters, Mapping):
         raise AttentionInputError(
@@ -356,11 +328,11 @@ def _load_parameters(module: nn.Module, parameters: Any) -> None:
     unknown = sorted(str(name) for name in parameters if name not in expected)
     missing = [name for name in expected if name not in parameters]
     if unknown or missing:
-        parts = []
-        if unknown:
-            parts.append(f"unknown: {', '.join(unknown)}")
-        if missing:
-            parts.append(f"missing: {', '.join(missing)}")
+        parts = [
+            f"{what}: {', '.join(names)}"
+            for what, names in zip(("unknown", "missing"), (unknown, missing), strict=True)
+            if names
+        ]
         raise AttentionInputError(
             f"parameters must name exactly the layer's parameters ({', '.join(expected)}); "
             + "; ".join(parts)
@@ -401,9 +373,8 @@ def _run_steps(
 
 
 def config_of(module: nn.Module, seed: int = 0) -> AttentionConfig:
-    """The :class:`AttentionConfig` that describes an existing book module (its sizes and mode).
-
-    ``seed`` is recorded as the seed of the dropout mask only: the module's weights are its own.
+    """The :class:`AttentionConfig` of an existing book module; ``seed`` is that of the dropout mask
+    only (the weights are the module's own).
     """
     seed = check_seed(seed)
     if isinstance(module, CausalAttention):
@@ -433,19 +404,15 @@ def config_of(module: nn.Module, seed: int = 0) -> AttentionConfig:
 
 
 def trace_module(module: nn.Module, inputs: Any, seed: int = 0) -> AttentionTrace:
-    """Trace an existing book module, for example a *trained* head, with its own weights.
-
-    The same step-by-step code path as :func:`trace_attention`; only the weights come from
-    ``module`` instead of a fresh seeded initialisation. In training mode with dropout, the mask is
-    drawn from a private generator seeded with ``seed``; in eval mode nothing is random.
+    """Trace an existing book module (a *trained* head, say) with its own weights; in training mode
+    the dropout mask comes from a private generator seeded with ``seed``.
     """
     check_float32_module(module)  # a module.double() is refused in words, not by torch
     x = to_input_tensor(inputs)  # (b, T, d_in)
     cfg = config_of(module, seed).validated(x.shape[1])
     check_attention_size(x.shape[0], cfg.num_heads, x.shape[1])
-    expected_d_in = module.W_query.in_features if hasattr(module, "W_query") else None
-    if isinstance(module, MultiHeadAttentionWrapper):
-        expected_d_in = module.heads[0].W_query.in_features
+    first = module.heads[0] if isinstance(module, MultiHeadAttentionWrapper) else module
+    expected_d_in = first.W_query.in_features  # config_of took only the book's classes
     if x.shape[2] != expected_d_in:
         raise AttentionInputError(
             f"The inputs have {x.shape[2]} features per token but the module expects "
@@ -468,20 +435,9 @@ def check_config_type(cfg: Any) -> None:
 
 
 def trace_attention(inputs: Any, cfg: AttentionConfig | None = None) -> AttentionTrace:
-    """Run the book's attention layer on ``inputs`` and return every intermediate tensor.
-
-    Args:
-        inputs: embeddings, ``(T, d_in)`` (one sequence, treated as a batch of one) or
-            ``(b, T, d_in)``; a tensor, NumPy array or nested lists.
-        cfg: the layer's settings; the book's example (``d_out=2``, seed 123, no dropout) if None.
-
-    Returns:
-        An :class:`AttentionTrace`; ``trace.output`` equals what the book's recipe gives after
-        ``torch.manual_seed(cfg.seed)``, dropout mask included. Torch's global generator is
-        neither read nor changed.
-
-    Raises:
-        AttentionInputError: for any value the layer cannot work with, with a plain message.
+    """Run the book's attention layer on ``inputs`` ``(T, d_in)`` or ``(b, T, d_in)`` and return
+    every intermediate tensor; ``cfg`` None is the book's example. ``trace.output`` equals the
+    book's recipe after ``torch.manual_seed(cfg.seed)``, dropout mask included.
     """
     check_config_type(cfg)
     x = to_input_tensor(inputs)  # (b, T, d_in), float32, checked

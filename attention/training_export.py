@@ -1,22 +1,16 @@
 """Take a training home: its weights, and a script that trains them again and checks they match.
 
-Pure functions of a :class:`~attention.training.TrainResult` (no Streamlit)::
+::
 
-    result = train(TrainConfig(task="copy", seed=0))
-    weights_bytes(result.model)                 # torch.save(state_dict) as bytes: a .pt file
-    weights_fingerprint(result.model.state_dict())  # SHA-256 of every tensor, in order
-    retrain_script(result.config, weights_fingerprint(result.model.state_dict()))
+    weights_bytes(result.model)                      # torch.save(state_dict) as bytes: a .pt
+    weights_fingerprint(result.model.state_dict())   # SHA-256 of every tensor, in order
+    retrain_script(result.config, fingerprint)
 
-The script needs the Attention Lab package (it calls :func:`attention.training.train`) and says
-so in its first lines, like the trace-style script of :mod:`attention.export`. It retrains with
-every field of the config written out, computes the fingerprint of the new weights and compares
-it with the one written into it (and, given the downloaded ``.pt`` file, compares every tensor
-with ``torch.equal``); it prints ``same weights: True`` and exits with 0, or ``False`` and 1.
-
-Bitwise equality needs the same torch build and the same number of intra-op threads (see
-:mod:`attention.training`), so the script sets the thread count the training used. A text the
-user uploaded is written into the script as base64 (only ``A–Z a–z 0–9 + / =``: nothing in it
-can be read as code).
+The script (it needs the package) retrains with every field of the config written out and
+compares the new weights' fingerprint (and, given the ``.pt`` file, every tensor); it prints
+``same weights: True`` and exits 0, or ``False`` and 1. Bitwise equality needs the same torch
+build and thread count, so the script sets the training's. An uploaded text goes into the script
+as base64 (nothing in it can be read as code).
 """
 
 from __future__ import annotations
@@ -56,10 +50,8 @@ def weights_bytes(model: nn.Module) -> bytes:
 
 
 def weights_fingerprint(state_dict: dict[str, torch.Tensor]) -> str:
-    """SHA-256 over every tensor's name, dtype, shape and bytes, in the state dict's order.
-
-    Two state dicts have the same fingerprint exactly when they hold bitwise the same tensors
-    under the same names (up to SHA-256 collisions).
+    """SHA-256 over every tensor's name, dtype, shape and bytes, in the state dict's order: equal
+    exactly when the tensors are bitwise equal under the same names.
     """
     check_instance("state_dict", state_dict, Mapping, " (from model.state_dict())")
     for name, tensor in state_dict.items():
@@ -90,13 +82,9 @@ def _text_lines(text: str | bytes) -> list[str]:
 def retrain_script(
     cfg: TrainConfig, fingerprint: str, threads: int = 1, stopped_at: int | None = None
 ) -> str:
-    """A Python script that retrains ``cfg`` and checks the weights against ``fingerprint``.
-
-    ``cfg`` should be resolved (every field filled in, as ``TrainResult.config`` is), so that the
-    script does not depend on the package's defaults of today. ``threads``: the intra-op threads
-    the training used. ``stopped_at``: the step a training was stopped at (``TrainResult.steps_done``
-    with ``stopped_early``): the script stops at the same logged step, as the Stop button did,
-    since a run of ``steps=stopped_at`` would follow another learning-rate schedule. Save it as
+    """A Python script that retrains ``cfg`` (resolved: no default of today) with ``threads`` and
+    checks the weights against ``fingerprint``; ``stopped_at``: where a stopped training ended (a
+    shorter run would follow another learning-rate schedule). Save it as
     :data:`RETRAIN_SCRIPT_NAME`.
     """
     cfg = _check_config(cfg)

@@ -1,22 +1,17 @@
 """Input checks that turn bad values into messages a learner understands.
 
-Every check raises :class:`AttentionInputError` (a ``ValueError``) *before* torch sees the value, so a
-user never meets a raw torch error. The public functions of ``attention`` and ``viz.notebook`` call
-these checks first, before anything large is allocated (a shape is checked before a copy). A message
-shows the value it refuses through :func:`describe`: short values as Python writes them, large ones
-by type and size, so a message stays a line long whatever was passed. The error carries where the problem is (``row``/``column`` of a
-cell, or the ``field`` of a setting) so that a user interface can point at it.
+Every check raises :class:`AttentionInputError` (a ``ValueError``) before torch sees the value
+and before anything large is allocated (a shape before a copy). A message shows the value through
+:func:`describe`, so it stays a line long whatever was passed. Limits, and why:
 
-Limits, and why:
-
-- ``MAX_TOKENS = 4096``: a common context length of current models; the ``(T, T)`` score matrix
-  already holds 16.7 million numbers at that size.
-- ``MAX_ABS_VALUE = 1e6``: an embedding value larger than this could make a score ``q·k`` overflow
-  float32 (max about 3.4e38) once it has gone through two projections and a dot product; real
-  embeddings are of order 1.
-- ``MAX_WIDTH = 4096``: the largest ``d_in``/``d_out`` accepted, so that weights stay small.
-- ``MAX_ATTENTION_CELLS = 2**26``: ``batch × heads × T × T``, the size of one attention matrix of
-  a trace; a trace holds a handful of them, so this keeps one trace around a gigabyte at most.
+- ``MAX_TOKENS = 4096``: a common context length; the ``(T, T)`` scores hold 16.7 million
+numbers.
+- ``MAX_ABS_VALUE = 1e6``: larger embeddings could overflow float32 in ``q·k`` after two
+  projections; real embeddings are of order 1.
+- ``MAX_WIDTH = 4096``: the largest ``d_in``/``d_out``, so that weights stay small.
+- ``MAX_ATTENTION_CELLS = 2**26``: ``batch × heads × T × T`` of one attention matrix; a trace
+holds
+  a handful, about a gigabyte at most.
 """
 
 from __future__ import annotations
@@ -40,20 +35,12 @@ VARIANTS = ("fused", "wrapper")
 
 
 class AttentionInputError(ValueError):
-    """A value the attention layer cannot work with, explained in plain words.
+    """A value the attention layer cannot work with, explained in plain (English) words.
 
-    The message is English. A problem a user of the app can run into also has a ``code`` (such as
-    ``"text_not_utf8"``) and the values its message names (``params``, such as ``{"byte": 3}``),
-    so that an interface can say the same in the user's language (``ui/input_errors.py``).
-
-    Attributes:
-        message: the explanation, in English.
-        field: the name of the setting at fault (``"dropout"``, ``"seed"``, ``"inputs"``, …).
-        row: for a bad cell, the 0-based token index (``None`` otherwise).
-        column: for a bad cell, the 0-based feature index (``None`` otherwise).
-        batch: for a bad cell of a 3-D input, the 0-based batch index (``None`` otherwise).
-        code: what went wrong, as a stable name (``None`` for a mistake only code can make).
-        params: the values the message is made of, by name (empty without a ``code``).
+    ``field`` names the setting at fault; ``row``, ``column`` and ``batch`` (0-based) a bad
+    cell, so an interface can point at it. A problem a user of the app can meet also has a
+    stable ``code`` (``"text_not_utf8"``) and the values its message names (``params``), so the
+    interface can say it in the user's language (``ui/input_errors.py``).
     """
 
     def __init__(
@@ -121,12 +108,9 @@ def _plain_repr(value: Any) -> bool:
 
 
 def describe(value: Any, limit: int = 80) -> str:
-    """``value`` as a message shows it: as Python writes it if short, else by type and size.
-
-    ``'2'``, ``2.5``, ``None`` read as written; a 10-million-item list reads "a list of 10,000,000
-    items: [0, 1, 2, 3, ...]", a tensor "a tensor of shape (6, 3) and dtype torch.float32". The
-    whole value is never written out: its ``repr`` would cost as much memory as the value itself
-    (and ``str`` of an int over 4300 digits raises).
+    """``value`` as a message shows it: as Python writes it if short, else by type and size ("a list
+    of 10,000,000 items: [0, 1, 2, 3, ...]"); never written out whole (its ``repr`` could cost
+    as much memory as the value, and ``str`` of an int over 4300 digits raises).
     """
     if value is None or isinstance(value, bool):
         return repr(value)
@@ -177,15 +161,7 @@ def check_int(name: str, value: Any, low: int, high: int, what: str) -> int:
 
 def check_seed(seed: Any) -> int:
     """A seed for ``torch.manual_seed``: a whole number with ``0 <= seed < 2**64``."""
-    if isinstance(seed, float) and not seed.is_integer():
-        raise AttentionInputError(
-            f"seed must be a whole number from 0 to 2**64 - 1, got {describe(seed)}.", field="seed"
-        )
-    if isinstance(seed, float) and not math.isfinite(seed):
-        raise AttentionInputError(
-            f"seed must be a finite whole number, got {describe(seed)}.", field="seed"
-        )
-    if not (_is_integer(seed) or isinstance(seed, float)):
+    if not (_is_integer(seed) or isinstance(seed, float) and seed.is_integer()):  # NaN, ±inf too
         raise AttentionInputError(
             f"seed must be a whole number from 0 to 2**64 - 1, got {describe(seed)}.", field="seed"
         )
@@ -273,10 +249,8 @@ EXPECTED_INPUTS = (
 def _check_tensor_kind(
     tensor: torch.Tensor, what: str = "Embeddings", field: str = "inputs"
 ) -> None:
-    """Refuse tensors that hold no plain real numbers: meta, sparse, nested, quantized, complex…
-
-    The trace needs an ordinary (strided, "dense") tensor of real numbers whose values exist: it
-    reads every value to check it, and the book's layers multiply it with float32 weights.
+    """Refuse tensors without plain real values (meta, sparse, nested, quantized, complex, boolean):
+    the trace reads every value and multiplies them with float32 weights.
     """
     given = f"got a tensor of dtype {tensor.dtype}"
     if tensor.is_nested:
@@ -385,10 +359,8 @@ def _as_tensor(inputs: Any) -> torch.Tensor:
 
 
 def _check_input_shape(shape: tuple[int, ...]) -> None:
-    """Refuse a wrong rank, an empty input or one too large, from its shape alone.
-
-    Runs before any copy, so that a view of a few bytes that claims a huge shape (an ``expand``ed
-    tensor, a NumPy ``broadcast_to``) is refused without allocating it.
+    """Refuse a wrong rank, an empty input or one too large, from its shape alone: before any copy,
+    so a small view claiming a huge shape (``expand``, ``broadcast_to``) allocates nothing.
     """
     if len(shape) not in (2, 3):
         raise AttentionInputError(
@@ -420,10 +392,8 @@ def _check_input_shape(shape: tuple[int, ...]) -> None:
 
 
 def _leading_shape(inputs: Sequence[Any]) -> tuple[int, ...]:
-    """The shape of nested lists, read along their first items (4 levels at most: enough to refuse).
-
-    Ragged lists are found later, when torch reads them; this only has to see the rank and the
-    sizes before every cell is walked.
+    """The shape of nested lists along their first items (4 levels at most: enough to refuse);
+    ragged lists are found when torch reads them.
     """
     shape: list[int] = []
     item: Any = inputs
@@ -434,14 +404,12 @@ def _leading_shape(inputs: Sequence[Any]) -> tuple[int, ...]:
 
 
 def to_input_tensor(inputs: Any) -> torch.Tensor:
-    """Check embeddings and return them as a float32 tensor of shape ``(b, T, d_in)``.
+    """Check embeddings and return them as a float32 tensor ``(b, T, d_in)``.
 
-    Accepts a tensor, a NumPy array or nested lists, of shape ``(T, d_in)`` (one sequence, made a
-    batch of one) or ``(b, T, d_in)``. Rejects, with the row and column named: text, NaN, ±inf and
-    values beyond ``±MAX_ABS_VALUE``; and empty input, a wrong rank, more than ``MAX_TOKENS`` or
-    more than ``MAX_ATTENTION_CELLS`` numbers (from the shape, before copying anything).
-    Rejects, saying what was given: ``None``, a string, other objects, and tensors without plain
-    real values (meta, sparse, nested, quantized, complex, boolean).
+    Accepts a tensor, a NumPy array or nested lists, ``(T, d_in)`` (a batch of one) or
+    ``(b, T, d_in)``. Refuses, naming the row and column, text, NaN, ±inf and values beyond
+    ``±MAX_ABS_VALUE``; and, from the shape before any copy, an empty input, a wrong rank or too
+    many numbers; and, saying what was given, ``None``, strings, other objects and odd tensors.
     """
     tensor = _as_tensor(inputs)
     _check_tensor_kind(tensor)
@@ -493,11 +461,8 @@ def _as_numeric(inputs: Any) -> Any:
 
 
 def check_attention_size(batch: int, num_heads: int, num_tokens: int, *, traces: int = 1) -> None:
-    """Refuse a trace whose attention matrices would not fit comfortably in memory.
-
-    ``traces``: how many traces' worth of attention matrices the caller holds at once (a trace
-    holds one; :func:`attention.bugs.compare_bug` holds the book's and the bug's steps beside the
-    passes of its checks), so every caller keeps to the memory of one trace at the limit.
+    """Refuse a trace whose attention matrices would not fit comfortably in memory; ``traces``: how
+    many traces' worth the caller holds at once (:func:`attention.bugs.compare_bug` holds four).
     """
     cells = batch * num_heads * num_tokens * num_tokens
     maximum = MAX_ATTENTION_CELLS // max(1, traces)
@@ -519,11 +484,8 @@ def check_attention_size(batch: int, num_heads: int, num_tokens: int, *, traces:
 
 
 def check_scores(attn_scores: Any, d_k: Any) -> tuple[torch.Tensor, int]:
-    """Raw attention scores ``(…, T, T)`` and the key width ``d_k``, as the masking functions need.
-
-    ``attn_scores`` is a tensor (or NumPy array) of finite real numbers whose last two axes are
-    equal, such as ``trace.attn_scores[0]``; whole numbers become float32. ``d_k`` is a whole
-    number of at least 1: the scores are divided by ``√d_k``, so 0 would give NaN weights.
+    """Raw scores ``(…, T, T)`` (finite, square; whole numbers become float32) and the key width
+    ``d_k ≥ 1`` (the scores are divided by ``√d_k``), as the masking functions need.
     """
     if isinstance(attn_scores, np.ndarray) and attn_scores.dtype.kind in "biuf":
         _check_scores_shape(attn_scores.shape)  # before the copy
@@ -577,14 +539,7 @@ def check_choice(name: str, value: Any, choices: Sequence[str], also: str = "") 
 def check_module_size(
     d_in: Any, d_out: int, num_heads: int, context_length: int, variant: str
 ) -> int:
-    """Return ``d_in`` checked, and refuse a layer whose causal masks would be too large.
-
-    The weights are bounded by ``MAX_WIDTH`` (``d_in``, ``d_out`` and the wrapper's
-    ``d_out · num_heads`` are at most 4096, so at most ``4 · 4096²`` numbers). The masks follow the
-    trace's rule (``MAX_ATTENTION_CELLS``), counted before anything is built: one
-    ``(context_length, context_length)`` buffer per head for the wrapper, one for the other
-    classes.
-    """
+    """``d_in`` checked; refuses a layer whose causal masks (per head: wrapper) are too large."""
     d_in = check_int("d_in", d_in, 1, MAX_WIDTH, "the number of values per token")
     copies = (
         num_heads if variant == "wrapper" else 1
@@ -612,10 +567,8 @@ def check_generator(generator: Any) -> None:
 
 
 def check_traced_input(x: Any) -> torch.Tensor:
-    """A ``(b, T, d_in)`` tensor for :func:`attention.trace.run_traced_forward`, checked in place.
-
-    Unlike :func:`to_input_tensor` this neither copies nor detaches ``x`` (the backward pass
-    follows it); it only refuses what the layer cannot run, and makes whole numbers float32.
+    """A ``(b, T, d_in)`` tensor for :func:`attention.trace.run_traced_forward`, neither copied nor
+    detached (the backward pass follows it); whole numbers become float32.
     """
     if not isinstance(x, torch.Tensor):
         raise AttentionInputError(
@@ -643,10 +596,8 @@ def check_traced_input(x: Any) -> torch.Tensor:
 
 
 def check_float32_module(module: Any) -> None:
-    """A ``torch.nn.Module`` whose parameters and buffers are float32 on the CPU, as the book's.
-
-    The trace runs float32 embeddings through the module's own layers; a ``module.double()`` or
-    a half-precision copy would fail inside torch with a dtype error, so it is refused here.
+    """A ``torch.nn.Module`` whose parameters and buffers are float32 on the CPU, as the book's (a
+    ``module.double()`` would fail inside torch with a dtype error).
     """
     if not isinstance(module, torch.nn.Module):
         raise AttentionInputError(
@@ -703,11 +654,8 @@ def check_labels(labels: Any, count: int, name: str = "tokens") -> list[str]:
 
 
 def check_target(target: Any) -> torch.Tensor | None:
-    """``None``, or a target for the squared distance as a float32 tensor of finite numbers.
-
-    Its shape (at most 3 axes, ``d_out ≤ MAX_WIDTH``, ``T ≤ MAX_TOKENS``, at most
-    ``MAX_ATTENTION_CELLS`` numbers) is checked before it is copied; whether it fits the output
-    is checked once the output exists.
+    """None, or a float32 tensor of finite numbers for the squared distance; its shape is checked
+    before the copy, its fit to the output once the output exists.
     """
     if target is None:
         return None
@@ -746,10 +694,8 @@ def check_target(target: Any) -> torch.Tensor | None:
 
 
 def guard_loss_function(loss: Any) -> Any:
-    """A learner's loss function that reports its own failure as ``AttentionInputError``.
-
-    The function keeps its name (the trace records it); an exception inside it becomes a message
-    naming the exception, so that a caller meets one kind of error for every bad input.
+    """A learner's loss function whose failure becomes an ``AttentionInputError`` naming the
+    exception (it keeps its name: the trace records it).
     """
 
     def guarded(output: torch.Tensor) -> Any:
