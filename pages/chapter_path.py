@@ -925,9 +925,6 @@ def show_inputs(view: View, inputs: torch.Tensor, tokens: list[str], words: Figu
     link_to_page(TABLE_PAGE, t("chapter.edit_link"), icon=":material/edit:")
 
 
-SECTIONS = ("3.3.1", "3.4.1", "3.4.2", "3.5.1")
-
-
 def show_comparisons(chapter: Chapter, view: View) -> None:
     """The book's example (one click), and which sections equal the book's printouts now."""
     v2 = self_attention_v2(chapter.inputs, chapter.d_out, chapter.v2_seed, chapter.query_index)

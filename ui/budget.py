@@ -81,11 +81,6 @@ class Budget:
         with self._changed:
             return list(self._holds)
 
-    def held_by(self, session: str) -> int:
-        with self._changed:
-            hold = self._holds.get(session)
-            return 0 if hold is None else hold.reserved
-
     def begin_run(self, session: str) -> None:
         """A new run of ``session``: nothing of its kept results is used by it yet."""
         with self._changed:

@@ -43,7 +43,6 @@ from .step_link import (
     PRESENT_KEY,
     WALK_NAMES,
     choose_step,
-    open_part,
     open_step,
     presenting,
     set_presenting,
@@ -593,8 +592,3 @@ def present_button(page: str) -> None:
             icon=":material/slideshow:",
             help=t("present.enter_help"),
         )
-
-
-def open_screen(page: str) -> tuple[str, int]:
-    """The open entry and part of ``page`` (for the lecture panel's "add this screen")."""
-    return open_step(page), open_part(page)

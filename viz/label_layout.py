@@ -66,11 +66,6 @@ def label_size_px(text: str, font_size: float = FONT_SIZE) -> tuple[float, float
     return text_width_px(text, font_size) + 2 * BOX_PAD, LINE_HEIGHT * font_size + 2 * BOX_PAD
 
 
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    """Do two boxes (centre x, centre y, half width, half height), in px, share any area?"""
-    return abs(a[0] - b[0]) < a[2] + b[2] and abs(a[1] - b[1]) < a[3] + b[3]
-
-
 def _clear_distance(direction: np.ndarray, half_width: float, half_height: float) -> float:
     """How far along ``direction`` a box's centre must be for its point to be ``GAP`` outside."""
     dx, dy = abs(float(direction[0])), abs(float(direction[1]))
