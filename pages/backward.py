@@ -1,19 +1,10 @@
 """Backward pass: how the loss's gradient travels back through every step to W_query, W_key, W_value.
 
-Every number comes from :func:`ui.gradient_state.compute_descent`, i.e.
-:func:`attention.gradients.gradient_descent` on the current table and sidebar settings (one
-``CausalAttention`` head, row 0 of a batch of one): the backward pass of the very forward pass the
-other pages show (same seed, same dropout mask), the facts about its zeros
-(:func:`~attention.gradients.gradient_facts`), one softmax row's Jacobian
-(:func:`~attention.gradients.softmax_row_jacobian`), the autograd graph and the learning steps.
-The page arranges and labels them; it computes nothing itself.
-
-The backward steps are the registry's, :data:`viz.screens.GRADIENTS` (each step of the forward
-pass declares the gradient of its output: its formula, its sentence, the gradients it shows and
-their axes; headers and tensor names in ``ui/messages/backward.py``). One loop,
-:func:`show_gradient_step`, draws every entry.
-The four tabs are a walk (:data:`WALK`, :mod:`ui.walk`): in the link as ``?step=scores`` …, and in
-presenter mode each gradient step is one screen.
+Every number comes from :func:`ui.gradient_state.compute_descent` (the backward pass of the very
+forward pass the other pages show: same seed, same dropout mask); the page arranges and labels,
+it computes nothing. The backward steps are the registry's :data:`viz.screens.GRADIENTS`, drawn
+by one loop (:func:`show_gradient_step`). The four tabs are a walk (:data:`WALK`): ``?step=`` in
+the link, one gradient step per screen in presenter mode.
 """
 
 from __future__ import annotations

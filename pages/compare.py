@@ -1,17 +1,9 @@
 """Compare A/B: the sidebar's settings (A) against settings chosen on this page (B).
 
-Both are computed with ``ui.computation.compute_trace`` (cached) on the same table; the page shows the
-weights after dropout and the context vectors of both, and their differences B − A. Changing one
-setting at a time makes visible what each one does: the seed changes the random weights, dropout
-zeroes and rescales some weights, ``qkv_bias`` adds a bias to the projections, ``d_out`` changes
-the width of the context vectors.
-
-B's controls live in session state under ``compare_b_*`` keys. Streamlit forgets the state of a
-widget that is not drawn (another page is open), so B's values are also kept in
-``ui.settings.COMPARE_B_VALUES`` (a :class:`ui.choices.KeptValues`: why a dict, there) and put
-back into the widgets when the page is opened again. Those kept values are also what the URL
-carries (``b_seed=8``… where B differs from A, see ``ui/url.py``), so a shared link opens the
-same comparison.
+Both traces come from ``ui.computation.compute_trace`` on the same table; the page shows the
+weights after dropout and the context vectors of both, and B − A, so changing one setting at a
+time shows what it does. B's values are kept in ``ui.settings.COMPARE_B_VALUES`` (a
+:class:`ui.choices.KeptValues`) and the URL carries them as ``b_*`` where B differs from A.
 """
 
 from __future__ import annotations

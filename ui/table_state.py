@@ -1,16 +1,12 @@
 """The embedding table every page computes from: its draft (as typed) and its commit (valid).
 
-Session state holds two versions (see ``ui/table.py`` for why): ``table`` (the committed
-:class:`~ui.table.Table`, the last valid one: every number on screen comes from it) and
-``table_draft`` (rows of strings exactly as typed, shown in every editor), with
-``table_columns``. The sentence box and the editors change them only through
-:func:`commit_table` and :func:`on_table_edit`.
+Session state holds ``table`` (the last valid :class:`~ui.table.Table`: every number on screen
+comes from it) and ``table_draft`` (strings as typed, shown in every editor), changed only
+through :func:`commit_table` and :func:`on_table_edit`.
 
-An editor keeps its widget (its key and the frame it was mounted with, an :class:`EditorBase`)
-across ordinary cell edits: the browser's grid stays, and the widget's state (every edit since
-it was mounted) is read against that unchanged frame to give the draft. A draft set in any other
-way (a new sentence, a reset, another column count, an upload, the URL, the other page's editor,
-or a cell the app fills in itself) gives the editor a fresh widget that starts from the draft.
+An editor keeps its widget (an :class:`EditorBase`) across ordinary cell edits, so the browser's
+grid stays; a draft set any other way (a new sentence, a reset, an upload, the URL, the other
+editor, a cell the app fills in) gives the editor a fresh widget that starts from the draft.
 """
 
 from __future__ import annotations

@@ -1,22 +1,15 @@
 """A matrix too large for a table of its numbers, as a picture: one colour per cell, values on hover.
 
-A 1024-token attention matrix holds 1,048,576 numbers; nobody reads a million numbers on a screen,
-and a table of them would be megabytes. Above the size of a table (``viz.matrix.use_table``) a
-matrix is a :class:`MatrixImage`, pure data that the app's matrix component
-(``ui/components/matrix_table.js``) draws:
+Above the size of a table (``viz.matrix.use_table``) a matrix is a :class:`MatrixImage`, pure data
+that ``ui/components/matrix_table.js`` draws:
 
-1. **Colour it here.** Every value is mapped to one of :data:`COLOUR_LEVELS` colours sampled from
-   the *same* colour scale the table uses (``viz.colors.colorscale``), on the same range. Hidden
-   (masked, −∞) cells are grey, never a colour on the scale; a pixel of one cell that dropout
-   dropped is pink, as in the table.
-2. **Shrink it to what a screen shows.** At most :data:`MAX_IMAGE_SIDE` pixels a side: each pixel is
-   the mean of a block of ``f × f`` cells (``f = ⌈T / 512⌉``: 2 at 1024 tokens, 8 at 4096). A
-   palette PNG (one byte per pixel) stays small whatever ``T`` is (sizes in benchmarks/README.md);
-   the browser draws its pixels as sharp squares.
-3. **Keep the numbers reachable.** Up to :data:`EXACT_HOVER_SIDE` cells a side the hover gives each
-   cell's exact value; larger, a grid of at most :data:`HOVER_BLOCKS` blocks a side gives each
-   block's rows, columns, mean, min and max. Exact values of any cell are in the window of
-   numbers that ``ui.show.show_matrix`` draws under the picture (:func:`viz.matrix.window`).
+1. Every value is mapped to one of :data:`COLOUR_LEVELS` colours of the table's own scale
+   (``viz.colors.colorscale``); hidden cells are grey, dropped ones pink, as in the table.
+2. At most :data:`MAX_IMAGE_SIDE` pixels a side: each pixel is the mean of a block of ``f × f``
+   cells, in a palette PNG (one byte per pixel) the browser draws as sharp squares.
+3. Up to :data:`EXACT_HOVER_SIDE` cells a side the hover gives each cell's value; larger, a grid of
+   at most :data:`HOVER_BLOCKS` blocks gives each block's rows, columns, mean, min and max. Any
+   cell's exact value is in the window of numbers under the picture (:func:`viz.matrix.window`).
 """
 
 from __future__ import annotations

@@ -1,22 +1,13 @@
 """Labels beside points, none on top of another: a small deterministic layout, in pixels.
 
-Plotly writes a trace's text at a fixed position next to each point, so the labels of points that
-lie close together (the value vectors v4, v5, v6 of the book's example) are drawn on top of each
-other. Here each label is a box placed by a greedy search instead:
+Each label is a box (:func:`label_size_px`, a conservative width: wide CJK characters count
+double) placed greedily, one after another, at the first free candidate around its point, nearest
+first and outward from the origin first (an arrow's label continues the arrow). A candidate is
+free if it meets no placed box and covers no obstacle (the figure's points and lines).
 
-- a label's box is :func:`label_size_px` big (a conservative estimate of the text's width: wide
-  CJK characters count double), centred on a point of the data space;
-- labels are placed one after another, each at the first free candidate position around its
-  point, nearest first, in the direction the point lies from the origin first (an arrow's label
-  continues the arrow); a candidate is free if its box meets no box already placed and covers no
-  obstacle (every point of the figure, with a small radius, and every line, as points close
-  together);
-- the search works at one scale (pixels per data unit). Drawn at a larger scale, every box
-  shrinks around its own centre, so boxes that were apart stay apart and points outside a box
-  stay outside: one layout at the smallest scale the figure can have holds at every larger one.
-
-A label that finds no free place is left out (its name stays in the hover and the legend), so
-what is drawn never overlaps.
+The layout is computed at the smallest scale the figure can have: drawn larger, every box shrinks
+around its centre, so what was apart stays apart. A label with no free place is left out (its
+name stays in the hover and the legend).
 """
 
 from __future__ import annotations

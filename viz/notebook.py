@@ -1,10 +1,8 @@
 """The app's step-by-step views in Jupyter: a trace's ten steps as HTML, without Streamlit.
 
-In a notebook, ``show_trace(trace, tokens)`` draws what the app's first page draws: the ten steps
-of :data:`attention.steps.STEPS` in order, each with its title, its formula and its matrices as
-coloured tables of their numbers (the app's own :class:`~viz.table_heatmap.ColouredTable`, built
-by the same :mod:`viz.screens` figures): −∞ in grey where the causal mask hides a score, dropped
-weights in pink and written 0, a legend row under each table::
+``show_trace(trace, tokens)`` draws what the app's first page draws: each step of
+:data:`attention.steps.STEPS` with its title, formula and matrices as the app's own coloured
+tables (the same :mod:`viz.screens` figures)::
 
     from attention import AttentionConfig, trace_attention
     from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
@@ -13,11 +11,9 @@ weights in pink and written 0, a legend row under each table::
     trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5))
     show_trace(trace, BOOK_TOKENS)          # the last expression of a cell: Jupyter draws it
 
-Jupyter calls ``_repr_html_`` on the returned :class:`TraceView` (and on a ``ColouredTable``).
-Every text that reaches the HTML — tokens, labels, titles — goes through :func:`html.escape`, so
-a token such as ``<img src=x onerror=alert(1)>`` is shown as those characters; colours are the
-builders' own (``#rrggbb``, ``rgb(…)``) and anything else is dropped. Pure functions: no
-Streamlit, no browser; the tests read the HTML.
+Every text that reaches the HTML goes through :func:`html.escape`, so a token such as
+``<img src=x onerror=alert(1)>`` is shown as typed; colours other than the builders' own
+(``#rrggbb``, ``rgb(…)``) are dropped.
 """
 
 from __future__ import annotations

@@ -1,21 +1,12 @@
 """One query's row of attention, written out: LaTeX formulas with numbers, and two figures.
 
-The "One query, by hand" page follows query ``i`` through the layer. This module turns the numbers
-(from the trace, and from :mod:`attention.one_query` for the steps in between) into
-
-- LaTeX formulas for ``st.latex``: the query and key vectors, the dot product term by term, the
-  row of scores, the scaling by ``√d_k``, ``exp`` and normalization, dropout and the weighted sum of
-  value vectors. Only numbers and integer indices go into LaTeX, never a token: user text in LaTeX
-  could inject commands (``\\href``…). Positions count from 1, as the book writes ``x^{(2)}``.
-- :func:`value_vectors_chart`: for ``d_out = 2``, the value vectors as arrows from the origin,
-  line width ∝ weight, and the context vector as their weighted sum (tip to tail);
-- :func:`weights_bar_chart`: the row of weights as bars, for any ``d_out``.
-
-The charts are :class:`viz.chart.Chart` specs (drawn by ``ui.chart``): token labels are
-plain text in them, never markup.
-
-Notation follows the book: ``ω`` raw score, ``α`` attention weight, ``z`` context vector; ``s`` is
-a scaled score ``ω / √d_k`` and ``α′`` a weight after dropout.
+For the "One query, by hand" page: LaTeX for ``st.latex`` (the vectors, the dot product term by
+term, scaling, softmax, dropout, the weighted sum of values), :func:`value_vectors_chart` (for
+``d_out = 2``, value vectors as arrows and the context vector as their weighted sum) and
+:func:`weights_bar_chart` (the row of weights as bars). Only numbers and indices go into LaTeX,
+never a token: user text in LaTeX could inject commands (``\\href``…). Positions count from 1, as
+the book writes ``x^{(2)}``. Notation: ``ω`` score, ``s = ω / √d_k``, ``α`` weight, ``α′`` after
+dropout, ``z`` context vector.
 """
 
 from __future__ import annotations

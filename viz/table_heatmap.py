@@ -1,18 +1,11 @@
-"""A matrix small enough to read as numbers, drawn as a coloured table: a heatmap the browser
-draws at once (``benchmarks/README.md``, "Small matrices as coloured tables").
+"""A matrix small enough to read as numbers, drawn as a coloured table.
 
-Each cell shows its number on its colour (the view's scale, palette and range, the same as its
-picture's when it is large, :mod:`viz.image_heatmap`); hidden cells are grey and written −∞ (a
-score) or 0 (a weight), weights dropped by dropout pink and written 0, a yes/no grid written and
-coloured by state. :func:`legend_table` is the colour bar of a table and of a picture: a row of
-sample values on the scale, then the special cells that appear.
-
-Both builders return a :class:`ColouredTable` (no Streamlit): texts, labels and the colours of
-each cell, and a matrix table's numbers as CSV (the export's :func:`attention.export.matrix_csv`:
-labels guarded against spreadsheet formulas, numbers exact). ``ui.matrix_table`` draws it in the
-app, its texts set as plain text, never parsed as Markdown or HTML, so labels (user text) are
-shown exactly as typed; in Jupyter it draws itself (``_repr_html_``, every text escaped, see
-:mod:`viz.notebook`).
+Each cell shows its number on its colour (the same scale as the large picture,
+:mod:`viz.image_heatmap`); hidden cells are grey and written −∞ (a score) or 0 (a weight),
+dropped weights pink and written 0. :func:`legend_table` is the colour bar of a table and of a
+picture. Both return a :class:`ColouredTable` (texts, labels, colours, and the numbers as CSV
+with labels guarded against spreadsheet formulas); ``ui.matrix_table`` sets its texts as plain
+text, and in Jupyter it draws itself with every text escaped (:mod:`viz.notebook`).
 """
 
 from __future__ import annotations
