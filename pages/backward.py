@@ -267,15 +267,15 @@ def gradient_block(
 
 def step_axes(run: BackwardPass, axes: str, tensor: str) -> tuple[list[str], list[str], tuple]:
     """The row labels, column labels and the two axis titles of one step's gradient."""
-    feature = t("backward.axis.feature")
+    feature = t("step.axis.feature")
     if axes == "query":
-        titles = (t("backward.axis.query"), t("backward.axis.key"))
+        titles = (t("step.axis.query"), t("step.axis.key"))
         return run.labels, run.labels, titles
     columns = feature_labels(FEATURE_PREFIX[tensor], run.cfg.d_out)
     if axes == "weight":
         rows = feature_labels("x", run.trace.d_in)
-        return rows, columns, (t("backward.axis.input_feature"), feature)
-    return run.labels, columns, (t("backward.axis.token"), feature)
+        return rows, columns, (t("step.axis.input_feature"), feature)
+    return run.labels, columns, (t("step.axis.token"), feature)
 
 
 def _said(step: Gradient, run: BackwardPass) -> str:

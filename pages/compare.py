@@ -134,9 +134,9 @@ def show_differences(a: dict[str, object], b: dict[str, object]) -> None:
             st.info(t("compare.same_settings"))
         active = {
             key: t(
-                "compare.active"
+                "compare.value.yes"
                 if config_from_settings(values).dropout_active
-                else "compare.inactive"
+                else "compare.value.no"
             )
             for key, values in (("a", a), ("b", b))
         }
@@ -176,7 +176,7 @@ def show_weights(
     st.subheader(t("compare.weights_header"))
     st.caption(t("compare.weights_caption"))
     top = max(1.0, float(weights_a.max()), float(weights_b.max()))  # dropout can exceed 1
-    axes = {"row_title": t("compare.query"), "col_title": t("compare.key"), "palette": palette}
+    axes = {"row_title": t("step.axis.query"), "col_title": t("step.axis.key"), "palette": palette}
     shown = [
         (title, values, key)
         for title, values, key in (
@@ -195,7 +195,7 @@ def show_weights(
                 title=t(title),
                 kind="sequential",
                 zrange=(0.0, top),
-                value_name=t("compare.weight"),
+                value_name=t("step.value.weight"),
                 **axes,
             )
     if "diff" not in parts:
@@ -207,7 +207,7 @@ def show_weights(
             tokens,
             tokens,
             "compare_weights_diff",
-            title=t("compare.diff_weights"),
+            title=t("compare.difference"),
             kind="diverging",
             value_name=t("compare.difference"),
             **axes,
@@ -242,7 +242,7 @@ def show_contexts(
     if not same_width:
         st.warning(t("compare.widths_differ", a=context_a.shape[1], b=context_b.shape[1]))
     bound = max(float(np.abs(context_a).max()), float(np.abs(context_b).max())) or 1.0
-    axes = {"row_title": t("compare.token"), "col_title": t("compare.feature"), "palette": palette}
+    axes = {"row_title": t("step.axis.token"), "col_title": t("step.axis.feature"), "palette": palette}
     left, right = st.columns(2)
     for column, title, values, key in (
         (left, "compare.a_context", context_a, "a"),
@@ -280,7 +280,7 @@ def show_contexts(
             tokens,
             context_labels(difference.shape[1]),
             "compare_context_diff",
-            title=t("compare.diff_context"),
+            title=t("compare.difference"),
             kind="diverging",
             value_name=t("compare.difference"),
             **axes,

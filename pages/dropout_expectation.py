@@ -146,9 +146,9 @@ def show_heatmaps(
                 kind="sequential",
                 zrange=(0.0, top),
                 palette=palette,
-                row_title=t("dropout_expectation.query"),
-                col_title=t("dropout_expectation.key"),
-                value_name=t("dropout_expectation.weight"),
+                row_title=t("step.axis.query"),
+                col_title=t("step.axis.key"),
+                value_name=t("step.value.weight"),
             )
             show_matrix(heatmap, figure_words(), key=f"dropout_expectation_{name}")
             show_numbers(

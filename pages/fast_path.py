@@ -101,8 +101,8 @@ def _output_view(values: torch.Tensor, view: View, title: str) -> MatrixView:
         col_labels=columns,
         palette=view.palette,
         title=title,
-        row_title=t("fast_path.axis.token"),
-        col_title=t("fast_path.axis.feature"),
+        row_title=t("step.axis.token"),
+        col_title=t("step.axis.feature"),
         value_name=t("fast_path.value.context"),
     )
 
@@ -186,8 +186,8 @@ def show_masks(view: View, panels: tuple[str, ...] = MASK_PANELS) -> None:
                 true_hides=true_hides,
                 hidden_name=t("fast_path.masks.hidden"),
                 attended_name=t("fast_path.masks.attended"),
-                row_title=t("fast_path.axis.query"),
-                col_title=t("fast_path.axis.key"),
+                row_title=t("step.axis.query"),
+                col_title=t("step.axis.key"),
                 palette=view.palette,
             )
             show_matrix(matrix, figure_words(), key=f"fast_path_mask_{name}")

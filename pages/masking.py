@@ -139,8 +139,8 @@ def stage_matrix(stage: Stage, values: np.ndarray, trace: AttentionTrace, view: 
         palette=view.palette,
         hidden=trace.mask.numpy() if stage.hidden else None,  # (T, T) True above the diagonal
         zrange=(0.0, 1.0) if stage.weights else None,
-        row_title=t("masking.axis.query"),
-        col_title="" if stage.row_sums else t("masking.axis.key"),
+        row_title=t("step.axis.query"),
+        col_title="" if stage.row_sums else t("step.axis.key"),
         value_name=t(f"masking.value.{stage.value}"),
         colour_bar=not stage.row_sums,  # the numbers say it all in a narrow column
     )

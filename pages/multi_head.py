@@ -89,9 +89,9 @@ def show_weights(
             kind="sequential",
             zrange=(0.0, top),
             title=title,
-            row_title=t("multi_head.axis.query"),
-            col_title=t("multi_head.axis.key"),
-            value_name=t("multi_head.value.weight"),
+            row_title=t("step.axis.query"),
+            col_title=t("step.axis.key"),
+            value_name=t("step.value.weight"),
         )
         for head, title in enumerate(titles)
     ]

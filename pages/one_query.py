@@ -312,7 +312,7 @@ def row_frame(row: QueryRow) -> pd.DataFrame:
         elif bool(keep[index]):
             drop_text = t("one_query.kept", scale=number(trace.dropout_scale))
         else:
-            drop_text = t("one_query.dropped")
+            drop_text = t("step.state.dropped")
         rows.append(
             {
                 t("one_query.col_score"): "−∞" if masked else text_number(float(masked_row[index])),
@@ -326,7 +326,7 @@ def row_frame(row: QueryRow) -> pd.DataFrame:
             }
         )
     index_labels = [position_label(row.labels, k) for k in range(len(rows))]  # plain text
-    return pd.DataFrame(rows, index=pd.Index(index_labels, name=t("one_query.col_key")))
+    return pd.DataFrame(rows, index=pd.Index(index_labels, name=t("step.axis.key")))
 
 
 def show_row_table(row: QueryRow) -> None:
@@ -339,7 +339,7 @@ def show_row_table(row: QueryRow) -> None:
             frame.to_numpy().tolist(),
             list(frame.index),
             list(frame.columns),
-            corner=t("one_query.col_key"),
+            corner=t("step.axis.key"),
             highlight=row.j,
             description=t("one_query.row_table"),
         )

@@ -120,8 +120,8 @@ def show_reveal(
         chart = weight_row_chart(
             values.tolist(),
             labels,
-            value_name=t("quiz.score_name" if row_kind == "masked_scores" else "quiz.weight"),
-            x_title=t("quiz.key"),
+            value_name=t("quiz.score_name" if row_kind == "masked_scores" else "step.value.weight"),
+            x_title=t("step.axis.key"),
             hidden=hidden,
             highlight=highlight,
             title=t(f"quiz.row_title.{row_kind}", query=labels[question.query]),

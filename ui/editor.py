@@ -29,7 +29,7 @@ def embedding_editor(where: str, *, height: int | None = None) -> None:
     columns = base.columns
     editor_key = base.key
     column_config = {
-        TOKEN_COLUMN: st.column_config.TextColumn(t("table.token"), help=t("table.token_help")),
+        TOKEN_COLUMN: st.column_config.TextColumn(t("step.axis.token"), help=t("table.token_help")),
         **{
             name: st.column_config.TextColumn(name, help=t("table.value_help"))
             for name in columns

@@ -98,11 +98,6 @@ MESSAGES = {
         "相同（行是词元或查询，列是特征或键）；白色格子为 0。这就是 `loss.backward()` "
         "计算的内容；公式说明每个梯度如何由上一个得到。",
     },
-    "backward.axis.query": {"en": "query", "zh": "查询"},
-    "backward.axis.key": {"en": "key", "zh": "键"},
-    "backward.axis.token": {"en": "token", "zh": "词元"},
-    "backward.axis.feature": {"en": "feature", "zh": "特征"},
-    "backward.axis.input_feature": {"en": "input feature", "zh": "输入特征"},
     "backward.axis.weight_j": {"en": "weight of key j", "zh": "键 j 的权重"},
     "backward.axis.score_k": {"en": "score of key k", "zh": "键 k 的分数"},
     "backward.numbers": {"en": "Numbers: {name}", "zh": "数值：{name}"},

@@ -2,11 +2,6 @@
 
 MESSAGES = {
     # frame
-    "app.title": {"en": "Attention Lab", "zh": "注意力实验室"},
-    "app.tagline": {
-        "en": "Causal self-attention with dropout, step by step, on numbers you can edit.",
-        "zh": "带 dropout 的因果自注意力，一步一步，用你可以编辑的数字。",
-    },
     "nav.learn": {"en": "Learn", "zh": "学习"},
     "nav.explore": {"en": "Explore", "zh": "探索"},
     # sidebar
@@ -87,7 +82,6 @@ MESSAGES = {
         "图表的悬停提示显示 {hover} 位。",
     },
     # the embedding table
-    "table.token": {"en": "token", "zh": "词元"},
     "table.token_help": {"en": "The token's label (no spaces).", "zh": "词元的标签（不含空格）。"},
     "table.value_help": {
         "en": "One component of the token's embedding vector.",

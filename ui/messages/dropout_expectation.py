@@ -103,9 +103,6 @@ MESSAGES = {
         "en": "attn_weights (no dropout)",
         "zh": "attn_weights（无 dropout）",
     },
-    "dropout_expectation.query": {"en": "query", "zh": "查询"},
-    "dropout_expectation.key": {"en": "key", "zh": "键"},
-    "dropout_expectation.weight": {"en": "weight", "zh": "权重"},
     "dropout_expectation.numbers_average": {
         "en": "Numbers: the average of N draws",
         "zh": "数值：N 次抽样的平均值",

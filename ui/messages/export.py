@@ -36,7 +36,6 @@ MESSAGES = {
         "zh": "{tokens} 个词元 · d_in = {d_in} · 随机种子 {seed} · d_out = {d_out} · dropout p = "
         "{dropout} · {mode} · qkv_bias = {bias}",
     },
-    "export.mode.train": {"en": "training mode", "zh": "训练模式"},
     "export.mode.eval": {"en": "evaluation mode", "zh": "评估模式"},
     "export.download.header": {"en": "Download", "zh": "下载"},
     "export.zip.label": {

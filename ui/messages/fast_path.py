@@ -85,10 +85,6 @@ MESSAGES = {
         "en": "SDPA with the book's mask unchanged",
         "zh": "把书中掩码原样交给 SDPA",
     },
-    "fast_path.axis.token": {"en": "token", "zh": "词元"},
-    "fast_path.axis.feature": {"en": "feature", "zh": "特征"},
-    "fast_path.axis.query": {"en": "query", "zh": "查询"},
-    "fast_path.axis.key": {"en": "key", "zh": "键"},
     "fast_path.value.context": {"en": "context", "zh": "上下文"},
     "fast_path.masks.header": {
         "en": "One boolean mask, two meanings",

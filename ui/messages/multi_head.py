@@ -78,9 +78,6 @@ MESSAGES = {
         "上下文向量就是用它们计算的。",
     },
     "multi_head.head_title": {"en": "Head {index}", "zh": "头 {index}"},
-    "multi_head.axis.query": {"en": "query", "zh": "查询"},
-    "multi_head.axis.key": {"en": "key", "zh": "键"},
-    "multi_head.value.weight": {"en": "weight", "zh": "权重"},
     "multi_head.numbers": {
         "en": "Each head's weights as tables",
         "zh": "以表格显示每个头的权重",

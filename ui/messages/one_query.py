@@ -117,7 +117,6 @@ MESSAGES = {
         "zh": "查询 {i} 这一行的每个数值（步骤 ③ 到 ⑥）：分数 ω、缩放后的分数 s、exp(s)、"
         "权重 α、dropout、dropout 之后的权重 α′。所选的键已高亮。",
     },
-    "one_query.col_key": {"en": "key", "zh": "键"},
     "one_query.col_score": {"en": "ω", "zh": "ω"},
     "one_query.col_scaled": {"en": "s = ω/√dₖ", "zh": "s = ω/√dₖ"},
     "one_query.col_exp": {"en": "exp(s)", "zh": "exp(s)"},
@@ -127,7 +126,6 @@ MESSAGES = {
     "one_query.col_after": {"en": "α′", "zh": "α′"},
     "one_query.masked": {"en": "masked", "zh": "已掩码"},
     "one_query.kept": {"en": "kept ×{scale}", "zh": "保留 ×{scale}"},
-    "one_query.dropped": {"en": "dropped", "zh": "丢弃"},
     "one_query.no_dropout": {"en": "off", "zh": "未启用"},
     "one_query.sum_row": {"en": "sum", "zh": "总和"},
     "one_query.plot_caption": {

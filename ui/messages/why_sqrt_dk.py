@@ -42,8 +42,6 @@ MESSAGES = {
         "en": "softmax(q·kᵀ), d_k = {d_k} (no scaling)",
         "zh": "softmax(q·kᵀ)，d_k = {d_k}（不缩放）",
     },
-    "why_sqrt_dk.key": {"en": "key", "zh": "键"},
-    "why_sqrt_dk.weight": {"en": "weight", "zh": "权重"},
     "why_sqrt_dk.score_std": {
         "en": "score spread (std of this row)",
         "zh": "分数离散度（本行标准差）",
