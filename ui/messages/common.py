@@ -59,10 +59,7 @@ MESSAGES = {
         "zh": "书中把句子堆叠两次：batch = torch.stack((inputs, inputs))，形状为 (2, 6, 3)。"
         "该层在每个副本上运行；各页面显示第 0 个副本。有 dropout 时每个副本各自抽取掩码。",
     },
-    "sidebar.window": {
-        "en": "Sliding window (0 = off)",
-        "zh": "滑动窗口（0 = 关闭）",
-    },
+    "sidebar.window": {"en": "Sliding window (0 = off)", "zh": "滑动窗口（0 = 关闭）"},
     "sidebar.window_help": {
         "en": "Each token sees only itself and the tokens before it, at most window − 1 of them: the mask also hides "
         "keys that are window or more tokens back. 0: the book's causal mask.",

@@ -24,10 +24,7 @@ MESSAGES = {
         "en": "the book's MultiHeadAttention",
         "zh": "书中的 MultiHeadAttention",
     },
-    "fast_path.path.sdpa_is_causal": {
-        "en": "SDPA, is_causal=True",
-        "zh": "SDPA，is_causal=True",
-    },
+    "fast_path.path.sdpa_is_causal": {"en": "SDPA, is_causal=True", "zh": "SDPA，is_causal=True"},
     "fast_path.path.sdpa_bool_mask": {
         "en": "SDPA, attn_mask=~mask_bool",
         "zh": "SDPA，attn_mask=~mask_bool",
@@ -210,10 +207,7 @@ MESSAGES = {
         "的分数和权重；使用 `is_causal` 的 SDPA 从不构建它们。",
     },
     "fast_path.measure.table_corner": {"en": "path ↓ · tokens →", "zh": "路径 ↓ · 词元数 →"},
-    "fast_path.book_table.header": {
-        "en": "The book's recorded timings",
-        "zh": "书中记录的计时",
-    },
+    "fast_path.book_table.header": {"en": "The book's recorded timings", "zh": "书中记录的计时"},
     "fast_path.book_table.text": {
         "en": "From the book's bonus notebook ([mha-implementations.ipynb]({url}), sections 10.1 "
         "and 10.2): forward pass in ms, batch 8 × 1,024 tokens × 768 features, 12 heads, "

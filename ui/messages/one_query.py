@@ -107,10 +107,7 @@ MESSAGES = {
         "V = X · W_value.",
         "zh": "“{query_token}”的 z⁽{si}⁾（trace 中的上下文向量）。每个 v⁽ʲ⁾ 是 V = X · W_value 的一行。",
     },
-    "one_query.row_table": {
-        "en": "The whole row, key by key",
-        "zh": "整行数值，逐个键",
-    },
+    "one_query.row_table": {"en": "The whole row, key by key", "zh": "整行数值，逐个键"},
     "one_query.row_table_caption": {
         "en": "Every number of query {i}'s row (steps ③ to ⑥): score ω, scaled score s, exp(s), "
         "weight α, dropout, weight after dropout α′. The chosen key is highlighted.",
