@@ -15,6 +15,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from attention import AttentionConfig, AttentionInputError, AttentionTrace
 from attention.differences import context_difference, weights_difference
@@ -200,18 +201,7 @@ def show_weights(
             )
     if "diff" not in parts:
         return
-    left, right = st.columns(2)
-    with left:
-        _heatmap(
-            difference,
-            tokens,
-            tokens,
-            "compare_weights_diff",
-            title=t("compare.difference"),
-            kind="diverging",
-            value_name=t("compare.difference"),
-            **axes,
-        )
+    right = _difference(difference, tokens, tokens, "compare_weights_diff", axes)
     with right:
         st.metric(t("compare.max_weight_diff"), format_number(weights_diff.max_abs))
         st.caption(t("compare.diff_explain"))
@@ -223,6 +213,17 @@ def show_weights(
             label=t("compare.numbers_diff"),
             beside_matrix=True,
         )
+
+
+def _difference(
+    values: np.ndarray, rows: list[str], cols: list[str], key: str, axes: dict[str, str]
+) -> DeltaGenerator:
+    """B − A as a diverging heatmap in the left column; returns the right column."""
+    left, right = st.columns(2)
+    with left:
+        title = t("compare.difference")
+        _heatmap(values, rows, cols, key, title=title, kind="diverging", value_name=title, **axes)
+    return right
 
 
 def show_contexts(
@@ -242,7 +243,11 @@ def show_contexts(
     if not same_width:
         st.warning(t("compare.widths_differ", a=context_a.shape[1], b=context_b.shape[1]))
     bound = max(float(np.abs(context_a).max()), float(np.abs(context_b).max())) or 1.0
-    axes = {"row_title": t("step.axis.token"), "col_title": t("step.axis.feature"), "palette": palette}
+    axes = {
+        "row_title": t("step.axis.token"),
+        "col_title": t("step.axis.feature"),
+        "palette": palette,
+    }
     left, right = st.columns(2)
     for column, title, values, key in (
         (left, "compare.a_context", context_a, "a"),
@@ -273,19 +278,8 @@ def show_contexts(
         )
         return
     difference = context_diff.values.numpy()  # (T, d_out)
-    left, right = st.columns(2)
-    with left:
-        _heatmap(
-            difference,
-            tokens,
-            context_labels(difference.shape[1]),
-            "compare_context_diff",
-            title=t("compare.difference"),
-            kind="diverging",
-            value_name=t("compare.difference"),
-            **axes,
-        )
-    with right:
+    columns = context_labels(difference.shape[1])
+    with _difference(difference, tokens, columns, "compare_context_diff", axes):
         st.metric(t("compare.max_context_diff"), format_number(context_diff.max_abs))
         show_numbers(
             joined, tokens, names, key="compare_numbers_context", label=t("compare.numbers_context")

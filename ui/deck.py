@@ -266,10 +266,6 @@ def _set(key: str, value: object) -> None:
     st.session_state[key] = value
 
 
-def _seed_typed() -> None:
-    st.session_state["seed"] = int(st.session_state["present_seed"])
-
-
 def _typed_setting(name: str) -> None:
     st.session_state[name] = st.session_state[f"present_{name}"]
 
@@ -315,7 +311,8 @@ def presenter_controls(page_controls: Callable[[], None] | None = None) -> None:
             max_value=int(seed.high) if seed.high is not None else None,
             step=1,
             key="present_seed",
-            on_change=_seed_typed,
+            on_change=_typed_setting,
+            args=("seed",),
             label_visibility="collapsed",
             help=t("present.seed_help"),
         )

@@ -98,20 +98,10 @@ def place_labels(
 ) -> list[PlacedLabel]:
     """Place one label per point (``texts[i]`` for ``points[i]``, data units) without overlaps.
 
-    Args:
-        points: ``(n, 2)`` the labelled points; an empty text means "no label".
-        texts: the labels' plain texts (for their size; the figure may draw them with markup).
-        scale: pixels per data unit on both axes (the figure has equal axes); use the smallest
-            scale the figure can be drawn at (see the module docstring).
-        obstacles: ``(m, 2)`` further points no label may cover (the labelled points are too).
-        segments: lines no label may cover (an arrow from the origin to its tip).
-        bounds: ``(x_range, y_range)``: if given, every box stays inside (the plot's axes).
-        order: the points in the order their labels are placed (the first get the nearest
-            places); by default the order of ``points``.
-
-    Returns:
-        The placed labels, in the order they were placed; points whose label found no free
-        place are missing.
+    ``scale`` is pixels per data unit on both axes (use the smallest the figure can be drawn at);
+    ``obstacles`` (points) and ``segments`` (lines) are what no label may cover; ``bounds`` keeps
+    every box inside the axes; ``order`` is the order of placing (the first get the nearest places).
+    An empty text means no label. Returns the placed labels; a label with no free place is missing.
     """
     anchors = np.asarray(points, dtype=np.float64).reshape(-1, 2) * scale  # (n, 2) px
     blocked = _point_boxes(anchors, obstacles, segments, scale)  # (n + m, 4)

@@ -375,15 +375,10 @@ def layout_value_labels(
 ) -> tuple[list[PlacedLabel], list[float], list[float], float]:
     """Place the labels of the arrow tips and choose axis ranges that hold them.
 
-    The scale depends on the ranges and the ranges on where the labels go, so: place at the scale
-    of the current ranges, widen the ranges to hold every box, and again until they hold (the
-    scale only falls, so a few rounds settle it). Labels too big for the plot never settle: then
-    the axes get a fixed margin and only places inside them count; a label with none is left
-    out (the legend and the hover still name it).
-
-    Returns:
-        ``(labels, x_range, y_range, scale)``: the placed labels and, at ``scale`` (pixels per
-        unit, the least the figure is drawn at), ranges that contain every point and every box.
+    The scale depends on the ranges and the ranges on the labels, so: place at the current ranges'
+    scale, widen the ranges to hold every box, and repeat (the scale only falls, so it settles).
+    Labels too big for the plot get a fixed margin instead; a label with no place is left out.
+    Returns ``(labels, x_range, y_range, scale)``, ``scale`` in pixels per unit.
     """
     points = np.vstack([tips, obstacles])  # (n + m, 2)
     x_range, y_range = _padded_ranges(points)
@@ -553,21 +548,10 @@ def value_vectors_chart(
 ) -> Chart:
     """The value vectors of a 2-D head as arrows, and the context vector as their weighted sum.
 
-    Args:
-        values: ``(T, 2)`` value vectors.
-        weights: ``(T,)`` the weights of query ``query_pos`` (after dropout): line width ∝ weight.
-        hidden: ``(T,)`` True for masked (future) keys: drawn faded and dotted, weight 0.
-        context: ``(2,)`` the context vector ``z`` of the query (from the trace).
-        tokens: token labels (plain text).
-        query_pos: the query's position, counting from 1.
-        terms: ``(T, 2)`` the weighted vectors ``w_j v_j``; when given, drawn tip to tail from the
-            origin to ``z``.
-        texts: translated legend and axis words (see ``DEFAULT_TEXTS``).
-
-    Returns:
-        One equal-aspect panel: an arrow per value vector (or markers above ``MAX_ARROWS`` keys),
-        the path (a dashed line), the context vector (an arrow ending in a star) and the labels
-        of the heaviest arrows, laid out so that none covers another (``layout_value_labels``).
+    ``weights`` (after dropout) set each arrow's width; ``hidden`` keys are faded and dotted;
+    ``terms`` (the weighted vectors ``w_j v_j``), when given, are drawn tip to tail from the origin
+    to ``context``; ``query_pos`` counts from 1. One equal-aspect panel: above ``MAX_ARROWS`` keys
+    markers replace the arrows, and the heaviest arrows are labelled without overlaps.
     """
     words = _texts(texts)
     colors = series_colors(palette)
@@ -625,17 +609,9 @@ def weights_bar_chart(
 ) -> Chart:
     """Bars of one query's attention weights over the keys; masked keys are written "masked".
 
-    Args:
-        weights: ``(T,)`` the softmax weights ``α`` of the query (the trace's ``attn_weights``).
-        hidden: ``(T,)`` True for masked keys (weight 0, no bar, a "masked" label instead).
-        tokens: token labels (plain text).
-        dropped_weights: ``(T,)`` the weights after dropout, a second bar per key if given.
-        texts: translated words (see ``DEFAULT_TEXTS``).
-
-    Returns:
-        One panel of keys (``1: Your`` …): a ``Bars`` series per row of weights (0 where masked,
-        its numbers above the bars up to ``MAX_LABELLED_BARS`` keys) and, when some keys are
-        masked, labels writing ``texts["masked"]`` (``−∞`` for many keys) on them.
+    ``weights``: the row's softmax weights ``α``; ``hidden``: True for masked keys (no bar, a
+    ``texts["masked"]`` label, ``−∞`` for many keys); ``dropped_weights``: a second bar per key if
+    given. Numbers are written above the bars up to ``MAX_LABELLED_BARS`` keys.
     """
     words = _texts(texts)
     colors = series_colors(palette)
