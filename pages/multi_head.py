@@ -250,6 +250,9 @@ class Heads:
     def d_out(self) -> int:
         return self.view.config.d_out
 
+    def trace_of(self, variant: str) -> AttentionTrace | None:
+        return self.wrapper if variant == "wrapper" else self.fused
+
 
 def heads_of(view: View) -> Heads:
     wrapper = view.trace(num_heads=view.heads, variant="wrapper")  # always possible
@@ -270,21 +273,27 @@ def wrapper_text(heads: Heads) -> None:
     )
 
 
-def wrapper_shapes(heads: Heads, *, shapes: bool = True) -> None:
-    if heads.wrapper is None:
+def _shape_steps(variant: str, trace: AttentionTrace) -> list[ShapeStep]:
+    return wrapper_shape_steps(trace) if variant == "wrapper" else fused_shape_steps(trace)
+
+
+def class_shapes(variant: str, heads: Heads, *, shapes: bool = True) -> None:
+    """The class's shape table and output rows (``shapes=False``: the outputs alone)."""
+    trace = heads.trace_of(variant)
+    if trace is None:
         return
-    shapes_and_outputs(
-        heads.wrapper,
-        wrapper_shape_steps(heads.wrapper),
-        "wrapper",
-        [
+    if variant == "wrapper":
+        columns = [
             t("multi_head.outputs.wrapper_column", head=head + 1, index=index + 1)
             for head in range(heads.num_heads)
             for index in range(heads.d_out)
-        ],
-        heads.view.tokens,
-        shapes,
-    )
+        ]
+    else:
+        columns = [
+            t("multi_head.outputs.fused_column", index=index + 1) for index in range(heads.d_out)
+        ]
+    steps = _shape_steps(variant, trace)
+    shapes_and_outputs(trace, steps, variant, columns, heads.view.tokens, shapes)
 
 
 def fused_text(heads: Heads, *, code: bool = True) -> bool:
@@ -315,19 +324,6 @@ def fused_text(heads: Heads, *, code: bool = True) -> bool:
     return True
 
 
-def fused_shapes(heads: Heads, *, shapes: bool = True) -> None:
-    if heads.fused is None:
-        return
-    shapes_and_outputs(
-        heads.fused,
-        fused_shape_steps(heads.fused),
-        "fused",
-        [t("multi_head.outputs.fused_column", index=index + 1) for index in range(heads.d_out)],
-        heads.view.tokens,
-        shapes,
-    )
-
-
 def difference(heads: Heads) -> None:
     st.subheader(t("multi_head.difference.header"))
     st.markdown(
@@ -346,7 +342,7 @@ def _weights_screens(variant: str) -> Callable[[Heads], tuple[Callable[[Heads], 
     """Presenter mode: one head's weights a screen, under the class's header."""
 
     def screens(heads: Heads) -> tuple[Callable[[Heads], None], ...]:
-        trace = heads.wrapper if variant == "wrapper" else heads.fused
+        trace = heads.trace_of(variant)
         if trace is None:
             return (lambda heads: fused_text(heads, code=False),)
 
@@ -361,7 +357,7 @@ def _weights_screens(variant: str) -> Callable[[Heads], tuple[Callable[[Heads], 
 
 def _draw_weights(variant: str) -> Callable[[Heads], None]:
     def draw(heads: Heads) -> None:
-        trace = heads.wrapper if variant == "wrapper" else heads.fused
+        trace = heads.trace_of(variant)
         if trace is not None:
             show_weights(trace, variant, heads.view.tokens, heads.view.palette)
 
@@ -372,15 +368,14 @@ def _shape_screens(variant: str) -> tuple[Callable[[Heads], None], ...]:
     """Presenter mode: the class's shapes, then its output rows (a screen each)."""
 
     def shapes(heads: Heads) -> None:
-        trace = heads.wrapper if variant == "wrapper" else heads.fused
+        trace = heads.trace_of(variant)
         st.subheader(t(f"multi_head.{variant}.header"))
         if trace is not None:
-            steps = wrapper_shape_steps(trace) if variant == "wrapper" else fused_shape_steps(trace)
-            show_shapes(steps, variant, trace)
+            show_shapes(_shape_steps(variant, trace), variant, trace)
 
     def outputs(heads: Heads) -> None:
         st.subheader(t(f"multi_head.{variant}.header"))
-        (wrapper_shapes if variant == "wrapper" else fused_shapes)(heads, shapes=False)
+        class_shapes(variant, heads, shapes=False)
 
     return (shapes, outputs)
 
@@ -399,7 +394,7 @@ WALK: Walk[Heads] = Walk(
         Entry(
             "wrapper_shapes",
             lambda: t("multi_head.outputs.label"),
-            wrapper_shapes,
+            partial(class_shapes, "wrapper"),
             parts=lambda heads: _shape_screens("wrapper"),
         ),
         Entry(
@@ -417,7 +412,7 @@ WALK: Walk[Heads] = Walk(
         Entry(
             "fused_shapes",
             lambda: t("multi_head.outputs.label"),
-            fused_shapes,
+            partial(class_shapes, "fused"),
             parts=lambda heads: (
                 _shape_screens("fused") if heads.fused is not None else (fused_text,)
             ),
@@ -446,11 +441,11 @@ def render(view: View) -> None:
     if heads.wrapper is not None:  # (a) the wrapper
         wrapper_text(heads)
         _draw_weights("wrapper")(heads)
-        wrapper_shapes(heads)
+        class_shapes("wrapper", heads)
     else:
         st.subheader(t("multi_head.wrapper.header"))
     if fused_text(heads):  # (b) the fused class: needs 2+ heads that divide d_out
         _draw_weights("fused")(heads)
-        fused_shapes(heads)
+        class_shapes("fused", heads)
     st.divider()
     difference(heads)
