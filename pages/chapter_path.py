@@ -18,11 +18,7 @@ import streamlit as st
 import torch
 
 from attention import AttentionInputError
-from attention.book_outputs import (
-    PRINT_TOLERANCE,
-    chapter_comparisons,
-    dropout_demo_differences,
-)
+from attention.book_outputs import PRINT_TOLERANCE, chapter_comparisons, dropout_demo_differences
 from attention.chapter import (
     BOOK_DROPOUT,
     BOOK_QUERY_INDEX,
@@ -139,11 +135,7 @@ def _s33_tables(chapter: Chapter) -> None:
     show_matrix(
         rows_view(
             [path.query_scores, path.query_weights_by_sum, path.query_weights],
-            [
-                t("chapter.row.scores", sup=sup),
-                t("chapter.row.by_sum"),
-                t("chapter.row.softmax"),
-            ],
+            [t("chapter.row.scores", sup=sup), t("chapter.row.by_sum"), t("chapter.row.softmax")],
             tokens,
             value_name=words.score,
             palette=palette,
@@ -492,10 +484,7 @@ def _v1_query_rows(chapter: Chapter) -> None:
     show_matrix(
         rows_view(
             [step.query_scores, step.query_weights],
-            [
-                t("chapter.row.scores_qk", number=number),
-                t("chapter.row.weights_qk", number=number),
-            ],
+            [t("chapter.row.scores_qk", number=number), t("chapter.row.weights_qk", number=number)],
             chapter.tokens,
             value_name=words.score,
             palette=chapter.palette,

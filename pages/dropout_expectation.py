@@ -88,8 +88,7 @@ def show_metrics(curve: dict[str, Any], n: int) -> None:
         t("dropout_expectation.rms_at_n", n=n), format_number(float(curve["rms_error"][n - 1]))
     )
     metrics[2].metric(
-        t("dropout_expectation.theory_at_n", n=n),
-        format_number(float(curve["reference"][n - 1])),
+        t("dropout_expectation.theory_at_n", n=n), format_number(float(curve["reference"][n - 1]))
     )
 
 

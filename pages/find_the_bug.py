@@ -344,12 +344,7 @@ def _show_output_difference(comparison: BugComparison, tokens: list[str], palett
 
 
 def _entry_view(
-    entry: str,
-    steps: dict,
-    mask: object,
-    tokens: list[str],
-    title: str,
-    palette: str,
+    entry: str, steps: dict, mask: object, tokens: list[str], title: str, palette: str
 ) -> MatrixView:
     """One step's matrix (head 1 of a multi-head run) as a coloured table's description."""
     values = steps[entry].numpy()

@@ -258,10 +258,7 @@ HAND_STEPS: tuple[HandStep, ...] = (
     HandStep(
         "step1",
         lambda row: vectors_latex(
-            row.qp,
-            row.kp,
-            row.trace.queries[0, row.i].tolist(),
-            row.trace.keys[0, row.j].tolist(),
+            row.qp, row.kp, row.trace.queries[0, row.i].tolist(), row.trace.keys[0, row.j].tolist()
         ),
         _vectors_sentence,
     ),

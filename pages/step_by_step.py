@@ -106,10 +106,7 @@ def change_sentence(change: OutputChange, tokens: list[str]) -> str:
         return t("step.change.setting", count=change.count, tokens=len(tokens), rows=moved)
     edited = change.first_edited_row
     return t(
-        "step.change.edit",
-        token=escape_markdown(labels[edited]),
-        number=edited + 1,
-        rows=moved,
+        "step.change.edit", token=escape_markdown(labels[edited]), number=edited + 1, rows=moved
     )
 
 

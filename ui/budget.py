@@ -169,11 +169,7 @@ class Budget:
         self._changed.notify_all()
 
     def _reserve(
-        self,
-        session: str,
-        needed: int,
-        wait_s: float,
-        waiting: Callable[[float], None] | None,
+        self, session: str, needed: int, wait_s: float, waiting: Callable[[float], None] | None
     ) -> _Hold:
         if needed > self.total:
             raise OverBudget(needed, self.total, busy=False)

@@ -25,15 +25,7 @@ from viz.markdown_text import escape_markdown
 
 from .choices import keep_choices
 from .i18n import t
-from .table import (
-    MAX_TOKENS,
-    TOKEN_COLUMN,
-    InputProblem,
-    Table,
-    problem,
-    shorten,
-    table_from_rows,
-)
+from .table import MAX_TOKENS, TOKEN_COLUMN, InputProblem, Table, problem, shorten, table_from_rows
 
 MAX_TEXT_CHARS = 100_000
 

@@ -20,13 +20,7 @@ from typing import Any
 
 import torch
 
-from attention.training import (
-    DropoutComparison,
-    TrainConfig,
-    TrainResult,
-    compare_dropout,
-    train,
-)
+from attention.training import DropoutComparison, TrainConfig, TrainResult, compare_dropout, train
 
 from .jobs import Budget, JobPool
 from .limits import limit

@@ -169,10 +169,7 @@ def _screens(walk: Walk[Context], context: Context) -> list[Screen]:
 
 
 def present(
-    walk: Walk[Context],
-    context: Context,
-    *,
-    controls: Callable[[], None] | None = None,
+    walk: Walk[Context], context: Context, *, controls: Callable[[], None] | None = None
 ) -> None:
     """Presenter mode: the open screen alone, under the deck's bar (:mod:`ui.deck`).
 

@@ -140,9 +140,7 @@ def dropout_error_chart(
     x_low, x_high = float(x[0]), float(x[-1])  # the measured N, end to end
     y_low, y_high = log_padded(every)
     panel = Panel(
-        x=log_axis(x_title, x_low, x_high),
-        y=log_axis(y_title, y_low, y_high),
-        series=tuple(lines),
+        x=log_axis(x_title, x_low, x_high), y=log_axis(y_title, y_low, y_high), series=tuple(lines)
     )
     return Chart(panels=(panel,), legend=tuple(legend), height=280)
 

@@ -23,12 +23,7 @@ from attention.trace import AttentionTrace
 from . import vocabulary
 from .vocabulary import DECIMALS
 
-__all__ = [
-    "ShapeStep",
-    "fused_shape_steps",
-    "output_frame",
-    "wrapper_shape_steps",
-]
+__all__ = ["ShapeStep", "fused_shape_steps", "output_frame", "wrapper_shape_steps"]
 
 
 @dataclass(frozen=True)
@@ -74,9 +69,7 @@ def wrapper_shape_steps(trace: AttentionTrace) -> list[ShapeStep]:
             _shape(first_head(trace.head_context if per_head else trace.context)),
         ),
         ShapeStep(
-            "concat",
-            "torch.cat([head(x) for head in self.heads], dim=-1)",
-            _shape(trace.output),
+            "concat", "torch.cat([head(x) for head in self.heads], dim=-1)", _shape(trace.output)
         ),
     ]
 

@@ -41,13 +41,7 @@ from .table_heatmap import (
 from .vocabulary import format_short
 from .words import FigureWords
 
-__all__ = [
-    "StepSection",
-    "TableBlock",
-    "TraceView",
-    "show_trace",
-    "table_html",
-]
+__all__ = ["StepSection", "TableBlock", "TraceView", "show_trace", "table_html"]
 
 # A colour the table may set: what viz.table_heatmap writes, and nothing that could end a style.
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}|rgba?\([0-9., ]+\)|transparent|inherit")
