@@ -348,37 +348,21 @@ def _entry_view(
 ) -> MatrixView:
     """One step's matrix (head 1 of a multi-head run) as a coloured table's description."""
     values = steps[entry].numpy()
-    if entry in SQUARE_ENTRIES:
-        if values.ndim == 3:
-            values = values[0]  # (h, T, T) -> head 1
-        hidden = None
-        if entry in ("masked_scores", "scaled_scores"):
-            hidden = np.isneginf(values)
-        weights = entry in ("attn_weights", "dropped_weights")
-        return MatrixView(
-            values=values,
-            row_labels=tuple(tokens),
-            col_labels=tuple(tokens),
-            palette=palette,
-            kind="sequential" if weights else "diverging",
-            zrange=(0.0, 1.0) if entry == "attn_weights" else None,
-            hidden=hidden,
-            decimals=TABLE_DECIMALS,
-            title=title,
-            row_title=t("step.axis.query"),
-            col_title=t("step.axis.key"),
-            value_name=t(f"find_the_bug.entry.{entry}"),
-        )
     if values.ndim == 3:
-        values = values[0]  # (h, T, head_dim) -> head 1
+        values = values[0]  # (h, T, T) or (h, T, head_dim) -> head 1
+    square = entry in SQUARE_ENTRIES
+    masked = entry in ("masked_scores", "scaled_scores")
     return MatrixView(
         values=values,
         row_labels=tuple(tokens),
-        col_labels=tuple(context_labels(values.shape[-1])),
+        col_labels=tuple(tokens if square else context_labels(values.shape[-1])),
         palette=palette,
-        kind="diverging",
+        kind="sequential" if entry in ("attn_weights", "dropped_weights") else "diverging",
+        zrange=(0.0, 1.0) if entry == "attn_weights" else None,
+        hidden=np.isneginf(values) if masked else None,
         decimals=TABLE_DECIMALS,
         title=title,
-        row_title=t("step.axis.token"),
+        row_title=t("step.axis.query" if square else "step.axis.token"),
+        col_title=t("step.axis.key") if square else "",
         value_name=t(f"find_the_bug.entry.{entry}"),
     )
