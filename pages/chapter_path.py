@@ -1,11 +1,9 @@
 """The chapter's path: from the first dot product (3.3) to ``CausalAttention`` (3.5), in the book's order.
 
-Every number comes from :mod:`attention.chapter` (the book's classes, seeded with private
-generators) on the shared embedding table; the code difference of 3.5 is computed from the
-classes' source (:func:`attention.chapter.causal_diff`). With the book's embeddings and seeds the
-numbers are the book's printed ones. The four sections are a walk (:data:`WALK`, :mod:`ui.walk`):
-all on one page by default, one per tab with the toggle or a link (``?step=v1``), and in
-presenter mode each section in two screens.
+Every number comes from :mod:`attention.chapter` (the book's classes, private generators) on the
+shared table, the diff of 3.5 from the classes' source; with the book's embeddings and seeds the
+numbers are the book's. The four sections are a walk (:data:`WALK`): all on one page by default,
+one per tab with the toggle or a link (``?step=v1``), a few screens each in presenter mode.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """The fast path: PyTorch's SDPA and ``nn.MultiheadAttention`` against the book's class.
 
-Everything is computed by :mod:`attention.fast_path` (the book's ``MultiHeadAttention`` with the
-sidebar's seed, ``d_out`` and heads; each path with the same weights); this page shows the largest
-differences, the book's output beside the slip's, one boolean mask as each path reads it, each
-path's code beside the book's, and — on demand, a bounded job — time and memory against the
-number of tokens, beside the book's own recorded table: five entries of one walk (:mod:`ui.walk`:
-tabs, ``?step=``, the keys, presenter mode).
+Everything is computed by :mod:`attention.fast_path` (every path with the book's weights); the
+page shows the largest differences, the slip's output, one boolean mask as each path reads it,
+each path's code, and on demand (a bounded job) time and memory against the number of tokens:
+five entries of one walk (:mod:`ui.walk`).
 """
 
 from __future__ import annotations

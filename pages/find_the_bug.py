@@ -1,10 +1,9 @@
 """Find the bug: a gallery bug run on the learner's numbers, beside the book's class.
 
-Everything shown comes from :func:`attention.bugs.compare_bug` (the book's class and the bug on
-the same weights, inputs and dropout draws); this page only draws it: the changed line as a diff,
-how to spot the bug, the future-leak test, the row sums, training against eval, and the steps
-that change, book and bug side by side as coloured tables. The bug classes are the project's
-own code; a learner's own class is never run here (that is ``python -m attention check``).
+Everything comes from :func:`attention.bugs.compare_bug` (book and bug on the same weights,
+inputs and dropout draws): the changed line, how to spot it, the future-leak test, the row sums,
+training against eval, and the steps that change, side by side. A learner's own class is never
+run here (that is ``python -m attention check``).
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """Multi-head: the book's two multi-head classes (section 3.6) on the current tokens and settings.
 
-(a) ``MultiHeadAttentionWrapper``: ``num_heads`` independent ``CausalAttention`` heads, each with
-``d_out`` outputs, concatenated (width ``num_heads · d_out``);
-(b) ``MultiHeadAttention``: one ``W_query`` (``W_key``, ``W_value``) of width ``d_out`` split into
-heads of ``head_dim = d_out / num_heads`` by ``view``/``transpose``, then ``out_proj``.
-
-Both traces come from :meth:`ui.view.View.trace` (``variant="wrapper"`` / ``"fused"``); the
-page shows each head's weights, the tensor shapes step by step and the outputs, and says when the
-settings are the book's (seed 123, 2 heads, ``d_out = 2``: the book's printed numbers).
+(a) ``MultiHeadAttentionWrapper``: ``num_heads`` ``CausalAttention`` heads concatenated (width
+``num_heads · d_out``); (b) ``MultiHeadAttention``: one projection of width ``d_out`` split into
+heads by ``view``/``transpose``, then ``out_proj``. Both traces come from
+:meth:`ui.view.View.trace`; the page shows each head's weights, the shapes step by step, the
+outputs and the parameter counts.
 """
 
 from __future__ import annotations

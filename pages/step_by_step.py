@@ -1,13 +1,9 @@
 """Attention, step by step: one forward pass of ``CausalAttention``, embeddings to context vectors.
 
-The page is the app's front door. At the top: what it shows, the current settings in words, the
-whole forward pass as one formula, and the input (the editable embedding table) beside the output
-(the context vectors). Below, ten steps, one per tab (or all on one page with a toggle), each with
-a sentence or two that teach, the formula, a heatmap and its numbers as a table.
-
-Every number comes from :meth:`ui.view.View.trace` (one head, row 0 of a batch of one): the
-page never computes attention itself. Sums shown for reading (row sums) are the trace's tensors
-summed, ``attn_weights.sum(-1)``, exactly as a learner would check them in a notebook.
+The app's front door: the settings in words, the pass as one formula, the editable input beside
+the output, then ten steps (tabs, or all on one page) each with its sentences, formula, heatmap
+and numbers. Every number comes from :meth:`ui.view.View.trace`; row sums are the trace's
+tensors summed, as a learner would check them in a notebook.
 """
 
 from __future__ import annotations
