@@ -54,7 +54,6 @@ from ui.walk import Entry, Walk, begin, present, show_walk
 from viz.gradients import autograd_dot, gradient_view, loss_curve_chart, without_negative_zero
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
-from viz.matrix import MatrixView
 from viz.screens import GRADIENTS, Gradient, Sentence
 from viz.vocabulary import feature_labels, format_number, gradient_number
 
@@ -242,6 +241,7 @@ def gradient_block(
     name: str,
     titles: tuple[str, str],
     palette: str,
+    colorbar_title: str = "",
 ) -> None:
     """One gradient: the heatmap, then its numbers as a table (the accessible alternative)."""
     values = without_negative_zero(values)  # an exact zero is written 0.0000, not −0.0000
@@ -253,6 +253,7 @@ def gradient_block(
         row_title=titles[0],
         col_title=titles[1],
         value_name=name,
+        colorbar_title=colorbar_title,
     )
     show_matrix(gradient, figure_words(), key=f"backward_{key}")
     show_numbers(
@@ -490,27 +491,15 @@ def show_updated_weights(run: BackwardPass, descent: Descent, learning_rate: flo
     ):
         with column:
             rows, columns, titles = step_axes(run, "weight", name)
-            values = as_numbers(getattr(after.trace, name))
-            updated = t("backward.learn.updated", name=symbol)
-            new_weights = MatrixView(
-                values=values,
-                row_labels=tuple(rows),
-                col_labels=tuple(columns),
-                kind="diverging",
-                palette=run.palette,
-                row_title=titles[0],
-                col_title=titles[1],
-                value_name=updated,
-                colorbar_title=symbol,
-            )
-            show_matrix(new_weights, figure_words(), key=f"backward_updated_{name}")
-            show_numbers(
-                values,
+            gradient_block(
+                as_numbers(getattr(after.trace, name)),
                 rows,
                 columns,
-                key=f"backward_numbers_updated_{name}",
-                beside_matrix=True,
-                label=t("backward.numbers", name=updated),
+                key=f"updated_{name}",
+                name=t("backward.learn.updated", name=symbol),
+                titles=titles,
+                palette=run.palette,
+                colorbar_title=symbol,
             )
 
 

@@ -82,6 +82,7 @@ def gradient_view(
     row_title: str = "",
     col_title: str = "",
     value_name: str = "d loss / d x",
+    colorbar_title: str = "",
 ) -> MatrixView:
     """One gradient as a matrix view: negative ↔ positive around a neutral 0.
 
@@ -96,6 +97,7 @@ def gradient_view(
         row_title=row_title,
         col_title=col_title,
         value_name=value_name,
+        colorbar_title=colorbar_title,
     )
 
 
