@@ -75,10 +75,8 @@ def context_table(
 
 
 def remember_change(trace: AttentionTrace) -> OutputChange | None:
-    """The change the last edit or setting made to the context vectors (kept until the next one).
-
-    The page keeps the inputs and context vectors it drew last in the session; when this run's
-    differ, :func:`attention.differences.output_change` says which rows moved.
+    """The change the last edit or setting made to the context vectors (kept until the next one),
+    from the inputs and context vectors drawn last (:func:`attention.differences.output_change`).
     """
     inputs, context = trace.inputs[0], trace.context[0]  # (T, d_in), (T, d_out)
     last = st.session_state.get(LAST_OUTPUT_KEY)

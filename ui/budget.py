@@ -136,10 +136,9 @@ class Budget:
     ) -> T:
         """``compute()`` once ``needed`` bytes are reserved for ``session``; kept under ``key``.
 
-        ``waiting(seconds_waited)`` is called about every :data:`POLL_S` while it waits (a page
-        shows a message there; Streamlit stops a run left behind at such a call). Raises
-        :class:`OverBudget` when ``needed`` exceeds the budget or no room came in ``wait_s``
-        (default :data:`WAIT_S`).
+        ``waiting(seconds_waited)`` is called about every :data:`POLL_S` while it waits (Streamlit stops
+        a run left behind there). Raises :class:`OverBudget` when ``needed`` exceeds the budget or no
+        room came in ``wait_s`` (default :data:`WAIT_S`).
         """
         found = self.kept(session, key)
         if found is not None:

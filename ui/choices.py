@@ -44,10 +44,9 @@ def write_back(keys: Iterable[str]) -> None:
 def keep_choices() -> None:
     """Write every choice in the session back to its key (call it from an ``on_change``).
 
-    Only text and numbers are written back: what a choice holds. Other session values of that
-    kind are written back unchanged, which changes nothing. Buttons, toggles, uploads and data
-    editors hold other kinds of value and must not be written (Streamlit refuses it); none of
-    them shows an option label that could be orphaned.
+    Only text and numbers are written back (what a choice holds; other such values are unchanged by
+    it). Buttons, toggles, uploads and data editors must not be written (Streamlit refuses it), and
+    none shows an option label.
     """
     write_back([key for key in st.session_state.keys() if _is_choice_value(st.session_state[key])])
 

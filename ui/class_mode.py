@@ -182,9 +182,8 @@ def _leave() -> None:
 def class_tick() -> None:
     """On every run: the teacher's session publishes its view, a follower's polls (and moves).
 
-    Each in a fragment that also reruns by itself: a follower's every :data:`POLL_S` s, the
-    teacher's twice as often (a tab opened reruns only the tabs, which rewrite the URL without
-    a full run: this tick is what publishes that change).
+    Each in a fragment that reruns by itself, a follower's every :data:`POLL_S` s, the teacher's
+    twice as often (a tab switch reruns only the tabs: this tick publishes that change).
     """
     if st.session_state.get(TEACHER_KEY):
         _teacher_tick()
@@ -215,9 +214,9 @@ def _follower_tick() -> None:
 def _drifted() -> bool:
     """A follower's view differs from the room's: queue the room's again; True to rerun.
 
-    A run that applies a change can be cut short by a new request from the browser (whose
-    widgets still hold the old values), and a student may change a setting while following: the
-    screen shows the teacher's view again (at most :data:`MAX_TRIES` times per version).
+    A run applying a change can be cut short by the browser's next request (with the old widget
+    values), or the student changed a setting: the teacher's view comes back, at most
+    :data:`MAX_TRIES` times per version.
     """
     state = st.session_state.get(ROOM_STATE_KEY)
     if not st.session_state.get(FOLLOWING_KEY) or st.session_state.get(STATUS_KEY) != "ok":

@@ -83,10 +83,8 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 def colour_lut(scale: ColourScale, levels: int = COLOUR_LEVELS) -> np.ndarray:
     """``levels`` colours ``(levels, 3)`` uint8, sampled evenly from a Plotly colour scale.
 
-    ``scale`` is a scale name (``colorscale(kind, palette)``) or ``[[position, colour], …]``.
-    Level 0 is the colour of ``zmin``, level ``levels − 1`` the colour of ``zmax``: exactly what
-    Plotly's colour bar shows for the same scale. A named scale's table is sampled once (a
-    read-only array shared by every figure): it is the same on every rerun.
+    ``scale`` is a scale name or ``[[position, colour], …]``; level 0 is ``zmin``'s colour, the last
+    ``zmax``'s, as Plotly's colour bar shows. A named scale is sampled once (a read-only array).
     """
     if isinstance(scale, str):
         return _named_lut(scale, levels)
@@ -173,8 +171,7 @@ def _cells(count: int, factor: int) -> np.ndarray:
 def block_stats(shown: np.ndarray, row_factor: int, col_factor: int) -> Blocks:
     """Sum, count, min and max of the visible (non-NaN) cells of each block of ``shown``.
 
-    Costs a few passes over the matrix: NaN-aware
-    ``fmin``/``fmax`` skip hidden cells without building filled copies.
+    NaN-aware ``fmin``/``fmax`` skip hidden cells without filled copies.
     """
     padded = _pad(shown, row_factor, col_factor, np.nan)
     visible = ~np.isnan(padded)

@@ -244,11 +244,9 @@ def show_trace(
 ) -> TraceView:
     """The ten steps of ``trace`` as a :class:`TraceView`, which Jupyter draws as HTML.
 
-    ``tokens``: one label per token (default ``1 … T``). ``head``: which head of a multi-head
-    trace to follow, counted from 0 (:func:`attention.head_trace.one_head`). ``palette``:
-    ``"default"`` or ``"colorblind"``. Row 0 of the batch is drawn; every number is the trace's.
-    A wrong value (no trace, a label too many, a misspelt palette) raises ``AttentionInputError``
-    naming it; a palette is never replaced silently.
+    ``tokens``: one label per token (default ``1 … T``); ``head``: which head of a multi-head trace,
+    from 0; ``palette``: ``"default"`` or ``"colorblind"``. Row 0 of the batch is drawn. A wrong
+    value raises ``AttentionInputError`` naming it; a palette is never replaced silently.
     """
     check_instance("trace", trace, AttentionTrace, " (from attention.trace_attention)")
     palette = check_choice("palette", palette, tuple(PALETTES))
