@@ -1,19 +1,10 @@
 """Backward pass: how the loss's gradient travels back through every step to W_query, W_key, W_value.
 
-Every number comes from :func:`ui.gradient_state.compute_descent`, i.e.
-:func:`attention.gradients.gradient_descent` on the current table and sidebar settings (one
-``CausalAttention`` head, row 0 of a batch of one): the backward pass of the very forward pass the
-other pages show (same seed, same dropout mask), the facts about its zeros
-(:func:`~attention.gradients.gradient_facts`), one softmax row's Jacobian
-(:func:`~attention.gradients.softmax_row_jacobian`), the autograd graph and the learning steps.
-The page arranges and labels them; it computes nothing itself.
-
-The backward steps are the registry's, :data:`viz.screens.GRADIENTS` (each step of the forward
-pass declares the gradient of its output: its formula, its sentence, the gradients it shows and
-their axes; headers and tensor names in ``ui/messages/backward.py``). One loop,
-:func:`show_gradient_step`, draws every entry.
-The four tabs are a walk (:data:`WALK`, :mod:`ui.walk`): in the link as ``?step=scores`` …, and in
-presenter mode each gradient step is one screen.
+Every number comes from :func:`ui.gradient_state.compute_descent` (the backward pass of the very
+forward pass the other pages show: same seed, same dropout mask); the page arranges and labels,
+it computes nothing. The backward steps are the registry's :data:`viz.screens.GRADIENTS`, drawn
+by one loop (:func:`show_gradient_step`). The four tabs are a walk (:data:`WALK`): ``?step=`` in
+the link, one gradient step per screen in presenter mode.
 """
 
 from __future__ import annotations
@@ -63,7 +54,6 @@ from ui.walk import Entry, Walk, begin, present, show_walk
 from viz.gradients import autograd_dot, gradient_view, loss_curve_chart, without_negative_zero
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
-from viz.matrix import MatrixView
 from viz.screens import GRADIENTS, Gradient, Sentence
 from viz.vocabulary import feature_labels, format_number, gradient_number
 
@@ -251,6 +241,7 @@ def gradient_block(
     name: str,
     titles: tuple[str, str],
     palette: str,
+    colorbar_title: str = "",
 ) -> None:
     """One gradient: the heatmap, then its numbers as a table (the accessible alternative)."""
     values = without_negative_zero(values)  # an exact zero is written 0.0000, not −0.0000
@@ -262,6 +253,7 @@ def gradient_block(
         row_title=titles[0],
         col_title=titles[1],
         value_name=name,
+        colorbar_title=colorbar_title,
     )
     show_matrix(gradient, figure_words(), key=f"backward_{key}")
     show_numbers(
@@ -276,15 +268,15 @@ def gradient_block(
 
 def step_axes(run: BackwardPass, axes: str, tensor: str) -> tuple[list[str], list[str], tuple]:
     """The row labels, column labels and the two axis titles of one step's gradient."""
-    feature = t("backward.axis.feature")
+    feature = t("step.axis.feature")
     if axes == "query":
-        titles = (t("backward.axis.query"), t("backward.axis.key"))
+        titles = (t("step.axis.query"), t("step.axis.key"))
         return run.labels, run.labels, titles
     columns = feature_labels(FEATURE_PREFIX[tensor], run.cfg.d_out)
     if axes == "weight":
         rows = feature_labels("x", run.trace.d_in)
-        return rows, columns, (t("backward.axis.input_feature"), feature)
-    return run.labels, columns, (t("backward.axis.token"), feature)
+        return rows, columns, (t("step.axis.input_feature"), feature)
+    return run.labels, columns, (t("step.axis.token"), feature)
 
 
 def _said(step: Gradient, run: BackwardPass) -> str:
@@ -499,27 +491,15 @@ def show_updated_weights(run: BackwardPass, descent: Descent, learning_rate: flo
     ):
         with column:
             rows, columns, titles = step_axes(run, "weight", name)
-            values = as_numbers(getattr(after.trace, name))
-            updated = t("backward.learn.updated", name=symbol)
-            new_weights = MatrixView(
-                values=values,
-                row_labels=tuple(rows),
-                col_labels=tuple(columns),
-                kind="diverging",
-                palette=run.palette,
-                row_title=titles[0],
-                col_title=titles[1],
-                value_name=updated,
-                colorbar_title=symbol,
-            )
-            show_matrix(new_weights, figure_words(), key=f"backward_updated_{name}")
-            show_numbers(
-                values,
+            gradient_block(
+                as_numbers(getattr(after.trace, name)),
                 rows,
                 columns,
-                key=f"backward_numbers_updated_{name}",
-                beside_matrix=True,
-                label=t("backward.numbers", name=updated),
+                key=f"updated_{name}",
+                name=t("backward.learn.updated", name=symbol),
+                titles=titles,
+                palette=run.palette,
+                colorbar_title=symbol,
             )
 
 

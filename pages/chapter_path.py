@@ -1,27 +1,22 @@
 """The chapter's path: from the first dot product (3.3) to ``CausalAttention`` (3.5), in the book's order.
 
-Every number comes from :mod:`attention.chapter` (the book's classes, seeded with private
-generators) on the shared embedding table; the code difference of 3.5 is computed from the
-classes' source (:func:`attention.chapter.causal_diff`). With the book's embeddings and seeds the
-numbers are the book's printed ones. The four sections are a walk (:data:`WALK`, :mod:`ui.walk`):
-all on one page by default, one per tab with the toggle or a link (``?step=v1``), and in
-presenter mode each section in two screens.
+Every number comes from :mod:`attention.chapter` (the book's classes, private generators) on the
+shared table, the diff of 3.5 from the classes' source; with the book's embeddings and seeds the
+numbers are the book's. The four sections are a walk (:data:`WALK`): all on one page by default,
+one per tab with the toggle or a link (``?step=v1``), a few screens each in presenter mode.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 
 import streamlit as st
 import torch
 
 from attention import AttentionInputError
-from attention.book_outputs import (
-    PRINT_TOLERANCE,
-    chapter_comparisons,
-    dropout_demo_differences,
-)
+from attention.book_outputs import PRINT_TOLERANCE, chapter_comparisons, dropout_demo_differences
 from attention.chapter import (
     BOOK_DROPOUT,
     BOOK_QUERY_INDEX,
@@ -138,11 +133,7 @@ def _s33_tables(chapter: Chapter) -> None:
     show_matrix(
         rows_view(
             [path.query_scores, path.query_weights_by_sum, path.query_weights],
-            [
-                t("chapter.row.scores", sup=sup),
-                t("chapter.row.by_sum"),
-                t("chapter.row.softmax"),
-            ],
+            [t("chapter.row.scores", sup=sup), t("chapter.row.by_sum"), t("chapter.row.softmax")],
             tokens,
             value_name=words.score,
             palette=palette,
@@ -357,43 +348,33 @@ def _all_text(chapter: Chapter) -> None:
     st.markdown(t("chapter.s33.all", number=chapter.simple.query_index + 1))
 
 
-def _all_scores(chapter: Chapter) -> None:
-    path, words = chapter.simple, chapter.words
-    show_matrix(
-        rows_view(
-            [path.attn_scores], chapter.tokens, chapter.tokens, value_name=words.score,
-            palette=chapter.palette, title=t("chapter.attn_scores"), row_title=words.query,
-            col_title=words.key,
-        ),
-        words,
-        key="chapter_simple_scores",
-    )  # fmt: skip
+def _all_matrix(field: str, chapter: Chapter) -> None:
+    """3.3.2's ``attn_scores``, ``attn_weights`` or ``context`` of every query at once."""
+    path, words, tokens = chapter.simple, chapter.words, chapter.tokens
+    if field == "context":
+        columns = feature_labels(INPUT_PREFIX, path.inputs.shape[1])
+        axes = {"row_title": words.token, "col_title": words.feature}
+        title, value_name = "chapter.all_context", words.context
+    else:
+        columns, axes = tokens, {"row_title": words.query, "col_title": words.key}
+        title = f"chapter.{field}"
+        value_name = words.score if field == "attn_scores" else words.attention_weight
+    view = rows_view(
+        [getattr(path, field)],
+        tokens,
+        columns,
+        value_name=value_name,
+        palette=chapter.palette,
+        weights=field == "attn_weights",
+        title=t(title),
+        **axes,
+    )
+    show_matrix(view, words, key=f"chapter_simple_{field.removeprefix('attn_')}")
 
 
-def _all_weights(chapter: Chapter) -> None:
-    path, words = chapter.simple, chapter.words
-    show_matrix(
-        rows_view(
-            [path.attn_weights], chapter.tokens, chapter.tokens,
-            value_name=words.attention_weight, palette=chapter.palette, weights=True,
-            title=t("chapter.attn_weights"), row_title=words.query, col_title=words.key,
-        ),
-        words,
-        key="chapter_simple_weights",
-    )  # fmt: skip
-
-
-def _all_context(chapter: Chapter) -> None:
-    path, words = chapter.simple, chapter.words
-    show_matrix(
-        rows_view(
-            [path.context], chapter.tokens, feature_labels(INPUT_PREFIX, path.inputs.shape[1]),
-            value_name=words.context, palette=chapter.palette, title=t("chapter.all_context"),
-            row_title=words.token, col_title=words.feature,
-        ),
-        words,
-        key="chapter_simple_context",
-    )  # fmt: skip
+_all_scores = partial(_all_matrix, "attn_scores")
+_all_weights = partial(_all_matrix, "attn_weights")
+_all_context = partial(_all_matrix, "context")
 
 
 def _all_queries(chapter: Chapter) -> None:
@@ -448,17 +429,23 @@ def _s341_text(chapter: Chapter) -> None:
     st.markdown(t("chapter.s341.body", seed=step.seed, d_k=step.d_k, d_out=d_out))
 
 
-def _s341_code(chapter: Chapter) -> None:
-    step = chapter.v1
+def _class_code(step: TrainableAttention, version: int, weight: str) -> None:
+    """How the book builds and calls ``SelfAttention_v{version}``, with this step's seed."""
     st.code(
         code_in_language(
             f"torch.manual_seed({step.seed})\n"
-            f"sa_v1 = SelfAttention_v1(d_in={step.inputs.shape[1]}, d_out={step.queries.shape[1]})\n"
-            "# inside: self.W_query = nn.Parameter(torch.rand(d_in, d_out)), then W_key, W_value\n"
-            "print(sa_v1(inputs))"
+            f"sa_v{version} = SelfAttention_v{version}"
+            f"(d_in={step.inputs.shape[1]}, d_out={step.queries.shape[1]})\n"
+            f"# inside: self.W_query = {weight}, then W_key, W_value\n"
+            f"print(sa_v{version}(inputs))"
         ),
         language="python",
     )
+
+
+def _s341_code(chapter: Chapter) -> None:
+    step = chapter.v1
+    _class_code(step, 1, "nn.Parameter(torch.rand(d_in, d_out))")
     if step.seed != 123:
         st.caption(t("chapter.v1_seed_note", seed=step.seed))
 
@@ -495,10 +482,7 @@ def _v1_query_rows(chapter: Chapter) -> None:
     show_matrix(
         rows_view(
             [step.query_scores, step.query_weights],
-            [
-                t("chapter.row.scores_qk", number=number),
-                t("chapter.row.weights_qk", number=number),
-            ],
+            [t("chapter.row.scores_qk", number=number), t("chapter.row.weights_qk", number=number)],
             chapter.tokens,
             value_name=words.score,
             palette=chapter.palette,
@@ -532,17 +516,8 @@ def _s342_text(chapter: Chapter) -> None:
 
 def _s342_code(chapter: Chapter) -> None:
     step = chapter.v2()
-    if step is None:
-        return
-    st.code(
-        code_in_language(
-            f"torch.manual_seed({step.seed})\n"
-            f"sa_v2 = SelfAttention_v2(d_in={step.inputs.shape[1]}, d_out={step.queries.shape[1]})\n"
-            "# inside: self.W_query = nn.Linear(d_in, d_out, bias=False), then W_key, W_value\n"
-            "print(sa_v2(inputs))"
-        ),
-        language="python",
-    )
+    if step is not None:
+        _class_code(step, 2, "nn.Linear(d_in, d_out, bias=False)")
 
 
 def _v2_weights(chapter: Chapter) -> None:
@@ -923,9 +898,6 @@ def show_inputs(view: View, inputs: torch.Tensor, tokens: list[str], words: Figu
         key="chapter_inputs",
     )
     link_to_page(TABLE_PAGE, t("chapter.edit_link"), icon=":material/edit:")
-
-
-SECTIONS = ("3.3.1", "3.4.1", "3.4.2", "3.5.1")
 
 
 def show_comparisons(chapter: Chapter, view: View) -> None:

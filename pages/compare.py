@@ -1,17 +1,9 @@
 """Compare A/B: the sidebar's settings (A) against settings chosen on this page (B).
 
-Both are computed with ``ui.computation.compute_trace`` (cached) on the same table; the page shows the
-weights after dropout and the context vectors of both, and their differences B − A. Changing one
-setting at a time makes visible what each one does: the seed changes the random weights, dropout
-zeroes and rescales some weights, ``qkv_bias`` adds a bias to the projections, ``d_out`` changes
-the width of the context vectors.
-
-B's controls live in session state under ``compare_b_*`` keys. Streamlit forgets the state of a
-widget that is not drawn (another page is open), so B's values are also kept in
-``ui.settings.COMPARE_B_VALUES`` (a :class:`ui.choices.KeptValues`: why a dict, there) and put
-back into the widgets when the page is opened again. Those kept values are also what the URL
-carries (``b_seed=8``… where B differs from A, see ``ui/url.py``), so a shared link opens the
-same comparison.
+Both traces come from ``ui.computation.compute_trace`` on the same table; the page shows the
+weights after dropout and the context vectors of both, and B − A, so changing one setting at a
+time shows what it does. B's values are kept in ``ui.settings.COMPARE_B_VALUES`` (a
+:class:`ui.choices.KeptValues`) and the URL carries them as ``b_*`` where B differs from A.
 """
 
 from __future__ import annotations
@@ -23,6 +15,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from attention import AttentionConfig, AttentionInputError, AttentionTrace
 from attention.differences import context_difference, weights_difference
@@ -142,9 +135,9 @@ def show_differences(a: dict[str, object], b: dict[str, object]) -> None:
             st.info(t("compare.same_settings"))
         active = {
             key: t(
-                "compare.active"
+                "compare.value.yes"
                 if config_from_settings(values).dropout_active
-                else "compare.inactive"
+                else "compare.value.no"
             )
             for key, values in (("a", a), ("b", b))
         }
@@ -184,7 +177,7 @@ def show_weights(
     st.subheader(t("compare.weights_header"))
     st.caption(t("compare.weights_caption"))
     top = max(1.0, float(weights_a.max()), float(weights_b.max()))  # dropout can exceed 1
-    axes = {"row_title": t("compare.query"), "col_title": t("compare.key"), "palette": palette}
+    axes = {"row_title": t("step.axis.query"), "col_title": t("step.axis.key"), "palette": palette}
     shown = [
         (title, values, key)
         for title, values, key in (
@@ -203,23 +196,12 @@ def show_weights(
                 title=t(title),
                 kind="sequential",
                 zrange=(0.0, top),
-                value_name=t("compare.weight"),
+                value_name=t("step.value.weight"),
                 **axes,
             )
     if "diff" not in parts:
         return
-    left, right = st.columns(2)
-    with left:
-        _heatmap(
-            difference,
-            tokens,
-            tokens,
-            "compare_weights_diff",
-            title=t("compare.diff_weights"),
-            kind="diverging",
-            value_name=t("compare.difference"),
-            **axes,
-        )
+    right = _difference(difference, tokens, tokens, "compare_weights_diff", axes)
     with right:
         st.metric(t("compare.max_weight_diff"), format_number(weights_diff.max_abs))
         st.caption(t("compare.diff_explain"))
@@ -231,6 +213,17 @@ def show_weights(
             label=t("compare.numbers_diff"),
             beside_matrix=True,
         )
+
+
+def _difference(
+    values: np.ndarray, rows: list[str], cols: list[str], key: str, axes: dict[str, str]
+) -> DeltaGenerator:
+    """B − A as a diverging heatmap in the left column; returns the right column."""
+    left, right = st.columns(2)
+    with left:
+        title = t("compare.difference")
+        _heatmap(values, rows, cols, key, title=title, kind="diverging", value_name=title, **axes)
+    return right
 
 
 def show_contexts(
@@ -250,7 +243,11 @@ def show_contexts(
     if not same_width:
         st.warning(t("compare.widths_differ", a=context_a.shape[1], b=context_b.shape[1]))
     bound = max(float(np.abs(context_a).max()), float(np.abs(context_b).max())) or 1.0
-    axes = {"row_title": t("compare.token"), "col_title": t("compare.feature"), "palette": palette}
+    axes = {
+        "row_title": t("step.axis.token"),
+        "col_title": t("step.axis.feature"),
+        "palette": palette,
+    }
     left, right = st.columns(2)
     for column, title, values, key in (
         (left, "compare.a_context", context_a, "a"),
@@ -281,19 +278,8 @@ def show_contexts(
         )
         return
     difference = context_diff.values.numpy()  # (T, d_out)
-    left, right = st.columns(2)
-    with left:
-        _heatmap(
-            difference,
-            tokens,
-            context_labels(difference.shape[1]),
-            "compare_context_diff",
-            title=t("compare.diff_context"),
-            kind="diverging",
-            value_name=t("compare.difference"),
-            **axes,
-        )
-    with right:
+    columns = context_labels(difference.shape[1])
+    with _difference(difference, tokens, columns, "compare_context_diff", axes):
         st.metric(t("compare.max_context_diff"), format_number(context_diff.max_abs))
         show_numbers(
             joined, tokens, names, key="compare_numbers_context", label=t("compare.numbers_context")

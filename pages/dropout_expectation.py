@@ -88,8 +88,7 @@ def show_metrics(curve: dict[str, Any], n: int) -> None:
         t("dropout_expectation.rms_at_n", n=n), format_number(float(curve["rms_error"][n - 1]))
     )
     metrics[2].metric(
-        t("dropout_expectation.theory_at_n", n=n),
-        format_number(float(curve["reference"][n - 1])),
+        t("dropout_expectation.theory_at_n", n=n), format_number(float(curve["reference"][n - 1]))
     )
 
 
@@ -146,9 +145,9 @@ def show_heatmaps(
                 kind="sequential",
                 zrange=(0.0, top),
                 palette=palette,
-                row_title=t("dropout_expectation.query"),
-                col_title=t("dropout_expectation.key"),
-                value_name=t("dropout_expectation.weight"),
+                row_title=t("step.axis.query"),
+                col_title=t("step.axis.key"),
+                value_name=t("step.value.weight"),
             )
             show_matrix(heatmap, figure_words(), key=f"dropout_expectation_{name}")
             show_numbers(

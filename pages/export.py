@@ -60,7 +60,7 @@ def choose_trace(view: View) -> AttentionTrace | None:
 
 def show_summary(trace: AttentionTrace) -> None:
     cfg = trace.config
-    mode = t("export.mode.train" if cfg.training else "export.mode.eval")
+    mode = t("step.mode.train" if cfg.training else "export.mode.eval")
     st.caption(
         t(
             "export.summary",

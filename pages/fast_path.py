@@ -1,11 +1,9 @@
 """The fast path: PyTorch's SDPA and ``nn.MultiheadAttention`` against the book's class.
 
-Everything is computed by :mod:`attention.fast_path` (the book's ``MultiHeadAttention`` with the
-sidebar's seed, ``d_out`` and heads; each path with the same weights); this page shows the largest
-differences, the book's output beside the slip's, one boolean mask as each path reads it, each
-path's code beside the book's, and — on demand, a bounded job — time and memory against the
-number of tokens, beside the book's own recorded table: five entries of one walk (:mod:`ui.walk`:
-tabs, ``?step=``, the keys, presenter mode).
+Everything is computed by :mod:`attention.fast_path` (every path with the book's weights); the
+page shows the largest differences, the slip's output, one boolean mask as each path reads it,
+each path's code, and on demand (a bounded job) time and memory against the number of tokens:
+five entries of one walk (:mod:`ui.walk`).
 """
 
 from __future__ import annotations
@@ -101,8 +99,8 @@ def _output_view(values: torch.Tensor, view: View, title: str) -> MatrixView:
         col_labels=columns,
         palette=view.palette,
         title=title,
-        row_title=t("fast_path.axis.token"),
-        col_title=t("fast_path.axis.feature"),
+        row_title=t("step.axis.token"),
+        col_title=t("step.axis.feature"),
         value_name=t("fast_path.value.context"),
     )
 
@@ -186,8 +184,8 @@ def show_masks(view: View, panels: tuple[str, ...] = MASK_PANELS) -> None:
                 true_hides=true_hides,
                 hidden_name=t("fast_path.masks.hidden"),
                 attended_name=t("fast_path.masks.attended"),
-                row_title=t("fast_path.axis.query"),
-                col_title=t("fast_path.axis.key"),
+                row_title=t("step.axis.query"),
+                col_title=t("step.axis.key"),
                 palette=view.palette,
             )
             show_matrix(matrix, figure_words(), key=f"fast_path_mask_{name}")

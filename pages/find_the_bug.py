@@ -1,10 +1,9 @@
 """Find the bug: a gallery bug run on the learner's numbers, beside the book's class.
 
-Everything shown comes from :func:`attention.bugs.compare_bug` (the book's class and the bug on
-the same weights, inputs and dropout draws); this page only draws it: the changed line as a diff,
-how to spot the bug, the future-leak test, the row sums, training against eval, and the steps
-that change, book and bug side by side as coloured tables. The bug classes are the project's
-own code; a learner's own class is never run here (that is ``python -m attention check``).
+Everything comes from :func:`attention.bugs.compare_bug` (book and bug on the same weights,
+inputs and dropout draws): the changed line, how to spot it, the future-leak test, the row sums,
+training against eval, and the steps that change, side by side. A learner's own class is never
+run here (that is ``python -m attention check``).
 """
 
 from __future__ import annotations
@@ -344,46 +343,25 @@ def _show_output_difference(comparison: BugComparison, tokens: list[str], palett
 
 
 def _entry_view(
-    entry: str,
-    steps: dict,
-    mask: object,
-    tokens: list[str],
-    title: str,
-    palette: str,
+    entry: str, steps: dict, mask: object, tokens: list[str], title: str, palette: str
 ) -> MatrixView:
     """One step's matrix (head 1 of a multi-head run) as a coloured table's description."""
     values = steps[entry].numpy()
-    if entry in SQUARE_ENTRIES:
-        if values.ndim == 3:
-            values = values[0]  # (h, T, T) -> head 1
-        hidden = None
-        if entry in ("masked_scores", "scaled_scores"):
-            hidden = np.isneginf(values)
-        weights = entry in ("attn_weights", "dropped_weights")
-        return MatrixView(
-            values=values,
-            row_labels=tuple(tokens),
-            col_labels=tuple(tokens),
-            palette=palette,
-            kind="sequential" if weights else "diverging",
-            zrange=(0.0, 1.0) if entry == "attn_weights" else None,
-            hidden=hidden,
-            decimals=TABLE_DECIMALS,
-            title=title,
-            row_title=t("step.axis.query"),
-            col_title=t("step.axis.key"),
-            value_name=t(f"find_the_bug.entry.{entry}"),
-        )
     if values.ndim == 3:
-        values = values[0]  # (h, T, head_dim) -> head 1
+        values = values[0]  # (h, T, T) or (h, T, head_dim) -> head 1
+    square = entry in SQUARE_ENTRIES
+    masked = entry in ("masked_scores", "scaled_scores")
     return MatrixView(
         values=values,
         row_labels=tuple(tokens),
-        col_labels=tuple(context_labels(values.shape[-1])),
+        col_labels=tuple(tokens if square else context_labels(values.shape[-1])),
         palette=palette,
-        kind="diverging",
+        kind="sequential" if entry in ("attn_weights", "dropped_weights") else "diverging",
+        zrange=(0.0, 1.0) if entry == "attn_weights" else None,
+        hidden=np.isneginf(values) if masked else None,
         decimals=TABLE_DECIMALS,
         title=title,
-        row_title=t("step.axis.token"),
+        row_title=t("step.axis.query" if square else "step.axis.token"),
+        col_title=t("step.axis.key") if square else "",
         value_name=t(f"find_the_bug.entry.{entry}"),
     )

@@ -1,19 +1,12 @@
 """Masking two ways: the book's two causal masks (section 3.5), side by side, stage by stage.
 
-Both methods run in :func:`attention.masking.compare_masking` on the current trace's raw scores
-``trace.attn_scores[0]`` (``(T, T)``, one head, before any mask) with ``trace.d_k``; this page only
-draws what it returns:
+Both methods run in :func:`attention.masking.compare_masking` on the trace's raw scores; this page
+draws what it returns: method 1 (softmax over all keys, ``* tril``, renormalize), method 2
+(``masked_fill(-inf)``, softmax), and their largest difference (rounding, not leakage).
 
-- method 1: ``softmax(ω / √d_k)`` over all keys → ``* torch.tril(ones)`` → row sums → divide;
-- method 2: ``masked_fill(mask, -inf)`` → ``softmax(· / √d_k)``;
-
-then the largest absolute difference between the two and why it is rounding, not leakage.
-
-The stages are a table, :data:`STAGES`: each entry names its tab, its sentence
-(``masking.{tab}.{name}``), its formula, the tensor it shows and how (colour scale, range, hidden
-cells, axes). One loop draws a tab's entries, two to a row. The tabs are a walk (:data:`WALK`,
-:mod:`ui.walk`): in the link as ``?step=scores|method1|method2``, and in presenter mode one
-stage per screen.
+:data:`STAGES` is a table: each entry names its tab, its sentence (``masking.{tab}.{name}``), its
+formula and the tensor it shows and how. The tabs are a walk (:data:`WALK`): ``?step=scores|
+method1|method2`` in the link, one stage per screen in presenter mode.
 """
 
 from __future__ import annotations
@@ -146,8 +139,8 @@ def stage_matrix(stage: Stage, values: np.ndarray, trace: AttentionTrace, view: 
         palette=view.palette,
         hidden=trace.mask.numpy() if stage.hidden else None,  # (T, T) True above the diagonal
         zrange=(0.0, 1.0) if stage.weights else None,
-        row_title=t("masking.axis.query"),
-        col_title="" if stage.row_sums else t("masking.axis.key"),
+        row_title=t("step.axis.query"),
+        col_title="" if stage.row_sums else t("step.axis.key"),
         value_name=t(f"masking.value.{stage.value}"),
         colour_bar=not stage.row_sums,  # the numbers say it all in a narrow column
     )

@@ -1,13 +1,10 @@
 """Multi-head: the book's two multi-head classes (section 3.6) on the current tokens and settings.
 
-(a) ``MultiHeadAttentionWrapper``: ``num_heads`` independent ``CausalAttention`` heads, each with
-``d_out`` outputs, concatenated (width ``num_heads · d_out``);
-(b) ``MultiHeadAttention``: one ``W_query`` (``W_key``, ``W_value``) of width ``d_out`` split into
-heads of ``head_dim = d_out / num_heads`` by ``view``/``transpose``, then ``out_proj``.
-
-Both traces come from :meth:`ui.view.View.trace` (``variant="wrapper"`` / ``"fused"``); the
-page shows each head's weights, the tensor shapes step by step and the outputs, and says when the
-settings are the book's (seed 123, 2 heads, ``d_out = 2``: the book's printed numbers).
+(a) ``MultiHeadAttentionWrapper``: ``num_heads`` ``CausalAttention`` heads concatenated (width
+``num_heads · d_out``); (b) ``MultiHeadAttention``: one projection of width ``d_out`` split into
+heads by ``view``/``transpose``, then ``out_proj``. Both traces come from
+:meth:`ui.view.View.trace`; the page shows each head's weights, the shapes step by step, the
+outputs and the parameter counts.
 """
 
 from __future__ import annotations
@@ -89,9 +86,9 @@ def show_weights(
             kind="sequential",
             zrange=(0.0, top),
             title=title,
-            row_title=t("multi_head.axis.query"),
-            col_title=t("multi_head.axis.key"),
-            value_name=t("multi_head.value.weight"),
+            row_title=t("step.axis.query"),
+            col_title=t("step.axis.key"),
+            value_name=t("step.value.weight"),
         )
         for head, title in enumerate(titles)
     ]
@@ -250,6 +247,9 @@ class Heads:
     def d_out(self) -> int:
         return self.view.config.d_out
 
+    def trace_of(self, variant: str) -> AttentionTrace | None:
+        return self.wrapper if variant == "wrapper" else self.fused
+
 
 def heads_of(view: View) -> Heads:
     wrapper = view.trace(num_heads=view.heads, variant="wrapper")  # always possible
@@ -270,21 +270,27 @@ def wrapper_text(heads: Heads) -> None:
     )
 
 
-def wrapper_shapes(heads: Heads, *, shapes: bool = True) -> None:
-    if heads.wrapper is None:
+def _shape_steps(variant: str, trace: AttentionTrace) -> list[ShapeStep]:
+    return wrapper_shape_steps(trace) if variant == "wrapper" else fused_shape_steps(trace)
+
+
+def class_shapes(variant: str, heads: Heads, *, shapes: bool = True) -> None:
+    """The class's shape table and output rows (``shapes=False``: the outputs alone)."""
+    trace = heads.trace_of(variant)
+    if trace is None:
         return
-    shapes_and_outputs(
-        heads.wrapper,
-        wrapper_shape_steps(heads.wrapper),
-        "wrapper",
-        [
+    if variant == "wrapper":
+        columns = [
             t("multi_head.outputs.wrapper_column", head=head + 1, index=index + 1)
             for head in range(heads.num_heads)
             for index in range(heads.d_out)
-        ],
-        heads.view.tokens,
-        shapes,
-    )
+        ]
+    else:
+        columns = [
+            t("multi_head.outputs.fused_column", index=index + 1) for index in range(heads.d_out)
+        ]
+    steps = _shape_steps(variant, trace)
+    shapes_and_outputs(trace, steps, variant, columns, heads.view.tokens, shapes)
 
 
 def fused_text(heads: Heads, *, code: bool = True) -> bool:
@@ -315,19 +321,6 @@ def fused_text(heads: Heads, *, code: bool = True) -> bool:
     return True
 
 
-def fused_shapes(heads: Heads, *, shapes: bool = True) -> None:
-    if heads.fused is None:
-        return
-    shapes_and_outputs(
-        heads.fused,
-        fused_shape_steps(heads.fused),
-        "fused",
-        [t("multi_head.outputs.fused_column", index=index + 1) for index in range(heads.d_out)],
-        heads.view.tokens,
-        shapes,
-    )
-
-
 def difference(heads: Heads) -> None:
     st.subheader(t("multi_head.difference.header"))
     st.markdown(
@@ -346,7 +339,7 @@ def _weights_screens(variant: str) -> Callable[[Heads], tuple[Callable[[Heads], 
     """Presenter mode: one head's weights a screen, under the class's header."""
 
     def screens(heads: Heads) -> tuple[Callable[[Heads], None], ...]:
-        trace = heads.wrapper if variant == "wrapper" else heads.fused
+        trace = heads.trace_of(variant)
         if trace is None:
             return (lambda heads: fused_text(heads, code=False),)
 
@@ -361,7 +354,7 @@ def _weights_screens(variant: str) -> Callable[[Heads], tuple[Callable[[Heads], 
 
 def _draw_weights(variant: str) -> Callable[[Heads], None]:
     def draw(heads: Heads) -> None:
-        trace = heads.wrapper if variant == "wrapper" else heads.fused
+        trace = heads.trace_of(variant)
         if trace is not None:
             show_weights(trace, variant, heads.view.tokens, heads.view.palette)
 
@@ -372,15 +365,14 @@ def _shape_screens(variant: str) -> tuple[Callable[[Heads], None], ...]:
     """Presenter mode: the class's shapes, then its output rows (a screen each)."""
 
     def shapes(heads: Heads) -> None:
-        trace = heads.wrapper if variant == "wrapper" else heads.fused
+        trace = heads.trace_of(variant)
         st.subheader(t(f"multi_head.{variant}.header"))
         if trace is not None:
-            steps = wrapper_shape_steps(trace) if variant == "wrapper" else fused_shape_steps(trace)
-            show_shapes(steps, variant, trace)
+            show_shapes(_shape_steps(variant, trace), variant, trace)
 
     def outputs(heads: Heads) -> None:
         st.subheader(t(f"multi_head.{variant}.header"))
-        (wrapper_shapes if variant == "wrapper" else fused_shapes)(heads, shapes=False)
+        class_shapes(variant, heads, shapes=False)
 
     return (shapes, outputs)
 
@@ -399,7 +391,7 @@ WALK: Walk[Heads] = Walk(
         Entry(
             "wrapper_shapes",
             lambda: t("multi_head.outputs.label"),
-            wrapper_shapes,
+            partial(class_shapes, "wrapper"),
             parts=lambda heads: _shape_screens("wrapper"),
         ),
         Entry(
@@ -417,7 +409,7 @@ WALK: Walk[Heads] = Walk(
         Entry(
             "fused_shapes",
             lambda: t("multi_head.outputs.label"),
-            fused_shapes,
+            partial(class_shapes, "fused"),
             parts=lambda heads: (
                 _shape_screens("fused") if heads.fused is not None else (fused_text,)
             ),
@@ -446,11 +438,11 @@ def render(view: View) -> None:
     if heads.wrapper is not None:  # (a) the wrapper
         wrapper_text(heads)
         _draw_weights("wrapper")(heads)
-        wrapper_shapes(heads)
+        class_shapes("wrapper", heads)
     else:
         st.subheader(t("multi_head.wrapper.header"))
     if fused_text(heads):  # (b) the fused class: needs 2+ heads that divide d_out
         _draw_weights("fused")(heads)
-        fused_shapes(heads)
+        class_shapes("fused", heads)
     st.divider()
     difference(heads)

@@ -1,15 +1,10 @@
 """One query, by hand: the row of one query through the layer, every number written out.
 
-All results shown are the trace's numbers (one ``CausalAttention`` head, batch row 0); the steps
-in between (the products of a dot product, the exps and their sum, the weighted value vectors)
-come from :mod:`attention.one_query`. LaTeX gets only numbers and integer positions; token labels
-are shown as plain text beside it (escaped for Markdown).
-
-The page is a table of its steps, :data:`HAND_STEPS`: each entry is a title (``one_query.{name}``),
-its formula and its sentences, drawn in order by one loop (formula on the left, sentence on the
-right), then the whole row as a table and the context vector beside its picture. These eight are
-a walk (:data:`WALK`, :mod:`ui.walk`): all on one page by default, one per tab with the toggle or
-a link (``?step=softmax``), one per screen in presenter mode with the query and key in its strip.
+Results are the trace's numbers; the steps in between (products, exps, weighted values) come from
+:mod:`attention.one_query`. LaTeX gets only numbers and positions; token labels are plain text.
+:data:`HAND_STEPS` is a table of the steps (title ``one_query.{name}``, formula, sentences) drawn
+by one loop, then the row as a table and the context vector beside its picture. They are a walk
+(:data:`WALK`): ``?step=softmax`` in the link, one per screen in presenter mode.
 """
 
 from __future__ import annotations
@@ -258,10 +253,7 @@ HAND_STEPS: tuple[HandStep, ...] = (
     HandStep(
         "step1",
         lambda row: vectors_latex(
-            row.qp,
-            row.kp,
-            row.trace.queries[0, row.i].tolist(),
-            row.trace.keys[0, row.j].tolist(),
+            row.qp, row.kp, row.trace.queries[0, row.i].tolist(), row.trace.keys[0, row.j].tolist()
         ),
         _vectors_sentence,
     ),
@@ -312,7 +304,7 @@ def row_frame(row: QueryRow) -> pd.DataFrame:
         elif bool(keep[index]):
             drop_text = t("one_query.kept", scale=number(trace.dropout_scale))
         else:
-            drop_text = t("one_query.dropped")
+            drop_text = t("step.state.dropped")
         rows.append(
             {
                 t("one_query.col_score"): "−∞" if masked else text_number(float(masked_row[index])),
@@ -326,7 +318,7 @@ def row_frame(row: QueryRow) -> pd.DataFrame:
             }
         )
     index_labels = [position_label(row.labels, k) for k in range(len(rows))]  # plain text
-    return pd.DataFrame(rows, index=pd.Index(index_labels, name=t("one_query.col_key")))
+    return pd.DataFrame(rows, index=pd.Index(index_labels, name=t("step.axis.key")))
 
 
 def show_row_table(row: QueryRow) -> None:
@@ -339,7 +331,7 @@ def show_row_table(row: QueryRow) -> None:
             frame.to_numpy().tolist(),
             list(frame.index),
             list(frame.columns),
-            corner=t("one_query.col_key"),
+            corner=t("step.axis.key"),
             highlight=row.j,
             description=t("one_query.row_table"),
         )

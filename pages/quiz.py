@@ -1,12 +1,9 @@
 """Predict, then reveal: questions read off the current trace, answered before they are shown.
 
-``attention.experiments.quiz_question(trace, number)`` builds question ``number`` from the trace's
-tensors (deterministic in both), so this page only draws it: the question, a radio with no
-preselected answer, **Reveal** (shows right/wrong, the row of numbers and an explanation) and
-**Next question**. Session state (all page-prefixed): ``quiz_number`` (the question counter),
-``quiz_answer`` (the radio), ``quiz_revealed`` / ``quiz_revealed_answer`` (what was revealed),
-``quiz_correct`` / ``quiz_answered`` (the score) and ``quiz_scored`` (the last question counted,
-so a rerun never counts one twice).
+``attention.experiments.quiz_question(trace, number)`` builds the question; this page draws it:
+a radio with no preselected answer, **Reveal** (right or wrong, the row of numbers, why) and
+**Next question**. Session keys start with ``quiz_``; ``quiz_scored`` (the last question counted)
+keeps a rerun from counting one twice.
 """
 
 from __future__ import annotations
@@ -120,8 +117,8 @@ def show_reveal(
         chart = weight_row_chart(
             values.tolist(),
             labels,
-            value_name=t("quiz.score_name" if row_kind == "masked_scores" else "quiz.weight"),
-            x_title=t("quiz.key"),
+            value_name=t("quiz.score_name" if row_kind == "masked_scores" else "step.value.weight"),
+            x_title=t("step.axis.key"),
             hidden=hidden,
             highlight=highlight,
             title=t(f"quiz.row_title.{row_kind}", query=labels[question.query]),

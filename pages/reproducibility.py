@@ -14,18 +14,8 @@ import streamlit as st
 import torch
 
 from attention import AttentionConfig, AttentionTrace
-from attention.book_outputs import (
-    CAUSAL_SEED_123,
-    DROPOUT_CHECKS,
-    BookCheck,
-    check_book_outputs,
-)
-from attention.environment import (
-    RecomputeCheck,
-    dropout_on_ones,
-    environment_info,
-    recompute_check,
-)
+from attention.book_outputs import CAUSAL_SEED_123, DROPOUT_CHECKS, BookCheck, check_book_outputs
+from attention.environment import RecomputeCheck, dropout_on_ones, environment_info, recompute_check
 from attention.export import attention_cells
 from ui.frame import PAGE_SPECS, page
 from ui.i18n import t

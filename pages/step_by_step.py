@@ -1,13 +1,9 @@
 """Attention, step by step: one forward pass of ``CausalAttention``, embeddings to context vectors.
 
-The page is the app's front door. At the top: what it shows, the current settings in words, the
-whole forward pass as one formula, and the input (the editable embedding table) beside the output
-(the context vectors). Below, ten steps, one per tab (or all on one page with a toggle), each with
-a sentence or two that teach, the formula, a heatmap and its numbers as a table.
-
-Every number comes from :meth:`ui.view.View.trace` (one head, row 0 of a batch of one): the
-page never computes attention itself. Sums shown for reading (row sums) are the trace's tensors
-summed, ``attn_weights.sum(-1)``, exactly as a learner would check them in a notebook.
+The app's front door: the settings in words, the pass as one formula, the editable input beside
+the output, then ten steps (tabs, or all on one page) each with its sentences, formula, heatmap
+and numbers. Every number comes from :meth:`ui.view.View.trace`; row sums are the trace's
+tensors summed, as a learner would check them in a notebook.
 """
 
 from __future__ import annotations
@@ -79,10 +75,8 @@ def context_table(
 
 
 def remember_change(trace: AttentionTrace) -> OutputChange | None:
-    """The change the last edit or setting made to the context vectors (kept until the next one).
-
-    The page keeps the inputs and context vectors it drew last in the session; when this run's
-    differ, :func:`attention.differences.output_change` says which rows moved.
+    """The change the last edit or setting made to the context vectors (kept until the next one),
+    from the inputs and context vectors drawn last (:func:`attention.differences.output_change`).
     """
     inputs, context = trace.inputs[0], trace.context[0]  # (T, d_in), (T, d_out)
     last = st.session_state.get(LAST_OUTPUT_KEY)
@@ -106,10 +100,7 @@ def change_sentence(change: OutputChange, tokens: list[str]) -> str:
         return t("step.change.setting", count=change.count, tokens=len(tokens), rows=moved)
     edited = change.first_edited_row
     return t(
-        "step.change.edit",
-        token=escape_markdown(labels[edited]),
-        number=edited + 1,
-        rows=moved,
+        "step.change.edit", token=escape_markdown(labels[edited]), number=edited + 1, rows=moved
     )
 
 

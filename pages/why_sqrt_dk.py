@@ -48,8 +48,8 @@ def show_example_row(seed: int, scaled: bool, d_k: int, palette: str) -> None:
         chart = weight_row_chart(
             row["weights"].tolist(),
             [f"k{j + 1}" for j in range(NUM_KEYS)],
-            value_name=t("why_sqrt_dk.weight"),
-            x_title=t("why_sqrt_dk.key"),
+            value_name=t("step.value.weight"),
+            x_title=t("step.axis.key"),
             title=t(title, d_k=d_k),
             y_range=(0.0, 1.15),
             palette=palette,

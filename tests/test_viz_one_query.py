@@ -16,7 +16,6 @@ from viz.chart import Arrow, Bars, Chart, Label, Line, Points
 from viz.label_layout import (
     POINT_RADIUS,
     PlacedLabel,
-    _overlap,
     label_extent,
     label_size_px,
     segment_points,
@@ -38,6 +37,11 @@ from viz.one_query import (
     vectors_latex,
     weights_bar_chart,
 )
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Do two boxes (centre x, centre y, half width, half height), in px, share any area?"""
+    return abs(a[0] - b[0]) < a[2] + b[2] and abs(a[1] - b[1]) < a[3] + b[3]
 
 
 @pytest.fixture(scope="module")

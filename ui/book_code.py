@@ -1,12 +1,9 @@
 """The book's lines beside a step: the class's source with the step's statements marked.
 
-The lines come from :mod:`attention.book_code`, which reads ``attention/modules.py`` itself, so
-what a learner reads is the code that computed the numbers on screen. They sit in a collapsed
-expander: the step's numbers stay first.
-
-:func:`code_in_language` gives any code the app shows its comments in the reader's language (the
-Chinese ones of ``ui/messages/book_code.py``, after the book's Chinese edition); the code itself,
-every character before a ``#``, stays as it is.
+The lines come from :mod:`attention.book_code`, which reads ``attention/modules.py``, so the code
+shown is the code that computed the numbers; they sit in a collapsed expander.
+:func:`code_in_language` gives any code shown its comments in the reader's language
+(``ui/messages/book_code.py``); everything before a ``#`` stays as it is.
 """
 
 from __future__ import annotations

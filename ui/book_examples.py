@@ -1,16 +1,10 @@
 """The book's printed examples, one click each: every setting an example needs, written once.
 
-A page that shows one of the book's examples (Masking's 3.5.1, Multi-head's 3.6, the chapter's
-path, the fast path) draws :func:`show_book_example` with the entry of :data:`BOOK_EXAMPLES`:
-
-- when the sidebar is not the example's, a note says what the example needs and one button sets
-  it all (shared settings, the book's six embeddings, a page's own state such as the chapter's
-  ``SelfAttention_v2`` seed);
-- when it is, the note says so and what the page compared with the book's printout just now
-  (the page passes that comparison: a page calls numbers the book's only when it holds).
-
-The settings are the sidebar's own (``ui.settings.SETTINGS``), so the URL carries them: a fresh
-link (``/masking?seed=789``) opens the example without touching the sidebar.
+A page showing one of the book's examples draws :func:`show_book_example` with its entry of
+:data:`BOOK_EXAMPLES`: when the sidebar is not the example's, a note says what it needs and one
+button sets it all; when it is, the note says what the page compared with the book's printout
+just now (a page calls numbers the book's only when they hold). The settings are the sidebar's,
+so a link (``/masking?seed=789``) opens the example too.
 """
 
 from __future__ import annotations

@@ -1,24 +1,16 @@
 """One memory budget for every large computation the server runs, shared by all sessions.
 
-A trace of 4,096 tokens in a batch of 4 with dropout holds about 2 GB; a handful of students
-opening such views at once would fill the machine (``benchmarks/README.md``, "A memory budget").
-So a computation whose estimate (:mod:`attention.memory_estimate`) reaches :data:`HEAVY_BYTES` is
-*admitted* before it starts: the bytes it needs are reserved in :data:`BUDGET`
-(``ATTENTION_LAB_MEMORY_BUDGET_MB``), and what does not fit waits its turn, first come first
-served, for at most :data:`WAIT_S` seconds (``ATTENTION_LAB_MEMORY_WAIT_S``), then is refused in
-words. What is larger than the
-whole budget is refused at once.
+A computation whose estimate (:mod:`attention.memory_estimate`) reaches :data:`HEAVY_BYTES` is
+*admitted* before it starts: its bytes are reserved in :data:`BUDGET`
+(``ATTENTION_LAB_MEMORY_BUDGET_MB``); what does not fit waits, first come first served, at most
+:data:`WAIT_S` seconds, then is refused in words; what exceeds the whole budget is refused at
+once.
 
-Each session holds at most one large view: its results (a step page's trace; Compare's two; the
-wrapper's and the fused class's on Multi-head) are kept for that session, not in the shared cache,
-and counted in the budget as long as they are kept. A rerun that shows the same view uses them
-again; a run that shows something else gives them back (:meth:`Budget.end_run`), and so does the
-session ending (the end hook of :mod:`ui.sessions`, ``server.disconnectedSessionTTL`` after its
-tab closed: until then Streamlit keeps the session, with the fragments that draw its view, for a
-reconnect, so the memory is held until then too).
-
-Smaller computations (the book's six tokens, anything under :data:`HEAVY_BYTES`) never touch the
-budget: they go to the shared caches of :mod:`ui.computation` as before, on the same code path.
+Each session holds at most one large view, kept for that session (not in the shared cache) and
+counted while kept; a run that shows something else gives it back (:meth:`Budget.end_run`), and
+so does the session's end (:mod:`ui.sessions`, ``server.disconnectedSessionTTL`` after its tab
+closed, as Streamlit keeps the session for a reconnect). Smaller computations never touch the
+budget.
 """
 
 from __future__ import annotations
@@ -80,11 +72,6 @@ class Budget:
         """The sessions that hold a large view now."""
         with self._changed:
             return list(self._holds)
-
-    def held_by(self, session: str) -> int:
-        with self._changed:
-            hold = self._holds.get(session)
-            return 0 if hold is None else hold.reserved
 
     def begin_run(self, session: str) -> None:
         """A new run of ``session``: nothing of its kept results is used by it yet."""
@@ -149,10 +136,9 @@ class Budget:
     ) -> T:
         """``compute()`` once ``needed`` bytes are reserved for ``session``; kept under ``key``.
 
-        ``waiting(seconds_waited)`` is called about every :data:`POLL_S` while it waits (a page
-        shows a message there; Streamlit stops a run left behind at such a call). Raises
-        :class:`OverBudget` when ``needed`` exceeds the budget or no room came in ``wait_s``
-        (default :data:`WAIT_S`).
+        ``waiting(seconds_waited)`` is called about every :data:`POLL_S` while it waits (Streamlit stops
+        a run left behind there). Raises :class:`OverBudget` when ``needed`` exceeds the budget or no
+        room came in ``wait_s`` (default :data:`WAIT_S`).
         """
         found = self.kept(session, key)
         if found is not None:
@@ -182,11 +168,7 @@ class Budget:
         self._changed.notify_all()
 
     def _reserve(
-        self,
-        session: str,
-        needed: int,
-        wait_s: float,
-        waiting: Callable[[float], None] | None,
+        self, session: str, needed: int, wait_s: float, waiting: Callable[[float], None] | None
     ) -> _Hold:
         if needed > self.total:
             raise OverBudget(needed, self.total, busy=False)

@@ -1,12 +1,8 @@
 """The bug chosen on Find the bug, in the link: ``?bug=<gallery name>`` (``attention.bugs.BUGS``).
 
-A teacher shares the bug the class should look at. The choice is kept in a plain session value
-(the page's select box is drawn on one page only, and Streamlit forgets a widget's key on every
-other page), so the link carries it from any page, like the other pages' own parameters.
-
-The gallery is imported where a bug is named, not at import: every run writes the link (the frame
-imports this module for it), and a run that never chose a bug has nothing to check, so pages other
-than Find the bug do not load the gallery (and the training code its KV-cache bug uses).
+The choice is a plain session value (Streamlit forgets a widget's key on pages that do not draw
+it), so the link carries it from any page. The gallery is imported only where a bug is named:
+every run writes the link, and other pages should not load the gallery and its training code.
 """
 
 from __future__ import annotations

@@ -1,28 +1,14 @@
-"""The browser's side of a chart: one component that draws a :class:`viz.chart.Chart` or a
-:class:`viz.chart.PointCloud`.
+"""The browser's side of a chart: one component draws a :class:`viz.chart.Chart` or a
+:class:`viz.chart.PointCloud` as one ``<svg>``.
 
-Why not Plotly for these: a Plotly chart costs the browser its large script on a page's first
-visit and a full redraw on every change, where a chart of a few dozen lines, bars or points needs
-neither (``benchmarks/README.md``, "One chart library"). This component receives the chart as
-JSON data and builds one ``<svg>`` with ``document.createElementNS``: ticks, ranges and texts
-were decided in Python (``viz.chart``); the JavaScript maps data to pixels and lays out texts (a
-chart: the title wrapped, the legend below the plots, panels stacked when the element is narrow;
-a cloud: its labels placed again on every turn, none on another).
+Ticks, ranges and texts are decided in Python (``viz.chart``); the JavaScript maps data to pixels
+and lays out texts, keeps its nodes across reruns (new data redraws in place), follows its
+container's width, turns a 3-D cloud by dragging or arrow keys (its turn kept across reruns) and
+offers "Download as SVG". Hover texts are SVG ``<title>`` children; colours follow the theme.
 
-A 3-D cloud is an orthographic view turned by dragging (pointer events: mouse, pen and touch) or
-the arrow keys when it has the focus, with a "Reset view" button; its turn is kept across reruns.
-The element keeps its nodes across reruns: the same data changes nothing, new data redraws in
-place. It follows its container's width (``ResizeObserver``). A "Download as SVG" link (part of
-the same element) serializes the drawing as it is shown, when it is used.
-
-Safety: the JavaScript (``ui/components/chart.js``, with ``shared.js``) is this project's own,
-fixed code. Everything from a user (token labels) arrives as JSON *data* and is only ever set as
-``textContent`` or as an attribute value: never parsed as HTML or Markdown, so ``<script>`` or
-``**x**`` in a label is shown as typed. No ``innerHTML`` anywhere.
-
-Text and axis colours follow the theme (the element's computed text colour and font); they are
-written on the SVG elements themselves, so the downloaded file looks like the page. Hover texts
-are SVG ``<title>`` children: the browser's tooltips (a long press on a phone).
+Safety: ``ui/components/chart.js`` is this project's fixed code. A user's text (token labels)
+arrives as JSON data and is only set as ``textContent`` or an attribute value, never parsed as
+HTML or Markdown; no ``innerHTML`` anywhere.
 """
 
 from __future__ import annotations

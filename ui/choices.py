@@ -1,28 +1,16 @@
 """Keep what a select box or radio holds when the labels of its options change.
 
-A select box or radio tells the server which option is chosen by the option's *label*: "平方距离…"
-for the loss ``squared_distance``, "3: starts" for the third token. When the labels change under
-a widget the browser shows (a switch of language, a new sentence in the sidebar), the browser
-still sends the old label, which is no option's label any more. Streamlit then hands the page
-that label instead of the option, and the browser shows nothing chosen, or the old label: a
-learner's choice is lost (Backward, Export, Train it and One query have such widgets).
+The browser names the chosen option by its *label*. When the labels change (another language, a
+new sentence), it still sends the old label, which is no option's any more, and the choice is
+lost. :func:`keep_choices` is the cure: called from the ``on_change`` callback of what changes
+the labels (a callback runs while the last run's labels still apply), it writes each value back,
+so the run sends it with its new label.
 
-:func:`keep_choices` is the cure. Call it from the ``on_change`` callback of what changes the
-labels: a callback runs before the page, while Streamlit still reads the labels of the last
-run, so each value read there is the option itself. Writing it back makes the run send it
-with its new label. A page still checks that a chosen position exists in a shorter table.
-
-:func:`write_back` is the one way a widget keeps its value across reruns: the sidebar calls it
-on a page switch, Backward for the controls of its closed tabs, :func:`keep_choices` for every
-choice. It keeps a key the session still holds. Two pages need more, and share
-:class:`KeptValues` for it: Compare's B settings and Train's settings. Their widgets are drawn
-on one page only, and Streamlit deletes a widget's key at the end of any run that does not draw
-it (every other page), so there is nothing left to write back; yet the URL must carry them on
-every page (``b_seed=8``, ``train_task=sort``), and the URL reader fills them on a session's
-first run, before any of their widgets exists. So their values live in one plain dict in
-session state, which no run deletes: the URL reads and writes the dict, each widget starts from
-it when its key is gone (:meth:`KeptValues.restore`) and writes to it when it changes
-(:meth:`KeptValues.remember`).
+:func:`write_back` keeps a widget's value across reruns while the session holds its key.
+:class:`KeptValues` (Compare's B settings, Train's settings) keeps values in one plain dict in
+session state, because Streamlit deletes the key of a widget a run does not draw, yet the URL
+carries them on every page: each widget starts from the dict (:meth:`KeptValues.restore`) and
+writes to it (:meth:`KeptValues.remember`).
 """
 
 from __future__ import annotations
@@ -56,10 +44,9 @@ def write_back(keys: Iterable[str]) -> None:
 def keep_choices() -> None:
     """Write every choice in the session back to its key (call it from an ``on_change``).
 
-    Only text and numbers are written back: what a choice holds. Other session values of that
-    kind are written back unchanged, which changes nothing. Buttons, toggles, uploads and data
-    editors hold other kinds of value and must not be written (Streamlit refuses it); none of
-    them shows an option label that could be orphaned.
+    Only text and numbers are written back (what a choice holds; other such values are unchanged by
+    it). Buttons, toggles, uploads and data editors must not be written (Streamlit refuses it), and
+    none shows an option label.
     """
     write_back([key for key in st.session_state.keys() if _is_choice_value(st.session_state[key])])
 

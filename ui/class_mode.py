@@ -1,26 +1,20 @@
 """Class mode: the students' screens follow the teacher's view, on every replica.
 
-The room's state is the teacher's view *as a link*: the page's path and the URL query that
-``ui/url.py`` writes on every run (settings, ``step=``, ``present=1``, the page's own), minus what
-is the reader's own (:data:`PERSONAL`: the language and the colours). So following needs nothing
-from a page's internals: a follower's session opens the teacher's link in place.
+The room's state is the teacher's view *as a link*: the page's path and the URL query of
+``ui/url.py``, minus the reader's own (:data:`PERSONAL`: language and colours). Following needs
+nothing from a page's internals: a follower opens the teacher's link in place.
 
-- The teacher starts a class (:func:`class_button`, in the presenter bar and the sidebar) and gets
-  a short link, ``/?class=<id>``, and its QR code. The session keeps the room's secret; only it
-  publishes (:func:`class_tick` on every run, and every :data:`POLL_S` / 2 seconds for changes
-  a fragment made, such as a tab opened) and only it can end the class.
-- A student opens the link: :func:`class_tick`, a fragment that reruns every :data:`POLL_S`
-  seconds, asks the store for the room's version (one cheap call) and, when it changed, reads the
-  state and reruns the app; :func:`follow`, early in the frame, then moves to the room's page and
-  reads its query as a freshly opened link would (the session's other state is dropped, except
-  the class's own and the reader's language and colours). "Explore on my own" stops applying
-  changes (the badge still says where the class is); "Back to the class" applies the latest.
-- When the store cannot be reached (Redis down), every page keeps working on its own settings and
-  the badge says the class link is paused; the next poll that reaches it resumes by itself (the
-  teacher's session re-creates a room that a Redis restart lost, at a higher version).
+- The teacher starts a class (:func:`class_button`) and gets ``/?class=<id>`` and its QR code;
+  only that session (it keeps the room's secret) publishes and ends the class.
+- A student's :func:`class_tick`, a fragment rerunning every :data:`POLL_S` seconds, asks the
+  store for the room's version and reruns the app when it changed; :func:`follow` then opens the
+  room's page and query. "Explore on my own" stops following; "Back to the class" applies the
+  latest.
+- With the store unreachable (Redis down) every page keeps working and the badge says the class
+  is paused; the next poll that reaches it resumes (the teacher re-creates a lost room).
 
-Nothing from the room is rendered as HTML or Markdown with links: the badge names the page by its
-title in the catalogue and the step only if it is a plain name.
+Nothing from the room is rendered as HTML or Markdown with links: the badge names the page by
+its catalogue title and the step only if it is a plain name.
 """
 
 from __future__ import annotations
@@ -188,9 +182,8 @@ def _leave() -> None:
 def class_tick() -> None:
     """On every run: the teacher's session publishes its view, a follower's polls (and moves).
 
-    Each in a fragment that also reruns by itself: a follower's every :data:`POLL_S` s, the
-    teacher's twice as often (a tab opened reruns only the tabs, which rewrite the URL without
-    a full run: this tick is what publishes that change).
+    Each in a fragment that reruns by itself, a follower's every :data:`POLL_S` s, the teacher's
+    twice as often (a tab switch reruns only the tabs: this tick publishes that change).
     """
     if st.session_state.get(TEACHER_KEY):
         _teacher_tick()
@@ -221,9 +214,9 @@ def _follower_tick() -> None:
 def _drifted() -> bool:
     """A follower's view differs from the room's: queue the room's again; True to rerun.
 
-    A run that applies a change can be cut short by a new request from the browser (whose
-    widgets still hold the old values), and a student may change a setting while following: the
-    screen shows the teacher's view again (at most :data:`MAX_TRIES` times per version).
+    A run applying a change can be cut short by the browser's next request (with the old widget
+    values), or the student changed a setting: the teacher's view comes back, at most
+    :data:`MAX_TRIES` times per version.
     """
     state = st.session_state.get(ROOM_STATE_KEY)
     if not st.session_state.get(FOLLOWING_KEY) or st.session_state.get(STATUS_KEY) != "ok":

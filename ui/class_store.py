@@ -1,21 +1,17 @@
 """Where a class's room lives: one small interface, two backends (no Streamlit here).
 
-A *room* is what every student's screen follows: the teacher's view as a link (page path and
-query, see :mod:`ui.class_mode`), a version that grows with each change, and when it last changed.
-Only the session that started the room holds its *secret*; the store keeps the secret's SHA-256,
-so a follower, who knows only the room's id, cannot publish to it or end it.
+A *room* is the teacher's view as a link (:mod:`ui.class_mode`), a version that grows with each
+change, and when it last changed. The store keeps only the SHA-256 of the room's *secret*, so a
+follower, who knows only the room's id, cannot publish to it or end it.
 
-- :class:`MemoryStore`, the default: rooms in this process (one server, nothing to install).
-- :class:`RedisStore` when ``REDIS_URL`` is set: rooms in Redis, so a teacher and students on
-  different replicas share them. Each operation is one round trip (a Lua script runs it
-  atomically). If Redis cannot be reached, an operation raises :class:`StoreUnavailable` at
-  once (no retries, short timeouts): the pages keep working and say the class link is paused;
-  the next call reconnects by itself.
+- :class:`MemoryStore`, the default: rooms in this process.
+- :class:`RedisStore` when ``REDIS_URL`` is set: rooms shared by every replica, each operation
+  one round trip (a Lua script). If Redis cannot be reached it raises :class:`StoreUnavailable`
+  at once (no retries, short timeouts) and the next call reconnects.
 
-Bounded: a room expires ``ttl_s`` after its teacher last published (each publish renews it), a
-store holds at most ``max_rooms`` rooms and a room ``max_followers`` followers (a follower counts
-while it polled in the last :data:`FOLLOWER_STALE_S`). A follower is a random token, nothing
-personal. A room's state is at most :data:`MAX_STATE_CHARS` characters.
+Bounded: a room expires ``ttl_s`` after its last publish, a store holds at most ``max_rooms``
+rooms of at most ``max_followers`` followers (a random token, nothing personal, active in the
+last :data:`FOLLOWER_STALE_S`) and :data:`MAX_STATE_CHARS` characters of state.
 """
 
 from __future__ import annotations

@@ -1,23 +1,16 @@
 """Presenter mode as one deck: the bar on every screen, one counter, a lecture across pages.
 
 While presenting (``?present=1``) the frame opens the bar at the top of every page
-(:func:`open_bar`) before the page runs, and closes it after (:func:`close_bar`):
+(:func:`open_bar`) and closes it after (:func:`close_bar`). A page that walks screens
+(:mod:`ui.walk`) fills it (:func:`fill_bar`: First / Previous / Next / Last, "Screen 7 of 17 ·
+Softmax", Leave); any other page, or one whose settings cannot be computed, still gets a bar
+from what the deck knows: never a dead end, and Esc always leaves. Under it, the control strip:
+seed, p, train / eval, the language and the page's own control.
 
-- a page that walks screens (:mod:`ui.walk`) fills the bar itself with its screens
-  (:func:`fill_bar`): First / Previous / Next / Last, "Screen 7 of 17 · Softmax", Leave;
-- a page that could not draw its screens (settings that cannot be computed) or has no walk
-  still gets the bar, from what the deck knows (its entries, or the page as one screen): never a
-  dead end, and Esc always leaves;
-- under the navigation, the control strip: seed (typed, −/+), p = 0 / 0.1 / 0.5, train / eval,
-  the language and the page's own control; a setting the screen does not read says so.
-
-A **lecture** is a list of screens from several pages (``?lecture=chapter_path.v1,step.softmax``):
-the bar then walks the lecture, item after item, across pages, with one counter. The lecture is
-in the link and in a small text file (:func:`lecture_text`, :func:`parse_lecture`).
-
-The canvas (``step_link.css`` / ``step_link.js``): the main area is laid out on one fixed
-logical canvas, :data:`CANVAS` CSS pixels, and scaled to fill the window (the scale is
-``min(width / W, height / H)``, as reveal.js does), so a screen looks the same on any projector.
+A **lecture** (``?lecture=chapter_path.v1,step.softmax``) is a list of screens from several pages
+walked with one counter; it travels in the link and as a text file (:func:`lecture_text`,
+:func:`parse_lecture`). The main area is laid out on one logical canvas (:data:`CANVAS`) scaled to
+fill the window, so a screen looks the same on any projector.
 """
 
 from __future__ import annotations
@@ -43,7 +36,6 @@ from .step_link import (
     PRESENT_KEY,
     WALK_NAMES,
     choose_step,
-    open_part,
     open_step,
     presenting,
     set_presenting,
@@ -274,10 +266,6 @@ def _set(key: str, value: object) -> None:
     st.session_state[key] = value
 
 
-def _seed_typed() -> None:
-    st.session_state["seed"] = int(st.session_state["present_seed"])
-
-
 def _typed_setting(name: str) -> None:
     st.session_state[name] = st.session_state[f"present_{name}"]
 
@@ -323,7 +311,8 @@ def presenter_controls(page_controls: Callable[[], None] | None = None) -> None:
             max_value=int(seed.high) if seed.high is not None else None,
             step=1,
             key="present_seed",
-            on_change=_seed_typed,
+            on_change=_typed_setting,
+            args=("seed",),
             label_visibility="collapsed",
             help=t("present.seed_help"),
         )
@@ -593,8 +582,3 @@ def present_button(page: str) -> None:
             icon=":material/slideshow:",
             help=t("present.enter_help"),
         )
-
-
-def open_screen(page: str) -> tuple[str, int]:
-    """The open entry and part of ``page`` (for the lecture panel's "add this screen")."""
-    return open_step(page), open_part(page)

@@ -15,21 +15,16 @@ def embedding_editor(where: str, *, height: int | None = None) -> None:
     """Show the editable table of tokens and embedding values, with any problem of the draft.
 
     ``where`` makes the widget key unique per page. Cells are text, so whatever is typed stays
-    visible (even "abc"); the numbers on the page come from the last valid table until the draft
-    is valid again. Every edit is handled by :func:`ui.table_state.on_table_edit`. Rows are
-    numbered from 1, as the book counts x⁽¹⁾ … and as every page and message names a row (the
-    editor reports edits by position, so the numbering is only what is shown).
-
-    The widget keeps its key and the frame it was mounted with across cell edits
-    (:func:`ui.table_state.editor_base`), so the browser keeps its grid; everything that goes into
-    the widget's identity besides the frame (the labels' language, the height) is its ``look``,
-    and a new look starts a new widget from the current draft.
+    visible; the page's numbers come from the last valid table until the draft is valid again
+    (:func:`ui.table_state.on_table_edit`). Rows are numbered from 1, as the book counts x⁽¹⁾. The
+    widget keeps its key across cell edits (:func:`ui.table_state.editor_base`), so the browser keeps
+    its grid; a new ``look`` (language, height) starts a new widget from the draft.
     """
     base = editor_base(where, (current_language(), height))
     columns = base.columns
     editor_key = base.key
     column_config = {
-        TOKEN_COLUMN: st.column_config.TextColumn(t("table.token"), help=t("table.token_help")),
+        TOKEN_COLUMN: st.column_config.TextColumn(t("step.axis.token"), help=t("table.token_help")),
         **{
             name: st.column_config.TextColumn(name, help=t("table.value_help"))
             for name in columns

@@ -1,10 +1,8 @@
 """The backward page's own settings (loss, target, learning rate, steps taken) and its computation.
 
-The settings are declared here, :data:`BACKWARD_SETTINGS`, and live in session state under their
-URL names (``loss``, ``target``, ``lr``, ``grad_steps``); :data:`URL_PARAMS` lets the URL read and
-write them like the shared ones (the page's ``PageSpec`` in ``ui/frame.py`` names it). The computation is
-:func:`attention.gradients.gradient_descent` on the current table and sidebar settings, cached
-across runs and sessions like the trace (two caches by size, see ``ui.computation``).
+:data:`BACKWARD_SETTINGS` live in session state under their URL names (``loss``, ``target``,
+``lr``, ``grad_steps``), read and written by the URL through :data:`URL_PARAMS`. The computation,
+:func:`attention.gradients.gradient_descent`, is cached like the trace (two caches by size).
 """
 
 from __future__ import annotations

@@ -115,10 +115,9 @@ def free_storage(result: object, depth: int = 3) -> int:
     """Give the memory of every tensor in ``result`` back now, even while something still refers
     to it; returns the bytes freed.
 
-    For a session that has ended only: Streamlit keeps an ended session's objects (the fragments
-    that drew its view hold its trace) until its store of sessions is next written to, which on an
-    idle server is never (``benchmarks/README.md``, "A memory budget"). Nothing runs that session
-    again, so its tensors can be emptied where they are.
+    For an ended session only: Streamlit keeps its objects (the fragments that drew its view hold
+    its trace) until its session store is next written, which on an idle server is never. Nothing
+    runs that session again, so its tensors can be emptied in place.
     """
     if isinstance(result, torch.Tensor):
         storage = result.untyped_storage()

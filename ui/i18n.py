@@ -51,10 +51,8 @@ _RUN_LANGUAGE: ContextVar[str | None] = ContextVar("run_language", default=None)
 def language_of_this_run() -> Iterator[None]:
     """Within this block, :func:`current_language` is the language read once at its start.
 
-    The frame enters it once the sidebar has settled the language, around the page's run: a
-    page asks for many words per run, and each read of the session state goes through
-    Streamlit's locks. Outside the block (the sidebar itself, a fragment's
-    rerun) the language is read from the session state each time.
+    The frame enters it around the page's run: a page asks for many words, and each session-state
+    read goes through Streamlit's locks. Outside it the language is read each time.
     """
     token = _RUN_LANGUAGE.set(current_language())
     try:

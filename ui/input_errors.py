@@ -1,15 +1,10 @@
 """What the core's input errors say, in the user's language.
 
-``attention/`` explains a value it cannot work with in English
-(:class:`~attention.validate.AttentionInputError`). A problem a user of the app can run into (an
-upload that is not text, a sentence too long for the backward pass, numbers that overflow) also
-carries a ``code`` and the values its message names (``params``). :func:`explain` writes that
-message in the current language: the English is the core's own message (written once, where the
-check is), the Chinese comes from :data:`ZH` below, filled with the same values. An error without
-a code, or a code not listed here, is shown in English, as the core wrote it: never an empty box.
-
-``tests/test_input_errors.py`` checks that every code the core raises is listed here, with the
-same placeholders as its ``params``.
+``attention/`` explains a bad value in English (:class:`~attention.validate.AttentionInputError`);
+an error a user of the app can run into also carries a ``code`` and its values (``params``).
+:func:`explain` writes the core's English, or the Chinese of :data:`ZH` filled with the same
+values; an error without a listed code is shown as the core wrote it, never an empty box.
+``tests/test_input_errors.py`` checks that every code the core raises is listed here.
 """
 
 from __future__ import annotations

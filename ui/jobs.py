@@ -8,30 +8,18 @@
         job.snapshot()                                # place in line, progress so far
     job.outcome                                       # what work(key, report, should_stop) gave
 
-Each run of ``work(key, report, should_stop)`` gets a process of its own, forked from a
-*forkserver* (a single-threaded Python that imported ``preload`` once, so a worker starts in
-milliseconds and the threaded web server is never forked). The kernel bounds the worker:
-``RLIMIT_CPU`` (at the budget's CPU seconds SIGXCPU tells the work to stop, keeping what it has;
-:data:`STOP_GRACE_S` later the kernel kills it), ``RLIMIT_AS`` (an allocation past its memory
-fails and the job says so) and ``nice``. Reports and the outcome come back through a pipe as
-pickled plain data; when the worker exits, all its memory goes back to the system.
+Each run of ``work`` gets a process forked from a *forkserver* (a single-threaded Python that
+imported ``preload`` once: the threaded web server is never forked). The kernel bounds it:
+``RLIMIT_CPU`` (SIGXCPU asks the work to stop and keep what it has; :data:`STOP_GRACE_S` later
+it is killed), ``RLIMIT_AS`` and ``nice``. Results come back through a pipe as plain data; the
+worker's memory goes back to the system when it exits.
 
 The server runs no thread for jobs: every :meth:`Job.snapshot` and :meth:`Job.wait` moves the
-pool on (:meth:`JobPool.advance`: read the workers' pipes, end what exited, enforce the wall
-clock, start waiting jobs), so it moves while someone watches; a worker whose pipe is full waits
-until someone does.
-
-- **Shared and cached by key.** Equal keys share one job, wanted by a set of *requesters* (one per
-  browser session); a finished outcome is kept under its key (``max_cached``, least recently used
-  out) unless ``cacheable(outcome)`` is false or the run was told to stop.
-- **Bounded.** A requester holds one job per *slot*; at most ``max_waiting`` wait (one more raises
-  :class:`QueueFull`) and ``max_running`` run, first come, first served.
-- **Cancelled.** :meth:`Job.leave` (Stop) withdraws a requester: with nobody left the worker is
-  told to stop (SIGTERM) and its partial outcome kept. :meth:`JobPool.leave_all` (a tab gone)
-  withdraws it from every job: with nobody left a waiting job is dropped, a running worker killed.
-
-Each event is one line of the operator's log (``ui.ops_log``): queued, started, over budget,
-stopped (done, cancelled, over budget, failed).
+pool on (:meth:`JobPool.advance`). Equal keys share one job and its cached outcome; a requester
+(a browser session) holds one job per *slot*; ``max_waiting`` and ``max_running`` bound the
+queue (:class:`QueueFull`). :meth:`Job.leave` (Stop) and :meth:`JobPool.leave_all` (a tab gone)
+withdraw a requester; a job nobody wants is dropped or stopped. Each event is one line of the
+operator's log (``ui.ops_log``).
 """
 
 from __future__ import annotations

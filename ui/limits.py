@@ -1,12 +1,10 @@
 """Every operator-set limit of the server, declared once and read from the environment.
 
-A limit is one :class:`Limit` in :data:`LIMITS`: its environment variable (``ATTENTION_LAB_*``), its
-default and the range it must lie in. :func:`limit` reads it; a value that is not a number or lies
-outside its range stops the server at start (:func:`stop_on_bad_limits`, when ``streamlit run``
-loads ``app.py``, before it serves: an exit there is one clean line, where an exception in the
-startup hook would print Starlette's traceback) with a message that names the variable, the value
-and the range, instead of failing later in a student's session. deploy/README.md lists them all
-(a test checks that it does).
+A :class:`Limit` in :data:`LIMITS` names its variable (``ATTENTION_LAB_*``), default and range;
+:func:`limit` reads it. A bad value stops the server at start with one clean line naming the
+variable, value and range (:func:`stop_on_bad_limits`, from ``app.py`` before it serves: an
+exception in the startup hook would print a traceback) instead of failing in a student's
+session. deploy/README.md lists them all (a test checks).
 """
 
 from __future__ import annotations

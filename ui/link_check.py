@@ -1,11 +1,9 @@
 """A link with more parameters than Streamlit reads is said to be unread, not opened as if empty.
 
-Streamlit empties a query of more than :data:`MAX_LINK_FIELDS` parameters before the app sees it
-(its ``CLIENT_STATE_QUERY_STRING_MAX_FIELDS``), so such a link would open the page at its defaults
-without a word. Only the browser still has the link: ``components/link_check.js`` counts its
-parameters once per tab, as Streamlit counts them, and reports a count over the limit; the frame
-then says so in one warning beside the link's other warnings (:func:`ui.url.show_url_warnings`).
-The component draws nothing.
+Streamlit empties a query of more than :data:`MAX_LINK_FIELDS` parameters before the app sees it,
+so only the browser still has the link: ``components/link_check.js`` counts its parameters once
+per tab and reports a count over the limit, which the frame says beside the link's other warnings
+(:func:`ui.url.show_url_warnings`). The component draws nothing.
 """
 
 from __future__ import annotations

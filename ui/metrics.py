@@ -1,10 +1,7 @@
 """The replica's load in Prometheus' text format, served at ``/metrics`` (``app.py``).
 
-What an operator watches during a class: sessions connected now, reruns (one per click of every
-student), the events of ``ui.ops_log`` (sessions opened and closed, settings errors, memory
-released, trainings), the training queue, and the process's resident memory. Each replica answers
-for itself; a scraper (Prometheus, or ``curl`` in ``deploy/serve.sh``'s printout) asks each one.
-Counts and sizes only: nothing a user typed.
+Sessions connected, reruns, the events of ``ui.ops_log``, the training queue and the process's
+resident memory; each replica answers for itself. Counts and sizes only: nothing a user typed.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """One line per event, for the operator: sessions, settings errors, trainings, memory released.
 
-``event("session_opened", session="3f2a")`` writes one line to standard output through Streamlit's
-logger: ``event=session_opened session=3f2a`` by default, or one JSON object per line with
-``ATTENTION_LAB_LOG_FORMAT=json`` (what log collectors read). Values are short and never user text
-beyond what an operator needs (ids, counts, names of settings); nothing personal is logged.
-Every event is also counted (:func:`counts`, what ``/metrics`` serves), and so are happenings too
-frequent for a line each, such as reruns (:func:`count`).
+``event("session_opened", session="3f2a")`` logs ``event=session_opened session=3f2a`` through
+Streamlit's logger, or a JSON object with ``ATTENTION_LAB_LOG_FORMAT=json``. Values are ids,
+counts and names of settings, never user text. Every event is counted too (:func:`counts`, served
+at ``/metrics``), as are happenings too frequent for a line each (:func:`count`).
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """What a phone needs on every page: 44 px touch targets, a sidebar that closes after navigation.
 
-Streamlit draws the number input's −/+ and small buttons for a mouse (the seed's −/+ are
-32 × 38 px on a phone); ``phone.css`` enlarges them only where the pointer is coarse (a finger),
-so a laptop keeps the compact sidebar. On a phone the open sidebar covers three quarters of the
-screen and Streamlit leaves it open after a page link is tapped; ``phone.js`` closes it then.
-The frame mounts the component once per run, in the sidebar; it draws nothing.
+``phone.css`` enlarges Streamlit's small −/+ and buttons only where the pointer is coarse (a
+laptop keeps the compact sidebar); ``phone.js`` closes the sidebar, which covers most of a phone's
+screen, after a page link is tapped. Mounted once per run in the sidebar; it draws nothing.
 """
 
 from __future__ import annotations

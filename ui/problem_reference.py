@@ -1,10 +1,8 @@
 """A settings error shown to a user carries a short reference that the operator's log carries too.
 
-A student who reads "Reference: 3f2a9c" out to the teacher points the operator at one line of the
-server's log (``event=settings_error session=… ref=3f2a9c problem=table.bad_number``): which
-session, which problem, when. The reference is the same on every rerun that shows the same problem
-in the same session, and the line is written once per session and problem, not once per rerun.
-The log names the problem's message key only, never what the user typed.
+"Reference: 3f2a9c" read out to the teacher points at one log line (``event=settings_error
+session=… ref=3f2a9c problem=table.bad_number``), written once per session and problem; the
+reference is stable across reruns. The log names the message key only, never what was typed.
 """
 
 from __future__ import annotations

@@ -1,20 +1,12 @@
 """Sessions: a token for each, and hooks for when its tab is gone and when it ends.
 
 Every run registers its session (:func:`session_token`) with a session-scoped
-``st.cache_resource`` whose ``on_release`` Streamlit calls when the browser disconnects. Then:
-
-- :func:`when_session_away` hooks run once the tab has been gone :data:`AWAY_S` seconds (a reload
-  or a network blip comes back sooner): the Train page's jobs end there, their workers killed;
-- :func:`when_session_ends` hooks run once Streamlit drops the session
-  (``server.disconnectedSessionTTL`` after its tab closed): its large view goes back to the
-  memory budget (``ui/heavy.py``). Then the server collects the garbage its last runs left
-  (Streamlit's collection after every run is off, ``ui/frame.py``) and, once no session is left,
-  drops the large cached traces, whose ``ttl`` acts only when the cache is next called.
-
-Freed memory goes back to the system by itself with the deployed allocator settings
-(``MALLOC_MMAP_THRESHOLD_``, ``deploy/README.md``): large tensors are mapped and unmapped
-directly. The server trims nothing and runs no thread of its own for it; trainings' memory is
-their worker processes' (``ui/jobs.py``).
+``st.cache_resource`` whose ``on_release`` Streamlit calls when the browser disconnects.
+:func:`when_session_away` hooks run once the tab has been gone :data:`AWAY_S` seconds (a reload
+comes back sooner): the Train page's jobs end there. :func:`when_session_ends` hooks run once
+Streamlit drops the session (``server.disconnectedSessionTTL`` later): its large view goes back to
+the memory budget; then the server collects garbage (Streamlit's collection after every run is
+off) and, with no session left, drops the large cached traces.
 """
 
 from __future__ import annotations

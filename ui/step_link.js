@@ -1,17 +1,13 @@
 // The keys of a page that walks steps (ui/step_link.py mounts it; ui/walk.py draws the page).
 //
-// One listener on the window, installed once per browser tab: a rerun replaces the elements a
-// learner focused, and a freshly opened link has nothing focused at all, so a listener on an
-// element would stop (or never start) working. It acts only while the marker element
-// (class __CLASS__) is on the page, and leaves keys typed into a field alone.
-//
-// - Tabs (not presenting): ← → open the previous / next tab.
-// - Presenter mode: → PageDown Space ↓ next; ← PageUp Shift+Space ↑ previous; Home End the
-//   first / last screen; Esc leaves. The buttons are clicked (Streamlit's own round trip), and
-//   focus never rests on them: a clicker's Space must not press a focused Next a second time.
-//
-// A link's step= is scrolled to once (data.scroll changes when a link opened a step): its tab
-// into view, in the page and inside the tab strip.
+// One listener on the window, installed once per tab (a rerun replaces focused elements, and a
+// fresh link has none focused), active only while the marker (class __CLASS__) is on the page,
+// never for keys typed into a field.
+// - Tabs: ← → the previous / next tab.
+// - Presenter mode: → PageDown Space ↓ next; ← PageUp Shift+Space ↑ previous; Home End first /
+//   last; Esc leaves. Buttons are clicked, and focus never rests on them (a clicker's Space must
+//   not press a focused Next twice).
+// A link's step= is scrolled into view once (data.scroll changes when a link opened a step).
 
 const FIELDS = 'input, textarea, select, [contenteditable="true"], [role="slider"], [role="grid"]'
   + ', .gdg-input, [data-testid="stDataFrame"], [role="listbox"], [role="combobox"]';

@@ -1,24 +1,18 @@
 """The open step of every page that walks steps: in the link (``?step=``), in presenter mode
 (``?present=1``), and under the keys (``step_link.js``).
 
-A page that walks steps (:mod:`ui.walk`) registers the names of its entries here
-(:func:`register_walk`). Each page keeps its own open step, by entry name (so it does not depend
-on the language of the tab labels), under ``walk_open_<page>``; presenter mode is one switch for
-the session. The URL carries the open step of the page shown as ``step=<name>`` (left out for the
-first entry) and presenter mode as ``present=1``, both declared in :data:`URL_PARAMS` (named by
-the step page's ``PageSpec``), so a shared link (and the share box of the Reproducibility page,
-which copies the view's URL) opens the same step, in the same mode.
+A walking page (:mod:`ui.walk`) registers its entries' names (:func:`register_walk`) and keeps
+its open step by name (not by tab label, which depends on the language) under
+``walk_open_<page>``. The URL carries it as ``step=<name>`` (left out for the first) and
+presenter mode as ``present=1`` (:data:`URL_PARAMS`), so a shared link opens the same step in
+the same mode; the page it opens checks it (:func:`take_link_step`).
 
-A link's ``step=`` is checked by the page it opens, against that page's own entries
-(:func:`take_link_step`): the step page's names are known here, the other pages' once they run.
-A link or the presenter's buttons set a *pending* step (:func:`choose_step`); the tabs open it once
-(:func:`take_pending`) and then report the tab a learner opens (:func:`record_open`), which
-rewrites the URL at once (a tab switch reruns only the tabs' fragment, not the frame that
-rewrites the URL).
+A link or the presenter's buttons set a *pending* step (:func:`choose_step`); the tabs open it
+once (:func:`take_pending`) and report the tab a learner opens (:func:`record_open`), which
+rewrites the URL at once (a tab switch reruns only the tabs' fragment, not the frame).
 
-:func:`step_keys` draws a small component whose fixed JavaScript (``step_link.js``) listens to
-the keys on the whole window: a rerun replaces the focused element and the keys would otherwise
-stop working, and a freshly opened link has nothing focused at all.
+:func:`step_keys` listens to the keys on the whole window (``step_link.js``): a rerun replaces
+the focused element, and a fresh link has nothing focused.
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """The ten steps of one attention forward pass, drawn from a one-head trace: one renderer.
 
-Each step's screen is declared once in :data:`viz.screens.SCREENS` (its matrices, formulas,
-sentences and the deck's split); this module draws a declaration with Streamlit, for the page
-(:func:`draw_step`: the whole step, then the book's lines that compute it) and for presenter
-mode (:func:`draw_screen`: one of the step's screens). :func:`step_walk` makes the ten steps a
-walk (one lazy tab each, in the link, walked by the keys). The step page draws it for the
-sidebar's settings; the Train page for one head of a *trained* model (``notes`` then replaces
-the sentences that speak of the sidebar and of seeded weights).
+Draws the declarations of :data:`viz.screens.SCREENS` with Streamlit: :func:`draw_step` for the
+page (the step, then the book's lines), :func:`draw_screen` for presenter mode, :func:`step_walk`
+for the walk of ten lazy tabs. The Train page draws it for one head of a *trained* model
+(``notes`` replaces the sentences about the sidebar and seeded weights).
 """
 
 from __future__ import annotations

@@ -1,14 +1,9 @@
 """The embedding table as the user types it: parse, check and name every bad cell.
 
-The app keeps two versions of the table:
-
-- the *draft*, a table of strings exactly as typed (so nothing a user typed is ever lost, even
-  ``"abc"`` or an empty cell), shown in every data editor;
-- the *committed* table, the last draft that was fully valid: token labels and float values. Every
-  number on every page comes from it, so a bad edit never blanks the page.
-
-This module is pure Python (no Streamlit): it turns drafts, URL values and uploads into committed
-tables or into :class:`InputProblem` messages that say what is wrong and where.
+The *draft* is strings exactly as typed (nothing typed is lost, even ``"abc"``); the *committed*
+table, the last fully valid draft, is what every page computes from, so a bad edit never blanks
+the page. Pure Python: drafts, URL values and uploads become tables or :class:`InputProblem`
+messages that say what is wrong and where.
 """
 
 from __future__ import annotations

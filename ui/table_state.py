@@ -1,16 +1,12 @@
 """The embedding table every page computes from: its draft (as typed) and its commit (valid).
 
-Session state holds two versions (see ``ui/table.py`` for why): ``table`` (the committed
-:class:`~ui.table.Table`, the last valid one: every number on screen comes from it) and
-``table_draft`` (rows of strings exactly as typed, shown in every editor), with
-``table_columns``. The sentence box and the editors change them only through
-:func:`commit_table` and :func:`on_table_edit`.
+Session state holds ``table`` (the last valid :class:`~ui.table.Table`: every number on screen
+comes from it) and ``table_draft`` (strings as typed, shown in every editor), changed only
+through :func:`commit_table` and :func:`on_table_edit`.
 
-An editor keeps its widget (its key and the frame it was mounted with, an :class:`EditorBase`)
-across ordinary cell edits: the browser's grid stays, and the widget's state (every edit since
-it was mounted) is read against that unchanged frame to give the draft. A draft set in any other
-way (a new sentence, a reset, another column count, an upload, the URL, the other page's editor,
-or a cell the app fills in itself) gives the editor a fresh widget that starts from the draft.
+An editor keeps its widget (an :class:`EditorBase`) across ordinary cell edits, so the browser's
+grid stays; a draft set any other way (a new sentence, a reset, an upload, the URL, the other
+editor, a cell the app fills in) gives the editor a fresh widget that starts from the draft.
 """
 
 from __future__ import annotations
@@ -29,15 +25,7 @@ from viz.markdown_text import escape_markdown
 
 from .choices import keep_choices
 from .i18n import t
-from .table import (
-    MAX_TOKENS,
-    TOKEN_COLUMN,
-    InputProblem,
-    Table,
-    problem,
-    shorten,
-    table_from_rows,
-)
+from .table import MAX_TOKENS, TOKEN_COLUMN, InputProblem, Table, problem, shorten, table_from_rows
 
 MAX_TEXT_CHARS = 100_000
 
@@ -149,16 +137,13 @@ def _draft_from_edits(
 ) -> tuple[list[dict[str, object]], bool]:
     """Apply a data editor's edits (edited, added, deleted rows) to the frame it was mounted with.
 
-    ``delta`` is the editor's whole state (every edit since it was mounted), so the draft is
-    ``base`` with the edits applied in Streamlit's order: cells by their row in ``base``, then
-    deleted rows, then added rows. A new row starts as a word and its embedding, never as empty
-    cells: the token typed in it, or a placeholder word (``token7``) when none is typed yet; value
-    cells left empty get the word's embedding. A row whose numbers are still its token's embedding
-    follows its token: type another word and the row gets that word's embedding, as the sentence
-    box would give it. Once a number is typed by hand, the row keeps its numbers.
+    ``delta`` holds every edit since mounting, applied in Streamlit's order: cells, deleted rows,
+    added rows. A new row starts as its typed token (or a placeholder ``token7``) with that word's
+    embedding in empty cells; a row whose numbers are still its token's embedding follows its token
+    when the word changes, as the sentence box would; numbers typed by hand stay.
 
-    Returns the rows and whether the app filled in a cell the grid does not show (then the
-    editor needs a fresh widget to show it).
+    Returns the rows and whether the app filled in a cell the grid does not show (then the editor
+    needs a fresh widget).
     """
     rows = [dict(row) for row in base]
     filled = False
@@ -221,10 +206,9 @@ EDITOR_SERIAL_KEY = "table_editor_serial"  # widgets made so far in this session
 def editor_base(where: str, look: Hashable) -> EditorBase:
     """The widget of the editor ``where`` (one per page): the one it has, or a fresh one.
 
-    The widget stays while the session's draft is still the one its edits made and its grid
-    shows it, its ``look`` is the same, and its state is still alive (a widget not drawn in the
-    last run, as on another page, has lost its state: the browser would show its frame without
-    the edits). Otherwise a new key starts a new widget from the current draft.
+    The widget stays while the session's draft is the one its edits made and its grid shows it, its
+    ``look`` is unchanged, and its state is alive (a widget not drawn last run has lost its state).
+    Otherwise a new key starts a new widget from the current draft.
     """
     draft = st.session_state["table_draft"]
     editors: dict[str, EditorBase] = st.session_state.setdefault(EDITORS_KEY, {})
@@ -254,10 +238,9 @@ def _editor_with_key(editor_key: str) -> EditorBase | None:
 def on_table_edit(editor_key: str) -> None:
     """Callback of every embedding editor: keep the typed draft, commit it if it is valid.
 
-    The editor's state is read against the frame its widget was mounted with. An editor whose
-    draft another change has replaced in the meantime (the same run's sentence, reset or upload)
-    is left out: its grid is about to be replaced by the new table. An editor the session does
-    not know reads its state against the current draft, as a freshly mounted one would.
+    The editor's state is read against the frame its widget was mounted with (or, for an editor the
+    session does not know, the current draft). An editor whose draft another change of the same run
+    replaced (a sentence, reset or upload) is left out: its grid is about to be replaced.
     """
     draft = st.session_state["table_draft"]
     base = _editor_with_key(editor_key)
@@ -315,8 +298,8 @@ RANDOM_TOKENS_DEFAULT = min(1024, MAX_TOKENS)  # at most the operator's token li
 def random_words(count: int, seed: int = 0) -> list[str]:
     """``count`` made-up words (``"tavo"``, ``"mi"``…), the same for the same count and seed.
 
-    A private NumPy generator draws 1 to 3 syllables per word, so the global RNGs are untouched
-    and 4096 words stay short (1 to 3 syllables each, so the ``text`` URL value still works).
+    A private NumPy generator (the global RNGs are untouched) draws 1 to 3 syllables per word, so
+    4096 words still fit the ``text`` URL value.
     """
     count = max(0, min(int(count), MAX_TOKENS))
     generator = np.random.default_rng([seed, count])

@@ -1,26 +1,15 @@
 """The Train page's trainings: one worker pool per server, what a finished training hands the page.
 
-No Streamlit here: :func:`run_job` runs in the pool's worker processes (``ui/jobs.py``).
-Two kinds of job, both keyed by frozen, resolved configs (training is deterministic, so equal keys
-give equal outcomes and may share one cached result):
+No Streamlit here: :func:`run_job` runs in the pool's worker processes (``ui/jobs.py``). Two kinds
+of job, keyed by frozen, resolved configs (training is deterministic, so equal keys share one
+cached result): ``TrainConfig`` → :class:`TrainOutcome` (the training and everything the page
+draws from it) and :class:`CompareKey` → ``DropoutComparison`` (the same run with and without
+attention dropout). Both come back as plain data.
 
-- ``TrainConfig`` → :class:`TrainOutcome`: ``train(cfg)``, then everything the page draws from it
-  (accuracy, a held-out sequence, its attention maps, the pattern scores), computed once in the
-  worker and shared by every session that asks for the same config;
-- :class:`CompareKey` → ``DropoutComparison``: ``compare_dropout(cfg, dropout)``, the same data
-  and seed with and without attention dropout.
-
-Both come back as plain data: tensors, lists and configs (a ``TrainResult`` pickles as its
-config, history and weights, and is rebuilt on arrival).
-
-**Threads.** Each worker trains with ``ATTENTION_LAB_TRAIN_THREADS`` intra-op threads (one by
-default: a tiny model trains several times faster on one thread on the busy 2-core machine, and
-two trainings then use the two cores). The thread count changes the order of additions in matrix
-products, so it is part of what makes a training reproducible: the exported script sets it too.
-
-**Bounds**: the trainings' and jobs' limits of ``ui/limits.py`` (running, waiting, cached; CPU,
-wall clock, memory, priority). The largest training the page allows would take hours
-(``benchmarks/README.md``, "Bounded trainings"), so the budget, not the settings, bounds a job.
+Each worker trains with ``ATTENTION_LAB_TRAIN_THREADS`` intra-op threads (one by default: two
+trainings then share the two cores). The thread count changes the order of additions, so it is
+part of what makes a training reproducible: the exported script sets it too. The limits of
+``ui/limits.py``, not the settings, bound a job.
 """
 
 from __future__ import annotations
@@ -31,13 +20,7 @@ from typing import Any
 
 import torch
 
-from attention.training import (
-    DropoutComparison,
-    TrainConfig,
-    TrainResult,
-    compare_dropout,
-    train,
-)
+from attention.training import DropoutComparison, TrainConfig, TrainResult, compare_dropout, train
 
 from .jobs import Budget, JobPool
 from .limits import limit

@@ -1,33 +1,14 @@
 """The Train page's settings: its controls, its URL parameters and the ``TrainConfig`` they give.
 
-Seven settings, each in the URL as ``train_<name>`` when it differs from the task's default
-(``?train_task=sort&train_steps=900``), so a shared link trains exactly the same model:
+Seven settings (task, layers, heads, width, dropout, steps, seed), each one
+:class:`ui.settings.Setting` in :data:`TRAIN_SETTINGS` with its range from
+``attention.training.LIMITS``; each is in the URL as ``train_<name>`` when it differs from the
+task's default, so a shared link trains the same model.
 
-=========  ====================================  ==========================================
-setting    widget                                range (``attention.training.LIMITS``)
-=========  ====================================  ==========================================
-task       select: copy, reverse, sort, …        ``attention.tasks.TASK_NAMES``
-layers     slider                                1 … 4
-heads      number                                1 … 8 (width must be divisible by heads)
-width      number                                4 … 256
-dropout    slider                                0 … 0.9 (attention dropout, training only)
-steps      number                                1 … 20,000
-seed       number                                0 … 2⁵³ − 1 (what a browser holds exactly)
-=========  ====================================  ==========================================
-
-Each is one :class:`ui.settings.Setting` in :data:`TRAIN_SETTINGS` (URL name, range, step,
-widget, label and help keys): the URL reader, the URL writer and the controls loop over them.
-
-The values are kept in :data:`TRAIN_VALUES`, one plain dict in session state
-(``train_values``), not only in the widgets (a :class:`ui.choices.KeptValues`, shared with
-Compare's B settings: why a dict, there). Streamlit deletes a widget's key on a run that does
-not draw it (any other page), while the URL and the page must keep the settings across pages,
-and the URL reader fills them before any widget exists. Each widget starts from the dict and
-writes back to it when it changes. Choosing another task loads that task's defaults (which
-are measured to train well, ``attention.training.TASK_DEFAULTS``); the seed stays.
-
-The text task trains on the built-in corpus or on an uploaded ``.txt`` (≤ 1 MB), which the URL
-cannot carry: the page says so.
+The values live in :data:`TRAIN_VALUES` (a :class:`ui.choices.KeptValues`: Streamlit deletes the
+key of a widget a run does not draw, and the URL must keep them on every page). Choosing another
+task loads its defaults (``attention.training.TASK_DEFAULTS``); the seed stays. An uploaded
+``.txt`` corpus cannot travel in the URL: the page says so.
 """
 
 from __future__ import annotations

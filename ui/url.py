@@ -1,19 +1,15 @@
 """The URL describes the view, both ways.
 
 On a session's first run (:func:`init_session`) every query parameter is read and checked: a bad
-value is replaced by its default and *reported*, never silently dropped; a value between two
-steps of its control is rounded and that is said too (``url.rounded``). After that the URL is
-rewritten on every run from the state (:func:`sync_url`), keeping only values that differ from
-the defaults. Both directions are loops over :data:`ui.settings.SETTINGS`, plus the sentence
-(``text``) and embeddings (``emb``) of the table, Compare's ``b_*`` and the parameters a page
-declares beside it (``PageSpec(..., settings=...)`` in ``ui/frame.py``, registered with
-:func:`register_page_params`: the Train page's ``train_*``, Backward's ``loss``, ``lr`` …).
+value is replaced by its default and reported, a value between two steps of its control rounded
+and said (``url.rounded``). After that the URL is rewritten on every run from the state
+(:func:`sync_url`), keeping only values that differ from the defaults. Both directions loop over
+:data:`ui.settings.SETTINGS`, the table (``text``, ``emb``), Compare's ``b_*`` and the parameters
+a page declares (:func:`register_page_params`).
 
-A link the app writes always opens: when the view's query is longer than :data:`MAX_LINK_CHARS`
-(a large uploaded table), the address leaves the table out (:func:`link_params`) and the app says
-so, once; the Reproducibility page offers the table as a CSV file beside the shorter link. A
-link's unknown parameters make one note, however many; a link of more parameters than Streamlit
-reads (it empties such a query before the app sees it) is said to be unread (``ui/link_check.py``).
+A link the app writes always opens: past :data:`MAX_LINK_CHARS` the address leaves the table out
+(:func:`link_params`) and says so once. Unknown parameters make one note; a query longer than
+Streamlit reads is said to be unread (``ui/link_check.py``).
 """
 
 from __future__ import annotations

@@ -1,20 +1,13 @@
 """A page that walks steps: a table of its entries, and everything a walk needs, written once.
 
-A page that walks steps declares a :class:`Walk`: its entries in order, each an :class:`Entry`
-(a name for the link, a tab label, a function that draws it, and, for presenter mode, the parts a
-dense entry splits into). From that one table come
+A page declares a :class:`Walk` of :class:`Entry` (a name for the link, a tab label, a function
+that draws it, the parts presenter mode splits it into). From that one table come the tabs (only
+the open one runs) or every entry on one page with a toggle; the open entry in the link,
+``?step=<name>``, checked against this page's entries; the keys (← → walk the tabs); and presenter
+mode, one screen at a time under the deck's bar (:mod:`ui.deck`).
 
-- the tabs (only the open tab runs, so a page sends one entry's figures), or every entry on one
-  page with a toggle;
-- the open entry in the link, ``?step=<name>``, checked against *this* page's entries (a bad name
-  is a warning that lists them) and scrolled to;
-- the keys (``ui/step_link.js``): ← → walk the tabs; in presenter mode a clicker's keys;
-- presenter mode (``?present=1``): one screen at a time under the deck's bar (:mod:`ui.deck`),
-  counted over the whole deck.
-
-The page itself keeps one short ``render``: build the context its entries read (a trace, a
-backward pass, a query row …), then ``if begin(WALK): present(WALK, context); return``, else draw
-its top and ``show_walk(WALK, context)``.
+A page's ``render`` builds the context its entries read, then ``if begin(WALK): present(WALK,
+context); return``, else draws its top and ``show_walk(WALK, context)``.
 """
 
 from __future__ import annotations
@@ -176,10 +169,7 @@ def _screens(walk: Walk[Context], context: Context) -> list[Screen]:
 
 
 def present(
-    walk: Walk[Context],
-    context: Context,
-    *,
-    controls: Callable[[], None] | None = None,
+    walk: Walk[Context], context: Context, *, controls: Callable[[], None] | None = None
 ) -> None:
     """Presenter mode: the open screen alone, under the deck's bar (:mod:`ui.deck`).
 

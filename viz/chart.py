@@ -1,25 +1,13 @@
 """Charts as data: what the app's one chart component (``ui.chart``) draws.
 
-Two kinds, one set of axes and ticks:
+A :class:`Chart` (a title, :class:`Panel` side by side, each with two :class:`Axis` and a few
+series, and a legend) or a :class:`PointCloud` (the Embeddings page: one labelled point per token
+in 3, 2 or 1 dimensions). Ranges, ticks, every mark and its hover text are decided here and
+tested without a browser; the browser maps data to pixels and lays out texts.
 
-- a :class:`Chart` (curves, bars, arrows): a title, one or more :class:`Panel` side by side
-  (each with two :class:`Axis` and a few series) and a legend;
-- a :class:`PointCloud` (the Embeddings page): one labelled point per token in 3, 2 or 1
-  dimensions (:func:`point_cloud`); the browser turns a 3-D one by dragging or the arrow keys.
-
-Everything a reader sees is decided here, in Python, and tested without a browser: the axis
-ranges, the tick values and their labels, every point, bar and arrow, the hover text of each
-(drawn as SVG ``<title>``, the browser's own tooltip). The browser maps data to pixels, lays out
-texts and (for a 3-D cloud) turns the view.
-
-Texts are plain text: the component writes them with ``textContent``, so a token such as
-``<b>x</b>`` is shown as typed (no escaping here, none needed).
-
-Series kinds: :class:`Line` (optional markers, dash), :class:`Bars` (centres and widths in data
-units: grouped bars are offset here), :class:`Arrow` (a segment with an arrowhead),
-:class:`Points` (markers: circle, star or ring), :class:`Label` (a text at a point, optionally in
-a box with a thin leader line to another point) and :class:`Rule` (a vertical or horizontal
-reference line).
+Texts are plain text: the component sets them with ``textContent``, so no escaping is needed.
+Series: :class:`Line`, :class:`Bars` (grouped bars offset here), :class:`Arrow`, :class:`Points`,
+:class:`Label` (optionally boxed, with a leader line) and :class:`Rule`.
 """
 
 from __future__ import annotations

@@ -88,12 +88,10 @@ def dropout_error_chart(
 ) -> Chart:
     """Log-log plot of the error of the average of N dropout draws against N.
 
-    Three lines: the RMS error, the largest absolute error, and the theory ``c/√N`` (dashed): a
-    straight line of slope −1/2 on log-log axes. ``highlight`` marks the N shown in the heatmaps.
-    Points with error 0 cannot be drawn on a log axis and are left out (``None``). Of more than
-    ``max_points`` values of N, the curve keeps about ``max_points`` spread evenly on the log
-    axis (the first, the last and ``highlight`` always), each with its measured value.
-    Both axes are labelled at whole decades only, with faint lines between.
+    The RMS error, the largest absolute error and the theory ``c/√N`` (dashed, slope −1/2);
+    ``highlight`` marks the N of the heatmaps. Zeros cannot be drawn on a log axis and are left
+    out. Of more than ``max_points`` values of N, about ``max_points`` spread evenly on the log axis
+    are kept (the first, the last and ``highlight`` always). Axes are labelled at whole decades.
     """
     colors = series_colors(palette)
     kept = log_spaced(len(draws), max_points, always=_position(draws, highlight))
@@ -140,9 +138,7 @@ def dropout_error_chart(
     x_low, x_high = float(x[0]), float(x[-1])  # the measured N, end to end
     y_low, y_high = log_padded(every)
     panel = Panel(
-        x=log_axis(x_title, x_low, x_high),
-        y=log_axis(y_title, y_low, y_high),
-        series=tuple(lines),
+        x=log_axis(x_title, x_low, x_high), y=log_axis(y_title, y_low, y_high), series=tuple(lines)
     )
     return Chart(panels=(panel,), legend=tuple(legend), height=280)
 
@@ -164,10 +160,9 @@ def saturation_chart(
 ) -> Chart:
     """Three panels against ``d_k`` (log axis): mean entropy, mean largest weight, gradient size.
 
-    ``scaled``/``unscaled`` are :func:`attention.experiments.softmax_saturation` results. The
-    entropy panel also shows ``log T`` (a uniform row) dotted. A dotted vertical line marks
-    ``highlight_d_k``. The x axes are ticked at the measured ``d_k`` values (powers of 2); the
-    y axes start at 0, the largest-weight panel spans 0 … 1.05.
+    ``scaled``/``unscaled``: :func:`attention.experiments.softmax_saturation` results. The entropy
+    panel shows ``log T`` (a uniform row) dotted; a dotted line marks ``highlight_d_k``. Ticks at
+    the measured ``d_k``; y axes from 0, the largest weight up to 1.05.
     """
     colors = series_colors(palette)
     d_k_values = [int(d_k) for d_k in scaled["d_k"]]

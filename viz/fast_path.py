@@ -1,12 +1,8 @@
 """Figures of the pages "The fast path" and "The KV cache": pure builders, no Streamlit.
 
-- :func:`convention_view`: one boolean mask as a yes/no table, written ``True``/``False`` as the
-  tensor holds it and coloured by what the reader of that tensor does with the key (grey: hidden,
-  light: attended). The same tensor reads "hide" to the book and ``nn.MultiheadAttention``,
-  "attend" to SDPA: same texts, other colours.
-- :func:`per_size_chart`: a log-log chart of a measurement against the number of tokens, one
-  line per path (time per forward pass, peak memory).
-- :func:`cache_rows_view`: a layer's cached keys or values, one row per token, heads side by side.
+:func:`convention_view` (one boolean mask written as the tensor holds it, coloured by what its
+reader does: "hide" for the book, "attend" for SDPA), :func:`per_size_chart` (log-log, one line
+per path) and :func:`cache_rows_view` (a layer's cached keys or values, heads side by side).
 """
 
 from __future__ import annotations

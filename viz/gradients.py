@@ -1,13 +1,9 @@
 """Figures of the backward page: gradients as heatmaps, the loss over learning steps, the graph.
 
-Pure functions of numbers that :mod:`attention.gradients` computed (no Streamlit, no torch math):
-
-- :func:`gradient_view`: ``d loss / d step`` as a matrix view (drawn by ``ui.show.show_matrix``) on a
-  diverging scale centred on 0, so an exact zero (a masked score, a dropped weight) is the scale's neutral colour
-  and is written ``0.0000`` in its cell;
-- :func:`loss_curve_chart`: the loss after each learning step, the last one marked;
-- :func:`autograd_dot`: the autograd graph as Graphviz DOT text, each node filled with the colour
-  of the group of steps it belongs to (:data:`STEP_GROUPS`).
+Pure functions of :mod:`attention.gradients`' numbers: :func:`gradient_view` (a gradient on a
+diverging scale centred on 0, so an exact zero is neutral and written ``0.0000``),
+:func:`loss_curve_chart` and :func:`autograd_dot` (Graphviz DOT, nodes coloured by their group
+of steps, :data:`STEP_GROUPS`).
 """
 
 from __future__ import annotations
@@ -86,6 +82,7 @@ def gradient_view(
     row_title: str = "",
     col_title: str = "",
     value_name: str = "d loss / d x",
+    colorbar_title: str = "",
 ) -> MatrixView:
     """One gradient as a matrix view: negative ↔ positive around a neutral 0.
 
@@ -100,6 +97,7 @@ def gradient_view(
         row_title=row_title,
         col_title=col_title,
         value_name=value_name,
+        colorbar_title=colorbar_title,
     )
 
 

@@ -1,22 +1,15 @@
 """A matrix too large for a table of its numbers, as a picture: one colour per cell, values on hover.
 
-A 1024-token attention matrix holds 1,048,576 numbers; nobody reads a million numbers on a screen,
-and a table of them would be megabytes. Above the size of a table (``viz.matrix.use_table``) a
-matrix is a :class:`MatrixImage`, pure data that the app's matrix component
-(``ui/components/matrix_table.js``) draws:
+Above the size of a table (``viz.matrix.use_table``) a matrix is a :class:`MatrixImage`, pure data
+that ``ui/components/matrix_table.js`` draws:
 
-1. **Colour it here.** Every value is mapped to one of :data:`COLOUR_LEVELS` colours sampled from
-   the *same* colour scale the table uses (``viz.colors.colorscale``), on the same range. Hidden
-   (masked, −∞) cells are grey, never a colour on the scale; a pixel of one cell that dropout
-   dropped is pink, as in the table.
-2. **Shrink it to what a screen shows.** At most :data:`MAX_IMAGE_SIDE` pixels a side: each pixel is
-   the mean of a block of ``f × f`` cells (``f = ⌈T / 512⌉``: 2 at 1024 tokens, 8 at 4096). A
-   palette PNG (one byte per pixel) stays small whatever ``T`` is (sizes in benchmarks/README.md);
-   the browser draws its pixels as sharp squares.
-3. **Keep the numbers reachable.** Up to :data:`EXACT_HOVER_SIDE` cells a side the hover gives each
-   cell's exact value; larger, a grid of at most :data:`HOVER_BLOCKS` blocks a side gives each
-   block's rows, columns, mean, min and max. Exact values of any cell are in the window of
-   numbers that ``ui.show.show_matrix`` draws under the picture (:func:`viz.matrix.window`).
+1. Every value is mapped to one of :data:`COLOUR_LEVELS` colours of the table's own scale
+   (``viz.colors.colorscale``); hidden cells are grey, dropped ones pink, as in the table.
+2. At most :data:`MAX_IMAGE_SIDE` pixels a side: each pixel is the mean of a block of ``f × f``
+   cells, in a palette PNG (one byte per pixel) the browser draws as sharp squares.
+3. Up to :data:`EXACT_HOVER_SIDE` cells a side the hover gives each cell's value; larger, a grid of
+   at most :data:`HOVER_BLOCKS` blocks gives each block's rows, columns, mean, min and max. Any
+   cell's exact value is in the window of numbers under the picture (:func:`viz.matrix.window`).
 """
 
 from __future__ import annotations
@@ -90,10 +83,8 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 def colour_lut(scale: ColourScale, levels: int = COLOUR_LEVELS) -> np.ndarray:
     """``levels`` colours ``(levels, 3)`` uint8, sampled evenly from a Plotly colour scale.
 
-    ``scale`` is a scale name (``colorscale(kind, palette)``) or ``[[position, colour], …]``.
-    Level 0 is the colour of ``zmin``, level ``levels − 1`` the colour of ``zmax``: exactly what
-    Plotly's colour bar shows for the same scale. A named scale's table is sampled once (a
-    read-only array shared by every figure): it is the same on every rerun.
+    ``scale`` is a scale name or ``[[position, colour], …]``; level 0 is ``zmin``'s colour, the last
+    ``zmax``'s, as Plotly's colour bar shows. A named scale is sampled once (a read-only array).
     """
     if isinstance(scale, str):
         return _named_lut(scale, levels)
@@ -180,8 +171,7 @@ def _cells(count: int, factor: int) -> np.ndarray:
 def block_stats(shown: np.ndarray, row_factor: int, col_factor: int) -> Blocks:
     """Sum, count, min and max of the visible (non-NaN) cells of each block of ``shown``.
 
-    Costs a few passes over the matrix: NaN-aware
-    ``fmin``/``fmax`` skip hidden cells without building filled copies.
+    NaN-aware ``fmin``/``fmax`` skip hidden cells without filled copies.
     """
     padded = _pad(shown, row_factor, col_factor, np.nan)
     visible = ~np.isnan(padded)

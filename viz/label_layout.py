@@ -1,22 +1,13 @@
 """Labels beside points, none on top of another: a small deterministic layout, in pixels.
 
-Plotly writes a trace's text at a fixed position next to each point, so the labels of points that
-lie close together (the value vectors v4, v5, v6 of the book's example) are drawn on top of each
-other. Here each label is a box placed by a greedy search instead:
+Each label is a box (:func:`label_size_px`, a conservative width: wide CJK characters count
+double) placed greedily, one after another, at the first free candidate around its point, nearest
+first and outward from the origin first (an arrow's label continues the arrow). A candidate is
+free if it meets no placed box and covers no obstacle (the figure's points and lines).
 
-- a label's box is :func:`label_size_px` big (a conservative estimate of the text's width: wide
-  CJK characters count double), centred on a point of the data space;
-- labels are placed one after another, each at the first free candidate position around its
-  point, nearest first, in the direction the point lies from the origin first (an arrow's label
-  continues the arrow); a candidate is free if its box meets no box already placed and covers no
-  obstacle (every point of the figure, with a small radius, and every line, as points close
-  together);
-- the search works at one scale (pixels per data unit). Drawn at a larger scale, every box
-  shrinks around its own centre, so boxes that were apart stay apart and points outside a box
-  stay outside: one layout at the smallest scale the figure can have holds at every larger one.
-
-A label that finds no free place is left out (its name stays in the hover and the legend), so
-what is drawn never overlaps.
+The layout is computed at the smallest scale the figure can have: drawn larger, every box shrinks
+around its centre, so what was apart stays apart. A label with no free place is left out (its
+name stays in the hover and the legend).
 """
 
 from __future__ import annotations
@@ -66,11 +57,6 @@ def label_size_px(text: str, font_size: float = FONT_SIZE) -> tuple[float, float
     return text_width_px(text, font_size) + 2 * BOX_PAD, LINE_HEIGHT * font_size + 2 * BOX_PAD
 
 
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    """Do two boxes (centre x, centre y, half width, half height), in px, share any area?"""
-    return abs(a[0] - b[0]) < a[2] + b[2] and abs(a[1] - b[1]) < a[3] + b[3]
-
-
 def _clear_distance(direction: np.ndarray, half_width: float, half_height: float) -> float:
     """How far along ``direction`` a box's centre must be for its point to be ``GAP`` outside."""
     dx, dy = abs(float(direction[0])), abs(float(direction[1]))
@@ -112,20 +98,10 @@ def place_labels(
 ) -> list[PlacedLabel]:
     """Place one label per point (``texts[i]`` for ``points[i]``, data units) without overlaps.
 
-    Args:
-        points: ``(n, 2)`` the labelled points; an empty text means "no label".
-        texts: the labels' plain texts (for their size; the figure may draw them with markup).
-        scale: pixels per data unit on both axes (the figure has equal axes); use the smallest
-            scale the figure can be drawn at (see the module docstring).
-        obstacles: ``(m, 2)`` further points no label may cover (the labelled points are too).
-        segments: lines no label may cover (an arrow from the origin to its tip).
-        bounds: ``(x_range, y_range)``: if given, every box stays inside (the plot's axes).
-        order: the points in the order their labels are placed (the first get the nearest
-            places); by default the order of ``points``.
-
-    Returns:
-        The placed labels, in the order they were placed; points whose label found no free
-        place are missing.
+    ``scale`` is pixels per data unit on both axes (use the smallest the figure can be drawn at);
+    ``obstacles`` (points) and ``segments`` (lines) are what no label may cover; ``bounds`` keeps
+    every box inside the axes; ``order`` is the order of placing (the first get the nearest places).
+    An empty text means no label. Returns the placed labels; a label with no free place is missing.
     """
     anchors = np.asarray(points, dtype=np.float64).reshape(-1, 2) * scale  # (n, 2) px
     blocked = _point_boxes(anchors, obstacles, segments, scale)  # (n + m, 4)

@@ -1,12 +1,10 @@
 """Make user text (token labels) safe to put where Streamlit renders Markdown.
 
-``st.markdown`` *and* ``st.table`` (every cell, index and header) render GitHub-flavoured Markdown
-with Streamlit's extras (``:red[…]``, ``$…$`` LaTeX, ``:emoji:``). A token such as ``**hi**`` would
-be drawn bold and ``[x](http://…)`` would become a link. :func:`escape_markdown` backslash-escapes
-every ASCII punctuation character (CommonMark's rule: any of them may be escaped) and breaks the
-bare-URL autolinks of GFM (``http://…``, ``www.…``, ``a@b.c``), which ignore backslash escapes, with an
-invisible word joiner. HTML needs nothing more: Streamlit never renders raw HTML from Markdown
-unless ``unsafe_allow_html=True``, which the app never uses with user text.
+``st.markdown`` and every cell of ``st.table`` render Markdown with Streamlit's extras, so
+``**hi**`` would be bold and ``[x](http://…)`` a link. :func:`escape_markdown` backslash-escapes
+every ASCII punctuation character and breaks GFM's bare-URL autolinks (which ignore escapes) with
+an invisible word joiner. Raw HTML is never rendered: the app never passes user text with
+``unsafe_allow_html``.
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """What a matrix drawing shows, said once: a :class:`MatrixView` in, a table or a picture out.
 
-Every matrix of the app — an attention matrix, a weight matrix, the causal mask, a gradient — is
-first *described*: its values, row and column labels, what kind of numbers they are (centred on 0,
-from 0 up, or yes/no), their colour range and decimals, its titles, the palette, the hidden cells.
-One component draws every description (``ui.show.show_matrix``): a coloured table of its numbers
-while it fits (:func:`use_table`, built by :mod:`viz.table_heatmap`), else a picture of one colour
-per cell (:mod:`viz.image_heatmap`) under which a window of exact values (:func:`window`, itself a
-smaller description) is drawn as the same table.
+Every matrix is first *described* (values, labels, kind of numbers, colour range, decimals,
+titles, palette, hidden cells); ``ui.show.show_matrix`` draws every description: a coloured table
+while it fits (:func:`use_table`, :mod:`viz.table_heatmap`), else a picture
+(:mod:`viz.image_heatmap`) with a window of exact values (:func:`window`) under it.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
-"""Tables of multi-head attention: shapes and outputs (each head's weights are a
-:class:`~viz.matrix.MatrixView`, drawn by ``ui.show.show_matrix`` as every matrix).
+"""Tables of multi-head attention: shapes and outputs.
 
-:func:`wrapper_shape_steps` and :func:`fused_shape_steps` list the tensor shapes of the book's two
-multi-head classes, read off a real :class:`~attention.trace.AttentionTrace` (never recomputed):
-the fused class's ``view`` and ``transpose`` steps are applied to the traced tensors themselves.
-
-:func:`output_frame` writes a matrix with a fixed number of decimals and an ASCII minus, the way
-PyTorch prints tensors, so a learner can compare the page with the book character by character.
+:func:`wrapper_shape_steps` and :func:`fused_shape_steps` read the shapes of the book's two
+classes off a real trace (the fused ``view`` and ``transpose`` applied to the traced tensors);
+:func:`output_frame` writes a matrix as PyTorch prints it, to compare with the book.
 """
 
 from __future__ import annotations
@@ -23,12 +19,7 @@ from attention.trace import AttentionTrace
 from . import vocabulary
 from .vocabulary import DECIMALS
 
-__all__ = [
-    "ShapeStep",
-    "fused_shape_steps",
-    "output_frame",
-    "wrapper_shape_steps",
-]
+__all__ = ["ShapeStep", "fused_shape_steps", "output_frame", "wrapper_shape_steps"]
 
 
 @dataclass(frozen=True)
@@ -74,9 +65,7 @@ def wrapper_shape_steps(trace: AttentionTrace) -> list[ShapeStep]:
             _shape(first_head(trace.head_context if per_head else trace.context)),
         ),
         ShapeStep(
-            "concat",
-            "torch.cat([head(x) for head in self.heads], dim=-1)",
-            _shape(trace.output),
+            "concat", "torch.cat([head(x) for head in self.heads], dim=-1)", _shape(trace.output)
         ),
     ]
 

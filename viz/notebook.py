@@ -1,10 +1,8 @@
 """The app's step-by-step views in Jupyter: a trace's ten steps as HTML, without Streamlit.
 
-In a notebook, ``show_trace(trace, tokens)`` draws what the app's first page draws: the ten steps
-of :data:`attention.steps.STEPS` in order, each with its title, its formula and its matrices as
-coloured tables of their numbers (the app's own :class:`~viz.table_heatmap.ColouredTable`, built
-by the same :mod:`viz.screens` figures): −∞ in grey where the causal mask hides a score, dropped
-weights in pink and written 0, a legend row under each table::
+``show_trace(trace, tokens)`` draws what the app's first page draws: each step of
+:data:`attention.steps.STEPS` with its title, formula and matrices as the app's own coloured
+tables (the same :mod:`viz.screens` figures)::
 
     from attention import AttentionConfig, trace_attention
     from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
@@ -13,11 +11,9 @@ weights in pink and written 0, a legend row under each table::
     trace = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(dropout=0.5))
     show_trace(trace, BOOK_TOKENS)          # the last expression of a cell: Jupyter draws it
 
-Jupyter calls ``_repr_html_`` on the returned :class:`TraceView` (and on a ``ColouredTable``).
-Every text that reaches the HTML — tokens, labels, titles — goes through :func:`html.escape`, so
-a token such as ``<img src=x onerror=alert(1)>`` is shown as those characters; colours are the
-builders' own (``#rrggbb``, ``rgb(…)``) and anything else is dropped. Pure functions: no
-Streamlit, no browser; the tests read the HTML.
+Every text that reaches the HTML goes through :func:`html.escape`, so a token such as
+``<img src=x onerror=alert(1)>`` is shown as typed; colours other than the builders' own
+(``#rrggbb``, ``rgb(…)``) are dropped.
 """
 
 from __future__ import annotations
@@ -45,13 +41,7 @@ from .table_heatmap import (
 from .vocabulary import format_short
 from .words import FigureWords
 
-__all__ = [
-    "StepSection",
-    "TableBlock",
-    "TraceView",
-    "show_trace",
-    "table_html",
-]
+__all__ = ["StepSection", "TableBlock", "TraceView", "show_trace", "table_html"]
 
 # A colour the table may set: what viz.table_heatmap writes, and nothing that could end a style.
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}|rgba?\([0-9., ]+\)|transparent|inherit")
@@ -254,11 +244,9 @@ def show_trace(
 ) -> TraceView:
     """The ten steps of ``trace`` as a :class:`TraceView`, which Jupyter draws as HTML.
 
-    ``tokens``: one label per token (default ``1 … T``). ``head``: which head of a multi-head
-    trace to follow, counted from 0 (:func:`attention.head_trace.one_head`). ``palette``:
-    ``"default"`` or ``"colorblind"``. Row 0 of the batch is drawn; every number is the trace's.
-    A wrong value (no trace, a label too many, a misspelt palette) raises ``AttentionInputError``
-    naming it; a palette is never replaced silently.
+    ``tokens``: one label per token (default ``1 … T``); ``head``: which head of a multi-head trace,
+    from 0; ``palette``: ``"default"`` or ``"colorblind"``. Row 0 of the batch is drawn. A wrong
+    value raises ``AttentionInputError`` naming it; a palette is never replaced silently.
     """
     check_instance("trace", trace, AttentionTrace, " (from attention.trace_attention)")
     palette = check_choice("palette", palette, tuple(PALETTES))

@@ -1,21 +1,12 @@
 """One query's row of attention, written out: LaTeX formulas with numbers, and two figures.
 
-The "One query, by hand" page follows query ``i`` through the layer. This module turns the numbers
-(from the trace, and from :mod:`attention.one_query` for the steps in between) into
-
-- LaTeX formulas for ``st.latex``: the query and key vectors, the dot product term by term, the
-  row of scores, the scaling by ``√d_k``, ``exp`` and normalization, dropout and the weighted sum of
-  value vectors. Only numbers and integer indices go into LaTeX, never a token: user text in LaTeX
-  could inject commands (``\\href``…). Positions count from 1, as the book writes ``x^{(2)}``.
-- :func:`value_vectors_chart`: for ``d_out = 2``, the value vectors as arrows from the origin,
-  line width ∝ weight, and the context vector as their weighted sum (tip to tail);
-- :func:`weights_bar_chart`: the row of weights as bars, for any ``d_out``.
-
-The charts are :class:`viz.chart.Chart` specs (drawn by ``ui.chart``): token labels are
-plain text in them, never markup.
-
-Notation follows the book: ``ω`` raw score, ``α`` attention weight, ``z`` context vector; ``s`` is
-a scaled score ``ω / √d_k`` and ``α′`` a weight after dropout.
+For the "One query, by hand" page: LaTeX for ``st.latex`` (the vectors, the dot product term by
+term, scaling, softmax, dropout, the weighted sum of values), :func:`value_vectors_chart` (for
+``d_out = 2``, value vectors as arrows and the context vector as their weighted sum) and
+:func:`weights_bar_chart` (the row of weights as bars). Only numbers and indices go into LaTeX,
+never a token: user text in LaTeX could inject commands (``\\href``…). Positions count from 1, as
+the book writes ``x^{(2)}``. Notation: ``ω`` score, ``s = ω / √d_k``, ``α`` weight, ``α′`` after
+dropout, ``z`` context vector.
 """
 
 from __future__ import annotations
@@ -384,15 +375,10 @@ def layout_value_labels(
 ) -> tuple[list[PlacedLabel], list[float], list[float], float]:
     """Place the labels of the arrow tips and choose axis ranges that hold them.
 
-    The scale depends on the ranges and the ranges on where the labels go, so: place at the scale
-    of the current ranges, widen the ranges to hold every box, and again until they hold (the
-    scale only falls, so a few rounds settle it). Labels too big for the plot never settle: then
-    the axes get a fixed margin and only places inside them count; a label with none is left
-    out (the legend and the hover still name it).
-
-    Returns:
-        ``(labels, x_range, y_range, scale)``: the placed labels and, at ``scale`` (pixels per
-        unit, the least the figure is drawn at), ranges that contain every point and every box.
+    The scale depends on the ranges and the ranges on the labels, so: place at the current ranges'
+    scale, widen the ranges to hold every box, and repeat (the scale only falls, so it settles).
+    Labels too big for the plot get a fixed margin instead; a label with no place is left out.
+    Returns ``(labels, x_range, y_range, scale)``, ``scale`` in pixels per unit.
     """
     points = np.vstack([tips, obstacles])  # (n + m, 2)
     x_range, y_range = _padded_ranges(points)
@@ -562,21 +548,10 @@ def value_vectors_chart(
 ) -> Chart:
     """The value vectors of a 2-D head as arrows, and the context vector as their weighted sum.
 
-    Args:
-        values: ``(T, 2)`` value vectors.
-        weights: ``(T,)`` the weights of query ``query_pos`` (after dropout): line width ∝ weight.
-        hidden: ``(T,)`` True for masked (future) keys: drawn faded and dotted, weight 0.
-        context: ``(2,)`` the context vector ``z`` of the query (from the trace).
-        tokens: token labels (plain text).
-        query_pos: the query's position, counting from 1.
-        terms: ``(T, 2)`` the weighted vectors ``w_j v_j``; when given, drawn tip to tail from the
-            origin to ``z``.
-        texts: translated legend and axis words (see ``DEFAULT_TEXTS``).
-
-    Returns:
-        One equal-aspect panel: an arrow per value vector (or markers above ``MAX_ARROWS`` keys),
-        the path (a dashed line), the context vector (an arrow ending in a star) and the labels
-        of the heaviest arrows, laid out so that none covers another (``layout_value_labels``).
+    ``weights`` (after dropout) set each arrow's width; ``hidden`` keys are faded and dotted;
+    ``terms`` (the weighted vectors ``w_j v_j``), when given, are drawn tip to tail from the origin
+    to ``context``; ``query_pos`` counts from 1. One equal-aspect panel: above ``MAX_ARROWS`` keys
+    markers replace the arrows, and the heaviest arrows are labelled without overlaps.
     """
     words = _texts(texts)
     colors = series_colors(palette)
@@ -634,17 +609,9 @@ def weights_bar_chart(
 ) -> Chart:
     """Bars of one query's attention weights over the keys; masked keys are written "masked".
 
-    Args:
-        weights: ``(T,)`` the softmax weights ``α`` of the query (the trace's ``attn_weights``).
-        hidden: ``(T,)`` True for masked keys (weight 0, no bar, a "masked" label instead).
-        tokens: token labels (plain text).
-        dropped_weights: ``(T,)`` the weights after dropout, a second bar per key if given.
-        texts: translated words (see ``DEFAULT_TEXTS``).
-
-    Returns:
-        One panel of keys (``1: Your`` …): a ``Bars`` series per row of weights (0 where masked,
-        its numbers above the bars up to ``MAX_LABELLED_BARS`` keys) and, when some keys are
-        masked, labels writing ``texts["masked"]`` (``−∞`` for many keys) on them.
+    ``weights``: the row's softmax weights ``α``; ``hidden``: True for masked keys (no bar, a
+    ``texts["masked"]`` label, ``−∞`` for many keys); ``dropped_weights``: a second bar per key if
+    given. Numbers are written above the bars up to ``MAX_LABELLED_BARS`` keys.
     """
     words = _texts(texts)
     colors = series_colors(palette)

@@ -1,25 +1,15 @@
 """How each step of the forward pass is shown: the presentation registry, one entry per step.
 
 :data:`attention.steps.STEPS` says what each step *computes*; :data:`SCREENS` says, in the same
-order and by the same names, how it is *shown*: its matrices (:class:`Figure`: which tensor of the
-trace, how it is coloured and labelled), its formulas (LaTeX), the sentences computed from its
-numbers (:class:`Sentence`: a message key and its values), how presenter mode splits it into
-screens, the shape it names, and the gradient the backward pass shows for its output
-(:class:`Gradient`). Everything that shows a step reads it from here:
+order and by the same names, how it is *shown*: its matrices (:class:`Figure`), formulas,
+sentences computed from its numbers (:class:`Sentence`: a message key and its values), its
+presenter screens, its shape and its output's gradient (:class:`Gradient`). The step page, the
+Train page, presenter mode (``ui.step_view``), the notebook (``viz.notebook``) and the backward
+page (:data:`GRADIENTS`) all read it. Pure functions; words are message keys.
 
-- the step page and the Train page (``ui.step_view``: one renderer, the page's layout and the
-  deck's screens from the same entry),
-- the notebook view (``viz.notebook``: the same figures as HTML tables),
-- the backward page (``pages/backward.py``: :data:`GRADIENTS`, the steps in reverse).
-
-A new screen is one entry here and its words in ``ui/messages/``; a new step adds its code in
-``attention/steps.py`` (a test pins both). Pure functions: no Streamlit; the words are message
-keys, translated by whoever draws them.
-
-The pictures follow one convention, step after step: rows are queries (or tokens), columns keys
-(or features ``q1 … q_dout``); scores on a diverging scale centred on 0, weights on a sequential
-scale from 0; a cell hidden by the causal mask is **grey**, never a colour on the scale (written
-−∞ while it is a score, 0 once softmax has made it a weight); a weight dropped by dropout is
+One convention for every picture: rows are queries (or tokens), columns keys (or features);
+scores on a diverging scale centred on 0, weights on a sequential scale from 0; a cell hidden by
+the causal mask is **grey** (−∞ as a score, 0 as a weight); a weight dropped by dropout is
 **pink** and written 0.
 """
 

@@ -1,18 +1,11 @@
-"""A matrix small enough to read as numbers, drawn as a coloured table: a heatmap the browser
-draws at once (``benchmarks/README.md``, "Small matrices as coloured tables").
+"""A matrix small enough to read as numbers, drawn as a coloured table.
 
-Each cell shows its number on its colour (the view's scale, palette and range, the same as its
-picture's when it is large, :mod:`viz.image_heatmap`); hidden cells are grey and written −∞ (a
-score) or 0 (a weight), weights dropped by dropout pink and written 0, a yes/no grid written and
-coloured by state. :func:`legend_table` is the colour bar of a table and of a picture: a row of
-sample values on the scale, then the special cells that appear.
-
-Both builders return a :class:`ColouredTable` (no Streamlit): texts, labels and the colours of
-each cell, and a matrix table's numbers as CSV (the export's :func:`attention.export.matrix_csv`:
-labels guarded against spreadsheet formulas, numbers exact). ``ui.matrix_table`` draws it in the
-app, its texts set as plain text, never parsed as Markdown or HTML, so labels (user text) are
-shown exactly as typed; in Jupyter it draws itself (``_repr_html_``, every text escaped, see
-:mod:`viz.notebook`).
+Each cell shows its number on its colour (the same scale as the large picture,
+:mod:`viz.image_heatmap`); hidden cells are grey and written −∞ (a score) or 0 (a weight),
+dropped weights pink and written 0. :func:`legend_table` is the colour bar of a table and of a
+picture. Both return a :class:`ColouredTable` (texts, labels, colours, and the numbers as CSV
+with labels guarded against spreadsheet formulas); ``ui.matrix_table`` sets its texts as plain
+text, and in Jupyter it draws itself with every text escaped (:mod:`viz.notebook`).
 """
 
 from __future__ import annotations
@@ -67,11 +60,9 @@ _AXIS_WORD_BREAK = re.compile(NO_BREAK + "(?![↓→·])")
 def corner_parts(corner: str) -> tuple[str, ...]:
     """The corner's axis titles, each as one block the browser keeps whole while it can.
 
-    ``"input feature ↓ · output feature →"`` gives ``("input feature ↓ ·", "output feature →")``
-    (the arrows joined to their word by no-break spaces): a narrow column breaks the corner
-    between its titles first, then between a title's words (each title is an inline block),
-    never inside a word nor before an arrow, and the text never runs past its cell into the
-    first column's label.
+    ``"input feature ↓ · output feature →"`` gives ``("input feature ↓ ·", "output feature →")``,
+    the arrows joined to their word by no-break spaces: a narrow column breaks between the titles
+    first, never inside a word nor before an arrow.
     """
     return tuple(_AXIS_WORD_BREAK.sub(" ", part) for part in corner.split(" ") if part)
 
@@ -208,12 +199,9 @@ def legend_table(
 ) -> ColouredTable | None:
     """The colour bar of ``view`` as one row: sample values on the scale, then special cells.
 
-    The first cell names the scale (the view's colour-bar title or value name); masked and
-    dropped cells get a cell each when the matrix has any. Shown without index and header;
-    ``description`` is its text for screen readers. A yes/no grid with hidden cells (the
-    keep-mask) names its three kinds of cell, and so does a large one (a picture does not write
-    states); None for a small one without (its cells say their state) or a view without a
-    colour bar.
+    The first cell names the scale; masked and dropped cells get a cell each when the matrix has
+    any. A yes/no grid names its kinds of cell when it has hidden cells or is large (a picture does
+    not write states). None for a view without a colour bar or a small grid without hidden cells.
     """
     if view.binary is not None and (special_cells(view)[0].any() or view.large):
         return _binary_legend(view, words, description)
@@ -274,10 +262,8 @@ def scale_colours(
 class ScaleStops:
     """A named colour scale as arrays: its stops (0 … 1) and their colours (r, g, b in 0 … 1).
 
-    :meth:`sample` gives the same strings as Plotly's ``sample_colorscale`` (the same
-    interpolation, float for float, and the same rounding to 0 … 255), for a whole matrix at
-    once: Plotly's version parses and validates every colour of the scale again for each point
-    (``benchmarks/README.md``, "Issue 21, second session").
+    :meth:`sample` gives the same strings as Plotly's ``sample_colorscale`` (same interpolation and
+    rounding), for a whole matrix at once instead of parsing the scale again for each point.
     """
 
     stops: np.ndarray  # (S,)
@@ -388,9 +374,8 @@ def text_table(
 ) -> ColouredTable:
     """A table of texts without a colour scale, row ``highlight`` (0-based) on a light yellow.
 
-    What ``st.table`` of a styled data frame would show, as a :class:`ColouredTable` that the
-    app's table component draws as plain text: no Markdown per cell, no pandas ``Styler`` per
-    run. Cells without the highlight keep the page's own colours (empty CSS values).
+    Drawn as plain text by the app's table component (no Markdown per cell, no pandas ``Styler``);
+    cells without the highlight keep the page's own colours.
     """
     cells = tuple(
         tuple(

@@ -1,16 +1,10 @@
 """The app's vocabulary and rounding, written once: the names of columns and how numbers are shown.
 
-Every page and figure names the same quantity the same way and rounds it the same way, so a
-number read on one page can be found on another:
-
-- the features of an embedding are ``x1 … x{d_in}``, those of a query, key and value vector
-  ``q1 …``, ``k1 …``, ``v1 …``, and those of a context vector ``z1 … z{d_out}`` (the book writes a
-  context vector ``z``);
-- a number in a cell, a table, a caption or a metric has :data:`DECIMALS` decimals; the hover of a
-  heatmap cell gives :data:`HOVER_DECIMALS` (the value to more places); :data:`COMPACT_DECIMALS`
-  only where four would not fit (many panels or columns side by side).
-
-The glossary line of the sidebar (message ``glossary.line``) explains this to the user.
+Features are ``x1 … x{d_in}`` for an embedding, ``q1 …``, ``k1 …``, ``v1 …`` for queries, keys
+and values, ``z1 … z{d_out}`` for a context vector (the book's ``z``). A number shown has
+:data:`DECIMALS` decimals, a hover :data:`HOVER_DECIMALS`, and :data:`COMPACT_DECIMALS` only where
+four would not fit, so a number read on one page can be found on another (the sidebar's
+``glossary.line`` says so).
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """The words a matrix figure writes, in one mapping: :class:`FigureWords`.
 
-A figure builder knows no language. The few words it writes that its description
-(:class:`viz.matrix.MatrixView`) does not carry — the hover's "rows", "mean", "min", the name of a
-masked cell, the step page's axis and value names — come in one frozen object, built once by the
-Streamlit side from the message catalogue (``ui.show.figure_words``). The defaults are English, so
-a builder called without the app (a test, a notebook) still writes sensible words.
+The words a builder writes that a :class:`viz.matrix.MatrixView` does not carry (the hover's
+"rows", "mean", a masked cell's name, axis and value names) come in one frozen object built from
+the catalogue (``ui.show.figure_words``); the English defaults serve a test or a notebook.
 """
 
 from __future__ import annotations

@@ -1,21 +1,14 @@
 """The app's own browser components: their JavaScript and CSS as files, loaded once here.
 
-Each component has files in this folder named after its Python module in ``ui/``: ``<stem>.js``
-(an ES module whose default export, a function of the component, Streamlit calls on every
-rerun) and, when it has a look of its own, ``<stem>.css``. ``shared.js`` holds what the
-components have in common (SVG and HTML elements with their texts as ``textContent``, the
-theme's colours, resize observation, download links as ``data:`` URLs).
+Each component has ``<stem>.js`` (an ES module whose default export Streamlit calls on every
+rerun) and, when it has a look of its own, ``<stem>.css``, named after its module in ``ui/``;
+``shared.js`` holds what they have in common.
 
-Why the files are joined here: Streamlit 1.67's ``st.components.v2.component`` takes ``js`` as
-one inline module (it accepts file paths only below an *installed* package's declared
-``asset_dir``, and ``ui/`` is not installed: the app runs from its folder), and an inline module
-cannot ``import`` another file. So :func:`define` puts ``shared.js`` before the component's own
-file, once, and the component's functions call the shared ones as globals of that one module.
-
-A file writes its element's class as ``__CLASS__``; :func:`define` puts in the class its Python
-module declares (``TABLE_CLASS``, …), so the class the browser tests look for is written once.
-The files are read when the mounting module is imported (once per server process), with paths
-relative to this file, so the app finds them from any working directory.
+Streamlit's ``st.components.v2.component`` takes file paths only below an *installed* package's
+``asset_dir`` (``ui/`` is not installed), and an inline module cannot ``import`` another file, so
+:func:`define` puts ``shared.js`` before the component's own file, and writes the class its
+Python module declares where the file says ``__CLASS__``. Files are read once per process,
+relative to this file.
 """
 
 from __future__ import annotations

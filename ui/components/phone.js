@@ -1,18 +1,11 @@
-// phone: what a phone needs on every page. Its stylesheet (phone.css) gives touch targets of
-// 44 px; this script
-// - closes the sidebar after a page link in it is tapped, where the open sidebar covers the page
-//   (a phone: Streamlit keeps it open over the new page otherwise);
-// - opens the sidebar at its top (Streamlit keeps its scroll position, so after a dropout preset
-//   1,000 px down it reopened there, its close button off screen);
-// - draws a heading smaller when one of its words is wider than the heading (a phone's column
-//   and a long name such as MultiHeadAttentionWrapper), so it breaks between words, never inside;
-// - loads the data editor's cell editor before the first edit. Streamlit's grid loads that code
-//   on the first edit of a tab's life (a separate file); keys typed before it arrives were lost
-//   without a word: the first edit of a table did nothing, the next ones worked;
-// - keeps the focus on the grid a tap gave it to. A tap is followed by the mouse events a touch
-//   screen sends for it; when the grid has focused its canvas before that mousedown arrives, the
-//   mousedown's default action moves the focus to the page (Streamlit's main block), so Enter
-//   and the typed number went nowhere and the edit was lost without a word.
+// phone: what a phone needs on every page (phone.css gives 44 px touch targets). This script
+// - closes the sidebar after a page link in it is tapped (Streamlit keeps it open over the page);
+// - opens the sidebar at its top (Streamlit keeps its scroll position, close button off screen);
+// - draws a heading smaller when one of its words is wider than it, so it breaks between words;
+// - loads the data editor's cell editor before the first edit (Streamlit loads it on the first
+//   edit, and keys typed before it arrives are lost);
+// - keeps the focus on the grid a tap gave it to (the tap's emulated mousedown would move it to
+//   the page, and the typed number would go nowhere).
 
 const COVERS = 0.5; // the sidebar covers the page when it is wider than half the window
 const SIDEBAR = '[data-testid="stSidebar"]';

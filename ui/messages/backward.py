@@ -98,11 +98,6 @@ MESSAGES = {
         "相同（行是词元或查询，列是特征或键）；白色格子为 0。这就是 `loss.backward()` "
         "计算的内容；公式说明每个梯度如何由上一个得到。",
     },
-    "backward.axis.query": {"en": "query", "zh": "查询"},
-    "backward.axis.key": {"en": "key", "zh": "键"},
-    "backward.axis.token": {"en": "token", "zh": "词元"},
-    "backward.axis.feature": {"en": "feature", "zh": "特征"},
-    "backward.axis.input_feature": {"en": "input feature", "zh": "输入特征"},
     "backward.axis.weight_j": {"en": "weight of key j", "zh": "键 j 的权重"},
     "backward.axis.score_k": {"en": "score of key k", "zh": "键 k 的分数"},
     "backward.numbers": {"en": "Numbers: {name}", "zh": "数值：{name}"},
@@ -119,10 +114,7 @@ MESSAGES = {
     "backward.name.W_key": {"en": "∂L/∂W_k", "zh": "∂L/∂W_k"},
     "backward.name.W_value": {"en": "∂L/∂W_v", "zh": "∂L/∂W_v"},
     "backward.name.jacobian": {"en": "∂Aᵢⱼ/∂sᵢₖ", "zh": "∂Aᵢⱼ/∂sᵢₖ"},
-    "backward.context.header": {
-        "en": "Context vectors z ← the loss",
-        "zh": "上下文向量 z ← 损失",
-    },
+    "backward.context.header": {"en": "Context vectors z ← the loss", "zh": "上下文向量 z ← 损失"},
     "backward.context.text_sum": {
         "en": "With the sum as the loss, each of the T × d_out entries has gradient exactly 1.",
         "zh": "以输出之和为损失时，T × d_out 个分量的梯度都恰好是 1。",
@@ -212,14 +204,8 @@ MESSAGES = {
         "zh": "只写出了 {total} 个键中的前 {shown} 个；表格列出了全部。",
     },
     "backward.jacobian.col_weight": {"en": "weight Aᵢⱼ", "zh": "权重 Aᵢⱼ"},
-    "backward.jacobian.col_upstream": {
-        "en": "∂L/∂Aᵢⱼ (from above)",
-        "zh": "∂L/∂Aᵢⱼ（从上面传来）",
-    },
-    "backward.jacobian.col_result": {
-        "en": "∂L/∂sᵢⱼ = (J ∂L/∂Aᵢ)ⱼ",
-        "zh": "∂L/∂sᵢⱼ = (J ∂L/∂Aᵢ)ⱼ",
-    },
+    "backward.jacobian.col_upstream": {"en": "∂L/∂Aᵢⱼ (from above)", "zh": "∂L/∂Aᵢⱼ（从上面传来）"},
+    "backward.jacobian.col_result": {"en": "∂L/∂sᵢⱼ = (J ∂L/∂Aᵢ)ⱼ", "zh": "∂L/∂sᵢⱼ = (J ∂L/∂Aᵢ)ⱼ"},
     "backward.masked_scores.header": {
         "en": "Masked scores ← the scaled scores (÷ √d_k)",
         "zh": "掩码后的分数 ← 缩放后的分数（÷ √d_k）",
@@ -388,10 +374,7 @@ MESSAGES = {
     "backward.learn.updated": {"en": "{name} after the step", "zh": "这一步之后的 {name}"},
     # 5. export
     "backward.export.header": {"en": "5. Take it home", "zh": "5. 带回家"},
-    "backward.export.json": {
-        "en": "Download the gradients (JSON)",
-        "zh": "下载梯度（JSON）",
-    },
+    "backward.export.json": {"en": "Download the gradients (JSON)", "zh": "下载梯度（JSON）"},
     "backward.export.json_help": {
         "en": "The loss, every gradient of this page (nested lists, each with its shape) and the "
         "autograd graph (nodes and arrows).",

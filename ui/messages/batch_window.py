@@ -9,10 +9,7 @@ MESSAGES = {
         "en": "sliding window of {window:token|tokens}",
         "zh": "滑动窗口 {window} 个词元",
     },
-    "batchwin.settings_window_one": {
-        "en": "sliding window of 1 token",
-        "zh": "滑动窗口 1 个词元",
-    },
+    "batchwin.settings_window_one": {"en": "sliding window of 1 token", "zh": "滑动窗口 1 个词元"},
     "batchwin.embeddings": {
         "en": "The layer gets `batch`, shape {shape}: the table stacked {batch:time|times}, as the "
         "book's `torch.stack((inputs, inputs))` does for 2. Every step runs on "

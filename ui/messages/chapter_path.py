@@ -18,10 +18,7 @@ MESSAGES = {
     },
     "chapter.inputs": {"en": "The inputs: one row per token", "zh": "输入：每个词元一行"},
     "chapter.edit_link": {"en": "Edit the embeddings", "zh": "编辑嵌入向量"},
-    "chapter.book_inputs": {
-        "en": "These are the book's embeddings.",
-        "zh": "这是书中的嵌入向量。",
-    },
+    "chapter.book_inputs": {"en": "These are the book's embeddings.", "zh": "这是书中的嵌入向量。"},
     "chapter.own_inputs": {
         "en": "These embeddings are not the book's, so the numbers below differ from the book's "
         "(the computation is the same).",
@@ -74,10 +71,7 @@ MESSAGES = {
     "chapter.softmax.case.negative": {"en": "A negative score", "zh": "一个负分数"},
     "chapter.softmax.case.near_zero": {"en": "A sum near 0", "zh": "总和接近 0"},
     "chapter.softmax.case.book": {"en": "The book's scores", "zh": "书中的分数"},
-    "chapter.softmax.input": {
-        "en": "Scores to turn into weights",
-        "zh": "要变成权重的分数",
-    },
+    "chapter.softmax.input": {"en": "Scores to turn into weights", "zh": "要变成权重的分数"},
     "chapter.softmax.empty": {
         "en": "Scores: type at least one number (commas between them). The last valid scores "
         "stay below.",
@@ -189,10 +183,7 @@ MESSAGES = {
         "它与自己的键的分数 `attn_score_{number}{number}` = {self_score}。",
     },
     "chapter.row.scores_qk": {"en": "attn_scores_{number}", "zh": "分数 attn_scores_{number}"},
-    "chapter.row.weights_qk": {
-        "en": "attn_weights_{number}",
-        "zh": "权重 attn_weights_{number}",
-    },
+    "chapter.row.weights_qk": {"en": "attn_weights_{number}", "zh": "权重 attn_weights_{number}"},
     "chapter.context_of": {
         "en": "{name}(inputs): the context vectors (row {number} is context_vec_{number})",
         "zh": "{name}(inputs)：上下文向量（第 {number} 行即 context_vec_{number}）",
@@ -248,10 +239,7 @@ MESSAGES = {
         "en": "tril × attn_weights (SelfAttention_v2, seed {seed})",
         "zh": "tril × attn_weights（SelfAttention_v2，种子 {seed}）",
     },
-    "chapter.masked_simple_norm": {
-        "en": "divided by each row's sum",
-        "zh": "除以每行之和",
-    },
+    "chapter.masked_simple_norm": {"en": "divided by each row's sum", "zh": "除以每行之和"},
     "chapter.masked_weights": {
         "en": "−∞, then softmax (SelfAttention_v2, seed {seed})",
         "zh": "先填 −∞，再 softmax（SelfAttention_v2，种子 {seed}）",
@@ -289,10 +277,7 @@ MESSAGES = {
         "zh": "**下一步：** 用侧边栏的种子、dropout 和嵌入向量，看 `CausalAttention` 一次前向传播的"
         "十个步骤；然后是多个头。",
     },
-    "chapter.to_step": {
-        "en": "CausalAttention, step by step",
-        "zh": "CausalAttention，一步一步",
-    },
+    "chapter.to_step": {"en": "CausalAttention, step by step", "zh": "CausalAttention，一步一步"},
     "chapter.to_multi_head": {"en": "Multi-head attention (3.6)", "zh": "多头注意力（3.6）"},
     "chapter.s352.title": {
         "en": "3.5.2 Dropout: the book's demo",

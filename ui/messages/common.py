@@ -2,11 +2,6 @@
 
 MESSAGES = {
     # frame
-    "app.title": {"en": "Attention Lab", "zh": "注意力实验室"},
-    "app.tagline": {
-        "en": "Causal self-attention with dropout, step by step, on numbers you can edit.",
-        "zh": "带 dropout 的因果自注意力，一步一步，用你可以编辑的数字。",
-    },
     "nav.learn": {"en": "Learn", "zh": "学习"},
     "nav.explore": {"en": "Explore", "zh": "探索"},
     # sidebar
@@ -64,10 +59,7 @@ MESSAGES = {
         "zh": "书中把句子堆叠两次：batch = torch.stack((inputs, inputs))，形状为 (2, 6, 3)。"
         "该层在每个副本上运行；各页面显示第 0 个副本。有 dropout 时每个副本各自抽取掩码。",
     },
-    "sidebar.window": {
-        "en": "Sliding window (0 = off)",
-        "zh": "滑动窗口（0 = 关闭）",
-    },
+    "sidebar.window": {"en": "Sliding window (0 = off)", "zh": "滑动窗口（0 = 关闭）"},
     "sidebar.window_help": {
         "en": "Each token sees only itself and the tokens before it, at most window − 1 of them: the mask also hides "
         "keys that are window or more tokens back. 0: the book's causal mask.",
@@ -87,7 +79,6 @@ MESSAGES = {
         "图表的悬停提示显示 {hover} 位。",
     },
     # the embedding table
-    "table.token": {"en": "token", "zh": "词元"},
     "table.token_help": {"en": "The token's label (no spaces).", "zh": "词元的标签（不含空格）。"},
     "table.value_help": {
         "en": "One component of the token's embedding vector.",

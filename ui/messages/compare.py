@@ -65,8 +65,6 @@ MESSAGES = {
         "A: {a}, in B: {b}.",
         "zh": "注意：dropout 只在训练模式且 p > 0 时生效。此处 A：{a}，B：{b}。",
     },
-    "compare.active": {"en": "yes", "zh": "是"},
-    "compare.inactive": {"en": "no", "zh": "否"},
     "compare.weights_header": {
         "en": "Attention weights after dropout",
         "zh": "dropout 之后的注意力权重",
@@ -79,7 +77,6 @@ MESSAGES = {
     },
     "compare.a_weights": {"en": "A: weights", "zh": "A：权重"},
     "compare.b_weights": {"en": "B: weights", "zh": "B：权重"},
-    "compare.diff_weights": {"en": "B − A", "zh": "B − A"},
     "compare.max_weight_diff": {"en": "largest |B − A| of the weights", "zh": "权重的最大 |B − A|"},
     "compare.max_context_diff": {
         "en": "largest |B − A| of the context vectors",
@@ -98,23 +95,14 @@ MESSAGES = {
     },
     "compare.a_context": {"en": "A: context vectors", "zh": "A：上下文向量"},
     "compare.b_context": {"en": "B: context vectors", "zh": "B：上下文向量"},
-    "compare.diff_context": {"en": "B − A", "zh": "B − A"},
     "compare.widths_differ": {
         "en": "A's context vectors have {a:feature|features} and B's have {b} (d_out differs), so they "
         "cannot be subtracted: they are shown side by side instead.",
         "zh": "A 的上下文向量有 {a} 个特征，B 的有 {b} 个（d_out 不同），所以无法相减：改为并排显示。",
     },
-    "compare.query": {"en": "query", "zh": "查询"},
-    "compare.key": {"en": "key", "zh": "键"},
-    "compare.feature": {"en": "feature", "zh": "特征"},
-    "compare.token": {"en": "token", "zh": "词元"},
-    "compare.weight": {"en": "weight", "zh": "权重"},
     "compare.difference": {"en": "B − A", "zh": "B − A"},
     "compare.value": {"en": "value", "zh": "数值"},
-    "compare.numbers_diff": {
-        "en": "Numbers: B − A of the weights",
-        "zh": "数值：权重的 B − A",
-    },
+    "compare.numbers_diff": {"en": "Numbers: B − A of the weights", "zh": "数值：权重的 B − A"},
     "compare.numbers_context": {
         "en": "Numbers: context vectors (A, B)",
         "zh": "数值：上下文向量（A、B）",

@@ -62,10 +62,7 @@ MESSAGES = {
     },
     "dropout_expectation.rms": {"en": "RMS error", "zh": "均方根误差"},
     "dropout_expectation.max_abs": {"en": "largest |error|", "zh": "最大 |误差|"},
-    "dropout_expectation.reference": {
-        "en": "theory c/√N",
-        "zh": "理论值 c/√N",
-    },
+    "dropout_expectation.reference": {"en": "theory c/√N", "zh": "理论值 c/√N"},
     "dropout_expectation.marker": {"en": "N in the heatmap", "zh": "热力图中的 N"},
     "dropout_expectation.x_title": {
         "en": "N (number of dropout draws averaged)",
@@ -103,17 +100,11 @@ MESSAGES = {
         "en": "attn_weights (no dropout)",
         "zh": "attn_weights（无 dropout）",
     },
-    "dropout_expectation.query": {"en": "query", "zh": "查询"},
-    "dropout_expectation.key": {"en": "key", "zh": "键"},
-    "dropout_expectation.weight": {"en": "weight", "zh": "权重"},
     "dropout_expectation.numbers_average": {
         "en": "Numbers: the average of N draws",
         "zh": "数值：N 次抽样的平均值",
     },
-    "dropout_expectation.numbers_true": {
-        "en": "Numbers: attn_weights",
-        "zh": "数值：attn_weights",
-    },
+    "dropout_expectation.numbers_true": {"en": "Numbers: attn_weights", "zh": "数值：attn_weights"},
     "dropout_expectation.n_one_note": {
         "en": "N = 1 is a single dropout draw: dropped weights are 0 and kept ones are "
         "multiplied by 1/(1 − p) = {scale}, so a row no longer sums to 1.",

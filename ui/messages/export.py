@@ -18,10 +18,7 @@ MESSAGES = {
         "to export a multi-head layer instead.",
         "zh": "当前导出单个 CausalAttention 头。把侧边栏中的头数设为大于 1，即可导出多头注意力层。",
     },
-    "export.layer.single": {
-        "en": "CausalAttention (one head)",
-        "zh": "CausalAttention（单头）",
-    },
+    "export.layer.single": {"en": "CausalAttention (one head)", "zh": "CausalAttention（单头）"},
     "export.layer.fused": {
         "en": "MultiHeadAttention ({heads:head|heads})",
         "zh": "MultiHeadAttention（{heads} 个头）",
@@ -36,7 +33,6 @@ MESSAGES = {
         "zh": "{tokens} 个词元 · d_in = {d_in} · 随机种子 {seed} · d_out = {d_out} · dropout p = "
         "{dropout} · {mode} · qkv_bias = {bias}",
     },
-    "export.mode.train": {"en": "training mode", "zh": "训练模式"},
     "export.mode.eval": {"en": "evaluation mode", "zh": "评估模式"},
     "export.download.header": {"en": "Download", "zh": "下载"},
     "export.zip.label": {
@@ -167,10 +163,7 @@ MESSAGES = {
         "en": "weights after dropout (kept ones × 1/(1−p))",
         "zh": "dropout 之后的权重（保留的乘以 1/(1−p)）",
     },
-    "export.file.head_context": {
-        "en": "each head's context vectors",
-        "zh": "每个头的上下文向量",
-    },
+    "export.file.head_context": {"en": "each head's context vectors", "zh": "每个头的上下文向量"},
     "export.file.context": {
         "en": "context vectors z = weights @ values",
         "zh": "上下文向量 z = 权重 @ 值向量",

@@ -24,10 +24,7 @@ MESSAGES = {
         "en": "the book's MultiHeadAttention",
         "zh": "书中的 MultiHeadAttention",
     },
-    "fast_path.path.sdpa_is_causal": {
-        "en": "SDPA, is_causal=True",
-        "zh": "SDPA，is_causal=True",
-    },
+    "fast_path.path.sdpa_is_causal": {"en": "SDPA, is_causal=True", "zh": "SDPA，is_causal=True"},
     "fast_path.path.sdpa_bool_mask": {
         "en": "SDPA, attn_mask=~mask_bool",
         "zh": "SDPA，attn_mask=~mask_bool",
@@ -85,10 +82,6 @@ MESSAGES = {
         "en": "SDPA with the book's mask unchanged",
         "zh": "把书中掩码原样交给 SDPA",
     },
-    "fast_path.axis.token": {"en": "token", "zh": "词元"},
-    "fast_path.axis.feature": {"en": "feature", "zh": "特征"},
-    "fast_path.axis.query": {"en": "query", "zh": "查询"},
-    "fast_path.axis.key": {"en": "key", "zh": "键"},
     "fast_path.value.context": {"en": "context", "zh": "上下文"},
     "fast_path.masks.header": {
         "en": "One boolean mask, two meanings",
@@ -214,10 +207,7 @@ MESSAGES = {
         "的分数和权重；使用 `is_causal` 的 SDPA 从不构建它们。",
     },
     "fast_path.measure.table_corner": {"en": "path ↓ · tokens →", "zh": "路径 ↓ · 词元数 →"},
-    "fast_path.book_table.header": {
-        "en": "The book's recorded timings",
-        "zh": "书中记录的计时",
-    },
+    "fast_path.book_table.header": {"en": "The book's recorded timings", "zh": "书中记录的计时"},
     "fast_path.book_table.text": {
         "en": "From the book's bonus notebook ([mha-implementations.ipynb]({url}), sections 10.1 "
         "and 10.2): forward pass in ms, batch 8 × 1,024 tokens × 768 features, 12 heads, "

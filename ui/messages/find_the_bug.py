@@ -129,10 +129,7 @@ MESSAGES = {
         "zh": "这个 bug 把书中的{book}（{where}）换成了它自己的{own}。",
     },
     "find_the_bug.where.line": {"en": "line {line}", "zh": "第 {line} 行"},
-    "find_the_bug.where.lines": {
-        "en": "lines {first}–{last}",
-        "zh": "第 {first}–{last} 行",
-    },
+    "find_the_bug.where.lines": {"en": "lines {first}–{last}", "zh": "第 {first}–{last} 行"},
     "find_the_bug.metric.nan": {"en": "not a number", "zh": "不是数（NaN）"},
     "find_the_bug.nan_rows": {
         "en": "**The bug's output holds NaN (not a number)** in {rows} of its {total:row|rows}: "
@@ -204,10 +201,7 @@ MESSAGES = {
         "zh": "这是多头的 bug：两者都运行 {heads} 个头、d_out = {d_out} 的 MultiHeadAttention；"
         "表格显示第 1 个头。",
     },
-    "find_the_bug.steps.header": {
-        "en": "What changes, step by step",
-        "zh": "逐步看哪里变了",
-    },
+    "find_the_bug.steps.header": {"en": "What changes, step by step", "zh": "逐步看哪里变了"},
     "find_the_bug.steps.none": {
         "en": "In the current mode nothing changes: every step is the book's. Switch training "
         "mode or dropout in the sidebar to see this bug.",

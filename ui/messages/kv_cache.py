@@ -51,10 +51,7 @@ MESSAGES = {
         "tokens: the same numbers.",
         "zh": "缓存步骤的输出行与一次处理全部词元的前向传播的同一行对比：数字相同。",
     },
-    "kv_cache.growth.output": {
-        "en": "Output row of token {n}",
-        "zh": "第 {n} 个词元的输出行",
-    },
+    "kv_cache.growth.output": {"en": "Output row of token {n}", "zh": "第 {n} 个词元的输出行"},
     "kv_cache.growth.short": {
         "en": "After token {n} (“{token}”) the cache holds {n:row|rows} of keys and of values; the "
         "new query meets those {n:key|keys}.",
@@ -123,10 +120,7 @@ MESSAGES = {
         "`mask[:num_tokens, :num_tokens]` 在只有一个新词元时是 `(1, 1)`：什么都不隐藏，"
         "对单个查询来说碰巧正确。",
     },
-    "kv_cache.slice.right": {
-        "en": "Right: `mask[n-1:n, :n]`",
-        "zh": "正确：`mask[n-1:n, :n]`",
-    },
+    "kv_cache.slice.right": {"en": "Right: `mask[n-1:n, :n]`", "zh": "正确：`mask[n-1:n, :n]`"},
     "kv_cache.slice.slip": {
         "en": "The slip: `mask[:1, :n]` (row 0)",
         "zh": "失误：`mask[:1, :n]`（第 0 行）",
@@ -221,22 +215,10 @@ MESSAGES = {
     "kv_cache.memory.col_bytes": {"en": "bytes", "zh": "字节"},
     "kv_cache.memory.col_size": {"en": "size", "zh": "大小"},
     "kv_cache.memory.corner": {"en": "model ↓", "zh": "模型 ↓"},
-    "kv_cache.memory.chapter": {
-        "en": "the chapter's layer",
-        "zh": "本章的层",
-    },
-    "kv_cache.memory.gpt2": {
-        "en": "GPT-2 124M",
-        "zh": "GPT-2 124M 模型",
-    },
-    "kv_cache.memory.gqa4": {
-        "en": "GPT-2, 4 K/V heads",
-        "zh": "GPT-2，4 个 K/V 头",
-    },
-    "kv_cache.memory.mqa": {
-        "en": "GPT-2, 1 K/V head",
-        "zh": "GPT-2，1 个 K/V 头",
-    },
+    "kv_cache.memory.chapter": {"en": "the chapter's layer", "zh": "本章的层"},
+    "kv_cache.memory.gpt2": {"en": "GPT-2 124M", "zh": "GPT-2 124M 模型"},
+    "kv_cache.memory.gqa4": {"en": "GPT-2, 4 K/V heads", "zh": "GPT-2，4 个 K/V 头"},
+    "kv_cache.memory.mqa": {"en": "GPT-2, 1 K/V head", "zh": "GPT-2，1 个 K/V 头"},
     "kv_cache.no_dropout": {
         "en": "Dropout p = {p} and training mode do not act on this page: a cache serves "
         "generation, so the layer here runs as at inference, in eval mode with dropout off "

@@ -114,8 +114,6 @@ MESSAGES = {
         "zh": "对所有键的求和被约掉了，剩下的正是只对可见键 j ≤ i 做的 softmax，也就是方法 2 的结果。"
         "所以没有任何未来的信息泄露到权重中，正如书中 3.5 节所指出的。",
     },
-    "masking.axis.query": {"en": "query", "zh": "查询"},
-    "masking.axis.key": {"en": "key", "zh": "键"},
     "masking.value.score": {"en": "score", "zh": "分数"},
     "masking.value.weight": {"en": "weight", "zh": "权重"},
     "masking.value.row_sum": {"en": "row sum", "zh": "行和"},

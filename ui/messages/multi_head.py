@@ -78,17 +78,8 @@ MESSAGES = {
         "上下文向量就是用它们计算的。",
     },
     "multi_head.head_title": {"en": "Head {index}", "zh": "头 {index}"},
-    "multi_head.axis.query": {"en": "query", "zh": "查询"},
-    "multi_head.axis.key": {"en": "key", "zh": "键"},
-    "multi_head.value.weight": {"en": "weight", "zh": "权重"},
-    "multi_head.numbers": {
-        "en": "Each head's weights as tables",
-        "zh": "以表格显示每个头的权重",
-    },
-    "multi_head.shapes.label": {
-        "en": "Tensor shapes, step by step",
-        "zh": "张量形状，一步一步",
-    },
+    "multi_head.numbers": {"en": "Each head's weights as tables", "zh": "以表格显示每个头的权重"},
+    "multi_head.shapes.label": {"en": "Tensor shapes, step by step", "zh": "张量形状，一步一步"},
     "multi_head.shapes.step": {"en": "step", "zh": "步骤"},
     "multi_head.shapes.shape": {"en": "shape", "zh": "形状"},
     "multi_head.shapes.meaning": {"en": "what happens", "zh": "发生了什么"},
@@ -132,10 +123,7 @@ MESSAGES = {
         "en": "the heads' context vectors side by side",
         "zh": "把各个头的上下文向量并排拼接",
     },
-    "multi_head.step.transpose_back": {
-        "en": "tokens first again",
-        "zh": "词元轴重新回到前面",
-    },
+    "multi_head.step.transpose_back": {"en": "tokens first again", "zh": "词元轴重新回到前面"},
     "multi_head.step.join": {
         "en": "join the heads: num_heads × head_dim = d_out",
         "zh": "拼接各个头：num_heads × head_dim = d_out",
@@ -175,10 +163,7 @@ MESSAGES = {
         "另外还有 out_proj）。它们是同一思想的两种实现；GPT 类模型使用融合的实现，"
         "因为一次大的矩阵乘法比许多次小的更快。",
     },
-    "multi_head.parameters.header": {
-        "en": "Trainable parameters",
-        "zh": "可训练参数",
-    },
+    "multi_head.parameters.header": {"en": "Trainable parameters", "zh": "可训练参数"},
     "multi_head.parameters.class": {"en": "class", "zh": "类"},
     "multi_head.parameters.total": {"en": "total", "zh": "合计"},
     "multi_head.parameters.text": {

@@ -107,17 +107,13 @@ MESSAGES = {
         "V = X · W_value.",
         "zh": "“{query_token}”的 z⁽{si}⁾（trace 中的上下文向量）。每个 v⁽ʲ⁾ 是 V = X · W_value 的一行。",
     },
-    "one_query.row_table": {
-        "en": "The whole row, key by key",
-        "zh": "整行数值，逐个键",
-    },
+    "one_query.row_table": {"en": "The whole row, key by key", "zh": "整行数值，逐个键"},
     "one_query.row_table_caption": {
         "en": "Every number of query {i}'s row (steps ③ to ⑥): score ω, scaled score s, exp(s), "
         "weight α, dropout, weight after dropout α′. The chosen key is highlighted.",
         "zh": "查询 {i} 这一行的每个数值（步骤 ③ 到 ⑥）：分数 ω、缩放后的分数 s、exp(s)、"
         "权重 α、dropout、dropout 之后的权重 α′。所选的键已高亮。",
     },
-    "one_query.col_key": {"en": "key", "zh": "键"},
     "one_query.col_score": {"en": "ω", "zh": "ω"},
     "one_query.col_scaled": {"en": "s = ω/√dₖ", "zh": "s = ω/√dₖ"},
     "one_query.col_exp": {"en": "exp(s)", "zh": "exp(s)"},
@@ -127,7 +123,6 @@ MESSAGES = {
     "one_query.col_after": {"en": "α′", "zh": "α′"},
     "one_query.masked": {"en": "masked", "zh": "已掩码"},
     "one_query.kept": {"en": "kept ×{scale}", "zh": "保留 ×{scale}"},
-    "one_query.dropped": {"en": "dropped", "zh": "丢弃"},
     "one_query.no_dropout": {"en": "off", "zh": "未启用"},
     "one_query.sum_row": {"en": "sum", "zh": "总和"},
     "one_query.plot_caption": {

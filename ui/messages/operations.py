@@ -4,5 +4,5 @@ MESSAGES = {
     "ops.reference": {
         "en": "Reference `{ref}`: tell it to your teacher if you need help with this message.",
         "zh": "编号 `{ref}`：如果需要帮助，请把它告诉老师。",
-    },
+    }
 }

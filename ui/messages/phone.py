@@ -6,5 +6,5 @@ MESSAGES = {
     "phone.dropout_presets": {
         "en": "Dropout rate p (also in the sidebar): off, a usual rate, the book's rate",
         "zh": "Dropout 比率 p（侧边栏中也有）：关闭、常用值、书中的比率",
-    },
+    }
 }

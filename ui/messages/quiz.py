@@ -102,8 +102,6 @@ MESSAGES = {
         "en": "dropped_weights, row “{query}” (after dropout)",
         "zh": "dropped_weights，“{query}”这一行（dropout 之后）",
     },
-    "quiz.key": {"en": "key", "zh": "键"},
-    "quiz.weight": {"en": "weight", "zh": "权重"},
     "quiz.score_name": {"en": "score", "zh": "分数"},
     "quiz.numbers": {"en": "Numbers of this row", "zh": "这一行的数值"},
     "quiz.few_tokens": {

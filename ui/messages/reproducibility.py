@@ -117,10 +117,7 @@ MESSAGES = {
         "zh": "对掩码后的权重做 Dropout(0.5)，随机种子 123（第 3.5.2 节）",
     },
     # the current view
-    "repro.current.header": {
-        "en": "The current view is reproducible",
-        "zh": "当前视图可以复现",
-    },
+    "repro.current.header": {"en": "The current view is reproducible", "zh": "当前视图可以复现"},
     "repro.current.intro": {
         "en": "The trace this app shows is computed again from scratch, twice, and every tensor "
         "(weights, scores, mask, weights after dropout, context vectors) is compared bit for bit.",

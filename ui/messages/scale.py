@@ -67,7 +67,6 @@ MESSAGES = {
         "zh": "用这么多个编造的词替换句子（数量和种子相同则词相同）。最多 {limit} 个词元：GPT-2 的"
         "上下文长度为 1024，许多模型使用 4096。context_length 随词元数量变化。",
     },
-    "scale.random.seed": {"en": "Word seed", "zh": "造词种子"},
     "scale.random.generate": {"en": "Generate", "zh": "生成"},
     "scale.random.done": {
         "en": "The sentence now has {count} random tokens.",

@@ -79,10 +79,7 @@ MESSAGES = {
     "step.heading": {"en": "Step {number} · {title}", "zh": "第 {number} 步 · {title}"},
     "step.tab_label": {"en": "{number} · {tab}", "zh": "{number} · {tab}"},
     "step.embeddings.tab": {"en": "Embeddings", "zh": "嵌入向量"},
-    "step.embeddings.title": {
-        "en": step_named("embeddings").title,
-        "zh": "嵌入向量表 X",
-    },
+    "step.embeddings.title": {"en": step_named("embeddings").title, "zh": "嵌入向量表 X"},
     "step.embeddings.body": {
         "en": "Attention never sees words, only numbers: each row is one token's embedding vector, "
         "here {tokens:token|tokens} with d_in = {d_in:value|values} each. Edit the values in the Input table "
@@ -122,10 +119,7 @@ MESSAGES = {
         "zh": "qkv_bias 已关闭，与书中一致：投影没有偏置。",
     },
     "step.qkv.tab": {"en": "Q, K, V", "zh": "Q、K、V"},
-    "step.qkv.title": {
-        "en": step_named("qkv").title,
-        "zh": "查询、键和值",
-    },
+    "step.qkv.title": {"en": step_named("qkv").title, "zh": "查询、键和值"},
     "step.qkv.body": {
         "en": "Every token plays three roles. Its query says what it is looking for, its key what "
         "it offers to the others, its value what it passes on when it is attended to. Each is the "
@@ -135,10 +129,7 @@ MESSAGES = {
         "列是 d_out = {d_out} 个特征。",
     },
     "step.scores.tab": {"en": "Scores", "zh": "注意力分数"},
-    "step.scores.title": {
-        "en": step_named("scores").title,
-        "zh": "原始注意力分数 Q Kᵀ",
-    },
+    "step.scores.title": {"en": step_named("scores").title, "zh": "原始注意力分数 Q Kᵀ"},
     "step.scores.body": {
         "en": "Cell (i, j) is the dot product of query i with key j: how well token j matches what "
         "token i is looking for. Rows are queries, columns are keys. Notice the upper-right "
@@ -195,10 +186,7 @@ MESSAGES = {
         "梯度会变得极小。隐藏的单元格仍然是 −∞。",
     },
     "step.softmax.tab": {"en": "Softmax", "zh": "Softmax"},
-    "step.softmax.title": {
-        "en": step_named("softmax").title,
-        "zh": "Softmax：注意力权重",
-    },
+    "step.softmax.title": {"en": step_named("softmax").title, "zh": "Softmax：注意力权重"},
     "step.softmax.body": {
         "en": "Softmax turns each row of scaled scores into weights between 0 and 1 that sum to 1: "
         "row i says how much token i attends to each token. The masked cells become exactly 0 "
@@ -217,10 +205,7 @@ MESSAGES = {
         "zh": "各行之和 `attn_weights.sum(-1)` 介于 {low} 与 {high} 之间。",
     },
     "step.dropout.tab": {"en": "Dropout", "zh": "Dropout"},
-    "step.dropout.title": {
-        "en": step_named("dropout").title,
-        "zh": "对注意力权重做 dropout",
-    },
+    "step.dropout.title": {"en": step_named("dropout").title, "zh": "对注意力权重做 dropout"},
     "step.dropout.body": {
         "en": "In training, `nn.Dropout(p)` sets each weight to 0 with probability p and multiplies "
         "the kept ones by 1/(1 − p), so that every weight keeps its expected value. The model "

@@ -42,8 +42,6 @@ MESSAGES = {
         "en": "softmax(q·kᵀ), d_k = {d_k} (no scaling)",
         "zh": "softmax(q·kᵀ)，d_k = {d_k}（不缩放）",
     },
-    "why_sqrt_dk.key": {"en": "key", "zh": "键"},
-    "why_sqrt_dk.weight": {"en": "weight", "zh": "权重"},
     "why_sqrt_dk.score_std": {
         "en": "score spread (std of this row)",
         "zh": "分数离散度（本行标准差）",
@@ -60,10 +58,7 @@ MESSAGES = {
     },
     "why_sqrt_dk.panel_entropy": {"en": "mean entropy of a row", "zh": "每行的平均熵"},
     "why_sqrt_dk.panel_max": {"en": "mean largest weight", "zh": "平均最大权重"},
-    "why_sqrt_dk.panel_gradient": {
-        "en": "size of softmax's gradient",
-        "zh": "softmax 梯度的大小",
-    },
+    "why_sqrt_dk.panel_gradient": {"en": "size of softmax's gradient", "zh": "softmax 梯度的大小"},
     "why_sqrt_dk.with_scaling": {"en": "÷ √d_k", "zh": "÷ √d_k"},
     "why_sqrt_dk.without_scaling": {"en": "no scaling", "zh": "不缩放"},
     "why_sqrt_dk.uniform": {"en": "uniform row (ln T)", "zh": "均匀行（ln T）"},
@@ -75,10 +70,7 @@ MESSAGES = {
         "zh": "不缩放时（虚线），随着 d_k 增大，熵趋向 0，最大权重趋向 1：softmax 饱和，"
         "其梯度的大小 ‖diag(w) − w wᵀ‖ 也趋向 0。除以 √d_k 时（实线），三者都保持平稳。",
     },
-    "why_sqrt_dk.trace_header": {
-        "en": "Your trace's own numbers",
-        "zh": "你当前计算中的数值",
-    },
+    "why_sqrt_dk.trace_header": {"en": "Your trace's own numbers", "zh": "你当前计算中的数值"},
     "why_sqrt_dk.trace_d_k": {"en": "d_k of the trace", "zh": "当前 d_k"},
     "why_sqrt_dk.raw_variance": {"en": "variance of raw scores q·k", "zh": "原始分数 q·k 的方差"},
     "why_sqrt_dk.scaled_variance": {
