@@ -17,12 +17,11 @@ the focused element, and a fresh link has nothing focused.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
 from attention.steps import STEPS
 
+from .components import define
 from .settings import parse_bool
 from .table import InputProblem, problem, shorten
 from .url import PageParams
@@ -176,18 +175,10 @@ URL_PARAMS = PageParams((STEP_PARAM, PRESENT_PARAM), _read_url, _write_url)
 
 # --- the keys and presenter mode's look ----------------------------------------------------------
 
-_HERE = Path(__file__).resolve().parent
-_JS = (_HERE / "step_link.js").read_text(encoding="utf-8").replace("__CLASS__", KEYS_CLASS)
-_CSS = (
-    (_HERE / "step_link.css")
-    .read_text(encoding="utf-8")
-    .replace("__CLASS__", KEYS_CLASS)
-    .replace("__W__", str(CANVAS[0]))
-    .replace("__H__", str(CANVAS[1]))
-)
-
-_KEYS = st.components.v2.component(
-    "attention_lab.step_keys", js=_JS, css=_CSS, isolate_styles=False
+_KEYS = define(
+    "step_link",
+    class_name=KEYS_CLASS,
+    values={"__W__": str(CANVAS[0]), "__H__": str(CANVAS[1])},  # the deck's canvas
 )
 
 

@@ -37,17 +37,21 @@ LOADED_CSS: dict[str, str | None] = {}
 ASSETS: dict[str, tuple[str, str]] = {}  # file name -> (text, media type)
 
 
-def source(stem: str, *, class_name: str) -> tuple[str, str | None]:
+def source(
+    stem: str, *, class_name: str, values: dict[str, str] | None = None
+) -> tuple[str, str | None]:
     """The JavaScript (``shared.js``, then ``<stem>.js``) and the CSS (``None`` without a
-    ``<stem>.css``) of component ``stem``, with ``__CLASS__`` replaced by ``class_name``."""
+    ``<stem>.css``) of component ``stem``, with ``__CLASS__`` replaced by ``class_name`` and
+    each other placeholder of ``values`` (``{"__W__": "1024"}``) by its value."""
     own_js = (FOLDER / f"{stem}.js").read_text(encoding="utf-8")
     shared = (FOLDER / SHARED_JS).read_text(encoding="utf-8")
     js = f"// {SHARED_JS}\n{shared}\n// {stem}.js\n{own_js}"
     css_file = FOLDER / f"{stem}.css"
     css = css_file.read_text(encoding="utf-8") if css_file.exists() else None
-    if css is not None:
-        css = css.replace(CLASS_PLACEHOLDER, class_name)
-    return js.replace(CLASS_PLACEHOLDER, class_name), css
+    for placeholder, value in {CLASS_PLACEHOLDER: class_name, **(values or {})}.items():
+        js = js.replace(placeholder, value)
+        css = None if css is None else css.replace(placeholder, value)
+    return js, css
 
 
 def _asset(stem: str, text: str, extension: str, media_type: str) -> str:
@@ -83,13 +87,15 @@ if (!document.querySelector(`link[data-al-asset="${{css}}"]`)) {{
     )
 
 
-def define(stem: str, *, class_name: str) -> ComponentRenderer:
+def define(
+    stem: str, *, class_name: str, values: dict[str, str] | None = None
+) -> ComponentRenderer:
     """Register component ``attention_lab.<stem>`` from its files; its mounting command.
 
     Its styles are the page's (``isolate_styles=False``): the CSS is scoped by ``class_name``,
     and the theme's CSS variables and the page's layout (a table's column) are reachable.
     """
-    js, css = source(stem, class_name=class_name)
+    js, css = source(stem, class_name=class_name, values=values)
     LOADED_JS[stem] = js
     LOADED_CSS[stem] = css
     js_name = _asset(stem, js, "js", "text/javascript")
