@@ -83,7 +83,7 @@ REASON_SUFFIX = "_stop_reason"  # train_outcome_stop_reason: why the shown run s
 NOTICE_KEY = "train_notice"  # (message key, values) to show once: stopped, left, queue full
 ERROR_KEY = "train_error"  # why the last training failed (shown once)
 POLL_S = 0.25  # how often a watching run redraws the status line (a rerun can stop it then)
-MAX_MAPS = 8  # layer × head maps drawn at once (each before and after training); above, a layer
+MAX_MAPS = 4  # layer × head maps drawn at once (each before and after training); above, a layer
 LITTLE_GAP = 0.05  # a validation − training loss gap below this is "hardly overfits"
 STEP_NOTES = {"embeddings": "train.step.embeddings.body", "weights": "train.step.weights.body"}
 # attention_layer_inputs() hooks the shared (cached) model for one forward pass: one at a time

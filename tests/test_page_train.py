@@ -91,6 +91,7 @@ def test_a_link_trains_and_the_page_shows_what_the_training_measured() -> None:
                 )
                 assert hover["row_labels"] == list(unique_labels(list(outcome.labels)))
     assert not maps, "one matrix per layer × head, before and after training: no other"
+    assert "grey = masked (0)" in page_text(at), "a masked weight is 0, as the legend says"
     assert not at.get("plotly_chart"), "every matrix through the one matrix component"
     curves = svg_charts(at)["train_fig_curves"]["panels"][0]["series"]
     assert [round(y, 6) for y in curves[1]["y"]] == [
@@ -113,6 +114,30 @@ def test_a_link_trains_and_the_page_shows_what_the_training_measured() -> None:
         "Retrain-and-check script (.py)",
     ]
     assert dict(at.query_params) == SORT_LINK, "the address bar reproduces this training"
+
+
+def test_a_model_of_many_heads_shows_its_maps_one_layer_at_a_time() -> None:
+    link = {"train_layers": "2", "train_heads": "4", "train_steps": "4", "train_seed": "8"}
+    at = run_page("train", link)
+    at.button(key="train_run").click().run()
+    assert not at.exception
+
+    def shown() -> list[str]:
+        return sorted(key for key in matrix_images(at) if key.startswith("train_fig_maps"))
+
+    def keys(layer: int) -> list[str]:
+        return sorted(
+            f"train_fig_maps_{layer}_{head}{end}" for head in range(4) for end in ("", "_untrained")
+        )
+
+    assert shown() == keys(0), "2 × 4 maps: the first layer's, before and after"
+    at.selectbox(key="train_maps_layer").set_value(1).run()
+    assert shown() == keys(1)
+    outcome = QUEUE.cached(TrainConfig(layers=2, heads=4, steps=4, seed=8).resolved())
+    values = matrix_images(at)["train_fig_maps_1_3"]["hover"]["values"]
+    assert np.allclose(
+        np.array(values, dtype=np.float64), outcome.attention[1, 3].numpy(), atol=1e-6
+    )
 
 
 def test_a_classmate_opening_the_same_link_sees_the_result_at_once() -> None:

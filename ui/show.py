@@ -35,7 +35,7 @@ from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView, Window, use_table, window
 from viz.table_heatmap import legend_table, matrix_table
-from viz.vocabulary import COMPACT_DECIMALS, DECIMALS, cell_texts
+from viz.vocabulary import COMPACT_DECIMALS, DECIMALS, MINUS_INFINITY, cell_texts, format_number
 from viz.words import FigureWords
 
 from .i18n import current_language, t
@@ -330,4 +330,5 @@ def _image_note(view: MatrixView, zoom_title: str) -> str:
         pixel=pixel,
         hover=t("scale.hover_cell" if exact_hover(rows, cols) else "scale.hover_block"),
         zoom=zoom_title.split(":")[0].split("：")[0],
+        masked=MINUS_INFINITY if view.hidden_value is None else format_number(view.hidden_value, 0),
     )
