@@ -364,7 +364,7 @@ def show_maps(outcome: TrainOutcome, palette: str) -> None:
     layers, heads = outcome.attention.shape[:2]
     first, last = 0, layers
     if layers * heads > MAX_MAPS:
-        first = st.selectbox(
+        first = st.columns([1, 3])[0].selectbox(  # a short box, as the trained head's
             t("train.maps.layer"),
             range(layers),
             format_func=lambda layer: t("train.layer", number=layer + 1),
