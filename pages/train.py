@@ -52,7 +52,7 @@ from ui.jobs import (
     QueueFull,
 )
 from ui.sessions import session_token, when_session_away, when_session_ends
-from ui.show import show_figure
+from ui.show import figure_words, show_matrix
 from ui.step_view import StepDrawing, show_steps
 from ui.table import message
 from ui.train_jobs import QUEUE, CompareKey, TrainOutcome
@@ -67,7 +67,7 @@ from ui.train_settings import (
 from ui.view import View
 from viz.markdown_text import escape_markdown
 from viz.training import (
-    attention_maps_figure,
+    attention_map_views,
     dropout_curves_chart,
     loss_curves_chart,
     pattern_scores_chart,
@@ -83,7 +83,7 @@ REASON_SUFFIX = "_stop_reason"  # train_outcome_stop_reason: why the shown run s
 NOTICE_KEY = "train_notice"  # (message key, values) to show once: stopped, left, queue full
 ERROR_KEY = "train_error"  # why the last training failed (shown once)
 POLL_S = 0.25  # how often a watching run redraws the status line (a rerun can stop it then)
-MAX_MAP_CELLS = 40_000  # layers × heads × T × T drawn at once; above, one layer at a time
+MAX_MAPS = 4  # layer × head maps drawn at once (each before and after training); above, a layer
 LITTLE_GAP = 0.05  # a validation − training loss gap below this is "hardly overfits"
 STEP_NOTES = {"embeddings": "train.step.embeddings.body", "weights": "train.step.weights.body"}
 # attention_layer_inputs() hooks the shared (cached) model for one forward pass: one at a time
@@ -354,16 +354,17 @@ def show_summary(outcome: TrainOutcome, current: TrainConfig | None) -> None:
 
 
 def show_maps(outcome: TrainOutcome, palette: str) -> None:
+    """Every layer × head map, each before training beside after, two maps a row (stacked on a
+    phone); above :data:`MAX_MAPS` maps, one layer at a time."""
     cfg = outcome.config
     st.subheader(t("train.maps.title"), anchor="maps")
     joiner = "" if cfg.task == "text" else " "  # characters read as text; tokens one by one
     sequence = escape_markdown(joiner.join(outcome.labels))  # an uploaded text is user text
     st.markdown(t("train.maps.body", tokens=sequence))
-    weights = outcome.attention  # (layers, heads, T, T)
-    layers, heads, num_tokens, _ = weights.shape
+    layers, heads = outcome.attention.shape[:2]
     first, last = 0, layers
-    if layers * heads * num_tokens * num_tokens > MAX_MAP_CELLS:
-        first = st.selectbox(
+    if layers * heads > MAX_MAPS:
+        first = st.columns([1, 3])[0].selectbox(  # a short box, as the trained head's
             t("train.maps.layer"),
             range(layers),
             format_func=lambda layer: t("train.layer", number=layer + 1),
@@ -371,31 +372,34 @@ def show_maps(outcome: TrainOutcome, palette: str) -> None:
             filter_mode=None,  # a short list: picked, not typed
         )
         last = first + 1
+    words = figure_words()
 
-    def maps(attention: torch.Tensor) -> Any:  # a Plotly figure (matrices)
-        return attention_maps_figure(
+    def views(attention: torch.Tensor, stage: str) -> Any:  # [layer][head]: MatrixView
+        return attention_map_views(
             attention[first:last],
-            list(outcome.labels),
+            outcome.labels,
+            words,
             layer_names=[t("train.layer", number=n + 1) for n in range(first, last)],
             head_names=[t("train.head", number=n + 1) for n in range(heads)],
             palette=palette,
-            row_title=t("step.axis.query"),
-            col_title=t("step.axis.key"),
-            value_name=t("step.value.weights"),
+            stage=stage,
         )
 
     untrained = outcome.untrained_attention
-    if untrained is None:
-        show_figure(maps(weights), key="train_fig_maps")
-    else:
-        narrow = (last - first) * heads <= 2  # two small grids fit side by side
-        before, after = st.columns(2) if narrow else (st.container(), st.container())
-        with before:
-            st.markdown(f"**{t('train.maps.untrained')}**")
-            show_figure(maps(untrained), key="train_fig_maps_untrained")
-        with after:
-            st.markdown(f"**{t('train.maps.trained')}**")
-            show_figure(maps(weights), key="train_fig_maps")
+    stages = [] if untrained is None else [(untrained, "untrained", "_untrained")]
+    stages.append((outcome.attention, "trained", ""))  # before training beside after
+    grids = [(views(weights, t(f"train.maps.{name}")), suffix) for weights, name, suffix in stages]
+    maps = [
+        (grid[layer][head], f"train_fig_maps_{first + layer}_{head}{suffix}")
+        for layer in range(last - first)
+        for head in range(heads)
+        for grid, suffix in grids
+    ]
+    for start in range(0, len(maps), 2):
+        for place, (view, key) in zip(st.columns(2), maps[start : start + 2], strict=False):
+            with place:
+                show_matrix(view, words, key=key)
+    if untrained is not None:
         st.caption(t("train.maps.compare"))
     st.caption(t(f"train.maps.what.{cfg.task}"))
     if any("·" in label for label in unique_labels(list(outcome.labels))):

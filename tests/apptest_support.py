@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import json
 from pathlib import Path
 from typing import Any
@@ -54,16 +53,6 @@ def page_text(at: AppTest) -> str:
     for data in matrix_components(at).values():  # a matrix's title and note are its own texts
         parts.extend(text for text in (data.get("title"), data.get("note")) if text)
     return "\n".join(parts)
-
-
-def plotly_figures(at: AppTest) -> dict[str, dict[str, Any]]:
-    """Every Plotly chart of a run as its figure dict, by the ``key`` given to ``show_figure``."""
-    figures: dict[str, dict[str, Any]] = {}
-    for element in at.get("plotly_chart"):
-        proto = element.proto  # type: ignore[attr-defined]
-        key = proto.id.split("-", 2)[-1] if proto.id.startswith("$$ID-") else proto.id
-        figures[key] = json.loads(proto.spec)
-    return figures
 
 
 def svg_charts(at: Any) -> dict[str, dict[str, Any]]:
@@ -238,18 +227,6 @@ def table_numbers(frame: pd.DataFrame) -> np.ndarray:
     return np.vectorize(lambda text: float(str(text).replace("−∞", "-inf").replace("−", "-")))(
         frame.to_numpy()
     )
-
-
-def figure_array(value: Any) -> np.ndarray:
-    """A data array of a figure dict as NumPy: Plotly may send arrays as base64 typed arrays."""
-    if isinstance(value, dict) and "bdata" in value:
-        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
-        shape = value.get("shape")
-        if shape is not None:
-            dims = [int(n) for n in str(shape).split(",")] if isinstance(shape, str) else shape
-            array = array.reshape(dims)
-        return array
-    return np.asarray(value, dtype=np.float64)
 
 
 def open_step_tab(at: AppTest, key: str, name: str) -> AppTest:

@@ -1,5 +1,5 @@
 """Charts (curves, bars, point clouds) are drawn by one library: ``viz.chart`` builds them,
-``ui.chart`` draws them. Plotly draws matrices only, through ``ui.show`` (the matrix renderer).
+``ui.chart`` draws them (matrices have theirs: ``test_one_matrix_renderer.py``).
 
 Read from the source (no page is run): a page that imported Plotly or called ``st.plotly_chart``
 itself would be a second chart library beside the first.
@@ -11,7 +11,6 @@ import ast
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-MATRIX_RENDERER = REPO / "ui" / "show.py"  # show_figure: a large matrix as a Plotly figure
 
 
 def _imports_and_calls(path: Path) -> tuple[set[str], set[str]]:
@@ -38,13 +37,7 @@ def test_no_page_draws_with_plotly_itself() -> None:
         assert "plotly_chart" not in calls, path.name
 
 
-def test_only_the_matrix_renderer_calls_plotly_chart_and_charts_have_one_component() -> None:
-    callers = [
-        path.relative_to(REPO).as_posix()
-        for path in sorted((REPO / "ui").rglob("*.py"))
-        if "plotly_chart" in _imports_and_calls(path)[1]
-    ]
-    assert callers == [MATRIX_RENDERER.relative_to(REPO).as_posix()]
+def test_charts_have_one_component() -> None:
     drawers = {
         path.relative_to(REPO).as_posix()
         for folder in ("pages", "ui")

@@ -2,11 +2,12 @@
 
 At 6 × 6 the component gets a coloured table of the numbers, at 64 × 64 and 1024 × 1024 a picture
 (one colour per cell, or per block of cells); each is one element in its matrix's container,
-its legend inside, and no Plotly heatmap is drawn for any of them.
+its legend inside, and no Plotly heatmap is drawn for any of them, nor anywhere in the product.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -58,15 +59,29 @@ def test_one_component_draws_a_matrix_at_6_64_and_1024_tokens() -> None:
     assert not at.get("plotly_chart")
 
 
-def test_no_plotly_heatmap_is_left_for_a_matrix_but_the_train_pages_maps() -> None:
-    """No product module builds a heatmap trace or an imshow, except the Train page's attention
-    maps (``viz.training.attention_maps_figure``, drawn by ``ui.show.show_figure``): the one
-    matrix still drawn by Plotly, next to move to ``show_matrix``."""
-    heatmaps = re.compile(r"go\.Heatmap\(|px\.imshow\(|matrix_figure\(")
-    found = [
-        str(path.relative_to(ROOT))
-        for folder in ("ui", "viz", "pages")
-        for path in sorted((ROOT / folder).rglob("*.py"))
-        if heatmaps.search(path.read_text(encoding="utf-8"))
+def test_no_product_module_builds_or_draws_a_plotly_figure() -> None:
+    """Every matrix, the Train page's attention maps too, goes through ``show_matrix``: no product
+    module imports Plotly's figure side (``plotly.colors``, the colour scales, is all it uses),
+    builds a heatmap or calls ``st.plotly_chart``."""
+    drawing = re.compile(r"go\.Heatmap\(|px\.imshow\(|matrix_figure\(|plotly_chart\(")
+    paths = [ROOT / "app.py", ROOT / "lab.py"] + [
+        path
+        for folder in ("attention", "ui", "viz", "pages")
+        for path in (ROOT / folder).rglob("*.py")
     ]
-    assert found == ["viz/training.py"], found
+    assert len(paths) > 50
+    found = []
+    for path in sorted(paths):
+        source = path.read_text(encoding="utf-8")
+        modules = {
+            alias.name if isinstance(node, ast.Import) else f"{node.module}.{alias.name}"
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for alias in node.names
+        }
+        figure_side = [
+            m for m in modules if m.startswith("plotly") and not m.startswith("plotly.colors")
+        ]
+        if figure_side or drawing.search(source):
+            found.append((str(path.relative_to(ROOT)), figure_side))
+    assert found == [], found

@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
-from tests.apptest_support import HARNESS, matrix_tables, page_text, plotly_figures, run_page
+from tests.apptest_support import HARNESS, matrix_tables, page_text, run_page
 from viz.vocabulary import DECIMALS, cell_texts, context_labels
 
 
@@ -118,7 +118,7 @@ def test_different_widths_are_shown_side_by_side_not_subtracted() -> None:
     _open(at, "context")
     assert any("cannot be subtracted" in w.value for w in at.warning)
     tables = matrix_tables(at)
-    assert "compare_context_diff" not in tables and not plotly_figures(at)
+    assert "compare_context_diff" not in tables and not at.get("plotly_chart")
     assert tables["compare_context_b"].shape == (6, 3)
     assert _shown(at, "compare_context_b") == _written(_context(d_out=3), (6, 3))
 
@@ -181,14 +181,14 @@ def test_only_the_open_tab_sends_its_heatmaps() -> None:
         "compare_weights_b",
         "compare_weights_diff",
     }
-    assert not plotly_figures(at)
+    assert not at.get("plotly_chart")
     _open(at, "context")
     assert set(matrix_tables(at)) == {
         "compare_context_a",
         "compare_context_b",
         "compare_context_diff",
     }
-    assert not plotly_figures(at)
+    assert not at.get("plotly_chart")
 
 
 def test_the_settings_table_speaks_chinese_in_the_chinese_ui() -> None:

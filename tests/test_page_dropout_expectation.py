@@ -14,7 +14,6 @@ from attention.experiments import dropout_average, dropout_average_error
 from tests.apptest_support import (
     matrix_tables,
     page_text,
-    plotly_figures,
     run_page,
     svg_charts,
     table_numbers,
@@ -60,7 +59,7 @@ def _written(values: np.ndarray) -> list[list[str]]:
 def test_only_the_open_tab_sends_its_charts() -> None:
     """First paint: the curve only; the heatmaps tab sends its two matrix tables and no chart."""
     at = run_page("dropout_expectation")
-    assert set(svg_charts(at)) == {"dropout_expectation_curve"} and not plotly_figures(at)
+    assert set(svg_charts(at)) == {"dropout_expectation_curve"} and not at.get("plotly_chart")
     assert not matrix_tables(at)
     _open(at, 1)
     assert not svg_charts(at)

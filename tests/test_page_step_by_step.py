@@ -20,7 +20,6 @@ from tests.apptest_support import (
     matrix_tables,
     open_step_tab,
     page_text,
-    plotly_figures,
     run_page,
 )
 from ui.i18n import t
@@ -242,9 +241,9 @@ def test_sixty_tokens_run_and_list_every_context_row() -> None:
 def test_only_the_open_tabs_figure_is_sent() -> None:
     at = run_page("step")
     assert set(matrix_tables(at)) == {"step_fig_inputs"}, "closed tabs draw nothing"
-    assert not plotly_figures(at)  # a 6-token matrix is a coloured table, never also a chart
+    assert not at.get("plotly_chart")  # a 6-token matrix is a coloured table, never also a chart
     open_step_tab(at, "step_tabs", "softmax")
-    assert set(matrix_tables(at)) == {"step_fig_attn_weights"} and not plotly_figures(at)
+    assert set(matrix_tables(at)) == {"step_fig_attn_weights"} and not at.get("plotly_chart")
     assert [h.value for h in at.subheader if h.value.startswith("Step ")] == [
         "Step 8 · Softmax: the attention weights"
     ]

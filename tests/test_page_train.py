@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 import torch
 
+from attention.examples import unique_labels
 from attention.training import TrainConfig
 from tests.apptest_support import (
-    figure_array,
+    matrix_components,
     matrix_images,
     open_step_tab,
     page_text,
-    plotly_figures,
     run_page,
     svg_charts,
 )
@@ -72,21 +72,33 @@ def test_a_link_trains_and_the_page_shows_what_the_training_measured() -> None:
     assert f"**{' '.join(outcome.labels)}**" in text, "the held-out sequence is named"
     assert "no pattern score" in text, "sort has no single right position: said, not faked"
 
-    figures = plotly_figures(at)
-    maps = figures["train_fig_maps"]["data"]
-    assert len(maps) == 2 * 2, "every layer and head"
-    for index, panel in enumerate(maps):
-        layer, head = divmod(index, 2)
-        z = figure_array(panel["z"])
-        weights = outcome.attention[layer, head].numpy()
-        visible = ~np.triu(np.ones(weights.shape, dtype=bool), k=1)
-        assert np.allclose(z[visible], weights[visible], atol=1e-4)
+    maps = {key: m for key, m in matrix_images(at).items() if key.startswith("train_fig_maps")}
+    for layer in range(2):
+        for head in range(2):
+            for key, attention in (
+                (f"train_fig_maps_{layer}_{head}", outcome.attention),
+                (f"train_fig_maps_{layer}_{head}_untrained", outcome.untrained_attention),
+            ):
+                hover = maps.pop(key)["hover"]
+                shown = np.array(hover["values"], dtype=np.float64)
+                expected = attention[layer, head].numpy()
+                assert np.allclose(shown, expected, atol=1e-6)
+                future = np.triu(np.ones(expected.shape, dtype=bool), k=1)
+                assert all(  # the causal mask: future keys hidden (grey), never on the scale
+                    (state == "h") == hidden
+                    for states, row in zip(hover["states"], future, strict=True)
+                    for state, hidden in zip(states, row, strict=True)
+                )
+                assert hover["row_labels"] == list(unique_labels(list(outcome.labels)))
+    assert not maps, "one matrix per layer × head, before and after training: no other"
+    assert "grey = masked (0)" in page_text(at), "a masked weight is 0, as the legend says"
+    assert not at.get("plotly_chart"), "every matrix through the one matrix component"
     curves = svg_charts(at)["train_fig_curves"]["panels"][0]["series"]
     assert [round(y, 6) for y in curves[1]["y"]] == [
         round(record["val_loss"], 6) for record in outcome.result.history
     ]
     # the trained head, step by step: layer 1, head 1 of the trained model on the same sequence
-    assert "train_step_fig_attn_weights" not in figures, "a closed tab draws nothing"
+    assert "train_step_fig_attn_weights" not in matrix_components(at), "a closed tab draws nothing"
     open_step_tab(at, "train_step_tabs", "softmax")
     hover = matrix_images(at)["train_step_fig_attn_weights"]["hover"]  # 15 × 15: a picture
     shown = np.array(hover["values"], dtype=np.float64)  # each cell's value, 6 decimals
@@ -102,6 +114,30 @@ def test_a_link_trains_and_the_page_shows_what_the_training_measured() -> None:
         "Retrain-and-check script (.py)",
     ]
     assert dict(at.query_params) == SORT_LINK, "the address bar reproduces this training"
+
+
+def test_a_model_of_many_heads_shows_its_maps_one_layer_at_a_time() -> None:
+    link = {"train_layers": "2", "train_heads": "4", "train_steps": "4", "train_seed": "8"}
+    at = run_page("train", link)
+    at.button(key="train_run").click().run()
+    assert not at.exception
+
+    def shown() -> list[str]:
+        return sorted(key for key in matrix_images(at) if key.startswith("train_fig_maps"))
+
+    def keys(layer: int) -> list[str]:
+        return sorted(
+            f"train_fig_maps_{layer}_{head}{end}" for head in range(4) for end in ("", "_untrained")
+        )
+
+    assert shown() == keys(0), "2 × 4 maps: the first layer's, before and after"
+    at.selectbox(key="train_maps_layer").set_value(1).run()
+    assert shown() == keys(1)
+    outcome = QUEUE.cached(TrainConfig(layers=2, heads=4, steps=4, seed=8).resolved())
+    values = matrix_images(at)["train_fig_maps_1_3"]["hover"]["values"]
+    assert np.allclose(
+        np.array(values, dtype=np.float64), outcome.attention[1, 3].numpy(), atol=1e-6
+    )
 
 
 def test_a_classmate_opening_the_same_link_sees_the_result_at_once() -> None:
@@ -128,7 +164,7 @@ def test_a_training_over_its_budget_stops_keeps_its_model_and_says_why(
     said = [w.value for w in at.warning if "each training on this shared server" in w.value]
     assert len(said) == 1 and "may use 1 s of CPU (600 s of wall-clock time" in said[0]
     assert "Stopped after step" in said[0] and "of 20000" in said[0]
-    assert "train_fig_maps" in plotly_figures(at), "the model as it was is kept and drawn"
+    assert "train_fig_maps_0_0" in matrix_images(at), "the model as it was is kept and drawn"
     assert "Held-out accuracy" in metrics(at)
     assert not at.button(key="train_run").disabled and at.button(key="train_stop").disabled
     stopped = TrainConfig(steps=20000, seed=105).resolved()
@@ -237,7 +273,9 @@ def test_the_page_in_chinese() -> None:
     at.button(key="train_run").click().run()
     assert not at.exception
     assert "留出集准确率" in metrics(at)
-    assert "每一层、每个头的注意力图" in page_text(at)
+    text = page_text(at)
+    assert "每一层、每个头的注意力图" in text
+    assert "**第 1 层 · 头 1 · 训练之前**" in text and "**第 1 层 · 头 1 · 训练之后**" in text
     assert torch.is_tensor(
         QUEUE.cached(TrainConfig(task="copy", steps=10, seed=5).resolved()).tokens
     )

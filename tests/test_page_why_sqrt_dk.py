@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS
 from attention.experiments import saturation_example_row, score_variance, softmax_saturation
-from tests.apptest_support import chart_series, page_text, plotly_figures, run_page, svg_charts
+from tests.apptest_support import chart_series, page_text, run_page, svg_charts
 from viz.vocabulary import format_number
 
 
@@ -26,7 +26,7 @@ def test_default_view_shows_the_scaled_row_and_both_curves() -> None:
     expected = saturation_example_row(64, 8, seed=123, scaled=True)
     assert np.allclose(_row_heights(at), expected["weights"].numpy())
     assert set(svg_charts(at)) == {"why_sqrt_dk_row"}, "lazy tabs: only the open one runs"
-    assert not plotly_figures(at)
+    assert not at.get("plotly_chart")
     at.session_state["why_sqrt_dk_view"] = at.tabs[1].label  # the curves' tab
     at.run()
     assert set(svg_charts(at)) == {"why_sqrt_dk_curves"}

@@ -7,7 +7,7 @@ import torch
 
 from attention.examples import unique_labels
 from attention.training import TrainConfig, train
-from tests.apptest_support import figure_array, page_text, plotly_figures, run_page
+from tests.apptest_support import matrix_images, page_text, run_page
 from ui.train_jobs import QUEUE
 
 INDUCTION_LINK = {"train_task": "induction", "train_steps": "6", "train_seed": "5"}
@@ -32,15 +32,18 @@ def test_the_page_shows_the_untrained_maps_beside_the_trained_ones() -> None:
     assert not at.exception
     outcome = QUEUE.cached(INDUCTION)
     assert outcome is not None and outcome.untrained_attention is not None
-    figures = plotly_figures(at)
-    before = figures["train_fig_maps_untrained"]["data"]
+    maps = {key: m for key, m in matrix_images(at).items() if key.startswith("train_fig_maps")}
     layers, heads = outcome.untrained_attention.shape[:2]
-    assert len(before) == layers * heads
-    z = figure_array(before[0]["z"])
-    expected = outcome.untrained_attention[0, 0].numpy()
-    visible = ~np.triu(np.ones(expected.shape, dtype=bool), k=1)
-    assert np.allclose(z[visible], expected[visible], atol=1e-4)
+    keys = [f"train_fig_maps_{layer}_{head}" for layer in range(layers) for head in range(heads)]
+    assert sorted(maps) == sorted(keys + [f"{key}_untrained" for key in keys])
+    shown = np.array(maps["train_fig_maps_1_0_untrained"]["hover"]["values"], dtype=np.float64)
+    assert np.allclose(shown, outcome.untrained_attention[1, 0].numpy(), atol=1e-6)
+    titles = [m.value for m in at.markdown if "Layer 2 · head 1" in m.value]
+    assert titles == [
+        "**Layer 2 · head 1 · before training**",
+        "**Layer 2 · head 1 · after training**",
+    ]
     text = page_text(at)
-    assert "Before training" in text and "After training" in text
+    assert "Before training: the same model before its first step." in text
     assert any("·" in label for label in unique_labels(list(outcome.labels)))
     assert "is the second" in text, "an induction sequence repeats tokens: the ·2 is explained"

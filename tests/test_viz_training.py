@@ -1,5 +1,5 @@
-"""Charts and figures of the Train page draw exactly what training measured; a chart's labels are
-plain text (as typed), a Plotly figure's are escaped."""
+"""Charts and matrices of the Train page draw exactly what training measured; their labels are
+plain text (as typed)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,16 @@ import numpy as np
 import pytest
 import torch
 
+from viz.table_heatmap import matrix_table
 from viz.training import (
-    attention_maps_figure,
+    attention_map_views,
     dropout_curves_chart,
     loss_curves_chart,
     pattern_scores_chart,
 )
+from viz.words import FigureWords
 
+WORDS = FigureWords()
 HISTORY = [
     {"step": 0, "train_loss": 2.30, "val_loss": 2.31, "val_accuracy": 0.10},
     {"step": 25, "train_loss": 0.50, "val_loss": 0.60, "val_accuracy": 0.80},
@@ -61,37 +64,50 @@ def test_dropout_curves_are_four_lines_from_both_histories() -> None:
     assert [len(line.x) for line in partial.panels[0].series] == [1, 1, 0, 0]
 
 
-def test_attention_maps_draw_every_layer_and_head_with_the_future_grey() -> None:
+def test_attention_maps_are_one_matrix_per_layer_and_head_with_the_future_hidden() -> None:
     generator = torch.Generator().manual_seed(0)
     raw = torch.rand(2, 3, 4, 4, generator=generator).tril()
     weights = raw / raw.sum(-1, keepdim=True)  # (layers, heads, T, T), causal rows summing to 1
     tokens = ["a", "<b>", "a", "c"]
-    figure = attention_maps_figure(
-        weights, tokens, layer_names=["L1", "L2"], head_names=["h1", "h2", "h3"]
+    views = attention_map_views(
+        weights,
+        tokens,
+        WORDS,
+        layer_names=["L1", "L2"],
+        head_names=["h1", "h2", "h3"],
+        palette="colorblind",
+        stage="before",
     )
-    assert len(figure.data) == 6
-    for index, trace in enumerate(figure.data):
-        layer, head = divmod(index, 3)
-        z = np.array(trace.z, dtype=np.float64)
-        expected = weights[layer, head].numpy().astype(np.float64)
-        upper = np.triu(np.ones((4, 4), dtype=bool), k=1)
-        assert np.isnan(z[upper]).all(), "future keys are not on the colour scale"
-        assert np.allclose(z[~upper], expected[~upper], atol=5e-5)
-        assert trace.name == f"L{layer + 1} · h{head + 1}"
-        assert f"L{layer + 1} · h{head + 1}" in trace.hovertemplate
-    assert list(figure.layout.xaxis.ticktext) == ["a", "&lt;b&gt;", "a·2", "c"]
-    assert [a.text for a in figure.layout.annotations][:3] == ["L1 · h1", "L1 · h2", "L1 · h3"]
-    assert figure.data[0].text is not None, "few tokens: the weights are written in the cells"
+    assert [len(row) for row in views] == [3, 3]
+    upper = np.triu(np.ones((4, 4), dtype=bool), k=1)
+    for layer, row in enumerate(views):
+        for head, view in enumerate(row):
+            assert np.array_equal(view.values, weights[layer, head].numpy().astype(np.float64))
+            assert np.array_equal(view.hidden, upper), "future keys are hidden (grey)"
+            assert view.title == f"L{layer + 1} · h{head + 1} · before"
+            assert (view.kind, view.zrange, view.hidden_value) == ("sequential", (0.0, 1.0), 0.0)
+            assert view.row_labels == view.col_labels == tuple(tokens), "as typed"
+            assert (view.row_title, view.col_title) == (WORDS.query, WORDS.key)
+            assert view.value_name == WORDS.attention_weight and view.palette == "colorblind"
+    table = matrix_table(views[1][2], WORDS)  # 4 tokens: a table of the weights, to read
+    assert table.row_labels == ("a", "<b>", "a·2", "c"), "repeated tokens told apart, as typed"
+    assert table.cells[1][1].text == f"{weights[1, 2, 1, 1].item():.4f}"
+    assert table.cells[1][2].text == "0", "a hidden weight is 0"
+    unstaged = attention_map_views(
+        weights[:1, :1], tokens, WORDS, layer_names=["L1"], head_names=["h1"], palette="default"
+    )
+    assert unstaged[0][0].title == "L1 · h1"
 
 
 def test_attention_maps_refuse_what_they_cannot_label() -> None:
     weights = torch.full((1, 1, 3, 3), 1 / 3)
+    names = {"layer_names": ["L"], "head_names": ["h"], "palette": "default"}
     with pytest.raises(ValueError, match="token labels"):
-        attention_maps_figure(weights, ["a", "b"], layer_names=["L"], head_names=["h"])
+        attention_map_views(weights, ["a", "b"], WORDS, **names)
     with pytest.raises(ValueError, match="one name per layer"):
-        attention_maps_figure(weights, ["a", "b", "c"], layer_names=[], head_names=["h"])
+        attention_map_views(weights, ["a", "b", "c"], WORDS, **{**names, "layer_names": []})
     with pytest.raises(ValueError, match="layers, heads, T, T"):
-        attention_maps_figure(weights[0], ["a", "b", "c"], layer_names=["L"], head_names=["h"])
+        attention_map_views(weights[0], ["a", "b", "c"], WORDS, **names)
 
 
 def test_pattern_scores_are_grouped_bars_layer_by_layer() -> None:

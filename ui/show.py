@@ -26,7 +26,6 @@ from functools import cache
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 import torch
 
@@ -36,19 +35,12 @@ from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView, Window, use_table, window
 from viz.table_heatmap import legend_table, matrix_table
-from viz.toolbar import leave_room_for_toolbar
-from viz.vocabulary import COMPACT_DECIMALS, DECIMALS, cell_texts
+from viz.vocabulary import COMPACT_DECIMALS, DECIMALS, MINUS_INFINITY, cell_texts, format_number
 from viz.words import FigureWords
 
 from .i18n import current_language, t
 from .matrix_table import MATRIX_PREFIX, draw_image, draw_table
 
-# Plotly's toolbar (charts): its camera button downloads the figure as SVG (sharp on a slide)
-PLOTLY_CONFIG = {
-    "displaylogo": False,
-    "modeBarButtonsToRemove": ["lasso2d", "select2d"],
-    "toImageButtonOptions": {"format": "svg"},
-}
 MAX_WINDOW = 24  # a zoom window shows at most this many rows and columns (annotated heatmap)
 DEFAULT_WINDOW = 8  # fits a half-width column with 4 decimals in every cell
 MAX_NUMBER_ROWS = 64  # a longer table is shown as a window (a 256-row table costs the browser)
@@ -99,17 +91,6 @@ def figure_words(lang: str | None = None) -> FigureWords:
 @cache
 def _figure_words(lang: str) -> FigureWords:  # the catalogue never changes while the app runs
     return FigureWords(**{name: t(key, lang) for name, key in FIGURE_WORD_KEYS.items()})
-
-
-def plotly_config(key: str) -> dict[str, object]:
-    """:data:`PLOTLY_CONFIG` with the SVG download named after the chart's key (``{key}.svg``)."""
-    return {**PLOTLY_CONFIG, "toImageButtonOptions": {"format": "svg", "filename": key}}
-
-
-def show_figure(figure: go.Figure, key: str) -> None:
-    """Draw a Plotly figure at full width, its top band left free for Plotly's toolbar."""
-    leave_room_for_toolbar(figure)  # Plotly's toolbar must not cover a title or an axis title
-    st.plotly_chart(figure, key=key, config=plotly_config(key), width="stretch")
 
 
 def show_matrix(view: MatrixView, words: FigureWords, *, key: str) -> None:
@@ -354,4 +335,5 @@ def _image_note(view: MatrixView, zoom_title: str) -> str:
         pixel=pixel,
         hover=t("scale.hover_cell" if exact_hover(rows, cols) else "scale.hover_block"),
         zoom=zoom_title.split(":")[0].split("：")[0],
+        masked=MINUS_INFINITY if view.hidden_value is None else format_number(view.hidden_value, 0),
     )

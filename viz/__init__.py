@@ -1,4 +1,4 @@
-"""Plotly figure builders: arrays and labels in, a ``go.Figure`` out. No Streamlit here.
+"""Figure builders: arrays and labels in, a figure's data out (a matrix view, a chart). No Streamlit.
 
 Every builder is a pure function, so it can be tested without a browser or a server.
 """

@@ -3,10 +3,10 @@
 Pure builders (no Streamlit): each takes what ``attention.training`` measured — history
 records, ``TrainResult.attention`` weights, ``TrainResult.pattern_scores`` — and returns a chart
 of the app's own (:class:`viz.chart.Chart`: the curves and the scores) or, for the attention
-maps (matrices), a Plotly ``go.Figure``. Nothing is computed here beyond picking values to draw.
-Words a figure writes (titles, legend names) are arguments, so the page passes them in the
-user's language; a chart's texts are plain text (the component writes them as ``textContent``),
-a figure's are escaped with :func:`viz.labels.plain` (Plotly reads a little HTML in its strings).
+maps, one :class:`viz.matrix.MatrixView` per layer and head (the app's one matrix renderer draws
+them). Nothing is computed here beyond picking values to draw. Words a figure writes (titles,
+legend names) are arguments, so the page passes them in the user's language; every text is
+plain text (the components write them as ``textContent``).
 
 Line colours are the Okabe–Ito colours (told apart with the common colour-vision deficiencies);
 the validation line of a run is dashed, its training line solid, so the pair reads without
@@ -19,9 +19,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 import torch
-from plotly.subplots import make_subplots
 
 from .chart import (
     Axis,
@@ -36,25 +34,18 @@ from .chart import (
     log_axis,
     log_padded,
 )
-from .colors import HIDDEN_COLOR, colorscale
-from .labels import plain, short, unique_labels
+from .matrix import MatrixView
 from .vocabulary import format_number
+from .words import FigureWords
 
 __all__ = [
-    "MAP_PANEL_WIDTH",
-    "attention_maps_figure",
+    "attention_map_views",
     "dropout_curves_chart",
     "loss_curves_chart",
     "pattern_scores_chart",
 ]
 
 BLUE, ORANGE, GREEN, PURPLE = "#0072B2", "#E69F00", "#009E73", "#CC79A7"
-MAP_PANEL_WIDTH = (
-    850  # px the page gives the map grid (wide layout at 1366 px), to decide on labels
-)
-MAP_NUMBERS_CELL_PX = 34  # numbers (2 decimals) go into the cells when a cell is this wide
-MAP_ROW_PX = 22  # px per token row of a map panel (at most MAP_MAX_PANEL_PX)
-MAP_MAX_PANEL_PX = 420
 
 
 def _records_column(records: Sequence[Mapping[str, float]], name: str) -> list[float]:
@@ -181,100 +172,30 @@ def dropout_curves_chart(
     return Chart(panels=(panel,), legend=tuple(legend))
 
 
-def attention_maps_figure(
+def attention_map_views(
     weights: torch.Tensor | np.ndarray,
     tokens: Sequence[str],
+    words: FigureWords,
     *,
     layer_names: Sequence[str],
     head_names: Sequence[str],
-    palette: str = "default",
-    row_title: str = "query",
-    col_title: str = "key",
-    value_name: str = "weight",
-    panel_width: int = MAP_PANEL_WIDTH,
-) -> go.Figure:
-    """The attention weights of every layer and head: one row of panels per layer.
+    palette: str,
+    stage: str = "",
+) -> tuple[tuple[MatrixView, ...], ...]:
+    """The attention weights of every layer and head as matrices: ``views[layer][head]``.
 
     Args:
         weights: ``(layers, heads, T, T)`` softmax weights (``TrainResult.attention``); row ``i``
-            of a panel = query ``i``, column ``j`` = key ``j``.
-        tokens: the ``T`` token labels, on both axes of every panel (user text: escaped here;
-            the keys on top, every k-th one when they do not fit; the hover names each cell).
+            of a map = query ``i``, column ``j`` = key ``j``.
+        tokens: the ``T`` token labels, on both axes of every map (user text: the renderer
+            writes it as text).
         layer_names, head_names: one name per layer and per head (``"Layer 1"``, ``"head 2"``);
-            a panel's title is ``"{layer} · {head}"``.
+            a map's title is ``"{layer} · {head}"``, then `` · {stage}`` when a stage is given
+            (``"before training"``).
         palette: the page's palette; weights use its sequential scale on 0 … 1.
 
-    Future positions (the causal mask) are drawn grey, as on the other pages. Each panel's
-    hover names the layer, head, query, key and weight; cells carry the weights (2 decimals)
-    when they are wide enough to be read.
+    Future positions (the causal mask) are hidden: grey, a weight of 0, as on the step page.
     """
-    array = _checked_maps(weights, tokens, layer_names, head_names)  # (layers, heads, T, T)
-    num_layers, num_heads, num_tokens, _ = array.shape
-    labels = unique_labels([str(token) for token in tokens])
-    names = [plain(label) for label in labels]
-    ticks = [plain(short(label, 6)) for label in labels]
-    titles = [
-        f"{plain(layer_names[layer])} · {plain(head_names[head])}"
-        for layer in range(num_layers)
-        for head in range(num_heads)
-    ]
-    figure = make_subplots(
-        rows=num_layers,
-        cols=num_heads,
-        subplot_titles=titles,
-        horizontal_spacing=0.06 / max(1, num_heads - 1) if num_heads > 1 else 0.0,
-        vertical_spacing=min(0.12, 0.3 / num_layers) if num_layers > 1 else 0.0,
-    )
-    hidden = np.triu(np.ones((num_tokens, num_tokens), dtype=bool), k=1)  # future keys
-    cell_px = panel_width / num_heads / max(1, num_tokens)
-    annotate = cell_px >= MAP_NUMBERS_CELL_PX
-    customdata = _query_key_names(names)  # (T, T, 2)
-    hover_names = (plain(row_title), plain(col_title), plain(value_name))
-    tick_positions, tick_text = _key_ticks(ticks, cell_px)
-    for layer in range(num_layers):
-        for head in range(num_heads):
-            heatmap = _map_panel(
-                array[layer, head],
-                hidden,
-                customdata,
-                title=titles[layer * num_heads + head],
-                palette=palette,
-                hover_names=hover_names,
-                first=layer == 0 and head == 0,
-                annotate=annotate,
-            )
-            figure.add_trace(heatmap, row=layer + 1, col=head + 1)
-            _map_axes(
-                figure,
-                tick_positions,
-                tick_text,
-                row_title=row_title if head == 0 else None,
-                row=layer + 1,
-                col=head + 1,
-            )
-    _maps_layout(figure, num_layers, num_tokens)
-    return figure
-
-
-def _maps_layout(figure: go.Figure, num_layers: int, num_tokens: int) -> None:
-    """Panel titles above the key labels on top; a grey background shows through masked cells."""
-    for annotation in figure.layout.annotations:
-        annotation.update(yshift=30, font={"size": 13})
-    panel_px = min(MAP_MAX_PANEL_PX, 80 + MAP_ROW_PX * num_tokens)
-    figure.update_layout(
-        height=num_layers * (panel_px + 60) + 60,
-        margin={"l": 10, "r": 10, "t": 90, "b": 10},
-        plot_bgcolor=HIDDEN_COLOR,
-    )
-
-
-def _checked_maps(
-    weights: torch.Tensor | np.ndarray,
-    tokens: Sequence[str],
-    layer_names: Sequence[str],
-    head_names: Sequence[str],
-) -> np.ndarray:
-    """``weights`` as a ``(layers, heads, T, T)`` float array, with one name for each of them."""
     array = np.asarray(weights, dtype=np.float64)
     if array.ndim != 4 or array.shape[2] != array.shape[3]:
         raise ValueError(f"weights must be (layers, heads, T, T), got {array.shape}")
@@ -283,99 +204,30 @@ def _checked_maps(
         raise ValueError(f"{len(tokens)} token labels for {num_tokens} tokens")
     if len(layer_names) != num_layers or len(head_names) != num_heads:
         raise ValueError("one name per layer and one per head are needed")
-    return array
-
-
-def _query_key_names(names: list[str]) -> np.ndarray:
-    """``(T, T, 2)``: cell ``(i, j)`` holds the names of query ``i`` and key ``j`` (the hover)."""
-    num_tokens = len(names)
-    query = np.array(names, dtype=object)[:, None].repeat(num_tokens, axis=1)
-    key = np.array(names, dtype=object)[None, :].repeat(num_tokens, axis=0)
-    return np.stack([query, key], axis=-1)
-
-
-def _key_ticks(ticks: list[str], cell_px: float) -> tuple[list[int], list[str]]:
-    """A label every k-th column when labels are wider than the cells (≈ 6.5 px a character)."""
-    label_px = 6.5 * max(len(tick) for tick in ticks) + 6
-    tick_step = max(1, math.ceil(label_px / cell_px))
-    positions = list(range(0, len(ticks), tick_step))
-    return positions, [ticks[i] for i in positions]
-
-
-def _map_panel(
-    weights: np.ndarray,
-    hidden: np.ndarray,
-    customdata: np.ndarray,
-    *,
-    title: str,
-    palette: str,
-    hover_names: tuple[str, str, str],
-    first: bool,
-    annotate: bool,
-) -> go.Heatmap:
-    """One layer·head panel of ``weights`` ``(T, T)``; the colour bar on the first."""
-    z = weights.copy()
-    z[hidden] = np.nan  # never a colour on the scale: the grey background shows
-    row_name, col_name, value_name = hover_names
-    return go.Heatmap(
-        z=np.round(z, 4),
-        x=list(range(z.shape[1])),
-        y=list(range(z.shape[0])),
-        zmin=0.0,
-        zmax=1.0,
-        colorscale=colorscale("sequential", palette),
-        showscale=first,
-        colorbar={"title": {"text": value_name}, "thickness": 12},
-        text=np.where(hidden, "", np.vectorize(lambda v: f"{v:.2f}")(z)).tolist()
-        if annotate
-        else None,
-        texttemplate="%{text}" if annotate else None,
-        textfont={"size": 10},
-        customdata=customdata,
-        hovertemplate=(
-            f"{title}<br>{row_name}: %{{customdata[0]}}<br>"
-            f"{col_name}: %{{customdata[1]}}<br>"
-            f"{value_name}: %{{z:.4f}}<extra></extra>"
-        ),
-        name=title,
-        hoverongaps=False,
-    )
-
-
-def _map_axes(
-    figure: go.Figure,
-    tick_positions: list[int],
-    tick_text: list[str],
-    *,
-    row_title: str | None,
-    row: int,
-    col: int,
-) -> None:
-    """A panel's axes: keys on top, queries down the side (labelled on the first column only)."""
-    figure.update_xaxes(
-        tickmode="array",
-        tickvals=tick_positions,
-        ticktext=tick_text,
-        tickangle=0,
-        tickfont={"size": 10},
-        side="top",
-        showgrid=False,
-        zeroline=False,
-        row=row,
-        col=col,
-    )
-    figure.update_yaxes(
-        tickmode="array",
-        tickvals=tick_positions,
-        ticktext=tick_text,
-        showticklabels=row_title is not None,
-        tickfont={"size": 10},
-        autorange="reversed",
-        showgrid=False,
-        zeroline=False,
-        title={"text": plain(row_title)} if row_title is not None else None,
-        row=row,
-        col=col,
+    labels = tuple(str(token) for token in tokens)
+    hidden = np.triu(np.ones((num_tokens, num_tokens), dtype=bool), k=1)  # future keys
+    return tuple(
+        tuple(
+            MatrixView(
+                values=array[layer, head],
+                row_labels=labels,
+                col_labels=labels,
+                palette=palette,
+                kind="sequential",
+                zrange=(0.0, 1.0),
+                title=" · ".join(
+                    name for name in (layer_names[layer], head_names[head], stage) if name
+                ),
+                row_title=words.query,
+                col_title=words.key,
+                value_name=words.attention_weight,
+                hidden=hidden,
+                hidden_value=0.0,
+                hidden_name=words.future_masked,
+            )
+            for head in range(num_heads)
+        )
+        for layer in range(num_layers)
     )
 
 

@@ -1,8 +1,6 @@
 """Figures and numbers a teacher takes out of the app, in a real browser.
 
-- Every Plotly chart of the app gets its config from ``ui.show.plotly_config`` (its toolbar's
-  camera downloads SVG). (The app's own SVG charts have a "Download as SVG" link:
-  ``test_svg_charts.py``.)
+- A chart has a "Download as SVG" link (``test_svg_charts.py``).
 - A large matrix's picture has a "Download as PNG" link (one pixel per cell).
 - A coloured matrix table has a "Download as CSV" link (inside the table's own component) whose
   file holds the trace's numbers and the tokens guarded against spreadsheet formulas.
@@ -22,20 +20,11 @@ from playwright.sync_api import Page, expect
 
 from attention import AttentionConfig, trace_attention
 from tests.e2e.helpers import assert_no_exception, open_app
-from tests.isolated_script import REPO_ROOT
 from ui.i18n import t
 from ui.matrix_table import TABLE_CLASS
 from ui.table_state import table_for_words
 
 APPEAR_MS = 60_000
-
-
-def test_every_plotly_chart_of_the_app_takes_the_svg_config() -> None:
-    calls = []
-    for source in [*REPO_ROOT.glob("pages/*.py"), *REPO_ROOT.glob("ui/*.py")]:
-        calls += re.findall(r"st\.plotly_chart\((.*?)\)\n", source.read_text(), flags=re.S)
-    assert len(calls) == 1, calls  # ui.show.show_figure: the Train page's attention maps
-    assert all("config=plotly_config(" in call for call in calls), calls
 
 
 def test_a_large_matrix_downloads_its_picture_as_png(

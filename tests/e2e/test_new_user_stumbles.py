@@ -1,5 +1,5 @@
 """What a new user stumbled on, in a real browser: a new table row, a stale table, Compare's link,
-Plotly's toolbar over axis titles, value-vector labels on top of each other. (A rounded URL
+value-vector labels on top of each other. (A rounded URL
 value: ``tests/e2e/test_lesson.py``'s link to a step, and ``tests/test_frame_state.py``.)
 
 Each test drives the real app (``streamlit run``) in Chromium and reads what is drawn: the page's

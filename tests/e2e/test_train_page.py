@@ -21,6 +21,7 @@ from attention.validate import AttentionInputError
 from tests.e2e.helpers import assert_no_exception, choose, open_app, wait_settled
 from ui.i18n import t
 from ui.input_errors import explain
+from ui.matrix_table import TABLE_CLASS
 from ui.train_settings import TEXT_CONTEXT
 
 APPEAR_MS = 120_000  # a training plus its first drawing on a busy machine
@@ -44,9 +45,11 @@ def test_a_short_run_shows_curves_maps_and_the_trained_head_in_english_then_chin
     curves = page.locator("svg#al-chart-train_fig_curves")  # the app's own chart (ui.chart)
     expect(curves).to_be_visible()
     expect(curves.locator("g.al-chart-line")).to_have_count(3)  # training, validation, accuracy
-    maps = page.locator(".st-key-train_fig_maps .js-plotly-plot")
-    expect(maps).to_be_visible()
-    expect(maps.get_by_text("Layer 1 · head 1")).to_have_count(1)
+    first_map = page.locator(".st-key-matrix_train_fig_maps_0_0")  # the one matrix component
+    expect(first_map.locator(f"img.{TABLE_CLASS}-image")).to_be_visible()
+    expect(first_map.get_by_text("Layer 1 · head 1 · after training")).to_have_count(1)
+    before = page.locator(".st-key-matrix_train_fig_maps_0_0_untrained")
+    expect(before.get_by_text("Layer 1 · head 1 · before training")).to_have_count(1)
     expect(page.get_by_text("Held-out accuracy")).to_be_visible(timeout=APPEAR_MS)
     expect(page.get_by_role("tab", name="8 · Softmax")).to_be_visible()
     expect(page.get_by_role("button", name="Retrain-and-check script (.py)")).to_be_visible()
@@ -58,7 +61,7 @@ def test_a_short_run_shows_curves_maps_and_the_trained_head_in_english_then_chin
     expect(page.locator("h1").first).to_have_text("动手训练")
     expect(page.get_by_role("heading", name=t("train.maps.title", lang="zh"))).to_be_visible()
     expect(page.get_by_text("留出集准确率")).to_be_visible(timeout=APPEAR_MS)
-    expect(maps.get_by_text("第 1 层 · 头 1")).to_have_count(1)
+    expect(first_map.get_by_text("第 1 层 · 头 1 · 训练之后")).to_have_count(1)
 
 
 _RUNNING = re.compile(r"step (\d+) of 20000")
@@ -91,7 +94,9 @@ def test_progress_is_live_and_stop_stops_the_training(page: Page, streamlit_serv
     expect(stopped).to_be_visible(timeout=APPEAR_MS)
     wait_settled(page, timeout=APPEAR_MS)
     assert_no_exception(page)
-    expect(page.locator(".st-key-train_fig_maps .js-plotly-plot")).to_be_visible()
+    expect(
+        page.locator(f".st-key-matrix_train_fig_maps_0_0 img.{TABLE_CLASS}-image")
+    ).to_be_visible()
     expect(page.locator(".st-key-train_stop button")).to_be_disabled()
 
 

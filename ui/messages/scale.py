@@ -5,11 +5,11 @@ MESSAGES = {
     "scale.image_note": {
         "en": (
             "{rows} × {cols:number|numbers} drawn as a {height} × {width}-pixel image ({pixel}); grey "
-            "= masked (−∞). {hover}; exact values: «{zoom}» below."
+            "= masked ({masked}). {hover}; exact values: «{zoom}» below."
         ),
         "zh": (
             "{rows} × {cols} 个数值绘制为 {height} × {width} 像素的图像（{pixel}）；灰色 = 被掩码"
-            "（−∞）。{hover}；精确数值见下方「{zoom}」。"
+            "（{masked}）。{hover}；精确数值见下方「{zoom}」。"
         ),
     },
     "scale.hover_cell": {"en": "Hover shows a cell's value", "zh": "悬停显示一个单元格的数值"},

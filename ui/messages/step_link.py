@@ -145,21 +145,4 @@ MESSAGES = {
         "en": "Or pick one: off, a usual rate, the book's rate",
         "zh": "或直接选择：关闭、常用值、书中的比率",
     },
-    "train.maps.untrained": {
-        "en": "Before training (the seed's initial weights)",
-        "zh": "训练之前（种子给出的初始权重）",
-    },
-    "train.maps.trained": {"en": "After training", "zh": "训练之后"},
-    "train.maps.compare": {
-        "en": "Left, the same model before its first step: its weights are random, so each row "
-        "spreads its attention over the earlier tokens with no pattern. Right, after training: "
-        "the pattern the task needs.",
-        "zh": "左边是同一个模型在第一步训练之前：权重是随机的，所以每一行把注意力分散在前面的词元上，"
-        "没有规律。右边是训练之后：出现了任务所需的模式。",
-    },
-    "train.maps.repeated": {
-        "en": "A label such as “6·2” is the second “6” of the sequence: a token that appears "
-        "more than once gets ·2, ·3 … to tell its places apart.",
-        "zh": "像“6·2”这样的标签表示序列中的第二个“6”：重复出现的词元加上 ·2、·3 … 来区分位置。",
-    },
 }

@@ -257,6 +257,20 @@ MESSAGES = {
     "train.layer": {"en": "Layer {number}", "zh": "第 {number} 层"},
     "train.head": {"en": "head {number}", "zh": "头 {number}"},
     "train.head_short": {"en": "L{layer} H{head}", "zh": "第{layer}层 头{head}"},
+    "train.maps.untrained": {"en": "before training", "zh": "训练之前"},
+    "train.maps.trained": {"en": "after training", "zh": "训练之后"},
+    "train.maps.compare": {
+        "en": "Before training: the same model before its first step. Its weights are the seed's "
+        "random initial ones, so each row spreads its attention over the earlier tokens with no "
+        "pattern. After training: the pattern the task needs.",
+        "zh": "训练之前：同一个模型在第一步训练之前，权重是种子给出的随机初始值，所以每一行把注意力分散在"
+        "前面的词元上，没有规律。训练之后：出现了任务所需的模式。",
+    },
+    "train.maps.repeated": {
+        "en": "A label such as “6·2” is the second “6” of the sequence: a token that appears "
+        "more than once gets ·2, ·3 … to tell its places apart.",
+        "zh": "像“6·2”这样的标签表示序列中的第二个“6”：重复出现的词元加上 ·2、·3 … 来区分位置。",
+    },
     "train.maps.what.copy": {
         "en": "What to look for: from the last problem digit on, each row should put its weight "
         "on the digit it must copy, 8 positions back — a diagonal stripe.",
