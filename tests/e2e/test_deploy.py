@@ -227,7 +227,9 @@ def _upload_table(page: Page, tmp_path: Path, name: str) -> None:
     wait_settled(page)
     csv_file = tmp_path / f"{name}.csv"
     csv_file.write_text(f"token,x1,x2\n{name},0.1,0.2\nb,0.3,-0.4\n", encoding="utf-8")
-    page.locator("[data-testid='stMainBlockContainer'] [data-testid='stFileUploader'] input[type='file']").set_input_files(str(csv_file))
+    page.locator(
+        "[data-testid='stMainBlockContainer'] [data-testid='stFileUploader'] input[type='file']"
+    ).set_input_files(str(csv_file))
     wait_settled(page)
     expect(page.get_by_text(t("embeddings.upload_loaded", "en", rows=2, d_in=2))).to_be_visible(
         timeout=APPEAR_MS
