@@ -135,9 +135,9 @@ def _matrix_blocks(at: Any) -> dict[str, list[dict[str, Any]]]:
 
 
 def matrix_images(at: Any) -> dict[str, dict[str, Any]]:
-    """Every matrix drawn as a picture, by ``show_matrix`` key: its data and legend row."""
+    """Every matrix drawn as a picture, by ``show_matrix`` key: its data, legend row and title."""
     return {
-        key: {**data["image"], "legend": data["legend"]}
+        key: {**data["image"], "legend": data["legend"], "title": data.get("title", "")}
         for key, data in matrix_components(at).items()
         if data.get("image")
     }

@@ -275,7 +275,7 @@ def test_the_page_in_chinese() -> None:
     assert "留出集准确率" in metrics(at)
     text = page_text(at)
     assert "每一层、每个头的注意力图" in text
-    assert "**第 1 层 · 头 1 · 训练之前**" in text and "**第 1 层 · 头 1 · 训练之后**" in text
+    assert "第 1 层 · 头 1 · 训练之前" in text and "第 1 层 · 头 1 · 训练之后" in text
     assert torch.is_tensor(
         QUEUE.cached(TrainConfig(task="copy", steps=10, seed=5).resolved()).tokens
     )

@@ -38,11 +38,8 @@ def test_the_page_shows_the_untrained_maps_beside_the_trained_ones() -> None:
     assert sorted(maps) == sorted(keys + [f"{key}_untrained" for key in keys])
     shown = np.array(maps["train_fig_maps_1_0_untrained"]["hover"]["values"], dtype=np.float64)
     assert np.allclose(shown, outcome.untrained_attention[1, 0].numpy(), atol=1e-6)
-    titles = [m.value for m in at.markdown if "Layer 2 · head 1" in m.value]
-    assert titles == [
-        "**Layer 2 · head 1 · before training**",
-        "**Layer 2 · head 1 · after training**",
-    ]
+    titles = [maps[f"train_fig_maps_1_0{end}"]["title"] for end in ("_untrained", "")]
+    assert titles == ["Layer 2 · head 1 · before training", "Layer 2 · head 1 · after training"]
     text = page_text(at)
     assert "Before training: the same model before its first step." in text
     assert any("·" in label for label in unique_labels(list(outcome.labels)))
