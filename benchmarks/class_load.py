@@ -140,10 +140,24 @@ class Tally:
     errors: Counter[str] = field(default_factory=Counter)
     error_samples: list[str] = field(default_factory=list)
     bytes_received: int = 0
+    finished: list[tuple[float, float]] = field(default_factory=list)  # (monotonic end, seconds)
 
     def ok(self, kind: str, result: RunResult) -> None:
         self.seconds[kind].append(result.seconds)
         self.bytes_received += result.bytes
+        if kind != "open":
+            self.finished.append((time.monotonic(), result.seconds))
+
+    def p95_by_window(self, window_s: float = 10.0) -> list[float]:
+        """The changes' p95 in each ``window_s`` of the run, by when they ended: a burst (the
+        arrivals, a page's first run) shows in its window, a steady queue in all of them."""
+        if not self.finished:
+            return []
+        start = min(end for end, _ in self.finished)
+        windows: dict[int, list[float]] = defaultdict(list)
+        for end, seconds in self.finished:
+            windows[int((end - start) // window_s)].append(seconds)
+        return [percentile(windows[index], 0.95) for index in range(max(windows) + 1)]
 
     def failed(self, kind: str, error: RunFailed) -> None:
         self.errors[error.kind] += 1
@@ -490,6 +504,7 @@ async def run_class(base_url: str, plan: ClassPlan) -> dict[str, Any]:
         "opens": len(tally.seconds.get("open", [])),
         "by_kind": {kind: summary(values) for kind, values in sorted(tally.seconds.items())},
         "mb_received": tally.bytes_received / 1e6,
+        "p95_by_10s_s": tally.p95_by_window(),
     }
     if plan.trainings:
         # Steps each training made while the class ran (None: its progress line was not read).
@@ -622,6 +637,11 @@ def _format(result: dict[str, Any]) -> str:
         f"   (one student alone: p50 {result['alone_p50_s']:.3f} s; the class's p50 "
         f"{result['p50_vs_alone']:.1f}x, p95 {result['p95_vs_alone']:.1f}x that)",
     ]
+    lines.append(
+        "  p95 by 10 s of the run: "
+        + " ".join(f"{value:.2f}" for value in result.get("p95_by_10s_s", []))
+        + f" s; received {result['mb_received']:.1f} MB"
+    )
     for kind, stats in result["by_kind"].items():
         lines.append(
             f"  {kind:16s} n={stats['count']:4d}  p50 {stats['p50_s']:.3f} s  "
