@@ -1,12 +1,7 @@
-"""The KV cache: the book's layer fed one token at a time, the mask row of one query, a tiny GPT
-generating with and without a cache, the time per token and the cache's memory: five entries of
-one walk (:mod:`ui.walk`: tabs, ``?step=``, the keys, presenter mode, where the cache's growth is
-one screen per token).
-
-Every number comes from :mod:`attention.kv_cache`: :func:`cache_growth` (the cache after each
-token on the sidebar's tokens), :func:`mask_slice_slip` (the right mask row and PR #697's slip),
-:func:`compare_generation` and :func:`time_generation` (the “Train it” page's tiny GPT, fresh weights) and
-:func:`cache_bytes` (the memory formula). The measurement runs on demand, bounded and cached.
+"""The KV cache in five entries of one walk (:mod:`ui.walk`): the book's layer fed one token at a
+time, one query's mask row, a tiny GPT generating with and without a cache, the time per token
+and the cache's memory. Every number comes from :mod:`attention.kv_cache`; the timing runs on
+demand, bounded and cached.
 """
 
 from __future__ import annotations
@@ -114,9 +109,7 @@ def _counted(key: str, n: int) -> str:
 def show_cache_after(step: CacheStep, view: View, *, compact: bool = False) -> None:
     """Token ``step.position`` fed alone: the cache's K and V rows, its weights, its output row.
 
-    ``compact`` (presenter mode): the header leading a short sentence, no legend rows, the
-    difference in a title, and of a longer cache only its last ``PRESENT_ROWS`` rows (their
-    titles say how many of all).
+    ``compact`` (presenter mode): shorter words, and only a long cache's last ``PRESENT_ROWS`` rows.
     """
     n = step.position + 1
     tokens = view.tokens[:n]
