@@ -199,16 +199,8 @@ def show_slice(slip: SliceSlip, view: View) -> None:
     ):
         with column:
             st.markdown(t(f"kv_cache.slice.{name}"))
-            matrix = convention_view(
-                mask.numpy(),
-                tokens,
-                true_hides=True,
-                hidden_name=t("kv_cache.slice.hidden"),
-                attended_name=t("kv_cache.slice.visible"),
-                row_title=t("kv_cache.slice.query"),
-                col_title=t("kv_cache.axis.key"),
-                palette=view.palette,
-                row_labels=(tokens[-1],),
+            matrix = _mask_view(
+                mask.numpy(), tokens, view, t("kv_cache.slice.query"), (tokens[-1],)
             )
             show_matrix(matrix, words, key=f"kv_cache_slice_{name}")
             numbers = ", ".join(f"{value:.4f}" for value in output.tolist())
@@ -222,18 +214,26 @@ def _slice_masks(slip: SliceSlip, view: View) -> None:
     n = slip.right_mask.shape[1]
     tokens = view.tokens[:n]
     masks = np.concatenate([slip.right_mask.numpy(), slip.slipped_mask.numpy()])  # (2, n)
-    matrix = convention_view(
+    rows = (t("kv_cache.slice.right_row"), t("kv_cache.slice.slip_row"))
+    matrix = _mask_view(masks, tokens, view, t("kv_cache.slice.query_of", token=tokens[-1]), rows)
+    show_matrix(matrix, figure_words(), key="kv_cache_slice_masks")
+
+
+def _mask_view(
+    masks: np.ndarray, tokens: list[str], view: View, row_title: str, rows: tuple[str, ...]
+) -> MatrixView:
+    """Mask rows over the cached keys (True hides), a row per label of ``rows``."""
+    return convention_view(
         masks,
         tokens,
         true_hides=True,
         hidden_name=t("kv_cache.slice.hidden"),
         attended_name=t("kv_cache.slice.visible"),
-        row_title=t("kv_cache.slice.query_of", token=tokens[-1]),
+        row_title=row_title,
         col_title=t("kv_cache.axis.key"),
         palette=view.palette,
-        row_labels=(t("kv_cache.slice.right_row"), t("kv_cache.slice.slip_row")),
+        row_labels=rows,
     )
-    show_matrix(matrix, figure_words(), key="kv_cache_slice_masks")
 
 
 def _slice_why(cache: KvCache) -> None:
