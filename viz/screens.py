@@ -9,7 +9,7 @@ causal mask hides is **grey**, a weight dropout drops **pink** and written 0.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 import numpy as np
@@ -517,6 +517,10 @@ def _dropping(shown: Shown) -> bool:
     return shown.dropout_active
 
 
+_SOFTMAX_FIGURE = Figure(  # the softmax's figure, shown again as dropout's "before"
+    "attn_weights", "attn_weights", "attention_weight", "sequential", hidden=True, sums=True
+)
+
 SCREENS: tuple[StepScreen, ...] = (
     StepScreen(
         "embeddings",
@@ -702,16 +706,7 @@ SCREENS: tuple[StepScreen, ...] = (
     ),
     StepScreen(
         "softmax",
-        (
-            Figure(
-                "attn_weights",
-                "attn_weights",
-                "attention_weight",
-                "sequential",
-                hidden=True,
-                sums=True,
-            ),
-        ),
+        (_SOFTMAX_FIGURE,),
         formulas=lambda shown: (
             r"a_{ij} = \frac{e^{s_{ij}}}{\sum_{j' \le i} e^{s_{ij'}}}",
             r"\textstyle\sum_j a_{ij} = 1,\qquad a = \text{attn\_weights}",
@@ -732,16 +727,7 @@ SCREENS: tuple[StepScreen, ...] = (
     StepScreen(
         "dropout",
         (
-            Figure(
-                "attn_weights",
-                "attn_weights",
-                "attention_weight",
-                "sequential",
-                hidden=True,
-                sums=True,
-                when=_dropping,
-                title="step.dropout.before_title",
-            ),
+            replace(_SOFTMAX_FIGURE, when=_dropping, title="step.dropout.before_title"),
             Figure(
                 "dropout_mask",
                 "dropout_mask",
