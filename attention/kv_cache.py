@@ -1,28 +1,11 @@
 """The KV cache: generate token by token without recomputing the keys and values of the past.
 
-A GPT generates one token at a time. Without a cache, each new token runs the whole sequence
-through the model again, though the keys and values of the earlier tokens have not changed (a
-token only attends to itself and earlier tokens). A KV cache keeps each layer's keys and values
-and, per new token, computes only that token's query, key and value: the key and value become
-one more row of the cache, the query meets every cached key.
-
-Here the book's :class:`~attention.modules.MultiHeadAttention` is used as it is; only what its
-keys and values are changes (:func:`attend_with_cache`: the cache's rows instead of the
-sequence's), and the mask is the row of the causal mask of the queries' *positions*::
-
-    from attention.kv_cache import compare_generation, cache_bytes
-    with_cache, without = compare_generation(prompt_tokens=[5, 9, 2], new_tokens=10, seed=0)
-    with_cache == without                       # True: the cache changes the cost, not the result
-    cache_bytes(layers=12, tokens=1024, d_model=768)   # GPT-2 124M, fp32: 75,497,472 bytes
-
-**The mask slice** (rasbt/LLMs-from-scratch PR #697). With a cache, ``q`` new queries at positions
-``start … start+q−1`` meet ``n = start + q`` keys, so their mask is
-``mask[start:start+q, :n]``. Slicing from row 0, ``mask[:q, :n]``, gives one query at position
-``n−1`` the mask row of position 0: it hides every key but the first (:func:`mask_slice_slip`).
-For a single query nothing needs hiding at all (no key is in its future).
-
-**The model** is the tiny GPT of "Train it" (:class:`attention.training.TinyGPT`, the text
-task's shape with a 128-character context) with fresh weights from a private generator.
+A token only attends to itself and earlier tokens, so earlier keys and values never change: a
+cache keeps each layer's keys and values, and each new token adds one row and brings one query.
+The book's ``MultiHeadAttention`` is used as it is; only its keys and values (the cache's rows)
+and its mask rows (those of the queries' *positions*, ``mask[start:start+q, :n]``) change.
+Slicing from row 0 (``mask[:q, :n]``, rasbt/LLMs-from-scratch PR #697) is the slip
+:func:`mask_slice_slip` shows. The generating model is "Train it"'s :class:`TinyGPT`, untrained.
 """
 
 from __future__ import annotations
@@ -117,10 +100,7 @@ def attend_with_cache(
 ) -> CachedAttention:
     """The book's ``MultiHeadAttention.forward`` for ``q`` new tokens, keys and values from ``cache``.
 
-    ``x_new``: ``(b, q, d_in)``, the tokens at positions ``cache.length …``. Their keys and values
-    are appended to ``cache`` first; then the new queries meet all ``n`` cached keys with the
-    mask rows of their own positions, ``mask[start:start+q, :n]`` (``slip=True``: rows from 0,
-    ``mask[:q, :n]``, the slicing slip).
+    ``x_new`` ``(b, q, d_in)`` holds the tokens at positions ``cache.length …``; ``slip``: PR #697.
     """
     check_instance("module", module, MultiHeadAttention)
     check_float32_module(module)
@@ -143,8 +123,7 @@ def attend_with_cache(
 
 
 def _layer_input(name: str, x: Any, layer: MultiHeadAttention) -> torch.Tensor:
-    """``x`` ``(b, q, d_in)`` as the layer's float32, or a refusal naming ``name``: whole numbers
-    and float64 become float32; NaN, infinities and values beyond ±1e6 are refused."""
+    """``x`` ``(b, q, d_in)`` as the layer's float32; non-finite or huge values are refused."""
     d_in = layer.W_query.in_features
     if check_tensor(name, x).dim() != 3 or x.shape[2] != d_in or 0 in x.shape:
         raise AttentionInputError(
@@ -165,8 +144,7 @@ def _layer_input(name: str, x: Any, layer: MultiHeadAttention) -> torch.Tensor:
 
 
 def _check_cache(cache: Any, layer: MultiHeadAttention, batch: int) -> None:
-    """A :class:`LayerCache` that is empty, or holds this layer's keys and values for ``batch``
-    sequences: two float32 tensors ``(batch, heads, n, head_dim)`` with the same ``n``."""
+    """Empty, or this layer's float32 keys and values ``(batch, heads, n, head_dim)``."""
     check_instance("cache", cache, LayerCache)
     if cache.keys is None and cache.values is None:
         return
@@ -198,12 +176,9 @@ def _check_cache(cache: Any, layer: MultiHeadAttention, batch: int) -> None:
 
 
 def cached_steps(cache: LayerCache, *, slip: bool = False) -> Overrides:
-    """The two steps a cache changes, as overrides of :func:`~attention.forward.run_forward`.
+    """The two steps a cache changes (``qkv``, ``mask``), as overrides of ``run_forward``.
 
-    ``qkv``: the new tokens' keys and values become rows of ``cache``, and the keys and
-    values the queries meet are all the cache's rows. ``mask``: the rows of the new tokens'
-    positions, ``mask[start:start+q, :n]`` (``slip``: ``mask[:q, :n]``). Every other step is the
-    book's, so scores, softmax, dropout and the context are computed as the layer computes them.
+    Every other step is the book's, computed as the layer computes it.
     """
     check_instance("cache", cache, LayerCache)
     slip = check_bool("slip", slip)
@@ -229,9 +204,7 @@ def cached_steps(cache: LayerCache, *, slip: bool = False) -> Overrides:
 def slipped_mask_rows(state: ForwardState) -> Made:
     """PR #697's slip as the mask step: ``mask[:q, :n]``, the rows of positions ``0 … q−1``.
 
-    Right on a full pass (``q = n``: the book's mask); through a cache the ``q`` new queries sit
-    at positions ``n − q …``, so they get the first tokens' rows (one query: row 0, every key but
-    the first hidden). ``n`` is the number of keys the queries meet (the cache's rows).
+    Right on a full pass (``q = n``); through a cache one query gets row 0: all keys but one hidden.
     """
     q, n = state.num_tokens, int(state["keys"].shape[-2])
     mask_bool = state.layer.mask[:q, :n].bool()  # rows from 0 (PR #697's slip)
@@ -260,12 +233,8 @@ def through_cache(
 ) -> dict[str, Any]:
     """Every step of ``layer`` on ``x`` ``(b, T, d_in)`` fed through a KV cache, a row per token.
 
-    The first ``T − 1`` tokens go in one pass (a prompt: ``q = n``, where the slip slices right
-    by chance), then the last token alone (1 query, ``n = T`` keys): two runs of
-    :func:`~attention.forward.run_forward` with :func:`cached_steps` (``slip``: PR #697's
-    slice). The results are stacked back into the full pass's shapes: a prompt row's cell for
-    the last key, not in the cache yet, is hidden (score NaN: never computed; weight 0). With
-    ``slip=False`` the output equals ``layer(x)`` up to float rounding; one token is one pass.
+    A prompt pass of ``T − 1`` tokens, then the last token alone, stacked into the full pass's
+    shapes (the prompt rows' last key was not cached yet: score NaN, weight 0).
     """
     check_instance("layer", layer, MultiHeadAttention)
     check_float32_module(layer)
@@ -339,10 +308,7 @@ def _module_for(
 
 
 def _check_growth_size(num_tokens: int, d_out: int, num_heads: int) -> None:
-    """Refuse a growth whose cost does not fit. Fed one at a time, token ``t`` copies the
-    cache's ``t`` rows of keys and of values (``2 t · d_out`` numbers) and keeps its weights over
-    ``t`` keys in each head (``t · heads``): ``T² · (2 d_out + heads) / 2`` numbers over the whole
-    growth, held to the attention limit (``MAX_ATTENTION_CELLS``)."""
+    """Refuse a growth that keeps ``T² · (2 d_out + heads) / 2`` numbers, past the limit."""
     cells = num_tokens * num_tokens * (2 * d_out + num_heads) // 2
     if cells > MAX_ATTENTION_CELLS:
         raise AttentionInputError(
@@ -366,12 +332,7 @@ def _check_growth_size(num_tokens: int, d_out: int, num_heads: int) -> None:
 def cache_growth(inputs: Any, *, d_out: int, num_heads: int, seed: int) -> list[CacheStep]:
     """Feed ``inputs`` (the first sequence) one token at a time through a cached layer.
 
-    The layer is the book's ``MultiHeadAttention(d_in, d_out, T, 0.0, num_heads)`` with the
-    weights of ``torch.manual_seed(seed)``. Step ``t`` holds the cache after token ``t``
-    (``t + 1`` rows of keys and of values) and the token's output, which equals row ``t`` of one
-    forward pass over all tokens (float rounding aside). A step's ``keys`` and ``values`` are
-    views of the final cache's first rows (it only ever grows at the end), so the growth holds
-    one cache, not one per step; its cost is checked first (:func:`_check_growth_size`).
+    Each step's keys and values are views of the final cache's first rows: one cache is held.
     """
     module, x = _module_for(inputs, d_out, num_heads, seed, one_at_a_time=True)
     cache = LayerCache()
@@ -414,12 +375,7 @@ class SliceSlip:
 
 
 def mask_slice_slip(inputs: Any, *, d_out: int, num_heads: int, seed: int) -> SliceSlip:
-    """The last of ``n`` tokens as a single cached query, masked right and masked with the slip.
-
-    The first ``n − 1`` tokens fill the cache; then the last token's query meets all ``n`` keys.
-    Right: ``mask[n−1:n, :n]``, its own row (nothing hidden). Slip: ``mask[:1, :n]``, row 0
-    (only the first key visible). Needs at least 2 tokens.
-    """
+    """The last of ``n ≥ 2`` tokens as one cached query, masked right and with the slip."""
     module, x = _module_for(inputs, d_out, num_heads, seed)
     n = x.shape[1]
     if n < 2:
@@ -473,11 +429,7 @@ def decode(token_ids: Sequence[int]) -> str:
 
 
 def generation_model(seed: int) -> TinyGPT:
-    """The “Train it” page's tiny GPT for the text task (128-character context), fresh weights, eval mode.
-
-    The weights are those "Train it" starts from for this seed and shape (drawn from its
-    private "init" generator); nothing is trained.
-    """
+    """“Train it”'s text-task GPT with the weights it starts from (untrained, eval mode)."""
     cfg = _text_config(check_seed(seed))
     model = build_model(task_for(cfg), cfg, seeded_generator(cfg.seed, "init"))
     return model.eval()
@@ -496,11 +448,7 @@ def _forward_with_cache(model: TinyGPT, tokens: torch.Tensor, caches: list[Layer
 
 
 def generate(model: TinyGPT, prompt: list[int], new_tokens: int, *, use_cache: bool) -> list[int]:
-    """Greedy generation: ``new_tokens`` token ids, each the most likely after all before it.
-
-    Without a cache every step runs the whole sequence so far; with one, the prompt fills the
-    cache once and each later step feeds only the token just chosen.
-    """
+    """Greedy generation of ``new_tokens`` ids; with the cache each step feeds one token."""
     check_instance("model", model, TinyGPT, " (from generation_model)")
     use_cache = check_bool("use_cache", use_cache)
     prompt, new_tokens = _check_prompt(
@@ -552,11 +500,7 @@ def _check_prompt(
 def compare_generation(
     *, prompt_tokens: Sequence[int], new_tokens: int, seed: int
 ) -> tuple[list[int], list[int]]:
-    """The new tokens generated greedily with a KV cache and without one: the same ids.
-
-    The model is :func:`generation_model` for ``seed``; ``prompt_tokens`` are ids of its
-    vocabulary (the text task's characters), and prompt + new tokens fit in its context.
-    """
+    """The new tokens generated greedily with a KV cache and without one: the same ids."""
     prompt, new = _check_prompt(prompt_tokens, new_tokens, task_for(_text_config(0)).vocab_size)
     model = generation_model(seed)  # its vocabulary is the text task's, whatever the seed
     return (
@@ -581,10 +525,7 @@ class GenerationTimings:
 def time_generation(
     *, prompt_tokens: Sequence[int], new_tokens: int, seed: int, budget_s: float = 10.0
 ) -> GenerationTimings:
-    """Time greedy generation per token, with and without the cache: bounded by ``budget_s``.
-
-    Runs both ways in turn (at most 5 times each) while the budget lasts; at least once.
-    """
+    """Seconds per token with and without the cache: up to 5 runs while ``budget_s`` lasts."""
     budget_s = check_real("budget_s", budget_s, "seconds")
     if not 0 <= budget_s <= 3600:
         raise AttentionInputError(
@@ -623,9 +564,7 @@ def cache_bytes(
 ) -> int:
     """Bytes of a KV cache: 2 (K and V) × batch × layers × tokens × K/V width × bytes per value.
 
-    The K/V width is ``d_model`` with one K/V head per query head; grouped-query attention keeps
-    ``kv_heads`` of the ``heads`` K/V heads, a width of ``d_model × kv_heads / heads``. GPT-2 124M
-    (12 layers, d_model 768, 1,024 tokens, fp32) holds 75,497,472 bytes.
+    Grouped-query attention narrows the K/V width to ``d_model × kv_heads / heads``.
     """
     layers = check_int("layers", layers, 1, 10_000, "the number of layers")
     tokens = check_int("tokens", tokens, 1, 10_000_000, "the number of cached tokens")

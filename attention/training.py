@@ -1,53 +1,16 @@
 """Train a tiny GPT built from the book's ``MultiHeadAttention`` and watch what attention learns.
 
-Pure PyTorch, for the app and for notebooks::
+    result = train(TrainConfig(task="copy", seed=0))  # per-task defaults for every other field
+    result.evaluate(n=1000, seed=7)                   # accuracy on fresh held-out sequences
+    result.attention(result.sample_tokens())          # (layers, heads, T, T) softmax weights
 
-    from attention.training import TrainConfig, train
-
-    cfg = TrainConfig(task="copy", seed=0)    # every other field has a per-task default that works
-    result = train(cfg)                       # a few seconds on two CPU cores
-    result.history[-1]                        # {"step": …, "train_loss": …, "val_loss": …, "val_accuracy": …}
-    result.evaluate(n=1000, seed=7)           # accuracy on 1000 freshly drawn held-out sequences
-    tokens = result.sample_tokens()           # one held-out sequence, (T,)
-    result.attention(tokens)                  # softmax weights in eval mode, (layers, heads, T, T)
-    result.pattern_scores()                   # {"source": (layers, heads)} for copy and reverse, …
-
-**The model** (:class:`TinyGPT`) is the book's chapter-4 GPT in miniature: token and position
-embeddings, ``layers`` transformer blocks, an output layer. Each block is built around the book's
-chapter-3 :class:`~attention.modules.MultiHeadAttention` — its causal mask and its attention
-dropout inside — with a residual connection; a layer norm before attention and a feed-forward part
-(``Linear → GELU → Linear`` with a second residual) where the task needs them.
-
-**Reproducible, and safe to run in threads.** ``train(cfg)`` with the same config gives bitwise the
-same weights and history, whatever other threads do with torch's global generator at the same time
-(Streamlit serves every browser tab from a thread of one process). Three private generators, each
-seeded from ``cfg.seed`` and its purpose, do all the drawing:
-
-- *data*: the training batches (and, with fixed seeds of their own, the evaluation sets);
-- *init*: the weights. The model is first built on PyTorch's ``meta`` device, where ``nn.Linear``
-  and ``nn.Embedding`` allocate nothing and draw nothing, then given real memory and initialised with
-  ``nn.init.*(…, generator=init)`` from the same distributions PyTorch's own defaults use
-  (``kaiming_uniform_(a=√5)`` for linear weights, ``U(±1/√fan_in)`` for their biases, ``N(0, 1)``
-  for embeddings, ones and zeros for layer norms). The causal-mask buffer is rebuilt as the book
-  builds it (``torch.triu(torch.ones(T, T), diagonal=1)``);
-- *dropout*: ``nn.Dropout`` has no ``generator`` argument and always draws from the global
-  generator. While ``train`` runs, the ``dropout`` attribute of every ``MultiHeadAttention`` is
-  swapped for a :class:`PrivateDropout` (a subclass of ``nn.Dropout``, same ``p``, same
-  arithmetic: keep with probability ``1 − p``, scale kept weights by ``1/(1 − p)``) that draws its
-  keep-mask from the private generator; afterwards the original ``nn.Dropout`` is put back. The
-  layers stay the book's class running the book's ``forward`` — only where the coin flips come from
-  changes.
-
-Bitwise equality holds on one machine with one torch build and the same number of intra-op threads
-(matrix products add in a different order with another thread count, so the weights differ in
-their last bits). The library never changes torch's thread settings; a caller may. **One thread
-is the fast choice for models this small**: torch's OpenMP threads spin while they wait for a busy
-core, so on a shared machine ``torch.set_num_threads(1)`` trains many times faster
-(``benchmarks/README.md``, "Threads: one is the fast choice for these models").
-
-**Stopping early.** ``on_progress(record)`` is called after every logged step with a copy of the
-history record. Return ``False`` (exactly ``False``; ``None`` continues) to stop: the result then
-holds the model as trained so far and ``stopped_early=True``.
+:class:`TinyGPT` is the book's chapter-4 GPT in miniature around the chapter-3 attention class.
+The same config trains to bitwise the same weights even while other threads use torch's global
+generator (Streamlit serves sessions from threads): private generators seeded from ``cfg.seed``
+draw the data, the initial weights (the model is built on ``meta`` and initialised from its
+generator) and the dropout masks (:class:`PrivateDropout`, swapped in while ``train`` runs).
+Bitwise equality needs the same torch build and intra-op thread count. ``on_progress`` returning
+exactly ``False`` stops early with the model as trained so far.
 """
 
 from __future__ import annotations
@@ -104,9 +67,7 @@ __all__ = [
 
 EVAL_SEQUENCES = 256  # held-out (and training) sequences behind each logged loss and accuracy
 EVALUATE_CHUNK = 500  # evaluate() runs the model on this many sequences at a time
-MAX_EVALUATE = (
-    100_000  # evaluate(n) at most: the sequences are drawn at once (≈ 20 MB for induction)
-)
+MAX_EVALUATE = 100_000  # evaluate(n) at most: the sequences are drawn at once
 MAX_PATTERN_SEQUENCES = 2000  # pattern_scores(n) at most: all their attention weights are kept
 WARMUP_FRACTION = 0.05  # learning rate rises linearly over the first 5% of the steps …
 FINAL_LR_FRACTION = 0.1  # … then falls along a cosine to a tenth of its peak
@@ -119,12 +80,9 @@ DEFAULT_PROMPT_SEED = 0  # sample_tokens() draws this held-out sequence unless t
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """Everything that decides a training run. ``None`` means "the task's default".
+    """Everything that decides a training run (``None``: the task's default); a good cache key.
 
-    Two configs that are equal train to bitwise the same model (see the module docstring), so a
-    config is a good cache key. ``text`` is only for the text task: ``None`` trains on the built-in
-    corpus, a ``str`` or the ``bytes`` of a ``.txt`` file (≤ 1 MB) on that text; :meth:`resolved`
-    keeps it as UTF-8 ``bytes``, so the same text is one key however it was given.
+    ``text`` (text task only) is resolved to UTF-8 ``bytes``, one key however it was given.
     """
 
     task: str = "copy"  # one of TASK_NAMES
@@ -144,8 +102,7 @@ class TrainConfig:
     text: str | bytes | None = None  # text task: None = the built-in corpus
 
     def resolved(self) -> TrainConfig:
-        """A copy with every default filled in and every value checked (once: a resolved config
-        is returned as it is, so the functions it is passed on to trust it).
+        """A copy with every default filled in and checked once (a resolved config is trusted).
 
         Raises :class:`~attention.validate.AttentionInputError` naming the field at fault.
         """
@@ -270,9 +227,7 @@ def task_for(cfg: TrainConfig) -> Task:
 def seeded_generator(seed: int, purpose: str) -> torch.Generator:
     """A private generator for one purpose ("data", "init", "dropout", …) of one seed.
 
-    The seed of the generator is the first 8 bytes of SHA-256 of ``"{seed}:{purpose}"``, so the
-    streams of different purposes (and seeds) are unrelated, and changing the dropout does not
-    change the data or the initial weights.
+    Seeded from SHA-256 of ``"{seed}:{purpose}"``: changing the dropout leaves data and weights.
     """
     seed = check_seed(seed)
     check_instance("purpose", purpose, str)
@@ -299,9 +254,7 @@ class FeedForward(nn.Module):
 class TransformerBlock(nn.Module):
     """``x + att(norm1(x))``, then ``x + ff(norm2(x))`` if there is a feed-forward part.
 
-    ``att`` is the book's :class:`~attention.modules.MultiHeadAttention` with ``d_in = d_out =
-    width``: its causal mask, its ``num_heads`` heads and its dropout on the attention weights.
-    Without ``layer_norm`` the norms are the identity.
+    ``att`` is the book's ``MultiHeadAttention`` (``d_in = d_out = width``); norms may be identity.
     """
 
     def __init__(
@@ -329,9 +282,8 @@ class TransformerBlock(nn.Module):
 class TinyGPT(nn.Module):
     """Token + position embeddings, transformer blocks, (a final layer norm,) an output layer.
 
-    Input: token ids ``(b, T)`` with ``T <= context_length``; output: logits ``(b, T, vocab)``,
-    where ``logits[:, t]`` scores the token that follows position ``t``. Names follow the book's
-    ``GPTModel`` (chapter 4): ``tok_emb``, ``pos_emb``, ``trf_blocks``, ``final_norm``, ``out_head``.
+    Token ids ``(b, T)`` → logits ``(b, T, vocab)`` scoring the token after each position.
+    Names follow the book's ``GPTModel``: ``tok_emb``, ``pos_emb``, ``trf_blocks``, ``out_head``.
     """
 
     def __init__(
@@ -390,10 +342,9 @@ def _init_parameters(model: nn.Module, generator: torch.Generator) -> None:
 
 
 def build_model(task: Task, cfg: TrainConfig, generator: torch.Generator) -> TinyGPT:
-    """A :class:`TinyGPT` for ``task`` and a resolved ``cfg``, initialised from ``generator``.
+    """A :class:`TinyGPT` for ``task`` and ``cfg``, initialised from ``generator`` only.
 
-    Built on the ``meta`` device first (no memory, no random draws), then given CPU memory and
-    initialised; torch's global generator is never touched.
+    Built on ``meta`` first (it allocates and draws nothing): the global generator is untouched.
     """
     check_instance("task", task, Task, " (from task_for(cfg))")
     cfg = _check_config(cfg).resolved()
@@ -419,11 +370,9 @@ def build_model(task: Task, cfg: TrainConfig, generator: torch.Generator) -> Tin
 
 
 class PrivateDropout(nn.Dropout):
-    """``nn.Dropout`` whose keep-mask comes from a private ``torch.Generator``.
+    """``nn.Dropout`` (same arithmetic) whose keep-mask comes from a private generator.
 
-    Same arithmetic as ``nn.Dropout``: in training mode each element is kept with probability
-    ``1 − p`` and kept elements are multiplied by ``1/(1 − p)``; in eval mode (or with ``p = 0``)
-    the input passes unchanged.
+    ``nn.Dropout`` has no ``generator`` argument and would draw from the global one.
     """
 
     def __init__(self, p: float, generator: torch.Generator) -> None:
@@ -441,10 +390,8 @@ class PrivateDropout(nn.Dropout):
 def private_dropout(model: nn.Module, generator: torch.Generator) -> Iterator[None]:
     """Inside the ``with``: every ``MultiHeadAttention`` of ``model`` drops from ``generator``.
 
-    The book's class computes ``attn_weights = self.dropout(attn_weights)``; this swaps its
-    ``dropout`` attribute for a :class:`PrivateDropout` with the same ``p`` and puts the original
-    ``nn.Dropout`` back on the way out (also after an exception). Only an attribute of each
-    instance changes, never the class, so other models in other threads are not affected.
+    Swaps each instance's ``dropout`` attribute (never the class, so other threads' models are
+    unaffected) and puts the original back on the way out.
     """
     originals: list[tuple[MultiHeadAttention, nn.Module]] = []
     try:
@@ -481,12 +428,9 @@ def _loss_and_accuracy(model: nn.Module, batch: TaskBatch) -> tuple[torch.Tensor
 class TrainResult:
     """A trained model with its history, and ways to look inside it.
 
-    ``history``: one record per logged step (step 0 = before training), each
-    ``{"step", "train_loss", "val_loss"}`` plus ``"val_accuracy"`` for the tasks with an answer
-    (all but text). Both losses are measured the same way — eval mode (no dropout), on a fixed set
-    of training sequences and a fixed set of held-out ones — so their gap is a fair measure of
-    overfitting. ``wall_seconds`` / ``cpu_seconds``: how long ``train`` took (CPU time of the
-    whole process: includes other threads' work if there are any).
+    ``history``: a record per logged step (0 = before training): ``step``, ``train_loss``,
+    ``val_loss`` (both in eval mode on fixed sets, so their gap measures overfitting) and
+    ``val_accuracy`` for tasks with an answer. ``cpu_seconds`` counts the whole process.
     """
 
     config: TrainConfig
@@ -501,8 +445,7 @@ class TrainResult:
     # -- pickled as plain data --------------------------------------------------------------------
 
     def __getstate__(self) -> dict[str, Any]:
-        """The config, the history and the weights (``model.state_dict()``), not live objects:
-        what crosses from a worker process (or goes into a file) is tensors, lists and numbers."""
+        """The config, the history and the weights: plain data to cross from a worker process."""
         state = {f.name: getattr(self, f.name) for f in fields(self)}
         del state["task"]
         state["model"] = self.model.state_dict()
@@ -521,11 +464,7 @@ class TrainResult:
     # -- measuring ---------------------------------------------------------------------------------
 
     def evaluate(self, n: int = 1000, seed: int = 7) -> float:
-        """Accuracy at the answer positions of ``n`` freshly drawn held-out sequences.
-
-        Each answer position counts once (teacher forcing: the model sees the true tokens before
-        it). For text: next-character accuracy on ``n`` windows of the held-out tenth.
-        """
+        """Accuracy at the answer positions of ``n`` fresh held-out sequences (teacher forcing)."""
         n = check_int("n", n, 1, MAX_EVALUATE, "held-out sequences")
         generator = torch.Generator().manual_seed(check_seed(seed))
         batch = self.task.sample(n, generator, held_out=True)
@@ -584,9 +523,7 @@ class TrainResult:
     def attention_batch(self, inputs: torch.Tensor) -> torch.Tensor:
         """Softmax attention weights for a batch ``(b, T)``: ``(b, layers, heads, T, T)``.
 
-        Eval mode, so dropout passes the weights unchanged. The weights are the ones the book's
-        ``MultiHeadAttention.forward`` computes: a forward hook on its ``dropout`` layer reads the
-        tensor handed to it, ``attn_weights`` after the softmax.
+        A hook on each ``dropout`` layer reads the book's ``attn_weights`` (eval mode: unchanged).
         """
         captured: list[torch.Tensor] = []
 
@@ -606,36 +543,20 @@ class TrainResult:
         return torch.stack(captured, dim=1)  # (b, layers, heads, T, T)
 
     def attention(self, tokens: Any) -> torch.Tensor:
-        """Softmax weights of every layer and head for one sequence: ``(layers, heads, T, T)``.
-
-        Row ``i`` of a head's ``(T, T)`` matrix: how much the token at position ``i`` attends to
-        each earlier position (the causal mask gives later positions 0).
-        """
+        """Softmax weights of every layer and head for one sequence: ``(layers, heads, T, T)``."""
         ids = self._check_tokens(tokens)
         return self.attention_batch(ids[None])[0]
 
     def initial_attention(self, tokens: Any) -> torch.Tensor:
-        """:meth:`attention` of the model *before* training: the same seed's initial weights.
-
-        ``train`` builds the model from ``seeded_generator(seed, "init")``; building it again
-        from that generator gives the weights step 0 started from, bitwise. ``(layers, heads, T, T)``.
-        """
+        """:meth:`attention` of the model *before* training (rebuilt bitwise from its seed)."""
         untrained = build_model(self.task, self.config, seeded_generator(self.config.seed, "init"))
         return replace(self, model=untrained, history=[]).attention(tokens)
 
     def pattern_scores(self, n: int = 200, seed: int = 7) -> dict[str, torch.Tensor]:
-        """How much each head does what the task needs, on ``n`` held-out sequences.
+        """Score name → ``(layers, heads)`` mean weight on the position the task needs.
 
-        Returns score name → ``(layers, heads)`` tensor of mean attention weights (0 … 1):
-
-        - ``"source"`` (copy, reverse): the weight an answer query puts on its source position
-          (copy: ``L`` positions back; reverse: the mirror position);
-        - ``"previous_token"`` (induction, text): the weight a position puts on the position just
-          before it (every position but the first);
-        - ``"induction"`` (induction): the weight a query in the second copy puts on the token
-          after the earlier copy of its own token.
-
-        Sort has no single right position (equal digits), so its dict is empty.
+        ``"source"`` (copy, reverse), ``"previous_token"`` (induction, text), ``"induction"``
+        (the token after the earlier copy); sort has no single right position, so none.
         """
         n = check_int("n", n, 1, MAX_PATTERN_SEQUENCES, "held-out sequences")
         generator = torch.Generator().manual_seed(check_seed(seed))
@@ -654,13 +575,9 @@ class TrainResult:
     # -- the trace code path -----------------------------------------------------------------------
 
     def attention_layer_inputs(self, tokens: Any, layer: int) -> tuple[torch.Tensor, nn.Module]:
-        """What attention layer ``layer`` receives for ``tokens``, and the layer itself.
+        """``(x, module)``: block ``layer``'s ``MultiHeadAttention`` and its input ``(1, T, d)``.
 
-        Returns ``(x, module)``: ``x`` ``(1, T, width)`` is the input of the book's
-        ``MultiHeadAttention`` of block ``layer`` (after that block's ``norm1``), read with a
-        forward pre-hook during an eval-mode forward pass; ``module`` is that
-        ``MultiHeadAttention`` with its trained weights, in eval mode. ``module(x)`` is the block's
-        attention output, so a trace of ``module`` on ``x`` shows the trained head step by step.
+        A trace of ``module`` on ``x`` shows the trained head step by step.
         """
         ids = self._check_tokens(tokens)
         layers = self.model.attention_layers()
@@ -744,12 +661,8 @@ def train(
 ) -> TrainResult:
     """Train a :class:`TinyGPT` on ``cfg``'s task and return the model with its history.
 
-    AdamW (weight decay 0.01), gradient norm clipped to 1, a warm-up then cosine learning rate.
-    Every ``log_every`` steps (and at step 0 and the last step) both losses are measured and
-    ``on_progress(record)`` is called with a copy of the record; return ``False`` from it to stop
-    early. ``should_stop()``, if given, is asked before every step: True stops there (the losses
-    at that step are measured, so the history ends where the model stopped). Raises
-    :class:`~attention.validate.AttentionInputError` for a bad config.
+    AdamW, clipped gradients, warm-up then cosine learning rate. Every ``log_every`` steps
+    ``on_progress(record)`` may return ``False`` to stop; ``should_stop()`` is asked every step.
     """
     wall_start, cpu_start = time.perf_counter(), time.process_time()
     cfg = _check_config(cfg).resolved()
@@ -820,13 +733,8 @@ def train(
 class DropoutComparison:
     """Two trainings on the same data and seed, one without attention dropout and one with it.
 
-    ``steps`` and the four curves line up record by record. ``gap_*`` = final validation loss −
-    final training loss (both in eval mode): how much the model learned the training data by
-    heart. ``gap_narrowed`` says whether dropout made that gap smaller in this run.
-
-    If ``on_progress`` stopped a run, ``complete`` is False: stopping the first run skips the
-    second (``with_dropout`` is None, its curves are empty, ``gap_with`` is NaN); stopping the
-    second cuts both runs' curves to the steps they share.
+    ``gap_*`` = final validation − training loss: how much was learned by heart. A stopped first
+    run skips the second (``gap_with`` NaN); a stopped second cuts both curves to shared steps.
     """
 
     without: TrainResult
@@ -881,14 +789,10 @@ def compare_dropout(
     *,
     should_stop: Callable[[], bool] | None = None,
 ) -> DropoutComparison:
-    """Train ``cfg`` twice, with dropout 0 and with ``dropout``, on the same data and seed.
+    """Train ``cfg`` (default: the text task) twice, with dropout 0 and with ``dropout``.
 
-    ``cfg`` defaults to the text task's defaults; ``dropout`` to ``cfg``'s dropout (the text
-    default if that is 0). The data stream and the initial weights come from generators that do
-    not depend on dropout, so the two runs differ only by the dropout masks.
-    ``on_progress(run, record)`` is called with ``run`` = ``"without"`` or ``"with"``; return
-    ``False`` to stop (see :class:`DropoutComparison` for what a stopped comparison holds);
-    ``should_stop()`` is asked before every step of both runs, as in :func:`train`.
+    Same data and initial weights, so the runs differ only by the dropout masks.
+    ``on_progress(run, record)`` gets ``run`` = ``"without"`` or ``"with"``, as in :func:`train`.
     """
     cfg = (TrainConfig(task="text") if cfg is None else _check_config(cfg)).resolved()
     if dropout is None:

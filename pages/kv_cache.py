@@ -1,12 +1,7 @@
-"""The KV cache: the book's layer fed one token at a time, the mask row of one query, a tiny GPT
-generating with and without a cache, the time per token and the cache's memory: five entries of
-one walk (:mod:`ui.walk`: tabs, ``?step=``, the keys, presenter mode, where the cache's growth is
-one screen per token).
-
-Every number comes from :mod:`attention.kv_cache`: :func:`cache_growth` (the cache after each
-token on the sidebar's tokens), :func:`mask_slice_slip` (the right mask row and PR #697's slip),
-:func:`compare_generation` and :func:`time_generation` (the “Train it” page's tiny GPT, fresh weights) and
-:func:`cache_bytes` (the memory formula). The measurement runs on demand, bounded and cached.
+"""The KV cache in five entries of one walk (:mod:`ui.walk`): the book's layer fed one token at a
+time, one query's mask row, a tiny GPT generating with and without a cache, the time per token
+and the cache's memory. Every number comes from :mod:`attention.kv_cache`; the timing runs on
+demand, bounded and cached.
 """
 
 from __future__ import annotations
@@ -114,9 +109,7 @@ def _counted(key: str, n: int) -> str:
 def show_cache_after(step: CacheStep, view: View, *, compact: bool = False) -> None:
     """Token ``step.position`` fed alone: the cache's K and V rows, its weights, its output row.
 
-    ``compact`` (presenter mode): the header leading a short sentence, no legend rows, the
-    difference in a title, and of a longer cache only its last ``PRESENT_ROWS`` rows (their
-    titles say how many of all).
+    ``compact`` (presenter mode): shorter words, and only a long cache's last ``PRESENT_ROWS`` rows.
     """
     n = step.position + 1
     tokens = view.tokens[:n]
@@ -206,16 +199,8 @@ def show_slice(slip: SliceSlip, view: View) -> None:
     ):
         with column:
             st.markdown(t(f"kv_cache.slice.{name}"))
-            matrix = convention_view(
-                mask.numpy(),
-                tokens,
-                true_hides=True,
-                hidden_name=t("kv_cache.slice.hidden"),
-                attended_name=t("kv_cache.slice.visible"),
-                row_title=t("kv_cache.slice.query"),
-                col_title=t("kv_cache.axis.key"),
-                palette=view.palette,
-                row_labels=(tokens[-1],),
+            matrix = _mask_view(
+                mask.numpy(), tokens, view, t("kv_cache.slice.query"), (tokens[-1],)
             )
             show_matrix(matrix, words, key=f"kv_cache_slice_{name}")
             numbers = ", ".join(f"{value:.4f}" for value in output.tolist())
@@ -229,18 +214,26 @@ def _slice_masks(slip: SliceSlip, view: View) -> None:
     n = slip.right_mask.shape[1]
     tokens = view.tokens[:n]
     masks = np.concatenate([slip.right_mask.numpy(), slip.slipped_mask.numpy()])  # (2, n)
-    matrix = convention_view(
+    rows = (t("kv_cache.slice.right_row"), t("kv_cache.slice.slip_row"))
+    matrix = _mask_view(masks, tokens, view, t("kv_cache.slice.query_of", token=tokens[-1]), rows)
+    show_matrix(matrix, figure_words(), key="kv_cache_slice_masks")
+
+
+def _mask_view(
+    masks: np.ndarray, tokens: list[str], view: View, row_title: str, rows: tuple[str, ...]
+) -> MatrixView:
+    """Mask rows over the cached keys (True hides), a row per label of ``rows``."""
+    return convention_view(
         masks,
         tokens,
         true_hides=True,
         hidden_name=t("kv_cache.slice.hidden"),
         attended_name=t("kv_cache.slice.visible"),
-        row_title=t("kv_cache.slice.query_of", token=tokens[-1]),
+        row_title=row_title,
         col_title=t("kv_cache.axis.key"),
         palette=view.palette,
-        row_labels=(t("kv_cache.slice.right_row"), t("kv_cache.slice.slip_row")),
+        row_labels=rows,
     )
-    show_matrix(matrix, figure_words(), key="kv_cache_slice_masks")
 
 
 def _slice_why(cache: KvCache) -> None:

@@ -1,18 +1,10 @@
 """Train it: a tiny GPT built from the book's ``MultiHeadAttention`` learns a task while you watch.
 
-Choose a task and a model, press **Train**: the loss curves grow live, then the page shows what
-the model learned — its accuracy on held-out sequences, the attention maps of every layer and
-head, the pattern scores — and opens one trained head in the ten steps of the step-by-step view
-(``attention.trace_module`` on the trained layer, the same trace code as every other page). A
-second button trains the same settings with and without attention dropout, on the same data and
-seed, and says what the four curves measured.
-
-Trainings run in the server's pool of worker processes (``ui/train_jobs.py``, ``ui/jobs.py``):
-cached by config, one run per identical request, at most two at once, the others waiting with
-their place shown, each run bounded in time and memory by the operating system. A session holds
-at most one training and one comparison; Stop, a new request and a closed tab withdraw it from its
-job, and a job nobody wants stops (a closed tab's worker is killed). This page only submits,
-polls (its script thread, which moves the pool on) and cancels, and draws what the worker reports.
+The loss curves grow live; then the page shows accuracy, the attention maps of every layer and
+head, the pattern scores and one trained head in the ten steps (the same trace code as every
+page). A second button trains with and without attention dropout on the same data and seed.
+Trainings run in the server's pool of worker processes (``ui/jobs.py``); this page only submits,
+polls, cancels and draws what the worker reports.
 """
 
 from __future__ import annotations
@@ -186,8 +178,7 @@ def _last_step(progress: tuple[Any, ...]) -> int:
 def watch(job: Job, steps: int, draw_curves: Any, label: str) -> None:
     """Redraw the job's status, progress bar and curves until it is done.
 
-    Every ``POLL_S`` seconds the status line is redrawn; a click anywhere makes Streamlit stop
-    this run at that call (and rerun), so Stop and other controls answer while a job runs.
+    A click stops this run at its next redraw (and reruns), so Stop answers while a job runs.
     """
     status, bar, curves = st.empty(), st.empty(), st.empty()
     shown = -1
@@ -256,10 +247,9 @@ def _live_comparison(steps: int) -> Any:
 
 
 def finish(job_key: str, result_key: str) -> None:
-    """After a watched job ended: keep its outcome (or why there is none), then run again.
+    """After a watched job ended: keep its outcome (or why there is none), then rerun.
 
-    The run that watched the job drew the buttons while it was running (Stop enabled, Train
-    disabled); the rerun draws the page as it is now, from the kept outcome.
+    The rerun redraws the buttons drawn while it ran (Stop enabled) from the kept outcome.
     """
     job: Job = st.session_state.pop(job_key)
     if job.state == FAILED:

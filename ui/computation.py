@@ -1,11 +1,7 @@
 """The cached computations: a table and a config's trace or bug comparison, shared by every session.
 
-:func:`compute_trace` is ``trace_attention(embeddings, cfg)`` with a cache around it. The cache
-key is the table's values and the frozen :class:`~attention.AttentionConfig` itself (Streamlit
-hashes a dataclass by all its fields), so a field added to the config is part of the key
-without anyone remembering to add it (``tests/test_trace_cache_key.py`` pins that).
-:func:`compute_bug_comparison` is ``compare_bug(name, embeddings, cfg)`` cached the same way, the
-bug's name added to the key; both are sized by :func:`trace_cells`.
+The cache key is the table's values and the frozen :class:`~attention.AttentionConfig` itself
+(Streamlit hashes a dataclass by all its fields), so a field added to the config joins the key.
 """
 
 from __future__ import annotations
@@ -29,21 +25,16 @@ from .table import Table
 if TYPE_CHECKING:  # the gallery is imported by the first comparison: its KV-cache bug imports
     from attention.bugs import BugComparison  # the training code, which other pages never use
 
-# Intra-op threads of every computation a page runs. Streamlit runs each script run in a new
-# thread, and with two OpenMP threads such a thread that reaches a parallel torch kernel starts a
-# team of its own, whose threads then compete for the cores the server and, on one machine, the
-# browser need. One thread makes a click quicker on every page but the longest sequences, and a
-# class's sessions run side by side on the cores anyway (``benchmarks/README.md``, "One intra-op
-# thread for the pages"). The forward pass is bitwise the same either way (pinned by a test);
-# ``ATTENTION_LAB_PAGE_THREADS`` sets another count.
+# Intra-op threads of every computation a page runs: each script run is a new thread, and with
+# more than one it would start an OpenMP team of its own competing with the server for the cores;
+# a class's sessions run side by side anyway. ``ATTENTION_LAB_PAGE_THREADS`` sets another count.
 PAGE_THREADS = int(limit("ATTENTION_LAB_PAGE_THREADS"))
 
 
 def use_page_threads() -> None:
     """Make :data:`PAGE_THREADS` torch's intra-op thread count here and in every later thread.
 
-    ``torch.set_num_threads`` sets the calling thread's count and the count new threads start
-    with; the frame calls this once at import, before Streamlit starts the threads of any run.
+    Called once at import, before Streamlit starts any run's thread (new threads inherit it).
     """
     torch.set_num_threads(PAGE_THREADS)
 
@@ -51,11 +42,7 @@ def use_page_threads() -> None:
 def config_from_settings(
     settings: Mapping[str, Any], *, num_heads: int = 1, variant: str = "fused"
 ) -> AttentionConfig:
-    """The settings (by URL name: seed, dropout, train, d_out, qkv_bias, window) as a config.
-
-    One head unless asked: most pages show one ``CausalAttention`` head; the sidebar's ``heads``
-    is for the pages that show several.
-    """
+    """The settings (by URL name) as a config: one ``CausalAttention`` head unless asked."""
     return AttentionConfig(
         d_out=int(settings["d_out"]),
         dropout=float(settings["dropout"]),
@@ -69,15 +56,10 @@ def config_from_settings(
     )
 
 
-# Cache sizing (traces and bug comparisons alike): a trace keeps five float32 (heads × T × T) matrices and two bool masks, about 22
-# bytes per attention cell, so a long sequence's trace holds hundreds of megabytes and one cache
-# of many entries could hold gigabytes. Traces go to one of two caches by their size:
-#   - small (up to LARGE_TRACE_CELLS cells, ≤ 1.5 MB each): 64 entries, 30 min;
-#   - large: 2 entries, 10 min.
-# Two entries is enough for what caching buys at that size (a rerun of the same view after a widget
-# changes: a zoom window, a page switch); sessions with different large views recompute instead
-# of holding gigabytes (``benchmarks/README.md``, "Long sequences"). The operator may set other
-# sizes and times (``ui.limits``; deploy/README.md lists the variables).
+# A trace keeps several (heads × T × T) matrices, so a long sequence's trace is large: traces
+# (and bug comparisons) past LARGE_TRACE_CELLS go to a cache of a few entries, enough for a
+# rerun of the same view; other sessions' large views recompute instead of holding gigabytes.
+# Sizes and times are the operator's (``ui.limits``).
 LARGE_TRACE_CELLS = 256 * 256
 TRACE_CACHE_SMALL = {
     "max_entries": int(limit("ATTENTION_LAB_TRACE_CACHE_ENTRIES")),
@@ -135,10 +117,9 @@ def _cached_large_comparison(
 
 
 def drop_large_traces() -> None:
-    """Empty the large caches (``ui.sessions`` calls it when the last session has ended).
+    """Empty the large caches once the last session has ended.
 
-    Their ``ttl`` only acts when a cache is next called, so on an idle server the large traces
-    and comparisons would stay; the next visitor recomputes one instead.
+    A ``ttl`` acts only when its cache is next called, so an idle server would keep them.
     """
     _cached_large_trace.clear()
     _cached_large_comparison.clear()
@@ -164,20 +145,15 @@ def trace_size(shape: tuple[int, ...], cfg: AttentionConfig) -> TraceSize:
 
 
 def _budgeted(size: TraceSize, needed: int) -> bool:
-    """Large enough to go through the memory budget, and not refused by the core's size check
-    anyway (that refusal says more than the budget's)."""
+    """Large enough for the memory budget, yet not refused by the core's (clearer) size check."""
     return heavy.is_heavy(needed) and size.cells <= MAX_ATTENTION_CELLS
 
 
 def compute_trace(table: Table, cfg: AttentionConfig, batch: int = 1) -> AttentionTrace:
-    """``trace_attention(embeddings, cfg)`` for the table, cached across runs.
+    """``trace_attention(embeddings, cfg)`` for the table, cached across runs and sessions.
 
-    ``batch``: the table stacked that many times, the book's ``torch.stack((inputs, inputs))``
-    for 2; each copy draws its own dropout mask.
-
-    The cache is shared by all sessions (read-only results), bounded in entries and time, and
-    sized by the trace's memory: large traces (more than 256 × 256 attention cells) go to a cache
-    of two entries (see ``TRACE_CACHE_LARGE``).
+    ``batch``: the table stacked that many times (the book's ``torch.stack((inputs, inputs))``).
+    Large traces go to a small cache (``TRACE_CACHE_LARGE``), the largest through the budget.
     """
     array = np.stack([np.asarray(table.values, dtype=np.float64)] * batch)  # (b, T, d_in)
     size = trace_size(array.shape, cfg)
@@ -193,12 +169,7 @@ def compute_trace(table: Table, cfg: AttentionConfig, batch: int = 1) -> Attenti
 
 
 def compute_bug_comparison(name: str, table: Table, cfg: AttentionConfig) -> BugComparison:
-    """``compare_bug(name, embeddings, cfg)`` for the table, cached across runs and sessions.
-
-    Bounded like :func:`compute_trace`: ``compare_bug`` refuses what is too large (an
-    ``AttentionInputError``, never cached) before computing anything, and what it computes goes to
-    a cache of 64 entries or, past 256 × 256 attention cells, of two.
-    """
+    """``compare_bug(name, embeddings, cfg)`` for the table, cached like :func:`compute_trace`."""
     from attention.bugs import BUGS, compare_bug
 
     array = np.asarray(table.values, dtype=np.float64)  # (T, d_in)

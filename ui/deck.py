@@ -1,16 +1,10 @@
 """Presenter mode as one deck: the bar on every screen, one counter, a lecture across pages.
 
-While presenting (``?present=1``) the frame opens the bar at the top of every page
-(:func:`open_bar`) and closes it after (:func:`close_bar`). A page that walks screens
-(:mod:`ui.walk`) fills it (:func:`fill_bar`: First / Previous / Next / Last, "Screen 7 of 17 ·
-Softmax", Leave); any other page, or one whose settings cannot be computed, still gets a bar
-from what the deck knows: never a dead end, and Esc always leaves. Under it, the control strip:
-seed, p, train / eval, the language and the page's own control.
-
-A **lecture** (``?lecture=chapter_path.v1,step.softmax``) is a list of screens from several pages
-walked with one counter; it travels in the link and as a text file (:func:`lecture_text`,
-:func:`parse_lecture`). The main area is laid out on one logical canvas (:data:`CANVAS`) scaled to
-fill the window, so a screen looks the same on any projector.
+While presenting (``?present=1``) every page gets the bar: a page that walks screens fills it,
+any other still gets one (never a dead end; Esc always leaves), with the control strip under it.
+A **lecture** (``?lecture=chapter_path.v1,step.softmax``) walks screens of several pages with one
+counter; it travels in the link and as a text file. The main area is one logical canvas
+(:data:`CANVAS`) scaled to the window, so a screen looks the same on any projector.
 """
 
 from __future__ import annotations
@@ -293,8 +287,7 @@ def _language(lang: str) -> None:
 def presenter_controls(page_controls: Callable[[], None] | None = None) -> None:
     """Seed, dropout p = 0 / 0.1 / 0.5, train / eval, the language, the page's own control.
 
-    The sidebar is hidden while presenting; these write the very session keys its widgets read
-    (``seed``, ``dropout``, ``train``, ``lang``), so both always show one value.
+    They write the session keys the (hidden) sidebar's widgets read, so both show one value.
     """
     seed = SETTINGS["seed"]
     dropout = st.session_state.get("dropout", SETTINGS["dropout"].default)
@@ -524,9 +517,7 @@ def _clear() -> None:
 def lecture_panel(page: str) -> None:
     """The sidebar's lecture: add the open screen, edit the list, present it, keep it as a file.
 
-    The lecture is in the link (``?lecture=``), so the address bar is the link that replays it.
-    Closed, the panel is one toggle: its nine elements are drawn (and sent on every rerun of every
-    page) only while a teacher builds a lecture.
+    Closed, the panel is one toggle: its elements are sent on every rerun only while it is open.
     """
     if not st.sidebar.toggle(t("lecture.title"), key=LECTURE_OPEN_KEY):
         return

@@ -1,11 +1,8 @@
 """The frame around every page: page config, shared state, sidebar, URL, navigation.
 
-``lab.py`` (the script ``app.py`` serves) calls :func:`run_app`. Tests call it too with another
-``default_page`` (see ``tests/page_harness.py``), so that an ``AppTest`` runs the wanted page inside the frame.
-
-A page is a function of a :class:`~ui.view.View`, ``render(view)``, in its file of ``pages/``,
-marked with :func:`page`. The frame registers each as a *callable* ``st.Page`` (not a file), so a
-page module is imported once and its ``render`` called on every run with the view of that run.
+``lab.py`` calls :func:`run_app` (tests too, with another ``default_page``). A page is
+``render(view)`` in ``pages/``, marked with :func:`page` and registered as a *callable*
+``st.Page``: its module is imported once, its ``render`` called on every run.
 """
 
 from __future__ import annotations
@@ -104,17 +101,14 @@ def register_page_settings() -> None:
 def import_every_page() -> None:
     """Import every page (and so every module the pages use), then freeze those objects.
 
-    ``app.py`` calls it once, before the server's first visitor. torch, Streamlit, pandas and
-    Plotly create many long-lived objects at import; ``gc.freeze()`` moves them to the permanent
-    generation, so later collections (which hold the GIL) only walk what the scripts create.
-    (``runner.postScriptGC`` is off in .streamlit/config.toml for the same reason.)
+    ``gc.freeze()`` moves the imports' long-lived objects out of reach of later collections
+    (which hold the GIL), so they walk only what the scripts create.
     """
     for spec in PAGE_SPECS:
         spec.render()
     register_page_settings()
-    # A model built on the meta device (the KV cache's, Train it's, the fast path's parameter
-    # counts) initialises its weights through torch._refs, which imports torch._dynamo on first
-    # use: imported here, not in a visitor's run, where it held the whole server for a second.
+    # Initialising a meta-device model imports torch._dynamo on first use: here, not in a
+    # visitor's run, where the import would hold the whole server.
     importlib.import_module("torch._dynamo")
     gc.collect()
     gc.freeze()
@@ -125,9 +119,7 @@ def _registered_pages(
 ) -> tuple[dict[str, list[st.Page]], dict[str, st.Page]]:
     """Every page as a callable ``st.Page``, by navigation section and by name.
 
-    Each callable runs the page's ``render`` with the view the frame puts in ``view_of_run``
-    (built after the sidebar, so it holds this run's values). It imports the page's module only
-    when the page runs: a run imports only what its own page shows.
+    Each runs ``render`` with this run's ``view_of_run`` and imports its module only when it runs.
     """
     sections: dict[str, list[st.Page]] = {}
     pages: dict[str, st.Page] = {}
@@ -215,21 +207,11 @@ def run_app(default_page: str = DEFAULT_PAGE) -> None:
 def page(render: PageFunction) -> PageFunction:
     """Mark a page's function: ``@page`` above ``def render(view: View) -> None`` in ``pages/``.
 
-    Why this is needed at all: Streamlit decides once per server whether an app with a folder
-    named ``pages/`` is a *legacy* multipage app, and until ``st.navigation`` has run once it is.
-    So the first visitor of a deep link (``/masking``) on a fresh server gets
-    ``pages/masking.py`` executed on its own as ``__main__``, without ``app.py``: no shared
-    state, no sidebar. The folder keeps its name (the owner asked for ``pages/``), and there is
-    no public setting to turn the legacy mode off. (Page files in sub-folders of ``pages/`` do
-    get the frame on a first visit, since the legacy mode only lists ``pages/*.py``, but then
-    Streamlit shows "Page not found … Running the app's main page.") So the one place that
-    knows is here, on public API only. When the
-    marked function belongs to a module run as ``__main__``, it calls the public
-    ``st.navigation`` with every page (hidden: nothing is drawn), which switches Streamlit to
-    navigation mode for good, and ``st.rerun()``: the rerun executes ``app.py``, whose
-    ``st.navigation`` resolves the same page by its URL path. No "Page not found" notice appears
-    (the page exists in both modes), and ``tests/e2e/test_masking_and_multi_head.py`` pins it in
-    a real browser. Imported normally (by the frame), the mark does nothing.
+    Until ``st.navigation`` has run once, Streamlit treats a ``pages/`` folder as a *legacy*
+    multipage app: a fresh server's first deep link (``/masking``) runs the page file alone as
+    ``__main__``, without the frame. Run so, the mark calls ``st.navigation`` with every page
+    (hidden), which switches to navigation mode for good, and reruns into ``app.py``. Imported
+    normally, it does nothing.
     """
     if render.__module__ == "__main__":
         # the same default page as the app's: a default page's URL is "/", not its own path

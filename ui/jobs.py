@@ -8,18 +8,11 @@
         job.snapshot()                                # place in line, progress so far
     job.outcome                                       # what work(key, report, should_stop) gave
 
-Each run of ``work`` gets a process forked from a *forkserver* (a single-threaded Python that
-imported ``preload`` once: the threaded web server is never forked). The kernel bounds it:
-``RLIMIT_CPU`` (SIGXCPU asks the work to stop and keep what it has; :data:`STOP_GRACE_S` later
-it is killed), ``RLIMIT_AS`` and ``nice``. Results come back through a pipe as plain data; the
-worker's memory goes back to the system when it exits.
-
-The server runs no thread for jobs: every :meth:`Job.snapshot` and :meth:`Job.wait` moves the
-pool on (:meth:`JobPool.advance`). Equal keys share one job and its cached outcome; a requester
-(a browser session) holds one job per *slot*; ``max_waiting`` and ``max_running`` bound the
-queue (:class:`QueueFull`). :meth:`Job.leave` (Stop) and :meth:`JobPool.leave_all` (a tab gone)
-withdraw a requester; a job nobody wants is dropped or stopped. Each event is one line of the
-operator's log (``ui.ops_log``).
+Workers fork from a *forkserver* (single-threaded, ``preload`` imported once): the threaded web
+server is never forked. The kernel bounds each run: ``RLIMIT_CPU`` (SIGXCPU asks it to stop and
+keep what it has, then it is killed), ``RLIMIT_AS`` and ``nice``; its memory returns on exit.
+No server thread runs jobs: polling moves the pool on. Equal keys share one job; a requester (a
+browser session) holds one job per *slot*; a job nobody wants any more is dropped or stopped.
 """
 
 from __future__ import annotations
@@ -92,9 +85,9 @@ class JobSnapshot:
 
 
 class Job:
-    """One request of ``key``, shared by every requester that asked for the same key: ``outcome``
-    once ``"done"``, ``error`` (a :class:`JobFailure`) once ``"failed"``; ``stop_reason`` says why
-    a run was told to stop early; ``pid`` is its worker's process id."""
+    """One request of ``key``, shared by every requester of the same key.
+
+    ``outcome`` once done, ``error`` (a :class:`JobFailure`) once failed; ``pid``: its worker's."""
 
     _ids = itertools.count(1)
 
@@ -190,9 +183,9 @@ class JobPool:
             return self.cache.get(key)
 
     def submit(self, key: Hashable, requester: Hashable, slot: str = "train") -> Job:
-        """A job for ``key`` wanted by ``requester``, who leaves the job it held in ``slot``: done
-        at once if cached, the job in flight if any, else a new one at the end of the line.
-        Raises :class:`QueueFull` when that would make more than ``max_waiting`` jobs wait."""
+        """A job for ``key`` (cached, in flight or new) for ``requester``'s ``slot``.
+
+        Raises :class:`QueueFull` when more than ``max_waiting`` jobs would wait."""
         with self.lock:
             held = self.held.get((requester, slot))
             if key in self.cache:

@@ -1,28 +1,12 @@
 """The browser's side of a matrix at every size: a component that writes cells as text.
 
-A matrix small enough to read is a coloured table of its numbers; a larger one is a picture
-(:class:`viz.image_heatmap.MatrixImage`: a PNG of one colour per cell or block, its axes, and the
-values the pointer shows); either way its legend row follows in the same element.
+A small matrix is a coloured table of its numbers, a larger one a picture with its values under
+the pointer; its legend row (and CSV or PNG link) follows in the same element. Not ``st.table``:
+Streamlit renders each of its cells as Markdown in the browser on every rerun.
 
-Why not ``st.table``: Streamlit renders every cell, index and header of a ``st.table`` as
-Markdown in the browser, on every rerun, and a matrix with its legend has dozens of them, so a
-seed change on a page with tables spent most of its time there (``benchmarks/README.md``, "The
-app's own table component"). This component receives a
-:class:`viz.table_heatmap.ColouredTable` as JSON data and builds one ``<table>`` with the DOM's
-``textContent`` and ``style`` properties.
-
-Safety: the JavaScript (``ui/components/matrix_table.js``, with ``shared.js``) is this
-project's own, fixed code (Streamlit runs a component's JavaScript as trusted code). Everything
-that comes from a user (token labels, a scale's name) arrives as JSON *data* and is only ever
-assigned to ``textContent``: it is never parsed as HTML or Markdown, so ``<script>`` or
-``**bold**`` in a label is shown exactly as typed. Colours are computed by
-``viz.table_heatmap`` (``rgb(…)`` or ``#rrggbb``) and set through ``element.style``, which
-ignores anything that is not a CSS colour. No ``innerHTML`` anywhere.
-
-The numbers as CSV: a matrix table carries its CSV text (``ColouredTable.csv``, written by the
-project's CSV writer: labels guarded against spreadsheet formulas); the component puts a small
-"Download as CSV" link under the table, a ``data:`` URL of that text. It is part of the same
-element, so it costs a rerun no element of its own.
+Safety: the component's JavaScript is the project's own; user text (token labels, names)
+arrives as JSON data and is only assigned to ``textContent`` (never parsed as HTML or
+Markdown), colours only through ``element.style``. No ``innerHTML`` anywhere.
 """
 
 from __future__ import annotations
@@ -52,8 +36,7 @@ def draw_table(
 ) -> None:
     """Draw ``title``, ``table``, ``legend`` and ``note`` (all as plain text) as one element.
 
-    ``csv_label``: the text of the link under a matrix table that downloads its numbers as CSV
-    (``{key}.csv``); empty: no link.
+    ``csv_label``: the text of the link that downloads ``{key}.csv``; empty: no link.
     """
     data = {"table": table.to_data(), "csv_label": csv_label, "title": title, "note": note}
     _draw(data, legend, key=key, prefix=prefix)
@@ -68,10 +51,9 @@ def draw_image(
     title: str = "",
     prefix: str = PREFIX,
 ) -> None:
-    """Draw ``title``, ``image`` (a large matrix's picture, its value under the pointer), ``legend``.
+    """Draw ``title``, ``image`` (a large matrix's picture, values under the pointer), ``legend``.
 
-    ``png_label``: the text of the link under it that downloads the picture (``{key}.png``, one
-    pixel per cell or block, for a slide); empty: no link.
+    ``png_label``: the text of the link that downloads ``{key}.png`` (for a slide); empty: no link.
     """
     data = {"image": image.to_data(), "png_label": png_label, "title": title}
     _draw({**data, "png_name": f"{file_name(key, 'matrix')}.png"}, legend, key=key, prefix=prefix)
@@ -80,9 +62,7 @@ def draw_image(
 def _draw(data: dict[str, object], legend: ColouredTable | None, *, key: str, prefix: str) -> None:
     """One element keyed ``{prefix}{key}`` (its class ``st-key-{prefix}{key}``).
 
-    A component's key may not contain ``__`` (Streamlit's delimiter for its events), which the
-    app's zoom windows use (``{key}__zoom``): each ``__`` becomes ``-``, so ``key`` itself may
-    not hold a ``-`` (two keys could then meet).
+    A component key may not hold ``__`` (Streamlit's event delimiter): each becomes ``-``.
     """
     if "-" in key:
         raise ValueError(f"a matrix table's key has no '-': {key!r}")

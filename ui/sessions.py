@@ -1,12 +1,9 @@
 """Sessions: a token for each, and hooks for when its tab is gone and when it ends.
 
-Every run registers its session (:func:`session_token`) with a session-scoped
-``st.cache_resource`` whose ``on_release`` Streamlit calls when the browser disconnects.
-:func:`when_session_away` hooks run once the tab has been gone :data:`AWAY_S` seconds (a reload
-comes back sooner): the Train page's jobs end there. :func:`when_session_ends` hooks run once
-Streamlit drops the session (``server.disconnectedSessionTTL`` later): its large view goes back to
-the memory budget; then the server collects garbage (Streamlit's collection after every run is
-off) and, with no session left, drops the large cached traces.
+Every run registers its session with a session-scoped ``st.cache_resource`` whose
+``on_release`` Streamlit calls when the browser disconnects. :func:`when_session_away` hooks run
+once the tab has been gone :data:`AWAY_S` seconds (a reload comes back sooner);
+:func:`when_session_ends` hooks once Streamlit drops the session, then garbage is collected.
 """
 
 from __future__ import annotations

@@ -1,18 +1,8 @@
 """Every shared setting, declared once: URL name, default, range and step, widget, label and help.
 
-A :class:`Setting` is all there is to know about one setting. Everything else is a loop over
-:data:`SETTINGS`:
-
-- the sidebar draws ``widget(setting)`` for each of :data:`SIDEBAR`;
-- the URL reader checks each query value with :meth:`Setting.read` (``ui/url.py``), the writer
-  writes :meth:`Setting.to_url` for each value that differs from its default;
-- Compare's B controls are ``widget(setting, key="compare_b_…", label=f"compare.{name}")`` for
-  each of :data:`COMPARE_B_FIELDS`, in the URL as ``b_<name>``;
-- the share links of the Reproducibility page are the URL writer's output.
-
-Adding a setting is one entry in :data:`SETTINGS` (plus its label and help in ``ui/messages``);
-it then has a URL parameter, a check with clear messages and, if listed in :data:`SIDEBAR`, a
-control. Session-state keys equal the URL names.
+The sidebar, the URL reader and writer, and Compare's B controls (``b_<name>``) are loops over
+:data:`SETTINGS`: adding a setting is one entry there (plus its label and help in
+``ui/messages``). Session-state keys equal the URL names.
 """
 
 from __future__ import annotations
@@ -116,14 +106,9 @@ def parse_choice(choices: tuple[str, ...]) -> Callable[[str, str], str]:
 class Setting:
     """One URL-bound setting, everything about it in one place.
 
-    ``low``/``high``: the range (numbers), checked in the URL and given to the widget.
-    ``step``: the widget's step. ``resolution``: a float setting only takes multiples of it
-    (the slider's step unless said otherwise), so a URL value between two is rounded to the
-    nearest one, and :meth:`read` says so (a link never changes silently).
-    ``label``/``help``: message keys. ``options``: the choices of a select or radio;
-    ``option_label(option, lang)`` writes one. ``check``: a parser for text settings
-    (the generic ones are derived from the default's type and the range).
-    ``widget="none"``: set by buttons of a page, not by a control of its own.
+    ``resolution``: a float setting takes only its multiples; :meth:`read` says when it rounded
+    a URL value (a link never changes silently). ``label``/``help``: message keys. ``check``: a
+    parser for text settings. ``widget="none"``: set by a page's buttons.
     """
 
     name: str
@@ -201,11 +186,9 @@ def widget(
     with_help: bool = True,
     **arguments: Any,
 ) -> Any:
-    """Draw ``setting``'s control (its value in session state under ``key``, the URL name by
-    default) and return its value.
+    """Draw ``setting``'s control (its value in session state under ``key``) and return it.
 
-    ``label`` replaces the label's message key (Compare's ``compare.seed``), ``label_values``
-    fill its placeholders; ``arguments`` go to the widget as they are (``disabled=``…).
+    ``label`` replaces the label's message key; ``arguments`` go to the widget as they are.
     """
     where = container if container is not None else st
     text = t(label or setting.label, **(label_values or {}))
@@ -293,10 +276,8 @@ SIDEBAR = (
 )
 SIDEBAR_TEXT_AFTER = LANGUAGE_KEY  # the sentence box (and random tokens) come right after this one
 
-# Compare A/B: B's settings are a copy of A's (the sidebar's) with some changed. They are kept in
-# :data:`COMPARE_B_VALUES` (a dict by name, see ``ui.choices.KeptValues``; widget keys
-# ``compare_b_<name>``) and in the URL as ``b_<name>``, written only where B differs from A: a
-# link with ``seed=7&b_seed=8`` means "B = A, but seed 8".
+# Compare A/B: B is A (the sidebar's settings) with some changed, kept in :data:`COMPARE_B_VALUES`
+# and in the URL as ``b_<name>`` only where B differs: ``seed=7&b_seed=8`` is "B = A, seed 8".
 COMPARE_B_FIELDS = ("seed", "dropout", "train", "qkv_bias", "d_out")  # names of SETTINGS
 COMPARE_B_VALUES = KeptValues(store="compare_b_store", prefix="compare_b_")
 COMPARE_B_PREFIX = "b_"

@@ -1,19 +1,8 @@
 """Showing figures and numbers the same way on every page.
 
-A matrix is shown from its description (:class:`viz.matrix.MatrixView`), so that every page scales
-without doing anything:
-
-- :func:`show_matrix` draws every matrix with one component (``ui.matrix_table``): a coloured
-  table of its numbers while it fits (``viz.matrix.use_table``), else a picture of one colour
-  per cell (:mod:`viz.image_heatmap`: e.g. a 1024-token attention matrix) with a one-line note of
-  what a pixel is and a lazy "Exact values" expander: a zoom window of at most 24 × 24 cells of
-  the *same view* (:func:`viz.matrix.window`) drawn as the same coloured table. The expander only
-  runs (and only sends anything) once it is opened.
-- :func:`show_numbers` never builds a table of thousands of rows: above the same size it shows a
-  window of the matrix chosen with two number inputs.
-- :func:`figure_words` is the one mapping of translated words the figure builders get.
-
-Every widget key is derived from the ``key`` the caller gives: no key is guessed.
+A matrix is shown from its description (:class:`viz.matrix.MatrixView`) by one component at
+every size: a coloured table while it fits, else a picture with a lazy "Exact values" zoom window
+of the same view (sent only once opened). Widget keys derive from the caller's ``key``.
 """
 
 from __future__ import annotations
@@ -96,11 +85,8 @@ def _figure_words(lang: str) -> FigureWords:  # the catalogue never changes whil
 def show_matrix(view: MatrixView, words: FigureWords, *, key: str) -> None:
     """Draw ``view`` with the app's one matrix component, at any size, titled, with its legend.
 
-    Up to 40 rows × 12 columns (``viz.matrix.use_table``) the matrix is a coloured table of its
-    numbers (cells written as plain text); larger, a picture of one colour per cell (per block
-    above 512 a side) whose hover gives the values, with a note and an "Exact values" zoom
-    window (expander and inputs ``{key}__zoom…``) drawn as the same table. Either is one element
-    keyed ``matrix_{key}``: its title, the matrix and its legend row.
+    A table while ``viz.matrix.use_table``, else a picture with a zoom window (``{key}__zoom…``);
+    either is one element keyed ``matrix_{key}``.
     """
     if not view.large:
         show_matrix_table(view, words, key=key)
@@ -134,9 +120,7 @@ CHANGES_KEY = "matrix_changes"  # session: by matrix key, (values drawn last, ce
 def marking_changes() -> Iterator[None]:
     """Within this block, matrix tables outline the cells the last edit or setting change moved.
 
-    Each table remembers (in the session, by its key) the values it drew last; when it is drawn
-    with other values, :func:`attention.differences.changed_cells` says which cells moved, and
-    those stay outlined until the next change.
+    Each table keeps its last values in the session, by its key, to compare the next ones with.
     """
     token = _MARK_CHANGES.set(True)
     try:
@@ -162,9 +146,8 @@ def _with_changes(view: MatrixView, key: str) -> MatrixView:
 def show_matrix_table(view: MatrixView, words: FigureWords, *, key: str) -> None:
     """``view`` as a coloured table (``viz.table_heatmap``), titled, with its legend row.
 
-    The table's ``aria-label`` says what it is ("score: a 6 × 6 table of numbers, coloured by
-    value"), for screen readers. Inside :func:`marking_changes` the cells the last change moved
-    are outlined, and a caption says so.
+    Its ``aria-label`` names it for screen readers; inside :func:`marking_changes` moved cells
+    are outlined.
     """
     if _MARK_CHANGES.get():
         view = _with_changes(view, key)
@@ -213,13 +196,9 @@ def show_numbers(
 ) -> None:
     """The numeric table alternative of a heatmap (an HTML table: screen readers read it).
 
-    ``beside_matrix=True`` says the numbers go with a ``show_matrix`` of the same matrix: if that
-    matrix is small enough to be drawn as a table of its numbers (``use_table``), it already is
-    this table, and nothing is drawn (the same numbers twice cost the browser as much again).
-
-    Above 40 × 40 cells (or 64 rows) the table shows a window of at most 24 × 24 cells, chosen with
-    number inputs (keys ``{key}__row`` …), and only once the expander (key ``key``) is opened: a
-    1024 × 1024 table would be megabytes of HTML.
+    ``beside_matrix=True``: nothing is drawn where ``show_matrix`` already drew this table. A
+    large matrix shows a window chosen with number inputs (``{key}__row`` …) once its expander
+    is opened: the whole table would be megabytes of HTML.
     """
     values = np.asarray(values)
     rows, cols = values.shape
@@ -254,11 +233,7 @@ def show_numbers(
 
 
 def zoom_window(view: MatrixView, words: FigureWords, *, key: str, label: str) -> None:
-    """A lazy expander with a window of ``view`` drawn as a coloured table (exact values).
-
-    The window is a smaller view of the same matrix (same kind, masks, titles and colour range),
-    drawn by the same component as a small matrix (a table, even when wider than 12 columns).
-    """
+    """A lazy expander with a window of ``view`` (same kind, masks and colours) as a table."""
     box = st.expander(label, key=key, on_change="rerun", icon=":material/zoom_in:")
     if not box.open:
         return
@@ -274,8 +249,7 @@ def zoom_window(view: MatrixView, words: FigureWords, *, key: str, label: str) -
 def _window_controls(key: str, rows: int, cols: int) -> tuple[int, int, int]:
     """Number inputs for the window (1-based, clamped); returns 0-based (row, col, size).
 
-    The inputs keep their values across reruns (their keys); a value left outside a new, smaller
-    matrix is pulled back inside before the input is drawn.
+    A kept value outside a new, smaller matrix is pulled inside before the input is drawn.
     """
     limit = min(MAX_WINDOW, max(rows, cols))
     inputs = [  # (key, label, upper bound, first value)

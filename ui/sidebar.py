@@ -30,24 +30,16 @@ RESENT_KEYS = (*SETTINGS, "text")
 def _resend_sidebar_values() -> None:
     """Write each sidebar value back to its own key, so this run sends it to the browser again.
 
-    The widgets take their values from session state (``key=``), so their element carries a
-    value only in a run where the key was *written*; otherwise the browser keeps its own copy.
-    On a page switch the browser can lose that copy and fall back to the element's default, the
-    widget's minimum (seed 0, d_out 1, training off): it shows it and sends it back with the
-    next click, silently replacing the user's settings. Writing the key back
-    (Streamlit's documented way to keep widget values across pages) makes the run carry the
-    value. Only on a page switch: in every run it would also send back the value of a run that
-    quick key presses have already overtaken, and the slider would jump back under the finger.
+    On a page switch the browser can lose a keyed widget's value and fall back to its minimum,
+    silently replacing the user's setting; writing the key back (Streamlit's documented way)
+    makes the run carry it. Only on a switch: in every run a slider would jump back under quick
+    key presses.
     """
     write_back(RESENT_KEYS)
 
 
 def render_sidebar(page: str = "") -> None:
-    """The shared controls, in the order of :data:`ui.settings.SIDEBAR`.
-
-    ``page`` names the page this run shows; on a switch to another page the values are sent to
-    the browser again (see :func:`_resend_sidebar_values`).
-    """
+    """The shared controls, in the order of :data:`ui.settings.SIDEBAR` (``page``: this run's)."""
     if st.session_state.get("sidebar_page") != page:
         _resend_sidebar_values()
         st.session_state["sidebar_page"] = page
@@ -68,11 +60,7 @@ DROPOUT_PRESETS = (0.0, 0.1, 0.5)  # off, a usual rate in GPTs, the book's rate 
 
 
 def _dropout_presets(label: str, key: str = "dropout_preset") -> None:
-    """One click to the dropout rates a lesson uses, instead of 50 presses of an arrow key.
-
-    One segmented control (one element, not a button per rate): it shows the slider's rate
-    selected when it is one of the presets, and a click sets the slider's key.
-    """
+    """One click to the dropout rates a lesson uses: one element that sets the slider's key."""
     dropout = st.session_state.get("dropout")
     st.session_state[key] = dropout if dropout in DROPOUT_PRESETS else None
     st.segmented_control(
@@ -95,10 +83,9 @@ PHONE_PRESETS_KEY = "phone_dropout_presets"  # phone.css shows it on a narrow sc
 
 
 def phone_dropout_presets() -> None:
-    """The dropout presets in the page itself, shown on a narrow screen only (phone.css).
+    """The dropout presets in the page itself, on a narrow screen only (phone.css).
 
-    There Streamlit lays the open sidebar over the page (300 of a phone's 360 px): changing p
-    in it hides what p changes. Both controls write the slider's key, so they agree.
+    There the open sidebar covers the page, hiding what p changes; both write the slider's key.
     """
     with st.container(key=PHONE_PRESETS_KEY):
         _dropout_presets(t("phone.dropout_presets"), "phone_dropout_preset")

@@ -1,9 +1,7 @@
 """The ten steps of one attention forward pass, drawn from a one-head trace: one renderer.
 
-Draws the declarations of :data:`viz.screens.SCREENS` with Streamlit: :func:`draw_step` for the
-page (the step, then the book's lines), :func:`draw_screen` for presenter mode, :func:`step_walk`
-for the walk of ten lazy tabs. The Train page draws it for one head of a *trained* model
-(``notes`` replaces the sentences about the sidebar and seeded weights).
+Draws :data:`viz.screens.SCREENS` with Streamlit: :func:`draw_step` for a page,
+:func:`draw_screen` for presenter mode, :func:`step_walk` for the walk of ten lazy tabs.
 """
 
 from __future__ import annotations
@@ -60,9 +58,8 @@ class StepDrawing:
         seeded_weights: bool = True,
         present: bool = False,
     ) -> None:
-        """``key_prefix`` starts every figure's key; ``notes`` maps a step's name to the message
-        key that replaces its body text (``step.<name>.body``); ``seeded_weights=False``: the
-        weights were trained, not drawn from the seed; ``present``: presenter mode."""
+        """``notes``: a step's name → the message key replacing its body (a trained model's
+        page); ``seeded_weights=False``: trained weights; ``present``: presenter mode."""
         self.shown = Shown(trace, tokens, seeded_weights=seeded_weights, present=present)
         self.palette = palette
         self.key_prefix = key_prefix
@@ -287,8 +284,7 @@ def step_walk(
 ) -> Walk[StepDrawing]:
     """The ten steps as a walk: one entry per step of ``attention.steps.STEPS``, by its name.
 
-    The whole tab strip is a fragment, so a tab switch reruns only the tabs, not the page above
-    them, and costs what drawing one step costs.
+    The tab strip is a fragment: a tab switch reruns only the tabs, not the page above them.
     """
     return Walk(
         page=page,

@@ -1,22 +1,15 @@
 """How each step of the forward pass is shown: the presentation registry, one entry per step.
 
-:data:`attention.steps.STEPS` says what each step *computes*; :data:`SCREENS` says, in the same
-order and by the same names, how it is *shown*: its matrices (:class:`Figure`), formulas,
-sentences computed from its numbers (:class:`Sentence`: a message key and its values), its
-presenter screens, its shape and its output's gradient (:class:`Gradient`). The step page, the
-Train page, presenter mode (``ui.step_view``), the notebook (``viz.notebook``) and the backward
-page (:data:`GRADIENTS`) all read it. Pure functions; words are message keys.
-
-One convention for every picture: rows are queries (or tokens), columns keys (or features);
-scores on a diverging scale centred on 0, weights on a sequential scale from 0; a cell hidden by
-the causal mask is **grey** (−∞ as a score, 0 as a weight); a weight dropped by dropout is
-**pink** and written 0.
+:data:`attention.steps.STEPS` says what each step *computes*; :data:`SCREENS`, in the same order,
+how it is *shown* (matrices, formulas, sentences from its numbers, presenter screens, gradient),
+for every page, presenter mode and the notebook. Rows are queries, columns keys; a cell the
+causal mask hides is **grey**, a weight dropout drops **pink** and written 0.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 import numpy as np
@@ -59,10 +52,7 @@ LISTED_COUNTS = 12  # up to this many queries every "keys seen" count is written
 class Sentence:
     """A sentence computed from the numbers: a message key, its values, how it is set.
 
-    ``style``: "text" (a paragraph), "caption" (small), "info" (a boxed note), "code" (a line of
-    Python), "latex" (a formula that depends on the settings). ``screens``: which of the step's
-    deck screens show it (the page shows every sentence once, in order). A value that is a
-    tuple of sentences is written as those sentences joined by "; ".
+    ``screens``: the deck screens that show it. A tuple of sentences as a value is joined by "; ".
     """
 
     key: str
@@ -100,13 +90,8 @@ Binary = Literal["mask", "keep"]
 class Figure:
     """One matrix of a step: a tensor of the trace (row 0 of the batch), coloured and labelled.
 
-    ``field``: the trace's tensor. ``name``: its name in the book's code, over its numbers.
-    ``look``: diverging (centred on 0), sequential (weights, from 0) or a binary grid (the causal
-    mask's 1/0, dropout's ✓/✗). ``rows``/``cols``: "tokens", or the prefix of feature labels
-    (``x`` gives x1, x2 …). ``value``: the :class:`FigureWords` word for a cell's value.
-    ``hidden``: cells the causal mask hides are grey. ``sums``: its numbers get a row-sum column.
-    ``when``: whether the trace has it (a bias only with ``qkv_bias``, the keep-mask only while
-    dropout acts). ``title``: a message key shown above it.
+    ``name``: its name in the book's code. ``rows``/``cols``: "tokens" or a feature-label prefix.
+    ``value``: the :class:`FigureWords` word for a cell. ``when``: whether the trace has it.
     """
 
     field: str
@@ -137,11 +122,7 @@ class GradientRun(Protocol):
 class Gradient:
     """The gradient of a step's output, as the backward page shows it (the steps in reverse).
 
-    ``name``: its header ``backward.<name>.header``; ``section``: the backward tab that shows it.
-    ``tensors``: fields of the gradient trace, drawn as ``axes`` ("token": token × feature,
-    "query": query × key, "weight": input feature × output feature). ``formula`` and
-    ``sentence``: its LaTeX and its text, from the backward pass. ``split``/``each``: presenter
-    mode shows each tensor on a screen of its own (three gradient tables do not fit one screen).
+    ``tensors``: fields of the gradient trace, drawn on ``axes``; ``section``: its backward tab.
     """
 
     name: str
@@ -150,22 +131,16 @@ class Gradient:
     axes: Literal["token", "query", "weight"]
     formula: Callable[[GradientRun], str]
     sentence: Callable[[GradientRun], tuple[Sentence, ...]]
-    split: bool = False  # presenter mode: one screen per tensor
-    each: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # a tensor's own screen:
-    # its LaTeX and message key, where they differ from the step's (Q and K from the scores, V
-    # from the context vectors)
+    split: bool = False  # presenter mode: one screen per tensor (three tables do not fit one)
+    each: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # own LaTeX and message key
 
 
 @dataclass(frozen=True)
 class StepScreen:
     """How one step of :data:`attention.steps.STEPS` is shown (its words: ``step.<name>.*``).
 
-    ``figures``: its matrices in order. ``formulas``: LaTeX beside its text. ``sentences``:
-    what it says from the numbers. ``deck``: presenter mode's screens, each the fields of the
-    figures it shows (none: one screen). ``aside``: a message key and a piece of the book's code
-    shown after the figures (and as a screen of its own in the deck). ``shape``: the field whose
-    shape the step names and the book's expression for it. ``gradients``: the backward page's
-    steps for this step's output.
+    ``deck``: presenter screens, each the fields of its figures. ``aside``: a message key and a
+    piece of the book's code, a screen of its own. ``shape``: a field and the book's expression.
     """
 
     name: str
@@ -236,9 +211,7 @@ def figure_view(
 ) -> MatrixView:
     """``figure`` of ``trace`` as a :class:`MatrixView` (one head, row 0 of the batch).
 
-    Every number is the trace's: a hidden cell is grey (written −∞ while it is a score, 0 once
-    softmax made it a weight), a dropped weight pink and written 0, its hover the weight before
-    dropout and the factor.
+    A dropped weight's hover gives the weight before dropout and the factor.
     """
     if trace.queries.dim() != 3:
         raise ValueError("the step figures draw one head (a trace with num_heads = 1)")
@@ -313,8 +286,7 @@ def row_sums(trace: AttentionTrace, field_name: str) -> np.ndarray:
 
 
 def counts_in_runs(counts: list[int]) -> str:
-    """``counts`` written out, or past :data:`LISTED_COUNTS` as runs: a count repeated ``n``
-    times as ``4 (×4,092)``, a count rising by one as ``1, 2, …, 4``."""
+    """``counts`` written out, or past :data:`LISTED_COUNTS` as runs: ``4 (×9)``, ``1, 2, …, 4``."""
     if len(counts) <= LISTED_COUNTS:
         return ", ".join(str(n) for n in counts)
     parts, i = [], 0
@@ -545,6 +517,10 @@ def _dropping(shown: Shown) -> bool:
     return shown.dropout_active
 
 
+_SOFTMAX_FIGURE = Figure(  # the softmax's figure, shown again as dropout's "before"
+    "attn_weights", "attn_weights", "attention_weight", "sequential", hidden=True, sums=True
+)
+
 SCREENS: tuple[StepScreen, ...] = (
     StepScreen(
         "embeddings",
@@ -730,16 +706,7 @@ SCREENS: tuple[StepScreen, ...] = (
     ),
     StepScreen(
         "softmax",
-        (
-            Figure(
-                "attn_weights",
-                "attn_weights",
-                "attention_weight",
-                "sequential",
-                hidden=True,
-                sums=True,
-            ),
-        ),
+        (_SOFTMAX_FIGURE,),
         formulas=lambda shown: (
             r"a_{ij} = \frac{e^{s_{ij}}}{\sum_{j' \le i} e^{s_{ij'}}}",
             r"\textstyle\sum_j a_{ij} = 1,\qquad a = \text{attn\_weights}",
@@ -760,16 +727,7 @@ SCREENS: tuple[StepScreen, ...] = (
     StepScreen(
         "dropout",
         (
-            Figure(
-                "attn_weights",
-                "attn_weights",
-                "attention_weight",
-                "sequential",
-                hidden=True,
-                sums=True,
-                when=_dropping,
-                title="step.dropout.before_title",
-            ),
+            replace(_SOFTMAX_FIGURE, when=_dropping, title="step.dropout.before_title"),
             Figure(
                 "dropout_mask",
                 "dropout_mask",

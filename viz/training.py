@@ -1,16 +1,9 @@
 """Figures of the Train page: loss curves, the attention maps of a trained model, pattern scores.
 
-Pure builders (no Streamlit): each takes what ``attention.training`` measured — history
-records, ``TrainResult.attention`` weights, ``TrainResult.pattern_scores`` — and returns a chart
-of the app's own (:class:`viz.chart.Chart`: the curves and the scores) or, for the attention
-maps, one :class:`viz.matrix.MatrixView` per layer and head (the app's one matrix renderer draws
-them). Nothing is computed here beyond picking values to draw. Words a figure writes (titles,
-legend names) are arguments, so the page passes them in the user's language; every text is
-plain text (the components write them as ``textContent``).
-
-Line colours are the Okabe–Ito colours (told apart with the common colour-vision deficiencies);
-the validation line of a run is dashed, its training line solid, so the pair reads without
-colour too.
+Pure builders (no Streamlit) of what ``attention.training`` measured: charts for the curves and
+scores, a :class:`viz.matrix.MatrixView` per layer and head for the maps. Words are arguments
+(the user's language), written as plain text. Okabe–Ito colours, and validation lines dashed,
+so the curves read with colour-vision deficiencies too.
 """
 
 from __future__ import annotations
@@ -109,9 +102,8 @@ def loss_curves_chart(
 ) -> Chart:
     """Training and validation loss against the step, from ``TrainResult.history`` records.
 
-    ``total_steps`` fixes the x axis (a live curve grows across it). With ``accuracy_name`` and
-    records that have ``val_accuracy``, the validation accuracy (0 … 1) is drawn too, dotted, in
-    a second panel beside the losses.
+    ``total_steps`` fixes the x axis (a live curve grows across it); ``accuracy_name`` adds a
+    panel with the validation accuracy.
     """
     steps = _steps(records)
     train = _curve(records, "train_loss", train_name, step_title, BLUE)
@@ -144,10 +136,7 @@ def dropout_curves_chart(
 ) -> Chart:
     """The four curves of a with/without-dropout comparison: two runs × (training, validation).
 
-    ``without`` and ``with_dropout`` are the history records of the two runs (or the progress so
-    far). ``names`` gives the legend names under the keys ``train_without``, ``val_without``,
-    ``train_with``, ``val_with``. Without dropout is blue, with dropout orange; training solid,
-    validation dashed.
+    ``names``: legend names under ``train_without``, ``val_without``, ``train_with``, ``val_with``.
     """
     names = {
         "train_without": "training, without dropout",
@@ -182,19 +171,9 @@ def attention_map_views(
     palette: str,
     stage: str = "",
 ) -> tuple[tuple[MatrixView, ...], ...]:
-    """The attention weights of every layer and head as matrices: ``views[layer][head]``.
+    """``weights`` ``(layers, heads, T, T)`` as ``views[layer][head]``, masked as on the step page.
 
-    Args:
-        weights: ``(layers, heads, T, T)`` softmax weights (``TrainResult.attention``); row ``i``
-            of a map = query ``i``, column ``j`` = key ``j``.
-        tokens: the ``T`` token labels, on both axes of every map (user text: the renderer
-            writes it as text).
-        layer_names, head_names: one name per layer and per head (``"Layer 1"``, ``"head 2"``);
-            a map's title is ``"{layer} · {head}"``, then `` · {stage}`` when a stage is given
-            (``"before training"``).
-        palette: the page's palette; weights use its sequential scale on 0 … 1.
-
-    Future positions (the causal mask) are hidden: grey, a weight of 0, as on the step page.
+    A map's title is ``"{layer} · {head}"``, then `` · {stage}`` when a stage is given.
     """
     array = np.asarray(weights, dtype=np.float64)
     if array.ndim != 4 or array.shape[2] != array.shape[3]:
@@ -238,12 +217,9 @@ def pattern_scores_chart(
     head_names: Sequence[str],
     value_title: str = "mean attention weight",
 ) -> Chart:
-    """One group of bars per head (``head_names``, layer by layer), one bar per pattern score.
+    """One group of bars per head (``head_names``, layer-major), one bar per pattern score.
 
-    ``scores``: score name → ``(layers, heads)`` mean weights in 0 … 1, from
-    ``TrainResult.pattern_scores``; ``score_names`` gives each score's legend name;
-    ``head_names`` names every (layer, head), layer-major (``"L1 H1"``, ``"L1 H2"``, …). Each
-    bar carries its value (2 decimals).
+    ``scores``: ``TrainResult.pattern_scores``; ``score_names``: each score's legend name.
     """
     colors = [BLUE, ORANGE, GREEN, PURPLE]
     groups = len(head_names)  # no slab for one head: fewer heads, narrower bars
