@@ -27,6 +27,7 @@ from tests.e2e.helpers import (
 from ui.frame import PAGE_SPECS
 from ui.i18n import t
 from ui.matrix_table import TABLE_CLASS
+from ui.phone import PHONE_CLASS
 
 pytest.importorskip("playwright")
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
@@ -138,6 +139,8 @@ def _first_edit_is_kept(page: Page, base: str, lang: str) -> None:
     number went nowhere (in some runs: the grid focuses itself at the touch's end or at its
     click). Here the grid has the focus before the tap, so each tap meets that case."""
     open_app(page, base, f"/?lang={lang}")
+    # phone.js is a file the page imports once (ui/components): its listeners are in place
+    page.wait_for_function(f"() => window[{PHONE_CLASS!r}] === true", timeout=APPEAR_MS)
     grid = page.get_by_test_id("stDataFrame").first
     grid.locator("canvas").first.wait_for(state="visible", timeout=APPEAR_MS)
     grid.scroll_into_view_if_needed()
