@@ -30,6 +30,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 from streamlit.logger import get_logger
 
+from ui.components import ASSET_PATH
 from ui.limits import stop_on_bad_limits
 
 LIMITS = stop_on_bad_limits()  # exits with a message if an ATTENTION_LAB_* limit is bad
@@ -68,6 +69,6 @@ app = st.App(
     lifespan=import_before_first_visit,
     routes=[
         Route("/metrics", metrics),
-        Route("/al-assets/{name}", component_file),  # ui.components.ASSET_PATH
+        Route(ASSET_PATH + "{name}", component_file),
     ],
 )

@@ -155,3 +155,15 @@ def test_no_python_string_in_ui_holds_a_components_javascript() -> None:
             if isinstance(node, ast.Constant) and isinstance(node.value, str)
         ]
         assert not [s for s in strings if "export default function" in s], path
+
+
+def test_the_files_route_follows_the_servers_base_path() -> None:
+    from streamlit import config
+
+    assert components.ASSET_PATH == "/al-assets/"  # the default server: at the root
+    before = config.get_option("server.baseUrlPath")
+    try:
+        config.set_option("server.baseUrlPath", "/lab/")  # served at https://host/lab/
+        assert components._asset_path() == "/lab/al-assets/"
+    finally:
+        config.set_option("server.baseUrlPath", before)

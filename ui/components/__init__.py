@@ -29,7 +29,14 @@ SHARED_JS = "shared.js"
 CLASS_PLACEHOLDER = "__CLASS__"
 PROJECT = "attention_lab"  # a component's name is "attention_lab.<stem>"
 
-ASSET_PATH = "/al-assets/"  # the server's route (app.py) for the files below
+
+def _asset_path() -> str:
+    """The files' route (app.py), under the server's ``server.baseUrlPath`` when it has one."""
+    base = str(st.get_option("server.baseUrlPath") or "").strip("/")
+    return f"/{base}/al-assets/" if base else "/al-assets/"
+
+
+ASSET_PATH = _asset_path()
 # The joined JavaScript and the CSS of each component, by stem, and the files the route serves
 # (content-addressed names: a browser keeps each one until the code changes).
 LOADED_JS: dict[str, str] = {}
