@@ -71,9 +71,9 @@ def loader(js_name: str, css_name: str | None) -> str:
     """The inline module Streamlit sends with each element: it imports the component's file.
 
     Streamlit 1.67 sends a component's inline ``js`` and ``css`` with every element on every
-    rerun (a page of twenty matrices sent 440 KB of the same code a click); this stub is a few
-    hundred bytes. The browser fetches the files once (the stylesheet before the first draw)
-    and keeps them: their names change with their content.
+    rerun, so each element carries this stub instead of the code. The browser fetches the files
+    once (the stylesheet before the first draw) and keeps them: their names change with their
+    content.
     """
     base = f"new URL({json.dumps(ASSET_PATH)}, location.href)"
     style = ""
