@@ -43,6 +43,7 @@ from ui.jobs import (
     JobFailure,
     QueueFull,
 )
+from ui.run_slots import step_aside
 from ui.sessions import session_token, when_session_away, when_session_ends
 from ui.show import figure_words, show_matrix
 from ui.step_view import StepDrawing, show_steps
@@ -180,6 +181,7 @@ def watch(job: Job, steps: int, draw_curves: Any, label: str) -> None:
 
     A click stops this run at its next redraw (and reruns), so Stop answers while a job runs.
     """
+    step_aside()  # this run mostly waits now: other sessions' runs go first
     status, bar, curves = st.empty(), st.empty(), st.empty()
     shown = -1
     while True:

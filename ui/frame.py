@@ -19,6 +19,7 @@ from .budget import OverBudget
 from .computation import use_page_threads
 from .i18n import language_of_this_run, t
 from .ops_log import count
+from .run_slots import run_slot
 from .sidebar import render_sidebar
 from .step_link import CURRENT_PAGE_KEY, forget_link_step
 from .table_state import show_stale_table_notice
@@ -154,7 +155,15 @@ def link_to_page(
 
 
 def run_app(default_page: str = DEFAULT_PAGE) -> None:
-    """Set up the page and shared state, draw the sidebar, then run the chosen page."""
+    """Set up the page and shared state, draw the sidebar, then run the chosen page.
+
+    A few runs work at once, the others wait their turn (:mod:`ui.run_slots`).
+    """
+    with run_slot():
+        _run_app(default_page)
+
+
+def _run_app(default_page: str) -> None:
     st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
     register_page_settings()
     init_session()

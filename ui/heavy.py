@@ -18,6 +18,7 @@ import torch
 from . import budget
 from .budget import BUDGET, HEAVY_BYTES, MB, OverBudget
 from .i18n import t
+from .run_slots import step_aside
 
 T = TypeVar("T")
 
@@ -44,6 +45,7 @@ def admitted(key: Hashable, needed: int, compute: Callable[[], T]) -> T:
     found = BUDGET.kept(session, key)
     if found is not None:
         return found
+    step_aside()  # a wait for room, then a long computation: other sessions' runs go first
     note = st.empty()
 
     def waiting(seconds: float) -> None:

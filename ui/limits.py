@@ -43,6 +43,9 @@ LIMITS: dict[str, Limit] = {
             "torch threads of every page's computation",
             True,
         ),
+        Limit(
+            "ATTENTION_LAB_RUN_SLOTS", 2, 1, 64, "page runs working at once (ui/run_slots.py)", True
+        ),
         # The app's largest sentence or table; the core refuses more than its own MAX_TOKENS, so
         # an operator may lower it (memory grows with its square: deploy/README.md), never raise it.
         Limit(

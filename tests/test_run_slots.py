@@ -1,0 +1,93 @@
+"""A few page runs at a time (``ui/run_slots.py``): real threads on a real semaphore.
+
+The waits below are upper bounds for something that must happen (a thread entering) or short
+windows in which something must not (a third run entering two slots); none times the code.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from tests.apptest_support import run_page
+from ui.run_slots import RUN_SLOTS, RunSlots
+
+
+def _until(condition, seconds: float = 10.0) -> bool:  # noqa: ANN001 - a predicate
+    stop = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > stop:
+            return False
+        time.sleep(0.005)
+    return True
+
+
+class _Runs:
+    """Threads that each run inside ``slots`` until told to step aside or to end."""
+
+    def __init__(self, slots: RunSlots, count: int) -> None:
+        self.inside: set[int] = set()
+        self.step = [threading.Event() for _ in range(count)]
+        self.end = [threading.Event() for _ in range(count)]
+        self.threads = [threading.Thread(target=self._run, args=(slots, i)) for i in range(count)]
+        for thread in self.threads:
+            thread.start()
+
+    def _run(self, slots: RunSlots, i: int) -> None:
+        with slots.run():
+            self.inside.add(i)
+            self.step[i].wait(30)
+            slots.step_aside()
+            self.end[i].wait(30)
+
+    def finish(self) -> None:
+        for i in range(len(self.threads)):
+            self.step[i].set()
+            self.end[i].set()
+        for thread in self.threads:
+            thread.join(30)
+
+
+def test_two_slots_let_two_runs_work_and_a_step_aside_lets_the_third_in() -> None:
+    slots = RunSlots(2, wait_s=30)
+    runs = _Runs(slots, 3)
+    try:
+        assert _until(lambda: len(runs.inside) == 2)
+        time.sleep(0.3)
+        assert len(runs.inside) == 2  # the third waits for a slot
+        first = next(iter(runs.inside))
+        runs.step[first].set()  # it waits for something else now: its slot goes on
+        assert _until(lambda: len(runs.inside) == 3)
+    finally:
+        runs.finish()
+    # every slot came back, none twice (the semaphore is bounded: a second release would raise)
+    assert [slots._free.acquire(blocking=False) for _ in range(3)] == [True, True, False]
+
+
+def test_a_run_waits_for_a_stuck_slot_only_its_wait_then_goes_on() -> None:
+    slots = RunSlots(1, wait_s=0.2)
+    runs = _Runs(slots, 2)
+    try:
+        assert _until(lambda: len(runs.inside) == 2)  # the second went on past its wait
+    finally:
+        runs.finish()
+    assert slots._free.acquire(blocking=False)  # the one slot is back
+
+
+def test_stepping_aside_outside_a_run_or_twice_gives_nothing_back() -> None:
+    slots = RunSlots(1, wait_s=1)
+    slots.step_aside()  # no run: nothing to give
+    with slots.run():
+        slots.step_aside()
+        slots.step_aside()
+    assert [slots._free.acquire(blocking=False) for _ in range(2)] == [True, False]
+
+
+def test_every_run_of_the_app_gives_its_slot_back() -> None:
+    at = run_page("step")
+    at.sidebar.number_input(key="seed").set_value(7).run()  # a rerun stops nothing it holds
+    assert not at.exception
+    taken = [RUN_SLOTS._free.acquire(blocking=False) for _ in range(RUN_SLOTS.count)]
+    for _ in taken:
+        RUN_SLOTS._free.release()
+    assert all(taken)
