@@ -11,6 +11,7 @@ import time
 
 from tests.apptest_support import run_page
 from ui.run_slots import RUN_SLOTS, RunSlots
+from ui.train_jobs import QUEUE
 
 
 def _until(condition, seconds: float = 10.0) -> bool:  # noqa: ANN001 - a predicate
@@ -91,3 +92,18 @@ def test_every_run_of_the_app_gives_its_slot_back() -> None:
     for _ in taken:
         RUN_SLOTS._free.release()
     assert all(taken)
+
+
+def test_a_page_watching_a_training_holds_no_slot() -> None:
+    """The Train page waits for its worker's progress: other sessions' runs must not wait too."""
+    at = run_page("train", {"train_task": "copy", "train_steps": "400", "train_seed": "5"})
+    watching = threading.Thread(target=lambda: at.button(key="train_run").click().run(timeout=300))
+    watching.start()
+    try:
+        free_while_training = _until(
+            lambda: QUEUE.running() == 1 and RUN_SLOTS._free._value == RUN_SLOTS.count, 60
+        )
+    finally:
+        watching.join(300)
+    assert free_while_training
+    assert not at.exception
