@@ -61,8 +61,7 @@ def test_two_slots_let_two_runs_work_and_a_step_aside_lets_the_third_in() -> Non
         assert _until(lambda: len(runs.inside) == 3)
     finally:
         runs.finish()
-    # every slot came back, none twice (the semaphore is bounded: a second release would raise)
-    assert [slots._free.acquire(blocking=False) for _ in range(3)] == [True, True, False]
+    assert slots.held() == 0  # every slot came back, none twice
 
 
 def test_a_run_waits_for_a_stuck_slot_only_its_wait_then_goes_on() -> None:
@@ -72,7 +71,7 @@ def test_a_run_waits_for_a_stuck_slot_only_its_wait_then_goes_on() -> None:
         assert _until(lambda: len(runs.inside) == 2)  # the second went on past its wait
     finally:
         runs.finish()
-    assert slots._free.acquire(blocking=False)  # the one slot is back
+    assert slots.held() == 0  # the one slot is back
 
 
 def test_stepping_aside_outside_a_run_or_twice_gives_nothing_back() -> None:
@@ -81,17 +80,14 @@ def test_stepping_aside_outside_a_run_or_twice_gives_nothing_back() -> None:
     with slots.run():
         slots.step_aside()
         slots.step_aside()
-    assert [slots._free.acquire(blocking=False) for _ in range(2)] == [True, False]
+    assert slots.held() == 0
 
 
 def test_every_run_of_the_app_gives_its_slot_back() -> None:
     at = run_page("step")
     at.sidebar.number_input(key="seed").set_value(7).run()  # a rerun stops nothing it holds
     assert not at.exception
-    taken = [RUN_SLOTS._free.acquire(blocking=False) for _ in range(RUN_SLOTS.count)]
-    for _ in taken:
-        RUN_SLOTS._free.release()
-    assert all(taken)
+    assert RUN_SLOTS.held() == 0
 
 
 def test_a_page_watching_a_training_holds_no_slot() -> None:
@@ -100,10 +96,27 @@ def test_a_page_watching_a_training_holds_no_slot() -> None:
     watching = threading.Thread(target=lambda: at.button(key="train_run").click().run(timeout=300))
     watching.start()
     try:
-        free_while_training = _until(
-            lambda: QUEUE.running() == 1 and RUN_SLOTS._free._value == RUN_SLOTS.count, 60
-        )
+        free_while_training = _until(lambda: QUEUE.running() == 1 and RUN_SLOTS.held() == 0, 60)
     finally:
         watching.join(300)
     assert free_while_training
     assert not at.exception
+
+
+def test_the_run_waiting_longest_gets_the_next_slot() -> None:
+    slots = RunSlots(1, wait_s=30)
+    first = _Runs(slots, 1)
+    assert _until(lambda: first.inside == {0})
+    second = _Runs(slots, 1)
+    assert _until(lambda: slots.waiting() == 1)
+    third = _Runs(slots, 1)
+    assert _until(lambda: slots.waiting() == 2)
+    try:
+        first.step[0].set()  # the slot goes to the second run, not to the third
+        assert _until(lambda: second.inside == {0})
+        time.sleep(0.2)
+        assert third.inside == set() and slots.waiting() == 1
+    finally:
+        for runs in (first, second, third):
+            runs.finish()
+    assert slots.held() == 0 and slots.waiting() == 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 from . import ops_log, sessions
+from .run_slots import RUN_SLOTS
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -51,6 +52,13 @@ def render() -> str:
         _family(lines, "attention_lab_trainings", "gauge", "Trainings by state, and the bounds.")
         for state, value in queue.items():
             lines.append(f'attention_lab_trainings{{state="{state}"}} {value}')
+    _family(lines, "attention_lab_page_runs", "gauge", "Page runs working and waiting, and slots.")
+    for state, value in (
+        ("working", RUN_SLOTS.held()),
+        ("waiting", RUN_SLOTS.waiting()),
+        ("slots", RUN_SLOTS.count),
+    ):
+        lines.append(f'attention_lab_page_runs{{state="{state}"}} {value}')
     _family(lines, "attention_lab_resident_memory_bytes", "gauge", "The replica's RSS.")
     lines.append(f"attention_lab_resident_memory_bytes {int(sessions.resident_mb() * 2**20)}")
     return "\n".join(lines) + "\n"

@@ -291,6 +291,10 @@ def test_two_replicas_behind_nginx_keep_sessions_and_survive_one_stopping(
             assert figures["attention_lab_sessions"] >= SESSIONS_PER_REPLICA, (replica, figures)
             assert figures["attention_lab_reruns_total"] >= 1, (replica, figures)
             assert figures["attention_lab_resident_memory_bytes"] > 100 * 2**20, figures
+            # a few sessions: a run may be working, none waits for a slot
+            assert figures['attention_lab_page_runs{state="working"}'] <= 2, figures
+            assert figures['attention_lab_page_runs{state="waiting"}'] == 0, figures
+            assert figures['attention_lab_page_runs{state="slots"}'] == 2, figures
         assert _not_served(deployment.url + "/metrics") == 404
 
         # Downloads (/media/...) and uploads (/_stcore/upload_file) go to the session's replica.
