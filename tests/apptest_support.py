@@ -229,15 +229,24 @@ def table_numbers(frame: pd.DataFrame) -> np.ndarray:
     )
 
 
-def open_step_tab(at: AppTest, key: str, name: str) -> AppTest:
-    """Open the tab of step ``name`` (``attention.steps``) of the step tabs ``key``, then rerun.
+def walk_labels(at: AppTest) -> list[str]:
+    """The labels of the page's strip of steps (``ui.walk``: one segmented control), in order."""
+    from ui.i18n import t
 
-    The step tabs keep their open tab's label in the session state (``ui.step_view.show_steps``),
-    so setting it is what a click on the tab does; only the open tab's step is drawn.
+    names = {t("walk.strip_label", lang) for lang in ("en", "zh")}
+    strips = [group for group in at.button_group if group.label in names]
+    return list(strips[0].options) if strips else []
+
+
+def open_step_tab(at: AppTest, key: str, name: str) -> AppTest:
+    """Open step ``name`` (``attention.steps``) of the strip of steps ``key``, then rerun.
+
+    The strip keeps its open step's label in the session state (``ui.walk``), so setting it is
+    what a click on the step does; only the open step is drawn.
     """
     from attention.steps import step_number
 
     prefix = f"{step_number(name)} · "
-    (label,) = [tab.label for tab in at.tabs if tab.label.startswith(prefix)]
+    (label,) = [label for label in walk_labels(at) if label.startswith(prefix)]
     at.session_state[key] = label
     return at.run()

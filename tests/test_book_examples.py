@@ -16,7 +16,7 @@ from attention.book_outputs import chapter_comparisons, masking_comparison
 from attention.chapter import normalisations, self_attention_v1, self_attention_v2, simple_attention
 from attention.examples import BOOK_EMBEDDINGS
 from attention.masking import compare_masking
-from tests.apptest_support import matrix_tables, page_text, run_page
+from tests.apptest_support import matrix_tables, page_text, run_page, walk_labels
 from tests.cases import subcases
 from ui.book_examples import BOOK_EXAMPLES
 from ui.i18n import CATALOGUE
@@ -29,7 +29,7 @@ def _row(at: Any, key: str, token: str) -> list[str]:
 
 
 def _open_tab(at: Any, key: str, index: int) -> Any:
-    at.session_state[key] = at.tabs[index].label
+    at.session_state[key] = walk_labels(at)[index]
     return at.run()
 
 

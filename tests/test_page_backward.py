@@ -17,6 +17,7 @@ from tests.apptest_support import (
     page_text,
     run_page,
     svg_charts,
+    walk_labels,
 )
 from tests.cases import subcases
 from viz.colors import colorscale
@@ -31,7 +32,7 @@ SECTION_KEY = "backward_section"  # the tabs' key: its value is the open tab's l
 
 def open_tab(at: Any, index: int) -> Any:
     """Open section tab ``index`` (only the open tab runs and sends its charts)."""
-    at.session_state[SECTION_KEY] = at.tabs[index].label
+    at.session_state[SECTION_KEY] = walk_labels(at)[index]
     at.run()
     assert not at.exception
     return at

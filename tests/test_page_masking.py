@@ -17,6 +17,7 @@ from tests.apptest_support import (
     page_text,
     run_page,
     table_numbers,
+    walk_labels,
 )
 from tests.cases import subcases
 from viz.colors import HIDDEN_COLOR
@@ -39,7 +40,7 @@ def _comparison(seed: int) -> Any:
 
 def _open(at: Any, tab: int) -> Any:
     """Open stage tab ``tab`` and rerun: only the open tab runs and sends its matrices."""
-    at.session_state[STAGE_KEY] = at.tabs[tab].label
+    at.session_state[STAGE_KEY] = walk_labels(at)[tab]
     at.run()
     assert not at.exception
     return at
@@ -49,7 +50,7 @@ def _tables(at: Any) -> dict[str, list[list[str]]]:
     """The cell texts of every stage's matrix table by key (each tab opened in turn, then the
     first)."""
     tables: dict[str, list[list[str]]] = {}
-    for tab in range(len(at.tabs)):
+    for tab in range(len(walk_labels(at))):
         tables.update(
             {key: frame.to_numpy().tolist() for key, frame in matrix_tables(_open(at, tab)).items()}
         )
@@ -79,7 +80,7 @@ def test_masking_page_runs_in_both_languages(lang: str) -> None:
 def test_only_the_open_stage_tab_runs_and_sends_its_heatmaps() -> None:
     """First paint: the raw scores' one matrix; method 2's tab sends only its own two."""
     at = run_page("masking")
-    assert len(at.tabs) == 3
+    assert len(walk_labels(at)) == 3
     assert list(matrix_tables(at)) == ["masking_scores"]
     assert not at.get("plotly_chart")
     _open(at, 2)
@@ -157,7 +158,7 @@ def test_row_sums_are_below_one_except_the_last_row() -> None:
 def _text_of_every_tab(at: Any) -> str:
     """The page's text with each stage tab opened in turn."""
     parts = []
-    for label in [tab.label for tab in at.tabs]:
+    for label in walk_labels(at):
         at.session_state[STAGE_KEY] = label
         at.run()
         parts.append(page_text(at))

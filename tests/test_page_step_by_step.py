@@ -21,6 +21,7 @@ from tests.apptest_support import (
     open_step_tab,
     page_text,
     run_page,
+    walk_labels,
 )
 from ui.i18n import t
 from viz.markdown_text import escape_markdown
@@ -65,7 +66,7 @@ def test_default_page_shows_the_seed_documents_context_vectors() -> None:
     assert not at.exception
     assert not at.error and not at.warning
     assert shown_context(at) == SEED_DOCUMENT_CONTEXT
-    assert [tab.label for tab in at.tabs][0] == "1 · Embeddings" and len(at.tabs) == 10
+    assert walk_labels(at)[0] == "1 · Embeddings" and len(walk_labels(at)) == 10
     text = page_text(at)
     assert "seed 123" in text and "d_out = 2" in text and "6 tokens" in text
     assert "Step 1 · The embedding table X" in text
@@ -167,7 +168,7 @@ def test_chinese_page_has_chinese_headings() -> None:
     headings = [subheader.value for subheader in at.subheader]
     assert "输入：嵌入向量表 X" in headings and "输出：上下文向量" in headings
     assert "第 1 步 · 嵌入向量表 X" in headings
-    assert [tab.label for tab in at.tabs][9] == "10 · 上下文向量"
+    assert walk_labels(at)[9] == "10 · 上下文向量"
     open_step_tab(at, "step_tabs", "mask")
     assert "第 5 步 · 因果掩码" in [subheader.value for subheader in at.subheader]
     assert "缓冲区" in page_text(at)
@@ -201,7 +202,7 @@ def test_all_steps_toggle_puts_every_step_on_one_page() -> None:
     at = run_page("step")
     at.toggle(key="step_all").set_value(True).run()
     assert not at.exception
-    assert len(at.tabs) == 0
+    assert len(walk_labels(at)) == 0
     headings = [subheader.value for subheader in at.subheader]
     assert [h for h in headings if h.startswith("Step ")] == [
         h for h in headings if h.split(" · ")[0] in {f"Step {n}" for n in range(1, 11)}

@@ -29,7 +29,7 @@ def _loaded_by_the_step_page(names: tuple[str, ...]) -> list[str]:
         "from tests.apptest_support import run_page\n"
         "at = run_page('step')\n"
         "assert not at.exception, at.exception\n"
-        "assert len(at.tabs) > 0, 'the step page drew no tabs'\n"
+        "assert at.button_group, 'the step page drew no strip of steps'\n"
         f"print(json.dumps([name for name in {list(names)!r} if name in sys.modules]))\n"
     )
     done = subprocess.run(

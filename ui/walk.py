@@ -131,28 +131,37 @@ def _draw_tabs(walk: Walk[Context], context: Context, linked: bool) -> None:
                 with st.container(border=True):
                     entry.draw(context)
             return
+    labels = [entry.label() for entry in walk.entries]
     pending = take_pending(walk.page) if linked else None
     if pending is not None:
         st.session_state[walk.tabs_key] = walk.entry(pending).label()
-    elif linked and walk.tabs_key not in st.session_state:
-        st.session_state[walk.tabs_key] = walk.entry(open_step(walk.page)).label()
-    tabs = st.tabs([entry.label() for entry in walk.entries], key=walk.tabs_key, on_change="rerun")
-    drawn = set()
-    for entry, tab in zip(walk.entries, tabs, strict=True):
-        if tab.open:
-            drawn.add(entry.name)
-            if linked:
-                record_open(walk.page, entry.name)
-            with tab, walk.wrap() if linked else nullcontext():
-                entry.draw(context)
-    _keep_widgets(walk, drawn)
+    elif st.session_state.get(walk.tabs_key) not in labels:  # first run, or another language
+        st.session_state[walk.tabs_key] = (
+            walk.entry(open_step(walk.page)).label() if linked else labels[0]
+        )
+    # One strip of steps (a radio group): one element, where tabs are one per entry
+    # (benchmarks/README.md, "A strip of steps instead of tabs").
+    chosen = st.segmented_control(
+        t("walk.strip_label"),
+        labels,
+        key=walk.tabs_key,
+        required=True,
+        label_visibility="collapsed",
+    )
+    entry = walk.entries[labels.index(chosen)]
+    if linked:
+        record_open(walk.page, entry.name)
+    with walk.wrap() if linked else nullcontext():
+        entry.draw(context)
+    _keep_widgets(walk, {entry.name})
 
 
 _draw_tabs_fragment = st.fragment(_draw_tabs)
 
 
 def show_walk(walk: Walk[Context], context: Context) -> None:
-    """The entries as tabs (only the open one runs), or all on one page with the toggle."""
+    """The entries as a strip of steps (only the open one runs), or all on one page with the
+    toggle."""
     (_draw_tabs_fragment if walk.fragment else _draw_tabs)(walk, context, walk.linked)
 
 

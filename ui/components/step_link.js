@@ -38,13 +38,9 @@ function press(action) {
   }
 }
 
+// A walk's strip of steps: the radio buttons of its segmented control (ui/walk.py).
 function openTabs(tabsKey) {
-  let tabs = Array.from(document.querySelectorAll(`.st-key-${tabsKey} [role="tab"]`));
-  if (!tabs.length) {
-    const list = document.querySelector('[data-testid="stMain"] [role="tablist"]');
-    tabs = list ? Array.from(list.querySelectorAll('[role="tab"]')) : [];
-  }
-  return tabs;
+  return Array.from(document.querySelectorAll(`.st-key-${tabsKey} [role="radio"]`));
 }
 
 function onKeyDown(event) {
@@ -66,9 +62,9 @@ function onKeyDown(event) {
     return;
   }
   if (event.shiftKey || (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight')) return;
-  if (target && target.closest && target.closest('[role="tab"]')) return;  // a tab moves itself
+  if (target && target.closest && target.closest('[role="radio"]')) return;  // the strip moves itself
   const tabs = openTabs(state.tabs);
-  const open = tabs.findIndex((tab) => tab.getAttribute('aria-selected') === 'true');
+  const open = tabs.findIndex((tab) => tab.getAttribute('aria-checked') === 'true');
   const next = open + (event.key === 'ArrowRight' ? 1 : -1);
   if (open < 0 || next < 0 || next >= tabs.length) return;
   event.preventDefault();
@@ -92,19 +88,12 @@ function onClick(event) {
 
 function scrollToStep(tabsKey, tries) {
   const tabs = openTabs(tabsKey);
-  const open = tabs.find((tab) => tab.getAttribute('aria-selected') === 'true');
+  const open = tabs.find((tab) => tab.getAttribute('aria-checked') === 'true');
   if (!open) {
     if (tries > 0) setTimeout(() => scrollToStep(tabsKey, tries - 1), 100);
     return;
   }
-  const list = open.closest('[role="tablist"]') || open;
-  list.scrollIntoView({ block: 'start', inline: 'nearest' });
-  const strip = open.parentElement;
-  if (strip) {  // the tab strip scrolls sideways on a narrow screen: bring the open tab in
-    const left = open.offsetLeft - (strip.clientWidth - open.offsetWidth) / 2;
-    strip.scrollLeft = Math.max(0, left);
-  }
-  open.scrollIntoView({ block: 'nearest', inline: 'center' });
+  (open.closest('[role="radiogroup"]') || open).scrollIntoView({ block: 'start', inline: 'nearest' });
 }
 
 // Presenter mode: a formula wider than its box is drawn smaller until it fits (a narrow column

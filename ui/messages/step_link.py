@@ -7,6 +7,7 @@ MESSAGES = {
         "zh": "链接：“step={value}”不是本页的步骤；本页的步骤名称为 {steps}。已改为显示第一步。",
     },
     "walk.all_toggle": {"en": "Show every step on one page", "zh": "在一个页面中显示全部步骤"},
+    "walk.strip_label": {"en": "Steps", "zh": "步骤"},
     "walk.all_toggle_help": {
         "en": "Off: one step per tab (← → walk them). On: every step one below the other, for "
         "reading through or printing.",
