@@ -28,7 +28,8 @@ round so that a change of the machine's load hits them alike (a first round is a
 not counted):
 
 - ``seed``: one click on the sidebar's seed "+" button, on every page with the sidebar;
-- ``tab``: a switch between the step page's tabs "4 · Scores" and "8 · Softmax";
+- ``tab``: a switch between the step page's steps "4 · Scores" and "8 · Softmax" (its strip of
+  steps; tabs until 2026-12-04);
 - ``slider``: one ArrowRight on the sidebar's dropout slider (the app's step page and the
   straightforward page);
 - ``cell``: an edit of row 1, x1 of the step page's embedding table (type, Enter), and the same
@@ -106,7 +107,8 @@ SEED_INDEPENDENT_PAGES = frozenset({"embeddings", "quiz", "train"})
 TABS = (3, 7)  # 0-based: "4 · Scores" and "8 · Softmax", both with a (T, T) heatmap
 CONTEXT_TABLE = "[data-testid='stMain'] [data-testid='stTable']"  # the first one: context_vec
 MAIN = "[data-testid='stMain']"
-SELECTED_TAB = "[data-testid='stTab'][aria-selected='true']"
+STEP_STRIP = f"[role='radiogroup'][aria-label='{t('walk.strip_label', 'en')}'] [role='radio']"
+SELECTED_TAB = STEP_STRIP + "[aria-checked='true']"
 
 # Installed before any page script. Notes the time of the armed interaction's first
 # pointerdown/keydown, of every keydown, of the last DOM change and of the last time Streamlit's
@@ -367,7 +369,7 @@ def measure_slider(page: Page, target: Target, settings: Settings) -> float | No
 
 def measure_tab(page: Page, round_number: int, settings: Settings) -> float | None:
     page.bring_to_front()
-    tab = page.get_by_test_id("stTab").nth(TABS[round_number % 2])
+    tab = page.locator(STEP_STRIP).nth(TABS[round_number % 2])
     return timed(page, lambda: tab.click(), SELECTED_TAB, settings, require_run=False)
 
 

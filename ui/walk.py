@@ -1,10 +1,10 @@
 """A page that walks steps: a table of its entries, and everything a walk needs, written once.
 
-A page declares a :class:`Walk` of :class:`Entry` (a name for the link, a tab label, a function
-that draws it, the parts presenter mode splits it into). From that one table come the tabs (only
-the open one runs) or every entry on one page with a toggle; the open entry in the link,
-``?step=<name>``, checked against this page's entries; the keys (← → walk the tabs); and presenter
-mode, one screen at a time under the deck's bar (:mod:`ui.deck`).
+A page declares a :class:`Walk` of :class:`Entry` (a name for the link, a label, a function that
+draws it, the parts presenter mode splits it into). From that one table come the strip of steps
+(one segmented control; only the open entry runs) or every entry on one page with a toggle; the
+open entry in the link, ``?step=<name>``, checked against this page's entries; the keys (← →
+walk the strip); and presenter mode, one screen at a time under the deck's bar (:mod:`ui.deck`).
 
 A page's ``render`` builds the context its entries read, then ``if begin(WALK): present(WALK,
 context); return``, else draws its top and ``show_walk(WALK, context)``.

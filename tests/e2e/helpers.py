@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ui.i18n import t
 from ui.matrix_table import TABLE_CLASS
 
 if TYPE_CHECKING:
@@ -251,3 +252,14 @@ def choose(page: Page, selectbox_label: str, option: str) -> None:
             page.keyboard.press("Escape")
     wanted.click()
     wait_settled(page)
+
+
+def step_strip(page: Page) -> Locator:
+    """The page's strip of steps (``ui.walk``: a radio group, one radio per step or screen)."""
+    names = "|".join(re.escape(t("walk.strip_label", lang)) for lang in ("en", "zh"))
+    return page.get_by_test_id("stMain").get_by_role("radiogroup", name=re.compile(f"^({names})$"))
+
+
+def step_choice(page: Page, name: str | re.Pattern[str]) -> Locator:
+    """The radio of the strip's step called ``name`` (its label, or a pattern of it)."""
+    return step_strip(page).get_by_role("radio", name=name)

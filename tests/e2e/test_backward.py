@@ -11,7 +11,7 @@ from playwright.sync_api import Locator, Page, Route, expect
 from attention import AttentionConfig
 from attention.examples import BOOK_EMBEDDINGS
 from attention.gradients import gradient_descent
-from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+from tests.e2e.helpers import assert_no_exception, open_app, step_strip, wait_settled
 from ui.i18n import t
 
 
@@ -55,7 +55,9 @@ def test_backward_page_shows_loss_graph_and_a_falling_loss(
         _shown(start.losses[0]), timeout=60_000
     )
 
-    page.get_by_test_id("stTab").nth(2).click()  # lazy tabs: the graph is drawn once opened
+    step_strip(page).get_by_role("radio").nth(
+        2
+    ).click()  # lazy tabs: the graph is drawn once opened
     graph = page.locator("[data-testid='stGraphVizChart'] svg")
     expect(graph).to_have_count(1, timeout=60_000)  # drawn in the browser, without internet
     graph.scroll_into_view_if_needed()
@@ -63,7 +65,7 @@ def test_backward_page_shows_loss_graph_and_a_falling_loss(
     expect(graph).to_contain_text("UnsafeViewBackward0")
     expect(graph).to_contain_text("SoftmaxBackward0")
 
-    page.get_by_test_id("stTab").nth(3).click()  # the learning steps
+    step_strip(page).get_by_role("radio").nth(3).click()  # the learning steps
     after = _metric(page, t("backward.learn.loss_after", lang=lang, step=1))
     expect(after).to_have_text(_shown(start.losses[1]))
     page.get_by_role("button", name=t("backward.learn.another", lang=lang)).click()

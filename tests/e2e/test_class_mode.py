@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import VIEWPORT
-from tests.e2e.helpers import assert_no_exception, open_app, wait_settled
+from tests.e2e.helpers import assert_no_exception, open_app, step_strip, wait_settled
 from tests.e2e.server import start_streamlit
 from tests.redis_server import RedisServer, start_redis
 from ui.class_store import RedisStore
@@ -137,7 +137,7 @@ def test_students_on_another_replica_follow_explore_and_rejoin(
     took["p"] = _follows(teacher, laptop, phone)
     teacher.locator("[data-testid='stSidebarNav'] a[href$='/masking']").click()
     took["page"] = _follows(teacher, laptop, phone)
-    teacher.get_by_role("tab").nth(2).click()  # another screen: a step of the page
+    step_strip(teacher).get_by_role("radio").nth(2).click()  # another screen: a step of the page
     took["screen"] = _follows(teacher, laptop, phone)
     assert _view(laptop)[1]["step"] and _view(laptop)[0].endswith("/masking")
     expect(phone.locator("[data-testid='stSidebar']")).to_contain_text(t("sidebar.seed", lang="zh"))

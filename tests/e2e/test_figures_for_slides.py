@@ -19,7 +19,7 @@ from PIL import Image
 from playwright.sync_api import Page, expect
 
 from attention import AttentionConfig, trace_attention
-from tests.e2e.helpers import assert_no_exception, open_app
+from tests.e2e.helpers import assert_no_exception, open_app, step_choice
 from ui.i18n import t
 from ui.matrix_table import TABLE_CLASS
 from ui.table_state import table_for_words
@@ -53,8 +53,8 @@ def test_a_matrix_tables_csv_link_downloads_the_traces_numbers(
     words = ["=1+1", "@cmd", "cat", "<b>x</b>"]
     # the link opens the masked scores' tab (step 6): no click and rerun to get there
     open_app(page, streamlit_server, "/?lang=zh&step=masked&text=" + quote(" ".join(words)))
-    expect(page.get_by_role("tab", name=re.compile(r"^6 · "))).to_have_attribute(
-        "aria-selected", "true", timeout=APPEAR_MS
+    expect(step_choice(page, re.compile(r"^6 · "))).to_have_attribute(
+        "aria-checked", "true", timeout=APPEAR_MS
     )
     block = page.locator("[class*='st-key-matrix_step_fig_masked_scores']")
     link = block.locator(f"a.{TABLE_CLASS}-csv")

@@ -23,6 +23,7 @@ from tests.e2e.helpers import (
     assert_no_exception,
     open_app,
     read_matrix,
+    step_choice,
     wait_settled,
 )
 
@@ -105,7 +106,7 @@ def test_markup_in_the_sentence_runs_nothing_and_shows_literally(
         ("1 · Embeddings", "step_fig_inputs", ["x1", "x2", "x3"]),
         ("4 · Scores", "step_fig_attn_scores", PAYLOADS),
     ):
-        page.get_by_role("tab", name=tab).click()
+        step_choice(page, tab).click()
         wait_settled(page)
         shown = read_matrix(page, key, timeout=APPEAR_MS)
         assert shown.rows == PAYLOADS, shown.rows

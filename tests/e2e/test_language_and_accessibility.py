@@ -33,6 +33,7 @@ from tests.e2e.helpers import (
     open_app,
     read_matrix,
     shown_matrix_keys,
+    step_choice,
     wait_settled,
 )
 from ui.i18n import t
@@ -166,7 +167,7 @@ def test_colorblind_palette_reaches_every_matrix_table(streamlit_server: str, pa
     seen: list[str] = []
     for tab, stage in enumerate(STAGES):
         if tab:
-            page.get_by_role("tab", name=t(stage, lang="en")).click()
+            step_choice(page, t(stage, lang="en")).click()
             wait_settled(page)
         expect(page.locator(MATRIX_BLOCK_SELECTOR).first).to_be_visible(timeout=60_000)
         drawn = drawn_scale_colours(page)

@@ -24,6 +24,7 @@ from tests.e2e.helpers import (
     assert_no_exception,
     open_app,
     read_matrix,
+    step_choice,
     wait_settled,
 )
 
@@ -122,8 +123,8 @@ def test_the_arrow_keys_walk_every_step_and_no_matrix_is_cut_at_any_size(
     first = page.get_by_role("heading", name=re.compile(rf"^Step {step_number(STEPS[0].name)} · "))
     expect(first).to_be_visible(timeout=APPEAR_MS)
     for index, step in enumerate(STEPS):
-        tab = page.get_by_role("tab", name=re.compile(rf"^{step_number(step.name)} · "))
-        expect(tab).to_have_attribute("aria-selected", "true", timeout=APPEAR_MS)
+        tab = step_choice(page, re.compile(rf"^{step_number(step.name)} · "))
+        expect(tab).to_have_attribute("aria-checked", "true", timeout=APPEAR_MS)
         sizes = list(SIZES) if index % 2 == 0 else list(reversed(SIZES))
         for size in sizes:
             with subtests.test(step=step.name, size=size):
@@ -151,8 +152,8 @@ def test_a_link_opens_its_step(page: Page, streamlit_server: str) -> None:
     the rounded value (the rounding itself: ``tests/test_frame_state.py``)."""
     name = "dropout"
     open_app(page, streamlit_server, f"/?step={name}&dropout=0.123456")
-    tab = page.get_by_role("tab", name=re.compile(rf"^{step_number(name)} · "))
-    expect(tab).to_have_attribute("aria-selected", "true", timeout=APPEAR_MS)
+    tab = step_choice(page, re.compile(rf"^{step_number(name)} · "))
+    expect(tab).to_have_attribute("aria-checked", "true", timeout=APPEAR_MS)
     heading = page.get_by_role("heading", name=re.compile(rf"^Step {step_number(name)} · "))
     expect(heading).to_be_visible()
     note = page.get_by_test_id("stAlert").filter(has_text="dropout=0.123456")

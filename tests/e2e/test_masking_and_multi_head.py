@@ -15,6 +15,7 @@ from tests.e2e.helpers import (
     open_app,
     read_matrix,
     shown_matrix_keys,
+    step_strip,
     wait_settled,
 )
 from ui.i18n import t
@@ -50,7 +51,7 @@ def test_masking_page_opens_with_both_methods(page: Page, frame_loaded: str) -> 
     # Lazy stage tabs: raw scores (1 matrix), method 1 (4), method 2 (2); 7 in all, as before.
     for tab, keys in enumerate(MASKING_STAGES):
         if tab:
-            page.get_by_test_id("stTab").nth(tab).click()
+            step_strip(page).get_by_role("radio").nth(tab).click()
         expect(matrices).to_have_count(len(keys), timeout=WAIT_MS)  # a busy machine starts late
         wait_settled(page)
         assert shown_matrix_keys(page) == keys

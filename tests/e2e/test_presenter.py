@@ -22,6 +22,7 @@ from tests.e2e.helpers import (
     assert_no_exception,
     open_app,
     read_matrix,
+    step_choice,
     wait_settled,
 )
 from ui.frame import PAGE_SPECS
@@ -203,8 +204,8 @@ def test_a_clicker_walks_a_fresh_link_and_space_never_presses_next_twice(
     page.locator(".st-key-present_strip input").first.focus()  # Esc leaves from a field too
     page.keyboard.press("Escape")
     wait_settled(page)
-    expect(page.get_by_role("tab", name="2 · Weights")).to_have_attribute(
-        "aria-selected", "true", timeout=APPEAR_MS
+    expect(step_choice(page, "2 · Weights")).to_have_attribute(
+        "aria-checked", "true", timeout=APPEAR_MS
     )
     assert "present=1" not in page.url and "step=weights" in page.url
     assert_no_exception(page)
@@ -339,10 +340,11 @@ def test_a_phone_shows_a_step_links_tab_first_and_closes_the_sidebar_after_a_lin
     try:
         touch = phone.new_page()
         open_app(touch, streamlit_server, "/?step=context")
-        tab = touch.get_by_role("tab", name=re.compile(r"^10 · "))
-        expect(tab).to_have_attribute("aria-selected", "true", timeout=APPEAR_MS)
+        tab = step_choice(touch, re.compile(r"^10 · "))
+        expect(tab).to_have_attribute("aria-checked", "true", timeout=APPEAR_MS)
         touch.wait_for_function(
-            """() => { const t = document.querySelector('[role="tab"][aria-selected="true"]');
+            """() => { const t = document.querySelector(
+              '[role="radiogroup"][aria-label="Steps"] [role="radio"][aria-checked="true"]');
               const r = t.getBoundingClientRect();
               return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0
                 && r.right <= innerWidth; }""",

@@ -29,6 +29,7 @@ from tests.e2e.helpers import (
     open_first_row_cell,
     read_matrix,
     shown_matrix_keys,
+    step_choice,
     wait_settled,
 )
 from ui.i18n import t
@@ -121,7 +122,7 @@ def test_the_default_page_and_its_editor(
             timeout=APPEAR_MS
         )
         assert context_numbers(page) == SEED_DOCUMENT_CONTEXT
-        expect(page.get_by_role("tab", name="10 · Context")).to_be_visible(timeout=APPEAR_MS)
+        expect(step_choice(page, "10 · Context")).to_be_visible(timeout=APPEAR_MS)
         assert_no_exception(page)
 
     with subtests.test("an edit marks the rows it changed and says why"):
@@ -243,11 +244,11 @@ def test_moving_the_dropout_slider_updates_the_url_and_the_numbers(
     """
     last = step_number(STEPS[-1].name)
     open_app(page, streamlit_server, f"/?step={STEPS[-1].name}")
-    last_tab = page.get_by_role("tab", name=re.compile(rf"^{last} · "))
-    expect(last_tab).to_have_attribute("aria-selected", "true", timeout=APPEAR_MS)
+    last_tab = step_choice(page, re.compile(rf"^{last} · "))
+    expect(last_tab).to_have_attribute("aria-checked", "true", timeout=APPEAR_MS)
     expect(page.get_by_role("heading", name=re.compile(rf"^Step {last} · "))).to_be_visible()
     assert_no_exception(page)
-    dropout_tab = page.get_by_role("tab", name="9 · Dropout")
+    dropout_tab = step_choice(page, "9 · Dropout")
     dropout_tab.click()
     expect(page.get_by_text("Dropout does nothing here: p = 0")).to_be_visible(timeout=APPEAR_MS)
 
@@ -291,7 +292,7 @@ def test_moving_the_dropout_slider_updates_the_url_and_the_numbers(
         lambda: expected_context(BOOK_EMBEDDINGS, AttentionConfig(dropout=url_dropout())),
     )
     assert got == expected
-    expect(dropout_tab).to_have_attribute("aria-selected", "true")  # still on step 9
+    expect(dropout_tab).to_have_attribute("aria-checked", "true")  # still on step 9
     expect(page.get_by_text("Keep-mask: ✓ kept, ✗ dropped")).to_be_visible()
     assert_no_exception(page)
 
@@ -325,7 +326,7 @@ def test_a_link_shows_its_numbers_and_only_the_open_tab_is_drawn(
 
     def open_tab(tab: str, heading: str, key: str) -> None:
         """Click ``tab``; then only its step is drawn: one matrix table (``key``), no chart."""
-        page.get_by_role("tab", name=tab).click()
+        step_choice(page, tab).click()
         expect(steps).to_have_text([heading], timeout=APPEAR_MS)
         wait_settled(page)
         expect(matrices).to_have_count(1)

@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 
 from attention.tasks import check_text
 from attention.validate import AttentionInputError
-from tests.e2e.helpers import assert_no_exception, choose, open_app, wait_settled
+from tests.e2e.helpers import assert_no_exception, choose, open_app, step_choice, wait_settled
 from ui.i18n import t
 from ui.input_errors import explain
 from ui.matrix_table import TABLE_CLASS
@@ -51,7 +51,7 @@ def test_a_short_run_shows_curves_maps_and_the_trained_head_in_english_then_chin
     before = page.locator(".st-key-matrix_train_fig_maps_0_0_untrained")
     expect(before.get_by_text("Layer 1 · head 1 · before training")).to_have_count(1)
     expect(page.get_by_text("Held-out accuracy")).to_be_visible(timeout=APPEAR_MS)
-    expect(page.get_by_role("tab", name="8 · Softmax")).to_be_visible()
+    expect(step_choice(page, "8 · Softmax")).to_be_visible()
     expect(page.get_by_role("button", name="Retrain-and-check script (.py)")).to_be_visible()
     query = parse_qs(urlparse(page.url).query)
     assert query["train_task"] == ["reverse"] and query["train_steps"] == ["30"]

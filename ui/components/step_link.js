@@ -3,7 +3,7 @@
 // One listener on the window, installed once per tab (a rerun replaces focused elements, and a
 // fresh link has none focused), active only while the marker (class __CLASS__) is on the page,
 // never for keys typed into a field.
-// - Tabs: ← → the previous / next tab.
+// - The strip of steps: ← → the previous / next step.
 // - Presenter mode: → PageDown Space ↓ next; ← PageUp Shift+Space ↑ previous; Home End first /
 //   last; Esc leaves. Buttons are clicked, and focus never rests on them (a clicker's Space must
 //   not press a focused Next twice).
@@ -62,12 +62,14 @@ function onKeyDown(event) {
     return;
   }
   if (event.shiftKey || (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight')) return;
-  if (target && target.closest && target.closest('[role="radio"]')) return;  // the strip moves itself
   const tabs = openTabs(state.tabs);
+  const radio = target && target.closest && target.closest('[role="radio"]');
+  if (radio && !tabs.includes(radio)) return;  // another choice's buttons (the sidebar's presets)
   const open = tabs.findIndex((tab) => tab.getAttribute('aria-checked') === 'true');
   const next = open + (event.key === 'ArrowRight' ? 1 : -1);
   if (open < 0 || next < 0 || next >= tabs.length) return;
   event.preventDefault();
+  event.stopPropagation();  // on the strip itself, its own arrow keys would only move the focus
   tabs[next].click();
   tabs[next].focus();
 }
