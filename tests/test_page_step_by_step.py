@@ -303,3 +303,13 @@ def test_a_row_dropped_whole_is_named_on_the_dropout_step() -> None:
     assert "Every weight of “starts” (row 3) was dropped in this pass" in text
     assert "p³ = 0.125" in text
     assert shown_context(at)[2] == ["0.0000", "0.0000"]
+
+
+def test_switching_the_language_keeps_the_open_step() -> None:
+    at = open_step_tab(run_page("step"), "step_tabs", "context")
+    at.selectbox(key="lang").set_value("zh").run()
+    assert not at.exception
+    assert at.session_state["step_tabs"] == walk_labels(at)[9] == "10 · 上下文向量"
+    assert "第 10 步" in " ".join(subheader.value for subheader in at.subheader)
+    at.selectbox(key="lang").set_value("en").run()
+    assert at.session_state["step_tabs"] == "10 · Context" and at.query_params["step"] == "context"
