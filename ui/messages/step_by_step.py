@@ -31,8 +31,8 @@ MESSAGES = {
     },
     "step.pipeline": {
         "en": "The whole forward pass in one line. Below: the input beside the output, then the "
-        "ten steps in between, one per tab.",
-        "zh": "一行写出整个前向传播。下面先并排显示输入和输出，再把中间的十个步骤逐一放进选项卡。",
+        "ten steps in between, one at a time: pick one in the row of steps.",
+        "zh": "一行写出整个前向传播。下面先并排显示输入和输出，再逐一显示中间的十个步骤：在步骤栏中选择一步。",
     },
     # input and output
     "step.input.title": {"en": "Input: the embedding table X", "zh": "输入：嵌入向量表 X"},
@@ -69,9 +69,9 @@ MESSAGES = {
         "zh": "在一个页面中显示全部十个步骤",
     },
     "step.all_toggle_help": {
-        "en": "Off: one step per tab. On: every step one below the other, for scrolling through, "
+        "en": "Off: one step at a time. On: every step one below the other, for scrolling through, "
         "printing or presenting.",
-        "zh": "关闭：每个选项卡一步。打开：所有步骤上下排列，便于滚动浏览、打印或演示。",
+        "zh": "关闭：一次显示一步。打开：所有步骤上下排列，便于滚动浏览、打印或演示。",
     },
     "step.numbers_of": {"en": "Numbers of {name} as a table", "zh": "以表格显示 {name} 的数值"},
     "step.row_sum": {"en": "row sum", "zh": "行和"},

@@ -9,9 +9,9 @@ MESSAGES = {
     "walk.all_toggle": {"en": "Show every step on one page", "zh": "在一个页面中显示全部步骤"},
     "walk.strip_label": {"en": "Steps", "zh": "步骤"},
     "walk.all_toggle_help": {
-        "en": "Off: one step per tab (← → walk them). On: every step one below the other, for "
+        "en": "Off: one step at a time (← → walk them). On: every step one below the other, for "
         "reading through or printing.",
-        "zh": "关闭：每个选项卡一步（用 ← → 切换）。打开：所有步骤上下排列，便于通读或打印。",
+        "zh": "关闭：一次显示一步（用 ← → 切换）。打开：所有步骤上下排列，便于通读或打印。",
     },
     "present.first_help": {"en": "The first screen (Home)", "zh": "第一屏（Home 键）"},
     "present.previous_help": {
@@ -65,10 +65,10 @@ MESSAGES = {
     },
     "lecture.title": {"en": "Lecture: screens of several pages", "zh": "讲稿：多个页面的若干屏"},
     "lecture.help": {
-        "en": "Pick screens from several pages into one deck: open a screen (a tab of a page) "
+        "en": "Pick screens from several pages into one deck: open a screen (a step of a page) "
         "and press Add, or type one per line as page.step. The link below (and the address bar) "
         "replays it; the file keeps it.",
-        "zh": "把多个页面的若干屏组成一套演示：打开一屏（页面的一个选项卡）后按“加入”，或每行写一项 "
+        "zh": "把多个页面的若干屏组成一套演示：打开一屏（页面的一个步骤）后按“加入”，或每行写一项 "
         "page.step。下面的链接（以及地址栏）可以重放它；文件可以保存它。",
     },
     "lecture.add": {"en": "Add this screen", "zh": "加入这一屏"},
