@@ -39,6 +39,7 @@ from ui.frame import page
 from ui.i18n import t
 from ui.input_errors import show_input_error
 from ui.matrix_table import draw_table
+from ui.run_slots import step_aside
 from ui.show import figure_words, show_matrix
 from ui.table import MAX_TOKENS
 from ui.view import View
@@ -278,6 +279,7 @@ def show_measurement(view: View) -> None:
         st.session_state[MEASURED_KEY] = True
     if not st.session_state.get(MEASURED_KEY):
         return
+    step_aside()  # up to a minute of measuring (or waiting for another visitor's): others go first
     with st.spinner(t("fast_path.measure.running", budget=f"{MEASURE_BUDGET_S:g}")):
         timings = _measurement()
     names = {path: _name(path) for path in timings.seconds}

@@ -33,6 +33,7 @@ from ui.frame import page
 from ui.i18n import t
 from ui.input_errors import show_input_error
 from ui.matrix_table import draw_table
+from ui.run_slots import step_aside
 from ui.show import figure_words, show_matrix
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present, show_walk
@@ -313,6 +314,7 @@ def show_timing(view: View) -> None:
         st.session_state[TIMED_KEY] = True
     if not st.session_state.get(TIMED_KEY):
         return
+    step_aside()  # seconds of timing (or waiting for another visitor's): others go first
     with st.spinner(t("kv_cache.time.running", budget=f"{TIME_BUDGET_S:g}")):
         timings = _timing(view.config.seed)
     with_ms, without_ms = timings.seconds_with_cache * 1000, timings.seconds_without_cache * 1000

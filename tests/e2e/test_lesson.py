@@ -179,3 +179,15 @@ def test_the_chapter_path_prints_the_books_numbers(page: Page, streamlit_server:
     expect(page.get_by_text("[0.4306, 1.4551]", exact=False)).to_be_visible()
     expect(page.locator("code").filter(has_text="register_buffer").first).to_be_attached()
     assert_no_exception(page)
+
+
+def test_the_arrow_keys_walk_a_page_that_draws_its_own_tabs(
+    page: Page, streamlit_server: str
+) -> None:
+    """Why √d_k draws its two views as ``st.tabs`` under its walk's key: → opens the second."""
+    open_app(page, streamlit_server, "/why_sqrt_dk")
+    tabs = page.get_by_test_id("stMain").get_by_role("tab")
+    expect(tabs.nth(0)).to_have_attribute("aria-selected", "true", timeout=APPEAR_MS)
+    page.keyboard.press("ArrowRight")
+    expect(tabs.nth(1)).to_have_attribute("aria-selected", "true", timeout=APPEAR_MS)
+    assert_no_exception(page)

@@ -38,9 +38,22 @@ function press(action) {
   }
 }
 
-// A walk's strip of steps: the radio buttons of its segmented control (ui/walk.py).
+// A walk's strip of steps: the radio buttons of its segmented control (ui/walk.py), or the tabs
+// of a page that draws its own st.tabs under the walk's key (Compare, Why √d_k, Dropout in
+// expectation).
 function openTabs(tabsKey) {
-  return Array.from(document.querySelectorAll(`.st-key-${tabsKey} [role="radio"]`));
+  const strip = document.querySelectorAll(`.st-key-${tabsKey} [role="radio"]`);
+  if (strip.length) return Array.from(strip);
+  let tabs = Array.from(document.querySelectorAll(`.st-key-${tabsKey} [role="tab"]`));
+  if (!tabs.length) {
+    const list = document.querySelector('[data-testid="stMain"] [role="tablist"]');
+    tabs = list ? Array.from(list.querySelectorAll('[role="tab"]')) : [];
+  }
+  return tabs;
+}
+
+function isOpen(tab) {
+  return tab.getAttribute('aria-checked') === 'true' || tab.getAttribute('aria-selected') === 'true';
 }
 
 function onKeyDown(event) {
@@ -62,10 +75,11 @@ function onKeyDown(event) {
     return;
   }
   if (event.shiftKey || (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight')) return;
+  if (target && target.closest && target.closest('[role="tab"]')) return;  // a tab moves itself
   const tabs = openTabs(state.tabs);
   const radio = target && target.closest && target.closest('[role="radio"]');
   if (radio && !tabs.includes(radio)) return;  // another choice's buttons (the sidebar's presets)
-  const open = tabs.findIndex((tab) => tab.getAttribute('aria-checked') === 'true');
+  const open = tabs.findIndex(isOpen);
   const next = open + (event.key === 'ArrowRight' ? 1 : -1);
   if (open < 0 || next < 0 || next >= tabs.length) return;
   event.preventDefault();
@@ -90,12 +104,14 @@ function onClick(event) {
 
 function scrollToStep(tabsKey, tries) {
   const tabs = openTabs(tabsKey);
-  const open = tabs.find((tab) => tab.getAttribute('aria-checked') === 'true');
+  const open = tabs.find(isOpen);
   if (!open) {
     if (tries > 0) setTimeout(() => scrollToStep(tabsKey, tries - 1), 100);
     return;
   }
-  (open.closest('[role="radiogroup"]') || open).scrollIntoView({ block: 'start', inline: 'nearest' });
+  const strip = open.closest('[role="radiogroup"], [role="tablist"]') || open;
+  strip.scrollIntoView({ block: 'start', inline: 'nearest' });
+  open.scrollIntoView({ block: 'nearest', inline: 'center' });  // a tab strip scrolls sideways
 }
 
 // Presenter mode: a formula wider than its box is drawn smaller until it fits (a narrow column
