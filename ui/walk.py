@@ -44,7 +44,7 @@ SCROLL_KEY = "walk_scroll"  # counts the links that opened a step: the browser s
 class Entry(Generic[Context]):
     """One step of a walk.
 
-    ``name``: in the link (``?step=<name>``). ``label``: the tab's label (called in the run, so
+    ``name``: in the link (``?step=<name>``). ``label``: its label in the strip (called in the run, so
     in the page's language). ``draw``: the entry on the page. ``parts``: presenter mode's
     screens for a dense entry (each one a Next press), from the context; none: ``draw`` is one
     screen. ``keeps``: keys of widgets the entry draws, kept while it is not drawn.
@@ -62,11 +62,12 @@ class Entry(Generic[Context]):
 
 @dataclass(frozen=True)
 class Walk(Generic[Context]):
-    """A page's entries and how its tabs are kept.
+    """A page's entries and how its strip of steps is kept.
 
-    ``tabs_key``: the session key of the tabs (the open tab's label). ``all_key``: the key of an
-    "every entry on one page" toggle (on by default if ``all_default``). ``fragment``: a tab
-    switch reruns only the tabs (when nothing above them reads the entries' widgets).
+    ``tabs_key``: the session key of the strip (the open entry's label; the key of a page's own
+    ``st.tabs`` where it draws them). ``all_key``: the key of an "every entry on one page" toggle
+    (on by default if ``all_default``). ``fragment``: a step switch reruns only the strip and its
+    entry (when nothing above them reads the entries' widgets).
     ``wrap``: a context manager around the open entry (the step page marks what changed).
     ``linked``: the open entry is in the link (``?step=``) and the keys walk it; the Train page
     draws the step page's entries for a trained model, unlinked. ``ignores``: settings of the
@@ -124,7 +125,7 @@ def _draw_tabs(walk: Walk[Context], context: Context, linked: bool) -> None:
             st.session_state[walk.all_key] = walk.all_default
         pending = st.session_state.get(f"walk_pending_{walk.page}") if linked else None
         if pending is not None and pending != walk.names[0]:
-            st.session_state[walk.all_key] = False  # a link to a step opens its tab
+            st.session_state[walk.all_key] = False  # a link to a step opens it alone
         if st.toggle(t(walk.all_label), key=walk.all_key, help=t(f"{walk.all_label}_help")):
             take_pending(walk.page)
             for entry in walk.entries:
