@@ -19,6 +19,10 @@ Chromium (``/usr/bin/chromium``, the launch arguments of ``tests/e2e/conftest.py
 - **sidebar floor** (``benchmarks/sidebar_floor_app.py``): the floor's 6×2 table under the app's
   whole sidebar (its ``seed`` is measured, no page drawn): what the sidebar alone adds to every
   page, so a page's seed change can be read against it too;
+- **bare step** (``benchmarks/bare_step_app.py``): the step page's kinds and number of
+  Streamlit elements (the sidebar's settings, the tables, the strip of steps in a fragment, the
+  open step) in Streamlit alone, no app code: what a page of this shape costs in Streamlit itself
+  (its ``seed`` and ``tab`` are measured);
 - **straightforward** (``benchmarks/straightforward_app.py``): one page, the same trace, the
   context table and eight annotated ``px.imshow`` heatmaps, nothing cached;
 - **app** (``app.py``): every page of ``ui.frame.PAGE_SPECS`` (``--pages`` to choose).
@@ -29,7 +33,7 @@ not counted):
 
 - ``seed``: one click on the sidebar's seed "+" button, on every page with the sidebar;
 - ``tab``: a switch between the step page's steps "4 · Scores" and "8 · Softmax" (its strip of
-  steps; tabs until 2026-12-04);
+  steps; tabs until 2026-12-04), and between the same steps of the bare step page;
 - ``slider``: one ArrowRight on the sidebar's dropout slider (the app's step page and the
   straightforward page);
 - ``cell``: an edit of row 1, x1 of the step page's embedding table (type, Enter), and the same
@@ -84,7 +88,7 @@ from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 from attention import AttentionConfig, trace_attention  # noqa: E402
 from attention.examples import BOOK_EMBEDDINGS  # noqa: E402
-from benchmarks import floor_app, straightforward_app  # noqa: E402
+from benchmarks import bare_step_app, floor_app, straightforward_app  # noqa: E402
 from tests.e2e.conftest import CHROMIUM_ARGS, DEFAULT_CHROMIUM, VIEWPORT  # noqa: E402
 from tests.e2e.helpers import open_first_row_cell  # noqa: E402
 from tests.e2e.server import DEFAULT_APP, StreamlitServer, start_streamlit  # noqa: E402
@@ -95,6 +99,7 @@ from ui.table_state import random_words  # noqa: E402
 FLOOR_APP = REPO_ROOT / "benchmarks" / "floor_app.py"
 EDITING_FLOOR_APP = REPO_ROOT / "benchmarks" / "editing_floor_app.py"
 SIDEBAR_FLOOR_APP = REPO_ROOT / "benchmarks" / "sidebar_floor_app.py"
+BARE_STEP_APP = REPO_ROOT / "benchmarks" / "bare_step_app.py"
 STRAIGHTFORWARD_APP = REPO_ROOT / "benchmarks" / "straightforward_app.py"
 DEFAULT_PAGE = "step"  # ui.frame.run_app's default page, served at /
 MEASURES = ("seed", "tab", "slider", "cell", "seed1024", "first", "burst")
@@ -243,6 +248,7 @@ def app_target(name: str, path: str | None = None) -> Target:
 FLOOR = Target("floor", "floor", "/", floor_app.SEED_LABEL, None, CONTEXT_TABLE)
 SIDEBAR_FLOOR = Target("sidebar floor", "sidebar floor", "/", APP_SEED_LABEL, None, CONTEXT_TABLE)
 EDITING_FLOOR = Target("editing floor", "editing floor", "/", "", None, CONTEXT_TABLE)
+BARE_STEP = Target("bare step", "bare step", "/", bare_step_app.SEED_LABEL, None, CONTEXT_TABLE)
 STRAIGHTFORWARD = Target(
     "straightforward",
     "straightforward",
@@ -518,6 +524,7 @@ REFERENCE_APPS = {
     "floor": FLOOR_APP,
     "editing floor": EDITING_FLOOR_APP,
     "sidebar floor": SIDEBAR_FLOOR_APP,
+    "bare step": BARE_STEP_APP,
     "straightforward": STRAIGHTFORWARD_APP,
 }
 
@@ -536,7 +543,7 @@ def run(args: argparse.Namespace) -> tuple[Results, dict[str, str]]:
     # link (which can show Streamlit's "Page not found" on the way)
     app_pages = [app_target(name) for name in sorted(args.pages, key=lambda n: n != DEFAULT_PAGE)]
     step = next((target for target in app_pages if target.name == DEFAULT_PAGE), None)
-    seed_targets = [FLOOR, SIDEBAR_FLOOR, STRAIGHTFORWARD, *app_pages]
+    seed_targets = [FLOOR, SIDEBAR_FLOOR, BARE_STEP, STRAIGHTFORWARD, *app_pages]
     long_step = app_target(f"step at {LONG_TOKENS} tokens", long_path(LONG_TOKENS))
     results = Results()
     info = machine()
@@ -544,7 +551,7 @@ def run(args: argparse.Namespace) -> tuple[Results, dict[str, str]]:
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=DEFAULT_CHROMIUM, args=CHROMIUM_ARGS)
-        names = {"floor", "sidebar floor", "straightforward", "app"} | (
+        names = {"floor", "sidebar floor", "bare step", "straightforward", "app"} | (
             {"editing floor"} if "cell" in measures else set()
         )
         with servers(names) as running:
@@ -574,8 +581,9 @@ def run(args: argparse.Namespace) -> tuple[Results, dict[str, str]]:
                         seconds = measure_seed(pages[target.name], target, settings)
                         record("seed", target.name, seconds, round_number)
                 if step is not None and "tab" in measures:
-                    seconds = measure_tab(pages[step.name], round_number, settings)
-                    record("tab", step.name, seconds, round_number)
+                    for name in (BARE_STEP.name, step.name):
+                        seconds = measure_tab(pages[name], round_number, settings)
+                        record("tab", name, seconds, round_number)
                 if "slider" in measures:
                     for target in [STRAIGHTFORWARD, *([step] if step else [])]:
                         seconds = measure_slider(pages[target.name], target, settings)
@@ -618,7 +626,13 @@ GOALS = {  # issue 21: (measure, ratio to what, at most)
     "cell": ("editing floor", 1.3),
     "first": ("floor first", 1.5),
 }
-REFERENCES = (FLOOR.name, SIDEBAR_FLOOR.name, EDITING_FLOOR.name, STRAIGHTFORWARD.name)
+REFERENCES = (
+    FLOOR.name,
+    SIDEBAR_FLOOR.name,
+    EDITING_FLOOR.name,
+    BARE_STEP.name,
+    STRAIGHTFORWARD.name,
+)
 
 
 def _seconds(value: float | None) -> str:
