@@ -23,6 +23,7 @@ from ui.computation import compute_trace, config_from_settings
 from ui.frame import page
 from ui.i18n import t
 from ui.input_errors import show_input_error
+from ui.run_slots import slotted
 from ui.settings import COMPARE_B_FIELDS, COMPARE_B_VALUES, MAX_APP_SEED, SETTINGS, widget
 from ui.show import figure_words, show_matrix, show_numbers
 from ui.view import View
@@ -380,6 +381,7 @@ VIEW_TABS = ("compare.weights_header", "compare.context_header")
 
 
 @st.fragment
+@slotted
 def show_views(
     trace_a: AttentionTrace, trace_b: AttentionTrace, palette: str, tokens: list[str]
 ) -> None:

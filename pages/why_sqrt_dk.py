@@ -18,6 +18,7 @@ from attention.experiments import saturation_example_row, score_variance, softma
 from ui.chart import draw_chart
 from ui.frame import page
 from ui.i18n import t
+from ui.run_slots import slotted
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present
 from viz.experiments import saturation_chart, weight_row_chart
@@ -125,6 +126,7 @@ def controls() -> tuple[bool, int]:
 
 
 @st.fragment
+@slotted
 def experiment(seed: int, palette: str) -> None:
     """The page's own controls and the experiment they steer: the example row and the curves.
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from benchmarks import floor_app, latency
+from benchmarks import bare_step_app, floor_app, latency
+from ui.i18n import t
 
 
-def _seed_input(at: AppTest) -> object:
-    (box,) = [box for box in at.sidebar.number_input if box.label == floor_app.SEED_LABEL]
+def _seed_input(at: AppTest, label: str = floor_app.SEED_LABEL) -> object:
+    (box,) = [box for box in at.sidebar.number_input if box.label == label]
     return box
 
 
@@ -35,3 +36,21 @@ def test_one_seed_step_on_the_floor_shows_the_next_seeds_numbers() -> None:
     _seed_input(at).increment().run()  # the "+" the benchmark clicks
     assert _seed_input(at).value == 124
     assert _shown(at) == _numbers(124) != _numbers(123)
+
+
+def test_the_bare_step_page_has_the_seed_and_the_strip_the_benchmark_clicks() -> None:
+    """The bare step page (``benchmarks/bare_step_app.py``): its seed changes the context table
+    the benchmark watches (the main area's first table), its strip of steps is a fragment whose
+    switch draws the chosen step's matrix, and it carries no app code."""
+    assert bare_step_app.STRIP_LABEL == t("walk.strip_label", "en")  # latency.STEP_STRIP's label
+    at = AppTest.from_file(str(latency.BARE_STEP_APP), default_timeout=60).run()
+    context = at.main.table[0].value.to_numpy().ravel().tolist()
+    assert context == bare_step_app.numbers(123, 6, 2, "z").to_numpy().ravel().tolist()
+    _seed_input(at, bare_step_app.SEED_LABEL).increment().run()
+    assert at.main.table[0].value.to_numpy().ravel().tolist() != context
+    (strip,) = [group for group in at.button_group if group.label == bare_step_app.STRIP_LABEL]
+    assert len(strip.options) == 10
+    strip.set_value(bare_step_app.STEPS[latency.TABS[1]]).run()
+    assert at.main.table[-1].value.shape == (6, latency.TABS[1] + 1)
+    source = latency.BARE_STEP_APP.read_text()
+    assert "import attention" not in source and "from ui" not in source

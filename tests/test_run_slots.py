@@ -120,3 +120,31 @@ def test_the_run_waiting_longest_gets_the_next_slot() -> None:
         for runs in (first, second, third):
             runs.finish()
     assert slots.held() == 0 and slots.waiting() == 0
+
+
+def test_a_fragment_rerun_waits_for_a_slot_and_one_drawn_by_its_page_run_takes_none() -> None:
+    """A step switch reruns only its fragment: a run of its own, in line with the pages' runs;
+    drawn inside its page's run, it must not wait for a second slot (one slot: for itself)."""
+    slots = RunSlots(1, wait_s=30)
+    entered = threading.Event()
+    fragment = slots.slotted(entered.set)
+    page = _Runs(slots, 1)
+    assert _until(lambda: page.inside == {0})
+    rerun = threading.Thread(target=fragment)
+    rerun.start()
+    try:
+        assert _until(lambda: slots.waiting() == 1)
+        assert not entered.is_set()  # the page's run holds the one slot
+    finally:
+        page.finish()
+        rerun.join(30)
+    assert entered.is_set() and slots.held() == 0
+    drawn = threading.Thread(target=lambda: _page_drawing(slots, fragment))
+    drawn.start()
+    drawn.join(10)
+    assert not drawn.is_alive() and slots.held() == 0 and slots.waiting() == 0
+
+
+def _page_drawing(slots: RunSlots, fragment) -> None:  # noqa: ANN001 - a slotted callable
+    with slots.run():
+        fragment()

@@ -40,6 +40,7 @@ from .class_store import (
 )
 from .i18n import t
 from .limits import limit
+from .run_slots import slotted
 from .sessions import TOKEN_KEY
 from .table import InputProblem, problem, shorten
 from .url import PageParams
@@ -193,6 +194,7 @@ def class_tick() -> None:
 
 
 @st.fragment(run_every=POLL_S / 2)
+@slotted
 def _teacher_tick() -> None:
     if not st.session_state.get(TEACHER_KEY):
         return  # the class ended in this session; the next full run stops this tick
@@ -203,6 +205,7 @@ def _teacher_tick() -> None:
 
 
 @st.fragment(run_every=POLL_S)
+@slotted
 def _follower_tick() -> None:
     if not st.session_state.get(FOLLOW_KEY):
         return

@@ -18,14 +18,19 @@ the others.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import ParamSpec, TypeVar
 
 from .limits import limit
 from .ops_log import event
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class RunSlots:
@@ -39,7 +44,8 @@ class RunSlots:
         self._busy = 0  # slots held
         self._line: deque[threading.Event] = deque()  # the waiting runs' turns, oldest first
         self._moved_at = time.monotonic()  # when a slot last came free
-        self._holding = threading.local()  # .slot: this thread's run holds a slot now
+        # .slot: this thread's run holds a slot now; .inside: it is within run() (slot or not)
+        self._holding = threading.local()
 
     def held(self) -> int:
         """Runs working in a slot now."""
@@ -53,14 +59,33 @@ class RunSlots:
 
     @contextmanager
     def run(self) -> Iterator[None]:
-        """Around a whole run: wait for a slot, give it back at the end (if not given before)."""
+        """Around a whole run: wait for a slot, give it back at the end (if not given before).
+
+        Within a run already (a fragment drawn by its page's full run), it takes nothing more.
+        """
+        if getattr(self._holding, "inside", False):
+            yield
+            return
         self._holding.slot = self._take()
         if not self._holding.slot:
             event("run_slot_timeout", slots=self.count, waited_s=self.wait_s)
+        self._holding.inside = True
         try:
             yield
         finally:
+            self._holding.inside = False
             self.step_aside()
+
+    def slotted(self, func: Callable[P, R]) -> Callable[P, R]:
+        """``func`` run inside :meth:`run`: for a fragment, whose reruns (a step switch, a class
+        tick) are runs of their own that Streamlit starts without the page's frame."""
+
+        @functools.wraps(func)
+        def in_a_slot(*args: P.args, **kwargs: P.kwargs) -> R:
+            with self.run():
+                return func(*args, **kwargs)
+
+        return in_a_slot
 
     def step_aside(self) -> None:
         """Before a long wait: this run's slot goes to the next run; this one goes on without."""
@@ -95,4 +120,5 @@ class RunSlots:
 
 RUN_SLOTS = RunSlots(int(limit("ATTENTION_LAB_RUN_SLOTS")), wait_s=10.0)
 run_slot = RUN_SLOTS.run
+slotted = RUN_SLOTS.slotted
 step_aside = RUN_SLOTS.step_aside

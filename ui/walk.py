@@ -23,6 +23,7 @@ from .choices import write_back
 from .deck import Screen, fill_bar, register_titles, screen_title
 from .i18n import t
 from .problem_reference import with_reference
+from .run_slots import slotted
 from .step_link import (
     open_part,
     open_step,
@@ -157,7 +158,7 @@ def _draw_tabs(walk: Walk[Context], context: Context, linked: bool) -> None:
     _keep_widgets(walk, {entry.name})
 
 
-_draw_tabs_fragment = st.fragment(_draw_tabs)
+_draw_tabs_fragment = st.fragment(slotted(_draw_tabs))
 
 
 def show_walk(walk: Walk[Context], context: Context) -> None:
