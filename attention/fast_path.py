@@ -38,7 +38,7 @@ from torch.utils._pytree import tree_flatten
 
 from .modules import MultiHeadAttention
 from .randomness import build_seeded, private_generator
-from .trace import AttentionConfig
+from .trace import AttentionConfig, checked_inputs
 from .validate import (
     MAX_TOKENS,
     MAX_WIDTH,
@@ -48,7 +48,6 @@ from .validate import (
     check_list,
     check_real,
     describe,
-    to_input_tensor,
 )
 
 __all__ = [
@@ -255,20 +254,12 @@ class FastPathOutputs:
         }
 
 
-def _checked(inputs: Any, d_out: Any, num_heads: Any, seed: Any) -> tuple[torch.Tensor, Any]:
-    x = to_input_tensor(inputs)  # (b, T, d_in), float32, checked
-    batch, num_tokens, _ = x.shape
-    cfg = AttentionConfig(d_out=d_out, num_heads=num_heads, seed=seed).validated(num_tokens)
-    check_attention_size(batch, cfg.num_heads, num_tokens)
-    return x, cfg
-
-
 def fast_path_outputs(inputs: Any, *, d_out: int, num_heads: int, seed: int) -> FastPathOutputs:
     """The book's ``MultiHeadAttention`` and every fast path on ``inputs``, at dropout 0 (bad inputs
     or settings raise :class:`AttentionInputError`).
     """
-    x, cfg = _checked(inputs, d_out, num_heads, seed)
-    module = _built(x.shape[2], cfg)  # x and cfg checked by _checked
+    x, cfg = checked_inputs(inputs, AttentionConfig(d_out=d_out, num_heads=num_heads, seed=seed))
+    module = _built(x.shape[2], cfg)
     with torch.no_grad():
         book = module(x)  # (b, T, d_out)
         outputs = {name: run(module, x) for name, run in PATH_FUNCTIONS.items()}

@@ -39,13 +39,13 @@ from .steps import FIELDS, GRADIENT_FIELDS
 from .trace import (
     AttentionConfig,
     AttentionTrace,
+    _traced_forward,
     check_config_type,
+    checked_inputs,
     json_ready,
-    run_traced_forward,
 )
 from .validate import (
     AttentionInputError,
-    check_attention_size,
     check_choice,
     check_instance,
     check_int,
@@ -53,7 +53,6 @@ from .validate import (
     check_real,
     check_target,
     guard_loss_function,
-    to_input_tensor,
 )
 
 __all__ = [
@@ -406,14 +405,11 @@ def trace_gradients(
         check_choice("loss", loss, LOSS_NAMES, " or a function output -> scalar")
     loss = guard_loss_function(loss) if callable(loss) else loss  # its errors, in words
     target = check_target(target)  # (…, d_out) float32 or None, its size checked before a copy
-    x = to_input_tensor(inputs)  # (b, T, d_in), float32, checked
-    batch, num_tokens, _ = x.shape
-    cfg = (cfg or AttentionConfig()).validated(num_tokens)
-    check_attention_size(batch, cfg.num_heads, num_tokens)
+    x, cfg = checked_inputs(inputs, cfg)
     _check_size(x, cfg)
     x = x.detach().clone().requires_grad_(True)  # a leaf: d loss / d inputs is filled in too
     with torch.enable_grad():
-        module, traced = run_traced_forward(x, cfg, parameters)
+        module, traced = _traced_forward(x, cfg, parameters)
         output = traced["output"]
         _check_finite_output(output)
         loss_name, loss_function = make_loss(loss, output.shape, target)
@@ -493,9 +489,9 @@ def forward_with_graph(inputs: Any, cfg: AttentionConfig | None = None) -> torch
     """The layer's output with its autograd graph, as the book's module returns it
     (``tensor([...], grad_fn=<UnsafeViewBackward0>)``).
     """
-    check_config_type(cfg)
-    with torch.enable_grad():  # run_traced_forward checks cfg against the inputs and their size
-        _module, traced = run_traced_forward(to_input_tensor(inputs), cfg)
+    x, cfg = checked_inputs(inputs, cfg)
+    with torch.enable_grad():
+        _module, traced = _traced_forward(x, cfg)
     return traced["output"]
 
 

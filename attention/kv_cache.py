@@ -21,7 +21,7 @@ from .forward import ForwardState, Overrides, run_forward
 from .modules import MultiHeadAttention
 from .randomness import build_seeded
 from .steps import Made
-from .trace import AttentionConfig
+from .trace import AttentionConfig, checked_inputs
 from .training import TinyGPT, TrainConfig, build_model, seeded_generator, task_for
 from .validate import (
     MAX_ABS_VALUE,
@@ -38,7 +38,6 @@ from .validate import (
     check_seed,
     check_tensor,
     describe,
-    to_input_tensor,
 )
 
 __all__ = [
@@ -295,10 +294,9 @@ class CacheStep:
 def _module_for(
     inputs: Any, d_out: Any, num_heads: Any, seed: Any, *, one_at_a_time: bool = False
 ) -> tuple[Any, torch.Tensor]:
-    x = to_input_tensor(inputs)[:1]  # (1, T, d_in): the first sequence
+    cfg = AttentionConfig(d_out=d_out, num_heads=num_heads, seed=seed)
+    x, cfg = checked_inputs(inputs, cfg, first_sequence=True)  # (1, T, d_in)
     num_tokens, d_in = x.shape[1], x.shape[2]
-    cfg = AttentionConfig(d_out=d_out, num_heads=num_heads, seed=seed).validated(num_tokens)
-    check_attention_size(1, cfg.num_heads, num_tokens)
     if one_at_a_time:
         _check_growth_size(num_tokens, cfg.d_out, cfg.num_heads)
     module = build_seeded(

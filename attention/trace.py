@@ -307,6 +307,13 @@ def run_traced_forward(
     x = check_traced_input(x)  # (b, T, d_in) float32, neither copied nor detached
     cfg = (cfg or AttentionConfig()).validated(x.shape[1])
     check_attention_size(x.shape[0], cfg.num_heads, x.shape[1])
+    return _traced_forward(x, cfg, parameters)
+
+
+def _traced_forward(
+    x: torch.Tensor, cfg: AttentionConfig, parameters: Mapping[str, torch.Tensor] | None = None
+) -> tuple[nn.Module, dict[str, Any]]:
+    """:func:`run_traced_forward` for ``x`` and ``cfg`` that :func:`checked_inputs` gave."""
     generator = private_generator(cfg.seed)
     module = build_module(x.shape[-1], cfg, generator)
     if parameters is not None:
@@ -434,18 +441,30 @@ def check_config_type(cfg: Any) -> None:
         )
 
 
+def checked_inputs(
+    inputs: Any, cfg: AttentionConfig | None, *, first_sequence: bool = False
+) -> tuple[torch.Tensor, AttentionConfig]:
+    """The one check at the entry of a forward pass: ``inputs`` as a float32 tensor ``(b, T,
+    d_in)`` (``(1, T, d_in)`` with ``first_sequence``) and ``cfg`` (None: the book's example)
+    checked against them, their attention matrices small enough; else AttentionInputError.
+    """
+    check_config_type(cfg)
+    x = to_input_tensor(inputs)  # (b, T, d_in), float32, checked
+    if first_sequence:
+        x = x[:1]
+    cfg = (cfg or AttentionConfig()).validated(x.shape[1])
+    check_attention_size(x.shape[0], cfg.num_heads, x.shape[1])
+    return x, cfg
+
+
 def trace_attention(inputs: Any, cfg: AttentionConfig | None = None) -> AttentionTrace:
     """Run the book's attention layer on ``inputs`` ``(T, d_in)`` or ``(b, T, d_in)`` and return
     every intermediate tensor; ``cfg`` None is the book's example. ``trace.output`` equals the
     book's recipe after ``torch.manual_seed(cfg.seed)``, dropout mask included.
     """
-    check_config_type(cfg)
-    x = to_input_tensor(inputs)  # (b, T, d_in), float32, checked
-    batch, num_tokens, d_in = x.shape
-    cfg = (cfg or AttentionConfig()).validated(num_tokens)
-    check_attention_size(batch, cfg.num_heads, num_tokens)
+    x, cfg = checked_inputs(inputs, cfg)
     with torch.no_grad():
-        _module, traced = run_traced_forward(x, cfg)
+        _module, traced = _traced_forward(x, cfg)
     if not bool(torch.isfinite(traced["output"]).all()):
         raise AttentionInputError(
             "The numbers overflowed float32 on the way through the layer; use smaller embeddings.",
