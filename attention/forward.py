@@ -102,7 +102,8 @@ def run_forward(
     overrides: Overrides | None = None,
 ) -> dict[str, Any]:
     """Every tensor of ``layer``'s forward pass on ``inputs`` ``(b, T, d_in)``, by field name (the
-    wrapper's heads one after the other); ``overrides``: step name → code run instead.
+    wrapper's heads one after the other, and each head's own pass under ``"heads"``);
+    ``overrides``: step name → code run instead.
     """
     overrides = _check_overrides(overrides)
     if isinstance(layer, MultiHeadAttentionWrapper):
@@ -148,4 +149,5 @@ def _run_wrapper(
     made["head_context"] = torch.stack(head_context, dim=1)  # (b, h, T, d_out)
     made["context"] = torch.cat(head_context, dim=-1)  # (b, T, h·d_out), as the wrapper
     made.update(output=made["context"], W_out=None, b_out=None)
+    made["heads"] = heads  # each head's own pass: the stacks above are copies off the loss's path
     return made

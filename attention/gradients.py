@@ -11,7 +11,8 @@ it and leaves ``d loss / d W`` in every ``.grad``::
     grads.graph.to_dot()     # the autograd graph, as Graphviz DOT text
 
 It runs the trace's forward pass (:func:`attention.trace.run_traced_forward`) with autograd on,
-so the graph is the book's module's, and catches every step's gradient as ``backward()`` passes.
+so the graph is the book's module's, and asks autograd for every step's gradient at once
+(``torch.autograd.grad``).
 
 Why some gradients are exactly zero: a masked score became the weight 0, and softmax's
 derivative ``∂w_j/∂s_k = w_j (δ_jk − w_k)`` is 0 when ``w_j = 0``; a dropped weight was
@@ -32,10 +33,10 @@ from typing import Any
 import torch
 import torch.nn as nn
 
-from .autograd_graph import AutogradGraph, GraphNode, build_graph, walk
+from .autograd_graph import AutogradGraph, GraphNode, build_graph
 from .modules import MultiHeadAttention, MultiHeadAttentionWrapper
 from .setting_ranges import LOSS_NAMES, MAX_DESCENT_STEPS
-from .steps import FIELDS, GRADIENT_FIELDS
+from .steps import FIELDS, GRADIENT_FIELDS, PER_HEAD_FIELDS
 from .trace import (
     AttentionConfig,
     AttentionTrace,
@@ -43,6 +44,7 @@ from .trace import (
     check_config_type,
     checked_inputs,
     json_ready,
+    trace_of,
 )
 from .validate import (
     AttentionInputError,
@@ -200,65 +202,6 @@ def _scalar_loss(value: Any) -> torch.Tensor:
     return value if value.dim() == 0 else value.reshape(())  # (1, 1) -> ()
 
 
-# --- catching the gradient of every step -----------------------------------------------------
-
-
-class _GradientTap:
-    """Catches ``d loss / d tensor`` for tensors of the forward pass while the backward pass runs.
-
-    A tensor's gradient is what flows into the node that made it (``tensor.grad_fn``, output
-    ``tensor.output_nr``): a pre-hook there sees it. The wrapper's per-head steps are stacked
-    for the trace off the loss's path; their gradient is the stack of the heads' own gradients.
-    """
-
-    def __init__(self) -> None:
-        self._caught: dict[tuple[int, int], torch.Tensor] = {}
-        self._handles: list[Any] = []
-        self._watched: set[int] = set()
-
-    def _watch_node(self, node: Any, output_nr: int) -> None:
-        if id(node) in self._watched:
-            return
-        self._watched.add(id(node))
-
-        def hook(grad_outputs: Sequence[torch.Tensor | None]) -> None:
-            for index, grad in enumerate(grad_outputs):
-                if grad is not None:
-                    self._caught[(id(node), index)] = grad.detach().clone()
-
-        self._handles.append(node.register_prehook(hook))
-
-    def watch(self, tensor: torch.Tensor, graph_nodes: set[int]) -> Callable[[], torch.Tensor]:
-        """Start watching ``tensor``; the returned function gives its gradient after backward."""
-        node = tensor.grad_fn
-        if node is not None and id(node) in graph_nodes:
-            self._watch_node(node, tensor.output_nr)
-            key = (id(node), tensor.output_nr)
-            return lambda: self._caught.get(key, torch.zeros_like(tensor)).reshape(tensor.shape)
-        if node is not None and type(node).__name__ == "StackBackward0":
-            parts = [(child, nr) for child, nr in node.next_functions]
-            for child, nr in parts:
-                self._watch_node(child, nr)
-            dim = int(node._saved_dim)
-            pieces = tensor.unbind(dim)
-
-            def stacked() -> torch.Tensor:
-                return torch.stack(
-                    [
-                        self._caught.get((id(child), nr), torch.zeros_like(piece))
-                        for (child, nr), piece in zip(parts, pieces, strict=True)
-                    ],
-                    dim=dim,
-                )
-
-            return stacked
-        return lambda: torch.zeros_like(tensor)  # not on the loss's path: the loss ignores it
-
-    def remove(self) -> None:
-        for handle in self._handles:
-            handle.remove()
-
-
 # --- the result --------------------------------------------------------------------------------
 
 
@@ -358,20 +301,17 @@ def _leaf_steps(module: nn.Module, x: torch.Tensor) -> dict[int, tuple[str, int 
     return steps
 
 
-def _grad_of(parameter: nn.Parameter) -> torch.Tensor:
-    """A parameter's ``.grad`` (a copy), or zeros where the loss did not reach it."""
-    grad = parameter.grad
-    return torch.zeros_like(parameter) if grad is None else grad.detach().clone()
-
-
-def _parameter_gradients(module: nn.Module) -> dict[str, torch.Tensor | None]:
-    """Weight and bias gradients in the trace's layout (stacked per head for the wrapper)."""
+def _parameter_gradients(
+    module: nn.Module, grad_of: Mapping[int, torch.Tensor]
+) -> dict[str, torch.Tensor | None]:
+    """Weight and bias gradients (``grad_of``: by the parameter's id) in the trace's layout
+    (stacked per head for the wrapper)."""
     wrapper = isinstance(module, MultiHeadAttentionWrapper)
     result: dict[str, torch.Tensor | None] = {"W_out": None, "b_out": None}
     for name, linears in _linears(module).items():
         weight_field, bias_field = _LINEAR_FIELDS[name]
-        weights = [_grad_of(linear.weight).T for linear in linears]  # (d_in, d_out): x @ W
-        biases = [None if linear.bias is None else _grad_of(linear.bias) for linear in linears]
+        weights = [grad_of[id(linear.weight)].T for linear in linears]  # (d_in, d_out): x @ W
+        biases = [None if linear.bias is None else grad_of[id(linear.bias)] for linear in linears]
         if wrapper:
             result[weight_field] = torch.stack(weights, dim=0)  # (h, d_in, d_out)
             result[bias_field] = None if biases[0] is None else torch.stack(biases, dim=0)  # type: ignore[arg-type]
@@ -418,29 +358,22 @@ def trace_gradients(
             raise AttentionInputError(
                 "The loss is not a finite number.", field="loss", code="loss_not_finite"
             )
-        graph, step_grads = _backward(loss_value, traced, module, x)
-    trace = AttentionTrace(
-        config=cfg,
-        **{
-            name: value.detach() if isinstance(value, torch.Tensor) else value
-            for name, value in traced.items()
-        },
-    )
-    input_grad = x.grad if x.grad is not None else torch.zeros_like(x)
+        graph, grads = _backward(loss_value, traced, module, x)
+    parameters = dict(module.named_parameters())
     return GradientTrace(
-        trace=trace,
+        trace=trace_of(cfg, traced),
         loss_name=loss_name,
         loss=float(loss_value.detach()),
         graph=graph,
         field_gradients=_field_gradients(
             {
-                "inputs": input_grad.detach(),
-                **_parameter_gradients(module),
-                **{name: step_grads.get(name) for name in _COMPUTED_STEPS},
+                "inputs": grads[id(x)],
+                **_parameter_gradients(module, grads),
+                **{name: grads.get(name) for name in _COMPUTED_STEPS},
             }
         ),
-        parameters={name: p.detach().clone() for name, p in module.named_parameters()},
-        parameter_grads={name: _grad_of(p) for name, p in module.named_parameters()},
+        parameters={name: p.detach().clone() for name, p in parameters.items()},
+        parameter_grads={name: grads[id(p)] for name, p in parameters.items()},
         loss_function=loss_function,
     )
 
@@ -465,24 +398,33 @@ def _backward(
     traced: Mapping[str, Any],
     module: nn.Module,
     x: torch.Tensor,
-) -> tuple[AutogradGraph, dict[str, torch.Tensor | None]]:
-    """Send ``loss_value`` back: the graph (read before ``backward()`` frees it) and every step's
-    gradient (caught by hooks).
+) -> tuple[AutogradGraph, dict[Any, torch.Tensor]]:
+    """Send ``loss_value`` back: the graph, and ``d loss / d`` every step (by name), the inputs and
+    every parameter (by id), zeros where the loss does not reach.
+
+    The wrapper's per-head steps are stacked for the trace off the loss's path: their gradient is
+    the stack of its heads' own (each head's pass under ``traced["heads"]``).
     """
-    graph_nodes = {id(node) for node in walk(loss_value.grad_fn)}
     steps = {name: traced[name] for name in _COMPUTED_STEPS if traced.get(name) is not None}
     graph = build_graph(loss_value, steps, _leaf_steps(module, x))
-    tap = _GradientTap()
-    caught = {
-        name: tap.watch(traced[name], graph_nodes)
-        for name in _COMPUTED_STEPS
-        if isinstance(traced.get(name), torch.Tensor)
+    heads = traced.get("heads") or ()
+    stacked = steps.keys() & {*PER_HEAD_FIELDS, "head_context"} if heads else set()
+    sources = {  # a head's context is its own head_context
+        name: [head["context" if name == "head_context" else name] for head in heads]
+        if name in stacked
+        else [tensor]
+        for name, tensor in steps.items()
     }
-    try:
-        loss_value.backward()
-    finally:
-        tap.remove()
-    return graph, {name: get() for name, get in caught.items()}
+    leaves = [x, *module.parameters()]
+    tensors = [*leaves, *(tensor for listed in sources.values() for tensor in listed)]
+    found = iter(
+        torch.autograd.grad(loss_value, tensors, allow_unused=True, materialize_grads=True)
+    )
+    grads: dict[Any, torch.Tensor] = {id(leaf): next(found) for leaf in leaves}
+    for name, listed in sources.items():
+        parts = [next(found) for _ in listed]
+        grads[name] = torch.stack(parts, dim=1) if name in stacked else parts[0]  # (b, h, …)
+    return graph, grads
 
 
 def forward_with_graph(inputs: Any, cfg: AttentionConfig | None = None) -> torch.Tensor:

@@ -379,6 +379,21 @@ def _run_steps(
     return run_forward(module, x, generator, overrides)
 
 
+def trace_of(cfg: AttentionConfig, traced: Mapping[str, Any]) -> AttentionTrace:
+    """The :class:`AttentionTrace` of ``traced`` (:func:`run_traced_forward`'s steps), detached
+    from the autograd graph; the wrapper's per-head passes (``"heads"``) are in its stacks."""
+    return AttentionTrace(
+        config=cfg,
+        **{
+            name: value.detach()
+            if isinstance(value, torch.Tensor) and value.requires_grad
+            else value
+            for name, value in traced.items()
+            if name != "heads"
+        },
+    )
+
+
 def config_of(module: nn.Module, seed: int = 0) -> AttentionConfig:
     """The :class:`AttentionConfig` of an existing book module; ``seed`` is that of the dropout mask
     only (the weights are the module's own).
@@ -428,7 +443,7 @@ def trace_module(module: nn.Module, inputs: Any, seed: int = 0) -> AttentionTrac
         )
     with torch.no_grad():
         traced = _run_steps(module, x, private_generator(cfg.seed))
-    return AttentionTrace(config=cfg, **traced)
+    return trace_of(cfg, traced)
 
 
 def check_config_type(cfg: Any) -> None:
@@ -471,4 +486,4 @@ def trace_attention(inputs: Any, cfg: AttentionConfig | None = None) -> Attentio
             field="inputs",
             code="overflow",
         )
-    return AttentionTrace(config=cfg, **traced)
+    return trace_of(cfg, traced)
