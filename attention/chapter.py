@@ -23,6 +23,7 @@ from functools import lru_cache
 import torch
 
 from .dropout import DroppedRow
+from .environment import dropout_on_ones
 from .modules import CausalAttention, SelfAttention_v1, SelfAttention_v2
 from .randomness import build_seeded, dropout_noise, private_generator
 from .validate import (
@@ -377,13 +378,11 @@ def dropout_demo(inputs: object, seed: int = BOOK_SEED_V1, p: float = BOOK_DROPO
     """The book's 3.5.2 demo on ``inputs``; each draw from a fresh generator seeded by ``seed``."""
     x = _one_sequence(inputs)
     seed, p = check_seed(seed), check_dropout(p)
-    num_tokens = x.shape[0]
-    ones = torch.ones(num_tokens, num_tokens)  # (T, T)
     attn_weights = self_attention_v2(x).masked_weights  # (T, T)
     return DropoutDemo(
         seed=seed,
         p=p,
-        ones=ones * dropout_noise(ones, p, private_generator(seed)),
+        ones=dropout_on_ones(seed, p, size=x.shape[0]),  # (T, T)
         attn_weights=attn_weights,
         dropped_weights=attn_weights * dropout_noise(attn_weights, p, private_generator(seed)),
     )
