@@ -337,8 +337,7 @@ def masking_comparison(trace: AttentionTrace, weights: torch.Tensor) -> BookChec
     )
     if not book_run:
         return None
-    rows = list(MASKED_WEIGHTS_SEED_789)
-    expected = tuple(MASKED_WEIGHTS_SEED_789[row] for row in rows)
+    rows, expected = list(MASKED_WEIGHTS_SEED_789), tuple(MASKED_WEIGHTS_SEED_789.values())
     return _compared("masked_weights_seed_789", weights[rows], expected)
 
 
@@ -371,8 +370,7 @@ def chapter_comparisons(
         result["3.4.1"] = largest([(v1.module_output, SELF_ATTENTION_V1_SEED_123)])
     if v2 is not None and v2.seed == 789 and v2.d_k == 2:
         result["3.4.2"] = largest([(v2.module_output, SELF_ATTENTION_V2_SEED_789)])
-        rows = list(MASKED_WEIGHTS_SEED_789)
-        printed = tuple(MASKED_WEIGHTS_SEED_789[row] for row in rows)
+        rows, printed = list(MASKED_WEIGHTS_SEED_789), tuple(MASKED_WEIGHTS_SEED_789.values())
         result["3.5.1"] = largest([(v2.masked_weights[rows], printed)])
     return result
 

@@ -318,7 +318,8 @@ def _traced_forward(
     module = build_module(x.shape[-1], cfg, generator)
     if parameters is not None:
         _load_parameters(module, parameters)
-    return module, _run_steps(module, x, generator, cfg.window)
+    overrides = None if cfg.window is None else {"mask": sliding_window_step(cfg.window)}
+    return module, run_forward(module, x, generator, overrides)  # a window's own mask step
 
 
 def _load_parameters(module: nn.Module, parameters: Any) -> None:
@@ -368,15 +369,6 @@ def _load_parameters(module: nn.Module, parameters: Any) -> None:
                     f"parameters[{name!r}] holds NaN or infinite values.", field="parameters"
                 )
             parameter.copy_(value)
-
-
-def _run_steps(
-    module: nn.Module, x: torch.Tensor, generator: torch.Generator, window: int | None = None
-) -> dict[str, Any]:
-    """Every step of ``module``'s forward pass on ``x`` (the mask step a sliding window's when
-    ``window`` is set), as :func:`attention.forward.run_forward` runs them."""
-    overrides = None if window is None else {"mask": sliding_window_step(window)}
-    return run_forward(module, x, generator, overrides)
 
 
 def trace_of(cfg: AttentionConfig, traced: Mapping[str, Any]) -> AttentionTrace:
@@ -442,7 +434,7 @@ def trace_module(module: nn.Module, inputs: Any, seed: int = 0) -> AttentionTrac
             field="inputs",
         )
     with torch.no_grad():
-        traced = _run_steps(module, x, private_generator(cfg.seed))
+        traced = run_forward(module, x, private_generator(cfg.seed))
     return trace_of(cfg, traced)
 
 
