@@ -360,27 +360,17 @@ def trace_gradients(
             )
         graph, grads = _backward(loss_value, traced, module, x)
     parameters = dict(module.named_parameters())
+    found = {**grads, "inputs": grads[id(x)], **_parameter_gradients(module, grads)}
     return GradientTrace(
         trace=trace_of(cfg, traced),
         loss_name=loss_name,
         loss=float(loss_value.detach()),
         graph=graph,
-        field_gradients=_field_gradients(
-            {
-                "inputs": grads[id(x)],
-                **_parameter_gradients(module, grads),
-                **{name: grads.get(name) for name in _COMPUTED_STEPS},
-            }
-        ),
+        field_gradients={name: found.get(name) for name in GRADIENT_FIELDS},  # None where unset
         parameters={name: p.detach().clone() for name, p in parameters.items()},
         parameter_grads={name: grads[id(p)] for name, p in parameters.items()},
         loss_function=loss_function,
     )
-
-
-def _field_gradients(found: Mapping[str, torch.Tensor | None]) -> dict[str, torch.Tensor | None]:
-    """``found`` in the order of :data:`GRADIENT_FIELDS`, every one present (None where unset)."""
-    return {name: found.get(name) for name in GRADIENT_FIELDS}
 
 
 def _check_finite_output(output: torch.Tensor) -> None:
