@@ -34,7 +34,7 @@ import torch
 import torch.nn as nn
 
 from .autograd_graph import AutogradGraph, GraphNode, build_graph
-from .modules import MultiHeadAttention, MultiHeadAttentionWrapper
+from .modules import MultiHeadAttentionWrapper
 from .setting_ranges import LOSS_NAMES, MAX_DESCENT_STEPS
 from .steps import FIELDS, GRADIENT_FIELDS, PER_HEAD_FIELDS
 from .trace import (
@@ -276,24 +276,15 @@ def _check_size(x: torch.Tensor, cfg: AttentionConfig) -> None:
         )
 
 
-def _linears(module: nn.Module) -> dict[str, list[nn.Linear]]:
-    """The module's projections by trace name: ``{"W_query": [one per head for the wrapper]}``."""
-    heads = list(module.heads) if isinstance(module, MultiHeadAttentionWrapper) else [module]
-    found = {
-        name: [getattr(head, name) for head in heads] for name in ("W_query", "W_key", "W_value")
-    }
-    if isinstance(module, MultiHeadAttention):
-        found["out_proj"] = [module.out_proj]
-    return found
-
-
 def _leaf_steps(module: nn.Module, x: torch.Tensor) -> dict[int, tuple[str, int | None]]:
     """id of each leaf tensor → (its trace field, its head in the wrapper or None)."""
     steps: dict[int, tuple[str, int | None]] = {id(x): ("inputs", None)}
     wrapper = isinstance(module, MultiHeadAttentionWrapper)
-    for name, linears in _linears(module).items():
-        weight_field, bias_field = _LINEAR_FIELDS[name]
-        for head, linear in enumerate(linears):
+    for head, layer in enumerate(module.heads if wrapper else [module]):
+        for name, (weight_field, bias_field) in _LINEAR_FIELDS.items():
+            linear = getattr(layer, name, None)  # out_proj: the fused class only
+            if linear is None:
+                continue
             index = head if wrapper else None
             steps[id(linear.weight)] = (weight_field, index)
             if linear.bias is not None:
@@ -302,23 +293,17 @@ def _leaf_steps(module: nn.Module, x: torch.Tensor) -> dict[int, tuple[str, int 
 
 
 def _parameter_gradients(
-    module: nn.Module, grad_of: Mapping[int, torch.Tensor]
-) -> dict[str, torch.Tensor | None]:
-    """Weight and bias gradients (``grad_of``: by the parameter's id) in the trace's layout
-    (stacked per head for the wrapper)."""
+    module: nn.Module, x: torch.Tensor, grad_of: Mapping[int, torch.Tensor]
+) -> dict[str, torch.Tensor]:
+    """Weight and bias gradients (``grad_of``: by the tensor's id) by trace field, in its layout:
+    ``x @ W`` (the transpose of ``weight.grad``), stacked per head for the wrapper."""
+    found: dict[str, list[torch.Tensor]] = {}
+    for tensor_id, (name, _head) in _leaf_steps(module, x).items():
+        if name != "inputs":
+            grad = grad_of[tensor_id]
+            found.setdefault(name, []).append(grad.T if name.startswith("W_") else grad)
     wrapper = isinstance(module, MultiHeadAttentionWrapper)
-    result: dict[str, torch.Tensor | None] = {"W_out": None, "b_out": None}
-    for name, linears in _linears(module).items():
-        weight_field, bias_field = _LINEAR_FIELDS[name]
-        weights = [grad_of[id(linear.weight)].T for linear in linears]  # (d_in, d_out): x @ W
-        biases = [None if linear.bias is None else grad_of[id(linear.bias)] for linear in linears]
-        if wrapper:
-            result[weight_field] = torch.stack(weights, dim=0)  # (h, d_in, d_out)
-            result[bias_field] = None if biases[0] is None else torch.stack(biases, dim=0)  # type: ignore[arg-type]
-        else:
-            result[weight_field] = weights[0]
-            result[bias_field] = biases[0]
-    return result
+    return {name: torch.stack(parts) if wrapper else parts[0] for name, parts in found.items()}
 
 
 def trace_gradients(
@@ -360,7 +345,7 @@ def trace_gradients(
             )
         graph, grads = _backward(loss_value, traced, module, x)
     parameters = dict(module.named_parameters())
-    found = {**grads, "inputs": grads[id(x)], **_parameter_gradients(module, grads)}
+    found = {**grads, "inputs": grads[id(x)], **_parameter_gradients(module, x, grads)}
     return GradientTrace(
         trace=trace_of(cfg, traced),
         loss_name=loss_name,
