@@ -343,9 +343,8 @@ def trace_gradients(
             raise AttentionInputError(
                 "The loss is not a finite number.", field="loss", code="loss_not_finite"
             )
-        graph, grads = _backward(loss_value, traced, module, x)
+        graph, found, grad_of = _backward(loss_value, traced, module, x)
     parameters = dict(module.named_parameters())
-    found = {**grads, "inputs": grads[id(x)], **_parameter_gradients(module, x, grads)}
     return GradientTrace(
         trace=trace_of(cfg, traced),
         loss_name=loss_name,
@@ -353,7 +352,7 @@ def trace_gradients(
         graph=graph,
         field_gradients={name: found.get(name) for name in GRADIENT_FIELDS},  # None where unset
         parameters={name: p.detach().clone() for name, p in parameters.items()},
-        parameter_grads={name: grads[id(p)] for name, p in parameters.items()},
+        parameter_grads={name: grad_of[id(p)] for name, p in parameters.items()},
         loss_function=loss_function,
     )
 
@@ -373,9 +372,9 @@ def _backward(
     traced: Mapping[str, Any],
     module: nn.Module,
     x: torch.Tensor,
-) -> tuple[AutogradGraph, dict[Any, torch.Tensor]]:
-    """Send ``loss_value`` back: the graph, and ``d loss / d`` every step (by name), the inputs and
-    every parameter (by id), zeros where the loss does not reach.
+) -> tuple[AutogradGraph, dict[str, torch.Tensor], dict[int, torch.Tensor]]:
+    """Send ``loss_value`` back: the graph, ``d loss / d`` every trace field (by name) and every
+    leaf tensor (by id), zeros where the loss does not reach.
 
     The wrapper's per-head steps are stacked for the trace off the loss's path: their gradient is
     the stack of its heads' own (each head's pass under ``traced["heads"]``).
@@ -395,11 +394,12 @@ def _backward(
     found = iter(
         torch.autograd.grad(loss_value, tensors, allow_unused=True, materialize_grads=True)
     )
-    grads: dict[Any, torch.Tensor] = {id(leaf): next(found) for leaf in leaves}
+    grad_of = {id(leaf): next(found) for leaf in leaves}
+    fields = {"inputs": grad_of[id(x)], **_parameter_gradients(module, x, grad_of)}
     for name, listed in sources.items():
         parts = [next(found) for _ in listed]
-        grads[name] = torch.stack(parts, dim=1) if name in stacked else parts[0]  # (b, h, …)
-    return graph, grads
+        fields[name] = torch.stack(parts, dim=1) if name in stacked else parts[0]  # (b, h, …)
+    return graph, fields, grad_of
 
 
 def forward_with_graph(inputs: Any, cfg: AttentionConfig | None = None) -> torch.Tensor:
