@@ -2,7 +2,8 @@
 
 What is pinned: weight (and input) gradients bitwise equal to ``loss(module(x)).backward()`` on
 the book's class after ``torch.manual_seed`` (one head and both multi-head classes); the trace of
-the same pass; central finite differences in float64; the exact zeros (masked scores, dropped
+the same pass; each wrapper head's step gradients as that head's alone; central finite
+differences in float64; the exact zeros (masked scores, dropped
 weights) and the 1/(1−p) on kept ones; the autograd graph equal to the book module's; the softmax
 Jacobian of one row; and learning steps that lower the loss.
 """
@@ -119,6 +120,24 @@ def test_trace_is_the_same_forward_pass_and_shapes_match_it() -> None:
             assert getattr(grads, name) is None, name
         else:
             assert getattr(grads, name).shape == value.shape, name
+
+
+def test_each_wrapper_heads_step_gradients_are_that_head_alone() -> None:
+    """The wrapper's per-head steps are stacked for the trace: head h's slice of every step's
+    gradient is what the same head, run as one CausalAttention with its weights, gets (a sum loss
+    adds the heads' outputs side by side, so no head's gradient depends on another's)."""
+    x = random_inputs((2, 5, 3), seed=4)
+    wrapper = trace_gradients(x, AttentionConfig(num_heads=3, variant="wrapper", qkv_bias=True))
+    steps = [name for name in GRADIENT_FIELDS if getattr(wrapper, name) is not None]
+    steps = [name for name in steps if getattr(wrapper.trace, name).dim() == 4]  # (b, h, …)
+    assert set(steps) >= {"queries", "attn_scores", "attn_weights", "head_context"}
+    for head in range(3):
+        prefix = f"heads.{head}."
+        own = {k.removeprefix(prefix): v for k, v in wrapper.parameters.items() if prefix in k}
+        alone = trace_gradients(x, AttentionConfig(qkv_bias=True), parameters=own)
+        for name in steps:
+            single = alone.context if name == "head_context" else getattr(alone, name)
+            assert torch.equal(getattr(wrapper, name)[:, head], single), (head, name)
 
 
 def _loss64(
