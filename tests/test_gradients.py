@@ -3,9 +3,9 @@
 What is pinned: weight (and input) gradients bitwise equal to ``loss(module(x)).backward()`` on
 the book's class after ``torch.manual_seed`` (one head and both multi-head classes); the trace of
 the same pass; each wrapper head's step gradients as that head's alone; central finite
-differences in float64; the exact zeros (masked scores, dropped
-weights) and the 1/(1−p) on kept ones; the autograd graph equal to the book module's; the softmax
-Jacobian of one row; and learning steps that lower the loss.
+differences in float64; the exact zeros (masked scores, dropped weights) and the 1/(1−p) on kept
+ones; the autograd graph equal to the book module's; the softmax Jacobian of one row; and learning
+steps that lower the loss.
 """
 
 from __future__ import annotations
