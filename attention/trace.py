@@ -300,8 +300,9 @@ def run_traced_forward(
     parameters: Mapping[str, torch.Tensor] | None = None,
 ) -> tuple[nn.Module, dict[str, Any]]:
     """Build the book's module for ``cfg`` and run its forward pass step by step on ``x`` ``(b, T,
-    d_in)``: the module and every step. One generator gives the weights, then the dropout mask;
-    ``parameters`` (by ``named_parameters()`` name) replace the weights, not the mask.
+    d_in)``: the module and every step (the wrapper's: each head's pass too, under ``"heads"``).
+    One generator gives the weights, then the dropout mask; ``parameters`` (by
+    ``named_parameters()`` name) replace the weights, not the mask.
     """
     check_config_type(cfg)
     x = check_traced_input(x)  # (b, T, d_in) float32, neither copied nor detached
