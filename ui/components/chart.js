@@ -182,6 +182,7 @@ function drawPanel(svg, panel, index, left, top, width, plotHeight, ink, paper) 
 // beside its point, outward from the origin first, joined to it by a thin line. Every point,
 // arrow and line of the panel is kept clear: as squares of half size SPOT every SPOT px.
 const SPOT = 6;  // px
+const BESIDE_RINGS = 18;  // farther than a cloud's labels may go: a thin line joins each to its point
 function placeBeside(svg, series, labels, X, Y, box) {
   const beside = series.filter((s) => s.beside);
   if (!beside.length) return;
@@ -207,7 +208,7 @@ function placeBeside(svg, series, labels, X, Y, box) {
     const nearness = ([dx, dy]) => (dx * ox + dy * oy) / Math.hypot(dx, dy);
     const ways = [...LABEL_WAYS].sort((a, b) => nearness(b) - nearness(a));
     const halfW = measure(svg, s.text, s.size) / 2 + 2, halfH = s.size * 0.6 + 1;
-    const found = freeBox(x, y, halfW, halfH, SPOT + LABEL_GAP, ways, taken, bounds, LABEL_RINGS * 2);
+    const found = freeBox(x, y, halfW, halfH, SPOT + LABEL_GAP, ways, taken, bounds, BESIDE_RINGS);
     if (!found) continue;  // no free place: the hover and the legend still name this point
     taken.push(found);
     const offset = [(found[0] + found[2]) / 2 - x, (found[1] + found[3]) / 2 - y];
