@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -11,23 +10,12 @@ import pytest
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
 from attention.one_query import dot_product_terms, softmax_by_hand, weighted_value_terms
-from tests.cases import subcases
 from viz.chart import Arrow, Bars, Chart, Label, Line, Points
-from viz.label_layout import (
-    POINT_RADIUS,
-    PlacedLabel,
-    label_extent,
-    label_size_px,
-    segment_points,
-)
 from viz.one_query import (
     MAX_ARROWS,
-    PLOT_HEIGHT,
     context_latex,
     dot_product_latex,
-    drawn_lines,
     dropout_latex,
-    least_scale,
     number,
     scale_latex,
     score_row_latex,
@@ -39,43 +27,9 @@ from viz.one_query import (
 )
 
 
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    """Do two boxes (centre x, centre y, half width, half height), in px, share any area?"""
-    return abs(a[0] - b[0]) < a[2] + b[2] and abs(a[1] - b[1]) < a[3] + b[3]
-
-
 @pytest.fixture(scope="module")
 def trace():
     return trace_attention(BOOK_EMBEDDINGS, AttentionConfig(d_out=2, seed=123))
-
-
-def labels_overlap(
-    labels: Sequence[PlacedLabel],
-    scale: float,
-    obstacles: np.ndarray | Sequence[Sequence[float]] = (),
-    segments: Sequence[tuple[Sequence[float], Sequence[float]]] = (),
-) -> list[tuple[str, str]]:
-    """Every pair of labels whose boxes overlap, and every label covering a point or a line, in a
-    layout drawn at ``scale`` pixels per data unit (lines are checked at every pixel)."""
-    found = []
-    boxes = [
-        (label.center[0] * scale, label.center[1] * scale, label.half_width, label.half_height)
-        for label in labels
-    ]
-    for first in range(len(labels)):
-        for second in range(first + 1, len(labels)):
-            if _overlap(boxes[first], boxes[second]):
-                found.append((labels[first].text, labels[second].text))
-    points = np.asarray(obstacles, dtype=np.float64).reshape(-1, 2)
-    fine = [segment_points([segment], scale * POINT_RADIUS) for segment in segments]  # 1 px apart
-    for label, box in zip(labels, boxes, strict=True):
-        for x, y in points * scale:
-            if _overlap(box, (float(x), float(y), 0.0, 0.0)):
-                found.append((label.text, f"point ({x / scale:.3f}, {y / scale:.3f})"))
-        for count, line in enumerate(fine):
-            if any(_overlap(box, (float(x), float(y), 0.0, 0.0)) for x, y in line * scale):
-                found.append((label.text, f"line {count + 1}"))
-    return found
 
 
 def test_number_has_four_decimals_and_no_negative_zero() -> None:
@@ -236,9 +190,13 @@ def test_value_vectors_chart_draws_arrows_weighted_and_the_context(trace) -> Non
         for k, (sub, token) in enumerate(zip("₁₂₃", BOOK_TOKENS, strict=False))
     ]
     assert legend[3:] == ["weighted sum, tip to tail", "z⁽³⁾ · context vector"]
-    labelled = [label.text for label in _of(chart, Label)]  # masked keys: hover only
+    labels = _of(chart, Label)  # masked keys: hover only
     heaviest_first = np.argsort(-weights[:3].numpy(), kind="stable")
-    assert labelled == [f"v{'₁₂₃'[k]} · {BOOK_TOKENS[k]}" for k in heaviest_first]
+    assert [label.text for label in labels] == [
+        f"v{'₁₂₃'[k]} · {BOOK_TOKENS[k]}" for k in heaviest_first
+    ]
+    for label, k in zip(labels, heaviest_first, strict=True):  # the browser places them beside
+        assert label.beside and label.at == pytest.approx(values[k].tolist())
     (path,) = _of(chart, Line)
     assert path.x[-1] == pytest.approx(float(trace.context[0, i, 0]), abs=1e-6)
     assert path.y[-1] == pytest.approx(float(trace.context[0, i, 1]), abs=1e-6)
@@ -319,92 +277,3 @@ def test_wide_vectors_wrap_after_four_components() -> None:
     assert r"v^{(1)} &= \bigl(0.1000" in latex and r"v^{(2)} &= \bigl(0.1000" in latex
     assert r"z^{(2)} &= \bigl(0.1000" in latex
     assert r"\underbrace" not in latex
-
-
-# --- the value vectors' labels: laid out so that none covers another, a point or a line -------
-
-
-def _layout_of(chart: Chart) -> list[PlacedLabel]:
-    """The chart's labels as boxes again: centre (``at``), point (``leader``), size of the text."""
-    labels = []
-    for index, label in enumerate(_of(chart, Label)):
-        width, height = label_size_px(label.text)
-        labels.append(PlacedLabel(index, label.text, label.leader, label.at, width / 2, height / 2))
-    return labels
-
-
-def _figure(trace_, query: int, tokens=BOOK_TOKENS) -> Chart:  # noqa: ANN001
-    weights = trace_.dropped_weights[0, query]
-    values = trace_.values[0]
-    return value_vectors_chart(
-        values.numpy(),
-        weights.tolist(),
-        trace_.mask[query].tolist(),
-        trace_.context[0, query].tolist(),
-        tokens,
-        query + 1,
-        terms=weighted_value_terms(weights, values).numpy(),
-        texts={"title": "Value vectors and the context vector of query 6"},
-    )
-
-
-def _scale(chart: Chart) -> float:
-    """The least px per unit the chart is drawn at (a plot of the least width, its height)."""
-    assert chart.height == PLOT_HEIGHT
-    return least_scale(chart.panels[0].x.range, chart.panels[0].y.range, chart.height)
-
-
-def _assert_nothing_overlaps(chart: Chart, values: np.ndarray, context) -> None:  # noqa: ANN001
-    labels = _layout_of(chart)
-    scale = _scale(chart)
-    x_range, y_range = chart.panels[0].x.range, chart.panels[0].y.range
-    points = np.vstack([values, [context], [[0.0, 0.0]]])
-    (path,) = _of(chart, Line)
-    lines = drawn_lines(values, np.asarray(context), np.column_stack([path.x, path.y]))
-    for factor in (1.0, 1.7, 4.0):  # boxes shrink around their centres: apart stays apart
-        assert labels_overlap(labels, scale * factor, points, lines) == [], factor
-    corners = label_extent(labels, scale)  # every box inside the axes
-    assert corners[:, 0].min() >= x_range[0] and corners[:, 0].max() <= x_range[1]
-    assert corners[:, 1].min() >= y_range[0] and corners[:, 1].max() <= y_range[1]
-
-
-@subcases(
-    ("seed", "dropout", "query"),
-    [(123, 0.0, 5), (123, 0.0, 3), (123, 0.5, 5), (7, 0.0, 5), (42, 0.2, 4)],
-)
-def test_value_vector_labels_never_overlap(seed: int, dropout: float, query: int) -> None:
-    trace_ = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=seed, dropout=dropout))
-    chart = _figure(trace_, query)
-    assert len(_of(chart, Label)) == query + 1  # every visible key is labelled
-    _assert_nothing_overlaps(chart, trace_.values[0].double().numpy(), trace_.context[0, query])
-
-
-def test_the_books_v4_v5_v6_are_apart() -> None:
-    """The reported pile-up: query 6 of the book's example, v4, v5, v6 nearly at one point."""
-    trace_ = trace_attention(BOOK_EMBEDDINGS, AttentionConfig(seed=123))
-    labels = {label.text: label for label in _layout_of(_figure(trace_, 5))}
-    scale = _scale(_figure(trace_, 5))
-    names = ("v₄ · with", "v₅ · one", "v₆ · step")
-    for first, second in ((0, 1), (0, 2), (1, 2)):
-        a, b = labels[names[first]], labels[names[second]]
-        apart_x = abs(a.center[0] - b.center[0]) * scale >= a.half_width + b.half_width
-        apart_y = abs(a.center[1] - b.center[1]) * scale >= a.half_height + b.half_height
-        assert apart_x or apart_y, (names[first], names[second])
-
-
-def test_identical_vectors_and_long_chinese_labels_still_do_not_overlap() -> None:
-    count = 8
-    values = np.tile([[-0.5, -0.2]], (count, 1)) + np.linspace(0, 0.01, count)[:, None]
-    tokens = [f"很长的词元名字{k}" for k in range(count)]
-    weights = [1 / count] * count
-    context = values.mean(axis=0)
-    chart = value_vectors_chart(
-        values, weights, [False] * count, context.tolist(), tokens, count,
-        terms=values * np.asarray(weights)[:, None], texts={"title": "t"},
-    )  # fmt: skip
-    assert len(_of(chart, Label)) >= 6  # a label without a free place is left out
-    _assert_nothing_overlaps(chart, values, context)
-
-
-def test_the_label_layout_is_the_same_every_time(trace) -> None:
-    assert _figure(trace, 5) == _figure(trace, 5)

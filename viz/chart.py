@@ -109,7 +109,10 @@ class Label:
     """A text at ``at`` (data units) moved by ``offset`` px; ``anchor``: start, middle, end.
 
     ``leader``: a point (data units) a thin line joins to the text; ``boxed``: a background box
-    behind the text (it stays readable over lines).
+    behind the text (it stays readable over lines). ``beside``: the browser places the text beside
+    the point ``at``, joined to it, clear of the panel's points, arrows, lines and the labels
+    before it (the first get the nearest places); a label with no free place is left out (the
+    hover and the legend keep its name).
     """
 
     at: tuple[float, float]
@@ -121,6 +124,7 @@ class Label:
     boxed: bool = False
     size: float = 12.0
     hover: str = ""
+    beside: bool = False
     kind: str = "label"
 
 

@@ -29,8 +29,6 @@ from .chart import (
     linear_axis,
 )
 from .colors import series_colors
-from .label_layout import FONT_SIZE as LABEL_FONT_SIZE
-from .label_layout import PlacedLabel, label_extent, place_labels
 from .labels import unique_labels
 from .vocabulary import DECIMALS, format_number
 
@@ -44,15 +42,9 @@ MAX_CONTEXT_TERMS = 10  # weighted value vectors written out in the context sum
 MAX_ARROWS = 40  # above this many keys, value vectors are drawn as points, not arrows
 MAX_LABELS = 12  # arrows labelled at most (the heaviest); the legend and hover name every one
 MAX_LABELLED_BARS = 8  # above this many keys, bars carry no numbers (the hover and table do)
-# The value-vector labels are laid out (viz.label_layout) for the smallest plot the chart can
-# get: at least MIN_PLOT_WIDTH px wide (half the page at 1366 px gives about 360, a phone about
-# 300) and PLOT_HEIGHT px high (the chart's plot area; its title, axes and legend come on top).
-MIN_PLOT_WIDTH = 300
-PLOT_HEIGHT = 300
+PLOT_HEIGHT = 300  # px: the plot area of the value vectors (title, axes and legend on top)
 BAR_HEIGHT = 220  # px: the plot area of the weights' bars
-LABEL_PAD = 8  # px between the outermost label and the edge of the plot
-LABEL_ROUNDS = 10  # rounds of "place, widen the axes" before the fallback
-FALLBACK_PAD = 0.4  # axes margin (× the data's span) when the labels do not settle
+LABEL_ROOM = 0.3  # the value vectors' axes margin, × the data's larger span: room for labels
 FADED_COLOR = "#b0b0b0"
 SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -345,90 +337,6 @@ def subscript(position: int) -> str:
     return str(position).translate(SUBSCRIPT)
 
 
-def _padded_ranges(points: np.ndarray, pad: float = 0.18) -> tuple[list[float], list[float]]:
-    """Axis ranges around ``points`` (n, 2) with room for the labels at the arrow tips."""
-    low, high = points.min(axis=0), points.max(axis=0)  # (2,), (2,)
-    span = float(max((high - low).max(), 1e-6))
-    margin = pad * span
-    return (
-        [float(low[0]) - margin, float(high[0]) + margin],
-        [float(low[1]) - margin, float(high[1]) + margin],
-    )
-
-
-def least_scale(x_range: Sequence[float], y_range: Sequence[float], plot_height: float) -> float:
-    """Pixels per data unit of an equal-axes plot at least ``MIN_PLOT_WIDTH`` × ``plot_height``.
-
-    The chart keeps both ranges and draws one unit as long on both axes, so the scale is the
-    smaller of width / x span and height / y span; a wider plot only raises it.
-    """
-    return min(MIN_PLOT_WIDTH / (x_range[1] - x_range[0]), plot_height / (y_range[1] - y_range[0]))
-
-
-def layout_value_labels(
-    tips: np.ndarray,
-    texts: Sequence[str],
-    obstacles: np.ndarray,
-    plot_height: float,
-    segments: Sequence[tuple[Sequence[float], Sequence[float]]] = (),
-    order: Sequence[int] | None = None,
-) -> tuple[list[PlacedLabel], list[float], list[float], float]:
-    """Place the labels of the arrow tips and choose axis ranges that hold them.
-
-    The scale depends on the ranges and the ranges on the labels, so: place at the current ranges'
-    scale, widen the ranges to hold every box, and repeat (the scale only falls, so it settles).
-    Labels too big for the plot get a fixed margin instead; a label with no place is left out.
-    Returns ``(labels, x_range, y_range, scale)``, ``scale`` in pixels per unit.
-    """
-    points = np.vstack([tips, obstacles])  # (n + m, 2)
-    x_range, y_range = _padded_ranges(points)
-    labels: list[PlacedLabel] = []
-    scale = least_scale(x_range, y_range, plot_height)
-    for _ in range(LABEL_ROUNDS):
-        scale = least_scale(x_range, y_range, plot_height)
-        labels = place_labels(
-            tips, texts, scale=scale, obstacles=obstacles, segments=segments, order=order
-        )
-        pad = LABEL_PAD / scale
-        extent = np.vstack([points, label_extent(labels, scale)])  # (…, 2)
-        low, high = extent.min(axis=0) - pad, extent.max(axis=0) + pad  # (2,), (2,)
-        if (
-            low[0] >= x_range[0]
-            and low[1] >= y_range[0]
-            and high[0] <= x_range[1]
-            and high[1] <= y_range[1]
-        ):
-            break
-        # widen to hold every box, and a little more: the scale falls with it, boxes grow
-        x_range = [min(x_range[0], float(low[0]) - pad), max(x_range[1], float(high[0]) + pad)]
-        y_range = [min(y_range[0], float(low[1]) - pad), max(y_range[1], float(high[1]) + pad)]
-    else:  # not settled (labels too big for the plot): roomy axes, only places inside them
-        x_range, y_range = _padded_ranges(points, pad=FALLBACK_PAD)
-        scale = least_scale(x_range, y_range, plot_height)
-        labels = place_labels(
-            tips,
-            texts,
-            scale=scale,
-            obstacles=obstacles,
-            segments=segments,
-            bounds=(x_range, y_range),
-            order=order,
-        )
-    return labels, x_range, y_range, scale
-
-
-def drawn_lines(
-    values: np.ndarray, context: np.ndarray, path: np.ndarray | None
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The segments the figure draws: each arrow from the origin, the context arrow, the path."""
-    origin = np.zeros(2)
-    lines = [(origin, values[index]) for index in range(values.shape[0])]
-    lines.append((origin, context))
-    if path is not None:
-        lines += [(path[index], path[index + 1]) for index in range(path.shape[0] - 1)]
-    return lines
-
-
 def _point(value: np.ndarray) -> tuple[float, float]:
     return float(value[0]), float(value[1])
 
@@ -486,41 +394,22 @@ def _value_arrows(
 
 
 def _value_labels(
-    values: np.ndarray,
-    weights: np.ndarray,
-    hidden: np.ndarray,
-    context: np.ndarray,
-    path: np.ndarray | None,
-    names: list[str],
-    *,
-    labelled: bool,
-) -> tuple[list[Label], list[float], list[float]]:
-    """The arrows' labels and the axis ranges that hold them.
-
-    The heaviest visible keys are labelled first (they get the nearest places), at most
-    ``MAX_LABELS`` of them; masked keys get no label (hover only); none when ``labelled`` is
-    False (points instead of arrows).
-    """
-    num_tokens = values.shape[0]
-    order = [int(k) for k in np.argsort(-np.where(hidden, -np.inf, weights), kind="stable")]
-    order = [k for k in order if labelled and not hidden[k]][:MAX_LABELS]
-    texts = [names[k] if k in order else "" for k in range(num_tokens)]
-    obstacles = np.vstack([context[None, :], np.zeros((1, 2))])  # the star and the origin
-    placed, x_range, y_range, _ = layout_value_labels(
-        values, texts, obstacles, PLOT_HEIGHT, drawn_lines(values, context, path), order
-    )
-    labels = [
+    values: np.ndarray, weights: np.ndarray, hidden: np.ndarray, names: list[str]
+) -> list[Label]:
+    """The arrows' labels, heaviest visible key first, at most ``MAX_LABELS``: the browser places
+    them in this order beside the arrow tips (the first get the nearest places); masked keys get
+    no label (hover only)."""
+    order = np.argsort(-np.where(hidden, -np.inf, weights), kind="stable")
+    return [
         Label(
-            at=item.center,
-            text=item.text,
-            color=FADED_COLOR if float(weights[item.index]) == 0.0 else "",
-            leader=item.point,
+            at=_point(values[k]),
+            text=names[k],
+            color=FADED_COLOR if float(weights[k]) == 0.0 else "",
             boxed=True,
-            size=LABEL_FONT_SIZE,
+            beside=True,
         )
-        for item in placed
+        for k in [int(k) for k in order if not hidden[k]][:MAX_LABELS]
     ]
-    return labels, x_range, y_range
 
 
 def _weighted_path(terms: np.ndarray | Sequence[Sequence[float]], hidden: np.ndarray) -> np.ndarray:
@@ -551,7 +440,7 @@ def value_vectors_chart(
     ``weights`` (after dropout) set each arrow's width; ``hidden`` keys are faded and dotted;
     ``terms`` (the weighted vectors ``w_j v_j``), when given, are drawn tip to tail from the origin
     to ``context``; ``query_pos`` counts from 1. One equal-aspect panel: above ``MAX_ARROWS`` keys
-    markers replace the arrows, and the heaviest arrows are labelled without overlaps.
+    markers replace the arrows, and the heaviest arrows are labelled (the browser places them).
     """
     words = _texts(texts)
     colors = series_colors(palette)
@@ -566,14 +455,13 @@ def value_vectors_chart(
     ]
     arrows = values.shape[0] <= MAX_ARROWS
     series, legend = _value_arrows(values, weights_, hidden_, names, words, colors)
-    path = None
     if terms is not None:
-        path = _weighted_path(terms, hidden_)
-        series.append(_path_line(path, colors["path"]))
+        series.append(_path_line(_weighted_path(terms, hidden_), colors["path"]))
         legend.append(LegendEntry(words["path"], colors["path"], "line", "dash"))
-    labels, x_range, y_range = _value_labels(
-        values, weights_, hidden_, context_, path, names, labelled=arrows
-    )
+    labels = _value_labels(values, weights_, hidden_, names) if arrows else []
+    points = np.vstack([values, context_[None, :], np.zeros((1, 2))])  # (T + 2, 2)
+    margin = LABEL_ROOM * max(float((points.max(axis=0) - points.min(axis=0)).max()), 1e-6)
+    low, high = (points.min(axis=0) - margin).tolist(), (points.max(axis=0) + margin).tolist()
     context_name = f"z⁽{str(query_pos).translate(SUPERSCRIPT)}⁾ · {words['context']}"
     series.append(Arrow((0.0, 0.0), _point(context_), colors["context"], width=3.0, head=0.0))
     series.append(
@@ -588,8 +476,8 @@ def value_vectors_chart(
     )
     legend.append(LegendEntry(context_name, colors["context"], "star"))
     panel = Panel(
-        x=linear_axis(words["x_axis"], *x_range, zero_line=True),
-        y=linear_axis(words["y_axis"], *y_range, zero_line=True),
+        x=linear_axis(words["x_axis"], low[0], high[0], zero_line=True),
+        y=linear_axis(words["y_axis"], low[1], high[1], zero_line=True),
         series=(*series, *labels),
         equal_aspect=True,
     )

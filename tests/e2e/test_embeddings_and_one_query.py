@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import expect
@@ -145,3 +146,83 @@ def test_one_query_row_table_shows_token_labels_as_typed(page: Page, frame_loade
     table = read_table(page, ROW_TABLE_KEY, timeout=WAIT_MS)
     assert table.rows[:2] == ["1: **bold**", "2: <i>it</i>"]
     assert table.made == []  # no element inside any label or cell
+
+
+# The value vectors' labels as drawn: each label's box (the rect behind its text), the plot's box,
+# and the marks no label may cover (the arrow tips and the star), in the drawing's pixels.
+_LABELS = """
+(root) => {
+  const plot = root.querySelector('g.__CLASS__-plot');
+  const n = (name) => Number(plot.getAttribute('data-' + name));
+  const box = (b) => [b.x, b.y, b.x + b.width, b.y + b.height];
+  const labels = [...root.querySelectorAll('g.__CLASS__-label')].filter((g) => g.querySelector('rect'))
+    .map((g) => [g.textContent, ...box(g.querySelector('rect').getBBox())]);
+  const tips = [...root.querySelectorAll('g.__CLASS__-arrow')]
+    .map((arrow) => arrow.getAttribute('data-end').split(' ').map(Number));
+  const star = root.querySelector('g.__CLASS__-points polygon').getBBox();
+  tips.push([star.x + star.width / 2, star.y + star.height / 2]);
+  return {labels, tips, plot: [n('left'), n('top'), n('left') + n('width'), n('top') + n('height')]};
+}
+""".replace("__CLASS__", CHART_CLASS)
+
+
+def _label_faults(chart) -> tuple[list[str], list]:  # noqa: ANN001
+    """The drawn labels, and every fault: two labels sharing area, a label out of the plot or
+    on an arrow's tip or the star."""
+    drawn = chart.evaluate(_LABELS)
+    labels, faults = drawn["labels"], []
+    left, top, right, bottom = drawn["plot"]
+    for k, (text, x0, y0, x1, y1) in enumerate(labels):
+        if x0 < left - 0.5 or y0 < top - 0.5 or x1 > right + 0.5 or y1 > bottom + 0.5:
+            faults.append((text, "outside the plot"))
+        faults += [
+            (text, other[0]) for other in labels[k + 1 :] if _meet((x0, y0, x1, y1), other[1:])
+        ]
+        faults += [(text, tip) for tip in drawn["tips"] if _meet((x0, y0, x1, y1), tip * 2)]
+    return [label[0] for label in labels], faults
+
+
+def _meet(a, b) -> bool:  # noqa: ANN001
+    """Do two boxes [left, top, right, bottom] share area (a point: lies inside)?"""
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+def test_value_vector_labels_lie_apart_inside_the_plot_off_the_tips(
+    page: Page, frame_loaded: str, subtests: pytest.Subtests
+) -> None:
+    """The browser places the value vectors' labels: none on another, none out of the plot, none
+    on an arrow's tip or the context star; a label with no free place is left out."""
+    chart = page.locator(f".st-key-{CHART_CLASS}-one_query_vectors")
+    cases = [  # a sentence and its last query: every key visible
+        ("the book's sentence (v₄, v₅, v₆ nearly at one point)", BOOK_SENTENCE, "6: step"),
+        ("eight identical vectors with long Chinese names", " ".join(["很长的词元名字"] * 8), None),
+    ]
+    for name, sentence, option in cases:
+        with subtests.test(name):
+            page.set_viewport_size({"width": 1280, "height": 900})
+            open_app(page, frame_loaded, "/one_query?text=" + quote(sentence))
+            query_box = page.get_by_role("combobox", name="Query token (position: token)")
+            query_box.click()
+            last = page.get_by_role("option").last
+            option = option or last.inner_text()
+            last.click()
+            wait_settled(page)
+            expect(query_box).to_have_value(option)
+            expect(chart.locator(f"g.{CHART_CLASS}-arrow")).to_have_count(
+                len(sentence.split()) + 1, timeout=WAIT_MS
+            )
+            shown, faults = _label_faults(chart)
+            assert faults == [], faults
+            if option == "6: step":
+                assert len(shown) == 6, shown  # every visible key named beside its arrow
+            else:
+                assert len(shown) >= 3, shown  # a pile-up: the first get places, others hover
+            page.set_viewport_size({"width": 390, "height": 844})  # a phone: drawn again
+            page.wait_for_function(
+                "(sel) => document.querySelector(sel + ' svg').getBoundingClientRect().width < 390",
+                arg=f".st-key-{CHART_CLASS}-one_query_vectors",
+                timeout=WAIT_MS,
+            )
+            shown, faults = _label_faults(chart)
+            assert faults == [] and shown, (shown, faults)
+            assert_no_exception(page)

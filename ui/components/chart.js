@@ -172,8 +172,48 @@ function drawPanel(svg, panel, index, left, top, width, plotHeight, ink, paper) 
   svgNode(clip, 'rect', { x: originX - 6, y: plotTop - 6, width: plotWidth + 12, height: plotH + 12 });
   const layer = svgNode(group, 'g', { 'clip-path': 'url(#' + clipId + ')' });
   const labels = svgNode(group, 'g', {});
-  for (const series of panel.series) drawSeries(series, layer, labels, X, Y, { originX, plotTop, plotWidth, plotH, ink, paper });
+  const box = { originX, plotTop, plotWidth, plotH, ink, paper };
+  for (const series of panel.series) if (!series.beside) drawSeries(series, layer, labels, X, Y, box);
+  placeBeside(svg, panel.series, labels, X, Y, box);
   return bottom - top + 4;
+}
+
+// A panel's labels marked `beside` (in their order, the first get the nearest places): each
+// beside its point, outward from the origin first, joined to it by a thin line. Every point,
+// arrow and line of the panel is kept clear: as squares of half size SPOT every SPOT px.
+const SPOT = 6;  // px
+const BESIDE_RINGS = 18;  // farther than a cloud's labels may go: a thin line joins each to its point
+function placeBeside(svg, series, labels, X, Y, box) {
+  const beside = series.filter((s) => s.beside);
+  if (!beside.length) return;
+  const taken = [];
+  const spot = (x, y) => taken.push([x - SPOT, y - SPOT, x + SPOT, y + SPOT]);
+  const segment = (x0, y0, x1, y1) => {
+    const steps = Math.max(1, Math.ceil(Math.hypot(x1 - x0, y1 - y0) / SPOT));
+    for (let k = 0; k <= steps; k++) spot(x0 + ((x1 - x0) * k) / steps, y0 + ((y1 - y0) * k) / steps);
+  };
+  for (const s of series) {
+    if (s.kind === 'arrow') segment(X(s.start[0]), Y(s.start[1]), X(s.end[0]), Y(s.end[1]));
+    else if (s.kind === 'points') s.x.forEach((x, k) => spot(X(x), Y(s.y[k])));
+    else if (s.kind === 'line') s.x.forEach((x, k) => {
+      if (k && s.y[k - 1] != null && s.y[k] != null) segment(X(s.x[k - 1]), Y(s.y[k - 1]), X(x), Y(s.y[k]));
+    });
+  }
+  const bounds = [box.originX, box.plotTop, box.originX + box.plotWidth, box.plotTop + box.plotH];
+  const [x0, y0] = [X(0), Y(0)];
+  for (const s of beside) {
+    const [x, y] = [X(s.at[0]), Y(s.at[1])];
+    const length = Math.hypot(x - x0, y - y0);
+    const [ox, oy] = length > 1 ? [(x - x0) / length, (y - y0) / length] : [0, -1];  // outward
+    const nearness = ([dx, dy]) => (dx * ox + dy * oy) / Math.hypot(dx, dy);
+    const ways = [...LABEL_WAYS].sort((a, b) => nearness(b) - nearness(a));
+    const halfW = measure(svg, s.text, s.size) / 2 + 2, halfH = s.size * 0.6 + 1;
+    const found = freeBox(x, y, halfW, halfH, SPOT + LABEL_GAP, ways, taken, bounds, BESIDE_RINGS);
+    if (!found) continue;  // no free place: the hover and the legend still name this point
+    taken.push(found);
+    const offset = [(found[0] + found[2]) / 2 - x, (found[1] + found[3]) / 2 - y];
+    drawSeries({ ...s, offset, leader: s.at, anchor: 'middle' }, null, labels, X, Y, box);
+  }
 }
 
 function linePath(xs, ys, X, Y) {
@@ -461,19 +501,38 @@ function drawGuides(state, project, width, height) {
   label([right, bottomY + 30], ax.title, { 'font-weight': 'bold', 'text-anchor': 'end', class: '__CLASS__-axis' });
 }
 
-// Labels beside their points, none on another, on every turn (the rule of viz/label_layout.py,
-// on the screen positions): each label, in token order, takes the first free place around its
-// point — its usual side (above or below) first, then the other sides, then a little farther.
-// A place is free when its box stays in the drawing and meets no dot, no axis text (a tick, a
-// title) and no label placed before.
-// A label that finds none is hidden (its point's hover still names it).
+// Labels beside their points, none on another (a chart's and a cloud's, on every turn): each
+// label, in order, takes the first free place around its point — its usual way first, then the
+// other ways, then a little farther. A place is free when its box [left, top, right, bottom]
+// stays inside `bounds` and meets no box `taken` (dots, lines, axis texts, labels placed before).
+// A label that finds none is left out (its point's hover and the legend still name it).
 const LABEL_ASCENT = 12, LABEL_DESCENT = 4;  // px above and below the baseline (font size 12)
 const LABEL_GAP = 3, LABEL_RINGS = 6, LABEL_RING_STEP = 6;  // px
 const LABEL_WAYS = [[0, -1], [0, 1], [1, 0], [-1, 0], [1, -1], [-1, -1], [1, 1], [-1, 1]];
+const apart = (a, b) => a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] || b[3] <= a[1];
+
+// The first free box of half size (halfW, halfH) around (x, y), `near` px clear of the point.
+function freeBox(x, y, halfW, halfH, near, ways, taken, bounds, rings) {
+  for (let ring = 0; ring < rings; ring++) {
+    for (const [dx, dy] of ways) {
+      const length = Math.hypot(dx, dy);
+      const [ux, uy] = [dx / length, dy / length];
+      // far enough along the way for the box to clear its own point, then `ring` steps more
+      const clear = Math.min(
+        ux ? (halfW + near) / Math.abs(ux) : Infinity,
+        uy ? (halfH + near) / Math.abs(uy) : Infinity,
+      ) + ring * LABEL_RING_STEP;
+      const cx = x + ux * clear, cy = y + uy * clear;
+      const box = [cx - halfW, cy - halfH, cx + halfW, cy + halfH];
+      if (box[0] < bounds[0] || box[1] < bounds[1] || box[2] > bounds[2] || box[3] > bounds[3]) continue;
+      if (taken.every((other) => apart(box, other))) return box;
+    }
+  }
+  return null;
+}
 
 function placeLabels(entries, guides, project, width, height, radius, colour) {
   if (!entries.some((entry) => entry.label)) return;
-  const apart = (a, b) => a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] || b[3] <= a[1];
   const dots = entries.map(({ point }) => {
     const [x, y] = project(point);
     return [x - radius - 1, y - radius - 1, x + radius + 1, y + radius + 1, x, y];
@@ -495,22 +554,7 @@ function placeLabels(entries, guides, project, width, height, radius, colour) {
     const [x, y] = [dots[i][4], dots[i][5]];
     const halfW = entry.width / 2 + 1, halfH = (LABEL_ASCENT + LABEL_DESCENT) / 2;
     const ways = entry.above ? LABEL_WAYS : LABEL_WAYS.map(([dx, dy]) => [dx, -dy]);
-    let found = null;
-    for (let ring = 0; ring < LABEL_RINGS && !found; ring++) {
-      for (const [dx, dy] of ways) {
-        const length = Math.hypot(dx, dy);
-        const [ux, uy] = [dx / length, dy / length];
-        // far enough along the way for the box to clear its own dot, then `ring` steps more
-        const clear = Math.min(
-          ux ? (halfW + radius + LABEL_GAP) / Math.abs(ux) : Infinity,
-          uy ? (halfH + radius + LABEL_GAP) / Math.abs(uy) : Infinity,
-        ) + ring * LABEL_RING_STEP;
-        const cx = x + ux * clear, cy = y + uy * clear;
-        const box = [cx - halfW, cy - halfH, cx + halfW, cy + halfH];
-        if (box[0] < 0 || box[1] < 0 || box[2] > width || box[3] > height) continue;
-        if (taken.every((other) => apart(box, other))) { found = box; break; }
-      }
-    }
+    const found = freeBox(x, y, halfW, halfH, radius + LABEL_GAP, ways, taken, [0, 0, width, height], LABEL_RINGS);
     entry.label.style.display = found ? '' : 'none';
     if (!found) return;
     taken.push(found);
