@@ -136,6 +136,7 @@ def show_reveal(
         col_labels=tuple(labels),
         palette=palette,
         kind="diverging" if scores else "sequential",
+        zrange=None if scores else (0.0, max(1.0, float(values.max()))),  # dropout scales up
         hidden=np.asarray([hidden]),  # (1, T) the masked keys: −∞ before softmax, 0 after
         hidden_value=None if scores else 0.0,
         row_title=t("step.axis.query"),
