@@ -47,7 +47,7 @@ from ui.i18n import t
 from ui.input_errors import show_input_error
 from ui.problem_reference import with_reference
 from ui.settings import widget
-from ui.show import figure_words, show_matrix, show_numbers
+from ui.show import figure_words, show_matrix
 from ui.table import message
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present, show_walk
@@ -243,7 +243,7 @@ def gradient_block(
     palette: str,
     colorbar_title: str = "",
 ) -> None:
-    """One gradient: the heatmap, then its numbers as a table (the accessible alternative)."""
+    """One gradient as a matrix: its coloured table of numbers, or its picture and zoom window."""
     values = without_negative_zero(values)  # an exact zero is written 0.0000, not −0.0000
     gradient = gradient_view(
         values,
@@ -256,14 +256,6 @@ def gradient_block(
         colorbar_title=colorbar_title,
     )
     show_matrix(gradient, figure_words(), key=f"backward_{key}")
-    show_numbers(
-        values,
-        row_labels,
-        col_labels,
-        key=f"backward_numbers_{key}",
-        beside_matrix=True,
-        label=t("backward.numbers", name=name),
-    )
 
 
 def step_axes(run: BackwardPass, axes: str, tensor: str) -> tuple[list[str], list[str], tuple]:

@@ -25,7 +25,7 @@ from ui.i18n import t
 from ui.input_errors import show_input_error
 from ui.run_slots import slotted
 from ui.settings import COMPARE_B_FIELDS, COMPARE_B_VALUES, MAX_APP_SEED, SETTINGS, widget
-from ui.show import figure_words, show_matrix, show_numbers
+from ui.show import figure_words, show_matrix
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present
 from viz.matrix import MatrixView
@@ -206,14 +206,6 @@ def show_weights(
     with right:
         st.metric(t("compare.max_weight_diff"), format_number(weights_diff.max_abs))
         st.caption(t("compare.diff_explain"))
-        show_numbers(
-            difference,
-            tokens,
-            tokens,
-            key="compare_numbers_diff",
-            label=t("compare.numbers_diff"),
-            beside_matrix=True,
-        )
 
 
 def _difference(
@@ -268,23 +260,12 @@ def show_contexts(
                 value_name=t("compare.value"),
                 **axes,
             )
-    if "diff" not in parts:
-        return
-    joined = np.concatenate([context_a, context_b], axis=1)  # (T, d_A + d_B)
-    names = [f"A {name}" for name in context_labels(context_a.shape[1])]
-    names += [f"B {name}" for name in context_labels(context_b.shape[1])]
-    if context_diff is None:
-        show_numbers(
-            joined, tokens, names, key="compare_numbers_context", label=t("compare.numbers_context")
-        )
+    if "diff" not in parts or context_diff is None:
         return
     difference = context_diff.values.numpy()  # (T, d_out)
     columns = context_labels(difference.shape[1])
     with _difference(difference, tokens, columns, "compare_context_diff", axes):
         st.metric(t("compare.max_context_diff"), format_number(context_diff.max_abs))
-        show_numbers(
-            joined, tokens, names, key="compare_numbers_context", label=t("compare.numbers_context")
-        )
 
 
 @dataclass(frozen=True)

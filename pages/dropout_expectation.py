@@ -22,7 +22,7 @@ from ui.chart import draw_chart
 from ui.frame import page
 from ui.i18n import t
 from ui.settings import SETTINGS
-from ui.show import figure_words, show_matrix, show_numbers
+from ui.show import figure_words, show_matrix
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present
 from viz.experiments import dropout_error_chart
@@ -150,14 +150,6 @@ def show_heatmaps(
                 value_name=t("step.value.weight"),
             )
             show_matrix(heatmap, figure_words(), key=f"dropout_expectation_{name}")
-            show_numbers(
-                values,
-                tokens,
-                tokens,
-                key=f"dropout_expectation_numbers_{name}",
-                beside_matrix=True,
-                label=t(f"dropout_expectation.numbers_{name}"),
-            )
 
 
 def choose_draws() -> int:

@@ -24,7 +24,7 @@ from attention.masking import MaskingComparison, compare_masking
 from ui.book_examples import BOOK_EXAMPLES, show_book_example
 from ui.frame import page
 from ui.i18n import t
-from ui.show import figure_words, show_matrix, show_numbers
+from ui.show import figure_words, show_matrix
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present, show_walk
 from viz.matrix import MatrixView
@@ -40,9 +40,8 @@ class Stage:
     ``tab`` and ``name``: where it is and its sentence, ``masking.{tab}.{name}``. ``formula``: its
     LaTeX. ``tensor``: the (T, T) (or (T, 1)) matrix it shows, from the comparison. ``kind`` and
     ``weights``: the colour scale, on [0, 1] for weights. ``value``: the cell's name
-    (``masking.value.{value}``). ``hidden``: the −∞ cells greyed. ``numbers``: its numbers
-    below it (``masking.numbers.{numbers}``), drawn only where the matrix is not already a table
-    of its numbers unless ``always_list``. ``row_sums``: one column of row sums, narrow.
+    (``masking.value.{value}``). ``hidden``: the −∞ cells greyed. ``row_sums``: one column of row
+    sums, narrow.
     """
 
     tab: str
@@ -53,8 +52,6 @@ class Stage:
     kind: str = "sequential"
     value: str = "weight"
     hidden: bool = False
-    numbers: str | None = None
-    always_list: bool = False
     row_sums: bool = False
 
     @property
@@ -71,8 +68,6 @@ STAGES: tuple[Stage, ...] = (
         lambda c: c.attn_scores,
         kind="diverging",
         value="score",
-        numbers="scores",
-        always_list=True,  # the numbers both methods start from
     ),
     Stage(
         "method1",
@@ -103,7 +98,6 @@ STAGES: tuple[Stage, ...] = (
         "method1",
         r"\hat A_{ij} = \frac{\tilde A_{ij}}{r_i}",
         lambda c: c.after_softmax["attn_weights"],
-        numbers="method1",
     ),
     Stage(
         "method2",
@@ -123,7 +117,6 @@ STAGES: tuple[Stage, ...] = (
         r"{\sum_{k \le i} e^{\omega_{ik}/\sqrt{d_k}} + \sum_{k > i} e^{-\infty}} \\"
         r"e^{-\infty} = 0\end{gathered}",
         lambda c: c.neg_inf["attn_weights"],
-        numbers="method2",
     ),
 )
 
@@ -155,7 +148,7 @@ def show_stage(
     *,
     beside: bool = False,
 ) -> None:
-    """One stage: its sentence and formula, its matrix, and its numbers if it has them.
+    """One stage: its sentence and formula, and its matrix.
 
     ``beside``: the words to the right of the matrix (a tab of one stage, or a narrow column of
     row sums), else above it.
@@ -175,17 +168,6 @@ def show_stage(
         st.latex(stage.formula)
     with matrix_column:
         stage_matrix(stage, values, trace, view)
-    if stage.numbers is not None:
-        tokens = list(view.table.tokens)
-        with text_column if beside else matrix_column:
-            show_numbers(
-                values,
-                tokens,
-                tokens,
-                key=f"masking_numbers_{stage.numbers}",
-                beside_matrix=not stage.always_list,
-                label=t(f"masking.numbers.{stage.numbers}"),
-            )
 
 
 def show_tab(name: str, comparison: MaskingComparison, trace: AttentionTrace, view: View) -> None:

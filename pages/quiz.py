@@ -18,13 +18,14 @@ from attention.experiments import MAX_QUIZ_TOKENS, QuizQuestion, quiz_question
 from ui.chart import draw_chart
 from ui.frame import page
 from ui.i18n import t
-from ui.show import show_numbers
+from ui.show import figure_words, show_matrix
 from ui.step_link import choose_step
 from ui.view import View
 from ui.walk import Entry, Walk, begin, present
 from viz.experiments import weight_row_chart
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
+from viz.matrix import MatrixView
 from viz.vocabulary import format_number, format_short
 
 DEFAULTS = {
@@ -112,12 +113,14 @@ def show_reveal(
     )
     hidden = list(question.row_hidden)
     values = np.asarray(question.row, dtype=np.float64)  # (T,)
+    scores = row_kind == "masked_scores"
+    value_name = t("quiz.score_name" if scores else "step.value.weight")
     left, right_column = st.columns([2, 1])
     with left:
         chart = weight_row_chart(
             values.tolist(),
             labels,
-            value_name=t("quiz.score_name" if row_kind == "masked_scores" else "step.value.weight"),
+            value_name=value_name,
             x_title=t("step.axis.key"),
             hidden=hidden,
             highlight=highlight,
@@ -127,15 +130,20 @@ def show_reveal(
         draw_chart(chart, key="quiz_row")
     with right_column:
         st.markdown(explanation(question, labels, trace))
-    show_numbers(
-        values[np.newaxis, :],
-        [labels[question.query]],
-        labels,
-        key="quiz_numbers",
-        hidden=np.asarray([hidden]) if row_kind == "masked_scores" else None,
-        label=t("quiz.numbers"),
-        expanded=True,
+    row = MatrixView(
+        values=values[np.newaxis, :],  # (1, T)
+        row_labels=(labels[question.query],),
+        col_labels=tuple(labels),
+        palette=palette,
+        kind="diverging" if scores else "sequential",
+        zrange=None if scores else (0.0, max(1.0, float(values.max()))),  # dropout scales up
+        hidden=np.asarray([hidden]),  # (1, T) the masked keys: −∞ before softmax, 0 after
+        hidden_value=None if scores else 0.0,
+        row_title=t("step.axis.query"),
+        col_title=t("step.axis.key"),
+        value_name=value_name,
     )
+    show_matrix(row, figure_words(), key="quiz_numbers")
 
 
 @dataclass(frozen=True)

@@ -151,42 +151,6 @@ def test_zoom_window_is_clamped_when_the_sentence_gets_shorter() -> None:
     assert at.number_input(key="step_fig_attn_weights__zoom__row").value <= 50
 
 
-def _numbers_app() -> None:
-    """Two large show_numbers calls and one small one, each with its own key, as a page writes."""
-    import numpy as np
-    import streamlit as st
-
-    from ui.show import show_numbers
-
-    values = np.arange(100 * 100, dtype=np.float64).reshape(100, 100) / 8
-    labels = [f"w{i}" for i in range(100)]
-    show_numbers(values, labels, labels, key="first", expanded=True)
-    show_numbers(
-        values * 2,
-        labels,
-        labels,
-        key="second",
-        expanded=st.session_state.get("open_second", False),
-    )
-    show_numbers(values[:3, :3], labels[:3], labels[:3], key="small", expanded=True)
-
-
-def test_show_numbers_shows_a_window_of_a_large_matrix_never_all_of_it() -> None:
-    at = AppTest.from_function(_numbers_app, default_timeout=60).run()
-    assert not at.exception
-    tables = [table.value for table in at.table]
-    assert [frame.shape for frame in tables] == [(8, 8), (3, 3)]  # the second stays closed
-    first = tables[0]
-    assert list(first.index[:2]) == ["1 · w0", "2 · w1"]
-    assert first.iloc[1, 2] == f"{(1 * 100 + 2) / 8:.4f}"
-    assert [n.key for n in at.number_input] == ["first__row", "first__col", "first__size"]
-    at.number_input(key="first__row").set_value(51).run()  # first row 51
-    at.number_input(key="first__size").set_value(24).run()  # window 24 × 24
-    frame = at.table[0].value
-    assert frame.shape == (24, 24) and frame.index[0] == "51 · w50"
-    assert frame.iloc[0, 0] == f"{(50 * 100) / 8:.4f}"
-
-
 @subcases("page", [spec.name for spec in PAGE_SPECS])
 def test_every_page_works_at_1024_tokens(page: str) -> None:
     at = run_page(page, {"text": " ".join(random_words(1024)), "dropout": "0.1"}, timeout=300)

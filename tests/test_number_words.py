@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 
 from ui.i18n import CATALOGUE, LANGUAGES, t
-from viz.vocabulary import format_difference, format_exponent
+from viz.vocabulary import format_difference, format_exponent, format_subscript
 
 
 def test_exponents_are_raised_and_exact_zero_differences_are_zero() -> None:
     assert [format_exponent(n) for n in (2, 3, 10, -1)] == ["²", "³", "¹⁰", "⁻¹"]
+    assert [format_subscript(n) for n in (1, 12, 90)] == ["₁", "₁₂", "₉₀"]
     assert format_difference(0.0) == "0"
     assert format_difference(-0.0) == "0"
     assert format_difference(4.7e-05) == "4.7e-05"

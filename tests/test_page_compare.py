@@ -163,11 +163,12 @@ def test_b_settings_round_trip_through_the_share_link() -> None:
 
 
 def test_context_columns_are_named_as_on_the_step_page() -> None:
-    at = _open(run_page("compare"), "context")
-    (box,) = [e for e in at.expander if e.label == "Numbers: context vectors (A, B)"]
-    assert list(box.table[0].value.columns) == ["A z1", "A z2", "B z1", "B z2"]
+    at = _open(run_page("compare", {"b_d_out": "3"}), "context")
+    shown = matrix_tables(at)
+    assert list(shown["compare_context_a"].columns) == context_labels(2) == ["z1", "z2"]
+    assert list(shown["compare_context_b"].columns) == ["z1", "z2", "z3"]
     step = run_page("step")
-    assert list(step.table[0].value.columns) == context_labels(2) == ["z1", "z2"]
+    assert list(step.table[0].value.columns) == context_labels(2)
 
 
 def test_only_the_open_tab_sends_its_heatmaps() -> None:

@@ -173,9 +173,9 @@ def test_page_explains_rounding_and_leakage() -> None:
     assert "torch.tril" in text
 
 
-def test_tokens_with_markdown_are_shown_literally_in_the_number_tables() -> None:
+def test_tokens_with_markdown_are_shown_literally_in_the_matrix_tables() -> None:
+    """A matrix's labels are plain text (never Markdown): as typed, nothing escaped or lost."""
     at = run_page("masking", {"text": "**bold** [x](http://a.b) $y$"})
     assert not at.exception
-    index = [str(label) for table in at.table for label in table.value.index]
-    assert r"\*\*bold\*\*" in index
-    assert "**bold**" not in index
+    scores = matrix_tables(at)["masking_scores"]
+    assert list(scores.index) == list(scores.columns) == ["**bold**", "[x](http://a.b)", "$y$"]

@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention import AttentionConfig, trace_attention
 from attention.examples import BOOK_EMBEDDINGS, BOOK_TOKENS
-from tests.apptest_support import chart_series, page_text, run_page
+from tests.apptest_support import chart_series, matrix_tables, page_text, run_page
 
 
 def _score(at: AppTest) -> str:
@@ -43,6 +43,9 @@ def test_correct_answer_is_the_argmax_of_the_trace_row() -> None:
     assert _score(at) == "1 / 1"
     (bars,) = chart_series(at, "quiz_row", "bars")
     assert np.allclose(bars["y"], row.double().numpy())
+    numbers = matrix_tables(at)["quiz_numbers"]  # the row's numbers: the one matrix component
+    assert list(numbers.index) == ["step"] and list(numbers.columns) == list(BOOK_TOKENS)
+    assert numbers.iloc[0].tolist() == [f"{float(v):.4f}" for v in row]
     assert at.radio(key="quiz_answer").disabled
     at.run()  # a rerun never counts the same question twice
     assert _score(at) == "1 / 1"
@@ -75,6 +78,8 @@ def test_next_question_asks_about_a_masked_cell_and_resets_the_answer() -> None:
     assert at.session_state["quiz_answered"] == 3
     (bars,) = chart_series(at, "quiz_row", "bars")
     assert "−∞" in bars["texts"]  # the masked scores of the row
+    numbers = matrix_tables(at)["quiz_numbers"].iloc[0].tolist()
+    assert numbers[0] != "−∞" and numbers[1:] == ["−∞"] * 5  # the first query sees itself only
 
 
 def test_row_sum_question_appears_with_dropout() -> None:

@@ -17,6 +17,7 @@ from attention.examples import BOOK_EMBEDDINGS, embed_words
 from pages.step_by_step import MAX_CONTEXT_ROWS
 from tests.apptest_support import (
     matrix_description,
+    matrix_images,
     matrix_tables,
     open_step_tab,
     page_text,
@@ -222,7 +223,8 @@ def test_bias_heads_and_wide_outputs_render() -> None:
 
 
 def test_sixty_tokens_run_and_list_every_context_row() -> None:
-    """The output box lists the first rows (cheap to redraw); step 10 lists all sixty."""
+    """The output box lists the first rows (cheap to redraw); step 10 has all sixty, each row's
+    exact values under the pointer of its picture (too long for a table)."""
     words = " ".join(f"w{i}" for i in range(60))
     at = run_page("step", {"text": words, "dropout": "0.2"})
     assert not at.exception and not at.error
@@ -234,9 +236,10 @@ def test_sixty_tokens_run_and_list_every_context_row() -> None:
         page_text(at)
     )
     open_step_tab(at, "step_tabs", "context")
-    (box,) = [e for e in at.expander if e.label == "Numbers of context_vec as a table"]
-    listed = [[cell.replace("−", "-") for cell in row] for row in box.table[0].value.to_numpy()]
-    assert listed == expected  # every row, 4 decimals (a table writes the typographic minus)
+    picture = matrix_images(at)["step_fig_context"]
+    assert (picture["rows"], picture["cols"], picture["block"]) == (60, 2, [1, 1])
+    hover = torch.tensor(picture["hover"]["values"], dtype=torch.float64)  # (60, 2)
+    assert torch.allclose(hover, trace.context[0].double(), rtol=0, atol=5e-7)  # 6 decimals
 
 
 def test_only_the_open_tabs_figure_is_sent() -> None:

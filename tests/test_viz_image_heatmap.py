@@ -69,14 +69,22 @@ def test_a_matrix_is_a_picture_when_too_large_for_a_table() -> None:
     assert _view(np.zeros((1024, 1024))).large
 
 
-def test_lut_ends_are_the_colour_scale_ends() -> None:
-    for kind in ("diverging", "sequential"):
-        for palette in ("default", "colorblind"):
-            scale = plotly.colors.get_colorscale(colorscale(kind, palette))
-            lut = colour_lut(colorscale(kind, palette))
-            assert lut.shape == (COLOUR_LEVELS, 3)
-            assert tuple(lut[0]) == _rgb(scale[0][1])
-            assert tuple(lut[-1]) == _rgb(scale[-1][1])
+def test_every_lut_level_is_plotlys_colour_at_its_position() -> None:
+    """The picture's colours come from the tables' sampler: Plotly's colour at each level, for
+    the named scales and for a yes/no grid's two colours given as pairs; the ends are the scale's."""
+    positions = np.linspace(0.0, 1.0, COLOUR_LEVELS).tolist()
+    named = [
+        colorscale(kind, palette)
+        for kind in ("diverging", "sequential")
+        for palette in ("default", "colorblind")
+    ]
+    for scale in [*named, [[0.0, "#f4d6d6"], [1.0, "rgb(214, 236, 210)"]]]:
+        lut = colour_lut(scale)
+        assert lut.shape == (COLOUR_LEVELS, 3) and lut.dtype == np.uint8
+        expected = [_rgb(colour) for colour in plotly.colors.sample_colorscale(scale, positions)]
+        assert [tuple(level) for level in lut.tolist()] == expected
+        ends = plotly.colors.get_colorscale(scale) if isinstance(scale, str) else scale
+        assert (tuple(lut[0]), tuple(lut[-1])) == (_rgb(ends[0][1]), _rgb(ends[-1][1]))
 
 
 def test_colour_indices_map_range_ends_and_hide_nan() -> None:

@@ -22,7 +22,7 @@ from attention.differences import changed_cells
 from viz.image_heatmap import exact_hover, image_shape, matrix_image, pixel_factors
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
-from viz.matrix import MatrixView, Window, use_table, window
+from viz.matrix import MatrixView, Window, window
 from viz.table_heatmap import legend_table, matrix_table
 from viz.vocabulary import COMPACT_DECIMALS, DECIMALS, MINUS_INFINITY, cell_texts, format_number
 from viz.words import FigureWords
@@ -32,8 +32,6 @@ from .matrix_table import MATRIX_PREFIX, draw_image, draw_table
 
 MAX_WINDOW = 24  # a zoom window shows at most this many rows and columns (annotated heatmap)
 DEFAULT_WINDOW = 8  # fits a half-width column with 4 decimals in every cell
-MAX_NUMBER_ROWS = 64  # a longer table is shown as a window (a 256-row table costs the browser)
-MAX_NUMBER_CELLS = 40 * 40  # a larger table of numbers is shown as a window
 COMPACT_WINDOW = 10  # above this many columns, cells show COMPACT_DECIMALS (the hover keeps 6)
 
 # The catalogue key of each figure word (viz.words.FigureWords): one line per word.
@@ -180,56 +178,6 @@ def numbers_frame(
         index=[escape_markdown(label) for label in unique_labels(list(row_labels))],
         columns=[escape_markdown(label) for label in unique_labels(list(col_labels))],
     )
-
-
-def show_numbers(
-    values: np.ndarray,
-    row_labels: Sequence[str],
-    col_labels: Sequence[str],
-    *,
-    key: str,
-    hidden: np.ndarray | None = None,
-    decimals: int = DECIMALS,
-    expanded: bool = False,
-    label: str | None = None,
-    beside_matrix: bool = False,
-) -> None:
-    """The numeric table alternative of a heatmap (an HTML table: screen readers read it).
-
-    ``beside_matrix=True``: nothing is drawn where ``show_matrix`` already drew this table. A
-    large matrix shows a window chosen with number inputs (``{key}__row`` …) once its expander
-    is opened: the whole table would be megabytes of HTML.
-    """
-    values = np.asarray(values)
-    rows, cols = values.shape
-    if beside_matrix and use_table(rows, cols):
-        return
-    if rows * cols <= MAX_NUMBER_CELLS and rows <= MAX_NUMBER_ROWS:
-        frame = numbers_frame(values, row_labels, col_labels, hidden=hidden, decimals=decimals)
-        with st.expander(label or t("show.numbers"), expanded=expanded):
-            st.table(frame)
-        return
-    box = st.expander(label or t("show.numbers"), expanded=expanded, key=key, on_change="rerun")
-    if not box.open:
-        return
-    with box:
-        st.caption(t("scale.numbers.window", rows=rows, cols=cols, limit=MAX_WINDOW))
-        view = MatrixView(
-            values=values,
-            row_labels=tuple(row_labels),
-            col_labels=tuple(col_labels),
-            palette="default",  # a table has no colours
-            hidden=hidden,
-            decimals=decimals,
-        )
-        cut = window(view, *_window_controls(key, rows, cols))
-        st.caption(_window_caption(cut, rows, cols))
-        part = cut.view
-        st.table(
-            numbers_frame(
-                part.values, part.row_labels, part.col_labels, hidden=part.hidden, decimals=decimals
-            )
-        )
 
 
 def zoom_window(view: MatrixView, words: FigureWords, *, key: str, label: str) -> None:

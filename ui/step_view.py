@@ -10,7 +10,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 
-import numpy as np
 import streamlit as st
 
 from attention import AttentionTrace
@@ -23,14 +22,13 @@ from viz.screens import (
     Shown,
     StepScreen,
     figure_values,
-    row_sums,
 )
 from viz.screens import figure_view as build_view
-from viz.vocabulary import COMPACT_DECIMALS, DECIMALS, format_number
+from viz.vocabulary import COMPACT_DECIMALS, format_number
 
 from .book_code import show_book_code
 from .i18n import t
-from .show import figure_words, marking_changes, show_matrix, show_numbers
+from .show import figure_words, marking_changes, show_matrix
 from .walk import Entry, Walk, show_walk
 
 # The steps whose sentences point at the sidebar or the page's input table: presenter mode says
@@ -114,7 +112,7 @@ def heading(drawing: StepDrawing, name: str, *, body: bool = True) -> None:
 def figure(
     drawing: StepDrawing, screen: StepScreen, shown_figure: Figure, *, compact: bool = False
 ) -> None:
-    """One matrix (its title, its coloured table) and, below, its numbers as a table.
+    """One matrix (its title, its coloured table or, large, its picture and zoom window).
 
     ``compact``: two decimals, where four do not fit (two matrices side by side on a slide)."""
     trace, tokens = drawing.trace, drawing.shown.tokens
@@ -126,27 +124,6 @@ def figure(
     if compact:
         view = replace(view, decimals=min(view.decimals, COMPACT_DECIMALS))
     show_matrix(view, drawing.words, key=f"{drawing.key_prefix}_fig_{key}")
-    if shown_figure.rows == "bias":
-        return  # a bias is one row, written in its figure
-    values = figure_values(shown_figure, trace)
-    cols = list(view.col_labels)
-    hidden = view.hidden if shown_figure.look != "keep" else None
-    if shown_figure.sums:  # the row sums, read from the trace's own sum (never hidden)
-        sums = row_sums(trace, field)
-        values, cols = np.hstack([values, sums[:, None]]), [*cols, t("step.row_sum")]
-        if hidden is not None:
-            hidden = np.hstack([hidden, np.zeros((len(sums), 1), dtype=bool)])
-    binary = shown_figure.look in ("mask", "keep")
-    show_numbers(
-        values,
-        list(view.row_labels),
-        cols,
-        key=f"{drawing.key_prefix}_numbers_{key}",
-        hidden=hidden,
-        label=t("step.numbers_of", name=shown_figure.name),
-        decimals=0 if binary else DECIMALS,
-        beside_matrix=True,
-    )
 
 
 def _beside(sentence: Sentence) -> bool:

@@ -19,16 +19,15 @@ import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
-import plotly.colors
 from PIL import Image
 
 from .colors import DROPPED_COLOR, HIDDEN_COLOR, colorscale
 from .labels import short, unique_labels
 from .matrix import MatrixView, colour_range, shown_values
+from .table_heatmap import ScaleStops, rgb, scale_stops
 from .vocabulary import HOVER_DECIMALS, MINUS_INFINITY, format_number
 from .words import FigureWords
 
@@ -72,36 +71,14 @@ def view_scale(view: MatrixView) -> ColourScale:
 # --- colours -------------------------------------------------------------------------------------
 
 
-def _rgb(colour: str) -> tuple[int, int, int]:
-    """``'rgb(5, 48, 97)'`` or ``'#d9d9d9'`` as three integers."""
-    if colour.startswith("#"):
-        return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
-    red, green, blue = (float(part) for part in colour[colour.index("(") + 1 : -1].split(",")[:3])
-    return round(red), round(green), round(blue)
-
-
 def colour_lut(scale: ColourScale, levels: int = COLOUR_LEVELS) -> np.ndarray:
     """``levels`` colours ``(levels, 3)`` uint8, sampled evenly from a Plotly colour scale.
 
     ``scale`` is a scale name or ``[[position, colour], …]``; level 0 is ``zmin``'s colour, the last
-    ``zmax``'s, as Plotly's colour bar shows. A named scale is sampled once (a read-only array).
+    ``zmax``'s, as Plotly's colour bar shows. Sampled as the tables' cells are (:class:`ScaleStops`).
     """
-    if isinstance(scale, str):
-        return _named_lut(scale, levels)
-    pairs = [[float(position), str(colour)] for position, colour in scale]
-    return _sampled_lut(pairs, levels)
-
-
-@lru_cache(maxsize=32)
-def _named_lut(name: str, levels: int) -> np.ndarray:
-    lut = _sampled_lut(plotly.colors.get_colorscale(name), levels)
-    lut.flags.writeable = False  # shared by every figure that uses the scale
-    return lut
-
-
-def _sampled_lut(pairs: list[list[Any]], levels: int) -> np.ndarray:
-    samples = plotly.colors.sample_colorscale(pairs, list(np.linspace(0.0, 1.0, levels)))
-    return np.array([_rgb(colour) for colour in samples], dtype=np.uint8)
+    stops = scale_stops(scale) if isinstance(scale, str) else ScaleStops.from_pairs(scale)
+    return stops.channels(np.linspace(0.0, 1.0, levels)).astype(np.uint8)
 
 
 def colour_indices(means: np.ndarray, zmin: float, zmax: float) -> np.ndarray:
@@ -115,7 +92,7 @@ def colour_indices(means: np.ndarray, zmin: float, zmax: float) -> np.ndarray:
 def png_data_uri(indices: np.ndarray, lut: np.ndarray) -> str:
     """A palette PNG (one byte per pixel) of colour ``indices``, as a ``data:`` URI."""
     image = Image.fromarray(np.ascontiguousarray(indices, dtype=np.uint8), mode="P")
-    special = [_rgb(HIDDEN_COLOR), _rgb(DROPPED_COLOR)]  # HIDDEN_INDEX, DROPPED_INDEX
+    special = [rgb(HIDDEN_COLOR), rgb(DROPPED_COLOR)]  # HIDDEN_INDEX, DROPPED_INDEX
     palette = np.vstack([lut, np.array(special, dtype=np.uint8)])  # (256, 3)
     image.putpalette(palette.reshape(-1).tolist())
     buffer = io.BytesIO()

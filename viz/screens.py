@@ -101,7 +101,6 @@ class Figure:
     rows: str = "tokens"
     cols: str = "tokens"
     hidden: bool = False
-    sums: bool = False
     when: Callable[[Shown], bool] = lambda shown: True
     title: str | None = None
     titled: bool = False  # the figure carries its name as a title (W_query, Q …)
@@ -518,7 +517,7 @@ def _dropping(shown: Shown) -> bool:
 
 
 _SOFTMAX_FIGURE = Figure(  # the softmax's figure, shown again as dropout's "before"
-    "attn_weights", "attn_weights", "attention_weight", "sequential", hidden=True, sums=True
+    "attn_weights", "attn_weights", "attention_weight", "sequential", hidden=True
 )
 
 SCREENS: tuple[StepScreen, ...] = (
@@ -743,7 +742,6 @@ SCREENS: tuple[StepScreen, ...] = (
                 "dropped_weight",
                 "sequential",
                 hidden=True,
-                sums=True,
                 when=_dropping,
                 title="step.dropout.dropped_title",
             ),

@@ -11,6 +11,7 @@ text, and in Jupyter it draws itself with every text escaped (:mod:`viz.notebook
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -260,7 +261,7 @@ def scale_colours(
 
 @dataclass(frozen=True)
 class ScaleStops:
-    """A named colour scale as arrays: its stops (0 … 1) and their colours (r, g, b in 0 … 1).
+    """A colour scale as arrays: its stops (0 … 1) and their colours (r, g, b in 0 … 1).
 
     :meth:`sample` gives the same strings as Plotly's ``sample_colorscale`` (same interpolation and
     rounding), for a whole matrix at once instead of parsing the scale again for each point.
@@ -269,34 +270,32 @@ class ScaleStops:
     stops: np.ndarray  # (S,)
     colours: np.ndarray  # (S, 3)
 
-    def sample(self, positions: np.ndarray) -> list[str]:
-        """The ``rgb(r, g, b)`` colour at each position (0 … 1) of the flat array ``positions``."""
+    @classmethod
+    def from_pairs(cls, pairs: Sequence[Sequence[object]]) -> ScaleStops:
+        """A scale given as ``[[position, colour], …]`` (``rgb(…)`` or ``#rrggbb``)."""
+        stops = np.array([float(stop) for stop, _ in pairs])  # type: ignore[arg-type]
+        colours = np.array([rgb(str(colour)) for _, colour in pairs]) / 255.0
+        return cls(stops, colours)
+
+    def channels(self, positions: np.ndarray) -> np.ndarray:
+        """The (N, 3) integer channels (0 … 255) at each position (0 … 1) of ``positions``."""
         points = np.asarray(positions, dtype=np.float64).ravel()  # (N,)
         upper = np.searchsorted(self.stops, points, side="left")  # Plotly: bisect_left
         lower = upper - 1  # at 0 this is -1, the last stop, as in Plotly (the weight is then 1)
         weight = (points - self.stops[lower]) / (self.stops[upper] - self.stops[lower])
         start, end = self.colours[lower], self.colours[upper]  # (N, 3)
         mixed = start + weight[:, None] * (end - start)  # (N, 3)
-        channels = np.rint(mixed * 255.0).astype(int)  # half to even, as Plotly's Decimal rounding
-        return [f"rgb({r}, {g}, {b})" for r, g, b in channels.tolist()]
+        return np.rint(mixed * 255.0).astype(int)  # half to even, as Plotly's Decimal rounding
+
+    def sample(self, positions: np.ndarray) -> list[str]:
+        """The ``rgb(r, g, b)`` colour at each position (0 … 1) of the flat array ``positions``."""
+        return [f"rgb({r}, {g}, {b})" for r, g, b in self.channels(positions).tolist()]
 
 
 @lru_cache(maxsize=64)
 def scale_stops(name: str) -> ScaleStops:
     """Plotly's colour scale of that name as :class:`ScaleStops`, read once per name."""
-    pairs = get_colorscale(name)
-    stops = np.array([float(stop) for stop, _ in pairs])
-    colours = np.array([_unit_rgb(colour) for _, colour in pairs])
-    return ScaleStops(stops, colours)
-
-
-def _unit_rgb(colour: str) -> tuple[float, float, float]:
-    """``rgb(…)`` or ``#rrggbb`` as three numbers in 0 … 1 (each channel ÷ 255, as Plotly)."""
-    if colour.startswith("#"):
-        red, green, blue = (int(colour[k : k + 2], 16) for k in (1, 3, 5))
-    else:
-        red, green, blue = unlabel_rgb(colour)
-    return (red / 255.0, green / 255.0, blue / 255.0)
+    return ScaleStops.from_pairs(get_colorscale(name))
 
 
 @lru_cache(maxsize=4096)  # the colours sampled from a scale repeat across cells, tables and reruns
@@ -313,11 +312,12 @@ def text_colour(background: str | None) -> str:
 
 def _luminance(colour: str) -> float:
     """WCAG relative luminance of ``#rrggbb`` or ``rgb(r, g, b)``: 0 black … 1 white."""
-    red, green, blue = (_linear(channel / 255) for channel in _rgb(colour))
+    red, green, blue = (_linear(channel / 255) for channel in rgb(colour))
     return 0.2126 * red + 0.7152 * green + 0.0722 * blue
 
 
-def _rgb(colour: str) -> tuple[float, float, float]:
+def rgb(colour: str) -> tuple[float, float, float]:
+    """``#rrggbb`` or ``rgb(r, g, b)`` as its three channels (0 … 255)."""
     if colour.startswith("#"):
         return tuple(int(colour[k : k + 2], 16) for k in (1, 3, 5))  # type: ignore[return-value]
     return tuple(unlabel_rgb(colour))  # type: ignore[return-value]

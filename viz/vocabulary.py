@@ -65,12 +65,19 @@ def cell_texts(values: np.ndarray, hidden: np.ndarray | None, decimals: int) -> 
     ]
 
 
-_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")  # for str.translate: 12 → ¹², -1 → ⁻¹
+SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")  # 12 → ₁₂
 
 
 def format_exponent(exponent: int) -> str:
-    """An integer exponent as a reader writes it after its base: ``2`` → ``²`` (``0.5²``)."""
-    return str(int(exponent)).translate(_SUPERSCRIPT)
+    """An integer raised: an exponent after its base, ``2`` → ``²`` (``0.5²``), or the book's
+    token number, x⁽²⁾."""
+    return str(int(exponent)).translate(SUPERSCRIPT)
+
+
+def format_subscript(number: int) -> str:
+    """An integer lowered, as in a name: ``12`` → ``₁₂`` (v₁₂, w₂₁)."""
+    return str(int(number)).translate(SUBSCRIPT)
 
 
 def format_difference(value: float) -> str:

@@ -100,7 +100,6 @@ MESSAGES = {
     },
     "backward.axis.weight_j": {"en": "weight of key j", "zh": "键 j 的权重"},
     "backward.axis.score_k": {"en": "score of key k", "zh": "键 k 的分数"},
-    "backward.numbers": {"en": "Numbers: {name}", "zh": "数值：{name}"},
     "backward.name.context": {"en": "∂L/∂z", "zh": "∂L/∂z"},
     "backward.name.dropped_weights": {"en": "∂L/∂Ã", "zh": "∂L/∂Ã"},
     "backward.name.attn_weights": {"en": "∂L/∂A", "zh": "∂L/∂A"},

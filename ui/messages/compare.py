@@ -102,11 +102,6 @@ MESSAGES = {
     },
     "compare.difference": {"en": "B − A", "zh": "B − A"},
     "compare.value": {"en": "value", "zh": "数值"},
-    "compare.numbers_diff": {"en": "Numbers: B − A of the weights", "zh": "数值：权重的 B − A"},
-    "compare.numbers_context": {
-        "en": "Numbers: context vectors (A, B)",
-        "zh": "数值：上下文向量（A、B）",
-    },
     "compare.one_head_note": {
         "en": "One head (CausalAttention), as on the learning pages; the sidebar's head count is "
         "not used here.",

@@ -100,11 +100,6 @@ MESSAGES = {
         "en": "attn_weights (no dropout)",
         "zh": "attn_weights（无 dropout）",
     },
-    "dropout_expectation.numbers_average": {
-        "en": "Numbers: the average of N draws",
-        "zh": "数值：N 次抽样的平均值",
-    },
-    "dropout_expectation.numbers_true": {"en": "Numbers: attn_weights", "zh": "数值：attn_weights"},
     "dropout_expectation.n_one_note": {
         "en": "N = 1 is a single dropout draw: dropped weights are 0 and kept ones are "
         "multiplied by 1/(1 − p) = {scale}, so a row no longer sums to 1.",

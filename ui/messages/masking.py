@@ -118,15 +118,6 @@ MESSAGES = {
     "masking.value.weight": {"en": "weight", "zh": "权重"},
     "masking.value.row_sum": {"en": "row sum", "zh": "行和"},
     "masking.col.row_sum": {"en": "Σ row", "zh": "Σ 行"},
-    "masking.numbers.scores": {"en": "Raw scores as a table", "zh": "以表格显示原始分数"},
-    "masking.numbers.method1": {
-        "en": "Method 1's weights as a table",
-        "zh": "以表格显示方法 1 的权重",
-    },
-    "masking.numbers.method2": {
-        "en": "Method 2's weights as a table",
-        "zh": "以表格显示方法 2 的权重",
-    },
     "masking.tab.scores": {"en": "1 · Raw scores", "zh": "1 · 原始分数"},
     "masking.tab.method1": {
         "en": "2 · Method 1: softmax, then mask",

@@ -103,7 +103,6 @@ MESSAGES = {
         "zh": "dropped_weights，“{query}”这一行（dropout 之后）",
     },
     "quiz.score_name": {"en": "score", "zh": "分数"},
-    "quiz.numbers": {"en": "Numbers of this row", "zh": "这一行的数值"},
     "quiz.few_tokens": {
         "en": "Questions are about the first {limit:token|tokens} of the sentence.",
         "zh": "题目只涉及句子的前 {limit} 个词元。",

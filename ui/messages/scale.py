@@ -51,12 +51,6 @@ MESSAGES = {
         "token».",
         "zh": "{rows} × {cols} 中的第 {r0}–{r1} 行、第 {c0}–{c1} 列；标签为「位置 · 词元」。",
     },
-    "scale.numbers.window": {
-        "en": "This matrix has {rows} × {cols:number|numbers}, too many for one table: choose a "
-        "window (at most {limit} × {limit}).",
-        "zh": "该矩阵有 {rows} × {cols} 个数值，一张表放不下：请选择一个窗口（最多 {limit} × "
-        "{limit}）。",
-    },
     # the random-tokens generator (sidebar)
     "scale.random.title": {"en": "Random tokens (long sequences)", "zh": "随机词元（长序列）"},
     "scale.random.count": {"en": "Number of tokens", "zh": "词元数量"},

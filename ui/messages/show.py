@@ -1,7 +1,6 @@
 """Messages of the shared display helpers."""
 
 MESSAGES = {
-    "show.numbers": {"en": "Numbers as a table", "zh": "以表格显示数值"},
     "show.changed_cell": {
         "en": "changed by the last edit or setting change",
         "zh": "被上一次编辑或设置改动改变了",

@@ -73,8 +73,6 @@ MESSAGES = {
         "printing or presenting.",
         "zh": "关闭：一次显示一步。打开：所有步骤上下排列，便于滚动浏览、打印或演示。",
     },
-    "step.numbers_of": {"en": "Numbers of {name} as a table", "zh": "以表格显示 {name} 的数值"},
-    "step.row_sum": {"en": "row sum", "zh": "行和"},
     # a step's heading and tab label: its number comes from its place in attention.steps.STEPS
     "step.heading": {"en": "Step {number} · {title}", "zh": "第 {number} 步 · {title}"},
     "step.tab_label": {"en": "{number} · {tab}", "zh": "{number} · {tab}"},
