@@ -681,7 +681,7 @@ S33, S341, S342, S35, S352 = (
 WALK: Walk[Chapter] = Walk(
     page="chapter_path",
     entries=(
-        Entry(
+        Entry(  # 3.3.1: one query's scores, its weights two ways, its context; why softmax; 3.3.2
             "simple",
             lambda: t(S33),
             parts=(
@@ -695,7 +695,7 @@ WALK: Walk[Chapter] = Walk(
                 part(S33, _all_context),
             ),
         ),
-        Entry(
+        Entry(  # 3.4.1: SelfAttention_v1's torch.rand weights, one query through them, every context
             "v1",
             lambda: t(S341),
             parts=(
@@ -705,7 +705,7 @@ WALK: Walk[Chapter] = Walk(
                 part(S341, _v1_context),
             ),
         ),
-        Entry(
+        Entry(  # 3.4.2: SelfAttention_v2's seed, code, nn.Linear weights and context
             "v2",
             lambda: t(S342),
             parts=(
@@ -715,7 +715,7 @@ WALK: Walk[Chapter] = Walk(
             ),
             keeps=(V2_SEED_KEY,),
         ),
-        Entry(
+        Entry(  # 3.5.1 masking both ways, 3.5.2 dropout's two draws, the diff to CausalAttention
             "causal",
             lambda: t(S35),
             parts=(
