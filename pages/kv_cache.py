@@ -6,8 +6,8 @@ demand, bounded and cached.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from string import ascii_lowercase
 
 import numpy as np
@@ -374,18 +374,14 @@ class KvCache:
     view: View
 
 
-def _token_screen(position: int) -> Callable[[KvCache], None]:
+def _token_screen(position: int, cache: KvCache) -> None:
     """Presenter mode: one screen per token fed, the cache after it."""
-
-    def draw(cache: KvCache) -> None:
-        show_cache_after(cache.steps[position], cache.view, compact=True)
-
-    return draw
+    show_cache_after(cache.steps[position], cache.view, compact=True)
 
 
-def _token_screens(cache: KvCache) -> tuple[Callable[[KvCache], None], ...]:
+def _token_screens(cache: KvCache) -> Parts[KvCache]:
     count = min(len(cache.steps), len(ascii_lowercase))  # screens 1a … 1z
-    return tuple(_token_screen(position) for position in range(count))
+    return tuple(partial(_token_screen, position) for position in range(count))
 
 
 MEMORY_KEYS = tuple(
