@@ -8,7 +8,6 @@ one per tab with the toggle or a link (``?step=v1``), a few screens each in pres
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -43,7 +42,7 @@ from ui.settings import widget
 from ui.show import figure_words, show_matrix
 from ui.table_state import book_table
 from ui.view import View
-from ui.walk import Entry, Walk, begin, present, show_walk
+from ui.walk import Entry, Walk, begin, part, present, show_walk
 from viz.chapter import rows_view, weight_matrix_view
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
@@ -328,22 +327,6 @@ def _softmax_sentences(chapter: Chapter) -> None:
             st.markdown(sentence)
 
 
-def _s33_why_softmax(chapter: Chapter) -> None:
-    """3.3.1's question on numbers: an editable case, both normalisations, extreme scores."""
-    _softmax_intro(chapter)
-    _softmax_inputs(chapter)
-    _softmax_table(chapter)
-    _softmax_sentences(chapter)
-
-
-def _s33_query(chapter: Chapter) -> None:
-    """3.3.1: one query's scores, its weights two ways, its context vector; why softmax."""
-    _s33_text(chapter)
-    _s33_code(chapter)
-    _s33_tables(chapter)
-    _s33_why_softmax(chapter)
-
-
 def _all_text(chapter: Chapter) -> None:
     st.markdown(t("chapter.s33.all", number=chapter.simple.query_index + 1))
 
@@ -375,17 +358,6 @@ def _all_matrix(field: str, chapter: Chapter) -> None:
 _all_scores = partial(_all_matrix, "attn_scores")
 _all_weights = partial(_all_matrix, "attn_weights")
 _all_context = partial(_all_matrix, "context")
-
-
-def _all_queries(chapter: Chapter) -> None:
-    """3.3.2: every query at once, the ``(T, T)`` scores and weights and the ``(T, d_in)`` context."""
-    _all_text(chapter)
-    scores_col, weights_col = st.columns(2, gap="medium")
-    with scores_col:
-        _all_scores(chapter)
-    with weights_col:
-        _all_weights(chapter)
-    _all_context(chapter)
 
 
 def _weights(step: TrainableAttention, words: FigureWords, palette: str, key: str) -> None:
@@ -454,13 +426,6 @@ def _v1_weights(chapter: Chapter) -> None:
     _weights(chapter.v1, chapter.words, chapter.palette, "chapter_v1")
 
 
-def _s341_weights(chapter: Chapter) -> None:
-    """3.4.1: ``SelfAttention_v1``'s code and its three ``torch.rand`` weight matrices."""
-    _s341_text(chapter)
-    _s341_code(chapter)
-    _v1_weights(chapter)
-
-
 def _v1_query_text(chapter: Chapter) -> None:
     step = chapter.v1
     number = step.query_index + 1
@@ -498,13 +463,6 @@ def _v1_context(chapter: Chapter) -> None:
     _context(chapter.v1, chapter.tokens, chapter.words, chapter.palette)
 
 
-def _s341_query(chapter: Chapter) -> None:
-    """3.4.1: one query through v1's weights, then every context vector."""
-    _v1_query_text(chapter)
-    _v1_query_rows(chapter)
-    _v1_context(chapter)
-
-
 def _s342_text(chapter: Chapter) -> None:
     st.header(t("chapter.s342.title"), anchor="s3-4-2")
     st.markdown(t("chapter.s342.body"))
@@ -524,13 +482,6 @@ def _v2_weights(chapter: Chapter) -> None:
     step = chapter.v2()
     if step is not None:
         _weights(step, chapter.words, chapter.palette, "chapter_v2")
-
-
-def _s342_weights(chapter: Chapter) -> None:
-    """3.4.2: ``SelfAttention_v2``'s seed, code and ``nn.Linear`` weights."""
-    _s342_text(chapter)
-    _s342_code(chapter)
-    _v2_weights(chapter)
 
 
 def v2_seed_input(*, compact: bool = False) -> None:
@@ -616,15 +567,6 @@ def _renormalised_table(chapter: Chapter) -> None:
     _tril_weights(chapter, "attn_weights", "chapter.masked_simple_norm")
 
 
-def _s35_tril_tables(chapter: Chapter) -> None:
-    """3.5.1, the book's first way: softmax, zero the future with ``tril``, renormalise."""
-    simple, renormalised = st.columns(2, gap="medium")
-    with simple:
-        _tril_table(chapter)
-    with renormalised:
-        _renormalised_table(chapter)
-
-
 def _s35_neg_inf_text(chapter: Chapter) -> None:
     """3.5.1, then the book's −∞ way, and how far the two ways are apart, computed."""
     masked = _v2_masking(chapter)
@@ -647,15 +589,6 @@ def _s35_table(chapter: Chapter) -> None:
     )
 
 
-def _s35_mask(chapter: Chapter) -> None:
-    """3.5.1 in the book's order: mask the softmax weights with ``tril`` and renormalise, then
-    the −∞ way, which gives the same weights at once."""
-    _s35_text(chapter)
-    _s35_tril_tables(chapter)
-    _s35_neg_inf_text(chapter)
-    _s35_table(chapter)
-
-
 def _s352_text(chapter: Chapter) -> None:
     del chapter
     st.subheader(t("chapter.s352.title"), anchor="s3-5-2")
@@ -675,13 +608,6 @@ def _s352_ones_table(chapter: Chapter) -> None:
         palette=chapter.palette, title=t("chapter.s352.ones"),
     )  # fmt: skip
     show_matrix(view, chapter.words, key="chapter_dropout_ones")
-
-
-def _s352_ones(chapter: Chapter) -> None:
-    """3.5.2, first draw: the book's ``dropout(torch.ones(6, 6))``, drawn here."""
-    _s352_text(chapter)
-    _s352_code(chapter)
-    _s352_ones_table(chapter)
 
 
 def _s352_weights_table(chapter: Chapter) -> None:
@@ -717,22 +643,6 @@ def _s352_notes(chapter: Chapter) -> None:
         st.warning(t("chapter.s352.not_book", ones=differences[0], weights=differences[1]))
 
 
-def _s352_weights(chapter: Chapter) -> None:
-    """3.5.2, second draw: ``dropout(attn_weights)``, the row that vanished, the printouts."""
-    _s352_weights_table(chapter)
-    _s352_notes(chapter)
-
-
-def _s35_diff(chapter: Chapter) -> None:
-    """3.5: the code from ``SelfAttention_v2`` to ``CausalAttention``, and why each change."""
-    del chapter
-    st.markdown(t("chapter.diff_intro"))
-    st.code(code_in_language(causal_diff()), language="diff")
-    st.markdown(t("chapter.why_mask"))
-    st.markdown(t("chapter.why_dropout"))
-    st.caption(t("chapter.why_batch"))
-
-
 def diff_halves(diff: str) -> tuple[str, str]:
     """The diff cut where ``forward`` begins: ``__init__``'s changes, then ``forward``'s."""
     lines = diff.splitlines()
@@ -740,134 +650,85 @@ def diff_halves(diff: str) -> tuple[str, str]:
     return "\n".join(lines[:cut]).rstrip(), "\n".join(lines[cut:])
 
 
-def _diff_screen(half: int) -> Callable[[Chapter], None]:
-    """Presenter mode: one half of the diff per screen, its code beside why it changes."""
-
-    def draw(chapter: Chapter) -> None:
-        del chapter
-        st.subheader(t("chapter.s35.title"), anchor=False)
-        code_column, why_column = st.columns([2, 1], gap="medium")
-        with code_column:
-            code = diff_halves(causal_diff())[half].splitlines()
-            # a screen holds the code, not the diff's file and hunk headers (---, +++, @@)
-            code = [line for line in code if not line.startswith(("---", "+++", "@@"))]
-            st.code(code_in_language("\n".join(code)), language="diff")
-        with why_column:  # the diff's intro is on the page; a projector shows the why
-            if half == 0:
-                st.markdown(t("chapter.why_mask"))
-            else:
-                st.markdown(t("chapter.why_dropout"))
-                st.caption(t("chapter.why_batch"))
-
-    return draw
+def _diff_code(half: int, chapter: Chapter) -> None:
+    """3.5: one half of the code from ``SelfAttention_v2`` to ``CausalAttention`` (the page says
+    first what the diff is; a projector shows the code and why)."""
+    if half == 0 and not chapter.presenting:
+        st.markdown(t("chapter.diff_intro"))
+    code = diff_halves(causal_diff())[half].splitlines()
+    # the code, not the diff's file and hunk headers (---, +++, @@)
+    code = [line for line in code if not line.startswith(("---", "+++", "@@"))]
+    st.code(code_in_language("\n".join(code)), language="diff")
 
 
-def _section(
-    name: str,
-    title: str,
-    *parts: Callable[[Chapter], None],
-    screens: tuple[Callable[[Chapter], None], ...],
-    keeps: tuple[str, ...] = (),
-) -> Entry[Chapter]:
-    """A section of the chapter: its parts one below another; in presenter mode ``screens``,
-    one per Next press."""
-
-    def draw(chapter: Chapter) -> None:
-        for part in parts:
-            part(chapter)
-
-    return Entry(name, lambda: t(title), draw, parts=lambda chapter: screens, keeps=keeps)
+def _diff_why(half: int, chapter: Chapter) -> None:
+    """Why each half of the diff changes: the mask, then dropout and the batch."""
+    del chapter
+    if half == 0:
+        st.markdown(t("chapter.why_mask"))
+    else:
+        st.markdown(t("chapter.why_dropout"))
+        st.caption(t("chapter.why_batch"))
 
 
-Draw = Callable[[Chapter], None]
-
-
-def _beside(left: Draw, right: Draw, widths: tuple[int, int] = (1, 1)) -> Draw:
-    """Presenter mode: two pieces side by side (the width of a projector, not its height)."""
-
-    def draw(chapter: Chapter) -> None:
-        left_column, right_column = st.columns(list(widths), gap="medium")
-        with left_column:
-            left(chapter)
-        with right_column:
-            right(chapter)
-
-    return draw
-
-
-def _titled(title: str, *pieces: Draw) -> Draw:
-    """Presenter mode: a section's title above one or more of its pieces."""
-
-    def draw(chapter: Chapter) -> None:
-        st.subheader(t(title), anchor=False)
-        for piece in pieces:
-            piece(chapter)
-
-    return draw
-
-
-S33, S341, S342, S352 = (
+S33, S341, S342, S35, S352 = (
     "chapter.s33.title",
     "chapter.s341.title",
     "chapter.s342.title",
+    "chapter.s35.title",
     "chapter.s352.title",
 )
 WALK: Walk[Chapter] = Walk(
     page="chapter_path",
     entries=(
-        _section(
+        Entry(  # 3.3.1: one query's scores, its weights two ways, its context; why softmax; 3.3.2
             "simple",
-            S33,
-            _s33_query,
-            _all_queries,
-            screens=(
-                _beside(_s33_text, _s33_code),
-                _titled(S33, _s33_tables),
-                _beside(_softmax_intro, _softmax_inputs),
-                _titled("chapter.softmax.title", _softmax_table),
-                _titled("chapter.softmax.title", _softmax_sentences),
-                _beside(_all_scores, _all_text, (3, 2)),
-                _titled(S33, _all_weights),
-                _titled(S33, _all_context),
+            lambda: t(S33),
+            parts=(
+                part(None, _s33_text, _s33_code, widths=(1, 1)),
+                part(S33, _s33_tables),
+                part(None, _softmax_intro, _softmax_inputs, widths=(1, 1)),
+                part("chapter.softmax.title", _softmax_table),
+                part("chapter.softmax.title", _softmax_sentences),
+                part(None, _all_text, _all_scores, widths=(2, 3)),
+                part(S33, _all_weights),
+                part(S33, _all_context),
             ),
         ),
-        _section(
+        Entry(  # 3.4.1: SelfAttention_v1's torch.rand weights, one query through them, every context
             "v1",
-            S341,
-            _s341_weights,
-            _s341_query,
-            screens=(
-                _beside(_s341_text, _s341_code),
-                _titled(S341, _v1_weights),
-                _titled(S341, _v1_query_text, _v1_query_rows),
-                _titled(S341, _v1_context),
+            lambda: t(S341),
+            parts=(
+                part(None, _s341_text, _s341_code, widths=(1, 1)),
+                part(S341, _v1_weights),
+                part(S341, _v1_query_text, _v1_query_rows),
+                part(S341, _v1_context),
             ),
         ),
-        _section(
+        Entry(  # 3.4.2: SelfAttention_v2's seed, code, nn.Linear weights and context
             "v2",
-            S342,
-            _s342_weights,
-            _s342_context,
-            screens=(
-                _beside(_s342_text, _s342_code),
-                _titled(S342, _v2_weights),
-                _titled(S342, _s342_context),
+            lambda: t(S342),
+            parts=(
+                part(None, _s342_text, _s342_code, widths=(1, 1)),
+                part(S342, _v2_weights),
+                part(S342, _s342_context),
             ),
             keeps=(V2_SEED_KEY,),
         ),
-        _section(
+        Entry(  # 3.5.1 masking both ways, 3.5.2 dropout's two draws, the diff to CausalAttention
             "causal",
-            "chapter.s35.title",
-            *(_s35_mask, _s352_ones, _s352_weights, _s35_diff),
-            screens=(
-                _beside(_tril_table, _s35_text, (3, 2)),
-                _titled("chapter.s35.title", _renormalised_table),
-                _beside(_s35_table, _s35_neg_inf_text, (3, 2)),
-                _beside(_s352_text, _s352_code),
-                _titled(S352, _s352_ones_table),
-                _titled(S352, _beside(_s352_weights_table, _s352_notes, (3, 2))),
-                _diff_screen(0),
-                _diff_screen(1),
+            lambda: t(S35),
+            parts=(
+                part(None, _s35_text, _tril_table, widths=(2, 3)),
+                part(S35, _renormalised_table),
+                part(None, _s35_neg_inf_text, _s35_table, widths=(2, 3)),
+                part(None, _s352_text, _s352_code, widths=(1, 1)),
+                part(S352, _s352_ones_table),
+                part(S352, _s352_weights_table, _s352_notes, widths=(3, 2)),
+                *(
+                    part(S35, partial(_diff_code, h), partial(_diff_why, h), widths=(2, 1))
+                    for h in (0, 1)
+                ),
             ),
         ),
     ),

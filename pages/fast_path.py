@@ -8,8 +8,8 @@ five entries of one walk (:mod:`ui.walk`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from textwrap import dedent
 
 import numpy as np
@@ -43,7 +43,7 @@ from ui.run_slots import step_aside
 from ui.show import figure_words, show_matrix
 from ui.table import MAX_TOKENS
 from ui.view import View
-from ui.walk import Entry, Walk, begin, present, show_walk
+from ui.walk import Entry, Parts, Walk, begin, part, present, show_walk
 from viz.fast_path import convention_view, per_size_chart
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
@@ -148,9 +148,8 @@ def _slip_matrix(outputs: FastPathOutputs, view: View) -> None:
     show_matrix(slip, figure_words(), key="fast_path_slip_output")
 
 
-def show_outputs(outputs: FastPathOutputs, view: View, *, blind: bool = True) -> None:
-    """The book's class's output beside the slip's (the first sequence); ``blind``: and what
-    the slip's rows that see no key are (presenter mode gives them a screen of their own)."""
+def show_outputs(outputs: FastPathOutputs, view: View) -> None:
+    """The book's class's output beside the slip's (the first sequence)."""
     st.subheader(t("fast_path.outputs.header"))
     left, right = st.columns(2, gap="large")
     with left:
@@ -158,8 +157,6 @@ def show_outputs(outputs: FastPathOutputs, view: View, *, blind: bool = True) ->
         show_matrix(book, figure_words(), key="fast_path_book_output")
     with right:
         _slip_matrix(outputs, view)
-        if blind:
-            show_blind_rows(outputs, view)
 
 
 MASK_PANELS = ("book", "nn", "sdpa")  # the same mask_bool: as the book reads it, as each path does
@@ -231,33 +228,26 @@ def book_parts(source: str, most: int = CODE_SCREEN_LINES) -> list[tuple[int, in
     return parts
 
 
-def _book_screen(first: int, last: int) -> Callable[[FastPath], None]:
-    def draw(fast: FastPath) -> None:
-        st.subheader(t("fast_path.code.header_walk"), anchor=False)
-        lines = book_source().rstrip().splitlines()
-        st.markdown(t("fast_path.code.book_part", first=first, last=last, total=len(lines)))
-        st.code(dedent("\n".join(lines[first - 1 : last])), language="python", wrap_lines=True)
-
-    return draw
+def _book_lines(first: int, last: int, fast: FastPath) -> None:
+    lines = book_source().rstrip().splitlines()
+    st.markdown(t("fast_path.code.book_part", first=first, last=last, total=len(lines)))
+    st.code(dedent("\n".join(lines[first - 1 : last])), language="python", wrap_lines=True)
 
 
-def _path_screen(path: str) -> Callable[[FastPath], None]:
-    def draw(fast: FastPath) -> None:
-        st.subheader(t("fast_path.code.header_walk"), anchor=False)
-        nn_layer = path == "nn_multihead_attention"
-        label = "fast_path.code.nn_named" if nn_layer else "fast_path.code.path_named"
-        st.markdown(t(label, name=f"**{escape_markdown(_name(path))}**"))
-        st.code(path_source(path), language="python", wrap_lines=True)
-        if nn_layer:
-            st.caption(t("fast_path.code.nn_note"))
-
-    return draw
+def _path_code(path: str, fast: FastPath) -> None:
+    nn_layer = path == "nn_multihead_attention"
+    label = "fast_path.code.nn_named" if nn_layer else "fast_path.code.path_named"
+    st.markdown(t(label, name=f"**{escape_markdown(_name(path))}**"))
+    st.code(path_source(path), language="python", wrap_lines=True)
+    if nn_layer:
+        st.caption(t("fast_path.code.nn_note"))
 
 
-def code_screens(fast: FastPath) -> tuple[Callable[[FastPath], None], ...]:
+def code_screens(fast: FastPath) -> Parts[FastPath]:
     """Presenter mode: the book's ``forward`` in parts, then each path's code, a screen each."""
-    book = tuple(_book_screen(first, last) for first, last in book_parts(book_source()))
-    return book + tuple(_path_screen(path) for path in PATHS)
+    book = [partial(_book_lines, first, last) for first, last in book_parts(book_source())]
+    pieces = [*book, *(partial(_path_code, path) for path in PATHS)]
+    return tuple(part("fast_path.code.header_walk", piece) for piece in pieces)
 
 
 def show_book_table() -> None:
@@ -355,23 +345,10 @@ def _show_outputs(fast: FastPath) -> None:
     show_outputs(fast.outputs, fast.view)
 
 
-def _show_paths(fast: FastPath) -> None:
-    """The three paths and the slip: their differences, then the book's output beside the slip's."""
-    _show_differences(fast)
-    _show_outputs(fast)
-
-
-def _show_slip_blind(fast: FastPath) -> None:
-    """Presenter mode: what the slip's rows that see no key are (its table: the screen before)."""
-    st.subheader(t("fast_path.outputs.header"), anchor=False)
+def _show_blind_rows(fast: FastPath) -> None:
     show_blind_rows(fast.outputs, fast.view)
 
 
-PATH_SCREENS = (  # presenter mode: three screens
-    _show_differences,
-    lambda fast: show_outputs(fast.outputs, fast.view, blind=False),
-    _show_slip_blind,
-)
 # presenter mode: the book's mask, then each path's reading of it, a screen each (two 6 × 6
 # tables do not fit side by side on a projector)
 MASK_SCREENS = tuple(
@@ -380,7 +357,15 @@ MASK_SCREENS = tuple(
 WALK: Walk[FastPath] = Walk(
     page="fast_path",
     entries=(
-        Entry("paths", lambda: t("fast_path.tab.paths"), _show_paths, parts=lambda f: PATH_SCREENS),
+        Entry(
+            "paths",
+            lambda: t("fast_path.tab.paths"),
+            parts=(  # the three paths and the slip, the slip's rows that see no key
+                _show_differences,
+                _show_outputs,
+                part("fast_path.outputs.header", _show_blind_rows),
+            ),
+        ),
         Entry(
             "masks",
             lambda: t("fast_path.tab.masks"),

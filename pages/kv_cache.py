@@ -6,8 +6,8 @@ demand, bounded and cached.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from string import ascii_lowercase
 
 import numpy as np
@@ -35,8 +35,9 @@ from ui.input_errors import show_input_error
 from ui.matrix_table import draw_table
 from ui.run_slots import step_aside
 from ui.show import figure_words, show_matrix
+from ui.step_link import presenting
 from ui.view import View
-from ui.walk import Entry, Walk, begin, present, show_walk
+from ui.walk import Entry, Parts, Walk, begin, part, present, show_walk
 from viz.fast_path import cache_rows_view, convention_view
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView
@@ -184,77 +185,41 @@ def _show_output_rows(step: CacheStep, view: View, *, compact: bool) -> None:
         st.metric(label, value, help=t("kv_cache.growth.metric_help"))
 
 
-def show_slice(slip: SliceSlip, view: View) -> None:
-    """The last token as one query: the right mask row and the slip's, and what each outputs."""
+def _slice_text(cache: KvCache) -> None:
+    """Why one query's mask is row n−1, and what slicing from row 0 gives it."""
     st.subheader(t("kv_cache.slice.header"))
-    n = slip.right_mask.shape[1]
-    tokens = view.tokens[:n]
-    st.markdown(t("kv_cache.slice.text", n=n, first=escape_markdown(tokens[0])))
-    words = figure_words()
-    for column, name, mask, output in zip(
-        st.columns(2, gap="large"),
-        ("right", "slip"),
-        (slip.right_mask, slip.slipped_mask),
-        (slip.right_output, slip.slipped_output),
-        strict=True,
-    ):
-        with column:
-            st.markdown(t(f"kv_cache.slice.{name}"))
-            matrix = _mask_view(
-                mask.numpy(), tokens, view, t("kv_cache.slice.query"), (tokens[-1],)
-            )
-            show_matrix(matrix, words, key=f"kv_cache_slice_{name}")
-            numbers = ", ".join(f"{value:.4f}" for value in output.tolist())
-            st.markdown(f"{t(f'kv_cache.slice.{name}_output')}: `[{numbers}]`")
-    st.metric(t("kv_cache.slice.metric"), f"{slip.difference:.4f}")
-    st.caption(t("kv_cache.slice.gallery"))
+    if cache.slip is None:
+        st.info(t("kv_cache.slice.one_token"))
+        return
+    n = cache.slip.right_mask.shape[1]
+    st.markdown(t("kv_cache.slice.text", n=n, first=escape_markdown(cache.view.tokens[0])))
 
 
-def _slice_masks(slip: SliceSlip, view: View) -> None:
-    """Presenter mode: the right mask row and the slip's, one table of two rows."""
+def _slice_masks(cache: KvCache) -> None:
+    """The right mask row and the slip's, one table of two rows."""
+    slip, view = cache.slip, cache.view
+    assert slip is not None  # a part only when there is a slip
     n = slip.right_mask.shape[1]
     tokens = view.tokens[:n]
     masks = np.concatenate([slip.right_mask.numpy(), slip.slipped_mask.numpy()])  # (2, n)
-    rows = (t("kv_cache.slice.right_row"), t("kv_cache.slice.slip_row"))
-    matrix = _mask_view(masks, tokens, view, t("kv_cache.slice.query_of", token=tokens[-1]), rows)
+    matrix = convention_view(
+        masks,
+        tokens,
+        true_hides=True,  # True hides
+        hidden_name=t("kv_cache.slice.hidden"),
+        attended_name=t("kv_cache.slice.visible"),
+        row_title=t("kv_cache.slice.query_of", token=tokens[-1]),
+        col_title=t("kv_cache.axis.key"),
+        palette=view.palette,
+        row_labels=(t("kv_cache.slice.right_row"), t("kv_cache.slice.slip_row")),
+    )
     show_matrix(matrix, figure_words(), key="kv_cache_slice_masks")
 
 
-def _mask_view(
-    masks: np.ndarray, tokens: list[str], view: View, row_title: str, rows: tuple[str, ...]
-) -> MatrixView:
-    """Mask rows over the cached keys (True hides), a row per label of ``rows``."""
-    return convention_view(
-        masks,
-        tokens,
-        true_hides=True,
-        hidden_name=t("kv_cache.slice.hidden"),
-        attended_name=t("kv_cache.slice.visible"),
-        row_title=row_title,
-        col_title=t("kv_cache.axis.key"),
-        palette=view.palette,
-        row_labels=rows,
-    )
-
-
-def _slice_why(cache: KvCache) -> None:
-    """Presenter mode 2a: why one query's mask is row n−1, and both rows."""
-    slip, view = cache.slip, cache.view
-    if slip is None:
-        _show_slice_entry(cache)
-        return
-    st.subheader(t("kv_cache.slice.header"), anchor=False)
-    n = slip.right_mask.shape[1]
-    st.markdown(t("kv_cache.slice.text", n=n, first=escape_markdown(view.tokens[0])))
-    _slice_masks(slip, view)
-
-
 def _slice_outputs(cache: KvCache) -> None:
-    """Presenter mode 2b: both rows again, what each outputs, the difference, the gallery."""
-    slip, view = cache.slip, cache.view
-    assert slip is not None  # one screen only when there is no slip
-    st.subheader(t("kv_cache.slice.header"), anchor=False)
-    _slice_masks(slip, view)
+    """What each mask row outputs, the difference, and where the slip is in the gallery."""
+    slip = cache.slip
+    assert slip is not None  # a part only when there is a slip
     for name, output in (("right", slip.right_output), ("slip", slip.slipped_output)):
         numbers = ", ".join(f"{value:.4f}" for value in output.tolist())
         st.markdown(f"{t(f'kv_cache.slice.{name}_output')}: `[{numbers}]`")
@@ -262,15 +227,16 @@ def _slice_outputs(cache: KvCache) -> None:
     st.caption(t("kv_cache.slice.gallery"))
 
 
-def _slice_screens(cache: KvCache) -> tuple[Callable[[KvCache], None], ...]:
-    return (_slice_why,) if cache.slip is None else (_slice_why, _slice_outputs)
+def _slice_parts(cache: KvCache) -> Parts[KvCache]:
+    """Why row n−1, then the two rows and what each outputs (one part without a slip)."""
+    if cache.slip is None:
+        return (_slice_text,)
+    return (_slice_text, part("kv_cache.slice.header", _slice_masks, _slice_outputs))
 
 
-def show_generation(view: View, *, slider: bool = True) -> None:
-    """The tiny GPT's greedy continuation, with and without the cache.
-
-    ``slider``: off in presenter mode, which keeps the count chosen on the page.
-    """
+def show_generation(view: View) -> None:
+    """The tiny GPT's greedy continuation, with and without the cache (presenter mode keeps the
+    count chosen on the page)."""
     st.subheader(t("kv_cache.generate.header"))
     cfg = TrainConfig(
         task="text", seed=view.config.seed, context_length=GENERATION_CONTEXT
@@ -285,7 +251,7 @@ def show_generation(view: View, *, slider: bool = True) -> None:
             seed=view.config.seed,
         )
     )
-    if slider:
+    if not presenting():
         count = st.slider(t("kv_cache.generate.count"), 1, 64, NEW_TOKENS, key=NEW_TOKENS_KEY)
     else:
         count = st.session_state.get(NEW_TOKENS_KEY, NEW_TOKENS)
@@ -337,14 +303,16 @@ MEMORY_FORMULA = (
 )
 
 
-def _memory_formula() -> None:
-    st.subheader(t("kv_cache.memory.header"), anchor=False)
+def _memory_formula(_: KvCache) -> None:
+    st.subheader(t("kv_cache.memory.header"))
     st.markdown(t("kv_cache.memory.text"))
     st.latex(MEMORY_FORMULA)
 
 
-def _memory_calculator() -> None:
-    """The cache's bytes for settings the reader types."""
+def _memory_calculator(_: KvCache) -> None:
+    """The cache's bytes for settings the reader types (on its own screen, under the formula)."""
+    if presenting():
+        st.latex(MEMORY_FORMULA)
     fields = (
         ("layers", 12, 1, 200),
         ("tokens", 1024, 1, 1_000_000),
@@ -376,8 +344,10 @@ def _memory_calculator() -> None:
         show_input_error(error)
 
 
-def _memory_examples() -> None:
+def _memory_examples(_: KvCache) -> None:
     """Four examples: the chapter's layer, GPT-2 124M, with 4 K/V heads and with 1."""
+    if presenting():  # the calculator is on the next screen: it keeps what was typed
+        write_back(MEMORY_KEYS)
     gpt2 = {"layers": 12, "tokens": 1024, "d_model": 768}
     examples = (
         ("chapter", cache_bytes(layers=1, tokens=6, d_model=2)),
@@ -395,29 +365,6 @@ def _memory_examples() -> None:
     )
 
 
-def show_memory() -> None:
-    """The formula, the cache's bytes for settings the reader types, and four examples."""
-    _memory_formula()
-    _memory_calculator()
-    _memory_examples()
-
-
-def _memory_screens(_: object) -> tuple[Callable[[KvCache], None], ...]:
-    """Presenter mode: the formula with its examples, then the formula with its calculator."""
-
-    def facts(cache: KvCache) -> None:
-        write_back(MEMORY_KEYS)  # the calculator, not drawn here, keeps what was typed
-        _memory_formula()
-        _memory_examples()
-
-    def calculator(cache: KvCache) -> None:
-        st.subheader(t("kv_cache.memory.header"), anchor=False)
-        st.latex(MEMORY_FORMULA)
-        _memory_calculator()
-
-    return (facts, calculator)
-
-
 @dataclass(frozen=True)
 class KvCache:
     """What every entry reads: the cache after each token, the slice slip, the view."""
@@ -427,26 +374,14 @@ class KvCache:
     view: View
 
 
-def _token_screen(position: int) -> Callable[[KvCache], None]:
+def _token_screen(position: int, cache: KvCache) -> None:
     """Presenter mode: one screen per token fed, the cache after it."""
-
-    def draw(cache: KvCache) -> None:
-        show_cache_after(cache.steps[position], cache.view, compact=True)
-
-    return draw
+    show_cache_after(cache.steps[position], cache.view, compact=True)
 
 
-def _token_screens(cache: KvCache) -> tuple[Callable[[KvCache], None], ...]:
+def _token_screens(cache: KvCache) -> Parts[KvCache]:
     count = min(len(cache.steps), len(ascii_lowercase))  # screens 1a … 1z
-    return tuple(_token_screen(position) for position in range(count))
-
-
-def _show_slice_entry(cache: KvCache) -> None:
-    if cache.slip is None:
-        st.subheader(t("kv_cache.slice.header"))
-        st.info(t("kv_cache.slice.one_token"))
-    else:
-        show_slice(cache.slip, cache.view)
+    return tuple(partial(_token_screen, position) for position in range(count))
 
 
 MEMORY_KEYS = tuple(
@@ -463,20 +398,21 @@ WALK: Walk[KvCache] = Walk(
             parts=_token_screens,
             keeps=("kv_cache_tokens",),
         ),
-        Entry("slice", lambda: t("kv_cache.tab.slice"), _show_slice_entry, parts=_slice_screens),
+        Entry("slice", lambda: t("kv_cache.tab.slice"), parts=_slice_parts),
         Entry(
             "generate",
             lambda: t("kv_cache.tab.generate"),
             lambda c: show_generation(c.view),
-            parts=lambda c: (lambda c: show_generation(c.view, slider=False),),
             keeps=(NEW_TOKENS_KEY,),
         ),
         Entry("time", lambda: t("kv_cache.tab.time"), lambda c: show_timing(c.view)),
         Entry(
             "memory",
             lambda: t("kv_cache.tab.memory"),
-            lambda c: show_memory(),
-            parts=_memory_screens,
+            parts=(
+                part(None, _memory_formula, _memory_examples),
+                part("kv_cache.memory.header", _memory_calculator),
+            ),
             keeps=MEMORY_KEYS,
         ),
     ),

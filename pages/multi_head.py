@@ -29,7 +29,7 @@ from ui.i18n import t
 from ui.settings import SETTINGS
 from ui.show import figure_words, numbers_frame, show_matrix
 from ui.view import View
-from ui.walk import Entry, Walk, begin, present
+from ui.walk import Entry, Parts, Walk, begin, part, present
 from viz.labels import unique_labels
 from viz.markdown_text import escape_markdown
 from viz.matrix import MatrixView, use_table
@@ -335,46 +335,36 @@ def difference(heads: Heads) -> None:
         show_parameter_counts(d_in, heads.d_out, heads.num_heads, heads.view.config.qkv_bias)
 
 
-def _weights_screens(variant: str) -> Callable[[Heads], tuple[Callable[[Heads], None], ...]]:
+def _weights_of(variant: str, heads: Heads, only: int | None = None) -> None:
+    """The class's weights, every head (``only``: one head's)."""
+    trace = heads.trace_of(variant)
+    if trace is not None:
+        show_weights(trace, variant, heads.view.tokens, heads.view.palette, only=only)
+
+
+def _weights_parts(variant: str) -> Callable[[Heads], Parts[Heads]]:
     """Presenter mode: one head's weights a screen, under the class's header."""
 
-    def screens(heads: Heads) -> tuple[Callable[[Heads], None], ...]:
-        trace = heads.trace_of(variant)
-        if trace is None:
-            return (lambda heads: fused_text(heads, code=False),)
+    def parts(heads: Heads) -> Parts[Heads]:
+        if heads.trace_of(variant) is None:
+            return (partial(fused_text, code=False),)
+        header, one = f"multi_head.{variant}.header", partial(_weights_of, variant)
+        return tuple(part(header, partial(one, only=head)) for head in range(heads.num_heads))
 
-        def one(heads: Heads, head: int) -> None:
-            st.subheader(t(f"multi_head.{variant}.header"))
-            show_weights(trace, variant, heads.view.tokens, heads.view.palette, only=head)
-
-        return tuple(partial(one, head=head) for head in range(heads.num_heads))
-
-    return screens
+    return parts
 
 
-def _draw_weights(variant: str) -> Callable[[Heads], None]:
-    def draw(heads: Heads) -> None:
-        trace = heads.trace_of(variant)
-        if trace is not None:
-            show_weights(trace, variant, heads.view.tokens, heads.view.palette)
-
-    return draw
+def _shapes_of(variant: str, heads: Heads) -> None:
+    trace = heads.trace_of(variant)
+    if trace is not None:
+        show_shapes(_shape_steps(variant, trace), variant, trace)
 
 
-def _shape_screens(variant: str) -> tuple[Callable[[Heads], None], ...]:
+def _shape_parts(variant: str) -> Parts[Heads]:
     """Presenter mode: the class's shapes, then its output rows (a screen each)."""
-
-    def shapes(heads: Heads) -> None:
-        trace = heads.trace_of(variant)
-        st.subheader(t(f"multi_head.{variant}.header"))
-        if trace is not None:
-            show_shapes(_shape_steps(variant, trace), variant, trace)
-
-    def outputs(heads: Heads) -> None:
-        st.subheader(t(f"multi_head.{variant}.header"))
-        class_shapes(variant, heads, shapes=False)
-
-    return (shapes, outputs)
+    header = f"multi_head.{variant}.header"
+    outputs = partial(class_shapes, variant, shapes=False)
+    return (part(header, partial(_shapes_of, variant)), part(header, outputs))
 
 
 # The page's screens, in order: the page draws them one below another, presenter mode one a screen
@@ -385,34 +375,21 @@ WALK: Walk[Heads] = Walk(
         Entry(
             "wrapper_weights",
             lambda: t("multi_head.weights.label"),
-            _draw_weights("wrapper"),
-            parts=_weights_screens("wrapper"),
+            parts=_weights_parts("wrapper"),
         ),
         Entry(
-            "wrapper_shapes",
-            lambda: t("multi_head.outputs.label"),
-            partial(class_shapes, "wrapper"),
-            parts=lambda heads: _shape_screens("wrapper"),
+            "wrapper_shapes", lambda: t("multi_head.outputs.label"), parts=_shape_parts("wrapper")
         ),
-        Entry(
-            "fused",
-            lambda: t("multi_head.fused.header"),
-            lambda heads: None,  # the page draws the header with the class's weights
-            parts=lambda heads: (lambda heads: fused_text(heads) and None,),
-        ),
+        Entry("fused", lambda: t("multi_head.fused.header"), fused_text),
         Entry(
             "fused_weights",
             lambda: t("multi_head.weights.label"),
-            _draw_weights("fused"),
-            parts=_weights_screens("fused"),
+            parts=_weights_parts("fused"),
         ),
         Entry(
             "fused_shapes",
             lambda: t("multi_head.outputs.label"),
-            partial(class_shapes, "fused"),
-            parts=lambda heads: (
-                _shape_screens("fused") if heads.fused is not None else (fused_text,)
-            ),
+            parts=lambda heads: _shape_parts("fused") if heads.fused is not None else (fused_text,),
         ),
         Entry("difference", lambda: t("multi_head.difference.header"), difference),
     ),
@@ -437,12 +414,12 @@ def render(view: View) -> None:
     )
     if heads.wrapper is not None:  # (a) the wrapper
         wrapper_text(heads)
-        _draw_weights("wrapper")(heads)
+        _weights_of("wrapper", heads)
         class_shapes("wrapper", heads)
     else:
         st.subheader(t("multi_head.wrapper.header"))
     if fused_text(heads):  # (b) the fused class: needs 2+ heads that divide d_out
-        _draw_weights("fused")(heads)
+        _weights_of("fused", heads)
         class_shapes("fused", heads)
     st.divider()
     difference(heads)

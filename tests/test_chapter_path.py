@@ -140,3 +140,25 @@ def test_the_books_dropout_demo_is_drawn_with_the_vanished_row_and_the_printout_
         assert "These are the book's two printouts, compared now" in text
     else:
         assert "This machine draws other masks than the book's printouts" in text
+
+
+def test_the_page_and_its_deck_draw_the_same_pieces() -> None:
+    """The page draws every section's parts one below another; presenter mode one part a screen
+    (``ui.walk.Part``): the same tables and the same code in the same order, over 23 screens."""
+    at = run_page("chapter_path")
+    assert not at.exception
+    page_tables = set(matrix_tables(at)) - {"chapter_inputs"}  # the page's top: its embeddings
+    page_code = [block.value for block in at.code]
+    at = run_page("chapter_path", {"present": "1"})
+    deck_tables: set[str] = set()
+    deck_code: list[str] = []
+    for number in range(1, 24):
+        counter = next(m.value for m in at.markdown if m.value.startswith("Screen "))
+        assert counter.replace("*", "").startswith(f"Screen {number} of 23 · "), counter
+        deck_tables |= set(matrix_tables(at))
+        deck_code += [block.value for block in at.code]
+        if number < 23:
+            at.button(key="present_next").click().run()
+            assert not at.exception
+    assert at.button(key="present_next").disabled
+    assert deck_tables == page_tables and deck_code == page_code

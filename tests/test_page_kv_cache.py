@@ -24,8 +24,8 @@ def test_the_page_shows_the_cache_the_slip_the_same_tokens_and_gpt2s_bytes() -> 
     assert metrics["largest difference, slip vs right"] == f"{slip.difference:.4f}"
     assert metrics["cache size"] == "75,497,472 B"  # GPT-2 124M in fp32, the inputs' defaults
     tables = matrix_tables(at)
-    assert tables["kv_cache_slice_right"].iloc[0].tolist() == ["False"] * 6
-    assert tables["kv_cache_slice_slip"].iloc[0].tolist() == ["False"] + ["True"] * 5
+    right, slipped = tables["kv_cache_slice_masks"].values.tolist()
+    assert right == ["False"] * 6 and slipped == ["False"] + ["True"] * 5
     with_cache, without_cache = compare_generation(
         prompt_tokens=default_prompt(), new_tokens=24, seed=123
     )
@@ -74,7 +74,7 @@ def test_a_link_opens_a_part_and_presenter_mode_feeds_one_token_a_screen() -> No
     assert at.session_state["kv_cache_tabs"] == "The mask slice"
     assert at.toggle(key="kv_cache_all").value is False  # a link to a part opens its tab
     tables = matrix_tables(at)
-    assert "kv_cache_slice_slip" in tables and "kv_cache_keys" not in tables  # one tab ran
+    assert "kv_cache_slice_masks" in tables and "kv_cache_keys" not in tables  # one tab ran
 
     at = run_page("kv_cache", {"present": "1"})
     assert not at.exception and not at.tabs

@@ -264,8 +264,9 @@ def _typed_setting(name: str) -> None:
     st.session_state[name] = st.session_state[f"present_{name}"]
 
 
-def setting_input(name: str) -> None:
-    """A shared number setting typed or −/+ in the bar (``heads``): the sidebar's key, kept."""
+def setting_input(name: str, **shown: str) -> None:
+    """A shared number setting typed or −/+ in the bar (``seed``, ``heads``): the sidebar's key,
+    kept. ``shown``: the box's ``label_visibility`` and ``help``."""
     setting = SETTINGS[name]
     st.session_state[f"present_{name}"] = int(st.session_state.get(name, setting.default))
     st.number_input(
@@ -276,6 +277,7 @@ def setting_input(name: str) -> None:
         key=f"present_{name}",
         on_change=_typed_setting,
         args=(name,),
+        **shown,
     )
 
 
@@ -289,26 +291,15 @@ def presenter_controls(page_controls: Callable[[], None] | None = None) -> None:
 
     They write the session keys the (hidden) sidebar's widgets read, so both show one value.
     """
-    seed = SETTINGS["seed"]
     dropout = st.session_state.get("dropout", SETTINGS["dropout"].default)
     training = bool(st.session_state.get("train", SETTINGS["train"].default))
-    st.session_state["present_seed"] = int(st.session_state.get("seed", seed.default))
     widths = [1.6, 0.35, 0.55, 0.55, 0.55, 0.8, 0.8, 0.9]
     if page_controls is not None:
         widths.append(2.4)
     with st.container(key="present_strip"):
         cells = st.columns(widths, vertical_alignment="center", gap="small")
-        cells[0].number_input(
-            t("present.seed_label"),
-            min_value=int(seed.low or 0),
-            max_value=int(seed.high) if seed.high is not None else None,
-            step=1,
-            key="present_seed",
-            on_change=_typed_setting,
-            args=("seed",),
-            label_visibility="collapsed",
-            help=t("present.seed_help"),
-        )
+        with cells[0]:
+            setting_input("seed", label_visibility="collapsed", help=t("present.seed_help"))
         cells[1].markdown("p =")
         for cell, value in zip(cells[2:5], DROPOUT_PRESETS, strict=True):
             cell.button(

@@ -1,7 +1,7 @@
 """A page that walks steps: a table of its entries, and everything a walk needs, written once.
 
-A page declares a :class:`Walk` of :class:`Entry` (a name for the link, a label, a function that
-draws it, the parts presenter mode splits it into). From that one table come the strip of steps
+A page declares a :class:`Walk` of :class:`Entry` (a name for the link, a label, its parts: one
+presenter screen each, one below another on the page). From that one table come the strip of steps
 (one segmented control; only the open entry runs) or every entry on one page with a toggle; the
 open entry in the link, ``?step=<name>``, checked against this page's entries; the keys (← →
 walk the strip); and presenter mode, one screen at a time under the deck's bar (:mod:`ui.deck`).
@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Generic, TypeVar
 
 import streamlit as st
@@ -38,7 +39,39 @@ from .table import message
 
 Context = TypeVar("Context")
 Draw = Callable[[Context], None]
+Parts = tuple["Part[Context] | Draw[Context]", ...]  # an entry's screens
 SCROLL_KEY = "walk_scroll"  # counts the links that opened a step: the browser scrolls to each once
+
+
+@dataclass(frozen=True)
+class Part(Generic[Context]):
+    """A share of an entry that is one presenter screen: the page and the deck draw the same pieces.
+
+    On the page its ``pieces`` are drawn one below another; presenting, under ``title`` (a message
+    key; none: a piece draws its own header), side by side in ``widths`` if given (a projector
+    is wide, not tall). Made with :func:`part`.
+    """
+
+    title: str | None
+    pieces: tuple[Draw[Context], ...]
+    widths: tuple[float, ...] = ()
+
+    def show(self, context: Context, *, presenting: bool = False) -> None:
+        if presenting and self.title is not None:
+            st.subheader(t(self.title), anchor=False)
+        beside = presenting and self.widths
+        places = st.columns(list(self.widths), gap="medium") if beside else None
+        for index, piece in enumerate(self.pieces):
+            with places[index] if places else nullcontext():
+                piece(context)
+
+
+def part(
+    title: str | None, *pieces: Draw[Context], widths: tuple[float, ...] = ()
+) -> Part[Context]:
+    """A presenter screen of ``pieces`` under ``title`` (side by side in ``widths``), one below
+    another on the page."""
+    return Part(title, pieces, widths)
 
 
 @dataclass(frozen=True)
@@ -46,19 +79,37 @@ class Entry(Generic[Context]):
     """One step of a walk.
 
     ``name``: in the link (``?step=<name>``). ``label``: its label in the strip (called in the run, so
-    in the page's language). ``draw``: the entry on the page. ``parts``: presenter mode's
-    screens for a dense entry (each one a Next press), from the context; none: ``draw`` is one
-    screen. ``keeps``: keys of widgets the entry draws, kept while it is not drawn.
+    in the page's language). ``parts``: presenter mode's screens (each one a Next press), from the
+    context or fixed: a :class:`Part` or a function that draws one. ``draw``: the entry on the
+    page; none: its parts one below another. No parts: ``draw`` is one screen. ``keeps``: keys
+    of widgets the entry draws, kept while it is not drawn.
     """
 
     name: str
     label: Callable[[], str]
-    draw: Callable[[Context], None]
-    parts: Callable[[Context], tuple[Callable[[Context], None], ...]] | None = None
+    draw: Draw[Context] | None = None
+    parts: Parts[Context] | Callable[[Context], Parts[Context]] | None = None
     keeps: tuple[str, ...] = ()
 
-    def screens(self, context: Context) -> tuple[Callable[[Context], None], ...]:
-        return self.parts(context) if self.parts is not None else (self.draw,)
+    def _parts(self, context: Context) -> Parts[Context]:
+        return self.parts(context) if callable(self.parts) else self.parts or ()
+
+    def show(self, context: Context) -> None:
+        """The entry on the page."""
+        if self.draw is not None:
+            self.draw(context)
+            return
+        for piece in self._parts(context):
+            piece.show(context) if isinstance(piece, Part) else piece(context)
+
+    def screens(self, context: Context) -> tuple[Draw[Context], ...]:
+        """Presenter mode's screens, in order."""
+        if self.parts is None and self.draw is not None:
+            return (self.draw,)
+        return tuple(
+            partial(piece.show, presenting=True) if isinstance(piece, Part) else piece
+            for piece in self._parts(context)
+        )
 
 
 @dataclass(frozen=True)
@@ -131,7 +182,7 @@ def _draw_tabs(walk: Walk[Context], context: Context, linked: bool) -> None:
             take_pending(walk.page)
             for entry in walk.entries:
                 with st.container(border=True):
-                    entry.draw(context)
+                    entry.show(context)
             return
     labels = [entry.label() for entry in walk.entries]
     pending = take_pending(walk.page) if linked else None
@@ -154,7 +205,7 @@ def _draw_tabs(walk: Walk[Context], context: Context, linked: bool) -> None:
     if linked:
         record_open(walk.page, entry.name)
     with walk.wrap() if linked else nullcontext():
-        entry.draw(context)
+        entry.show(context)
     _keep_widgets(walk, {entry.name})
 
 

@@ -120,11 +120,6 @@ MESSAGES = {
         "`mask[:num_tokens, :num_tokens]` 在只有一个新词元时是 `(1, 1)`：什么都不隐藏，"
         "对单个查询来说碰巧正确。",
     },
-    "kv_cache.slice.right": {"en": "Right: `mask[n-1:n, :n]`", "zh": "正确：`mask[n-1:n, :n]`"},
-    "kv_cache.slice.slip": {
-        "en": "The slip: `mask[:1, :n]` (row 0)",
-        "zh": "失误：`mask[:1, :n]`（第 0 行）",
-    },
     "kv_cache.slice.right_output": {"en": "output, right slice", "zh": "输出，正确切片"},
     "kv_cache.slice.slip_output": {"en": "output, the slip", "zh": "输出，失误"},
     "kv_cache.slice.metric": {
@@ -136,7 +131,6 @@ MESSAGES = {
     "kv_cache.slice.slip_row": {"en": "the slip: mask[:1, :n]", "zh": "失误：mask[:1, :n]"},
     "kv_cache.slice.hidden": {"en": "hidden", "zh": "隐藏"},
     "kv_cache.slice.visible": {"en": "visible", "zh": "可见"},
-    "kv_cache.slice.query": {"en": "new query", "zh": "新查询"},
     "kv_cache.generate.header": {
         "en": "A tiny GPT writing, with and without the cache",
         "zh": "一个小 GPT 写字：有缓存与无缓存",

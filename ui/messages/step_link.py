@@ -23,7 +23,6 @@ MESSAGES = {
         "zh": "下一屏（→、PageDown 或空格）",
     },
     "present.last_help": {"en": "The last screen (End)", "zh": "最后一屏（End 键）"},
-    "present.seed_label": {"en": "seed", "zh": "种子"},
     "present.seed_help": {
         "en": "The seed that draws the weights (and dropout's mask): type it, or − / +",
         "zh": "生成权重（以及 dropout 掩码）的种子：直接输入，或按 − / +",
