@@ -235,6 +235,8 @@ def show_contexts(
     same_width = context_diff is not None
     if not same_width:
         st.warning(t("compare.widths_differ", a=context_a.shape[1], b=context_b.shape[1]))
+        if "diff" in parts:  # the difference's screen shows what the warning says: A beside B
+            parts = (*parts, "a", "b")
     bound = max(float(np.abs(context_a).max()), float(np.abs(context_b).max())) or 1.0
     axes = {
         "row_title": t("step.axis.token"),

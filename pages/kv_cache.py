@@ -228,10 +228,10 @@ def _slice_outputs(cache: KvCache) -> None:
 
 
 def _slice_parts(cache: KvCache) -> Parts[KvCache]:
-    """Why row n−1, then the two rows and what each outputs (one part without a slip)."""
+    """Why row n−1 and the two rows, then what each outputs (one part without a slip)."""
     if cache.slip is None:
         return (_slice_text,)
-    return (_slice_text, part("kv_cache.slice.header", _slice_masks, _slice_outputs))
+    return (part(None, _slice_text, _slice_masks), part("kv_cache.slice.header", _slice_outputs))
 
 
 def show_generation(view: View) -> None:

@@ -128,3 +128,17 @@ def test_compare_b_values_in_the_url_follow_the_same_rules() -> None:
     store = at.session_state["compare_b_store"]
     assert store == {"seed": 8, "dropout": 0.33, "train": True, "qkv_bias": False, "d_out": 2}
     assert dict(at.query_params) == {"b_seed": "8", "b_dropout": "0.33"}  # only where B ≠ A
+
+
+def test_a_lecture_crossing_to_another_page_keeps_every_setting() -> None:
+    """The deck's Next to another page switches in a run cut short before its sidebar: the
+    settings must survive it (they fell back to the widgets' minimums: seed 0, eval, d_out 1)."""
+    query = {"seed": "7", "train": "false", "d_out": "3", "dropout": "0.5", "text": "a b c"}
+    lecture = {"lecture": "kv_cache.generate,multi_head.fused", "present": "1"}
+    at = run_page("kv_cache", query | lecture)
+    at.button(key="present_next").click().run()  # the kv cache's last screen → Multi-head
+    assert not at.exception
+    assert at.session_state["sidebar_page"] == "multi_head"
+    kept = {name: at.session_state[name] for name in ("seed", "train", "d_out", "dropout", "text")}
+    assert kept == {"seed": 7, "train": False, "d_out": 3, "dropout": 0.5, "text": "a b c"}
+    assert {name: at.query_params[name] for name in query} == query

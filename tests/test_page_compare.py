@@ -203,3 +203,15 @@ def test_the_settings_table_speaks_chinese_in_the_chinese_ui() -> None:
     assert "随机种子（torch.manual_seed）" in table.index
     row = table.loc["训练模式（module.train()）"]
     assert list(row) == ["是", "否", "≠ 不同"]
+
+
+def test_presenting_different_widths_the_difference_screen_shows_a_beside_b() -> None:
+    """B − A cannot be drawn when the widths differ: its screen shows what the warning says."""
+    at = run_page("compare", {"b_d_out": "3", "present": "1", "step": "contexts"})
+    at.button(key="present_next").click().run()  # the contexts' second screen: the difference's
+    assert not at.exception
+    assert any("cannot be subtracted" in w.value for w in at.warning)
+    tables = matrix_tables(at)
+    assert {"compare_context_a", "compare_context_b"} <= set(tables)
+    assert "compare_context_diff" not in tables
+    assert tables["compare_context_b"].shape == (6, 3)

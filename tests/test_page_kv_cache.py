@@ -105,3 +105,14 @@ def test_the_page_says_why_the_sidebars_dropout_does_not_act_on_it() -> None:
     metrics = {metric.label: metric.value for metric in at.metric}
     assert metrics["difference from the full forward pass (row 6)"] == "0"
     assert "do not act on this page" not in page_text(run_page("kv_cache"))
+
+
+def test_presenting_the_slice_its_first_screen_shows_the_two_mask_rows_and_the_next_the_outputs() -> (
+    None
+):
+    at = run_page("kv_cache", {"present": "1", "step": "slice"})
+    assert not at.exception
+    assert "kv_cache_slice_masks" in matrix_tables(at)  # why row n−1, beside the rows it compares
+    at.button(key="present_next").click().run()
+    assert not at.exception and at.metric  # what each row outputs, and their difference
+    assert "kv_cache_slice_masks" not in matrix_tables(at)

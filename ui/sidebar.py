@@ -25,6 +25,9 @@ from .table_state import (
 )
 
 RESENT_KEYS = (*SETTINGS, "text")
+# The settings' values after the last sidebar drawn, off the widgets: a run that a page switch
+# ends before its sidebar (the deck's Next to another page) makes Streamlit forget them.
+KEPT_VALUES_KEY = "sidebar_values"
 
 
 def _resend_sidebar_values() -> None:
@@ -40,6 +43,9 @@ def _resend_sidebar_values() -> None:
 
 def render_sidebar(page: str = "") -> None:
     """The shared controls, in the order of :data:`ui.settings.SIDEBAR` (``page``: this run's)."""
+    for key, value in st.session_state.get(KEPT_VALUES_KEY, {}).items():
+        if key not in st.session_state:  # forgotten in a run cut short: the last value drawn
+            st.session_state[key] = value
     if st.session_state.get("sidebar_page") != page:
         _resend_sidebar_values()
         st.session_state["sidebar_page"] = page
@@ -54,6 +60,8 @@ def render_sidebar(page: str = "") -> None:
                 _sentence_box()
                 random_tokens_control()
         st.caption(t("glossary.line", decimals=DECIMALS, hover=HOVER_DECIMALS))
+    kept = {key: st.session_state[key] for key in RESENT_KEYS if key in st.session_state}
+    st.session_state[KEPT_VALUES_KEY] = kept
 
 
 DROPOUT_PRESETS = (0.0, 0.1, 0.5)  # off, a usual rate in GPTs, the book's rate (3.5.2)
