@@ -269,7 +269,7 @@ def show_measurement(view: View) -> None:
         st.session_state[MEASURED_KEY] = True
     if not st.session_state.get(MEASURED_KEY):
         return
-    step_aside()  # up to a minute of measuring (or waiting for another visitor's): others go first
+    step_aside()  # a long measurement (or a wait for another visitor's): others go first
     with st.spinner(t("fast_path.measure.running", budget=f"{MEASURE_BUDGET_S:g}")):
         timings = _measurement()
     names = {path: _name(path) for path in timings.seconds}

@@ -10,10 +10,11 @@ keeps the loop's wait short and ends each run as soon as its own work is done
 (``benchmarks/README.md``, "A class's bursts").
 
 A run that waits for something else (a training's progress, room in the memory budget, a large
-computation, the fast path's or the KV cache's measurement) calls :func:`step_aside` first: its slot goes to the next run, and it goes on
-without one. Runs take their turns first come first served; a run waits as long as the line
-moves, and goes on anyway once no slot has come free for ten seconds: a stuck run must not stop
-the others.
+computation, the fast path's or the KV cache's measurement) calls :func:`step_aside` first: its
+slot goes to the next run, and it goes on without one. Runs take their turns first come first
+served; a run waits as long as the line moves, and goes on anyway once no slot has come free for
+ten seconds: a stuck run must not stop the others. A fragment's own rerun is a run too
+(:meth:`RunSlots.slotted`).
 """
 
 from __future__ import annotations

@@ -25,8 +25,7 @@ from .table_state import (
 )
 
 RESENT_KEYS = (*SETTINGS, "text")
-# The settings' values after the last sidebar drawn, off the widgets: a run that a page switch
-# ends before its sidebar (the deck's Next to another page) makes Streamlit forget them.
+# The settings' values after the last sidebar drawn, off the widgets (_resend_sidebar_values).
 KEPT_VALUES_KEY = "sidebar_values"
 
 
@@ -35,17 +34,19 @@ def _resend_sidebar_values() -> None:
 
     On a page switch the browser can lose a keyed widget's value and fall back to its minimum,
     silently replacing the user's setting; writing the key back (Streamlit's documented way)
-    makes the run carry it. Only on a switch: in every run a slider would jump back under quick
-    key presses.
+    makes the run carry it. A run that the switch cut short before its sidebar (the deck's Next
+    to another page) makes Streamlit forget the value itself: it comes back from the last
+    sidebar drawn. Only on a switch: in every run a slider would jump back under quick key
+    presses.
     """
+    for key, value in st.session_state.get(KEPT_VALUES_KEY, {}).items():
+        if key not in st.session_state:  # forgotten in a run the switch cut short
+            st.session_state[key] = value
     write_back(RESENT_KEYS)
 
 
 def render_sidebar(page: str = "") -> None:
     """The shared controls, in the order of :data:`ui.settings.SIDEBAR` (``page``: this run's)."""
-    for key, value in st.session_state.get(KEPT_VALUES_KEY, {}).items():
-        if key not in st.session_state:  # forgotten in a run cut short: the last value drawn
-            st.session_state[key] = value
     if st.session_state.get("sidebar_page") != page:
         _resend_sidebar_values()
         st.session_state["sidebar_page"] = page
